@@ -1,0 +1,228 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"tenger/internal/apperr"
+)
+
+// decodeBody reads a JSON object body of at most max bytes into dst. An empty
+// body counts as {}. Every failure is a catalogue error: oversized bodies
+// CodeBodyTooLarge, anything malformed or mistyped 410 with the field named.
+func decodeBody(w http.ResponseWriter, hr *http.Request, max int64, dst any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, hr.Body, max))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return apperr.New(apperr.CodeBodyTooLarge, max)
+		}
+		return apperr.Param("unreadable body")
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	if body[0] != '{' {
+		return apperr.Param("body must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(dst); err != nil {
+		return decodeError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return apperr.Param("malformed JSON: data after the object")
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	var ae *apperr.Error
+	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.As(err, &se):
+		return apperr.Param(fmt.Sprintf("malformed JSON at byte %d", se.Offset))
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "body"
+		}
+		return apperr.Param(fmt.Sprintf("%s: must be %s", field, jsonKind(te.Type)))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return apperr.Param("malformed JSON: unexpected end")
+	}
+	return apperr.Param("malformed JSON")
+}
+
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "a valid value"
+	}
+	switch t {
+	case reflect.TypeFor[FlexInt]():
+		return "an integer"
+	case reflect.TypeFor[FlexString]():
+		return "a string"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a valid value"
+}
+
+// validate enforces `v:"required"` tags (non-blank strings, non-nil
+// pointers, non-empty slices) and then the type's own Validate method.
+func validate(req any) error {
+	if err := checkRequired(reflect.ValueOf(req).Elem()); err != nil {
+		return err
+	}
+	if v, ok := req.(Validator); ok {
+		if err := v.Validate(); err != nil {
+			var ae *apperr.Error
+			if errors.As(err, &ae) {
+				return ae
+			}
+			return apperr.Param(err.Error())
+		}
+	}
+	return nil
+}
+
+func checkRequired(v reflect.Value) error {
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		fv := v.Field(i)
+		if f.Anonymous && fv.Kind() == reflect.Struct {
+			if err := checkRequired(fv); err != nil {
+				return err
+			}
+			continue
+		}
+		if !strings.Contains(f.Tag.Get("v"), "required") {
+			continue
+		}
+		name := jsonName(f)
+		empty := false
+		switch fv.Kind() {
+		case reflect.String:
+			empty = strings.TrimSpace(fv.String()) == ""
+		case reflect.Pointer, reflect.Interface:
+			empty = fv.IsNil()
+		case reflect.Slice, reflect.Map:
+			empty = fv.Len() == 0
+		case reflect.Struct:
+			if fi, ok := fv.Interface().(FlexInt); ok {
+				empty = !fi.Set
+			}
+		}
+		if empty {
+			return apperr.Param(name + ": required")
+		}
+	}
+	return nil
+}
+
+func jsonName(f reflect.StructField) string {
+	tag := f.Tag.Get("json")
+	if tag == "" {
+		return f.Name
+	}
+	name, _, _ := strings.Cut(tag, ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
+}
+
+// FlexString accepts a JSON string or number (clients send codes and phone
+// numbers both ways) and holds it as a string.
+type FlexString string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (s *FlexString) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*s = ""
+		return nil
+	}
+	if len(b) > 0 && b[0] == '"' {
+		var str string
+		if err := json.Unmarshal(b, &str); err != nil {
+			return err
+		}
+		*s = FlexString(str)
+		return nil
+	}
+	if _, err := strconv.ParseFloat(string(b), 64); err == nil && (b[0] == '-' || (b[0] >= '0' && b[0] <= '9')) {
+		*s = FlexString(b)
+		return nil
+	}
+	return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeFor[FlexString]()}
+}
+
+// String returns the trimmed value.
+func (s FlexString) String() string { return strings.TrimSpace(string(s)) }
+
+// FlexInt accepts a JSON integer or a string holding one (the spec sends
+// operationType both as 6 and as "17").
+type FlexInt struct {
+	V   int64
+	Set bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (n *FlexInt) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = FlexInt{}
+		return nil
+	}
+	s := string(b)
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		s = strings.TrimSpace(s)
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeFor[FlexInt]()}
+	}
+	*n = FlexInt{V: v, Set: true}
+	return nil
+}
+
+// MarshalJSON implements json.Marshaler.
+func (n FlexInt) MarshalJSON() ([]byte, error) {
+	if !n.Set {
+		return []byte("null"), nil
+	}
+	return strconv.AppendInt(nil, n.V, 10), nil
+}
+
+// Empty is the request or response type of routes without fields.
+type Empty struct{}

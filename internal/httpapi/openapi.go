@@ -1,0 +1,178 @@
+package httpapi
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
+)
+
+// OpenAPI builds the OpenAPI 3.1 document of the given routes: every path
+// with its request fields (plus the uaTime/securityInfo envelope) and the
+// fields of its response data, and the error catalogue as a schema.
+func OpenAPI(title, version string, routes []RouteDoc) map[string]any {
+	paths := map[string]any{}
+	sort.SliceStable(routes, func(i, j int) bool { return routes[i].Path < routes[j].Path })
+	for _, rt := range routes {
+		op := map[string]any{
+			"summary":     rt.Summary,
+			"tags":        []string{rt.Tag},
+			"operationId": operationID(rt),
+		}
+		if rt.Auth == Private {
+			op["security"] = []any{map[string]any{"exchangeToken": []string{}}, map[string]any{"tokenCookie": []string{}, "xsrfHeader": []string{}}}
+		}
+		if rt.Req != nil {
+			req := schemaOf(rt.Req, map[reflect.Type]bool{})
+			props, _ := req["properties"].(map[string]any)
+			if props == nil {
+				props = map[string]any{}
+				req["properties"] = props
+			}
+			props["uaTime"] = map[string]any{"type": "string", "description": "client local time, YYYY-MM-DD HH:mm:ss"}
+			props["securityInfo"] = map[string]any{"description": "JSON (or JSON string) with a time stamp, device identifiers and flags"}
+			op["requestBody"] = map[string]any{"required": true, "content": map[string]any{
+				"application/json": map[string]any{"schema": req}}}
+			op["responses"] = map[string]any{"200": map[string]any{
+				"description": "envelope; code \"0\" is success, other codes come from the catalogue",
+				"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
+					"type": "object",
+					"properties": map[string]any{
+						"code":     map[string]any{"type": "string"},
+						"msg":      map[string]any{"type": "string"},
+						"errorMsg": map[string]any{"type": "string"},
+						"data":     schemaOf(rt.Resp, map[reflect.Type]bool{}),
+					},
+					"required": []string{"code", "msg", "data"},
+				}}},
+			}}
+		} else {
+			if rt.RawRequest != "" {
+				op["description"] = "Request: " + rt.RawRequest
+			}
+			op["responses"] = map[string]any{"200": map[string]any{"description": rt.RawResponse}}
+		}
+		method := strings.ToLower(rt.Method)
+		if method == "" {
+			method = "get"
+		}
+		entry, _ := paths[rt.Path].(map[string]any)
+		if entry == nil {
+			entry = map[string]any{}
+			paths[rt.Path] = entry
+		}
+		entry[method] = op
+	}
+	codes := []any{}
+	for _, e := range apperr.Entries() {
+		codes = append(codes, map[string]any{"code": e.Code, "http": e.HTTP, "en_US": e.EN, "mn_MN": e.MN})
+	}
+	return map[string]any{
+		"openapi": "3.1.0",
+		"info":    map[string]any{"title": title, "version": version},
+		"paths":   paths,
+		"components": map[string]any{
+			"securitySchemes": map[string]any{
+				"exchangeToken": map[string]any{"type": "apiKey", "in": "header", "name": HeaderToken},
+				"tokenCookie":   map[string]any{"type": "apiKey", "in": "cookie", "name": CookieToken},
+				"xsrfHeader":    map[string]any{"type": "apiKey", "in": "header", "name": HeaderXSRF},
+			},
+		},
+		"x-error-catalogue": codes,
+	}
+}
+
+func operationID(rt RouteDoc) string {
+	s := strings.Trim(rt.Path, "/")
+	s = strings.NewReplacer("/", "_", "-", "_", ".", "_", "{", "", "}", "").Replace(s)
+	return strings.ToLower(rt.Method) + "_" + s
+}
+
+var (
+	decimalType    = reflect.TypeFor[decimal.Decimal]()
+	flexIntType    = reflect.TypeFor[FlexInt]()
+	flexStringType = reflect.TypeFor[FlexString]()
+)
+
+// schemaOf derives a JSON Schema from a Go type through its json tags.
+func schemaOf(t reflect.Type, seen map[reflect.Type]bool) map[string]any {
+	if t == nil {
+		return map[string]any{}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t {
+	case decimalType:
+		return map[string]any{"type": "string", "format": "decimal"}
+	case flexIntType:
+		return map[string]any{"oneOf": []any{map[string]any{"type": "integer"}, map[string]any{"type": "string", "pattern": "^-?[0-9]+$"}}}
+	case flexStringType:
+		return map[string]any{"type": "string", "description": "a number is accepted too"}
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return map[string]any{"type": "string", "contentEncoding": "base64"}
+		}
+		return map[string]any{"type": "array", "items": schemaOf(t.Elem(), seen)}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": schemaOf(t.Elem(), seen)}
+	case reflect.Interface:
+		return map[string]any{}
+	case reflect.Struct:
+		if seen[t] {
+			return map[string]any{"type": "object"}
+		}
+		seen[t] = true
+		defer delete(seen, t)
+		props := map[string]any{}
+		var required []string
+		addStructFields(t, props, &required, seen)
+		s := map[string]any{"type": "object", "properties": props}
+		if len(required) > 0 {
+			sort.Strings(required)
+			s["required"] = required
+		}
+		return s
+	}
+	return map[string]any{}
+}
+
+func addStructFields(t reflect.Type, props map[string]any, required *[]string, seen map[reflect.Type]bool) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			addStructFields(f.Type, props, required, seen)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name := jsonName(f)
+		s := schemaOf(f.Type, seen)
+		if d := f.Tag.Get("doc"); d != "" {
+			s["description"] = d
+		}
+		props[name] = s
+		if strings.Contains(f.Tag.Get("v"), "required") {
+			*required = append(*required, name)
+		}
+	}
+}
