@@ -1,0 +1,91 @@
+# Tenger: one Makefile for the local binary, the tests and the AWS runtime.
+# `make run` and `make test` work on a fresh machine: they install what they need.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+GO        ?= go
+ADDR      ?= 127.0.0.1:8080
+DATA      ?= ./.tenger-data
+BIN       := bin/tenger
+CDK_OUTDIR ?= cdk.out
+export CDK_OUTDIR
+# DynamoDB Local for the contract and handler tests (started and stopped by `make test`).
+DYNAMODB_PORT ?= 8000
+export DYNAMODB_PORT
+
+.PHONY: help
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
+
+# --- set-up -------------------------------------------------------------------
+
+.PHONY: deps-go
+deps-go: ## download Go modules
+	$(GO) mod download
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+.PHONY: deps-web
+deps-web: frontend/node_modules/.package-lock.json ## install the web app's npm packages
+
+.PHONY: deps-browser
+deps-browser: ## install Debian's chromium for the browser tests (never downloads a browser build)
+	@scripts/ensure-chromium.sh
+
+# --- build and run ------------------------------------------------------------
+
+.PHONY: web
+web: deps-web ## build the web app into frontend/dist
+	cd frontend && npm run build
+
+.PHONY: build
+build: ## build the tenger binary into bin/
+	$(GO) build -trimpath -o $(BIN) ./cmd/tenger
+
+.PHONY: run
+run: web build ## build everything and start tenger serve on http://127.0.0.1:8080 with data in ./.tenger-data
+	./$(BIN) serve --addr $(ADDR) --data $(DATA) --dev --web frontend/dist
+
+# --- tests --------------------------------------------------------------------
+
+.PHONY: test
+test: deps-go deps-web deps-browser lambdas ## install what the tests need and run every suite
+	@scripts/test-all.sh
+
+.PHONY: test-go
+test-go: ## Go unit, contract and handler tests (starts DynamoDB Local)
+	@scripts/test-go.sh
+
+.PHONY: test-web
+test-web: deps-web ## web app unit tests (Vitest)
+	cd frontend && npm test
+
+.PHONY: e2e
+e2e: deps-web deps-browser web ## browser end-to-end tests against tenger serve
+	cd frontend && npm run e2e
+
+.PHONY: bench
+bench: ## Go benchmarks of the hot paths (report with benchstat)
+	$(GO) test -run '^$$' -bench . -benchtime=2s ./internal/store/embedded ./internal/queue/embedded
+
+# --- AWS runtime --------------------------------------------------------------
+
+.PHONY: lambdas
+lambdas: ## build every Lambda function to build/lambda/<name>/bootstrap (linux/arm64)
+	@scripts/build-lambdas.sh
+
+.PHONY: synth
+synth: lambdas ## write the CloudFormation templates into cdk.out (or $CDK_OUTDIR), offline
+	$(GO) run ./stacks/app
+
+.PHONY: deploy
+deploy: lambdas web ## deploy every stack with the account's credentials (npx aws-cdk deploy --all)
+	npx --yes aws-cdk@2 deploy --all --require-approval never
+
+.PHONY: clean
+clean: ## remove build outputs (not the data directory)
+	rm -rf bin build cdk.out frontend/dist

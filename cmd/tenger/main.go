@@ -1,0 +1,46 @@
+// Command tenger is the local all-in-one Tenger binary: `tenger serve` runs
+// every service, the engine and the simulators in one process on an embedded
+// store; other subcommands operate on the same data directory.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const usage = `tenger: the Tenger exchange in one binary
+
+Usage:
+  tenger serve [--addr HOST:PORT] [--data DIR] [--dev] [--web DIR]
+      run every service on one HTTP server (default http://127.0.0.1:8080, data in ./.tenger-data)
+  tenger version
+      print the version
+
+Run "tenger <command> -h" for the flags of a command.
+`
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		err = runServe(os.Args[2:])
+	case "version":
+		fmt.Println(version)
+	case "-h", "--help", "help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "tenger: unknown command %q\n\n%s", os.Args[1], usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tenger:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"tenger/internal/analytics"
+	"tenger/internal/content"
+	"tenger/internal/httpapi"
+	"tenger/internal/platform"
+	"tenger/internal/store"
+	"tenger/internal/webapp"
+)
+
+type serveFlags struct {
+	addr, data, web string
+	dev             bool
+}
+
+func runServe(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var f serveFlags
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen address HOST:PORT")
+	fs.StringVar(&f.data, "data", "./.tenger-data", "data directory")
+	fs.BoolVar(&f.dev, "dev", false, "turn on the local simulators and the /dev routes")
+	fs.StringVar(&f.web, "web", "frontend/dist", "directory of the built web app")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log := zerolog.New(os.Stderr).With().Timestamp().Str("app", "tenger").Logger()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev}, log)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := d.Close(); err != nil {
+			log.Error().Err(err).Msg("close")
+		}
+	}()
+	h, err := buildHandler(ctx, d, f.web)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	log.Info().Str("addr", "http://"+ln.Addr().String()).Str("data", f.data).Bool("dev", f.dev).Msg("tenger serve started")
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info().Msg("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// buildHandler assembles every service of the local runtime on one mux.
+func buildHandler(ctx context.Context, d *platform.Deps, webDir string) (http.Handler, error) {
+	if _, err := content.Load(ctx, d.Store, content.Texts()); err != nil {
+		return nil, fmt.Errorf("load page texts: %w", err)
+	}
+	apiOpts := func(service string) httpapi.Options {
+		return httpapi.Options{Service: service, Log: d.Log, SecureCookies: d.Config.SecureCookies, Now: d.Now}
+	}
+	routers := []*httpapi.Router{
+		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), apiOpts("site")),
+	}
+	// Raw routes: documents, content, health.
+	raw := httpapi.NewRouter(apiOpts("platform"))
+	contentSvc := content.New(d.Store, content.Options{ReadToken: d.Config.ContentReadToken, Logger: &d.Log})
+	ch := contentSvc.Handler()
+	raw.HandleRaw("", "/graphql", httpapi.RouteOpts{Summary: "Content service: page texts per page id and locale", Tag: "content"},
+		`{"query": "query($id:String!,$locale:String!){ page(id:$id, locale:$locale){ id locale translations } }", "variables": {...}} (POST JSON, or GET ?query=)`,
+		`{"data": {"page": {"id", "locale", "translations"}}} or {"errors": [{"message"}]}`, ch.ServeHTTP)
+	raw.HandleRaw(http.MethodGet, "/healthz", httpapi.RouteOpts{Summary: "Liveness and store health"}, "",
+		`{"status": "ok"}`, func(w http.ResponseWriter, r *http.Request) {
+			if _, err := d.Store.Query(r.Context(), storeProbe); err != nil {
+				httpapi.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "store unavailable"})
+				return
+			}
+			httpapi.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		})
+	raw.HandleRaw(http.MethodGet, "/config.json", httpapi.RouteOpts{Summary: "Runtime configuration of the web app"}, "",
+		`{"region", "api": {prefix: baseUrl}, "ws", "content", "flags"}`, func(w http.ResponseWriter, r *http.Request) {
+			httpapi.WriteJSON(w, http.StatusOK, webapp.LocalConfig(r, httpapi.ServicePrefixes, webapp.Flags{
+				FuturesLive: d.Config.FuturesLive, WalletLive: d.Config.WalletLive}))
+		})
+	all := append(append([]*httpapi.Router{}, routers...), raw)
+	raw.HandleRaw(http.MethodGet, "/openapi.json", httpapi.RouteOpts{Summary: "This document"}, "", "OpenAPI 3.1 document",
+		func(w http.ResponseWriter, r *http.Request) {
+			httpapi.WriteJSON(w, http.StatusOK, httpapi.OpenAPI("Tenger API", version, httpapi.AllRoutes(all...)))
+		})
+
+	mux := http.NewServeMux()
+	httpapi.Mount(mux, all...)
+	mux.Handle("/", webapp.Handler(webDir))
+	return mux, nil
+}
+
+// storeProbe is a cheap query the health check runs against the store.
+var storeProbe = store.Query{PK: "HEALTH", Limit: 1}

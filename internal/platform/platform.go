@@ -1,0 +1,54 @@
+// Package platform assembles Tenger's ports into one set of dependencies for
+// either runtime: OpenLocal for `tenger serve` (embedded store, embedded
+// queues, local outbox, in-process WebSocket hub) and NewAWS for the Lambda
+// functions and the engine service (DynamoDB, SQS, SNS/SES, API Gateway
+// management API). Services are then built from Deps the same way in both.
+package platform
+
+import (
+	"errors"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"tenger/internal/store"
+)
+
+// Config is what differs between deployments.
+type Config struct {
+	// Dev turns on the local simulators and /dev routes.
+	Dev bool
+	// Stage names the deployment ("local", "dev", "prod").
+	Stage string
+	// SecureCookies sets the Secure flag on cookies (behind HTTPS).
+	SecureCookies bool
+	// SiteOrigin is the web app's origin (CORS in AWS).
+	SiteOrigin string
+	// FuturesLive and WalletLive are the web app's feature flags.
+	FuturesLive bool
+	WalletLive  bool
+	// ContentReadToken is the content service's static read token (empty = open).
+	ContentReadToken string
+}
+
+// Deps are the ports every service is built from.
+type Deps struct {
+	Store  store.Store
+	Log    zerolog.Logger
+	Now    func() time.Time
+	Config Config
+
+	closers []func() error
+}
+
+// onClose registers a closer; Close runs them in reverse order.
+func (d *Deps) onClose(f func() error) { d.closers = append(d.closers, f) }
+
+// Close releases every port (the store last, after its users).
+func (d *Deps) Close() error {
+	var errs []error
+	for i := len(d.closers) - 1; i >= 0; i-- {
+		errs = append(errs, d.closers[i]())
+	}
+	return errors.Join(errs...)
+}
