@@ -13,6 +13,9 @@ const usage = `tenger: the Tenger exchange in one binary
 Usage:
   tenger serve [--addr HOST:PORT] [--data DIR] [--dev] [--web DIR]
       run every service on one HTTP server (default http://127.0.0.1:8080, data in ./.tenger-data)
+  tenger audit [--data DIR]
+      prove the books: every balance matches its postings, each coin's accounts sum to its
+      net external flow, no balance is negative (exit 0 when clean; run with the server stopped)
   tenger version
       print the version
 
@@ -31,6 +34,8 @@ func main() {
 	switch os.Args[1] {
 	case "serve":
 		err = runServe(os.Args[2:])
+	case "audit":
+		err = runAudit(os.Args[2:])
 	case "version":
 		fmt.Println(version)
 	case "-h", "--help", "help":

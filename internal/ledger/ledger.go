@@ -1,0 +1,400 @@
+package ledger
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/store"
+)
+
+// Limits of one posting.
+const (
+	// MaxLegs bounds the legs of a posting (each leg touches at most two
+	// balances, and a store transaction holds at most 100 writes).
+	MaxLegs = 32
+	// MaxScale is the most decimal places an amount may have.
+	MaxScale = 18
+	// postingShards spreads the posting index over partitions so DynamoDB
+	// never meets one hot index partition.
+	postingShards = 16
+)
+
+// Errors. Callers test them with errors.Is.
+var (
+	// ErrInvalid: the posting is malformed; nothing was written.
+	ErrInvalid = errors.New("ledger: invalid posting")
+	// ErrInsufficient: a debited bucket holds less than the posting takes.
+	ErrInsufficient = errors.New("ledger: insufficient balance")
+	// ErrIDConflict: the posting id was used before for a different posting.
+	ErrIDConflict = errors.New("ledger: posting id reused for a different posting")
+)
+
+// InsufficientError names the balance that was short.
+type InsufficientError struct {
+	Account Account
+	Coin    string
+}
+
+func (e *InsufficientError) Error() string {
+	return fmt.Sprintf("ledger: insufficient %s balance in %s", e.Coin, e.Account)
+}
+
+// Is matches ErrInsufficient.
+func (e *InsufficientError) Is(t error) bool { return t == ErrInsufficient }
+
+// ExtraFailedError reports that one of the caller's extra operations failed
+// its condition (Index is its position in Posting.Extra). It matches
+// store.ErrConditionFailed.
+type ExtraFailedError struct{ Index int }
+
+func (e *ExtraFailedError) Error() string {
+	return fmt.Sprintf("ledger: condition of extra operation %d failed", e.Index)
+}
+
+// Is matches store.ErrConditionFailed.
+func (e *ExtraFailedError) Is(t error) bool { return t == store.ErrConditionFailed }
+
+// Leg moves Amount of Coin from one account bucket to another.
+type Leg struct {
+	From       Account         `json:"from"`
+	FromBucket Bucket          `json:"fromBucket"`
+	To         Account         `json:"to"`
+	ToBucket   Bucket          `json:"toBucket"`
+	Coin       string          `json:"coin"`
+	Amount     decimal.Decimal `json:"amount"`
+}
+
+// Move is a leg between the available buckets of two accounts.
+func Move(from, to Account, coin string, amount decimal.Decimal) Leg {
+	return Leg{From: from, FromBucket: Available, To: to, ToBucket: Available, Coin: coin, Amount: amount}
+}
+
+// HoldLeg freezes amount within one account.
+func HoldLeg(a Account, coin string, amount decimal.Decimal) Leg {
+	return Leg{From: a, FromBucket: Available, To: a, ToBucket: Frozen, Coin: coin, Amount: amount}
+}
+
+// ReleaseLeg unfreezes amount within one account.
+func ReleaseLeg(a Account, coin string, amount decimal.Decimal) Leg {
+	return Leg{From: a, FromBucket: Frozen, To: a, ToBucket: Available, Coin: coin, Amount: amount}
+}
+
+// Posting is one atomic, idempotent change of balances.
+type Posting struct {
+	// ID is the idempotency key, chosen by the caller and reused on retry
+	// (e.g. "deposit:ERC20:<txid>:<n>", "trade:<id>").
+	ID string
+	// Reason says why (deposit, withdraw_hold, transfer, trade ...).
+	Reason string
+	Legs   []Leg
+	// Meta is stored with the posting (references such as an order id).
+	Meta map[string]string
+	// Extra store operations committed in the same transaction: the
+	// domain record the money movement belongs to (a withdrawal, an order,
+	// an outbox message). None may touch a balance or posting item.
+	Extra []store.Op
+}
+
+// Result says what Post did.
+type Result struct {
+	// Replayed is true when the posting id had already been applied; then
+	// nothing was written now.
+	Replayed bool
+}
+
+// Ledger posts to and reads from the book.
+type Ledger struct {
+	st  store.Store
+	now func() time.Time
+}
+
+// New returns a ledger on the store.
+func New(st store.Store, now func() time.Time) *Ledger {
+	if now == nil {
+		now = time.Now
+	}
+	return &Ledger{st: st, now: now}
+}
+
+type delta struct {
+	acct          Account
+	coin          string
+	avail, frozen decimal.Decimal
+}
+
+// Post applies a posting atomically. Replaying an id that was applied with
+// the same legs returns Result{Replayed: true}; with other legs ErrIDConflict.
+func (l *Ledger) Post(ctx context.Context, p Posting) (Result, error) {
+	ops, nBal, err := l.build(p)
+	if err != nil {
+		return Result{}, err
+	}
+	err = l.st.Transact(ctx, ops)
+	if err == nil {
+		return Result{}, nil
+	}
+	var tc *store.TxCanceledError
+	if !errors.As(err, &tc) {
+		return Result{}, err
+	}
+	switch {
+	case tc.Index == 0:
+		return l.replay(ctx, p)
+	case tc.Index <= nBal:
+		d := l.deltaAt(p, tc.Index-1)
+		return Result{}, &InsufficientError{Account: d.acct, Coin: d.coin}
+	default:
+		return Result{}, &ExtraFailedError{Index: tc.Index - 1 - nBal}
+	}
+}
+
+// Ops returns the store operations of a posting without committing them,
+// for callers that must combine a posting with writes of their own in a
+// transaction they run (the operations' order is: posting record, balances,
+// extras). Prefer Post, which maps failures to ledger errors.
+func (l *Ledger) Ops(p Posting) ([]store.Op, error) {
+	ops, _, err := l.build(p)
+	return ops, err
+}
+
+func (l *Ledger) build(p Posting) ([]store.Op, int, error) {
+	if err := validate(p); err != nil {
+		return nil, 0, err
+	}
+	deltas := mergeLegs(p.Legs)
+	ops := make([]store.Op, 0, 1+len(deltas)+len(p.Extra))
+	now := l.now()
+	legsJSON, _ := json.Marshal(p.Legs)
+	metaJSON, _ := json.Marshal(p.Meta)
+	rec := store.Item{
+		store.AttrPK:     "POST#" + p.ID,
+		store.AttrSK:     "POST",
+		"reason":         p.Reason,
+		"legs":           string(legsJSON),
+		"meta":           string(metaJSON),
+		"hash":           postingHash(p),
+		"at":             now.UnixMilli(),
+		store.AttrGSI2PK: fmt.Sprintf("POSTSHARD#%02d", shardOf(p.ID)),
+		store.AttrGSI2SK: fmt.Sprintf("%013d#%s", now.UnixMilli(), p.ID),
+	}
+	ops = append(ops, store.PutOp(rec, store.ItemNotExists()))
+	for _, d := range deltas {
+		pk, sk := balanceKeyParts(d.acct, d.coin)
+		upd := store.NewUpdate()
+		var conds []store.Cond
+		if !d.avail.IsZero() {
+			upd.Add(string(Available), d.avail)
+			if d.avail.IsNegative() && !d.acct.Kind.External() {
+				conds = append(conds, store.Ge(string(Available), d.avail.Neg()))
+			}
+		}
+		if !d.frozen.IsZero() {
+			upd.Add(string(Frozen), d.frozen)
+			if d.frozen.IsNegative() && !d.acct.Kind.External() {
+				conds = append(conds, store.Ge(string(Frozen), d.frozen.Neg()))
+			}
+		}
+		upd.SetIfMissing("owner", d.acct.Owner).SetIfMissing("kind", string(d.acct.Kind)).
+			SetIfMissing("sub", d.acct.Sub).SetIfMissing("coin", d.coin).
+			SetIfMissing(store.AttrGSI1PK, "BALCOIN#"+d.coin).
+			SetIfMissing(store.AttrGSI1SK, d.acct.Owner+"#"+string(d.acct.Kind)+"#"+d.acct.Sub)
+		var cond store.Cond
+		if len(conds) == 1 {
+			cond = conds[0]
+		} else if len(conds) > 1 {
+			cond = store.And(conds...)
+		}
+		ops = append(ops, store.UpdateOp(store.Key{PK: pk, SK: sk}, upd, cond))
+	}
+	for i, x := range p.Extra {
+		if strings.HasPrefix(x.Key.PK, "BAL#") || strings.HasPrefix(x.Key.PK, "POST#") {
+			return nil, 0, fmt.Errorf("%w: extra operation %d touches the ledger's own items", ErrInvalid, i)
+		}
+	}
+	ops = append(ops, p.Extra...)
+	if len(ops) > store.MaxTransactItems {
+		return nil, 0, fmt.Errorf("%w: %d store operations, at most %d", ErrInvalid, len(ops), store.MaxTransactItems)
+	}
+	return ops, len(deltas), nil
+}
+
+// deltaAt returns the i-th merged balance delta of a posting (the order Post uses).
+func (l *Ledger) deltaAt(p Posting, i int) delta {
+	ds := mergeLegs(p.Legs)
+	if i < 0 || i >= len(ds) {
+		return delta{}
+	}
+	return ds[i]
+}
+
+func (l *Ledger) replay(ctx context.Context, p Posting) (Result, error) {
+	it, err := l.st.Get(ctx, store.Key{PK: "POST#" + p.ID, SK: "POST"})
+	if err != nil {
+		return Result{}, fmt.Errorf("ledger: read replayed posting %s: %w", p.ID, err)
+	}
+	if it.Str("hash") != postingHash(p) {
+		return Result{}, fmt.Errorf("%w: %s", ErrIDConflict, p.ID)
+	}
+	return Result{Replayed: true}, nil
+}
+
+func validate(p Posting) error {
+	if p.ID == "" || len(p.ID) > 200 {
+		return fmt.Errorf("%w: id must be 1 to 200 characters", ErrInvalid)
+	}
+	if p.Reason == "" {
+		return fmt.Errorf("%w: reason is required", ErrInvalid)
+	}
+	if len(p.Legs) == 0 || len(p.Legs) > MaxLegs {
+		return fmt.Errorf("%w: 1 to %d legs", ErrInvalid, MaxLegs)
+	}
+	for i, lg := range p.Legs {
+		if err := lg.From.Validate(); err != nil {
+			return fmt.Errorf("leg %d from: %w", i, err)
+		}
+		if err := lg.To.Validate(); err != nil {
+			return fmt.Errorf("leg %d to: %w", i, err)
+		}
+		if lg.FromBucket != Available && lg.FromBucket != Frozen || lg.ToBucket != Available && lg.ToBucket != Frozen {
+			return fmt.Errorf("%w: leg %d has an unknown bucket", ErrInvalid, i)
+		}
+		if lg.From == lg.To && lg.FromBucket == lg.ToBucket {
+			return fmt.Errorf("%w: leg %d moves a bucket onto itself", ErrInvalid, i)
+		}
+		if lg.Coin == "" || strings.ContainsAny(lg.Coin, "# ") || len(lg.Coin) > 20 {
+			return fmt.Errorf("%w: leg %d has a bad coin %q", ErrInvalid, i, lg.Coin)
+		}
+		if !lg.Amount.IsPositive() {
+			return fmt.Errorf("%w: leg %d amount must be positive", ErrInvalid, i)
+		}
+		if -lg.Amount.Exponent() > MaxScale {
+			return fmt.Errorf("%w: leg %d amount has more than %d decimals", ErrInvalid, i, MaxScale)
+		}
+		if (lg.From.Kind.External() && lg.FromBucket == Frozen) || (lg.To.Kind.External() && lg.ToBucket == Frozen) {
+			return fmt.Errorf("%w: external accounts have no frozen bucket", ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// mergeLegs sums the legs into one delta per balance, in a deterministic
+// order, so a posting that debits one balance twice checks the total.
+func mergeLegs(legs []Leg) []delta {
+	idx := map[string]int{}
+	var out []delta
+	add := func(a Account, coin string, b Bucket, amt decimal.Decimal) {
+		pk, sk := balanceKeyParts(a, coin)
+		k := pk + "|" + sk
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, delta{acct: a, coin: coin})
+		}
+		if b == Available {
+			out[i].avail = out[i].avail.Add(amt)
+		} else {
+			out[i].frozen = out[i].frozen.Add(amt)
+		}
+	}
+	for _, lg := range legs {
+		add(lg.From, lg.Coin, lg.FromBucket, lg.Amount.Neg())
+		add(lg.To, lg.Coin, lg.ToBucket, lg.Amount)
+	}
+	// Drop balances a posting leaves unchanged (a hold and release of the
+	// same amount in one posting), then order by key for determinism.
+	kept := out[:0]
+	for _, d := range out {
+		if !d.avail.IsZero() || !d.frozen.IsZero() {
+			kept = append(kept, d)
+		}
+	}
+	sort.Slice(kept, func(i, j int) bool {
+		pi, si := balanceKeyParts(kept[i].acct, kept[i].coin)
+		pj, sj := balanceKeyParts(kept[j].acct, kept[j].coin)
+		if pi != pj {
+			return pi < pj
+		}
+		return si < sj
+	})
+	return kept
+}
+
+func postingHash(p Posting) string {
+	h := sha256.New()
+	h.Write([]byte(p.Reason))
+	for _, lg := range p.Legs {
+		fmt.Fprintf(h, "|%s/%s>%s/%s:%s:%s", lg.From, lg.FromBucket, lg.To, lg.ToBucket, lg.Coin, lg.Amount.String())
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+func shardOf(id string) int {
+	s := sha256.Sum256([]byte(id))
+	return int(binary.BigEndian.Uint16(s[:2]) % postingShards)
+}
+
+// Balance is one account's holding of one coin.
+type Balance struct {
+	Account   Account
+	Coin      string
+	Available decimal.Decimal
+	Frozen    decimal.Decimal
+}
+
+// Total is available plus frozen.
+func (b Balance) Total() decimal.Decimal { return b.Available.Add(b.Frozen) }
+
+// Balance reads one balance (zero when the account never held the coin).
+func (l *Ledger) Balance(ctx context.Context, a Account, coin string) (Balance, error) {
+	pk, sk := balanceKeyParts(a, coin)
+	it, err := l.st.Get(ctx, store.Key{PK: pk, SK: sk})
+	if errors.Is(err, store.ErrNotFound) {
+		return Balance{Account: a, Coin: coin}, nil
+	}
+	if err != nil {
+		return Balance{}, err
+	}
+	return balanceOf(it), nil
+}
+
+// Balances lists an owner's balances of one kind (all kinds when kind is "").
+func (l *Ledger) Balances(ctx context.Context, owner string, kind Kind) ([]Balance, error) {
+	q := store.Query{PK: "BAL#" + owner, Limit: 500}
+	if kind != "" {
+		q.SK = store.SKPrefixed(string(kind) + "#")
+	}
+	var out []Balance
+	for {
+		page, err := l.st.Query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range page.Items {
+			out = append(out, balanceOf(it))
+		}
+		if page.Cursor == "" {
+			return out, nil
+		}
+		q.Cursor = page.Cursor
+	}
+}
+
+func balanceOf(it store.Item) Balance {
+	return Balance{
+		Account:   Account{Owner: it.Str("owner"), Kind: Kind(it.Str("kind")), Sub: it.Str("sub")},
+		Coin:      it.Str("coin"),
+		Available: it.Dec(string(Available)),
+		Frozen:    it.Dec(string(Frozen)),
+	}
+}
