@@ -17,7 +17,7 @@ import (
 	"tenger/internal/store"
 )
 
-func testServer(t *testing.T) (*platform.Deps, http.Handler) {
+func testServer(t *testing.T) (*platform.Local, http.Handler) {
 	t.Helper()
 	d, err := platform.OpenLocal(t.TempDir(), platform.Config{Dev: true}, zerolog.Nop())
 	if err != nil {

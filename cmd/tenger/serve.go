@@ -83,18 +83,22 @@ func runServe(args []string) error {
 }
 
 // buildHandler assembles every service of the local runtime on one mux.
-func buildHandler(ctx context.Context, d *platform.Deps, webDir string) (http.Handler, error) {
+func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.Handler, error) {
+	d := l.Deps
 	if _, err := content.Load(ctx, d.Store, content.Texts()); err != nil {
 		return nil, fmt.Errorf("load page texts: %w", err)
 	}
-	apiOpts := func(service string) httpapi.Options {
-		return httpapi.Options{Service: service, Log: d.Log, SecureCookies: d.Config.SecureCookies, Now: d.Now}
-	}
+	authSvc := d.Auth()
 	routers := []*httpapi.Router{
-		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), apiOpts("site")),
+		httpapi.NewProfileRouter(authSvc, d.APIOptions("profile", httpapi.AuthSessions(authSvc))),
+		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), d.APIOptions("site", httpapi.AuthSessions(authSvc))),
 	}
-	// Raw routes: documents, content, health.
-	raw := httpapi.NewRouter(apiOpts("platform"))
+	// Raw routes: documents, content, health, dev tools.
+	raw := httpapi.NewRouter(d.APIOptions("platform", nil))
+	if d.Config.Dev {
+		raw.HandleRaw(http.MethodGet, "/dev/outbox", httpapi.RouteOpts{Summary: "Local outbox: every SMS and e-mail sent, newest last (--dev only)", Tag: "dev"},
+			"optional ?to=<phone or e-mail>", `[{"to", "channel", "operationType", "code", "sentAt"}]`, l.Outbox.ServeHTTP)
+	}
 	contentSvc := content.New(d.Store, content.Options{ReadToken: d.Config.ContentReadToken, Logger: &d.Log})
 	ch := contentSvc.Handler()
 	raw.HandleRaw("", "/graphql", httpapi.RouteOpts{Summary: "Content service: page texts per page id and locale", Tag: "content"},

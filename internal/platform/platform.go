@@ -11,6 +11,9 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"tenger/internal/auth"
+	"tenger/internal/httpapi"
+	"tenger/internal/notify"
 	"tenger/internal/store"
 )
 
@@ -34,7 +37,10 @@ type Config struct {
 // Deps are the ports every service is built from.
 type Deps struct {
 	Store  store.Store
-	Log    zerolog.Logger
+	Notify notify.Sender
+	// SecretKey seals secrets at rest (TOTP secrets); 32 random bytes.
+	SecretKey []byte
+	Log       zerolog.Logger
 	Now    func() time.Time
 	Config Config
 
@@ -51,4 +57,15 @@ func (d *Deps) Close() error {
 		errs = append(errs, d.closers[i]())
 	}
 	return errors.Join(errs...)
+}
+
+// APIOptions are the router options of a service in this deployment.
+func (d *Deps) APIOptions(service string, sessions httpapi.SessionResolver) httpapi.Options {
+	return httpapi.Options{Service: service, Log: d.Log, Sessions: sessions, SecureCookies: d.Config.SecureCookies, Now: d.Now}
+}
+
+// Auth builds the accounts and sign-in service; it is also the session
+// resolver of every other service's router.
+func (d *Deps) Auth() *auth.Service {
+	return auth.New(auth.Options{Store: d.Store, Notifier: d.Notify, Now: d.Now, Log: d.Log, SecretKey: d.SecretKey})
 }
