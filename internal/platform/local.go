@@ -1,16 +1,14 @@
 package platform
 
 import (
-	"crypto/rand"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"tenger/internal/auth"
 	"tenger/internal/notify/outbox"
 	"tenger/internal/store/embedded"
 )
@@ -33,7 +31,7 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 		cfg.Stage = "local"
 	}
 	d := &Deps{Log: log, Now: time.Now, Config: cfg}
-	key, err := loadOrCreateKey(filepath.Join(dataDir, "secret.key"))
+	key, err := auth.LoadOrCreateKey(filepath.Join(dataDir, "secret.key"))
 	if err != nil {
 		return nil, err
 	}
@@ -52,48 +50,4 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	d.Notify = ob
 	d.onClose(ob.Close)
 	return &Local{Deps: d, Outbox: ob}, nil
-}
-
-// loadOrCreateKey reads a 32-byte key, creating it (mode 0600) when absent.
-func loadOrCreateKey(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if err == nil {
-		if len(b) != 32 {
-			return nil, fmt.Errorf("%s: want 32 bytes, found %d", path, len(b))
-		}
-		return b, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	b = make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return nil, err
-	}
-	// Written durably (file, then directory) before first use: secrets sealed
-	// with a key that a power cut could lose would be unreadable.
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return nil, err
-	}
-	if dir, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = dir.Sync()
-		dir.Close()
-	}
-	return b, nil
 }

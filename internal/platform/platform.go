@@ -41,8 +41,8 @@ type Deps struct {
 	// SecretKey seals secrets at rest (TOTP secrets); 32 random bytes.
 	SecretKey []byte
 	Log       zerolog.Logger
-	Now    func() time.Time
-	Config Config
+	Now       func() time.Time
+	Config    Config
 
 	closers []func() error
 }

@@ -1,0 +1,106 @@
+package auth
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// LoadOrCreateKey reads the hex key in path, creating it (32 random bytes,
+// mode 0600) on first use. `tenger serve` keeps it in its data directory;
+// the AWS runtime passes a key from its secret store instead.
+func LoadOrCreateKey(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err == nil {
+		key, derr := hex.DecodeString(strings.TrimSpace(string(b)))
+		if derr != nil || len(key) < 16 {
+			return nil, fmt.Errorf("auth: key file %s is not a hex key", path)
+		}
+		return key, nil
+	}
+	if !os.IsNotExist(err) {
+		return nil, fmt.Errorf("auth: read key: %w", err)
+	}
+	key := randBytes(32)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("auth: key dir: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if os.IsExist(err) {
+		return LoadOrCreateKey(path) // another process created it first
+	}
+	if err != nil {
+		return nil, fmt.Errorf("auth: create key: %w", err)
+	}
+	if _, err := f.WriteString(hex.EncodeToString(key) + "\n"); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("auth: write key: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("auth: sync key: %w", err)
+	}
+	return key, f.Close()
+}
+
+// secretBox seals TOTP secrets at rest with AES-256-GCM. Sealed values are
+// "g1:<base64(nonce|ciphertext)>"; without a key values are kept as
+// "p:<secret>" so a key can be introduced later.
+type secretBox struct{ aead cipher.AEAD }
+
+func newSecretBox(key []byte) secretBox {
+	if len(key) == 0 {
+		return secretBox{}
+	}
+	k := sha256.Sum256(append([]byte("tenger-auth-totp-v1|"), key...))
+	block, err := aes.NewCipher(k[:])
+	if err != nil {
+		panic(err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic(err)
+	}
+	return secretBox{aead: aead}
+}
+
+func (b secretBox) seal(plain string) string {
+	if b.aead == nil {
+		return "p:" + plain
+	}
+	nonce := make([]byte, b.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		panic("auth: no randomness: " + err.Error())
+	}
+	return "g1:" + base64.RawStdEncoding.EncodeToString(b.aead.Seal(nonce, nonce, []byte(plain), nil))
+}
+
+func (b secretBox) open(sealed string) (string, error) {
+	switch {
+	case strings.HasPrefix(sealed, "p:"):
+		return sealed[2:], nil
+	case strings.HasPrefix(sealed, "g1:"):
+		if b.aead == nil {
+			return "", errors.New("auth: sealed secret but no key configured")
+		}
+		raw, err := base64.RawStdEncoding.DecodeString(sealed[3:])
+		if err != nil || len(raw) < b.aead.NonceSize() {
+			return "", errors.New("auth: corrupt sealed secret")
+		}
+		n := b.aead.NonceSize()
+		plain, err := b.aead.Open(nil, raw[:n], raw[n:], nil)
+		if err != nil {
+			return "", errors.New("auth: cannot open sealed secret")
+		}
+		return string(plain), nil
+	}
+	return "", errors.New("auth: unknown secret format")
+}

@@ -1,0 +1,325 @@
+// Package apigw is the AWS adapter of the push port: clients connect to an
+// API Gateway WebSocket API, the ws Lambda records connections and
+// subscriptions in the store, and publishers deliver with the management
+// API's PostToConnection.
+//
+// Items (single table, through the store port):
+//
+//	pk WSCONN#<conn>  sk META             connId, userId, connectedAt, ttl,
+//	                                      gsi2pk WSUSER#<user>, gsi2sk <conn> once bound
+//	pk WSCONN#<conn>  sk SUB#<channel>    gsi1pk WSCHAN#<channel>, gsi1sk <conn>, ttl
+//
+// So a channel's subscribers are one gsi1 query, a user's connections one
+// gsi2 query, and everything of a connection one partition to delete. Items
+// carry a TTL longer than API Gateway's two-hour connection limit, so state
+// of connections whose $disconnect never ran disappears by itself; readers
+// also skip expired items, and a GoneException from PostToConnection removes
+// the connection at once.
+package apigw
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi"
+	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi/types"
+	"github.com/rs/zerolog"
+
+	"tenger/internal/push"
+	"tenger/internal/store"
+)
+
+// ManagementAPI is the part of the API Gateway management client the
+// adapter uses (*apigatewaymanagementapi.Client has it).
+type ManagementAPI interface {
+	PostToConnection(ctx context.Context, in *apigatewaymanagementapi.PostToConnectionInput, optFns ...func(*apigatewaymanagementapi.Options)) (*apigatewaymanagementapi.PostToConnectionOutput, error)
+	DeleteConnection(ctx context.Context, in *apigatewaymanagementapi.DeleteConnectionInput, optFns ...func(*apigatewaymanagementapi.Options)) (*apigatewaymanagementapi.DeleteConnectionOutput, error)
+}
+
+// Options configure the adapter.
+type Options struct {
+	// TTL of connection and subscription items; 0 means 3 h (API Gateway
+	// closes every connection after 2 h).
+	TTL time.Duration
+	// Concurrency bounds parallel PostToConnection calls of one publish;
+	// 0 means 16.
+	Concurrency int
+	// Auth resolves auth frames; nil refuses them.
+	Auth push.AuthFunc
+	// Logger receives delivery warnings; message contents are never logged.
+	Logger zerolog.Logger
+	// Now replaces the clock (tests); nil means time.Now.
+	Now func() time.Time
+}
+
+// Fanout is the AWS push adapter.
+type Fanout struct {
+	st   store.Store
+	api  ManagementAPI
+	opts Options
+	now  func() time.Time
+}
+
+var _ push.Pusher = (*Fanout)(nil)
+
+// New returns the adapter.
+func New(st store.Store, api ManagementAPI, opts Options) *Fanout {
+	if opts.TTL <= 0 {
+		opts.TTL = 3 * time.Hour
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 16
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Fanout{st: st, api: api, opts: opts, now: now}
+}
+
+// Key prefixes.
+const (
+	connPrefix = "WSCONN#"
+	chanPrefix = "WSCHAN#"
+	userPrefix = "WSUSER#"
+	skMeta     = "META"
+	skSub      = "SUB#"
+)
+
+func connKey(id string) store.Key { return store.Key{PK: connPrefix + id, SK: skMeta} }
+
+func (f *Fanout) ttl() int64 { return f.now().Add(f.opts.TTL).Unix() }
+
+func (f *Fanout) live(it store.Item) bool {
+	return !it.Has(store.AttrTTL) || it.Int(store.AttrTTL) > f.now().Unix()
+}
+
+// liveConn holds when the connection's META item exists and has not expired.
+func (f *Fanout) liveConn() store.Cond {
+	return store.And(store.ItemExists(), store.Compare(store.AttrTTL, store.CmpGt, f.now().Unix()))
+}
+
+// OnConnect records a new connection ($connect route).
+func (f *Fanout) OnConnect(ctx context.Context, connID string) error {
+	if err := push.ValidateID(connID); err != nil {
+		return err
+	}
+	now := f.now()
+	return f.st.Put(ctx, store.Item{
+		store.AttrPK: connPrefix + connID, store.AttrSK: skMeta,
+		"connId": connID, "connectedAt": now.UnixMilli(), store.AttrTTL: f.ttl(),
+	}, nil)
+}
+
+// OnDisconnect forgets a connection that API Gateway has closed
+// ($disconnect route).
+func (f *Fanout) OnDisconnect(ctx context.Context, connID string) error {
+	return f.forget(ctx, connID)
+}
+
+// OnMessage handles one client frame ($default route) and posts the reply
+// to the client. A connection found gone is forgotten, not an error.
+func (f *Fanout) OnMessage(ctx context.Context, connID string, body []byte) error {
+	reply, err := push.HandleFrame(ctx, f, f.opts.Auth, connID, body)
+	if err == nil && reply != nil {
+		err = f.SendTo(ctx, connID, reply)
+	}
+	if errors.Is(err, push.ErrGone) {
+		return nil
+	}
+	return err
+}
+
+// Subscribe implements push.Pusher.
+func (f *Fanout) Subscribe(ctx context.Context, connID, channel string) error {
+	if err := push.ValidateChannel(channel); err != nil {
+		return err
+	}
+	if err := push.ValidateID(connID); err != nil {
+		return err
+	}
+	err := f.st.Transact(ctx, []store.Op{
+		store.CheckOp(connKey(connID), f.liveConn()),
+		store.PutOp(store.Item{
+			store.AttrPK: connPrefix + connID, store.AttrSK: skSub + channel,
+			store.AttrGSI1PK: chanPrefix + channel, store.AttrGSI1SK: connID,
+			"channel": channel, store.AttrTTL: f.ttl(),
+		}, nil),
+	})
+	if errors.Is(err, store.ErrConditionFailed) {
+		return push.ErrGone
+	}
+	return err
+}
+
+// Unsubscribe implements push.Pusher.
+func (f *Fanout) Unsubscribe(ctx context.Context, connID, channel string) error {
+	if push.ValidateChannel(channel) != nil || push.ValidateID(connID) != nil {
+		return nil
+	}
+	return f.st.Delete(ctx, store.Key{PK: connPrefix + connID, SK: skSub + channel}, nil)
+}
+
+// Bind implements push.Pusher.
+func (f *Fanout) Bind(ctx context.Context, connID, userID string) error {
+	if err := push.ValidateID(userID); err != nil {
+		return err
+	}
+	if err := push.ValidateID(connID); err != nil {
+		return err
+	}
+	_, err := f.st.Update(ctx, connKey(connID), store.NewUpdate().
+		Set("userId", userID).
+		Set(store.AttrGSI2PK, userPrefix+userID).
+		Set(store.AttrGSI2SK, connID), f.liveConn())
+	if errors.Is(err, store.ErrConditionFailed) {
+		return push.ErrGone
+	}
+	return err
+}
+
+// Disconnect implements push.Pusher: it closes the client's connection at
+// API Gateway and forgets it.
+func (f *Fanout) Disconnect(ctx context.Context, connID string) error {
+	if push.ValidateID(connID) != nil {
+		return nil
+	}
+	_, err := f.api.DeleteConnection(ctx, &apigatewaymanagementapi.DeleteConnectionInput{ConnectionId: aws.String(connID)})
+	if err != nil && !isGone(err) {
+		f.opts.Logger.Warn().Err(err).Str("conn", connID).Msg("push: DeleteConnection failed")
+	}
+	return f.forget(ctx, connID)
+}
+
+// forget deletes every item of a connection.
+func (f *Fanout) forget(ctx context.Context, connID string) error {
+	if push.ValidateID(connID) != nil {
+		return nil
+	}
+	q := store.Query{PK: connPrefix + connID}
+	for {
+		page, err := f.st.Query(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, it := range page.Items {
+			if err := f.st.Delete(ctx, it.Key(), nil); err != nil {
+				return err
+			}
+		}
+		if page.Cursor == "" {
+			return nil
+		}
+		q.Cursor = page.Cursor
+	}
+}
+
+// SendTo implements push.Pusher.
+func (f *Fanout) SendTo(ctx context.Context, connID string, msg []byte) error {
+	if push.ValidateID(connID) != nil {
+		return push.ErrGone
+	}
+	_, err := f.api.PostToConnection(ctx, &apigatewaymanagementapi.PostToConnectionInput{ConnectionId: aws.String(connID), Data: msg})
+	if err == nil {
+		return nil
+	}
+	if isGone(err) {
+		if ferr := f.forget(ctx, connID); ferr != nil {
+			f.opts.Logger.Warn().Err(ferr).Str("conn", connID).Msg("push: forgetting a gone connection failed")
+		}
+		return push.ErrGone
+	}
+	return fmt.Errorf("push: PostToConnection: %w", err)
+}
+
+// Publish implements push.Pusher.
+func (f *Fanout) Publish(ctx context.Context, channel string, msg []byte) (int, error) {
+	if err := push.ValidateChannel(channel); err != nil {
+		return 0, err
+	}
+	ids, err := f.members(ctx, store.IndexGSI1, chanPrefix+channel)
+	if err != nil {
+		return 0, err
+	}
+	return f.deliver(ctx, ids, msg)
+}
+
+// PublishUser implements push.Pusher.
+func (f *Fanout) PublishUser(ctx context.Context, userID string, msg []byte) (int, error) {
+	if err := push.ValidateID(userID); err != nil {
+		return 0, err
+	}
+	ids, err := f.members(ctx, store.IndexGSI2, userPrefix+userID)
+	if err != nil {
+		return 0, err
+	}
+	return f.deliver(ctx, ids, msg)
+}
+
+// members lists the live connection ids under an index partition.
+func (f *Fanout) members(ctx context.Context, index, pk string) ([]string, error) {
+	var ids []string
+	q := store.Query{Index: index, PK: pk, Limit: 500}
+	for {
+		page, err := f.st.Query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range page.Items {
+			if !f.live(it) {
+				continue
+			}
+			if id := strings.TrimPrefix(it.Str(store.AttrPK), connPrefix); id != "" {
+				ids = append(ids, id)
+			}
+		}
+		if page.Cursor == "" {
+			return ids, nil
+		}
+		q.Cursor = page.Cursor
+	}
+}
+
+// deliver posts msg to every id with bounded parallelism. Gone connections
+// are forgotten and not counted; other failures are counted out and the
+// first is returned after everyone else got the message.
+func (f *Fanout) deliver(ctx context.Context, ids []string, msg []byte) (int, error) {
+	var (
+		mu        sync.Mutex
+		delivered int
+		firstErr  error
+		wg        sync.WaitGroup
+	)
+	sem := make(chan struct{}, f.opts.Concurrency)
+	for _, id := range ids {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			err := f.SendTo(ctx, id, msg)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				delivered++
+			case errors.Is(err, push.ErrGone):
+			default:
+				if firstErr == nil {
+					firstErr = err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return delivered, firstErr
+}
+
+func isGone(err error) bool {
+	var gone *types.GoneException
+	return errors.As(err, &gone)
+}

@@ -1,0 +1,424 @@
+// Package hub is the in-process adapter of the push port for the local
+// binary: it serves WebSocket clients at /ws (github.com/coder/websocket) and
+// fans messages out to them from memory.
+//
+// Each connection has a bounded send buffer drained by its own writer
+// goroutine, so a publisher never waits for a client: when a client is so
+// slow that its buffer overflows, the hub drops it (close status 1008, "slow
+// consumer") and the client reconnects and resubscribes, which is what a
+// market-data client must do after any gap anyway.
+package hub
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/rs/zerolog"
+
+	"tenger/internal/push"
+)
+
+// Options configure a Hub.
+type Options struct {
+	// SendBuffer is how many messages may wait for one slow connection
+	// before it is dropped; 0 means 256.
+	SendBuffer int
+	// WriteTimeout bounds one write to a client; 0 means 10 s.
+	WriteTimeout time.Duration
+	// PingInterval, when positive, makes the server ping every client that
+	// often, so dead peers are noticed even when nothing is published.
+	PingInterval time.Duration
+	// Auth resolves auth frames; nil refuses them.
+	Auth push.AuthFunc
+	// OriginPatterns lists the browser origins allowed besides the page's
+	// own host (coder/websocket's AcceptOptions.OriginPatterns).
+	OriginPatterns []string
+	// OnConnect and OnDisconnect, when set, are told about each connection
+	// (after it is registered / after it is removed).
+	OnConnect    func(connID string, r *http.Request)
+	OnDisconnect func(connID string)
+	// Logger receives connection-level warnings. Frames and tokens are never
+	// logged.
+	Logger zerolog.Logger
+}
+
+// Hub is the in-process push adapter and the /ws handler.
+type Hub struct {
+	opts Options
+
+	mu     sync.RWMutex
+	conns  map[string]*conn
+	chans  map[string]map[*conn]struct{}
+	users  map[string]map[*conn]struct{}
+	closed bool
+	wg     sync.WaitGroup
+}
+
+var (
+	_ push.Pusher  = (*Hub)(nil)
+	_ http.Handler = (*Hub)(nil)
+)
+
+type conn struct {
+	id   string
+	ws   *websocket.Conn
+	send chan []byte
+	done chan struct{}
+	once sync.Once
+	code websocket.StatusCode
+	why  string
+
+	// Guarded by Hub.mu.
+	user string
+	subs map[string]struct{}
+}
+
+// New returns a hub.
+func New(opts Options) *Hub {
+	if opts.SendBuffer <= 0 {
+		opts.SendBuffer = 256
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = 10 * time.Second
+	}
+	return &Hub{
+		opts:  opts,
+		conns: map[string]*conn{},
+		chans: map[string]map[*conn]struct{}{},
+		users: map[string]map[*conn]struct{}{},
+	}
+}
+
+func newConnID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// ServeHTTP upgrades the request to a WebSocket and serves the connection
+// until it closes.
+func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.RLock()
+	closed := h.closed
+	h.mu.RUnlock()
+	if closed {
+		http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.opts.OriginPatterns})
+	if err != nil {
+		return // Accept has answered the request already.
+	}
+	ws.SetReadLimit(push.MaxFrameLen)
+	c := &conn{
+		id:   newConnID(),
+		ws:   ws,
+		send: make(chan []byte, h.opts.SendBuffer),
+		done: make(chan struct{}),
+		subs: map[string]struct{}{},
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		_ = ws.Close(websocket.StatusGoingAway, "server shutdown")
+		return
+	}
+	h.conns[c.id] = c
+	h.wg.Add(1)
+	h.mu.Unlock()
+	defer h.wg.Done()
+	if h.opts.OnConnect != nil {
+		h.opts.OnConnect(c.id, r)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		h.writeLoop(ctx, c)
+	}()
+	for {
+		typ, data, err := ws.Read(ctx)
+		if err != nil {
+			if s := websocket.CloseStatus(err); s == -1 && !errors.Is(err, context.Canceled) {
+				h.opts.Logger.Debug().Err(err).Str("conn", c.id).Msg("push: read failed")
+			}
+			break
+		}
+		if typ != websocket.MessageText {
+			h.enqueue(c, []byte(`{"event_rep":"error","status":"error","msg":"text frames only"}`))
+			continue
+		}
+		reply, err := push.HandleFrame(ctx, h, h.opts.Auth, c.id, data)
+		if err != nil {
+			break
+		}
+		if reply != nil && !h.enqueue(c, reply) {
+			break
+		}
+	}
+	h.drop(c, websocket.StatusNormalClosure, "")
+	<-writerDone
+}
+
+func (h *Hub) writeLoop(ctx context.Context, c *conn) {
+	var ping <-chan time.Time
+	if h.opts.PingInterval > 0 {
+		t := time.NewTicker(h.opts.PingInterval)
+		defer t.Stop()
+		ping = t.C
+	}
+	for {
+		select {
+		case m := <-c.send:
+			wctx, cancel := context.WithTimeout(ctx, h.opts.WriteTimeout)
+			err := c.ws.Write(wctx, websocket.MessageText, m)
+			cancel()
+			if err != nil {
+				h.drop(c, websocket.StatusInternalError, "write failed")
+				_ = c.ws.CloseNow()
+				return
+			}
+		case <-ping:
+			pctx, cancel := context.WithTimeout(ctx, h.opts.WriteTimeout)
+			err := c.ws.Ping(pctx)
+			cancel()
+			if err != nil {
+				h.drop(c, websocket.StatusGoingAway, "ping timeout")
+				_ = c.ws.CloseNow()
+				return
+			}
+		case <-c.done:
+			// The close handshake needs the read loop, which is still
+			// running; Close bounds its own wait.
+			_ = c.ws.Close(c.code, c.why)
+			return
+		}
+	}
+}
+
+// enqueue hands m to c's writer without waiting; a full buffer drops c.
+func (h *Hub) enqueue(c *conn, m []byte) bool {
+	select {
+	case <-c.done:
+		return false
+	default:
+	}
+	select {
+	case c.send <- m:
+		return true
+	default:
+		h.opts.Logger.Warn().Str("conn", c.id).Msg("push: dropping slow websocket client")
+		h.drop(c, websocket.StatusPolicyViolation, "slow consumer")
+		return false
+	}
+}
+
+// drop removes c from the hub and tells its writer to close it.
+func (h *Hub) drop(c *conn, code websocket.StatusCode, why string) {
+	removed := false
+	h.mu.Lock()
+	if h.conns[c.id] == c {
+		h.removeLocked(c)
+		removed = true
+	}
+	h.mu.Unlock()
+	c.once.Do(func() {
+		c.code, c.why = code, why
+		close(c.done)
+	})
+	if removed && h.opts.OnDisconnect != nil {
+		h.opts.OnDisconnect(c.id)
+	}
+}
+
+func (h *Hub) removeLocked(c *conn) {
+	delete(h.conns, c.id)
+	for ch := range c.subs {
+		if set := h.chans[ch]; set != nil {
+			delete(set, c)
+			if len(set) == 0 {
+				delete(h.chans, ch)
+			}
+		}
+	}
+	if c.user != "" {
+		h.unbindLocked(c)
+	}
+}
+
+func (h *Hub) unbindLocked(c *conn) {
+	if set := h.users[c.user]; set != nil {
+		delete(set, c)
+		if len(set) == 0 {
+			delete(h.users, c.user)
+		}
+	}
+	c.user = ""
+}
+
+// Subscribe implements push.Pusher.
+func (h *Hub) Subscribe(_ context.Context, connID, channel string) error {
+	if err := push.ValidateChannel(channel); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c := h.conns[connID]
+	if c == nil {
+		return push.ErrGone
+	}
+	c.subs[channel] = struct{}{}
+	set := h.chans[channel]
+	if set == nil {
+		set = map[*conn]struct{}{}
+		h.chans[channel] = set
+	}
+	set[c] = struct{}{}
+	return nil
+}
+
+// Unsubscribe implements push.Pusher.
+func (h *Hub) Unsubscribe(_ context.Context, connID, channel string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c := h.conns[connID]
+	if c == nil {
+		return nil
+	}
+	delete(c.subs, channel)
+	if set := h.chans[channel]; set != nil {
+		delete(set, c)
+		if len(set) == 0 {
+			delete(h.chans, channel)
+		}
+	}
+	return nil
+}
+
+// Bind implements push.Pusher.
+func (h *Hub) Bind(_ context.Context, connID, userID string) error {
+	if err := push.ValidateID(userID); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c := h.conns[connID]
+	if c == nil {
+		return push.ErrGone
+	}
+	if c.user != "" {
+		h.unbindLocked(c)
+	}
+	c.user = userID
+	set := h.users[userID]
+	if set == nil {
+		set = map[*conn]struct{}{}
+		h.users[userID] = set
+	}
+	set[c] = struct{}{}
+	return nil
+}
+
+// Disconnect implements push.Pusher: the client gets a normal close.
+func (h *Hub) Disconnect(_ context.Context, connID string) error {
+	h.mu.RLock()
+	c := h.conns[connID]
+	h.mu.RUnlock()
+	if c != nil {
+		h.drop(c, websocket.StatusNormalClosure, "disconnected")
+	}
+	return nil
+}
+
+// SendTo implements push.Pusher. msg must not be modified afterwards.
+func (h *Hub) SendTo(_ context.Context, connID string, msg []byte) error {
+	h.mu.RLock()
+	c := h.conns[connID]
+	h.mu.RUnlock()
+	if c == nil || !h.enqueue(c, msg) {
+		return push.ErrGone
+	}
+	return nil
+}
+
+// Publish implements push.Pusher. msg is shared by every recipient and must
+// not be modified afterwards.
+func (h *Hub) Publish(_ context.Context, channel string, msg []byte) (int, error) {
+	if err := push.ValidateChannel(channel); err != nil {
+		return 0, err
+	}
+	return h.fanout(func() map[*conn]struct{} { return h.chans[channel] }, msg)
+}
+
+// PublishUser implements push.Pusher.
+func (h *Hub) PublishUser(_ context.Context, userID string, msg []byte) (int, error) {
+	if err := push.ValidateID(userID); err != nil {
+		return 0, err
+	}
+	return h.fanout(func() map[*conn]struct{} { return h.users[userID] }, msg)
+}
+
+func (h *Hub) fanout(set func() map[*conn]struct{}, msg []byte) (int, error) {
+	var slow []*conn
+	n := 0
+	h.mu.RLock()
+	if h.closed {
+		h.mu.RUnlock()
+		return 0, push.ErrClosed
+	}
+	for c := range set() {
+		select {
+		case c.send <- msg:
+			n++
+		default:
+			slow = append(slow, c)
+		}
+	}
+	h.mu.RUnlock()
+	for _, c := range slow {
+		h.opts.Logger.Warn().Str("conn", c.id).Msg("push: dropping slow websocket client")
+		h.drop(c, websocket.StatusPolicyViolation, "slow consumer")
+	}
+	return n, nil
+}
+
+// Connections returns how many clients are connected.
+func (h *Hub) Connections() int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.conns)
+}
+
+// Close refuses new clients, closes every connection with status 1001
+// (going away) and waits, at most until ctx ends, for their handlers.
+func (h *Hub) Close(ctx context.Context) error {
+	h.mu.Lock()
+	h.closed = true
+	conns := make([]*conn, 0, len(h.conns))
+	for _, c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	for _, c := range conns {
+		h.drop(c, websocket.StatusGoingAway, "server shutdown")
+	}
+	done := make(chan struct{})
+	go func() {
+		h.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,119 @@
+// Package queue is the message-queue port of Tenger: a FIFO queue with
+// message groups, at-least-once delivery, a visibility timeout and a
+// dead-letter queue, shaped like an SQS FIFO queue.
+//
+// Semantics every adapter honours (and queuetest checks):
+//   - Within one message group, messages are delivered in the order they were
+//     sent. While any message of a group is in flight (received, not deleted,
+//     visibility not expired), no later message of that group is delivered.
+//     Different groups proceed independently.
+//   - A received message that is not deleted before its visibility timeout
+//     ends becomes visible again and is delivered again with a higher
+//     ReceiveCount. Consumers must therefore be idempotent.
+//   - A message that has been received MaxReceives times and is still not
+//     deleted moves to the dead-letter queue instead of being delivered again.
+//   - A message sent with the DedupID of a message sent in the previous
+//     DedupWindow is accepted but not enqueued a second time.
+//
+// The embedded adapter (queue/embedded) backs the local binary and the SQS
+// adapter (queue/sqsq) backs the AWS runtime.
+package queue
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// DedupWindow is how long a DedupID suppresses duplicates, as in SQS FIFO.
+const DedupWindow = 5 * time.Minute
+
+// MaxBatch is the largest number of messages one Receive returns and one
+// SendBatch accepts per underlying request in SQS; the embedded adapter
+// accepts larger batches.
+const MaxBatch = 10
+
+// Well-known attribute names.
+const (
+	// AttrCorrelationID carries the id that ties every hop of one request
+	// together (HTTP request → queue → engine → events) for logs and traces.
+	AttrCorrelationID = "correlation-id"
+)
+
+// Errors returned by every adapter. Callers test them with errors.Is.
+var (
+	// ErrInvalidReceipt: the receipt handle does not name a message that is
+	// currently in flight under that receipt (it was deleted, its visibility
+	// expired and it was received again, or the handle is malformed).
+	ErrInvalidReceipt = errors.New("queue: invalid or stale receipt handle")
+	// ErrInvalid: the request is malformed (missing group, empty body,
+	// negative durations ...).
+	ErrInvalid = errors.New("queue: invalid request")
+	// ErrClosed: the queue was closed.
+	ErrClosed = errors.New("queue: closed")
+)
+
+// Message is what a producer sends.
+type Message struct {
+	// Group orders messages: FIFO within a group, independent across groups
+	// (for order commands, the symbol).
+	Group string
+	// DedupID suppresses a second copy sent within DedupWindow. Producers set
+	// it to the idempotency key of what the message asks for (an order id),
+	// so a retried send is harmless. Empty means no deduplication.
+	DedupID string
+	// Body is the payload (JSON in practice).
+	Body []byte
+	// Attributes are small string headers, e.g. AttrCorrelationID.
+	Attributes map[string]string
+}
+
+// Delivery is one received message.
+type Delivery struct {
+	Message
+	// ID identifies the message for its whole life in this queue (the same
+	// on every redelivery).
+	ID string
+	// ReceiptHandle names this receive; Delete and ChangeVisibility take it.
+	ReceiptHandle string
+	// ReceiveCount is 1 on the first delivery and grows on each redelivery.
+	ReceiveCount int
+	// SentAt is when the queue accepted the message.
+	SentAt time.Time
+}
+
+// Queue is the port.
+type Queue interface {
+	// Send enqueues one message durably: once Send returns nil the message
+	// survives a crash.
+	Send(ctx context.Context, m Message) error
+	// SendBatch enqueues several messages; order within a group follows the
+	// slice order. Adapters commit them as one unit where they can.
+	SendBatch(ctx context.Context, ms []Message) error
+	// Receive returns up to max messages that are visible now, making them
+	// invisible for visibility. When none is visible it waits up to wait
+	// for one to arrive (long polling) and returns an empty slice, not an
+	// error, when none did.
+	Receive(ctx context.Context, max int, visibility, wait time.Duration) ([]Delivery, error)
+	// Delete acknowledges a message. Deleting a message that is already gone
+	// is not an error.
+	Delete(ctx context.Context, receipt string) error
+	// ChangeVisibility sets the remaining invisibility of an in-flight
+	// message to d from now (0 makes it visible at once). It fails with
+	// ErrInvalidReceipt when the message is not in flight under receipt.
+	ChangeVisibility(ctx context.Context, receipt string, d time.Duration) error
+}
+
+// Validate checks a message before sending.
+func (m Message) Validate() error {
+	if m.Group == "" {
+		return errors.Join(ErrInvalid, errors.New("message group is required"))
+	}
+	if len(m.Body) == 0 {
+		return errors.Join(ErrInvalid, errors.New("message body is empty"))
+	}
+	if len(m.DedupID) > 128 || len(m.Group) > 128 {
+		return errors.Join(ErrInvalid, errors.New("group and dedup id are at most 128 characters"))
+	}
+	return nil
+}
