@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 
 	"tenger/internal/auth"
 	"tenger/internal/notify/outbox"
+	"tenger/internal/push/hub"
+	qembedded "tenger/internal/queue/embedded"
 	"tenger/internal/store/embedded"
 )
 
@@ -18,7 +21,18 @@ type Local struct {
 	*Deps
 	// Outbox records SMS and e-mail; /dev/outbox reads it.
 	Outbox *outbox.Outbox
+	// Hub is the in-process WebSocket hub served at /ws.
+	Hub *hub.Hub
 }
+
+// Queue names, shared with the AWS runtime's queue stack.
+const (
+	OrdersQueue   = "orders"
+	OrdersDLQ     = "orders-dlq"
+	EventsQueue   = "events"
+	EventsDLQ     = "events-dlq"
+	maxQueueTries = 5
+)
 
 // OpenLocal opens the local runtime's ports under dataDir: store/ (the
 // embedded item store), outbox/ (SMS and e-mail), and secret.key (the key
@@ -49,5 +63,26 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	}
 	d.Notify = ob
 	d.onClose(ob.Close)
-	return &Local{Deps: d, Outbox: ob}, nil
+	qdb, err := qembedded.Open(filepath.Join(dataDir, "queues"), qembedded.Options{Logger: log})
+	if err != nil {
+		_ = d.Close()
+		return nil, err
+	}
+	d.onClose(qdb.Close)
+	if d.Orders, err = qdb.Queue(OrdersQueue, qembedded.QueueOptions{MaxReceives: maxQueueTries, DeadLetter: OrdersDLQ}); err != nil {
+		_ = d.Close()
+		return nil, err
+	}
+	if d.Events, err = qdb.Queue(EventsQueue, qembedded.QueueOptions{MaxReceives: maxQueueTries, DeadLetter: EventsDLQ}); err != nil {
+		_ = d.Close()
+		return nil, err
+	}
+	h := hub.New(hub.Options{PingInterval: 30 * time.Second, Auth: PushAuth(d.Auth()), Logger: log})
+	d.Push = h
+	d.onClose(func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return h.Close(ctx)
+	})
+	return &Local{Deps: d, Outbox: ob, Hub: h}, nil
 }

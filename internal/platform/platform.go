@@ -6,7 +6,9 @@
 package platform
 
 import (
+	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -14,6 +16,8 @@ import (
 	"tenger/internal/auth"
 	"tenger/internal/httpapi"
 	"tenger/internal/notify"
+	"tenger/internal/push"
+	"tenger/internal/queue"
 	"tenger/internal/store"
 )
 
@@ -38,13 +42,20 @@ type Config struct {
 type Deps struct {
 	Store  store.Store
 	Notify notify.Sender
+	// Orders carries order commands to the engine (FIFO per symbol);
+	// Events carries engine events to settlement and fan-out.
+	Orders, Events queue.Queue
+	// Push fans messages out to WebSocket connections.
+	Push push.Pusher
 	// SecretKey seals secrets at rest (TOTP secrets); 32 random bytes.
 	SecretKey []byte
 	Log       zerolog.Logger
 	Now       func() time.Time
 	Config    Config
 
-	closers []func() error
+	closers  []func() error
+	authOnce sync.Once
+	auth     *auth.Service
 }
 
 // onClose registers a closer; Close runs them in reverse order.
@@ -66,6 +77,21 @@ func (d *Deps) APIOptions(service string, sessions httpapi.SessionResolver) http
 
 // Auth builds the accounts and sign-in service; it is also the session
 // resolver of every other service's router.
+// The service is built once per Deps.
 func (d *Deps) Auth() *auth.Service {
-	return auth.New(auth.Options{Store: d.Store, Notifier: d.Notify, Now: d.Now, Log: d.Log, SecretKey: d.SecretKey})
+	d.authOnce.Do(func() {
+		d.auth = auth.New(auth.Options{Store: d.Store, Notifier: d.Notify, Now: d.Now, Log: d.Log, SecretKey: d.SecretKey})
+	})
+	return d.auth
+}
+
+// PushAuth resolves a WebSocket auth frame's session token to a user id.
+func PushAuth(svc *auth.Service) push.AuthFunc {
+	return func(ctx context.Context, token string) (string, bool) {
+		sess, err := svc.Authenticate(ctx, token)
+		if err != nil {
+			return "", false
+		}
+		return sess.UserID, true
+	}
 }
