@@ -1,0 +1,114 @@
+package platform
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/rs/zerolog"
+
+	"tenger/internal/notify"
+	"tenger/internal/notify/sesnotify"
+	"tenger/internal/notify/snsnotify"
+	"tenger/internal/push/apigw"
+	"tenger/internal/queue/sqsq"
+	"tenger/internal/store/dynamo"
+)
+
+// Environment variables the CDK stacks set on functions and the engine task.
+const (
+	EnvTable        = "TABLE_NAME"
+	EnvOrdersQueue  = "ORDERS_QUEUE_URL"
+	EnvEventsQueue  = "EVENTS_QUEUE_URL"
+	EnvWSEndpoint   = "WS_ENDPOINT" // https://<api>.execute-api.<region>.amazonaws.com/<stage>
+	EnvEmailFrom    = "EMAIL_FROM"
+	EnvSMSSenderID  = "SMS_SENDER_ID"
+	EnvSecretKey    = "SECRET_KEY" // 64 hex characters
+	EnvStage        = "STAGE"
+	EnvSiteOrigin   = "SITE_ORIGIN"
+	EnvFuturesLive  = "FUTURES_LIVE"
+	EnvWalletLive   = "WALLET_LIVE"
+	EnvContentToken = "CONTENT_READ_TOKEN"
+	// EnvDynamoEndpoint points the store at DynamoDB Local (tests, LocalStack).
+	EnvDynamoEndpoint = "DYNAMODB_ENDPOINT"
+)
+
+// ConfigFromEnv reads the deployment configuration of a function or task.
+// Every AWS endpoint is HTTPS, so cookies are Secure; the dev simulators are off.
+func ConfigFromEnv() Config {
+	return Config{
+		Stage:            os.Getenv(EnvStage),
+		SecureCookies:    true,
+		SiteOrigin:       os.Getenv(EnvSiteOrigin),
+		FuturesLive:      os.Getenv(EnvFuturesLive) == "true",
+		WalletLive:       os.Getenv(EnvWalletLive) == "true",
+		ContentReadToken: os.Getenv(EnvContentToken),
+	}
+}
+
+// NewAWS assembles the AWS runtime's ports from the environment: DynamoDB
+// ($TABLE_NAME, required), SQS ($ORDERS_QUEUE_URL and $EVENTS_QUEUE_URL, when
+// set), SNS and SES, and the API Gateway management API ($WS_ENDPOINT, when
+// set). A function that needs no queue or push simply runs without those
+// variables and leaves the ports nil.
+func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
+	awsCfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("platform: aws config: %w", err)
+	}
+	table := os.Getenv(EnvTable)
+	if table == "" {
+		return nil, errors.New("platform: " + EnvTable + " is not set")
+	}
+	d := &Deps{Log: log, Now: time.Now, Config: ConfigFromEnv()}
+	if k := strings.TrimSpace(os.Getenv(EnvSecretKey)); k != "" {
+		key, err := hex.DecodeString(k)
+		if err != nil || len(key) != 32 {
+			return nil, errors.New("platform: " + EnvSecretKey + " must be 64 hex characters")
+		}
+		d.SecretKey = key
+	}
+	ddbOpts := func(o *dynamodb.Options) {
+		if ep := os.Getenv(EnvDynamoEndpoint); ep != "" {
+			o.BaseEndpoint = aws.String(ep)
+		}
+	}
+	streamOpts := func(o *dynamodbstreams.Options) {
+		if ep := os.Getenv(EnvDynamoEndpoint); ep != "" {
+			o.BaseEndpoint = aws.String(ep)
+		}
+	}
+	d.Store = dynamo.New(dynamodb.NewFromConfig(awsCfg, ddbOpts), dynamodbstreams.NewFromConfig(awsCfg, streamOpts), table)
+	d.Notify = notify.Router{
+		SMS:   snsnotify.New(sns.NewFromConfig(awsCfg), snsnotify.Options{SenderID: os.Getenv(EnvSMSSenderID)}),
+		Email: sesnotify.New(sesv2.NewFromConfig(awsCfg), sesnotify.Options{From: os.Getenv(EnvEmailFrom)}),
+	}
+	if u := os.Getenv(EnvOrdersQueue); u != "" || os.Getenv(EnvEventsQueue) != "" {
+		client := sqs.NewFromConfig(awsCfg)
+		if u != "" {
+			d.Orders = sqsq.New(client, u)
+		}
+		if u := os.Getenv(EnvEventsQueue); u != "" {
+			d.Events = sqsq.New(client, u)
+		}
+	}
+	if ep := os.Getenv(EnvWSEndpoint); ep != "" {
+		mgmt := apigatewaymanagementapi.NewFromConfig(awsCfg, func(o *apigatewaymanagementapi.Options) {
+			o.BaseEndpoint = aws.String(ep)
+		})
+		d.Push = apigw.New(d.Store, mgmt, apigw.Options{Auth: PushAuth(d.Auth()), Logger: log})
+	}
+	return d, nil
+}
