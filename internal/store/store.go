@@ -211,8 +211,10 @@ type Change struct {
 	At int64
 }
 
-// Feed is the ordered change feed. Every committed write appears exactly once,
-// in commit order for any one item. A consumer keeps the checkpoint returned
+// Feed is the ordered change feed. Every committed write that changes an item
+// appears exactly once, in commit order for any one item; a write that leaves
+// the item as it was (the same Put twice) leaves no trace, as in DynamoDB
+// Streams. A consumer keeps the checkpoint returned
 // with each batch and passes it back to continue after that batch.
 type Feed interface {
 	// Read returns up to limit changes after checkpoint ("" = from the start
