@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// Runs the browser end-to-end suite against a fresh `tenger serve`.
+//
+// Steps: build the web app (so the server serves the current code), build the
+// Go binary, start it on a free port with an empty data directory and the dev
+// simulators on, wait for /healthz, run Playwright, then stop the server and
+// remove the data. Every run starts from an empty store, so tests never depend
+// on leftovers from an earlier run.
+//
+// Environment:
+//   E2E_SKIP_WEB_BUILD=1  serve a copy of frontend/dist as it is (faster when iterating)
+//   CHROMIUM_PATH         the browser to drive (default /usr/bin/chromium)
+//   E2E_KEEP_DATA=1       keep the server's data directory and log for inspection
+// Extra arguments are passed to `playwright test` (e.g. a file name or --grep).
+import { spawn } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const frontendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const repoRoot = path.resolve(frontendDir, '..')
+const work = mkdtempSync(path.join(tmpdir(), 'tenger-e2e-'))
+const dataDir = path.join(work, 'data')
+const binary = path.join(work, 'tenger')
+const serverLog = path.join(work, 'server.log')
+const webDir = path.join(work, 'web')
+const started = Date.now()
+
+function elapsed() {
+  return `${((Date.now() - started) / 1000).toFixed(1)}s`
+}
+
+function run(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', ...opts })
+    child.on('error', reject)
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve()
+      else reject(new Error(`${cmd} ${args.join(' ')} exited with ${signal ?? code}`))
+    })
+  })
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address()
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitHealthy(baseURL, server, timeoutMs) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`tenger serve exited early with ${server.exitCode}`)
+    try {
+      const res = await fetch(`${baseURL}/healthz`)
+      if (res.ok) return
+    } catch {
+      // Not listening yet; try again shortly.
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`tenger serve did not become healthy within ${timeoutMs} ms`)
+}
+
+function stop(server) {
+  return new Promise((resolve) => {
+    if (!server || server.exitCode !== null || server.signalCode !== null) return resolve()
+    const timer = setTimeout(() => server.kill('SIGKILL'), 5000)
+    server.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    server.kill('SIGTERM')
+  })
+}
+
+let server
+let exitCode = 1
+try {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+  if (!existsSync(chromium)) {
+    throw new Error(`no Chromium at ${chromium}: install it with 'apt-get install -y chromium' (or set CHROMIUM_PATH)`)
+  }
+  // The app is built into the run's own directory: a build elsewhere (a
+  // developer's `npm run build`, another suite) empties frontend/dist and
+  // would pull the pages from under the running tests.
+  if (process.env.E2E_SKIP_WEB_BUILD === '1' && existsSync(path.join(frontendDir, 'dist', 'index.html'))) {
+    cpSync(path.join(frontendDir, 'dist'), webDir, { recursive: true })
+  } else {
+    console.log('[e2e] building the web app')
+    await run(
+      path.join(frontendDir, 'node_modules', '.bin', 'vite'),
+      ['build', '--outDir', webDir, '--emptyOutDir', '--logLevel', 'warn'],
+      {
+        cwd: frontendDir,
+      },
+    )
+  }
+  console.log(`[e2e] building tenger (${elapsed()})`)
+  await run('go', ['build', '-o', binary, './cmd/tenger'], { cwd: repoRoot })
+
+  const port = await freePort()
+  const baseURL = `http://127.0.0.1:${port}`
+  const log = openSync(serverLog, 'a')
+  console.log(`[e2e] starting tenger serve on ${baseURL} (${elapsed()})`)
+  const args = [
+    'serve',
+    '--addr',
+    `127.0.0.1:${port}`,
+    '--data',
+    dataDir,
+    '--dev',
+    '--web',
+    path.join(frontendDir, 'dist'),
+  ]
+  server = spawn(binary, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', log, log],
+  })
+  await waitHealthy(baseURL, server, 30_000)
+
+  console.log(`[e2e] running playwright (${elapsed()})`)
+  const playwright = path.join(frontendDir, 'node_modules', '.bin', 'playwright')
+  await run(playwright, ['test', ...process.argv.slice(2)], {
+    cwd: frontendDir,
+    env: { ...process.env, E2E_BASE_URL: baseURL, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+  })
+  exitCode = 0
+} catch (err) {
+  console.error(`[e2e] ${err.message}`)
+  if (existsSync(serverLog)) {
+    const tail = readFileSync(serverLog, 'utf8').split('\n').slice(-40).join('\n')
+    console.error(`[e2e] last lines of the server log:\n${tail}`)
+  }
+} finally {
+  await stop(server)
+  if (process.env.E2E_KEEP_DATA === '1') console.log(`[e2e] kept ${work}`)
+  else rmSync(work, { recursive: true, force: true })
+  console.log(`[e2e] done in ${elapsed()}`)
+}
+process.exit(exitCode)

@@ -1,0 +1,52 @@
+// Browser-side helpers shared by the end-to-end tests.
+import { expect, type BrowserContext, type Page } from '@playwright/test'
+import { baseURL, loginToken, type TestUser } from './server-api'
+
+/** The two widths every page is checked at. */
+export const DESKTOP = { width: 1280, height: 800 }
+export const PHONE = { width: 390, height: 844 }
+
+/** A toast of the given type (the shell's Toaster marks them with data-testid). */
+export function toast(page: Page, type: 'success' | 'error' = 'success') {
+  return page.getByTestId(`toast-${type}`)
+}
+
+/** Sets preference cookies before the first page load. */
+export async function setCookies(context: BrowserContext, cookies: Record<string, string>) {
+  await context.addCookies(Object.entries(cookies).map(([name, value]) => ({ name, value, url: baseURL })))
+}
+
+/** Value of a cookie in the page's context, or undefined. */
+export async function cookieValue(context: BrowserContext, name: string): Promise<string | undefined> {
+  const cookies = await context.cookies(baseURL)
+  return cookies.find((c) => c.name === name)?.value
+}
+
+/**
+ * Signs the browser context in without the form: the API sets the token
+ * cookie in the context's cookie jar (page.request shares it).
+ */
+export async function signInWithApi(page: Page, user: TestUser): Promise<void> {
+  const token = await loginToken(page.request, user)
+  if (!(await cookieValue(page.context(), 'token'))) {
+    await page.context().addCookies([{ name: 'token', value: token, url: baseURL }])
+  }
+}
+
+/** Fills and submits the e-mail sign-in form on /auth/login. */
+export async function submitLoginForm(page: Page, user: TestUser): Promise<void> {
+  const form = page.getByTestId('login-form')
+  await expect(form).toBeVisible()
+  await form.locator('input[name="email"]').fill(user.email)
+  await form.locator('input[name="password"]').fill(user.password)
+  await form.locator('button[type="submit"]').click()
+}
+
+/** Signs out through the desktop user menu and checks the signed-out header. */
+export async function signOutWithUserMenu(page: Page): Promise<void> {
+  await page.getByTestId('user-menu-trigger').click()
+  await expect(page.getByTestId('user-menu')).toBeVisible()
+  await page.getByTestId('logout').click()
+  await expect(page.getByTestId('nav-login')).toBeVisible()
+  await expect(page.getByTestId('user-menu-trigger')).toHaveCount(0)
+}

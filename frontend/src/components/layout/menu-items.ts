@@ -1,0 +1,122 @@
+import type { IconType } from 'react-icons'
+import {
+  LuArrowLeftRight,
+  LuBadgePercent,
+  LuBookOpen,
+  LuChartCandlestick,
+  LuChartLine,
+  LuCoins,
+  LuDownload,
+  LuGift,
+  LuGrid3X3,
+  LuHandCoins,
+  LuKeyRound,
+  LuListChecks,
+  LuMegaphone,
+  LuPiggyBank,
+  LuRocket,
+  LuStar,
+  LuStore,
+  LuTrophy,
+  LuUsers,
+  LuZap,
+} from 'react-icons/lu'
+import type { RuntimeFlags } from '@/lib/config'
+
+/** One link of a product menu (spec §3 menu item: id, text, link, icon). */
+export interface MenuItem {
+  id: string
+  /** navbar text key of the label; the description key is `${textKey}Desc`. */
+  textKey: string
+  link: string
+  icon: IconType
+  /** A futures link other than the competition: goes to /maintenance while futures are not live. */
+  futuresTrading?: boolean
+}
+
+/** A product menu with its submenu. */
+export interface MenuSection {
+  id: 'markets' | 'trade' | 'futures' | 'p2p' | 'earn' | 'more'
+  /** Where the section title leads; undefined when the title is not a link. */
+  link?: string
+  items: MenuItem[]
+}
+
+/** The product menus of the desktop navbar and the mobile menu, in order. */
+export const MENU_SECTIONS: MenuSection[] = [
+  {
+    id: 'markets',
+    link: '/market',
+    items: [
+      { id: 'markets-all', textKey: 'items.marketsAll', link: '/market', icon: LuChartLine },
+      { id: 'markets-favourites', textKey: 'items.marketsFavourites', link: '/market?tab=favourites', icon: LuStar },
+    ],
+  },
+  {
+    // The second title is not clickable (spec §2): it only groups its submenu.
+    id: 'trade',
+    items: [
+      { id: 'spot', textKey: 'items.spot', link: '/trade/BTC_USDT', icon: LuChartCandlestick },
+      { id: 'margin', textKey: 'items.margin', link: '/trade/BTC_USDT?type=margin', icon: LuArrowLeftRight },
+      { id: 'grid', textKey: 'items.grid', link: '/trade/BTC_USDT?type=grid', icon: LuGrid3X3 },
+    ],
+  },
+  {
+    id: 'futures',
+    items: [
+      { id: 'futures-usdt', textKey: 'items.futuresUsdt', link: '/futures/BTCUSDT', icon: LuZap, futuresTrading: true },
+      { id: 'futures-guide', textKey: 'items.futuresGuide', link: '/futures/guide', icon: LuBookOpen, futuresTrading: true },
+      { id: 'futures-competition', textKey: 'items.futuresCompetition', link: '/futureBonus', icon: LuTrophy },
+    ],
+  },
+  {
+    id: 'p2p',
+    link: '/p2p/trading',
+    items: [
+      { id: 'p2p-trading', textKey: 'items.p2pTrading', link: '/p2p/trading', icon: LuUsers },
+      { id: 'p2p-express', textKey: 'items.p2pExpress', link: '/p2p/express', icon: LuZap },
+      { id: 'p2p-publish', textKey: 'items.p2pPublishAd', link: '/p2p/publish-ad', icon: LuMegaphone },
+      { id: 'p2p-my-ads', textKey: 'items.p2pMyAds', link: '/p2p/my-advertising', icon: LuListChecks },
+      { id: 'p2p-merchant', textKey: 'items.p2pApplyMerchant', link: '/p2p/apply-merchant', icon: LuStore },
+    ],
+  },
+  {
+    id: 'earn',
+    items: [
+      { id: 'staking', textKey: 'items.staking', link: '/staking', icon: LuCoins },
+      { id: 'savings', textKey: 'items.savings', link: '/savings', icon: LuPiggyBank },
+      { id: 'launchpad', textKey: 'items.launchpad', link: '/launchpad', icon: LuRocket },
+      { id: 'crypto-cash', textKey: 'items.cryptoCash', link: '/cryptoCash', icon: LuHandCoins },
+    ],
+  },
+  {
+    id: 'more',
+    items: [
+      { id: 'task-center', textKey: 'items.taskCenter', link: '/taskCenter', icon: LuGift },
+      { id: 'invitation', textKey: 'items.invitation', link: '/invitation', icon: LuBadgePercent },
+      { id: 'download', textKey: 'items.download', link: '/download', icon: LuDownload },
+      { id: 'api', textKey: 'items.api', link: '/profile/api', icon: LuKeyRound },
+    ],
+  },
+]
+
+/** The href of a menu item under the current flags: futures trading links go to /maintenance until live. */
+export function menuHref(item: MenuItem, flags: Pick<RuntimeFlags, 'futuresLive'>): string {
+  return item.futuresTrading && !flags.futuresLive ? '/maintenance' : item.link
+}
+
+/** Links of the signed-in user menu. */
+export const USER_LINKS = {
+  profile: '/profile/security',
+  wallet: '/wallet',
+  orders: '/order/spot',
+  deposit: '/wallet',
+} as const
+
+/** Support links of the mobile menu and the footer. */
+export const SUPPORT_LINKS = [
+  { id: 'help', textKey: 'support.help', path: '/support' },
+  { id: 'request', textKey: 'support.request', path: '/request' },
+  { id: 'fees', textKey: 'support.fees', path: '/fees' },
+  { id: 'contact', textKey: 'support.contact', path: '/contact' },
+] as const

@@ -1,0 +1,49 @@
+import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react'
+
+/** Brand tokens on top of Chakra's default theme. */
+const config = defineConfig({
+  globalCss: {
+    'html, body': { minHeight: '100%' },
+    body: { bg: 'bg', color: 'fg' },
+  },
+  theme: {
+    tokens: {
+      fonts: {
+        heading: { value: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+        body: { value: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+      },
+      colors: {
+        brand: {
+          50: { value: '#e8f1ff' },
+          100: { value: '#c6dbff' },
+          200: { value: '#9cc0ff' },
+          300: { value: '#6ea2ff' },
+          400: { value: '#3f83f8' },
+          500: { value: '#0b63e5' },
+          600: { value: '#0a52bd' },
+          700: { value: '#0a4196' },
+          800: { value: '#09326f' },
+          900: { value: '#072249' },
+          950: { value: '#04152e' },
+        },
+      },
+    },
+    semanticTokens: {
+      colors: {
+        brand: {
+          solid: { value: '{colors.brand.500}' },
+          contrast: { value: 'white' },
+          fg: { value: { _light: '{colors.brand.600}', _dark: '{colors.brand.300}' } },
+          muted: { value: { _light: '{colors.brand.100}', _dark: '{colors.brand.900}' } },
+          subtle: { value: { _light: '{colors.brand.50}', _dark: '{colors.brand.950}' } },
+          emphasized: { value: { _light: '{colors.brand.200}', _dark: '{colors.brand.800}' } },
+          focusRing: { value: '{colors.brand.500}' },
+        },
+        up: { value: { _light: '#0ca678', _dark: '#20c997' } },
+        down: { value: { _light: '#e03131', _dark: '#ff6b6b' } },
+      },
+    },
+  },
+})
+
+export const system = createSystem(defaultConfig, config)

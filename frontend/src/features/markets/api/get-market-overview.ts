@@ -1,0 +1,133 @@
+import { queryOptions } from '@tanstack/react-query'
+import { apiData } from '@/lib/request-client'
+
+/**
+ * Market overview from POST /fe-ex-api/common/public_info_market: coinList
+ * plus market grouped by quote coin (spec §3 market data). The server shape
+ * is read defensively: groups may be maps or lists of pairs.
+ */
+
+export const PUBLIC_INFO_MARKET_PATH = '/fe-ex-api/common/public_info_market'
+
+/** One trading pair of the overview. */
+export interface MarketPair {
+  /** Symbol as shown, e.g. 'BTC/USDT'. */
+  name: string
+  /** Route symbol, e.g. 'BTC_USDT'. */
+  symbol: string
+  base: string
+  quote: string
+  showName: string
+  longName?: string
+  icon?: string
+  sort: number
+  isOpenCross: boolean
+  etfOpen: boolean
+  /** Last price as a decimal string, when the server includes one. */
+  close?: string
+  /** 24 h change ratio as a decimal string (0.0123 = +1.23 %), when present. */
+  rose?: string
+}
+
+/** Pairs of one quote currency. */
+export interface MarketGroup {
+  quote: string
+  pairs: MarketPair[]
+}
+
+/** The parsed overview. */
+export interface MarketOverview {
+  groups: MarketGroup[]
+  coinCount: number
+  pairCount: number
+}
+
+type Raw = Record<string, unknown>
+
+function isRecord(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function str(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+  return undefined
+}
+
+function truthy(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 'true'
+}
+
+function coinInfo(coinList: unknown, coin: string): Raw | undefined {
+  if (isRecord(coinList)) {
+    const entry = coinList[coin] ?? coinList[coin.toUpperCase()] ?? coinList[coin.toLowerCase()]
+    return isRecord(entry) ? entry : undefined
+  }
+  if (Array.isArray(coinList)) {
+    return coinList.find(
+      (c): c is Raw => isRecord(c) && [c.name, c.coin, c.symbol].some((v) => String(v ?? '').toUpperCase() === coin),
+    )
+  }
+  return undefined
+}
+
+function parsePair(key: string | undefined, raw: unknown, quote: string, coinList: unknown): MarketPair | undefined {
+  if (!isRecord(raw)) return undefined
+  const name = (str(raw.name) ?? str(raw.symbolName) ?? key ?? '').toUpperCase()
+  const split = name.split(/[/_-]/)
+  const base = (str(raw.baseCoin) ?? str(raw.base) ?? (split.length === 2 ? split[0] : name.replace(quote, ''))).toUpperCase()
+  const q = (str(raw.quoteCoin) ?? str(raw.quote) ?? quote).toUpperCase()
+  if (!base) return undefined
+  const coin = coinInfo(coinList, base)
+  return {
+    name: `${base}/${q}`,
+    symbol: `${base}_${q}`,
+    base,
+    quote: q,
+    showName: str(raw.showName) ?? `${base}/${q}`,
+    longName: str(coin?.longName) ?? str(coin?.showName),
+    icon: str(coin?.icon),
+    sort: Number(str(raw.sort) ?? 0) || 0,
+    isOpenCross: truthy(raw.isOpenCross),
+    etfOpen: truthy(raw.etfOpen),
+    close: str(raw.close) ?? str(raw.price) ?? str(raw.last),
+    rose: str(raw.rose) ?? str(raw.change),
+  }
+}
+
+/** Turns the public_info_market data into groups sorted by the server's sort field. */
+export function parseMarketOverview(data: unknown): MarketOverview {
+  const root = isRecord(data) ? data : {}
+  const market = root.market
+  const coinList = root.coinList
+  const groups: MarketGroup[] = []
+  if (isRecord(market)) {
+    for (const [quote, entries] of Object.entries(market)) {
+      const q = quote.toUpperCase()
+      const pairs: MarketPair[] = []
+      if (isRecord(entries)) {
+        for (const [key, raw] of Object.entries(entries)) {
+          const pair = parsePair(key, raw, q, coinList)
+          if (pair) pairs.push(pair)
+        }
+      } else if (Array.isArray(entries)) {
+        for (const raw of entries) {
+          const pair = parsePair(undefined, raw, q, coinList)
+          if (pair) pairs.push(pair)
+        }
+      }
+      pairs.sort((a, b) => a.sort - b.sort || a.name.localeCompare(b.name))
+      if (pairs.length > 0) groups.push({ quote: q, pairs })
+    }
+  }
+  const coinCount = isRecord(coinList) ? Object.keys(coinList).length : Array.isArray(coinList) ? coinList.length : 0
+  return { groups, coinCount, pairCount: groups.reduce((n, g) => n + g.pairs.length, 0) }
+}
+
+/** Query options of the market overview; an error answer is not toasted (the table shows it). */
+export const marketOverviewQuery = queryOptions({
+  queryKey: ['public-info-market'],
+  queryFn: async ({ signal }) => parseMarketOverview(await apiData(PUBLIC_INFO_MARKET_PATH, {}, { silent: true, signal })),
+  staleTime: 60 * 1000,
+  retry: 1,
+})

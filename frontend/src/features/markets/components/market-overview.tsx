@@ -1,0 +1,273 @@
+import {
+  Badge,
+  Box,
+  Button,
+  EmptyState,
+  Flex,
+  Heading,
+  HStack,
+  IconButton,
+  Image,
+  Input,
+  InputGroup,
+  Skeleton,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  VStack,
+} from '@chakra-ui/react'
+import { useQuery } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import { LuCloudOff, LuInbox, LuSearch, LuStar } from 'react-icons/lu'
+import { AppLink } from '@/components/layout/app-link'
+import { useTexts } from '@/lib/i18n'
+import { getFavourites, toggleFavourite } from '@/lib/storage'
+import { marketOverviewQuery, type MarketPair } from '../api/get-market-overview'
+
+const FAVOURITES_TAB = '__favourites__'
+
+/** Formats a 24 h change ratio ('0.0123') as '+1.23%'. */
+export function formatChange(rose: string | undefined): string | undefined {
+  if (rose === undefined) return undefined
+  const value = Number(rose)
+  if (!Number.isFinite(value)) return undefined
+  const pct = (value * 100).toFixed(2)
+  return `${value > 0 ? '+' : ''}${pct}%`
+}
+
+function CoinIcon({ pair }: { pair: MarketPair }) {
+  if (pair.icon) {
+    return <Image src={pair.icon} alt="" boxSize="6" rounded="full" loading="lazy" />
+  }
+  return (
+    <Flex
+      boxSize="6"
+      rounded="full"
+      bg="brand.muted"
+      color="brand.fg"
+      align="center"
+      justify="center"
+      fontSize="2xs"
+      fontWeight="bold"
+      aria-hidden="true"
+    >
+      {pair.base.slice(0, 3)}
+    </Flex>
+  )
+}
+
+function MarketTable({
+  pairs,
+  favourites,
+  onToggle,
+  showPrices,
+}: {
+  pairs: MarketPair[]
+  favourites: string[]
+  onToggle: (symbol: string) => void
+  showPrices: boolean
+}) {
+  const { t } = useTexts('home')
+  return (
+    <Table.ScrollArea borderWidth="1px" rounded="lg">
+      <Table.Root size="sm" interactive data-testid="market-table">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>{t('markets.pair')}</Table.ColumnHeader>
+            <Table.ColumnHeader hideBelow="sm">{t('markets.name')}</Table.ColumnHeader>
+            {showPrices && <Table.ColumnHeader textAlign="end">{t('markets.lastPrice')}</Table.ColumnHeader>}
+            {showPrices && <Table.ColumnHeader textAlign="end">{t('markets.change')}</Table.ColumnHeader>}
+            <Table.ColumnHeader textAlign="end">{t('markets.action')}</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {pairs.map((pair) => {
+            const favourite = favourites.includes(pair.symbol)
+            const change = formatChange(pair.rose)
+            const label = t(favourite ? 'markets.removeFavourite' : 'markets.addFavourite', { pair: pair.showName })
+            return (
+              <Table.Row key={pair.symbol} data-testid={`market-row-${pair.symbol}`}>
+                <Table.Cell>
+                  <HStack gap="2">
+                    <IconButton
+                      size="2xs"
+                      variant="ghost"
+                      aria-label={label}
+                      aria-pressed={favourite}
+                      title={label}
+                      onClick={() => onToggle(pair.symbol)}
+                      color={favourite ? 'yellow.500' : 'fg.subtle'}
+                    >
+                      <LuStar fill={favourite ? 'currentColor' : 'none'} />
+                    </IconButton>
+                    <CoinIcon pair={pair} />
+                    <Text fontWeight="semibold">
+                      {pair.base}
+                      <Text as="span" color="fg.muted" fontWeight="normal">
+                        /{pair.quote}
+                      </Text>
+                    </Text>
+                    {pair.isOpenCross && (
+                      <Badge size="xs" colorPalette="brand" variant="subtle">
+                        {t('markets.margin')}
+                      </Badge>
+                    )}
+                  </HStack>
+                </Table.Cell>
+                <Table.Cell hideBelow="sm" color="fg.muted">
+                  {pair.longName ?? pair.base}
+                </Table.Cell>
+                {showPrices && (
+                  <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
+                    {pair.close ?? '—'}
+                  </Table.Cell>
+                )}
+                {showPrices && (
+                  <Table.Cell
+                    textAlign="end"
+                    fontVariantNumeric="tabular-nums"
+                    color={change?.startsWith('-') ? 'down' : change && change !== '0.00%' ? 'up' : 'fg.muted'}
+                  >
+                    {change ?? '—'}
+                  </Table.Cell>
+                )}
+                <Table.Cell textAlign="end">
+                  <Button asChild size="xs" variant="outline">
+                    <AppLink href={`/trade/${pair.symbol}`} aria-label={`${t('markets.trade')} ${pair.showName}`}>
+                      {t('markets.trade')}
+                    </AppLink>
+                  </Button>
+                </Table.Cell>
+              </Table.Row>
+            )
+          })}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  )
+}
+
+function Empty({ icon, title, body }: { icon: React.ReactNode; title: string; body: string }) {
+  return (
+    <EmptyState.Root borderWidth="1px" rounded="lg" data-testid="market-empty">
+      <EmptyState.Content>
+        <EmptyState.Indicator>{icon}</EmptyState.Indicator>
+        <VStack textAlign="center">
+          <EmptyState.Title>{title}</EmptyState.Title>
+          <EmptyState.Description>{body}</EmptyState.Description>
+        </VStack>
+      </EmptyState.Content>
+    </EmptyState.Root>
+  )
+}
+
+/** Props of {@link MarketOverview}. */
+export interface MarketOverviewProps {
+  /** 'page' renders the title as the page's h1 (on /market), 'section' as an h2 (home). */
+  as?: 'page' | 'section'
+  initialTab?: 'favourites'
+}
+
+/** Market overview table with quote-currency tabs, search and favourites. */
+export function MarketOverview({ as = 'section', initialTab }: MarketOverviewProps) {
+  const { t } = useTexts('home')
+  const common = useTexts('common')
+  const query = useQuery(marketOverviewQuery)
+  const [favourites, setFavourites] = useState<string[]>(() => getFavourites())
+  const [search, setSearch] = useState('')
+  const groups = query.data?.groups ?? []
+  const [tab, setTab] = useState<string | null>(initialTab === 'favourites' ? FAVOURITES_TAB : null)
+  const activeTab = tab ?? groups[0]?.quote ?? FAVOURITES_TAB
+  const showPrices = groups.some((g) => g.pairs.some((p) => p.close !== undefined))
+
+  const visible = useMemo(() => {
+    const all = groups.flatMap((g) => g.pairs)
+    const base = activeTab === FAVOURITES_TAB ? all.filter((p) => favourites.includes(p.symbol)) : (groups.find((g) => g.quote === activeTab)?.pairs ?? [])
+    const q = search.trim().toUpperCase()
+    return q ? base.filter((p) => p.name.includes(q) || (p.longName ?? '').toUpperCase().includes(q)) : base
+  }, [groups, activeTab, favourites, search])
+
+  let body: React.ReactNode
+  if (query.isLoading) {
+    body = (
+      <Stack gap="2" aria-busy="true" aria-label={t('markets.loading')} data-testid="market-loading">
+        {Array.from({ length: 5 }, (_, i) => (
+          <Skeleton key={i} h="10" rounded="md" />
+        ))}
+      </Stack>
+    )
+  } else if (query.isError) {
+    body = (
+      <Stack align="center" gap="3">
+        <Empty icon={<LuCloudOff />} title={t('markets.errorTitle')} body={t('markets.errorBody')} />
+        <Button size="sm" variant="outline" onClick={() => void query.refetch()}>
+          {common.t('retry')}
+        </Button>
+      </Stack>
+    )
+  } else if (groups.length === 0) {
+    body = <Empty icon={<LuInbox />} title={t('markets.emptyTitle')} body={t('markets.emptyBody')} />
+  } else if (visible.length === 0) {
+    body =
+      search.trim() !== '' ? (
+        <Empty icon={<LuSearch />} title={t('markets.noMatch', { query: search.trim() })} body="" />
+      ) : (
+        <Empty icon={<LuStar />} title={t('markets.noFavouritesTitle')} body={t('markets.noFavouritesBody')} />
+      )
+  } else {
+    body = (
+      <MarketTable
+        pairs={visible}
+        favourites={favourites}
+        onToggle={(symbol) => setFavourites(toggleFavourite(symbol))}
+        showPrices={showPrices}
+      />
+    )
+  }
+
+  return (
+    <Box as="section" aria-labelledby="markets-title" data-testid="market-overview">
+      <Flex justify="space-between" align={{ base: 'start', md: 'end' }} gap="4" direction={{ base: 'column', md: 'row' }} mb="5">
+        <Stack gap="1">
+          <Heading as={as === 'page' ? 'h1' : 'h2'} id="markets-title" size={as === 'page' ? '3xl' : '2xl'}>
+            {t('markets.title')}
+          </Heading>
+          <Text color="fg.muted">{t('markets.subtitle')}</Text>
+        </Stack>
+        <InputGroup startElement={<LuSearch />} maxW={{ md: '64' }} w="full">
+          <Input
+            size="sm"
+            placeholder={t('markets.search')}
+            aria-label={t('markets.search')}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+          />
+        </InputGroup>
+      </Flex>
+      {groups.length > 0 && (
+        <Tabs.Root
+          value={activeTab}
+          onValueChange={(e) => setTab(e.value)}
+          variant="line"
+          size="sm"
+          mb="3"
+          aria-label={t('markets.tabsLabel')}
+        >
+          <Tabs.List>
+            <Tabs.Trigger value={FAVOURITES_TAB}>
+              <LuStar aria-hidden="true" />
+              {t('markets.favourites')}
+            </Tabs.Trigger>
+            {groups.map((g) => (
+              <Tabs.Trigger key={g.quote} value={g.quote} data-testid={`market-tab-${g.quote}`}>
+                {g.quote}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+        </Tabs.Root>
+      )}
+      {body}
+    </Box>
+  )
+}

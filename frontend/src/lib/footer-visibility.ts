@@ -1,0 +1,24 @@
+/**
+ * Footer rule of spec §2: hidden on login, register, any trade path, any
+ * wallet path, futureBonus paths and p2p paths.
+ */
+
+const HIDDEN_PREFIXES = ['/auth/login', '/auth/register']
+const HIDDEN_FRAGMENTS = ['trade', 'wallet', 'futurebonus', 'p2p']
+
+/** True when the footer must not be shown on this pathname. */
+export function isFooterHidden(pathname: string): boolean {
+  const path = pathname.toLowerCase()
+  if (HIDDEN_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return true
+  return HIDDEN_FRAGMENTS.some((fragment) => path.includes(fragment))
+}
+
+/** Language prefix of footer links: the lan cookie value, mn_MN when absent. */
+export function footerLanguage(lan: string | undefined): string {
+  return lan && lan.trim() ? lan : 'mn_MN'
+}
+
+/** Prefixes a footer link path with the language code ('/about' -> '/mn_MN/about'). */
+export function footerHref(path: string, lan: string | undefined): string {
+  return `/${footerLanguage(lan)}${path.startsWith('/') ? path : `/${path}`}`
+}
