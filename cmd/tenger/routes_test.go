@@ -170,3 +170,27 @@ func TestPageViewRecorded(t *testing.T) {
 func storeQueryPageViews(day time.Time) store.Query {
 	return store.Query{PK: "PAGEVIEW#" + day.UTC().Format("2006-01-02")}
 }
+
+func TestPublicMarketInfo(t *testing.T) {
+	_, h := testServer(t)
+	_, env := post(t, h, "/fe-ex-api/common/public_info_market", `{}`, nil)
+	var doc struct {
+		CoinList    map[string]map[string]any            `json:"coinList"`
+		Market      map[string]map[string]map[string]any `json:"market"`
+		MarketOrder []string                             `json:"marketOrder"`
+	}
+	if env.Code != "0" || json.Unmarshal(env.Data, &doc) != nil {
+		t.Fatalf("%s %s", env.Code, env.Msg)
+	}
+	if doc.CoinList["BTC"]["longName"] != "Bitcoin" || doc.CoinList["MNT"]["isFiat"] != true {
+		t.Fatalf("coinList %v", doc.CoinList)
+	}
+	btc := doc.Market["USDT"]["BTC/USDT"]
+	if btc["symbol"] != "btcusdt" || btc["priceTick"] != "0.01" || len(doc.MarketOrder) < 2 || doc.MarketOrder[0] != "USDT" {
+		t.Fatalf("market %v order %v", doc.Market, doc.MarketOrder)
+	}
+	_, env = post(t, h, "/fe-ex-api/common/market_recommend_symbol", `{}`, nil)
+	if env.Code != "0" || !strings.Contains(string(env.Data), `"btcusdt"`) {
+		t.Fatalf("recommend %s %s", env.Code, env.Data)
+	}
+}

@@ -92,6 +92,7 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	routers := []*httpapi.Router{
 		httpapi.NewProfileRouter(authSvc, d.APIOptions("profile", httpapi.AuthSessions(authSvc))),
 		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), d.APIOptions("site", httpapi.AuthSessions(authSvc))),
+		httpapi.NewMarketRouter(d.Coins, d.Markets, d.APIOptions("market", httpapi.AuthSessions(authSvc))),
 	}
 	// Raw routes: documents, content, health, dev tools.
 	raw := httpapi.NewRouter(d.APIOptions("platform", nil))

@@ -19,6 +19,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/rs/zerolog"
 
+	"tenger/internal/coins"
+	"tenger/internal/markets"
 	"tenger/internal/notify"
 	"tenger/internal/notify/sesnotify"
 	"tenger/internal/notify/snsnotify"
@@ -72,7 +74,10 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 	if table == "" {
 		return nil, errors.New("platform: " + EnvTable + " is not set")
 	}
-	d := &Deps{Log: log, Now: time.Now, Config: ConfigFromEnv()}
+	d := &Deps{Log: log, Now: time.Now, Config: ConfigFromEnv(), Markets: markets.Defaults()}
+	if d.Coins, err = coins.Defaults(); err != nil {
+		return nil, err
+	}
 	if k := strings.TrimSpace(os.Getenv(EnvSecretKey)); k != "" {
 		key, err := hex.DecodeString(k)
 		if err != nil || len(key) != 32 {

@@ -10,6 +10,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"tenger/internal/auth"
+	"tenger/internal/coins"
+	"tenger/internal/markets"
 	"tenger/internal/notify/outbox"
 	"tenger/internal/push/hub"
 	qembedded "tenger/internal/queue/embedded"
@@ -45,6 +47,13 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 		cfg.Stage = "local"
 	}
 	d := &Deps{Log: log, Now: time.Now, Config: cfg}
+	var err error
+	if d.Coins, err = coins.Load(dataDir); err != nil {
+		return nil, err
+	}
+	if d.Markets, err = markets.Load(dataDir); err != nil {
+		return nil, err
+	}
 	key, err := auth.LoadOrCreateKey(filepath.Join(dataDir, "secret.key"))
 	if err != nil {
 		return nil, err

@@ -14,7 +14,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"tenger/internal/auth"
+	"tenger/internal/coins"
 	"tenger/internal/httpapi"
+	"tenger/internal/markets"
 	"tenger/internal/notify"
 	"tenger/internal/push"
 	"tenger/internal/queue"
@@ -47,6 +49,9 @@ type Deps struct {
 	Orders, Events queue.Queue
 	// Push fans messages out to WebSocket connections.
 	Push push.Pusher
+	// Coins and Markets are the coin/chain and trading-pair catalogues.
+	Coins   *coins.Catalogue
+	Markets *markets.Catalogue
 	// SecretKey seals secrets at rest (TOTP secrets); 32 random bytes.
 	SecretKey []byte
 	Log       zerolog.Logger

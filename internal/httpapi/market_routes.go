@@ -1,0 +1,94 @@
+package httpapi
+
+import (
+	"tenger/internal/coins"
+	"tenger/internal/markets"
+)
+
+// CoinInfo is a coin of the public coin list (spec §3 coin config).
+type CoinInfo struct {
+	Name          string `json:"name"`
+	ShowName      string `json:"showName"`
+	LongName      string `json:"longName"`
+	ShowPrecision int32  `json:"showPrecision"`
+	Icon          string `json:"icon"`
+	IsFiat        bool   `json:"isFiat"`
+}
+
+// MarketPairInfo is a pair of the public market list (spec §3 market data).
+type MarketPairInfo struct {
+	Name            string `json:"name" doc:"BASE/QUOTE"`
+	ShowName        string `json:"showName"`
+	Symbol          string `json:"symbol" doc:"lower-case id, e.g. btcusdt"`
+	Base            string `json:"base"`
+	Quote           string `json:"quote"`
+	Sort            int    `json:"sort"`
+	EtfOpen         bool   `json:"etfOpen"`
+	IsOpenCross     bool   `json:"isOpenCross"`
+	PricePrecision  int32  `json:"pricePrecision"`
+	VolumePrecision int32  `json:"volumePrecision"`
+	PriceTick       string `json:"priceTick"`
+	LotSize         string `json:"lotSize"`
+	MinQty          string `json:"minQty"`
+	MinNotional     string `json:"minNotional"`
+}
+
+// PublicInfoMarket is the market data document.
+type PublicInfoMarket struct {
+	CoinList map[string]CoinInfo `json:"coinList"`
+	// Market groups pairs by quote coin: market[quote]["BASE/QUOTE"].
+	Market map[string]map[string]MarketPairInfo `json:"market"`
+	// MarketOrder lists the quote coins in display order (maps have none).
+	MarketOrder []string `json:"marketOrder"`
+	// FollowCoinList is the caller's favourite pairs (empty when anonymous).
+	FollowCoinList []string `json:"followCoinList"`
+}
+
+// RecommendedPair is one entry of market_recommend_symbol.
+type RecommendedPair struct {
+	Symbol   string `json:"symbol"`
+	Name     string `json:"name"`
+	ShowName string `json:"showName"`
+}
+
+func pairInfo(p markets.Pair) MarketPairInfo {
+	return MarketPairInfo{
+		Name: p.Name(), ShowName: p.Name(), Symbol: p.Symbol, Base: p.Base, Quote: p.Quote, Sort: p.Sort,
+		EtfOpen: p.ETFOpen, IsOpenCross: p.IsOpenCross, PricePrecision: p.PricePrecision, VolumePrecision: p.VolumePrecision,
+		PriceTick: p.PriceTick.String(), LotSize: p.LotSize.String(), MinQty: p.MinQty.String(), MinNotional: p.MinNotional.String(),
+	}
+}
+
+// NewMarketRouter serves the public market lists from the coin and pair
+// catalogues. Prices join these documents with the spot exchange.
+func NewMarketRouter(cc *coins.Catalogue, mc *markets.Catalogue, opts Options) *Router {
+	r := NewRouter(opts)
+	info := func(c *Call, _ *Empty) (PublicInfoMarket, error) {
+		doc := PublicInfoMarket{CoinList: map[string]CoinInfo{}, Market: map[string]map[string]MarketPairInfo{},
+			MarketOrder: mc.Quotes(), FollowCoinList: []string{}}
+		for _, coin := range cc.List() {
+			doc.CoinList[coin.Symbol] = CoinInfo{Name: coin.Symbol, ShowName: coin.Name, LongName: coin.LongName,
+				ShowPrecision: int32(coin.Precision), Icon: coin.Icon, IsFiat: coin.IsFiat}
+		}
+		for _, p := range mc.List() {
+			if doc.Market[p.Quote] == nil {
+				doc.Market[p.Quote] = map[string]MarketPairInfo{}
+			}
+			doc.Market[p.Quote][p.Name()] = pairInfo(p)
+		}
+		return doc, nil
+	}
+	Handle(r, "/fe-ex-api/common/public_info_market", RouteOpts{Summary: "Coins and pairs grouped by quote coin"}, info)
+	Handle(r, "/fe-ex-api/public_info_v5", RouteOpts{Summary: "Coins and pairs grouped by quote coin (v5 path)"}, info)
+	Handle(r, "/fe-ex-api/common/market_recommend_symbol", RouteOpts{Summary: "Recommended pairs"},
+		func(c *Call, _ *Empty) ([]RecommendedPair, error) {
+			out := []RecommendedPair{}
+			for _, p := range mc.List() {
+				if p.Recommend {
+					out = append(out, RecommendedPair{Symbol: p.Symbol, Name: p.Name(), ShowName: p.Name()})
+				}
+			}
+			return out, nil
+		})
+	return r
+}

@@ -1,0 +1,172 @@
+// Package markets is the catalogue of trading pairs: which pairs exist, how
+// they are grouped by quote coin and ordered, and the grid each trades on
+// (price tick, lot size, minimum quantity and notional). The spot engine and
+// the order validator read the grid from here; the web app reads the public
+// lists (spec §3 market data: coinList, market grouped by quote coin,
+// followCoinList).
+//
+// The defaults are embedded (markets_default.json); an operator replaces
+// them with a markets.json in the data directory, without code changes.
+package markets
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+//go:embed markets_default.json
+var defaultJSON []byte
+
+// FileName is the operator file in the data directory.
+const FileName = "markets.json"
+
+// ErrInvalid reports a malformed catalogue.
+var ErrInvalid = errors.New("markets: invalid catalogue")
+
+// Pair is one trading pair.
+type Pair struct {
+	// Symbol is the lower-case id used in channels and orders ("btcusdt").
+	Symbol          string          `json:"symbol"`
+	Base            string          `json:"base"`
+	Quote           string          `json:"quote"`
+	Sort            int             `json:"sort"`
+	PricePrecision  int32           `json:"pricePrecision"`
+	VolumePrecision int32           `json:"volumePrecision"`
+	PriceTick       decimal.Decimal `json:"priceTick"`
+	LotSize         decimal.Decimal `json:"lotSize"`
+	MinQty          decimal.Decimal `json:"minQty"`
+	MinNotional     decimal.Decimal `json:"minNotional"`
+	IsOpenCross     bool            `json:"isOpenCross"`
+	ETFOpen         bool            `json:"etfOpen"`
+	Recommend       bool            `json:"recommend"`
+	// Closed pairs are listed nowhere and take no orders.
+	Closed bool `json:"closed"`
+}
+
+// Name is the display name "BTC/USDT".
+func (p Pair) Name() string { return p.Base + "/" + p.Quote }
+
+var symbolPattern = regexp.MustCompile(`^[a-z0-9]{2,20}$`)
+
+func (p Pair) validate() error {
+	switch {
+	case !symbolPattern.MatchString(p.Symbol):
+		return fmt.Errorf("%w: symbol %q must be 2-20 lower-case letters or digits", ErrInvalid, p.Symbol)
+	case p.Base == "" || p.Quote == "" || p.Base == p.Quote:
+		return fmt.Errorf("%w: %s: base and quote must differ", ErrInvalid, p.Symbol)
+	case strings.ToLower(p.Base+p.Quote) != p.Symbol:
+		return fmt.Errorf("%w: %s: symbol must be base+quote in lower case", ErrInvalid, p.Symbol)
+	case !p.PriceTick.IsPositive() || !p.LotSize.IsPositive():
+		return fmt.Errorf("%w: %s: price tick and lot size must be positive", ErrInvalid, p.Symbol)
+	case p.MinQty.IsNegative() || p.MinNotional.IsNegative():
+		return fmt.Errorf("%w: %s: minimums must not be negative", ErrInvalid, p.Symbol)
+	case -p.PriceTick.Exponent() > p.PricePrecision || -p.LotSize.Exponent() > p.VolumePrecision:
+		return fmt.Errorf("%w: %s: tick or lot finer than the precision", ErrInvalid, p.Symbol)
+	}
+	return nil
+}
+
+// Catalogue holds the pairs.
+type Catalogue struct {
+	pairs []Pair
+	by    map[string]Pair
+}
+
+// Defaults returns the embedded catalogue.
+func Defaults() *Catalogue {
+	c, err := parse(defaultJSON)
+	if err != nil {
+		panic("markets: embedded defaults: " + err.Error())
+	}
+	return c
+}
+
+// Load returns the operator's catalogue from dataDir/markets.json when it
+// exists, the defaults otherwise.
+func Load(dataDir string) (*Catalogue, error) {
+	b, err := os.ReadFile(filepath.Join(dataDir, FileName))
+	if errors.Is(err, os.ErrNotExist) {
+		return Defaults(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, err := parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", FileName, err)
+	}
+	return c, nil
+}
+
+func parse(b []byte) (*Catalogue, error) {
+	var pairs []Pair
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&pairs); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	c := &Catalogue{by: map[string]Pair{}}
+	for _, p := range pairs {
+		if err := p.validate(); err != nil {
+			return nil, err
+		}
+		if _, dup := c.by[p.Symbol]; dup {
+			return nil, fmt.Errorf("%w: %s listed twice", ErrInvalid, p.Symbol)
+		}
+		c.by[p.Symbol] = p
+		if !p.Closed {
+			c.pairs = append(c.pairs, p)
+		}
+	}
+	sort.SliceStable(c.pairs, func(i, j int) bool {
+		if c.pairs[i].Quote != c.pairs[j].Quote {
+			return quoteRank(c.pairs[i].Quote) < quoteRank(c.pairs[j].Quote)
+		}
+		return c.pairs[i].Sort < c.pairs[j].Sort
+	})
+	return c, nil
+}
+
+// quoteRank orders the quote groups: USDT first, then MNT, then the rest.
+func quoteRank(q string) string {
+	switch q {
+	case "USDT":
+		return "0"
+	case "MNT":
+		return "1"
+	}
+	return "2" + q
+}
+
+// List returns the open pairs, grouped by quote coin and sorted.
+func (c *Catalogue) List() []Pair { return append([]Pair(nil), c.pairs...) }
+
+// Pair finds a pair by symbol ("btcusdt", also "BTC/USDT" or "BTC_USDT"),
+// open or closed.
+func (c *Catalogue) Pair(symbol string) (Pair, bool) {
+	s := strings.ToLower(strings.NewReplacer("/", "", "_", "", "-", "").Replace(symbol))
+	p, ok := c.by[s]
+	return p, ok
+}
+
+// Quotes lists the quote coins in display order.
+func (c *Catalogue) Quotes() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range c.pairs {
+		if !seen[p.Quote] {
+			seen[p.Quote] = true
+			out = append(out, p.Quote)
+		}
+	}
+	return out
+}
