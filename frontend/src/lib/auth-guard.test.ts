@@ -53,3 +53,12 @@ describe('requireAuth', () => {
     expect((err as { options: { href: string } }).options.href).toBe('/wallet')
   })
 })
+
+describe('safeRedirect hardening', () => {
+  it('refuses paths browsers would turn into another origin', () => {
+    for (const v of ['/\t/evil.example', '/\\evil.example', '/\n/evil.example', '%2F%2Fevil.example', '/ /x']) {
+      expect(safeRedirect(v)).toBe('/')
+    }
+    expect(safeRedirect('/wallet/history?tab=deposit#top')).toBe('/wallet/history?tab=deposit#top')
+  })
+})

@@ -12,9 +12,14 @@ export function loginHref(path: string): string {
   return `/auth/login?redirect=${encodeURIComponent(path)}`
 }
 
+// A base that can never be the real origin: a path that resolves to another
+// origin against it is not a same-site path.
+const PROBE_ORIGIN = 'https://tenger.invalid'
+
 /**
- * Returns a safe in-app path from a ?redirect= value: only same-site
- * absolute paths are accepted, anything else falls back to '/'.
+ * Returns a safe in-app path from a ?redirect= value, which anyone can craft:
+ * only a same-site relative path is accepted, never an absolute or
+ * protocol-relative URL (open redirect); anything else falls back.
  */
 export function safeRedirect(value: unknown, fallback = '/'): string {
   if (typeof value !== 'string' || value === '') return fallback
@@ -24,8 +29,18 @@ export function safeRedirect(value: unknown, fallback = '/'): string {
   } catch {
     return fallback
   }
-  if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return fallback
-  return path
+  if (!path.startsWith('/') || path.startsWith('//')) return fallback
+  // Browsers drop tabs and newlines in URLs and treat '\' like '/', so
+  // '/\t/evil.com' or '/\\evil.com' would become '//evil.com'.
+  if (/[\u0000-\u001f\u007f\\\s]/.test(path)) return fallback
+  let url: URL
+  try {
+    url = new URL(path, PROBE_ORIGIN)
+  } catch {
+    return fallback
+  }
+  if (url.origin !== PROBE_ORIGIN || url.pathname.startsWith('//')) return fallback
+  return `${url.pathname}${url.search}${url.hash}`
 }
 
 /** Router context handed to every route (see src/routes/__root.tsx). */
