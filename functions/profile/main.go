@@ -1,0 +1,25 @@
+// Command profile is the Lambda function behind the HTTP API's profile
+// routes (/fe-ex-api/user/*, /fe-ex-api/common/*, /fe-ex-api/v4/common/*,
+// /fe-ex-api/security/*): sign-up, sign-in, sessions and security settings.
+// Build: scripts/build-lambdas.sh (GOOS=linux GOARCH=arm64, bootstrap).
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"tenger/internal/awslambda"
+	"tenger/internal/platform"
+)
+
+func main() {
+	rt := awslambda.NewRuntime("profile", os.Stdout)
+	log := rt.Logger()
+	d, err := platform.NewAWS(context.Background(), log)
+	if err != nil {
+		log.Fatal().Err(err).Msg("start")
+	}
+	lambda.Start(rt.HTTP(newHandler(d)))
+}

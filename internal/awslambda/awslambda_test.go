@@ -1,0 +1,483 @@
+package awslambda
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/store"
+)
+
+// samplesDir holds the recorded events shared with the function tests.
+const samplesDir = "../../events/samples"
+
+func loadSample(t *testing.T, name string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(samplesDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+func lambdaCtx(requestID string) context.Context {
+	return lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{AwsRequestID: requestID})
+}
+
+// logLines decodes the JSON log lines a runtime wrote.
+func logLines(t *testing.T, buf *bytes.Buffer) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestRequestFromV2CookieAuthSample(t *testing.T) {
+	var ev events.APIGatewayV2HTTPRequest
+	loadSample(t, "http_user_info_cookie_auth.json", &ev)
+	req, err := RequestFromV2(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Method != http.MethodPost || req.URL.Path != "/fe-ex-api/common/user_info" {
+		t.Fatalf("request line = %s %s", req.Method, req.URL.Path)
+	}
+	for name, want := range map[string]string{"lan": "en_US", "token": "{{token}}", "XSRF-TOKEN": "3f9c1d2e7a8b4c5d6e7f8091a2b3c4d5"} {
+		ck, err := req.Cookie(name)
+		if err != nil || ck.Value != want {
+			t.Errorf("cookie %s = %v, %v; want %q", name, ck, err, want)
+		}
+	}
+	if got := req.Header.Get("X-XSRF-TOKEN"); got != "3f9c1d2e7a8b4c5d6e7f8091a2b3c4d5" {
+		t.Errorf("X-XSRF-TOKEN = %q", got)
+	}
+	if req.Header.Get("exchange-client") != "pc" || req.Host != "a1b2c3d4e5.execute-api.ap-northeast-2.amazonaws.com" {
+		t.Errorf("headers/host not carried: %v %s", req.Header, req.Host)
+	}
+	if req.RemoteAddr != "203.0.113.7:0" {
+		t.Errorf("RemoteAddr = %q", req.RemoteAddr)
+	}
+	body, _ := io.ReadAll(req.Body)
+	if !strings.Contains(string(body), `"uaTime"`) || req.ContentLength != int64(len(body)) {
+		t.Errorf("body = %q (length %d)", body, req.ContentLength)
+	}
+}
+
+func TestRequestFromV2HeaderAuthAndBase64Body(t *testing.T) {
+	var ev events.APIGatewayV2HTTPRequest
+	loadSample(t, "http_user_info_header_auth.json", &ev)
+	req, err := RequestFromV2(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Header.Get("Exchange-Token") != "{{token}}" {
+		t.Errorf("exchange-token = %q", req.Header.Get("Exchange-Token"))
+	}
+	if _, err := req.Cookie("token"); err == nil {
+		t.Errorf("header-auth sample must not carry a token cookie")
+	}
+
+	loadSample(t, "http_login.json", &ev)
+	if !ev.IsBase64Encoded {
+		t.Fatal("login sample is meant to be base64-encoded")
+	}
+	req, err = RequestFromV2(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	if err := json.NewDecoder(req.Body).Decode(&body); err != nil {
+		t.Fatalf("decoded body is not JSON: %v", err)
+	}
+	if body["email"] != "sample.user@tenger.example" {
+		t.Errorf("body = %v", body)
+	}
+
+	ev.Body = "%%% not base64"
+	if _, err := RequestFromV2(context.Background(), ev); err == nil {
+		t.Error("bad base64 accepted")
+	}
+}
+
+func TestRequestFromV2StageQueryAndRepeatedHeaders(t *testing.T) {
+	ev := events.APIGatewayV2HTTPRequest{
+		RawPath:        "/live/fe-ex-api/common/rate",
+		RawQueryString: "coin=BTC&fiat=MNT&fiat=USD",
+		Headers: map[string]string{
+			// Payload v2 joins repeated headers with a comma.
+			"accept-language": "mn-MN,en-US;q=0.8",
+			"x-custom":        "a,b",
+			"cookie":          "ignored=1",
+		},
+		Cookies: []string{"a=1", "b=2"},
+		RequestContext: events.APIGatewayV2HTTPRequestContext{
+			Stage: "live",
+			HTTP:  events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: "GET", Protocol: "HTTP/2.0"},
+		},
+	}
+	req, err := RequestFromV2(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.URL.Path != "/fe-ex-api/common/rate" {
+		t.Errorf("stage prefix not stripped: %s", req.URL.Path)
+	}
+	if q := req.URL.Query(); q.Get("coin") != "BTC" || len(q["fiat"]) != 2 {
+		t.Errorf("query = %v", q)
+	}
+	if req.Header.Get("X-Custom") != "a,b" || req.Header.Get("Accept-Language") != "mn-MN,en-US;q=0.8" {
+		t.Errorf("repeated headers = %v", req.Header)
+	}
+	if got := req.Header.Get("Cookie"); got != "a=1; b=2" {
+		t.Errorf("Cookie = %q (the cookies list wins over a stray header)", got)
+	}
+	if req.ProtoMajor != 2 {
+		t.Errorf("proto = %s", req.Proto)
+	}
+}
+
+// echo is a handler standing in for a router: it reports what it received
+// and answers with cookies and repeated headers.
+var echo = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/panic" {
+		panic("boom")
+	}
+	if r.URL.Path == "/binary" {
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write([]byte{0x89, 'P', 'N', 'G', 0, 1, 2, 0xff})
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: "token", Value: "t-123", Path: "/", MaxAge: 60})
+	http.SetCookie(w, &http.Cookie{Name: "XSRF-TOKEN", Value: "x-456", Path: "/"})
+	w.Header().Add("Vary", "Origin")
+	w.Header().Add("Vary", "Cookie")
+	w.Header().Set("Content-Type", "application/json")
+	xsrf, _ := r.Cookie("XSRF-TOKEN")
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"path": r.URL.Path, "xsrfCookie": xsrf.Value, "xsrfHeader": r.Header.Get("X-XSRF-TOKEN"),
+		"correlation": CorrelationID(r.Context()),
+	})
+})
+
+func TestHTTPAdapterResponse(t *testing.T) {
+	var logs bytes.Buffer
+	rt := NewRuntime("profile", &logs)
+	h := rt.HTTP(echo)
+	var ev events.APIGatewayV2HTTPRequest
+	loadSample(t, "http_user_info_cookie_auth.json", &ev)
+	resp, err := h(lambdaCtx("req-1"), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 || resp.IsBase64Encoded {
+		t.Fatalf("status %d base64 %v", resp.StatusCode, resp.IsBase64Encoded)
+	}
+	if len(resp.Cookies) != 2 || !strings.HasPrefix(resp.Cookies[0], "token=t-123") || !strings.HasPrefix(resp.Cookies[1], "XSRF-TOKEN=x-456") {
+		t.Errorf("cookies = %q", resp.Cookies)
+	}
+	if _, ok := resp.Headers["Set-Cookie"]; ok {
+		t.Error("Set-Cookie must travel in cookies, not headers")
+	}
+	if resp.Headers["Vary"] != "Origin,Cookie" || resp.Headers["Content-Type"] != "application/json" {
+		t.Errorf("headers = %v", resp.Headers)
+	}
+	var body map[string]string
+	if err := json.Unmarshal([]byte(resp.Body), &body); err != nil {
+		t.Fatal(err)
+	}
+	if body["xsrfCookie"] != body["xsrfHeader"] || body["xsrfCookie"] == "" {
+		t.Errorf("anti-forgery pair not delivered: %v", body)
+	}
+	// The API Gateway request id is the correlation id of an HTTP call.
+	if body["correlation"] != "Kx1aDdDdoAMEVs4=" {
+		t.Errorf("correlation id in handler context = %q", body["correlation"])
+	}
+
+	// A second call is warm; both log the invocation fields.
+	ev.Headers["x-correlation-id"] = "from-caller"
+	resp, _ = h(lambdaCtx("req-2"), ev)
+	_ = json.Unmarshal([]byte(resp.Body), &body)
+	if body["correlation"] != "from-caller" {
+		t.Errorf("caller's correlation id not continued: %q", body["correlation"])
+	}
+	lines := logLines(t, &logs)
+	if len(lines) != 2 {
+		t.Fatalf("log lines = %d", len(lines))
+	}
+	for i, want := range []struct {
+		cold bool
+		req  string
+		cid  string
+	}{{true, "req-1", "Kx1aDdDdoAMEVs4="}, {false, "req-2", "from-caller"}} {
+		l := lines[i]
+		if l[FieldService] != "profile" || l[FieldColdStart] != want.cold || l[FieldFunctionRequestID] != want.req || l[FieldCorrelationID] != want.cid {
+			t.Errorf("log line %d = %v", i, l)
+		}
+	}
+	if strings.Contains(logs.String(), "3f9c1d2e7a8b4c5d6e7f8091a2b3c4d5") || strings.Contains(logs.String(), "t-123") {
+		t.Error("tokens leaked into logs")
+	}
+}
+
+func TestHTTPAdapterBinaryPanicAndBadEvent(t *testing.T) {
+	h := NewRuntime("t", io.Discard).HTTP(echo)
+	ev := events.APIGatewayV2HTTPRequest{RawPath: "/binary", RequestContext: events.APIGatewayV2HTTPRequestContext{
+		HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: "GET"}}}
+	resp, _ := h(context.Background(), ev)
+	raw, err := base64.StdEncoding.DecodeString(resp.Body)
+	if !resp.IsBase64Encoded || err != nil || !bytes.Equal(raw, []byte{0x89, 'P', 'N', 'G', 0, 1, 2, 0xff}) {
+		t.Errorf("binary body: base64 %v, %q, %v", resp.IsBase64Encoded, resp.Body, err)
+	}
+
+	ev.RawPath = "/panic"
+	resp, _ = h(context.Background(), ev)
+	if resp.StatusCode != 500 || !strings.Contains(resp.Body, `"code":"500"`) || len(resp.Cookies) != 0 {
+		t.Errorf("panic answer = %+v", resp)
+	}
+
+	ev.RawPath, ev.Body, ev.IsBase64Encoded = "/x", "@@", true
+	resp, _ = h(context.Background(), ev)
+	if resp.StatusCode != 400 {
+		t.Errorf("malformed event answer = %+v", resp)
+	}
+}
+
+func TestSQSBatchFIFOPartialFailure(t *testing.T) {
+	var ev events.SQSEvent
+	loadSample(t, "sqs_orders_fifo_batch.json", &ev)
+	if len(ev.Records) != 3 {
+		t.Fatalf("sample has %d records", len(ev.Records))
+	}
+	var logs bytes.Buffer
+	var processed []string
+	correlations := map[string]string{}
+	h := NewRuntime("engine-events", &logs).SQSBatch(func(ctx context.Context, m events.SQSMessage) error {
+		processed = append(processed, m.MessageId)
+		correlations[m.MessageId] = CorrelationID(ctx)
+		if m.MessageId == ev.Records[0].MessageId {
+			return errors.New("store unavailable")
+		}
+		return nil
+	})
+	resp, err := h(lambdaCtx("batch-1"), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Record 0 (btcusdt) failed; record 2 is btcusdt too and must not run
+	// ahead of it; record 1 (ethusdt) is independent.
+	if len(processed) != 2 || processed[0] != ev.Records[0].MessageId || processed[1] != ev.Records[1].MessageId {
+		t.Errorf("processed = %v", processed)
+	}
+	var failed []string
+	for _, f := range resp.BatchItemFailures {
+		failed = append(failed, f.ItemIdentifier)
+	}
+	if len(failed) != 2 || failed[0] != ev.Records[0].MessageId || failed[1] != ev.Records[2].MessageId {
+		t.Errorf("failures = %v", failed)
+	}
+	if correlations[ev.Records[1].MessageId] != "Kx1aGgGgoAMEVs7=" {
+		t.Errorf("correlation id of record 1 = %q", correlations[ev.Records[1].MessageId])
+	}
+	// The JSON of the response is what Lambda reads.
+	b, _ := json.Marshal(resp)
+	if !strings.Contains(string(b), `"batchItemFailures":[{"itemIdentifier":"`) {
+		t.Errorf("response JSON = %s", b)
+	}
+	for _, l := range logLines(t, &logs) {
+		if l[FieldFunctionRequestID] != "batch-1" || l[FieldCorrelationID] == "" {
+			t.Errorf("record log lacks invocation fields: %v", l)
+		}
+	}
+
+	// All good: an empty failure list (not null), so Lambda deletes all.
+	ok := NewRuntime("x", io.Discard).SQSBatch(func(context.Context, events.SQSMessage) error { return nil })
+	resp, _ = ok(context.Background(), ev)
+	b, _ = json.Marshal(resp)
+	if string(b) != `{"batchItemFailures":[]}` {
+		t.Errorf("all-success response = %s", b)
+	}
+
+	// A panicking record fails alone.
+	boom := NewRuntime("x", io.Discard).SQSBatch(func(_ context.Context, m events.SQSMessage) error {
+		if m.MessageId == ev.Records[1].MessageId {
+			panic("nil map")
+		}
+		return nil
+	})
+	resp, _ = boom(context.Background(), ev)
+	if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != ev.Records[1].MessageId {
+		t.Errorf("panic failures = %+v", resp.BatchItemFailures)
+	}
+}
+
+func TestDynamoDBBatchStopsAtFirstFailure(t *testing.T) {
+	var ev events.DynamoDBEvent
+	loadSample(t, "ddb_stream_batch.json", &ev)
+	if len(ev.Records) != 4 {
+		t.Fatalf("sample has %d records", len(ev.Records))
+	}
+	var seen []string
+	var cids []string
+	h := NewRuntime("stream", io.Discard).DynamoDBBatch(func(ctx context.Context, r events.DynamoDBEventRecord) error {
+		seen = append(seen, r.EventName)
+		cids = append(cids, CorrelationID(ctx))
+		if r.Change.SequenceNumber == ev.Records[1].Change.SequenceNumber {
+			return errors.New("PostToConnection throttled")
+		}
+		return nil
+	})
+	resp, err := h(lambdaCtx("s-1"), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 2 {
+		t.Errorf("records processed after the failure: %v", seen)
+	}
+	if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != ev.Records[1].Change.SequenceNumber {
+		t.Errorf("failures = %+v", resp.BatchItemFailures)
+	}
+	if cids[0] != "Kx1aFfFfoAMEVs6=" || cids[1] != "Kx1aFfFfoAMEVs6=" {
+		t.Errorf("correlation ids from item attribute = %v", cids)
+	}
+
+	seen = nil
+	all := NewRuntime("stream", io.Discard).DynamoDBBatch(func(_ context.Context, r events.DynamoDBEventRecord) error {
+		seen = append(seen, r.EventName)
+		return nil
+	})
+	resp, _ = all(context.Background(), ev)
+	if len(seen) != 4 || len(resp.BatchItemFailures) != 0 {
+		t.Errorf("all-success: seen %v failures %v", seen, resp.BatchItemFailures)
+	}
+}
+
+func TestChangeFromStreamRecord(t *testing.T) {
+	var ev events.DynamoDBEvent
+	loadSample(t, "ddb_stream_batch.json", &ev)
+
+	ins, err := ChangeFromStreamRecord(ev.Records[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ins.Kind != store.ChangeInsert || ins.Old != nil || ins.Key != (store.Key{PK: "PUSH#btcusdt:42", SK: "MSG"}) {
+		t.Errorf("insert = %+v", ins)
+	}
+	if ins.ID != "11110000000000000000000001" || ins.At != 1795252367000 {
+		t.Errorf("id/at = %s %d", ins.ID, ins.At)
+	}
+
+	mod, err := ChangeFromStreamRecord(ev.Records[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod.Kind != store.ChangeModify || mod.Old == nil || mod.New == nil {
+		t.Fatalf("modify = %+v", mod)
+	}
+	// Numbers are exact decimals, never floats.
+	if d, ok := mod.New["available"].(decimal.Decimal); !ok || d.String() != "991.5" {
+		t.Errorf("available = %#v", mod.New["available"])
+	}
+	if mod.Old.Dec("available").String() != "1000.25" || mod.New.Int("ver") != 8 {
+		t.Errorf("old available %s, ver %d", mod.Old.Dec("available"), mod.New.Int("ver"))
+	}
+	tags, _ := mod.New["tags"].([]any)
+	if len(tags) != 2 {
+		t.Errorf("string set = %#v", mod.New["tags"])
+	}
+	meta, _ := mod.New["meta"].(map[string]any)
+	flags, _ := meta["flags"].([]any)
+	if meta["source"] != "deposit" || len(flags) != 2 || flags[0] != true || flags[1] != nil {
+		t.Errorf("nested map/list = %#v", mod.New["meta"])
+	}
+
+	rem, err := ChangeFromStreamRecord(ev.Records[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rem.Kind != store.ChangeRemove || rem.New != nil || rem.Old.Str("connId") != "Ab1CdEfGhIjKlM=" || rem.Key.PK != "WSCONN#Ab1CdEfGhIjKlM=" {
+		t.Errorf("remove = %+v", rem)
+	}
+
+	bad := ev.Records[0]
+	bad.EventName = "TRUNCATE"
+	if _, err := ChangeFromStreamRecord(bad); err == nil {
+		t.Error("unknown event name accepted")
+	}
+}
+
+type fakeWS struct {
+	connected    []WebSocketConn
+	disconnected []string
+	messages     []string
+	err          error
+}
+
+func (f *fakeWS) Connect(_ context.Context, c WebSocketConn) error {
+	f.connected = append(f.connected, c)
+	return f.err
+}
+func (f *fakeWS) Disconnect(_ context.Context, id string) error {
+	f.disconnected = append(f.disconnected, id)
+	return f.err
+}
+func (f *fakeWS) Message(_ context.Context, id string, b []byte) error {
+	f.messages = append(f.messages, id+" "+string(b))
+	return f.err
+}
+
+func TestWebSocketRoutes(t *testing.T) {
+	ws := &fakeWS{}
+	h := NewRuntime("ws", io.Discard).WebSocket(ws)
+	for _, name := range []string{"ws_connect.json", "ws_default_sub.json", "ws_disconnect.json"} {
+		var ev events.APIGatewayWebsocketProxyRequest
+		loadSample(t, name, &ev)
+		resp, err := h(context.Background(), ev)
+		if err != nil || resp.StatusCode != 200 {
+			t.Errorf("%s: %+v %v", name, resp, err)
+		}
+	}
+	if len(ws.connected) != 1 || ws.connected[0].ID != "Ab1CdEfGhIjKlM=" || ws.connected[0].SourceIP != "203.0.113.7" ||
+		ws.connected[0].Headers["Origin"] != "https://tenger.example" {
+		t.Errorf("connect = %+v", ws.connected)
+	}
+	if len(ws.messages) != 1 || !strings.Contains(ws.messages[0], `"event":"sub"`) || !strings.HasPrefix(ws.messages[0], "Ab1CdEfGhIjKlM= ") {
+		t.Errorf("messages = %v", ws.messages)
+	}
+	if len(ws.disconnected) != 1 || ws.disconnected[0] != "Ab1CdEfGhIjKlM=" {
+		t.Errorf("disconnect = %v", ws.disconnected)
+	}
+
+	var ev events.APIGatewayWebsocketProxyRequest
+	loadSample(t, "ws_connect.json", &ev)
+	ws.err = ErrForbidden
+	if resp, _ := h(context.Background(), ev); resp.StatusCode != 403 {
+		t.Errorf("refused connect = %d", resp.StatusCode)
+	}
+	ws.err = errors.New("store down")
+	if resp, _ := h(context.Background(), ev); resp.StatusCode != 500 {
+		t.Errorf("failed connect = %d", resp.StatusCode)
+	}
+}

@@ -1,0 +1,133 @@
+// Package awslambda adapts Tenger's handlers to the AWS Lambda event shapes:
+// API Gateway HTTP API (payload v2) requests to a net/http handler, SQS and
+// DynamoDB stream batches with partial batch failure reporting, and the
+// per-invocation zerolog context every function logs with (service,
+// cold_start, function_request_id and a correlation id carried across queue
+// and stream hops).
+//
+// The functions under functions/<name> are thin mains around this package, so
+// the behaviour tested here with recorded sample events is the behaviour in
+// production.
+package awslambda
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync/atomic"
+
+	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/rs/zerolog"
+)
+
+// Log field names shared by every function, so one CloudWatch Logs Insights
+// query can follow a request across the HTTP, queue and stream hops.
+const (
+	FieldService           = "service"
+	FieldColdStart         = "cold_start"
+	FieldFunctionRequestID = "function_request_id"
+	FieldCorrelationID     = "correlation_id"
+)
+
+// Where the correlation id travels between processes.
+const (
+	// HeaderCorrelationID is the HTTP request header a caller may set to
+	// continue its own correlation id; without it the API Gateway request id
+	// is used.
+	HeaderCorrelationID = "X-Correlation-Id"
+	// MessageAttrCorrelationID is the SQS message attribute that carries the
+	// id (the queue port's queue.AttrCorrelationID, repeated here so this
+	// package does not import the port for one string).
+	MessageAttrCorrelationID = "correlation-id"
+	// ItemAttrCorrelationID is the item attribute that carries the id of the
+	// request that last wrote an item, so the change-feed consumer can log
+	// under the same id as the writer.
+	ItemAttrCorrelationID = "cid"
+)
+
+type correlationKey struct{}
+
+// WithCorrelationID returns a context carrying id; producers read it back
+// with CorrelationID to stamp outgoing messages and items.
+func WithCorrelationID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, correlationKey{}, id)
+}
+
+// CorrelationID returns the correlation id carried by ctx, or "".
+func CorrelationID(ctx context.Context) string {
+	id, _ := ctx.Value(correlationKey{}).(string)
+	return id
+}
+
+// Runtime is the per-process state of one Lambda function: its service name,
+// its base logger and whether the next invocation is the cold start.
+type Runtime struct {
+	service string
+	base    zerolog.Logger
+	warm    atomic.Bool
+}
+
+// NewRuntime returns the runtime of the function named service, logging JSON
+// lines to w (os.Stdout when nil, which Lambda ships to CloudWatch Logs) at
+// the level named by $LOG_LEVEL (info when unset or unknown).
+func NewRuntime(service string, w io.Writer) *Runtime {
+	if w == nil {
+		w = os.Stdout
+	}
+	level := zerolog.InfoLevel
+	if l, err := zerolog.ParseLevel(os.Getenv("LOG_LEVEL")); err == nil && l != zerolog.NoLevel {
+		level = l
+	}
+	base := zerolog.New(w).Level(level).With().Timestamp().Str(FieldService, service).Logger()
+	return &Runtime{service: service, base: base}
+}
+
+// Service returns the function's service name.
+func (r *Runtime) Service() string { return r.service }
+
+// Logger returns the base logger (no invocation fields), for start-up logs.
+func (r *Runtime) Logger() zerolog.Logger { return r.base }
+
+// Begin starts one invocation: it returns a context carrying the correlation
+// id and a logger (reachable with zerolog.Ctx) holding service, cold_start
+// (true only on the process's first invocation) and function_request_id.
+// An empty correlationID falls back to the Lambda request id, so every log
+// line has one.
+func (r *Runtime) Begin(ctx context.Context, correlationID string) (context.Context, zerolog.Logger) {
+	inv := r.start(ctx)
+	return inv.scope(ctx, correlationID)
+}
+
+// invocation is what one call to the function knows about itself.
+type invocation struct {
+	base      zerolog.Logger
+	cold      bool
+	requestID string
+}
+
+func (r *Runtime) start(ctx context.Context) invocation {
+	inv := invocation{base: r.base, cold: !r.warm.Swap(true)}
+	if lc, ok := lambdacontext.FromContext(ctx); ok {
+		inv.requestID = lc.AwsRequestID
+	}
+	return inv
+}
+
+// scope returns the context and logger of the invocation, or of one record of
+// a batch (each message of a batch may come from a different request, so each
+// gets its own correlation id). extra holds alternating field names and values.
+func (inv invocation) scope(ctx context.Context, correlationID string, extra ...string) (context.Context, zerolog.Logger) {
+	if correlationID == "" {
+		correlationID = inv.requestID
+	}
+	lc := inv.base.With().
+		Bool(FieldColdStart, inv.cold).
+		Str(FieldFunctionRequestID, inv.requestID).
+		Str(FieldCorrelationID, correlationID)
+	for i := 0; i+1 < len(extra); i += 2 {
+		lc = lc.Str(extra[i], extra[i+1])
+	}
+	l := lc.Logger()
+	ctx = WithCorrelationID(ctx, correlationID)
+	return l.WithContext(ctx), l
+}

@@ -1,0 +1,240 @@
+package stacks
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2integrations"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// ServicePrefixes are the path prefixes of the HTTP services (spec §7); the
+// web stack publishes one API URL per prefix in config.json.
+var ServicePrefixes = []string{
+	"/fe-ex-api", "/fe-co-api", "/fe-otc-api", "/fe-increment-api", "/fe-quant-api", "/fe-task-api",
+}
+
+// ContentPath is the content service's GraphQL endpoint.
+const ContentPath = "/graphql"
+
+// access says which data-plane permissions a function gets; each flag maps
+// to a grant on one named resource, never a wildcard.
+type access struct {
+	TableRead     bool // GetItem/Query/BatchGetItem on the table and its indexes
+	TableWrite    bool // plus Put/Update/Delete/BatchWrite/TransactWrite (implies read)
+	SendOrders    bool // SendMessage on the orders FIFO queue
+	SendEvents    bool // SendMessage on the events FIFO queue
+	Notify        bool // SMS through SNS and e-mail through SES (verification codes)
+	StartWorkflow bool // StartExecution of the withdrawal state machine
+}
+
+// apiFunction is one Lambda behind the HTTP API and the routes it serves.
+type apiFunction struct {
+	Name        string
+	Description string
+	Routes      []string // "{proxy+}" paths or exact paths
+	Methods     []awsapigatewayv2.HttpMethod
+	Access      access
+}
+
+// APIFunctions lists the areas served by the HTTP API, one function each.
+// A capability lands by adding its entry here (and its functions/<name>
+// main); the stack, the IAM grants, the alarms and the tests follow from it.
+var apiFunctions = []apiFunction{
+	{
+		Name:        "profile",
+		Description: "accounts, sign-up and sign-in, security settings (/fe-ex-api user, common, security)",
+		Routes: []string{
+			"/fe-ex-api/user/{proxy+}",
+			"/fe-ex-api/common/{proxy+}",
+			"/fe-ex-api/v4/common/{proxy+}",
+			"/fe-ex-api/security/{proxy+}",
+		},
+		Access: access{TableWrite: true, Notify: true},
+	},
+	{
+		Name:        "content",
+		Description: "content service (translations per page) over GraphQL",
+		Routes:      []string{ContentPath},
+		Methods:     []awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_POST},
+		// Writes: content.Load refreshes the page texts at a cold start.
+		Access: access{TableWrite: true},
+	},
+	// Areas still to land, in the same shape:
+	// {Name: "wallet", Routes: []string{"/fe-ex-api/finance/{proxy+}", "/fe-ex-api/record/{proxy+}", "/fe-ex-api/fiat/{proxy+}"},
+	//	Access: access{TableWrite: true, Notify: true, StartWorkflow: true}},
+	// {Name: "trade", Routes: []string{"/fe-ex-api/order/{proxy+}", "/fe-ex-api/lever/{proxy+}", "/fe-co-api/{proxy+}"},
+	//	Access: access{TableWrite: true, SendOrders: true}},
+	// {Name: "p2p", Routes: []string{"/fe-otc-api/{proxy+}"}, Access: access{TableWrite: true}},
+	// {Name: "earn", Routes: []string{"/fe-increment-api/{proxy+}", "/fe-quant-api/{proxy+}"}, Access: access{TableWrite: true}},
+	// {Name: "tasks", Routes: []string{"/fe-task-api/{proxy+}"}, Access: access{TableWrite: true}},
+}
+
+// APIFunctionNames returns the names of the HTTP API's functions.
+func APIFunctionNames() []string {
+	out := make([]string, len(apiFunctions))
+	for i, f := range apiFunctions {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// ApiStack is the HTTP API and its functions.
+type ApiStack struct {
+	awscdk.Stack
+	Api awsapigatewayv2.HttpApi
+	// Functions by name (profile, content ...).
+	Functions map[string]awslambda.Function
+}
+
+// apiDeps are the resources of other stacks the API functions use.
+type apiDeps struct {
+	Data      *DataStack
+	Queues    *QueuesStack
+	Workflows *WorkflowsStack
+	Env       map[string]string
+}
+
+// NewApiStack creates the HTTP API (payload v2, $default stage with auto
+// deploy), its throttling, JSON access logs and CORS for the site's origins,
+// and one function per entry of apiFunctions.
+func NewApiStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, deps apiDeps) *ApiStack {
+	st := awscdk.NewStack(scope, jsii.String(id), props)
+	origins := make([]*string, 0)
+	for _, o := range cfg.origins() {
+		origins = append(origins, jsii.String(o))
+	}
+	var cors *awsapigatewayv2.CorsPreflightOptions
+	if len(origins) > 0 {
+		cors = &awsapigatewayv2.CorsPreflightOptions{
+			AllowOrigins: &origins,
+			// Cookies (token, XSRF-TOKEN) are the browser's credentials.
+			AllowCredentials: jsii.Bool(true),
+			AllowMethods: &[]awsapigatewayv2.CorsHttpMethod{
+				awsapigatewayv2.CorsHttpMethod_GET, awsapigatewayv2.CorsHttpMethod_POST, awsapigatewayv2.CorsHttpMethod_OPTIONS,
+			},
+			AllowHeaders: jsii.Strings("content-type", "exchange-token", "exchange-client", "exchange-language",
+				"device", "futures-version", "x-xsrf-token", "x-correlation-id"),
+			MaxAge: awscdk.Duration_Hours(jsii.Number(1)),
+		}
+	}
+	// Without origins (a prod deploy before its domain is known) no browser
+	// origin is admitted: same-origin use only.
+	api := awsapigatewayv2.NewHttpApi(st, jsii.String("HttpApi"), &awsapigatewayv2.HttpApiProps{
+		ApiName:            jsii.String(cfg.prefix() + "-http"),
+		CreateDefaultStage: jsii.Bool(false),
+		CorsPreflight:      cors,
+	})
+	stage := api.AddStage(jsii.String("DefaultStage"), &awsapigatewayv2.HttpStageOptions{
+		StageName:  jsii.String("$default"),
+		AutoDeploy: jsii.Bool(true),
+		Throttle: &awsapigatewayv2.ThrottleSettings{
+			RateLimit:  jsii.Number(throttleRate(cfg)),
+			BurstLimit: jsii.Number(throttleBurst(cfg)),
+		},
+	})
+	accessLogs := awslogs.NewLogGroup(st, jsii.String("AccessLogs"), &awslogs.LogGroupProps{
+		Retention:     awslogs.RetentionDays_ONE_MONTH,
+		RemovalPolicy: removalPolicy(cfg),
+	})
+	// The L2 stage takes access log settings as a jsii interface; setting
+	// the CloudFormation property directly is simpler and exact.
+	cfnStage := stage.Node().DefaultChild().(awsapigatewayv2.CfnStage)
+	cfnStage.SetAccessLogSettings(&awsapigatewayv2.CfnStage_AccessLogSettingsProperty{
+		DestinationArn: accessLogs.LogGroupArn(),
+		Format:         jsii.String(accessLogFormat),
+	})
+
+	s := &ApiStack{Stack: st, Api: api, Functions: map[string]awslambda.Function{}}
+	for _, spec := range apiFunctions {
+		fn := newGoFunction(st, cfg, goFunctionProps{
+			Name: spec.Name, Description: spec.Description, Env: deps.Env,
+		})
+		grantAccess(fn, spec.Access, deps)
+		integ := awsapigatewayv2integrations.NewHttpLambdaIntegration(jsii.String(spec.Name+"Integration"), fn,
+			&awsapigatewayv2integrations.HttpLambdaIntegrationProps{
+				PayloadFormatVersion: awsapigatewayv2.PayloadFormatVersion_VERSION_2_0(),
+			})
+		methods := spec.Methods
+		if len(methods) == 0 {
+			methods = []awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_GET, awsapigatewayv2.HttpMethod_POST}
+		}
+		for _, path := range spec.Routes {
+			api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
+				Path: jsii.String(path), Methods: &methods, Integration: integ,
+			})
+		}
+		s.Functions[spec.Name] = fn
+	}
+	awscdk.NewCfnOutput(st, jsii.String("HttpApiUrl"), &awscdk.CfnOutputProps{Value: api.ApiEndpoint()})
+	return s
+}
+
+// accessLogFormat is one JSON line per request; requestId is required by API
+// Gateway, the rest is what an operator needs to trace a request.
+const accessLogFormat = `{"requestId":"$context.requestId","ip":"$context.identity.sourceIp",` +
+	`"time":"$context.requestTime","method":"$context.httpMethod","path":"$context.path",` +
+	`"routeKey":"$context.routeKey","status":"$context.status","bytes":"$context.responseLength",` +
+	`"latencyMs":"$context.responseLatency","integrationLatencyMs":"$context.integrationLatency",` +
+	`"integrationError":"$context.integrationErrorMessage"}`
+
+// throttleRate is the steady request rate per second of the whole stage.
+func throttleRate(cfg Config) float64 {
+	if cfg.Stage == StageProd {
+		return 500
+	}
+	return 50
+}
+
+func throttleBurst(cfg Config) float64 {
+	if cfg.Stage == StageProd {
+		return 1000
+	}
+	return 100
+}
+
+// grantAccess turns an access spec into grants on named resources.
+func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
+	switch {
+	case a.TableWrite:
+		deps.Data.Table.GrantReadWriteData(fn)
+	case a.TableRead:
+		deps.Data.Table.GrantReadData(fn)
+	}
+	if a.SendOrders {
+		deps.Queues.Orders.GrantSendMessages(fn)
+	}
+	if a.SendEvents {
+		deps.Queues.Events.GrantSendMessages(fn)
+	}
+	if a.StartWorkflow && deps.Workflows != nil {
+		deps.Workflows.Withdrawal.GrantStartExecution(fn)
+	}
+	if a.Notify {
+		grantNotify(fn)
+	}
+}
+
+// grantNotify lets a function send verification codes. An SMS is published
+// straight to a phone number through SNS, which has no ARN to name; the
+// statement therefore allows sns:Publish on everything that is NOT an SNS
+// topic, so the function cannot publish to any topic. E-mail goes through
+// the SES identities of this account and region only.
+func grantNotify(fn awslambda.Function) {
+	st := awscdk.Stack_Of(fn)
+	fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:          jsii.String("SmsToPhoneNumbers"),
+		Actions:      jsii.Strings("sns:Publish"),
+		NotResources: jsii.Strings("arn:aws:sns:*:*:*"),
+	}))
+	fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:     jsii.String("EmailThroughSes"),
+		Actions: jsii.Strings("ses:SendEmail"),
+		Resources: &[]*string{st.FormatArn(&awscdk.ArnComponents{
+			Service: jsii.String("ses"), Resource: jsii.String("identity"), ResourceName: jsii.String("*"),
+		})},
+	}))
+}

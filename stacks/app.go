@@ -1,0 +1,89 @@
+package stacks
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// Tenger is every stack of one stage.
+type Tenger struct {
+	Data          *DataStack
+	Queues        *QueuesStack
+	Workflows     *WorkflowsStack
+	Api           *ApiStack
+	Realtime      *RealtimeStack
+	Engine        *EngineStack
+	Web           *WebStack
+	Observability *ObservabilityStack
+}
+
+// FunctionNames lists every Lambda function the stacks deploy; each needs
+// build/lambda/<name>/bootstrap.
+func FunctionNames() []string {
+	return append(APIFunctionNames(), "ws", "stream", "workflow")
+}
+
+// Build adds the stacks of cfg.Stage to app. It checks the config first and
+// returns an error (not a panic deep in jsii) when the built functions are
+// missing.
+func Build(app awscdk.App, cfg Config) (*Tenger, error) {
+	if err := cfg.Validate(FunctionNames()); err != nil {
+		return nil, err
+	}
+	props := func(name, description string) *awscdk.StackProps {
+		p := &awscdk.StackProps{
+			StackName:   jsii.String(fmt.Sprintf("Tenger-%s-%s", cfg.Stage, name)),
+			Description: jsii.String("Tenger " + cfg.Stage + ": " + description),
+			Tags:        &map[string]*string{"app": jsii.String("tenger"), "stage": jsii.String(cfg.Stage)},
+		}
+		// Deploying into the account and region of the credentials in use;
+		// without them (offline synth, tests) the stacks stay
+		// environment-agnostic.
+		if acct, region := os.Getenv("CDK_DEFAULT_ACCOUNT"), os.Getenv("CDK_DEFAULT_REGION"); acct != "" && region != "" {
+			p.Env = &awscdk.Environment{Account: jsii.String(acct), Region: jsii.String(region)}
+		}
+		return p
+	}
+	t := &Tenger{}
+	id := func(name string) string { return "Tenger-" + cfg.Stage + "-" + name }
+	t.Data = NewDataStack(app, id("Data"), props("Data", "DynamoDB table and change stream"), cfg)
+	t.Queues = NewQueuesStack(app, id("Queues"), props("Queues", "order and event FIFO queues"), cfg)
+
+	env := map[string]string{
+		"TABLE_NAME":       *t.Data.Table.TableName(),
+		"ORDERS_QUEUE_URL": *t.Queues.Orders.QueueUrl(),
+		"EVENTS_QUEUE_URL": *t.Queues.Events.QueueUrl(),
+	}
+	// The names are platform.NewAWS's (internal/platform/aws.go).
+	env["FUTURES_LIVE"] = fmt.Sprint(cfg.Flags.FuturesLive)
+	env["WALLET_LIVE"] = fmt.Sprint(cfg.Flags.WalletLive)
+	if len(cfg.SiteOrigins) > 0 {
+		env["SITE_ORIGIN"] = cfg.SiteOrigins[0]
+	}
+	if from, ok := app.Node().TryGetContext(jsii.String(ContextEmailFrom)).(string); ok && from != "" {
+		env["EMAIL_FROM"] = from
+	}
+
+	t.Workflows = NewWorkflowsStack(app, id("Workflows"), props("Workflows", "withdrawal state machine"), cfg, t.Data, env)
+	t.Realtime = NewRealtimeStack(app, id("Realtime"), props("Realtime", "WebSocket API and change-feed fan-out"), cfg, t.Data, env)
+	apiEnv := map[string]string{"WS_ENDPOINT": *t.Realtime.Stage.CallbackUrl()}
+	for k, v := range env {
+		apiEnv[k] = v
+	}
+	t.Api = NewApiStack(app, id("Api"), props("Api", "HTTP API and service functions"), cfg,
+		apiDeps{Data: t.Data, Queues: t.Queues, Workflows: t.Workflows, Env: apiEnv})
+	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Queues, env)
+	t.Web = NewWebStack(app, id("Web"), props("Web", "site bucket, CloudFront and config.json"), cfg,
+		webDeps{Api: t.Api, Realtime: t.Realtime})
+	email, _ := app.Node().TryGetContext(jsii.String(ContextAlarmEmail)).(string)
+	t.Observability = NewObservabilityStack(app, id("Observability"), props("Observability", "alarms"), cfg,
+		observed{Queues: t.Queues, Api: t.Api, Realtime: t.Realtime, Workflows: t.Workflows, Email: email})
+	return t, nil
+}
+
+// ContextEmailFrom names the context value with the sender address of
+// verification e-mails (an SES-verified identity).
+const ContextEmailFrom = "emailFrom"

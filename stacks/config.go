@@ -1,0 +1,119 @@
+// Package stacks is the CDK app of Tenger's AWS runtime: one stack per
+// concern (data, queues, api, realtime, engine, workflows, web,
+// observability), wired by Build. The same functions and engine that run in
+// `tenger serve` are deployed here; see stacks/README.md for what a deploy
+// creates and what it costs at idle.
+package stacks
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+
+	"tenger/internal/webapp"
+)
+
+// Stage names.
+const (
+	StageProd = "prod"
+	StageDev  = "dev"
+)
+
+// Config is what the app needs to know besides the code.
+type Config struct {
+	// Stage is "prod" or any other name (dev, test, a developer's name).
+	// Production keeps the table on stack deletion and turns on deletion
+	// protection.
+	Stage string
+	// RepoRoot is the repository root; the engine image is built from it.
+	RepoRoot string
+	// LambdaDir holds one directory per function with its bootstrap binary
+	// (build/lambda/<name>/bootstrap, made by scripts/build-lambdas.sh).
+	LambdaDir string
+	// SiteOrigins are the browser origins allowed by the HTTP API's CORS
+	// policy (the site's own domain and, outside prod, the Vite dev server).
+	SiteOrigins []string
+	// Flags are the web app's feature switches written into config.json.
+	Flags webapp.Flags
+	// WebDist is the built frontend (frontend/dist); when it does not exist
+	// only config.json is deployed to the site bucket.
+	WebDist string
+}
+
+// Context keys read by ConfigFromContext (`cdk deploy -c stage=prod`).
+const (
+	ContextStage       = "stage"
+	ContextSiteOrigins = "siteOrigins"
+	ContextLambdaDir   = "lambdaDir"
+	ContextWebDist     = "webDist"
+	// ContextFuturesLive and ContextWalletLive switch the web app's flags
+	// ("true" turns a capability on).
+	ContextFuturesLive = "futuresLive"
+	ContextWalletLive  = "walletLive"
+)
+
+// ConfigFromContext reads the config from CDK context values, defaulting
+// paths relative to repoRoot.
+func ConfigFromContext(app awscdk.App, repoRoot string) Config {
+	get := func(key, def string) string {
+		if v, ok := app.Node().TryGetContext(&key).(string); ok && v != "" {
+			return v
+		}
+		return def
+	}
+	cfg := Config{
+		Stage:     get(ContextStage, StageDev),
+		RepoRoot:  repoRoot,
+		LambdaDir: get(ContextLambdaDir, filepath.Join(repoRoot, "build", "lambda")),
+		WebDist:   get(ContextWebDist, filepath.Join(repoRoot, "frontend", "dist")),
+	}
+	cfg.Flags.FuturesLive = get(ContextFuturesLive, "") == "true"
+	cfg.Flags.WalletLive = get(ContextWalletLive, "") == "true"
+	if o := get(ContextSiteOrigins, ""); o != "" {
+		for _, s := range strings.Split(o, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				cfg.SiteOrigins = append(cfg.SiteOrigins, s)
+			}
+		}
+	}
+	return cfg
+}
+
+// Validate checks the config before any construct is made, so a missing
+// build gives one clear message instead of a deep jsii error.
+func (c Config) Validate(functions []string) error {
+	if c.Stage == "" {
+		return errors.New("stacks: stage is empty")
+	}
+	var missing []string
+	for _, name := range functions {
+		if _, err := os.Stat(filepath.Join(c.LambdaDir, name, "bootstrap")); err != nil {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("stacks: no bootstrap binary for %s under %s; build the functions first "+
+			"(scripts/build-lambdas.sh, or make lambdas)", strings.Join(missing, ", "), c.LambdaDir)
+	}
+	if _, err := os.Stat(filepath.Join(c.RepoRoot, "engine-fargate", "Dockerfile")); err != nil {
+		return fmt.Errorf("stacks: engine-fargate/Dockerfile not found under %s", c.RepoRoot)
+	}
+	return nil
+}
+
+// origins returns the CORS origins: the configured ones, plus the local dev
+// server outside production.
+func (c Config) origins() []string {
+	out := append([]string(nil), c.SiteOrigins...)
+	if c.Stage != StageProd {
+		out = append(out, "http://localhost:5173", "http://localhost:8080")
+	}
+	return out
+}
+
+// prefix names resources of this stage ("tenger-dev").
+func (c Config) prefix() string { return "tenger-" + c.Stage }

@@ -1,0 +1,64 @@
+package stacks
+
+import (
+	"path/filepath"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// goFunctionProps describes one Go Lambda function.
+type goFunctionProps struct {
+	Name        string // functions/<Name>, build/lambda/<Name>/bootstrap
+	Description string
+	MemoryMiB   float64
+	TimeoutSec  float64
+	Env         map[string]string
+}
+
+// newGoFunction creates a provided.al2023 arm64 function from the built
+// bootstrap binary, with its own log group (a retention set here rather than
+// through the LogRetention custom resource, which needs a broad IAM policy).
+func newGoFunction(scope constructs.Construct, cfg Config, p goFunctionProps) awslambda.Function {
+	if p.MemoryMiB == 0 {
+		p.MemoryMiB = 256
+	}
+	if p.TimeoutSec == 0 {
+		p.TimeoutSec = 10
+	}
+	env := map[string]*string{
+		"SERVICE":   jsii.String(p.Name),
+		"STAGE":     jsii.String(cfg.Stage),
+		"LOG_LEVEL": jsii.String("info"),
+	}
+	for k, v := range p.Env {
+		env[k] = jsii.String(v)
+	}
+	logs := awslogs.NewLogGroup(scope, jsii.String(p.Name+"Logs"), &awslogs.LogGroupProps{
+		Retention:     awslogs.RetentionDays_ONE_MONTH,
+		RemovalPolicy: removalPolicy(cfg),
+	})
+	return awslambda.NewFunction(scope, jsii.String(p.Name+"Function"), &awslambda.FunctionProps{
+		Description:  jsii.String(p.Description),
+		Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
+		Architecture: awslambda.Architecture_ARM_64(),
+		Handler:      jsii.String("bootstrap"),
+		Code:         awslambda.Code_FromAsset(jsii.String(filepath.Join(cfg.LambdaDir, p.Name)), nil),
+		MemorySize:   jsii.Number(p.MemoryMiB),
+		Timeout:      awscdk.Duration_Seconds(jsii.Number(p.TimeoutSec)),
+		Environment:  &env,
+		LogGroup:     logs,
+	})
+}
+
+// removalPolicy keeps stateful resources of production when a stack is
+// deleted and cleans up every other stage.
+func removalPolicy(cfg Config) awscdk.RemovalPolicy {
+	if cfg.Stage == StageProd {
+		return awscdk.RemovalPolicy_RETAIN
+	}
+	return awscdk.RemovalPolicy_DESTROY
+}

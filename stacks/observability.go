@@ -1,0 +1,109 @@
+package stacks
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatchactions"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssnssubscriptions"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssqs"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// ContextAlarmEmail names the context value with the address alarms are
+// mailed to (optional).
+const ContextAlarmEmail = "alarmEmail"
+
+// engineLagSeconds is how old the oldest unprocessed order command may get
+// before the engine counts as lagging: the engine drains the orders queue
+// continuously, so the age of its oldest message is the engine's lag.
+const engineLagSeconds = 30
+
+// ObservabilityStack holds the alarms and the topic they notify.
+type ObservabilityStack struct {
+	awscdk.Stack
+	Topic  awssns.Topic
+	Alarms []awscloudwatch.Alarm
+}
+
+// observed is what the alarms watch.
+type observed struct {
+	Queues    *QueuesStack
+	Api       *ApiStack
+	Realtime  *RealtimeStack
+	Workflows *WorkflowsStack
+	Email     string
+}
+
+// NewObservabilityStack creates alarms on every dead-letter queue's depth,
+// every function's errors and throttles, the engine's lag and failed
+// withdrawal workflows, all notifying one SNS topic.
+func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, o observed) *ObservabilityStack {
+	st := awscdk.NewStack(scope, jsii.String(id), props)
+	s := &ObservabilityStack{Stack: st}
+	s.Topic = awssns.NewTopic(st, jsii.String("Alarms"), &awssns.TopicProps{
+		DisplayName: jsii.String(cfg.prefix() + " alarms"),
+		EnforceSSL:  jsii.Bool(true),
+	})
+	if o.Email != "" {
+		s.Topic.AddSubscription(awssnssubscriptions.NewEmailSubscription(jsii.String(o.Email), nil))
+	}
+	action := awscloudwatchactions.NewSnsAction(s.Topic)
+	add := func(id, description string, metric awscloudwatch.Metric, threshold, periods float64) {
+		a := metric.CreateAlarm(st, jsii.String(id), &awscloudwatch.CreateAlarmOptions{
+			AlarmDescription:   jsii.String(description),
+			Threshold:          jsii.Number(threshold),
+			EvaluationPeriods:  jsii.Number(periods),
+			ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+			TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
+		})
+		a.AddAlarmAction(action)
+		s.Alarms = append(s.Alarms, a)
+	}
+	fiveMin := awscdk.Duration_Minutes(jsii.Number(5))
+	oneMin := awscdk.Duration_Minutes(jsii.Number(1))
+
+	for _, q := range []struct {
+		id  string
+		dlq awssqs.Queue
+	}{
+		{"OrdersDLQDepth", o.Queues.OrdersDLQ},
+		{"EventsDLQDepth", o.Queues.EventsDLQ},
+		{"StreamFailuresDepth", o.Realtime.StreamDLQ},
+	} {
+		add(q.id, "messages are waiting in a dead-letter queue",
+			q.dlq.MetricApproximateNumberOfMessagesVisible(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Maximum")}),
+			1, 1)
+	}
+
+	add("EngineLag", "the engine is not keeping up with order commands",
+		o.Queues.Orders.MetricApproximateAgeOfOldestMessage(&awscloudwatch.MetricOptions{Period: oneMin, Statistic: jsii.String("Maximum")}),
+		engineLagSeconds, 3)
+
+	functions := []struct {
+		name string
+		fn   awslambda.Function
+	}{}
+	for _, name := range APIFunctionNames() {
+		functions = append(functions, struct {
+			name string
+			fn   awslambda.Function
+		}{name, o.Api.Functions[name]})
+	}
+	functions = append(functions, []struct {
+		name string
+		fn   awslambda.Function
+	}{{"ws", o.Realtime.WS}, {"stream", o.Realtime.Stream}, {"workflow", o.Workflows.Function}}...)
+	for _, f := range functions {
+		add(f.name+"Errors", "function "+f.name+" is failing",
+			f.fn.MetricErrors(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 5, 1)
+		add(f.name+"Throttles", "function "+f.name+" is throttled",
+			f.fn.MetricThrottles(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 1, 1)
+	}
+
+	add("WithdrawalFailed", "a withdrawal workflow failed (released, rejected or needs an operator)",
+		o.Workflows.Withdrawal.MetricFailed(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 1, 1)
+	return s
+}

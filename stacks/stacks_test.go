@@ -1,0 +1,771 @@
+package stacks
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
+	"github.com/aws/jsii-runtime-go"
+
+	"tenger/internal/store/dynamo"
+)
+
+// All CDK tests share one App: starting the jsii runtime and synthesizing
+// cost seconds, so the stacks are built once in TestMain and every test
+// reads the templates.
+var (
+	built     *Tenger
+	templates = map[string]assertions.Template{}
+	raw       = map[string]map[string]any{}
+)
+
+func TestMain(m *testing.M) {
+	code := func() int {
+		defer jsii.Close()
+		tmp, err := os.MkdirTemp("", "tenger-cdk-test-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(tmp)
+		cfg, err := testConfig(tmp, StageDev)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(filepath.Join(tmp, "cdk.out"))})
+		built, err = Build(app, cfg)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		for name, st := range map[string]awscdk.Stack{
+			"data": built.Data.Stack, "queues": built.Queues.Stack, "api": built.Api.Stack,
+			"realtime": built.Realtime.Stack, "engine": built.Engine.Stack, "workflows": built.Workflows.Stack,
+			"web": built.Web.Stack, "observability": built.Observability.Stack,
+		} {
+			tpl := assertions.Template_FromStack(st, nil)
+			templates[name] = tpl
+			raw[name] = toGo(*tpl.ToJSON())
+		}
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+// testConfig points the app at dummy bootstrap files and a dummy site build,
+// so the tests do not depend on `make lambdas` or the frontend build; the
+// engine image context is the real repository (only staged, never built).
+func testConfig(tmp, stage string) (Config, error) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return Config{}, err
+	}
+	lambdaDir := filepath.Join(tmp, "lambda")
+	for _, name := range FunctionNames() {
+		if err := os.MkdirAll(filepath.Join(lambdaDir, name), 0o755); err != nil {
+			return Config{}, err
+		}
+		if err := os.WriteFile(filepath.Join(lambdaDir, name, "bootstrap"), []byte("test "+name), 0o755); err != nil {
+			return Config{}, err
+		}
+	}
+	dist := filepath.Join(tmp, "dist")
+	if err := os.MkdirAll(dist, 0o755); err != nil {
+		return Config{}, err
+	}
+	if err := os.WriteFile(filepath.Join(dist, "index.html"), []byte("<!doctype html>"), 0o644); err != nil {
+		return Config{}, err
+	}
+	return Config{Stage: stage, RepoRoot: root, LambdaDir: lambdaDir, WebDist: dist,
+		SiteOrigins: []string{"https://tenger.example"}}, nil
+}
+
+// toGo turns the jsii JSON (which may hold *string etc.) into plain Go values.
+func toGo(v any) map[string]any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// expect runs an assertions call, turning its panic (how jsii reports a
+// failed match) into a test error with the matcher's message.
+func expect(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Errorf("%s: %v", what, p)
+		}
+	}()
+	f()
+}
+
+type obj = map[string]any
+
+func like(m obj) assertions.Matcher { return assertions.Match_ObjectLike(&m) }
+func arrayWith(v ...any) assertions.Matcher {
+	return assertions.Match_ArrayWith(&v)
+}
+
+// resources returns the resources of one type in a stack's template.
+func resources(stack, typ string) map[string]obj {
+	out := map[string]obj{}
+	rs, _ := raw[stack]["Resources"].(obj)
+	for id, r := range rs {
+		if r.(obj)["Type"] == typ {
+			out[id] = r.(obj)
+		}
+	}
+	return out
+}
+
+func props(r obj) obj { p, _ := r["Properties"].(obj); return p }
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestDataStackTable(t *testing.T) {
+	tpl := templates["data"]
+	expect(t, "one table", func() { tpl.ResourceCountIs(jsii.String("AWS::DynamoDB::Table"), jsii.Number(1)) })
+	expect(t, "table shape", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::DynamoDB::Table"), like(obj{
+			"BillingMode": "PAY_PER_REQUEST",
+			"KeySchema": []any{
+				obj{"AttributeName": "pk", "KeyType": "HASH"},
+				obj{"AttributeName": "sk", "KeyType": "RANGE"},
+			},
+			"StreamSpecification":              obj{"StreamViewType": dynamo.StreamViewType},
+			"TimeToLiveSpecification":          obj{"AttributeName": dynamo.TTLAttribute, "Enabled": true},
+			"PointInTimeRecoverySpecification": obj{"PointInTimeRecoveryEnabled": true},
+			"DeletionProtectionEnabled":        false,
+			"GlobalSecondaryIndexes": []any{
+				obj{"IndexName": "gsi1", "Projection": obj{"ProjectionType": "ALL"}, "KeySchema": []any{
+					obj{"AttributeName": "gsi1pk", "KeyType": "HASH"}, obj{"AttributeName": "gsi1sk", "KeyType": "RANGE"}}},
+				obj{"IndexName": "gsi2", "Projection": obj{"ProjectionType": "ALL"}, "KeySchema": []any{
+					obj{"AttributeName": "gsi2pk", "KeyType": "HASH"}, obj{"AttributeName": "gsi2sk", "KeyType": "RANGE"}}},
+			},
+		}))
+	})
+	expect(t, "dev table is destroyed with the stack", func() {
+		tpl.HasResource(jsii.String("AWS::DynamoDB::Table"), like(obj{"DeletionPolicy": "Delete"}))
+	})
+}
+
+// TestDataStackProduction builds only the data stack of a prod stage (one
+// more stack in a second small app) to check the production switches.
+func TestDataStackProduction(t *testing.T) {
+	app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(t.TempDir())})
+	st := NewDataStack(app, "ProdData", nil, Config{Stage: StageProd})
+	tpl := assertions.Template_FromStack(st.Stack, nil)
+	expect(t, "prod table protected", func() {
+		tpl.HasResource(jsii.String("AWS::DynamoDB::Table"), like(obj{
+			"DeletionPolicy":      "Retain",
+			"UpdateReplacePolicy": "Retain",
+			"Properties": like(obj{
+				"DeletionProtectionEnabled":        true,
+				"PointInTimeRecoverySpecification": obj{"PointInTimeRecoveryEnabled": true},
+			}),
+		}))
+	})
+}
+
+func TestQueuesStack(t *testing.T) {
+	tpl := templates["queues"]
+	expect(t, "four queues", func() { tpl.ResourceCountIs(jsii.String("AWS::SQS::Queue"), jsii.Number(4)) })
+	queues := resources("queues", "AWS::SQS::Queue")
+	var main, dlqs int
+	for id, q := range queues {
+		p := props(q)
+		if p["FifoQueue"] != true {
+			t.Errorf("%s is not FIFO", id)
+		}
+		if p["ContentBasedDeduplication"] != false {
+			t.Errorf("%s: ContentBasedDeduplication = %v, want false", id, p["ContentBasedDeduplication"])
+		}
+		if rp, ok := p["RedrivePolicy"].(obj); ok {
+			main++
+			if rp["maxReceiveCount"] != float64(maxReceives) {
+				t.Errorf("%s: maxReceiveCount = %v", id, rp["maxReceiveCount"])
+			}
+			target := mustJSON(rp["deadLetterTargetArn"])
+			if !strings.Contains(target, "DLQ") {
+				t.Errorf("%s: redrive target %s is not a DLQ", id, target)
+			}
+			if p["ReceiveMessageWaitTimeSeconds"] != float64(0) {
+				t.Errorf("%s: ReceiveMessageWaitTimeSeconds = %v, want 0 (the adapter passes its wait)", id, p["ReceiveMessageWaitTimeSeconds"])
+			}
+			if p["DeduplicationScope"] != "messageGroup" || p["FifoThroughputLimit"] != "perMessageGroupId" {
+				t.Errorf("%s: not high-throughput FIFO scoped per group: %v %v", id, p["DeduplicationScope"], p["FifoThroughputLimit"])
+			}
+		} else {
+			dlqs++
+		}
+	}
+	if main != 2 || dlqs != 2 {
+		t.Errorf("main queues %d, DLQs %d; want 2 and 2", main, dlqs)
+	}
+}
+
+func TestApiStack(t *testing.T) {
+	tpl := templates["api"]
+	expect(t, "HTTP API with CORS for the site", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::ApiGatewayV2::Api"), like(obj{
+			"ProtocolType": "HTTP",
+			"CorsConfiguration": like(obj{
+				"AllowCredentials": true,
+				"AllowOrigins":     arrayWith("https://tenger.example"),
+				"AllowHeaders":     arrayWith("exchange-token", "x-xsrf-token"),
+			}),
+		}))
+	})
+	expect(t, "$default stage with throttling and access logs", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::ApiGatewayV2::Stage"), like(obj{
+			"StageName":  "$default",
+			"AutoDeploy": true,
+			"DefaultRouteSettings": like(obj{
+				"ThrottlingRateLimit": throttleRate(Config{Stage: StageDev}), "ThrottlingBurstLimit": throttleBurst(Config{Stage: StageDev}),
+			}),
+			"AccessLogSettings": like(obj{
+				"DestinationArn": assertions.Match_AnyValue(),
+				"Format":         assertions.Match_StringLikeRegexp(jsii.String(`\$context\.requestId`)),
+			}),
+		}))
+	})
+	expect(t, "payload v2 integrations", func() {
+		tpl.AllResourcesProperties(jsii.String("AWS::ApiGatewayV2::Integration"), like(obj{
+			"IntegrationType": "AWS_PROXY", "PayloadFormatVersion": "2.0",
+		}))
+	})
+	routes := map[string]bool{}
+	for _, r := range resources("api", "AWS::ApiGatewayV2::Route") {
+		routes[props(r)["RouteKey"].(string)] = true
+	}
+	for _, want := range []string{
+		"POST /fe-ex-api/user/{proxy+}", "GET /fe-ex-api/user/{proxy+}", "POST /fe-ex-api/common/{proxy+}",
+		"POST /fe-ex-api/v4/common/{proxy+}", "POST /fe-ex-api/security/{proxy+}", "POST /graphql",
+	} {
+		if !routes[want] {
+			t.Errorf("route %q missing; have %v", want, routes)
+		}
+	}
+	// One function per area, and the routes of each spec entry.
+	if n := len(resources("api", "AWS::Lambda::Function")); n != len(apiFunctions) {
+		t.Errorf("api functions = %d, want %d", n, len(apiFunctions))
+	}
+	wantRoutes := 0
+	for _, f := range apiFunctions {
+		m := len(f.Methods)
+		if m == 0 {
+			m = 2
+		}
+		wantRoutes += m * len(f.Routes)
+	}
+	if len(routes) != wantRoutes {
+		t.Errorf("routes = %d, want %d", len(routes), wantRoutes)
+	}
+}
+
+func TestGoFunctionsAreArm64ProvidedAL2023(t *testing.T) {
+	seen := map[string]bool{}
+	for stack := range raw {
+		for id, r := range resources(stack, "AWS::Lambda::Function") {
+			p := props(r)
+			if p["Handler"] != "bootstrap" {
+				continue // CDK's own helpers (the bucket deployment) are not ours
+			}
+			if p["Runtime"] != "provided.al2023" || mustJSON(p["Architectures"]) != `["arm64"]` {
+				t.Errorf("%s/%s: runtime %v, architectures %v", stack, id, p["Runtime"], p["Architectures"])
+			}
+			env, _ := p["Environment"].(obj)
+			vars, _ := env["Variables"].(obj)
+			name, _ := vars["SERVICE"].(string)
+			seen[name] = true
+			if vars["TABLE_NAME"] == nil || vars["STAGE"] != StageDev {
+				t.Errorf("%s: environment lacks TABLE_NAME or STAGE: %v", id, vars)
+			}
+		}
+	}
+	for _, name := range FunctionNames() {
+		if !seen[name] {
+			t.Errorf("function %s not deployed (have %v)", name, seen)
+		}
+	}
+}
+
+func TestRealtimeStack(t *testing.T) {
+	tpl := templates["realtime"]
+	expect(t, "WebSocket API", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::ApiGatewayV2::Api"), like(obj{
+			"ProtocolType": "WEBSOCKET", "RouteSelectionExpression": "$request.body.action",
+		}))
+	})
+	routes := map[string]bool{}
+	for _, r := range resources("realtime", "AWS::ApiGatewayV2::Route") {
+		routes[props(r)["RouteKey"].(string)] = true
+	}
+	for _, k := range []string{"$connect", "$disconnect", "$default"} {
+		if !routes[k] {
+			t.Errorf("route %s missing", k)
+		}
+	}
+	expect(t, "stream consumer reports partial batch failures", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::Lambda::EventSourceMapping"), like(obj{
+			"FunctionResponseTypes": []any{"ReportBatchItemFailures"},
+			"StartingPosition":      "LATEST",
+			"ParallelizationFactor": 1,
+			"DestinationConfig":     like(obj{"OnFailure": like(obj{"Destination": assertions.Match_AnyValue()})}),
+			"EventSourceArn":        assertions.Match_AnyValue(),
+		}))
+	})
+	// Both functions may post to connections, on this API only.
+	manage := 0
+	for _, p := range resources("realtime", "AWS::IAM::Policy") {
+		doc := mustJSON(props(p)["PolicyDocument"])
+		if strings.Contains(doc, "execute-api:ManageConnections") {
+			manage++
+			if !strings.Contains(doc, "/live/POST/@connections/*") || strings.Contains(doc, `/*/*/@connections`) {
+				t.Errorf("ManageConnections is not limited to the live stage: %s", doc)
+			}
+		}
+	}
+	if manage != 2 {
+		t.Errorf("policies allowing ManageConnections = %d, want 2 (ws and stream)", manage)
+	}
+	for id, r := range resources("realtime", "AWS::Lambda::Function") {
+		vars := props(r)["Environment"].(obj)["Variables"].(obj)
+		if vars["WS_ENDPOINT"] == nil {
+			t.Errorf("%s has no WS_ENDPOINT", id)
+		}
+	}
+}
+
+func TestEngineStack(t *testing.T) {
+	tpl := templates["engine"]
+	expect(t, "no NAT gateway", func() { tpl.ResourceCountIs(jsii.String("AWS::EC2::NatGateway"), jsii.Number(0)) })
+	expect(t, "DynamoDB gateway endpoint", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::EC2::VPCEndpoint"), like(obj{"VpcEndpointType": "Gateway"}))
+	})
+	expect(t, "one Fargate task in public subnets", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::ECS::Service"), like(obj{
+			"DesiredCount": 1,
+			"LaunchType":   "FARGATE",
+			"DeploymentConfiguration": like(obj{
+				"MinimumHealthyPercent": 0, "MaximumPercent": 100,
+				"DeploymentCircuitBreaker": obj{"Enable": true, "Rollback": true},
+			}),
+			"NetworkConfiguration": like(obj{"AwsvpcConfiguration": like(obj{"AssignPublicIp": "ENABLED"})}),
+		}))
+	})
+	expect(t, "arm64 task with health check and graceful stop", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::ECS::TaskDefinition"), like(obj{
+			"RequiresCompatibilities": []any{"FARGATE"},
+			"RuntimePlatform":         obj{"CpuArchitecture": "ARM64", "OperatingSystemFamily": "LINUX"},
+			"ContainerDefinitions": []any{like(obj{
+				"HealthCheck":            like(obj{"Command": []any{"CMD", "/engine", "healthcheck"}}),
+				"StopTimeout":            90,
+				"ReadonlyRootFilesystem": true,
+				"LogConfiguration":       like(obj{"LogDriver": "awslogs"}),
+				"Environment":            arrayWith(obj{"Name": "HEALTH_ADDR", "Value": ":8081"}),
+			})},
+		}))
+	})
+	// The image is an asset built from engine-fargate/Dockerfile for arm64.
+	manifest, err := os.ReadFile(filepath.Join(*built.Engine.Stack.Node().Root().(awscdk.App).Outdir(), "Tenger-dev-Engine.assets.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var assets struct {
+		DockerImages map[string]struct {
+			Source struct {
+				Directory  string `json:"directory"`
+				DockerFile string `json:"dockerFile"`
+				Platform   string `json:"platform"`
+			} `json:"source"`
+		} `json:"dockerImages"`
+	}
+	if err := json.Unmarshal(manifest, &assets); err != nil {
+		t.Fatal(err)
+	}
+	if len(assets.DockerImages) != 1 {
+		t.Fatalf("docker image assets = %d, want 1", len(assets.DockerImages))
+	}
+	for _, img := range assets.DockerImages {
+		if img.Source.DockerFile != "engine-fargate/Dockerfile" || img.Source.Platform != "linux/arm64" {
+			t.Errorf("engine image source = %+v", img.Source)
+		}
+	}
+	// The task role can consume orders, send events, use the table: nothing else.
+	taskPolicies := 0
+	for id, p := range resources("engine", "AWS::IAM::Policy") {
+		if !strings.Contains(id, "TaskRole") {
+			continue
+		}
+		taskPolicies++
+		doc := mustJSON(props(p)["PolicyDocument"])
+		for _, want := range []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:SendMessage", "dynamodb:PutItem"} {
+			if !strings.Contains(doc, want) {
+				t.Errorf("engine task policy lacks %s", want)
+			}
+		}
+	}
+	if taskPolicies != 1 {
+		t.Errorf("engine task role policies = %d, want 1", taskPolicies)
+	}
+}
+
+func TestWorkflowsStack(t *testing.T) {
+	sms := resources("workflows", "AWS::StepFunctions::StateMachine")
+	if len(sms) != 1 {
+		t.Fatalf("state machines = %d, want 1", len(sms))
+	}
+	var def struct {
+		StartAt string
+		States  map[string]struct {
+			Type           string
+			Resource       string
+			Next           string
+			End            bool
+			TimeoutSeconds float64
+			Parameters     map[string]any
+			Retry          []struct{ ErrorEquals []string }
+			Catch          []struct {
+				ErrorEquals []string
+				Next        string
+			}
+			Choices []struct{ Next string }
+			Default string
+		}
+	}
+	for _, sm := range sms {
+		// DefinitionString is an Fn::Join of literal JSON pieces and
+		// function ARNs; the ARNs are replaced by a placeholder to parse it.
+		join := props(sm)["DefinitionString"].(obj)["Fn::Join"].([]any)
+		var b strings.Builder
+		for _, part := range join[1].([]any) {
+			if s, ok := part.(string); ok {
+				b.WriteString(s)
+			} else {
+				b.WriteString("ARN")
+			}
+		}
+		if err := json.Unmarshal([]byte(b.String()), &def); err != nil {
+			t.Fatalf("definition does not parse: %v\n%s", err, b.String())
+		}
+	}
+	if def.StartAt != "Validate" {
+		t.Errorf("StartAt = %s", def.StartAt)
+	}
+	next := func(from string) string { return def.States[from].Next }
+	if next("Validate") != "IsValid" || def.States["IsValid"].Choices[0].Next != "Hold" || def.States["IsValid"].Default != "Rejected" {
+		t.Errorf("validate does not branch to hold / rejected")
+	}
+	for from, to := range map[string]string{"Hold": "Send", "Send": "AwaitConfirmation", "AwaitConfirmation": "Settle", "Settle": "Settled", "Release": "Released"} {
+		if next(from) != to {
+			t.Errorf("%s → %s, want %s", from, next(from), to)
+		}
+	}
+	await := def.States["AwaitConfirmation"]
+	if !strings.HasSuffix(await.Resource, "lambda:invoke.waitForTaskToken") {
+		t.Errorf("await resource = %s, want the waitForTaskToken integration", await.Resource)
+	}
+	// The callback integration wraps the payload; request-response tasks
+	// with PayloadResponseOnly pass it as the parameters themselves.
+	payload := func(params map[string]any) map[string]any {
+		if p, ok := params["Payload"].(map[string]any); ok {
+			return p
+		}
+		return params
+	}
+	if payload(await.Parameters)["taskToken.$"] != "$$.Task.Token" {
+		t.Errorf("await payload lacks the task token: %v", await.Parameters)
+	}
+	if await.TimeoutSeconds != confirmationTimeoutHours*3600 {
+		t.Errorf("await timeout = %v", await.TimeoutSeconds)
+	}
+	catches := map[string]string{"Hold": "HoldFailed", "Send": "Release", "AwaitConfirmation": "Release", "Release": "ReleaseFailed"}
+	for state, target := range catches {
+		c := def.States[state].Catch
+		if len(c) != 1 || c[0].Next != target || c[0].ErrorEquals[0] != "States.ALL" {
+			t.Errorf("%s catch = %+v, want States.ALL → %s", state, c, target)
+		}
+	}
+	for _, state := range []string{"Validate", "Hold", "Send", "AwaitConfirmation", "Settle", "Release"} {
+		st := def.States[state]
+		if st.Type != "Task" || payload(st.Parameters)["step"] == nil || payload(st.Parameters)["withdrawal.$"] != "$.withdrawal" {
+			t.Errorf("%s is not a workflow function task: %+v", state, st)
+		}
+		retriesTransient := false
+		for _, r := range st.Retry {
+			for _, e := range r.ErrorEquals {
+				retriesTransient = retriesTransient || e == errTransient
+			}
+		}
+		if !retriesTransient {
+			t.Errorf("%s does not retry %s errors", state, errTransient)
+		}
+	}
+	for _, end := range []string{"Rejected", "HoldFailed", "Released", "ReleaseFailed"} {
+		if def.States[end].Type != "Fail" {
+			t.Errorf("%s type = %s, want Fail", end, def.States[end].Type)
+		}
+	}
+}
+
+func TestWebStack(t *testing.T) {
+	tpl := templates["web"]
+	expect(t, "private encrypted bucket", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::S3::Bucket"), like(obj{
+			"PublicAccessBlockConfiguration": obj{
+				"BlockPublicAcls": true, "BlockPublicPolicy": true, "IgnorePublicAcls": true, "RestrictPublicBuckets": true,
+			},
+			"BucketEncryption": assertions.Match_AnyValue(),
+		}))
+	})
+	expect(t, "origin access control", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::CloudFront::OriginAccessControl"), like(obj{
+			"OriginAccessControlConfig": like(obj{"OriginAccessControlOriginType": "s3", "SigningBehavior": "always"}),
+		}))
+	})
+	expect(t, "bucket readable by CloudFront only", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::S3::BucketPolicy"), like(obj{
+			"PolicyDocument": like(obj{"Statement": arrayWith(like(obj{
+				"Principal": obj{"Service": "cloudfront.amazonaws.com"}, "Action": "s3:GetObject",
+			}))}),
+		}))
+	})
+	expect(t, "SPA fallback and headers", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::CloudFront::Distribution"), like(obj{
+			"DistributionConfig": like(obj{
+				"DefaultRootObject": "index.html",
+				"CustomErrorResponses": []any{
+					obj{"ErrorCode": 403, "ResponseCode": 200, "ResponsePagePath": "/index.html", "ErrorCachingMinTTL": 0},
+					obj{"ErrorCode": 404, "ResponseCode": 200, "ResponsePagePath": "/index.html", "ErrorCachingMinTTL": 0},
+				},
+				"DefaultCacheBehavior": like(obj{
+					"ViewerProtocolPolicy":    "redirect-to-https",
+					"ResponseHeadersPolicyId": assertions.Match_AnyValue(),
+				}),
+			}),
+		}))
+	})
+	expect(t, "security headers", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::CloudFront::ResponseHeadersPolicy"), like(obj{
+			"ResponseHeadersPolicyConfig": like(obj{"SecurityHeadersConfig": like(obj{
+				"StrictTransportSecurity": like(obj{"IncludeSubdomains": true, "Preload": true}),
+				"ContentTypeOptions":      like(obj{"Override": true}),
+				"FrameOptions":            like(obj{"FrameOption": "DENY"}),
+				"ContentSecurityPolicy":   like(obj{"ContentSecurityPolicy": assertions.Match_StringLikeRegexp(jsii.String("frame-ancestors 'none'"))}),
+				"ReferrerPolicy":          assertions.Match_AnyValue(),
+			})}),
+		}))
+	})
+	// The site and config.json are deployed; config.json keeps the site's
+	// files (prune off) and carries the endpoints as deploy-time values.
+	deployments := resources("web", "Custom::CDKBucketDeployment")
+	if len(deployments) != 2 {
+		t.Fatalf("bucket deployments = %d, want 2 (site and config.json)", len(deployments))
+	}
+	var configDeploy obj
+	for id, d := range deployments {
+		if strings.Contains(id, "DeployConfig") {
+			configDeploy = props(d)
+		}
+	}
+	if configDeploy == nil || configDeploy["Prune"] != false {
+		t.Fatalf("config deployment missing or pruning: %v", configDeploy)
+	}
+	markers := mustJSON(configDeploy["SourceMarkers"])
+	for _, want := range []string{"/graphql", "wss://", "HttpApi", "ApiEndpoint"} {
+		if !strings.Contains(markers, want) {
+			t.Errorf("config.json markers lack %s", want)
+		}
+	}
+	// The staged config.json has webapp.Config's keys, with deploy-time
+	// markers where the endpoints go.
+	var doc map[string]any
+	outdir := *built.Web.Stack.Node().Root().(awscdk.App).Outdir()
+	_ = filepath.WalkDir(outdir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.Name() == ConfigObjectKey {
+			b, _ := os.ReadFile(path)
+			b = regexp.MustCompile(`<<marker:0xbaba:\d+>>`).ReplaceAll(b, []byte(`"<marker>"`))
+			if json.Unmarshal(b, &doc) != nil {
+				t.Errorf("config.json does not parse: %s", b)
+			}
+		}
+		return nil
+	})
+	if doc == nil {
+		t.Fatal("config.json asset not staged")
+	}
+	api, _ := doc["api"].(map[string]any)
+	for _, p := range ServicePrefixes {
+		if api[p] != "<marker>" {
+			t.Errorf("config.json api[%s] = %v", p, api[p])
+		}
+	}
+	flags, _ := doc["flags"].(map[string]any)
+	if doc["ws"] != "<marker>" || doc["content"] != "<marker>" || doc["region"] != "<marker>" || doc["stage"] != StageDev ||
+		flags["walletLive"] != false || doc["amplify"] == nil {
+		t.Errorf("config.json = %v", doc)
+	}
+}
+
+func TestObservabilityStack(t *testing.T) {
+	fns := len(FunctionNames())
+	want := 3 /* DLQs */ + 1 /* engine lag */ + 2*fns /* errors, throttles */ + 1 /* withdrawals */
+	alarms := resources("observability", "AWS::CloudWatch::Alarm")
+	if len(alarms) != want {
+		t.Errorf("alarms = %d, want %d", len(alarms), want)
+	}
+	count := map[string]int{}
+	for id, a := range alarms {
+		p := props(a)
+		count[p["MetricName"].(string)]++
+		if len(p["AlarmActions"].([]any)) != 1 {
+			t.Errorf("%s notifies nobody", id)
+		}
+	}
+	for metric, n := range map[string]int{
+		"ApproximateNumberOfMessagesVisible": 3, "ApproximateAgeOfOldestMessage": 1,
+		"Errors": fns, "Throttles": fns, "ExecutionsFailed": 1,
+	} {
+		if count[metric] != n {
+			t.Errorf("alarms on %s = %d, want %d", metric, count[metric], n)
+		}
+	}
+}
+
+// dataServices are the services whose resources hold data; wildcard actions
+// on them are never acceptable.
+var dataServices = []string{"dynamodb", "sqs", "sns", "ses", "states", "execute-api"}
+
+// TestIAMLeastPrivilege walks every policy of every stack: no action may be
+// "*" or "<service>:*", and no action on a data service may contain a
+// wildcard at all. (CDK's bucket deployment helper keeps its s3:GetObject*
+// style grants, limited to the site and asset buckets.)
+func TestIAMLeastPrivilege(t *testing.T) {
+	serviceWide := regexp.MustCompile(`^[a-z0-9-]+:\*$`)
+	checked := 0
+	for stack := range raw {
+		for id, r := range raw[stack]["Resources"].(obj) {
+			var docs []any
+			switch r.(obj)["Type"] {
+			case "AWS::IAM::Policy", "AWS::IAM::ManagedPolicy":
+				docs = append(docs, props(r.(obj))["PolicyDocument"])
+			case "AWS::IAM::Role":
+				for _, p := range asList(props(r.(obj))["Policies"]) {
+					docs = append(docs, p.(obj)["PolicyDocument"])
+				}
+			}
+			for _, d := range docs {
+				for _, s := range asList(d.(obj)["Statement"]) {
+					st := s.(obj)
+					if st["Effect"] != "Allow" {
+						continue
+					}
+					checked++
+					for _, a := range asList(st["Action"]) {
+						action := a.(string)
+						if action == "*" || serviceWide.MatchString(action) {
+							t.Errorf("%s/%s allows %q", stack, id, action)
+						}
+						svc, _, _ := strings.Cut(action, ":")
+						for _, ds := range dataServices {
+							if svc == ds && strings.Contains(action, "*") {
+								t.Errorf("%s/%s allows wildcard %q on a data service", stack, id, action)
+							}
+						}
+					}
+					if st["NotAction"] != nil {
+						t.Errorf("%s/%s uses NotAction", stack, id)
+					}
+					// A data-plane action on Resource "*" would reach every
+					// table or queue of the account.
+					if mustJSON(st["Resource"]) == `"*"` {
+						for _, a := range asList(st["Action"]) {
+							svc, _, _ := strings.Cut(a.(string), ":")
+							// ListStreams names no table (it lists stream
+							// ARNs) and cannot be scoped; the stream event
+							// source needs it.
+							if a == "dynamodb:ListStreams" {
+								continue
+							}
+							if svc == "dynamodb" || svc == "sqs" || svc == "s3" {
+								t.Errorf("%s/%s allows %s on every resource", stack, id, a)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d statements checked; the walk found no policies", checked)
+	}
+}
+
+func asList(v any) []any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		return x
+	default:
+		return []any{x}
+	}
+}
+
+func TestConfigValidateNamesMissingBinaries(t *testing.T) {
+	tmp := t.TempDir()
+	cfg := Config{Stage: StageDev, RepoRoot: "..", LambdaDir: tmp}
+	err := cfg.Validate([]string{"profile", "ws"})
+	if err == nil || !strings.Contains(err.Error(), "profile, ws") || !strings.Contains(err.Error(), "build-lambdas.sh") {
+		t.Fatalf("Validate = %v", err)
+	}
+	for _, n := range []string{"profile", "ws"} {
+		if err := os.MkdirAll(filepath.Join(tmp, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, n, "bootstrap"), []byte("x"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cfg.Validate([]string{"profile", "ws"}); err != nil {
+		t.Fatalf("Validate with binaries = %v", err)
+	}
+}
+
+func TestConfigFromContext(t *testing.T) {
+	app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(t.TempDir()), Context: &map[string]interface{}{
+		ContextStage: StageProd, ContextSiteOrigins: "https://tenger.mn, https://www.tenger.mn", ContextWalletLive: "true",
+	}})
+	cfg := ConfigFromContext(app, "/repo")
+	if cfg.Stage != StageProd || cfg.LambdaDir != "/repo/build/lambda" || cfg.WebDist != "/repo/frontend/dist" {
+		t.Errorf("cfg = %+v", cfg)
+	}
+	if !cfg.Flags.WalletLive || cfg.Flags.FuturesLive {
+		t.Errorf("flags = %+v", cfg.Flags)
+	}
+	// Production admits only its own origins; other stages also the dev servers.
+	if got := strings.Join(cfg.origins(), " "); got != "https://tenger.mn https://www.tenger.mn" {
+		t.Errorf("prod origins = %q", got)
+	}
+	cfg.Stage = StageDev
+	if got := cfg.origins(); len(got) != 4 || got[2] != "http://localhost:5173" {
+		t.Errorf("dev origins = %q", got)
+	}
+}

@@ -1,0 +1,177 @@
+package stacks
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfront"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfrontorigins"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3deployment"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+
+	"tenger/internal/webapp"
+)
+
+// ConfigObjectKey is where the web app finds its runtime configuration.
+const ConfigObjectKey = "config.json"
+
+// contentSecurityPolicy allows the app's own files and the AWS endpoints it
+// calls (the HTTP API and the WebSocket API live on execute-api domains).
+const contentSecurityPolicy = "default-src 'self'; " +
+	"connect-src 'self' https://*.execute-api.amazonaws.com wss://*.execute-api.amazonaws.com; " +
+	"img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; " +
+	"script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+
+// WebStack is the site: a private bucket behind CloudFront.
+type WebStack struct {
+	awscdk.Stack
+	Bucket       awss3.Bucket
+	Distribution awscloudfront.Distribution
+}
+
+// webDeps are the endpoints written into config.json.
+type webDeps struct {
+	Api      *ApiStack
+	Realtime *RealtimeStack
+}
+
+// NewWebStack creates a private, encrypted bucket that only CloudFront can
+// read (origin access control), a distribution with the SPA fallback (403 and
+// 404 from the bucket serve /index.html with 200, so client-side routes load
+// on refresh) and a security headers policy, then deploys the built frontend
+// (when present) and config.json holding the API URL per service prefix, the
+// content endpoint and the WebSocket URL.
+func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, deps webDeps) *WebStack {
+	st := awscdk.NewStack(scope, jsii.String(id), props)
+	s := &WebStack{Stack: st}
+	s.Bucket = awss3.NewBucket(st, jsii.String("SiteBucket"), &awss3.BucketProps{
+		BlockPublicAccess: awss3.BlockPublicAccess_BLOCK_ALL(),
+		Encryption:        awss3.BucketEncryption_S3_MANAGED,
+		EnforceSSL:        jsii.Bool(true),
+		ObjectOwnership:   awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
+		// Emptying a bucket on delete needs a custom resource with broad
+		// delete rights; the site is rebuilt from source, so the bucket is
+		// simply kept (README says how to remove it).
+		RemovalPolicy: awscdk.RemovalPolicy_RETAIN,
+	})
+
+	headers := awscloudfront.NewResponseHeadersPolicy(st, jsii.String("SecurityHeaders"), &awscloudfront.ResponseHeadersPolicyProps{
+		Comment: jsii.String("tenger site security headers"),
+		SecurityHeadersBehavior: &awscloudfront.ResponseSecurityHeadersBehavior{
+			StrictTransportSecurity: &awscloudfront.ResponseHeadersStrictTransportSecurity{
+				AccessControlMaxAge: awscdk.Duration_Days(jsii.Number(730)),
+				IncludeSubdomains:   jsii.Bool(true),
+				Preload:             jsii.Bool(true),
+				Override:            jsii.Bool(true),
+			},
+			ContentTypeOptions: &awscloudfront.ResponseHeadersContentTypeOptions{Override: jsii.Bool(true)},
+			FrameOptions: &awscloudfront.ResponseHeadersFrameOptions{
+				FrameOption: awscloudfront.HeadersFrameOption_DENY, Override: jsii.Bool(true),
+			},
+			ReferrerPolicy: &awscloudfront.ResponseHeadersReferrerPolicy{
+				ReferrerPolicy: awscloudfront.HeadersReferrerPolicy_STRICT_ORIGIN_WHEN_CROSS_ORIGIN, Override: jsii.Bool(true),
+			},
+			XssProtection: &awscloudfront.ResponseHeadersXSSProtection{
+				Protection: jsii.Bool(true), ModeBlock: jsii.Bool(true), Override: jsii.Bool(true),
+			},
+			ContentSecurityPolicy: &awscloudfront.ResponseHeadersContentSecurityPolicy{
+				ContentSecurityPolicy: jsii.String(contentSecurityPolicy), Override: jsii.Bool(true),
+			},
+		},
+	})
+
+	spaFallback := func(status float64) *awscloudfront.ErrorResponse {
+		return &awscloudfront.ErrorResponse{
+			HttpStatus:         jsii.Number(status),
+			ResponseHttpStatus: jsii.Number(200),
+			ResponsePagePath:   jsii.String("/index.html"),
+			Ttl:                awscdk.Duration_Seconds(jsii.Number(0)),
+		}
+	}
+	s.Distribution = awscloudfront.NewDistribution(st, jsii.String("Site"), &awscloudfront.DistributionProps{
+		Comment:           jsii.String(cfg.prefix() + " site"),
+		DefaultRootObject: jsii.String("index.html"),
+		DefaultBehavior: &awscloudfront.BehaviorOptions{
+			Origin:                awscloudfrontorigins.S3BucketOrigin_WithOriginAccessControl(s.Bucket, nil),
+			ViewerProtocolPolicy:  awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
+			CachePolicy:           awscloudfront.CachePolicy_CACHING_OPTIMIZED(),
+			ResponseHeadersPolicy: headers,
+			Compress:              jsii.Bool(true),
+		},
+		AdditionalBehaviors: &map[string]*awscloudfront.BehaviorOptions{
+			// config.json changes on every deploy; never serve a stale one.
+			"/" + ConfigObjectKey: {
+				Origin:                awscloudfrontorigins.S3BucketOrigin_WithOriginAccessControl(s.Bucket, nil),
+				ViewerProtocolPolicy:  awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
+				CachePolicy:           awscloudfront.CachePolicy_CACHING_DISABLED(),
+				ResponseHeadersPolicy: headers,
+			},
+		},
+		ErrorResponses:         &[]*awscloudfront.ErrorResponse{spaFallback(403), spaFallback(404)},
+		MinimumProtocolVersion: awscloudfront.SecurityPolicyProtocol_TLS_V1_2_2021,
+		PriceClass:             awscloudfront.PriceClass_PRICE_CLASS_100,
+		HttpVersion:            awscloudfront.HttpVersion_HTTP2_AND_3,
+	})
+
+	if _, err := os.Stat(filepath.Join(cfg.WebDist, "index.html")); err == nil {
+		awss3deployment.NewBucketDeployment(st, jsii.String("DeploySite"), &awss3deployment.BucketDeploymentProps{
+			DestinationBucket: s.Bucket,
+			Sources:           &[]awss3deployment.ISource{awss3deployment.Source_Asset(jsii.String(cfg.WebDist), nil)},
+			Exclude:           jsii.Strings(ConfigObjectKey),
+			Distribution:      s.Distribution,
+			DistributionPaths: jsii.Strings("/index.html"),
+		})
+	}
+	awss3deployment.NewBucketDeployment(st, jsii.String("DeployConfig"), &awss3deployment.BucketDeploymentProps{
+		DestinationBucket: s.Bucket,
+		Sources: &[]awss3deployment.ISource{
+			awss3deployment.Source_JsonData(jsii.String(ConfigObjectKey), siteConfig(cfg, deps), nil),
+		},
+		// Only config.json: the site deployment owns the other objects.
+		Prune: jsii.Bool(false),
+	})
+
+	awscdk.NewCfnOutput(st, jsii.String("SiteUrl"), &awscdk.CfnOutputProps{
+		Value: awscdk.Fn_Join(jsii.String(""), jsii.Strings("https://", *s.Distribution.DistributionDomainName())),
+	})
+	return s
+}
+
+// siteConfig is config.json: the same document `tenger serve` answers at
+// /config.json (webapp.Config: region, api base URL per service prefix, ws,
+// content, flags), plus the stage and the endpoints in the shape aws-amplify's
+// Amplify.configure takes (API.REST). The values are deploy-time tokens that
+// the bucket deployment substitutes.
+func siteConfig(cfg Config, deps webDeps) map[string]interface{} {
+	base := *deps.Api.Api.ApiEndpoint() // https://<id>.execute-api.<region>.amazonaws.com
+	region := *awscdk.Stack_Of(deps.Api.Api).Region()
+	doc := webapp.Config{
+		Region:  region,
+		API:     map[string]string{},
+		WS:      *deps.Realtime.Stage.Url(),
+		Content: base + ContentPath,
+		Flags:   cfg.Flags,
+	}
+	rest := map[string]interface{}{}
+	for _, p := range ServicePrefixes {
+		doc.API[p] = base
+		rest[p[1:]] = map[string]interface{}{"endpoint": base, "region": region}
+	}
+	rest["content"] = map[string]interface{}{"endpoint": doc.Content, "region": region}
+	// Through JSON, so the keys are exactly webapp.Config's tags.
+	b, err := json.Marshal(doc)
+	if err != nil {
+		panic(err) // a struct of strings and bools always marshals
+	}
+	var out map[string]interface{}
+	if err := json.Unmarshal(b, &out); err != nil {
+		panic(err)
+	}
+	out["stage"] = cfg.Stage
+	out["amplify"] = map[string]interface{}{"API": map[string]interface{}{"REST": rest}}
+	return out
+}
