@@ -52,6 +52,7 @@ var apiFunctions = []apiFunction{
 			"/fe-ex-api/common/{proxy+}",
 			"/fe-ex-api/v4/common/{proxy+}",
 			"/fe-ex-api/security/{proxy+}",
+			"/fe-ex-api/public_info_v5",
 		},
 		Access: access{TableWrite: true, Notify: true},
 	},

@@ -14,7 +14,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"tenger/internal/analytics"
 	"tenger/internal/content"
 	"tenger/internal/httpapi"
 	"tenger/internal/platform"
@@ -88,12 +87,7 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	if _, err := content.Load(ctx, d.Store, content.Texts()); err != nil {
 		return nil, fmt.Errorf("load page texts: %w", err)
 	}
-	authSvc := d.Auth()
-	routers := []*httpapi.Router{
-		httpapi.NewProfileRouter(authSvc, d.APIOptions("profile", httpapi.AuthSessions(authSvc))),
-		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), d.APIOptions("site", httpapi.AuthSessions(authSvc))),
-		httpapi.NewMarketRouter(d.Coins, d.Markets, d.APIOptions("market", httpapi.AuthSessions(authSvc))),
-	}
+	routers := d.ProfileArea()
 	// Raw routes: documents, content, health, dev tools.
 	raw := httpapi.NewRouter(d.APIOptions("platform", nil))
 	raw.HandleRaw(http.MethodGet, "/ws", httpapi.RouteOpts{Summary: "Realtime WebSocket: sub/unsub channels, ping/pong, auth with the session token", Tag: "realtime"},

@@ -12,5 +12,7 @@ import (
 // (platform.NewAWS), the handler test DynamoDB Local and a recording
 // notifier.
 func newHandler(d *platform.Deps) http.Handler {
-	return httpapi.NewProfileRouter(d.Auth(), d.APIOptions("profile", nil))
+	mux := http.NewServeMux()
+	httpapi.Mount(mux, d.ProfileArea()...)
+	return mux
 }

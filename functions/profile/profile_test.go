@@ -18,6 +18,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"tenger/internal/awslambda"
+	"tenger/internal/coins"
+	"tenger/internal/markets"
 	"tenger/internal/notify"
 	"tenger/internal/platform"
 	"tenger/internal/store/dynamo"
@@ -122,8 +124,12 @@ func TestSignUpAndInFromSampleEvents(t *testing.T) {
 	box := &recorder{}
 	var logs bytes.Buffer
 	rt := awslambda.NewRuntime("profile", &logs)
+	cc, err := coins.Defaults()
+	if err != nil {
+		t.Fatal(err)
+	}
 	handler := newHandler(&platform.Deps{Store: st, Notify: box, Log: zerolog.New(&logs), Now: time.Now,
-		Config: platform.Config{Stage: "test", SecureCookies: true}})
+		Coins: cc, Markets: markets.Defaults(), Config: platform.Config{Stage: "test", SecureCookies: true}})
 	h := rt.HTTP(handler)
 	const email = "sample.user@tenger.example"
 
@@ -179,6 +185,20 @@ func TestSignUpAndInFromSampleEvents(t *testing.T) {
 	// A wrong token is refused.
 	if _, env = call(t, h, sampleEvent(t, "http_user_info_header_auth.json", map[string]string{"token": "not-a-session"})); env.Code == "0" {
 		t.Errorf("bad exchange-token accepted: %+v", env)
+	}
+
+	// The rest of the profile area answers through the same function: the
+	// web app's page views and the public market lists.
+	ev = sampleEvent(t, "http_user_info_header_auth.json", map[string]string{"token": login.Token})
+	ev.RawPath, ev.RequestContext.HTTP.Path = "/fe-ex-api/common/page_view", "/fe-ex-api/common/page_view"
+	ev.Body, ev.IsBase64Encoded = `{"path":"/auth/login","title":"Log in"}`, false
+	if _, env = call(t, h, ev); env.Code != "0" {
+		t.Errorf("page_view: %+v", env)
+	}
+	ev.RawPath, ev.RequestContext.HTTP.Path = "/fe-ex-api/public_info_v5", "/fe-ex-api/public_info_v5"
+	ev.Body = `{}`
+	if _, env = call(t, h, ev); env.Code != "0" || !strings.Contains(string(env.Data), `"BTC/USDT"`) {
+		t.Errorf("public_info_v5: %+v", env)
 	}
 
 	for _, secret := range []string{code, login.Token, "Passw0rd2026"} {

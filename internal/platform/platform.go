@@ -13,6 +13,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"tenger/internal/analytics"
 	"tenger/internal/auth"
 	"tenger/internal/coins"
 	"tenger/internal/httpapi"
@@ -98,5 +99,17 @@ func PushAuth(svc *auth.Service) push.AuthFunc {
 			return "", false
 		}
 		return sess.UserID, true
+	}
+}
+
+// ProfileArea returns the routers of the profile area: accounts and sign-in,
+// the web app's page views and the public market lists. `tenger serve`
+// mounts them with the rest; the profile Lambda function serves exactly these.
+func (d *Deps) ProfileArea() []*httpapi.Router {
+	sessions := httpapi.AuthSessions(d.Auth())
+	return []*httpapi.Router{
+		httpapi.NewProfileRouter(d.Auth(), d.APIOptions("profile", sessions)),
+		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), d.APIOptions("site", sessions)),
+		httpapi.NewMarketRouter(d.Coins, d.Markets, d.APIOptions("market", sessions)),
 	}
 }
