@@ -14,6 +14,8 @@ export CDK_OUTDIR
 # DynamoDB Local for the contract and handler tests (started and stopped by `make test`).
 DYNAMODB_PORT ?= 8000
 export DYNAMODB_PORT
+# The jsii runtime behind aws-cdk-go warns about Node 20 on every start.
+export JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION := 1
 
 .PHONY: help
 help: ## list the targets
