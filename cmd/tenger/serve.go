@@ -87,7 +87,7 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	if _, err := content.Load(ctx, d.Store, content.Texts()); err != nil {
 		return nil, fmt.Errorf("load page texts: %w", err)
 	}
-	routers := d.ProfileArea()
+	routers := append(d.ProfileArea(), d.WalletArea()...)
 	// Raw routes: documents, content, health, dev tools.
 	raw := httpapi.NewRouter(d.APIOptions("platform", nil))
 	raw.HandleRaw(http.MethodGet, "/ws", httpapi.RouteOpts{Summary: "Realtime WebSocket: sub/unsub channels, ping/pong, auth with the session token", Tag: "realtime"},

@@ -17,11 +17,13 @@ import (
 	"tenger/internal/auth"
 	"tenger/internal/coins"
 	"tenger/internal/httpapi"
+	"tenger/internal/ledger"
 	"tenger/internal/markets"
 	"tenger/internal/notify"
 	"tenger/internal/push"
 	"tenger/internal/queue"
 	"tenger/internal/store"
+	"tenger/internal/wallet"
 )
 
 // Config is what differs between deployments.
@@ -59,9 +61,12 @@ type Deps struct {
 	Now       func() time.Time
 	Config    Config
 
-	closers  []func() error
-	authOnce sync.Once
-	auth     *auth.Service
+	closers    []func() error
+	authOnce   sync.Once
+	auth       *auth.Service
+	walletOnce sync.Once
+	ledger     *ledger.Ledger
+	wallet     *wallet.Service
 }
 
 // onClose registers a closer; Close runs them in reverse order.
@@ -112,4 +117,27 @@ func (d *Deps) ProfileArea() []*httpapi.Router {
 		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), d.APIOptions("site", sessions)),
 		httpapi.NewMarketRouter(d.Coins, d.Markets, d.APIOptions("market", sessions)),
 	}
+}
+
+// Ledger is the book every balance change goes through (built once per Deps).
+func (d *Deps) Ledger() *ledger.Ledger {
+	d.walletOnce.Do(d.buildWallet)
+	return d.ledger
+}
+
+// Wallet is the wallet's accounts service (built once per Deps).
+func (d *Deps) Wallet() *wallet.Service {
+	d.walletOnce.Do(d.buildWallet)
+	return d.wallet
+}
+
+func (d *Deps) buildWallet() {
+	d.ledger = ledger.New(d.Store, d.Now)
+	d.wallet = wallet.New(wallet.Options{Store: d.Store, Ledger: d.ledger, Coins: d.Coins, Auth: d.Auth(), Now: d.Now, Log: d.Log})
+}
+
+// WalletArea returns the routers of the wallet area (balances, transfers,
+// rates, address book, bank accounts, trade password).
+func (d *Deps) WalletArea() []*httpapi.Router {
+	return []*httpapi.Router{httpapi.NewWalletRouter(d.Wallet(), d.APIOptions("wallet", httpapi.AuthSessions(d.Auth())))}
 }
