@@ -31,6 +31,14 @@ describe('parseMarketOverview', () => {
     expect(overview.coinCount).toBe(2)
   })
 
+  it('orders quote groups by the server marketOrder', () => {
+    const { groups } = parseMarketOverview({
+      market: { MNT: { 'BTC/MNT': { sort: 1 } }, USDT: { 'BTC/USDT': { sort: 1 } }, BTC: { 'ETH/BTC': { sort: 1 } } },
+      marketOrder: ['USDT', 'MNT'],
+    })
+    expect(groups.map((g) => g.quote)).toEqual(['USDT', 'MNT', 'BTC'])
+  })
+
   it('keeps price and change strings when the server sends them', () => {
     const { groups } = parseMarketOverview({ market: { USDT: { 'BTC/USDT': { close: '97000.10', rose: '-0.012' } } } })
     expect(groups[0].pairs[0]).toMatchObject({ base: 'BTC', close: '97000.10', rose: '-0.012' })

@@ -120,6 +120,13 @@ export function parseMarketOverview(data: unknown): MarketOverview {
       if (pairs.length > 0) groups.push({ quote: q, pairs })
     }
   }
+  // JSON objects carry no order: the server lists the quote coins in display
+  // order in marketOrder; groups it does not name keep their place after them.
+  if (Array.isArray(root.marketOrder)) {
+    const order = root.marketOrder.map((q) => String(q).toUpperCase())
+    const rank = (q: string) => (order.includes(q) ? order.indexOf(q) : order.length)
+    groups.sort((a, b) => rank(a.quote) - rank(b.quote))
+  }
   const coinCount = isRecord(coinList) ? Object.keys(coinList).length : Array.isArray(coinList) ? coinList.length : 0
   return { groups, coinCount, pairCount: groups.reduce((n, g) => n + g.pairs.length, 0) }
 }
