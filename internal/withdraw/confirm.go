@@ -1,0 +1,399 @@
+package withdraw
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
+	"tenger/internal/auth"
+	"tenger/internal/coins"
+	"tenger/internal/deposit"
+	"tenger/internal/ledger"
+	"tenger/internal/store"
+	"tenger/internal/workflow"
+)
+
+// Spec §8 errorMsg keys of the withdraw submit.
+const (
+	ErrorMsgBelowMin = "the.amount.is.not.enough"
+	ErrorMsgAboveMax = "the.amount.is.exceeded"
+)
+
+// Operation types of the withdrawal codes (spec §7).
+const (
+	OpEmailCode = auth.OpWithdrawEmail // 17
+	OpSMSCode   = auth.OpWithdraw      // 10
+)
+
+// Codes are the verification codes of a submit.
+type Codes struct {
+	Email, SMS, Google string
+}
+
+// CheckAmount validates a typed amount and fee against a chain's rules:
+// digits with an optional decimal point at the chain's precision, at least
+// withdraw_min (errorMsg the.amount.is.not.enough) and at most withdraw_max
+// (errorMsg the.amount.is.exceeded), and a fee equal to the configured fee
+// (an empty fee means the configured one). The amount is what is debited;
+// amount - fee is what is sent.
+func CheckAmount(cfg coins.ChainConfig, amount, fee string) (decimal.Decimal, decimal.Decimal, error) {
+	amt, err := coins.ParseAmount(strings.TrimSpace(amount), cfg.Precision)
+	if err != nil {
+		return decimal.Zero, decimal.Zero, apperr.New(apperr.CodeAmountInvalid, cfg.Precision)
+	}
+	if amt.LessThan(cfg.WithdrawMin) {
+		return decimal.Zero, decimal.Zero, apperr.New(apperr.CodeAmountBelowMin, cfg.WithdrawMin.String()).WithErrorMsg(ErrorMsgBelowMin)
+	}
+	if amt.GreaterThan(cfg.WithdrawMax) {
+		return decimal.Zero, decimal.Zero, apperr.New(apperr.CodeAmountAboveMax, cfg.WithdrawMax.String()).WithErrorMsg(ErrorMsgAboveMax)
+	}
+	f := cfg.WithdrawFee
+	if fee = strings.TrimSpace(fee); fee != "" {
+		given, err := decimal.NewFromString(fee)
+		if err != nil || len(fee) > coins.MaxAmountLen || !given.Equal(cfg.WithdrawFee) {
+			return decimal.Zero, decimal.Zero, apperr.New(apperr.CodeFeeMismatch, cfg.WithdrawFee.String())
+		}
+	}
+	if !amt.GreaterThan(f) {
+		return decimal.Zero, decimal.Zero, apperr.New(apperr.CodeAmountBelowMin, cfg.WithdrawMin.String()).WithErrorMsg(ErrorMsgBelowMin)
+	}
+	return amt, f, nil
+}
+
+// ConfirmInput is a confirm_withdraw call.
+type ConfirmInput struct {
+	// RequestID is the client's idempotency key (optional; derived from
+	// the request when empty).
+	RequestID string
+	Symbol    string
+	// Chain is the chain (the spec's trustType).
+	Chain string
+	// Address may carry the memo after an underscore.
+	Address   string
+	Memo      string
+	AddressID string
+	Amount    string
+	Fee       string
+	Codes     Codes
+}
+
+// Result is what a submit answers.
+type Result struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	// URL is the bank's confirmation page (bank withdrawals).
+	URL string `json:"url"`
+}
+
+// submission is a validated withdrawal about to be held.
+type submission struct {
+	id, kind            string
+	coin                coins.Coin
+	cfg                 coins.ChainConfig
+	address, memo, aid  string
+	bankName, accountNo string
+	accountName, bankID string
+	amount, fee         decimal.Decimal
+	codes               Codes
+}
+
+// Confirm is confirm_withdraw: validate, check limits and codes, then hold
+// the amount, write the withdrawal and start its workflow in one
+// transaction.
+func (s *Service) Confirm(ctx context.Context, uid string, in ConfirmInput) (Result, error) {
+	if uid == "" {
+		return Result{}, apperr.New(apperr.CodeNotSignedIn)
+	}
+	coin, cfg, err := deposit.Resolve(s.o.Coins, in.Symbol, in.Chain, deposit.DirWithdraw)
+	if err != nil {
+		return Result{}, err
+	}
+	if cfg.IsBank() {
+		return Result{}, apperr.New(apperr.CodeBankOnly, withdrawCode(coin))
+	}
+	address, memo, err := checkAddress(cfg, strings.TrimSpace(in.Address), strings.TrimSpace(in.Memo))
+	if err != nil {
+		return Result{}, err
+	}
+	amt, fee, err := CheckAmount(cfg, in.Amount, in.Fee)
+	if err != nil {
+		return Result{}, err
+	}
+	key := in.RequestID
+	if key == "" {
+		key = strings.Join([]string{"derived", coin.Symbol, cfg.Name, address, memo, amt.String(), in.Codes.Email, in.Codes.SMS, in.Codes.Google}, "|")
+	}
+	if on, err := s.o.Wallet.VerifyAddressOn(ctx, uid); err != nil {
+		return Result{}, err
+	} else if on {
+		saved, err := s.o.Wallet.IsSavedAddress(ctx, uid, coin.Symbol, cfg.Name, address, memo)
+		if err != nil {
+			return Result{}, err
+		}
+		if !saved {
+			return Result{}, apperr.New(apperr.CodeAddressNotSaved)
+		}
+	}
+	return s.submit(ctx, uid, submission{id: withdrawalID(uid, key), kind: KindChain, coin: coin, cfg: cfg,
+		address: address, memo: memo, aid: clip(in.AddressID, 64), amount: amt, fee: fee, codes: in.Codes})
+}
+
+// BankInput is a bank withdrawal (POST /bank/v2/withdraw-req).
+type BankInput struct {
+	RequestID string
+	// UserID must be the signed-in user.
+	UserID      string
+	Amount      string
+	BankAccName string
+	BankAccNo   string
+	BankName    string
+	// BankAccountID picks the saved account directly (optional).
+	BankAccountID string
+	// Code is the withdraw code from the page URL (MONT); optional.
+	Code  string
+	Codes Codes
+}
+
+// ConfirmBank holds MNT and starts a bank withdrawal to one of the user's
+// saved bank accounts; the answer's URL is the bank's confirmation page.
+func (s *Service) ConfirmBank(ctx context.Context, uid string, in BankInput) (Result, error) {
+	if uid == "" {
+		return Result{}, apperr.New(apperr.CodeNotSignedIn)
+	}
+	if strings.TrimSpace(in.UserID) != uid {
+		return Result{}, apperr.New(apperr.CodeUserMismatch)
+	}
+	fiat, ok := s.o.Coins.Fiat()
+	if !ok {
+		return Result{}, apperr.New(apperr.CodeCoinUnknown)
+	}
+	if code := strings.TrimSpace(in.Code); code != "" {
+		if c, ok := s.o.Coins.Coin(code); !ok || c.Symbol != fiat.Symbol {
+			return Result{}, apperr.New(apperr.CodeBankOnly, withdrawCode(fiat))
+		}
+	}
+	_, cfg, err := deposit.Resolve(s.o.Coins, fiat.Symbol, coins.Bank, deposit.DirWithdraw)
+	if err != nil {
+		return Result{}, err
+	}
+	acct, err := s.findBankAccount(ctx, uid, in)
+	if err != nil {
+		return Result{}, err
+	}
+	amt, fee, err := CheckAmount(cfg, in.Amount, "")
+	if err != nil {
+		return Result{}, err
+	}
+	key := in.RequestID
+	if key == "" {
+		key = strings.Join([]string{"bank", acct.ID, amt.String(), in.Codes.Email, in.Codes.SMS, in.Codes.Google}, "|")
+	}
+	return s.submit(ctx, uid, submission{id: withdrawalID(uid, key), kind: KindBank, coin: fiat, cfg: cfg,
+		address: acct.Account, bankName: acct.Title, accountNo: acct.Account, accountName: acct.UserName, bankID: acct.ID,
+		amount: amt, fee: fee, codes: in.Codes})
+}
+
+type bankAcct struct{ ID, Title, Account, UserName string }
+
+func (s *Service) findBankAccount(ctx context.Context, uid string, in BankInput) (bankAcct, error) {
+	if id := strings.TrimSpace(in.BankAccountID); id != "" {
+		b, err := s.o.Wallet.BankAccount(ctx, uid, id)
+		if err != nil {
+			return bankAcct{}, apperr.New(apperr.CodeBankAccountUnknown)
+		}
+		return bankAcct{b.ID, b.Title, b.Account, b.UserName}, nil
+	}
+	iban, err := coins.NormalizeIBAN(in.BankAccNo)
+	if err != nil {
+		return bankAcct{}, apperr.New(apperr.CodeBankAccountUnknown)
+	}
+	list, err := s.o.Wallet.BankAccounts(ctx, uid)
+	if err != nil {
+		return bankAcct{}, err
+	}
+	for _, b := range list {
+		if b.Account == iban {
+			return bankAcct{b.ID, b.Title, b.Account, b.UserName}, nil
+		}
+	}
+	return bankAcct{}, apperr.New(apperr.CodeBankAccountUnknown)
+}
+
+// submit runs the checks shared by chain and bank withdrawals, then holds.
+func (s *Service) submit(ctx context.Context, uid string, sub submission) (Result, error) {
+	// A retried submit (same idempotency key) answers what the first did,
+	// before codes are checked: they were used up by the first.
+	if r, err := s.Get(ctx, sub.id); err == nil {
+		if r.UID != uid {
+			return Result{}, apperr.New(apperr.CodeWithdrawalUnknown)
+		}
+		return Result{ID: r.ID, Status: r.Status, URL: r.URL}, nil
+	} else if !errors.Is(err, apperr.New(apperr.CodeWithdrawalUnknown)) {
+		return Result{}, err
+	}
+	now := s.o.Now()
+	until, err := s.o.Wallet.WithdrawLockedUntil(ctx, uid)
+	if err != nil {
+		return Result{}, err
+	}
+	if until.After(now) {
+		return Result{}, apperr.New(apperr.CodeWithdrawLocked, until.UTC().Format("2006-01-02 15:04")).
+			WithData(map[string]int64{"until": until.UnixMilli()})
+	}
+	bal, err := s.o.Ledger.Balance(ctx, ledger.UserAccount(uid, ledger.Spot), sub.coin.Symbol)
+	if err != nil {
+		return Result{}, internal(err)
+	}
+	if bal.Available.LessThan(sub.amount) {
+		return Result{}, apperr.New(apperr.CodeInsufficientFunds)
+	}
+	usdt, err := s.o.Wallet.USDTValue(ctx, sub.coin.Symbol, sub.amount)
+	if err != nil {
+		return Result{}, err
+	}
+	if _, err := s.checkDailyLimit(ctx, uid, usdt); err != nil {
+		return Result{}, err
+	}
+	if err := s.checkCodes(ctx, uid, sub.codes); err != nil {
+		return Result{}, err
+	}
+	rec := Record{ID: sub.id, UID: uid, Kind: sub.kind, Coin: sub.coin.Symbol, Chain: sub.cfg.Name, Address: sub.address,
+		Memo: sub.memo, AddressID: sub.aid, Amount: sub.amount, Fee: sub.fee, Net: sub.amount.Sub(sub.fee), USDT: usdt,
+		Status: StatusPending, BankName: sub.bankName, AccountNo: sub.accountNo, AccountName: sub.accountName,
+		Created: now.UnixMilli(), Updated: now.UnixMilli()}
+	if sub.kind == KindBank && s.o.Bank != nil {
+		rec.URL = s.o.Bank.ConfirmURL(sub.id)
+	}
+	k := wdKey(sub.id)
+	item := store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "id": rec.ID, "uid": uid, "kind": rec.Kind, "coin": rec.Coin,
+		"chain": rec.Chain, "address": rec.Address, "memo": rec.Memo, "addressId": rec.AddressID, "amount": rec.Amount,
+		"fee": rec.Fee, "net": rec.Net, "usdt": rec.USDT, "status": rec.Status, "bankName": rec.BankName,
+		"accountNo": rec.AccountNo, "accountName": rec.AccountName, "bankAccountId": sub.bankID, "url": rec.URL,
+		"created": rec.Created, "updated": rec.Updated,
+		store.AttrGSI1PK: "WDHIST#" + uid, store.AttrGSI1SK: deposit.HistoryKey(now, rec.ID)}
+	start, err := workflow.StartOp(s.Steps().Definition(), rec.ID, StepInput{WithdrawalID: rec.ID}, now)
+	if err != nil {
+		return Result{}, internal(err)
+	}
+	// The codes are used up now, so a lost race on the user's guard below
+	// re-checks the limit and tries again rather than asking for new codes.
+	for try := 0; ; try++ {
+		ver, err := s.checkDailyLimit(ctx, uid, usdt)
+		if err != nil {
+			return Result{}, err
+		}
+		_, err = s.o.Ledger.Post(ctx, ledger.Posting{
+			ID:     "withdraw:hold:" + rec.ID,
+			Reason: "withdraw_hold",
+			Legs:   []ledger.Leg{ledger.HoldLeg(ledger.UserAccount(uid, ledger.Spot), rec.Coin, rec.Amount)},
+			Meta:   map[string]string{"withdrawal": rec.ID},
+			Extra: []store.Op{store.PutOp(item, store.ItemNotExists()), start,
+				store.UpdateOp(guardKey(uid), store.NewUpdate().Set(store.AttrVersion, ver+1), store.VersionIs(ver))},
+		})
+		var xf *ledger.ExtraFailedError
+		switch {
+		case errors.Is(err, ledger.ErrInsufficient):
+			return Result{}, apperr.New(apperr.CodeInsufficientFunds)
+		case errors.As(err, &xf) && xf.Index == 2 && try < 10:
+			continue // another submit of this user committed meanwhile
+		case errors.As(err, &xf):
+			// A concurrent submit with the same key won; answer what it made.
+			r, gerr := s.GetOwn(ctx, uid, rec.ID)
+			if gerr != nil {
+				return Result{}, gerr
+			}
+			return Result{ID: r.ID, Status: r.Status, URL: r.URL}, nil
+		case err != nil:
+			return Result{}, internal(err)
+		}
+		break
+	}
+	s.o.Log.Info().Str("withdrawal", rec.ID).Str("coin", rec.Coin).Str("chain", rec.Chain).Str("amount", rec.Amount.String()).Msg("withdrawal held")
+	if s.start != nil {
+		s.start.Wake()
+	}
+	s.notify(ctx, rec)
+	return Result{ID: rec.ID, Status: rec.Status, URL: rec.URL}, nil
+}
+
+// checkCodes requires and verifies the codes the user's flags call for
+// (spec §5): all required codes must be present before any is checked, so
+// a missing one does not use up the others.
+func (s *Service) checkCodes(ctx context.Context, uid string, c Codes) error {
+	u, err := s.o.Auth.User(ctx, uid)
+	if err != nil {
+		return err
+	}
+	f := factors(u)
+	c.Email, c.SMS, c.Google = strings.TrimSpace(c.Email), strings.TrimSpace(c.SMS), strings.TrimSpace(c.Google)
+	switch {
+	case f.NeedEmailCode && c.Email == "":
+		return apperr.New(apperr.CodeEmailCodeRequired)
+	case f.NeedSMSCode && c.SMS == "":
+		return apperr.New(apperr.CodeSMSCodeRequired)
+	case f.NeedGoogleCode && c.Google == "":
+		return apperr.New(apperr.CodeGoogleCodeRequired)
+	}
+	if f.NeedGoogleCode {
+		if err := s.o.Auth.VerifyGoogle(ctx, uid, c.Google); err != nil {
+			return err
+		}
+	}
+	if f.NeedSMSCode {
+		if err := s.o.Auth.VerifyCode(ctx, uid, auth.ChannelSMS, OpSMSCode, c.SMS); err != nil {
+			return err
+		}
+	}
+	if f.NeedEmailCode {
+		if err := s.o.Auth.VerifyCode(ctx, uid, auth.ChannelEmail, OpEmailCode, c.Email); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// withdrawCode is the code the withdraw screens use for a coin (MONT for the fiat).
+func withdrawCode(c coins.Coin) string {
+	if c.WithdrawCode != "" {
+		return c.WithdrawCode
+	}
+	return c.Symbol
+}
+
+// guardKey is the per-user item every submit bumps (version condition) in
+// its hold transaction: submits of one user serialize, so the 24 h limit
+// read before the hold still holds when it commits.
+func guardKey(uid string) store.Key { return store.Key{PK: "WDGUARD#" + uid, SK: "G"} }
+
+// checkDailyLimit reads the user's guard version, then checks that usdt
+// more stays within the rolling 24 h limit.
+func (s *Service) checkDailyLimit(ctx context.Context, uid string, usdt decimal.Decimal) (int64, error) {
+	var ver int64
+	it, err := s.o.Store.Get(ctx, guardKey(uid))
+	switch {
+	case err == nil:
+		ver = it.Int(store.AttrVersion)
+	case !errors.Is(err, store.ErrNotFound):
+		return 0, internal(err)
+	}
+	used, err := s.usedToday(ctx, uid)
+	if err != nil {
+		return 0, internal(err)
+	}
+	if used.Add(usdt).GreaterThan(s.o.DailyLimitUSDT) {
+		left := decimal.Max(s.o.DailyLimitUSDT.Sub(used), decimal.Zero)
+		return 0, apperr.New(apperr.CodeDailyLimit, coins.FormatFixed(left, 2), coins.FormatFixed(s.o.DailyLimitUSDT, 2)).
+			WithData(map[string]string{"left": coins.FormatFixed(left, 2), "limit": coins.FormatFixed(s.o.DailyLimitUSDT, 2)})
+	}
+	return ver, nil
+}

@@ -1,0 +1,246 @@
+// Package withdraw is money going out: the withdrawal cost and settings the
+// modals show, address validation, confirm_withdraw (codes per the user's
+// flags, amount rules, fee, the rolling 24 h limit in USDT, the 24 h lock
+// after a trade-password change, the verify-address switch), the MNT bank
+// withdrawal, and the withdrawal workflow that sends, waits for the chain or
+// bank confirmation and settles or releases.
+//
+// A submit is ONE ledger posting that holds the amount (available → frozen)
+// and, in the same store transaction, writes the withdrawal record (PENDING)
+// and creates the workflow instance. Its id comes from the client's
+// requestId (or is derived from the request), so a retried submit finds the
+// withdrawal it already made and holds nothing twice. The workflow's steps
+// (Steps: Validate, Hold, Send, Await, Settle, Release) are idempotent on the
+// withdrawal id and run the same in-process (internal/workflow) and in the
+// Step Functions state machine.
+//
+// Storage layout:
+//
+//	withdrawal  pk "WD#<id>" sk "WD"  uid, kind (chain|bank), coin, chain, address, memo, addressId,
+//	            amount, fee, net, usdt, status, txid, bank fields, url, reason, created, updated
+//	            gsi1pk "WDHIST#<uid>" gsi1sk "<created ms, 13 digits>#<id>"
+package withdraw
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
+	"tenger/internal/auth"
+	"tenger/internal/banksim"
+	"tenger/internal/chainsim"
+	"tenger/internal/coins"
+	"tenger/internal/ledger"
+	"tenger/internal/push"
+	"tenger/internal/store"
+	"tenger/internal/wallet"
+)
+
+// Withdrawal statuses (the history shows them).
+const (
+	// StatusPending: funds held, the workflow has not sent yet.
+	StatusPending = "PENDING"
+	// StatusProcessing: sent to the chain or bank, waiting for its confirmation.
+	StatusProcessing = "PROCESSING"
+	StatusSuccess    = "SUCCESS"
+	// StatusFailed: released back to the available balance.
+	StatusFailed = "FAILED"
+)
+
+// Kinds of withdrawal.
+const (
+	KindChain = "chain"
+	KindBank  = "bank"
+)
+
+// DefaultDailyLimitUSDT is withdraw_daily_limit_usdt when not configured.
+var DefaultDailyLimitUSDT = decimal.NewFromInt(100000)
+
+// Wallet is what withdrawals need from the accounts side (*wallet.Service).
+type Wallet interface {
+	IsSavedAddress(ctx context.Context, uid, coin, chainName, address, memo string) (bool, error)
+	VerifyAddressOn(ctx context.Context, uid string) (bool, error)
+	WithdrawLockedUntil(ctx context.Context, uid string) (time.Time, error)
+	BankAccounts(ctx context.Context, uid string) ([]wallet.BankAccount, error)
+	BankAccount(ctx context.Context, uid, id string) (wallet.BankAccount, error)
+	Addresses(ctx context.Context, uid, coin string) ([]wallet.SavedAddress, error)
+	USDTValue(ctx context.Context, coin string, amount decimal.Decimal) (decimal.Decimal, error)
+}
+
+var _ Wallet = (*wallet.Service)(nil)
+
+// Verifier checks the user's verification codes (*auth.Service).
+type Verifier interface {
+	User(ctx context.Context, uid string) (auth.User, error)
+	VerifyCode(ctx context.Context, uid, channel string, op int, code string) error
+	VerifyGoogle(ctx context.Context, uid, code string) error
+}
+
+var _ Verifier = (*auth.Service)(nil)
+
+// ChainRail sends on chain (*chainsim.Sim locally).
+type ChainRail interface {
+	Send(ctx context.Context, r chainsim.SendReq) (chainsim.Transfer, error)
+	Watch(ctx context.Context, chainName, txid, token string) error
+}
+
+// BankRail pays out MNT (*banksim.Sim locally).
+type BankRail interface {
+	Pay(ctx context.Context, r banksim.PayReq) (banksim.Request, error)
+	Watch(ctx context.Context, id, token string) error
+	ConfirmURL(id string) string
+}
+
+var (
+	_ ChainRail = (*chainsim.Sim)(nil)
+	_ BankRail  = (*banksim.Sim)(nil)
+)
+
+// Completer delivers a rail's answer to the waiting workflow (the
+// in-process runner, or Step Functions' SendTaskSuccess/Failure in AWS).
+type Completer interface {
+	Complete(ctx context.Context, token string, ok bool, detail string) error
+}
+
+// Starter wakes the in-process runner after a withdrawal was created (nil
+// in AWS, where the API starts the state machine from the change feed).
+type Starter interface{ Wake() }
+
+// Options configure the service.
+type Options struct {
+	Store  store.Store
+	Ledger *ledger.Ledger
+	Coins  *coins.Catalogue
+	Wallet Wallet
+	Auth   Verifier
+	Chain  ChainRail
+	Bank   BankRail
+	// BankLedger is the ledger sub-account of the bank MNT is paid from
+	// (the deposit service's BankInfo.Bank).
+	BankLedger string
+	// DailyLimitUSDT is withdraw_daily_limit_usdt (default 100000).
+	DailyLimitUSDT decimal.Decimal
+	Push           push.Pusher
+	Now            func() time.Time
+	Log            zerolog.Logger
+}
+
+// Service is the withdrawal side of the wallet.
+type Service struct {
+	o     Options
+	comp  Completer
+	start Starter
+}
+
+// New builds the service.
+func New(o Options) *Service {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Ledger == nil {
+		o.Ledger = ledger.New(o.Store, o.Now)
+	}
+	if !o.DailyLimitUSDT.IsPositive() {
+		o.DailyLimitUSDT = DefaultDailyLimitUSDT
+	}
+	if o.BankLedger == "" {
+		o.BankLedger = "KHAN"
+	}
+	return &Service{o: o}
+}
+
+// SetRunner connects the in-process workflow runner: it receives the rails'
+// completions and is woken when a withdrawal starts.
+func (s *Service) SetRunner(c Completer, w Starter) { s.comp, s.start = c, w }
+
+// DailyLimit is withdraw_daily_limit_usdt.
+func (s *Service) DailyLimit() decimal.Decimal { return s.o.DailyLimitUSDT }
+
+// Record is one withdrawal.
+type Record struct {
+	ID          string          `json:"id"`
+	UID         string          `json:"-"`
+	Kind        string          `json:"kind" doc:"chain or bank"`
+	Coin        string          `json:"coin"`
+	Chain       string          `json:"chain"`
+	Address     string          `json:"address"`
+	Memo        string          `json:"memo,omitempty"`
+	AddressID   string          `json:"addressId,omitempty"`
+	Amount      decimal.Decimal `json:"amount" doc:"debited amount (fee included)"`
+	Fee         decimal.Decimal `json:"fee"`
+	Net         decimal.Decimal `json:"net" doc:"amount sent: amount minus fee"`
+	USDT        decimal.Decimal `json:"usdtValue"`
+	Status      string          `json:"status" doc:"PENDING, PROCESSING, SUCCESS or FAILED"`
+	TxID        string          `json:"txid,omitempty"`
+	BankName    string          `json:"bankName,omitempty"`
+	AccountNo   string          `json:"bankAccNo,omitempty"`
+	AccountName string          `json:"bankAccName,omitempty"`
+	URL         string          `json:"url,omitempty"`
+	Reason      string          `json:"reason,omitempty" doc:"why it failed"`
+	Created     int64           `json:"createTime" doc:"Unix ms"`
+	Updated     int64           `json:"updateTime" doc:"Unix ms"`
+}
+
+func wdKey(id string) store.Key { return store.Key{PK: "WD#" + id, SK: "WD"} }
+
+func recordOf(it store.Item) Record {
+	return Record{ID: it.Str("id"), UID: it.Str("uid"), Kind: it.Str("kind"), Coin: it.Str("coin"), Chain: it.Str("chain"),
+		Address: it.Str("address"), Memo: it.Str("memo"), AddressID: it.Str("addressId"), Amount: it.Dec("amount"),
+		Fee: it.Dec("fee"), Net: it.Dec("net"), USDT: it.Dec("usdt"), Status: it.Str("status"), TxID: it.Str("txid"),
+		BankName: it.Str("bankName"), AccountNo: it.Str("accountNo"), AccountName: it.Str("accountName"),
+		URL: it.Str("url"), Reason: it.Str("reason"), Created: it.Int("created"), Updated: it.Int("updated")}
+}
+
+// Get reads a withdrawal (any user's: for the workflow and operators).
+func (s *Service) Get(ctx context.Context, id string) (Record, error) {
+	it, err := s.o.Store.Get(ctx, wdKey(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return Record{}, apperr.New(apperr.CodeWithdrawalUnknown)
+	}
+	if err != nil {
+		return Record{}, internal(err)
+	}
+	return recordOf(it), nil
+}
+
+// GetOwn reads one of the user's withdrawals.
+func (s *Service) GetOwn(ctx context.Context, uid, id string) (Record, error) {
+	r, err := s.Get(ctx, id)
+	if err != nil {
+		return Record{}, err
+	}
+	if r.UID != uid {
+		return Record{}, apperr.New(apperr.CodeWithdrawalUnknown)
+	}
+	return r, nil
+}
+
+// withdrawalID derives the id of a submit from the user and its
+// idempotency key.
+func withdrawalID(uid, key string) string {
+	h := sha256.Sum256([]byte(uid + "\x00" + key))
+	return "w" + hex.EncodeToString(h[:12])
+}
+
+func internal(err error) error {
+	var ae *apperr.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	return apperr.New(apperr.CodeInternal).WithCause(err)
+}
+
+func (s *Service) notify(ctx context.Context, r Record) {
+	if s.o.Push == nil || r.UID == "" {
+		return
+	}
+	if msg, err := push.Data("withdraw", s.o.Now(), r); err == nil {
+		_, _ = s.o.Push.PublishUser(ctx, r.UID, msg)
+	}
+}
