@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"tenger/internal/coins"
 	"tenger/internal/ledger"
+	"tenger/internal/markets"
 	"tenger/internal/store/embedded"
 )
 
@@ -29,7 +31,24 @@ func runAudit(args []string) error {
 		return err
 	}
 	defer st.Close()
-	rep, err := ledger.New(st, nil).Audit(context.Background())
+	// Every coin of the catalogue and of the trading pairs is audited, not
+	// only the coins that appear in postings.
+	cat, err := coins.Load(*data)
+	if err != nil {
+		return err
+	}
+	mk, err := markets.Load(*data)
+	if err != nil {
+		return err
+	}
+	var list []string
+	for _, c := range cat.List() {
+		list = append(list, c.Symbol)
+	}
+	for _, p := range mk.List() {
+		list = append(list, p.Base, p.Quote)
+	}
+	rep, err := ledger.New(st, nil).Audit(context.Background(), list...)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func runServe(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev}, log)
+	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true}, log)
 	if err != nil {
 		return err
 	}
@@ -52,6 +52,9 @@ func runServe(args []string) error {
 	}()
 	h, err := buildHandler(ctx, d, f.web)
 	if err != nil {
+		return err
+	}
+	if err := d.Start(ctx); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", f.addr)
@@ -87,7 +90,11 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	if _, err := content.Load(ctx, d.Store, content.Texts()); err != nil {
 		return nil, fmt.Errorf("load page texts: %w", err)
 	}
-	routers := append(d.ProfileArea(), d.WalletArea()...)
+	wallet, err := d.WalletArea()
+	if err != nil {
+		return nil, err
+	}
+	routers := append(d.ProfileArea(), wallet...)
 	// Raw routes: documents, content, health, dev tools.
 	raw := httpapi.NewRouter(d.APIOptions("platform", nil))
 	raw.HandleRaw(http.MethodGet, "/ws", httpapi.RouteOpts{Summary: "Realtime WebSocket: sub/unsub channels, ping/pong, auth with the session token", Tag: "realtime"},

@@ -201,6 +201,28 @@ func TestValidation(t *testing.T) {
 	}
 }
 
+func TestAuditChecksCatalogueCoins(t *testing.T) {
+	st := openStore(t)
+	l := New(st, nil)
+	// A balance that no posting explains, of a coin no posting mentions:
+	// only the catalogue's coin list brings it into the audit.
+	if _, err := st.Update(context.Background(), store.Key{PK: "BAL#9", SK: "spot##TON"},
+		store.NewUpdate().Add("avail", d("5")).Set("owner", "9").Set("kind", "spot").Set("sub", "").Set("coin", "TON").
+			Set(store.AttrGSI1PK, "BALCOIN#TON").Set(store.AttrGSI1SK, "9#spot#"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := l.Audit(context.Background()); err != nil || !rep.Clean() {
+		t.Fatalf("without the catalogue the coin is unseen: %v %v", rep.Problems, err)
+	}
+	rep, err := l.Audit(context.Background(), "BTC", "TON")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Clean() || !strings.Contains(strings.Join(rep.Problems, "\n"), "no posting explains") {
+		t.Fatalf("problems %v", rep.Problems)
+	}
+}
+
 func TestAuditFindsTampering(t *testing.T) {
 	st := openStore(t)
 	l := New(st, nil)

@@ -95,3 +95,16 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	})
 	return &Local{Deps: d, Outbox: ob, Hub: h}, nil
 }
+
+// Start runs the local background work (the withdrawal workflow runner, the
+// deposit watcher and the chain simulator) until Close, which stops it
+// before the store closes.
+func (l *Local) Start(ctx context.Context) error {
+	funds, err := l.Funds()
+	if err != nil {
+		return err
+	}
+	funds.Start(ctx)
+	l.onClose(func() error { funds.Stop(); return nil })
+	return nil
+}

@@ -67,6 +67,9 @@ type Deps struct {
 	walletOnce sync.Once
 	ledger     *ledger.Ledger
 	wallet     *wallet.Service
+	fundsOnce  sync.Once
+	funds      *httpapi.Funds
+	fundsErr   error
 }
 
 // onClose registers a closer; Close runs them in reverse order.
@@ -136,8 +139,31 @@ func (d *Deps) buildWallet() {
 	d.wallet = wallet.New(wallet.Options{Store: d.Store, Ledger: d.ledger, Coins: d.Coins, Auth: d.Auth(), Now: d.Now, Log: d.Log})
 }
 
-// WalletArea returns the routers of the wallet area (balances, transfers,
-// rates, address book, bank accounts, trade password).
-func (d *Deps) WalletArea() []*httpapi.Router {
-	return []*httpapi.Router{httpapi.NewWalletRouter(d.Wallet(), d.APIOptions("wallet", httpapi.AuthSessions(d.Auth())))}
+// Funds are the deposit and withdrawal services with their workflow runner
+// and deposit watcher (built once per Deps; Start runs them).
+func (d *Deps) Funds() (*httpapi.Funds, error) {
+	d.fundsOnce.Do(func() {
+		d.funds, d.fundsErr = httpapi.NewFunds(httpapi.FundsConfig{Store: d.Store, Ledger: d.Ledger(), Coins: d.Coins,
+			Auth: d.Auth(), Wallet: d.Wallet(), Push: d.Push, Now: d.Now, Log: d.Log, Stage: d.Config.Stage})
+	})
+	return d.funds, d.fundsErr
+}
+
+// WalletArea returns the routers of the wallet area: balances, transfers,
+// rates, address book, bank accounts, trade password, deposits and
+// withdrawals; with Config.Dev also the chain and bank simulators.
+func (d *Deps) WalletArea() ([]*httpapi.Router, error) {
+	funds, err := d.Funds()
+	if err != nil {
+		return nil, err
+	}
+	sessions := httpapi.AuthSessions(d.Auth())
+	out := []*httpapi.Router{
+		httpapi.NewWalletRouter(d.Wallet(), d.APIOptions("wallet", sessions)),
+		funds.Router(d.APIOptions("funds", sessions)),
+	}
+	if d.Config.Dev {
+		out = append(out, funds.DevRouter(d.APIOptions("dev-funds", sessions)))
+	}
+	return out, nil
 }
