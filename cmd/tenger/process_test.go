@@ -108,8 +108,8 @@ type client struct {
 	token string
 }
 
-func (c *client) call(path string, body any) envelope {
-	c.t.Helper()
+// do sends one API call; transport failures are returned, not fatal.
+func (c *client) do(path string, body any) (envelope, int, error) {
 	b, _ := json.Marshal(body)
 	req, _ := http.NewRequest(http.MethodPost, c.base+path, bytes.NewReader(b))
 	req.Header.Set("Content-Type", "application/json")
@@ -119,15 +119,24 @@ func (c *client) call(path string, body any) envelope {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		c.t.Fatalf("%s: %v", path, err)
+		return envelope{}, 0, err
 	}
 	defer resp.Body.Close()
 	var env envelope
 	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
+		return envelope{}, resp.StatusCode, err
+	}
+	return env, resp.StatusCode, nil
+}
+
+func (c *client) call(path string, body any) envelope {
+	c.t.Helper()
+	env, status, err := c.do(path, body)
+	if err != nil {
 		c.t.Fatalf("%s: %v", path, err)
 	}
-	if resp.StatusCode >= 500 {
-		c.t.Fatalf("%s: HTTP %d", path, resp.StatusCode)
+	if status >= 500 {
+		c.t.Fatalf("%s: HTTP %d", path, status)
 	}
 	return env
 }
