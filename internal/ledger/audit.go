@@ -77,11 +77,10 @@ func (l *Ledger) Audit(ctx context.Context, coins ...string) (Report, error) {
 					continue
 				}
 				for _, d := range mergeLegs(legs) {
-					pk, sk := balanceKeyParts(d.acct, d.coin)
-					k := pk + "|" + sk
+					k := d.pk + "|" + d.sk
 					e := expected[k]
 					if e == nil {
-						e = &delta{acct: d.acct, coin: d.coin}
+						e = &delta{acct: d.acct, coin: d.coin, pk: d.pk, sk: d.sk}
 						expected[k] = e
 					}
 					e.avail = e.avail.Add(d.avail)

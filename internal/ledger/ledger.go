@@ -129,6 +129,7 @@ func New(st store.Store, now func() time.Time) *Ledger {
 type delta struct {
 	acct          Account
 	coin          string
+	pk, sk        string // the balance item's key
 	avail, frozen decimal.Decimal
 }
 
@@ -189,7 +190,7 @@ func (l *Ledger) build(p Posting) ([]store.Op, int, error) {
 	}
 	ops = append(ops, store.PutOp(rec, store.ItemNotExists()))
 	for _, d := range deltas {
-		pk, sk := balanceKeyParts(d.acct, d.coin)
+		pk, sk := d.pk, d.sk
 		upd := store.NewUpdate()
 		var conds []store.Cond
 		if !d.avail.IsZero() {
@@ -299,7 +300,7 @@ func mergeLegs(legs []Leg) []delta {
 		if !ok {
 			i = len(out)
 			idx[k] = i
-			out = append(out, delta{acct: a, coin: coin})
+			out = append(out, delta{acct: a, coin: coin, pk: pk, sk: sk})
 		}
 		if b == Available {
 			out[i].avail = out[i].avail.Add(amt)
@@ -320,23 +321,23 @@ func mergeLegs(legs []Leg) []delta {
 		}
 	}
 	sort.Slice(kept, func(i, j int) bool {
-		pi, si := balanceKeyParts(kept[i].acct, kept[i].coin)
-		pj, sj := balanceKeyParts(kept[j].acct, kept[j].coin)
-		if pi != pj {
-			return pi < pj
+		if kept[i].pk != kept[j].pk {
+			return kept[i].pk < kept[j].pk
 		}
-		return si < sj
+		return kept[i].sk < kept[j].sk
 	})
 	return kept
 }
 
 func postingHash(p Posting) string {
-	h := sha256.New()
-	h.Write([]byte(p.Reason))
+	var b strings.Builder
+	b.WriteString(p.Reason)
 	for _, lg := range p.Legs {
-		fmt.Fprintf(h, "|%s/%s>%s/%s:%s:%s", lg.From, lg.FromBucket, lg.To, lg.ToBucket, lg.Coin, lg.Amount.String())
+		b.WriteString("|" + lg.From.String() + "/" + string(lg.FromBucket) + ">" + lg.To.String() + "/" + string(lg.ToBucket) +
+			":" + lg.Coin + ":" + lg.Amount.String())
 	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:16])
 }
 
 func shardOf(id string) int {
