@@ -71,8 +71,9 @@ e2e: deps-web deps-browser web ## browser end-to-end tests against tenger serve
 	cd frontend && npm run e2e
 
 .PHONY: bench
-bench: ## Go benchmarks of the hot paths (report with benchstat)
-	$(GO) test -run '^$$' -bench . -benchtime=2s ./internal/store/embedded ./internal/queue/embedded
+bench: ## Go benchmarks of the hot paths (compare runs with benchstat)
+	$(GO) test -run '^$$' -bench . -benchtime=3s ./internal/store/embedded ./internal/ledger ./internal/queue/embedded
+	$(GO) test -run '^$$' -bench Workload1M -benchtime 5x -count 5 ./internal/matching
 
 # --- AWS runtime --------------------------------------------------------------
 
