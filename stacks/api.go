@@ -64,9 +64,32 @@ var apiFunctions = []apiFunction{
 		// Writes: content.Load refreshes the page texts at a cold start.
 		Access: access{TableWrite: true},
 	},
+	{
+		Name:        "wallet",
+		Description: "wallet: balances, transfers, rates, address book, bank accounts, trade password, deposits and withdrawals",
+		// The wallet's paths are spread over several prefixes. The exact
+		// paths under /fe-ex-api/common, /user and /v4 win over the profile
+		// function's {proxy+} routes there (API Gateway picks the most
+		// specific route); routes_test.go checks both directions.
+		Routes: []string{
+			"/fe-ex-api/wallet/{proxy+}",
+			"/fe-ex-api/finance/{proxy+}",
+			"/fe-ex-api/record/{proxy+}",
+			"/fe-ex-api/fiat/{proxy+}",
+			"/fe-ex-api/cost/{proxy+}",
+			"/fe-ex-api/v4/capital_password/reset",
+			"/fe-ex-api/common/rate",
+			"/fe-ex-api/common/rateV2",
+			"/fe-ex-api/common/getFaitCoinList",
+			"/fe-ex-api/user/update_fee_coin_open",
+			"/bank/v2/withdraw-req",
+		},
+		// Submits hold funds and write the workflow item; the wfstart
+		// function (Workflows stack) starts the state machine from the
+		// stream, so the wallet function needs no Step Functions access.
+		Access: access{TableWrite: true, Notify: true},
+	},
 	// Areas still to land, in the same shape:
-	// {Name: "wallet", Routes: []string{"/fe-ex-api/finance/{proxy+}", "/fe-ex-api/record/{proxy+}", "/fe-ex-api/fiat/{proxy+}"},
-	//	Access: access{TableWrite: true, Notify: true, StartWorkflow: true}},
 	// {Name: "trade", Routes: []string{"/fe-ex-api/order/{proxy+}", "/fe-ex-api/lever/{proxy+}", "/fe-co-api/{proxy+}"},
 	//	Access: access{TableWrite: true, SendOrders: true}},
 	// {Name: "p2p", Routes: []string{"/fe-otc-api/{proxy+}"}, Access: access{TableWrite: true}},

@@ -23,7 +23,7 @@ type Tenger struct {
 // FunctionNames lists every Lambda function the stacks deploy; each needs
 // build/lambda/<name>/bootstrap.
 func FunctionNames() []string {
-	return append(APIFunctionNames(), "ws", "stream", "workflow")
+	return append(APIFunctionNames(), "ws", "stream", "workflow", "wfstart")
 }
 
 // Build adds the stacks of cfg.Stage to app. It checks the config first and

@@ -72,6 +72,7 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 		{"OrdersDLQDepth", o.Queues.OrdersDLQ},
 		{"EventsDLQDepth", o.Queues.EventsDLQ},
 		{"StreamFailuresDepth", o.Realtime.StreamDLQ},
+		{"WorkflowStartFailuresDepth", o.Workflows.StarterDLQ},
 	} {
 		add(q.id, "messages are waiting in a dead-letter queue",
 			q.dlq.MetricApproximateNumberOfMessagesVisible(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Maximum")}),
@@ -95,7 +96,7 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 	functions = append(functions, []struct {
 		name string
 		fn   awslambda.Function
-	}{{"ws", o.Realtime.WS}, {"stream", o.Realtime.Stream}, {"workflow", o.Workflows.Function}}...)
+	}{{"ws", o.Realtime.WS}, {"stream", o.Realtime.Stream}, {"workflow", o.Workflows.Function}, {"wfstart", o.Workflows.Starter}}...)
 	for _, f := range functions {
 		add(f.name+"Errors", "function "+f.name+" is failing",
 			f.fn.MetricErrors(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 5, 1)

@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"tenger/internal/coins"
+	"tenger/internal/httpapi"
 	"tenger/internal/markets"
 	"tenger/internal/platform"
 )
 
 // routeMatches reports whether an API Gateway route path serves path:
-// exactly, or as a greedy "{proxy+}" prefix.
+// exactly, or as a greedy "{proxy+}" prefix (which needs at least one more
+// character after the prefix).
 func routeMatches(route, path string) bool {
 	if prefix, ok := strings.CutSuffix(route, "{proxy+}"); ok {
 		return strings.HasPrefix(path, prefix) && len(path) > len(prefix)
@@ -18,35 +20,118 @@ func routeMatches(route, path string) bool {
 	return route == path
 }
 
-// TestProfileAreaRoutedToProfileFunction: every route the profile area's
-// routers register reaches the profile function through the HTTP API, so a
-// path added to an area cannot silently 404 in AWS.
-func TestProfileAreaRoutedToProfileFunction(t *testing.T) {
+// selectRoute is API Gateway HTTP API route selection over every function's
+// routes: the most specific matching route wins, an exact path over any
+// greedy {proxy+} route, and among greedy routes the longest prefix. It
+// returns the function and the route ("" when no route matches).
+func selectRoute(path string) (fn, route string) {
+	best := -1
+	for _, f := range apiFunctions {
+		for _, r := range f.Routes {
+			if !routeMatches(r, path) {
+				continue
+			}
+			score := len(strings.TrimSuffix(r, "{proxy+}"))
+			if !strings.HasSuffix(r, "{proxy+}") {
+				score += 1 << 20 // exact beats greedy
+			}
+			if score > best {
+				best, fn, route = score, f.Name, r
+			}
+		}
+	}
+	return fn, route
+}
+
+func areaDeps(t *testing.T, dev bool) *platform.Deps {
+	t.Helper()
 	cc, err := coins.Defaults()
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &platform.Deps{Coins: cc, Markets: markets.Defaults()}
-	var profile apiFunction
-	for _, f := range apiFunctions {
-		if f.Name == "profile" {
-			profile = f
-		}
-	}
+	return &platform.Deps{Coins: cc, Markets: markets.Defaults(), Config: platform.Config{Dev: dev}}
+}
+
+// checkArea asserts that the route API Gateway selects for every path the
+// routers register is the named function's, so a path added to an area
+// cannot silently 404 (or land in another function) in AWS.
+func checkArea(t *testing.T, name string, routers []*httpapi.Router, atLeast int) {
+	t.Helper()
 	n := 0
-	for _, r := range d.ProfileArea() {
+	for _, r := range routers {
 		for _, rt := range r.Routes() {
 			n++
-			ok := false
-			for _, route := range profile.Routes {
-				ok = ok || routeMatches(route, rt.Path)
-			}
-			if !ok {
-				t.Errorf("%s (router %s) is not routed to the profile function", rt.Path, r.Service())
+			if fn, route := selectRoute(rt.Path); fn != name {
+				t.Errorf("%s (router %s) goes to %q through route %q, want the %s function", rt.Path, r.Service(), fn, route, name)
 			}
 		}
 	}
-	if n < 20 {
-		t.Fatalf("only %d routes found in the profile area", n)
+	if n < atLeast {
+		t.Fatalf("only %d routes found in the %s area", n, name)
+	}
+}
+
+func TestProfileAreaRoutedToProfileFunction(t *testing.T) {
+	checkArea(t, "profile", areaDeps(t, false).ProfileArea(), 20)
+}
+
+func TestWalletAreaRoutedToWalletFunction(t *testing.T) {
+	d := areaDeps(t, false)
+	routers, err := d.WalletArea()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkArea(t, "wallet", routers, 60)
+
+	// The simulators' /dev routes exist only in `tenger serve --dev`; the
+	// HTTP API must not expose them.
+	dev, err := areaDeps(t, true).WalletArea()
+	if err != nil {
+		t.Fatal(err)
+	}
+	devPaths := 0
+	for _, r := range dev {
+		for _, rt := range r.Routes() {
+			if strings.HasPrefix(rt.Path, "/dev/") {
+				devPaths++
+				if fn, route := selectRoute(rt.Path); fn != "" {
+					t.Errorf("%s is exposed through %s (%s)", rt.Path, route, fn)
+				}
+			}
+		}
+	}
+	if devPaths == 0 {
+		t.Fatal("no /dev routes found in the dev wallet area")
+	}
+}
+
+func TestRouteSelection(t *testing.T) {
+	for path, want := range map[string]string{
+		"/fe-ex-api/common/rate":                "wallet",  // exact beats /fe-ex-api/common/{proxy+}
+		"/fe-ex-api/common/rateV3":              "profile", // not the exact path
+		"/fe-ex-api/common/user_info":           "profile",
+		"/fe-ex-api/user/update_fee_coin_open":  "wallet",
+		"/fe-ex-api/user/login_in":              "profile",
+		"/fe-ex-api/v4/common/emailValidCode":   "profile",
+		"/fe-ex-api/v4/capital_password/reset":  "wallet",
+		"/fe-ex-api/finance/v5/account_balance": "wallet",
+		"/bank/v2/withdraw-req":                 "wallet",
+		"/graphql":                              "content",
+		"/fe-ex-api/common/":                    "", // a greedy route needs a segment
+		"/fe-ex-api/unknown":                    "",
+	} {
+		if fn, route := selectRoute(path); fn != want {
+			t.Errorf("%s → %q (%s), want %q", path, fn, route, want)
+		}
+	}
+	// Two functions may not declare the same route: the API would reject it.
+	seen := map[string]string{}
+	for _, f := range apiFunctions {
+		for _, r := range f.Routes {
+			if other, dup := seen[r]; dup {
+				t.Errorf("route %s declared by %s and %s", r, other, f.Name)
+			}
+			seen[r] = f.Name
+		}
 	}
 }

@@ -427,28 +427,43 @@ func TestEngineStack(t *testing.T) {
 	}
 }
 
-func TestWorkflowsStack(t *testing.T) {
+// sfnState is one state of the parsed withdrawal state machine.
+type sfnState struct {
+	Type           string
+	Resource       string
+	Next           string
+	End            bool
+	TimeoutSeconds float64
+	ResultPath     string
+	Parameters     map[string]any
+	Retry          []struct {
+		ErrorEquals []string
+		MaxAttempts float64
+	}
+	Catch []struct {
+		ErrorEquals []string
+		Next        string
+		ResultPath  string
+	}
+	Choices []struct {
+		Variable     string
+		StringEquals string
+		Next         string
+	}
+	Default string
+	Error   string
+}
+
+// withdrawalDefinition parses the state machine's definition.
+func withdrawalDefinition(t *testing.T) (startAt string, states map[string]sfnState) {
+	t.Helper()
 	sms := resources("workflows", "AWS::StepFunctions::StateMachine")
 	if len(sms) != 1 {
 		t.Fatalf("state machines = %d, want 1", len(sms))
 	}
 	var def struct {
 		StartAt string
-		States  map[string]struct {
-			Type           string
-			Resource       string
-			Next           string
-			End            bool
-			TimeoutSeconds float64
-			Parameters     map[string]any
-			Retry          []struct{ ErrorEquals []string }
-			Catch          []struct {
-				ErrorEquals []string
-				Next        string
-			}
-			Choices []struct{ Next string }
-			Default string
-		}
+		States  map[string]sfnState
 	}
 	for _, sm := range sms {
 		// DefinitionString is an Fn::Join of literal JSON pieces and
@@ -466,21 +481,65 @@ func TestWorkflowsStack(t *testing.T) {
 			t.Fatalf("definition does not parse: %v\n%s", err, b.String())
 		}
 	}
-	if def.StartAt != "Validate" {
-		t.Errorf("StartAt = %s", def.StartAt)
+	return def.StartAt, def.States
+}
+
+// TestWorkflowsStack walks the withdrawal state machine the way Step
+// Functions runs it: each task's output next (functions/workflow's
+// StepOutput) picks the following state through the Route choice.
+func TestWorkflowsStack(t *testing.T) {
+	startAt, states := withdrawalDefinition(t)
+	if startAt != "Start" || states["Start"].Type != "Pass" || states["Start"].Next != "Validate" {
+		t.Fatalf("start = %s %+v", startAt, states["Start"])
 	}
-	next := func(from string) string { return def.States[from].Next }
-	if next("Validate") != "IsValid" || def.States["IsValid"].Choices[0].Next != "Hold" || def.States["IsValid"].Default != "Rejected" {
-		t.Errorf("validate does not branch to hold / rejected")
-	}
-	for from, to := range map[string]string{"Hold": "Send", "Send": "AwaitConfirmation", "AwaitConfirmation": "Settle", "Settle": "Settled", "Release": "Released"} {
-		if next(from) != to {
-			t.Errorf("%s → %s, want %s", from, next(from), to)
+	// Start gives every path the tasks read a value.
+	init := mustJSON(states["Start"].Parameters)
+	for _, want := range []string{`"withdrawal.$":"$.withdrawal"`, `"correlationId.$":"$.correlationId"`, `"result":{"detail":"","next":"validate"}`, `"error":{"Cause":"","Error":""}`} {
+		if !strings.Contains(init, want) {
+			t.Errorf("Start parameters %s lack %s", init, want)
 		}
 	}
-	await := def.States["AwaitConfirmation"]
+	// after is the state a task's answer leads to.
+	after := func(task, next string) string {
+		st := states[task]
+		to := st.Next
+		for states[to].Type == "Choice" {
+			c := states[to]
+			to = c.Default
+			for _, ch := range c.Choices {
+				if ch.Variable == "$.result.next" && ch.StringEquals == next {
+					to = ch.Next
+					break
+				}
+			}
+		}
+		return to
+	}
+	for _, c := range []struct{ task, next, want string }{
+		{"Validate", "hold", "Hold"},
+		{"Validate", "release", "Release"},
+		{"Validate", "done", "Settled"},
+		{"Validate", "failed", "Released"},
+		{"Hold", "send", "Send"},
+		{"Send", "await", "AwaitConfirmation"},
+		{"Send", "release", "Release"},
+		{"AwaitConfirmation", "", "Settle"}, // the rail's SendTaskSuccess
+		{"Settle", "done", "Settled"},
+		{"Settle", "failed", "Released"}, // released meanwhile
+		{"Release", "failed", "Released"},
+		{"Release", "done", "Settled"}, // it had settled
+		{"Hold", "nonsense", "Release"},
+	} {
+		if got := after(c.task, c.next); got != c.want {
+			t.Errorf("%s answering next=%q → %s, want %s", c.task, c.next, got, c.want)
+		}
+	}
+	await := states["AwaitConfirmation"]
 	if !strings.HasSuffix(await.Resource, "lambda:invoke.waitForTaskToken") {
 		t.Errorf("await resource = %s, want the waitForTaskToken integration", await.Resource)
+	}
+	if await.TimeoutSeconds != confirmationTimeoutHours*3600 || await.ResultPath != "$.confirmation" {
+		t.Errorf("await timeout %v, result path %s", await.TimeoutSeconds, await.ResultPath)
 	}
 	// The callback integration wraps the payload; request-response tasks
 	// with PayloadResponseOnly pass it as the parameters themselves.
@@ -493,35 +552,151 @@ func TestWorkflowsStack(t *testing.T) {
 	if payload(await.Parameters)["taskToken.$"] != "$$.Task.Token" {
 		t.Errorf("await payload lacks the task token: %v", await.Parameters)
 	}
-	if await.TimeoutSeconds != confirmationTimeoutHours*3600 {
-		t.Errorf("await timeout = %v", await.TimeoutSeconds)
+	catches := func(state string) map[string]string {
+		out := map[string]string{}
+		for _, c := range states[state].Catch {
+			for _, e := range c.ErrorEquals {
+				out[e] = c.Next
+			}
+			if c.ResultPath == "" {
+				t.Errorf("%s catch %v keeps no error", state, c.ErrorEquals)
+			}
+		}
+		return out
 	}
-	catches := map[string]string{"Hold": "HoldFailed", "Send": "Release", "AwaitConfirmation": "Release", "Release": "ReleaseFailed"}
-	for state, target := range catches {
-		c := def.States[state].Catch
-		if len(c) != 1 || c[0].Next != target || c[0].ErrorEquals[0] != "States.ALL" {
-			t.Errorf("%s catch = %+v, want States.ALL → %s", state, c, target)
+	for state, want := range map[string]map[string]string{
+		"Validate":          {errUnknown: "Unknown", errMalformed: "Unknown", "States.ALL": "Release"},
+		"Hold":              {errUnknown: "Unknown", errMalformed: "Unknown", "States.ALL": "Release"},
+		"Send":              {errUnknown: "Unknown", errMalformed: "Unknown", "States.ALL": "Release"},
+		"AwaitConfirmation": {errUnknown: "Unknown", errMalformed: "Unknown", errRailRejected: "Release", "States.Timeout": "Release", "States.ALL": "Release"},
+		"Settle":            {errUnknown: "Unknown", errMalformed: "Unknown", "States.ALL": "SettleFailed"},
+		"Release":           {errUnknown: "Unknown", errMalformed: "Unknown", "States.ALL": "ReleaseFailed"},
+	} {
+		if got := catches(state); mustJSON(got) != mustJSON(want) {
+			t.Errorf("%s catches %v, want %v", state, got, want)
+		}
+		// States.ALL must come last and alone.
+		c := states[state].Catch
+		if last := c[len(c)-1]; len(last.ErrorEquals) != 1 || last.ErrorEquals[0] != "States.ALL" {
+			t.Errorf("%s: last catch %v is not States.ALL alone", state, last.ErrorEquals)
 		}
 	}
 	for _, state := range []string{"Validate", "Hold", "Send", "AwaitConfirmation", "Settle", "Release"} {
-		st := def.States[state]
-		if st.Type != "Task" || payload(st.Parameters)["step"] == nil || payload(st.Parameters)["withdrawal.$"] != "$.withdrawal" {
+		st := states[state]
+		p := payload(st.Parameters)
+		if st.Type != "Task" || p["step"] == nil || p["withdrawal.$"] != "$.withdrawal" ||
+			p["detail.$"] != "$.result.detail" || p["error.$"] != "$.error" || p["correlationId.$"] != "$.correlationId" {
 			t.Errorf("%s is not a workflow function task: %+v", state, st)
 		}
-		retriesTransient := false
+		if state != "AwaitConfirmation" && st.ResultPath != "$.result" {
+			t.Errorf("%s result path = %s", state, st.ResultPath)
+		}
+		var transient float64
 		for _, r := range st.Retry {
 			for _, e := range r.ErrorEquals {
-				retriesTransient = retriesTransient || e == errTransient
+				if e == errTransient {
+					transient = r.MaxAttempts
+				}
 			}
 		}
-		if !retriesTransient {
-			t.Errorf("%s does not retry %s errors", state, errTransient)
+		if transient < 5 || (state == "Settle" || state == "Release") && transient < 20 {
+			t.Errorf("%s retries %s errors %v times", state, errTransient, transient)
 		}
 	}
-	for _, end := range []string{"Rejected", "HoldFailed", "Released", "ReleaseFailed"} {
-		if def.States[end].Type != "Fail" {
-			t.Errorf("%s type = %s, want Fail", end, def.States[end].Type)
+	for _, end := range []string{"Unknown", "Released", "ReleaseFailed", "SettleFailed"} {
+		if states[end].Type != "Fail" {
+			t.Errorf("%s type = %s, want Fail", end, states[end].Type)
 		}
+	}
+	if states["Settled"].Type != "Succeed" {
+		t.Errorf("Settled type = %s", states["Settled"].Type)
+	}
+}
+
+// TestWorkflowFunction: the step function knows its rails and may complete
+// the await state's task tokens of this state machine only.
+func TestWorkflowFunction(t *testing.T) {
+	var vars obj
+	for _, r := range resources("workflows", "AWS::Lambda::Function") {
+		v := props(r)["Environment"].(obj)["Variables"].(obj)
+		if v["SERVICE"] == "workflow" {
+			vars = v
+		}
+	}
+	if vars == nil || vars["RAILS"] != railsSimulated {
+		t.Fatalf("workflow function environment = %v, want RAILS=%s in dev", vars, railsSimulated)
+	}
+	if railsFor(Config{Stage: StageProd}) != railsNone {
+		t.Error("prod must run without (simulated) rails")
+	}
+	found := false
+	for _, p := range resources("workflows", "AWS::IAM::Policy") {
+		for _, s := range asList(props(p)["PolicyDocument"].(obj)["Statement"]) {
+			st := s.(obj)
+			if !strings.Contains(mustJSON(st["Action"]), "states:SendTaskSuccess") {
+				continue
+			}
+			found = true
+			res := mustJSON(st["Resource"])
+			if !strings.Contains(res, ":stateMachine:tenger-dev-withdrawal") || strings.Contains(res, "*") {
+				t.Errorf("task completion allowed on %s", res)
+			}
+			if mustJSON(st["Action"]) != `["states:SendTaskSuccess","states:SendTaskFailure"]` {
+				t.Errorf("actions = %s", mustJSON(st["Action"]))
+			}
+		}
+	}
+	if !found {
+		t.Error("the workflow function may not complete task tokens")
+	}
+}
+
+// TestWorkflowStarter: wfstart consumes the table's stream, filtered to
+// workflow item inserts, reports partial batch failures, and may start the
+// withdrawal state machine only.
+func TestWorkflowStarter(t *testing.T) {
+	tpl := templates["workflows"]
+	expect(t, "starter event source", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::Lambda::EventSourceMapping"), like(obj{
+			"FunctionResponseTypes": []any{"ReportBatchItemFailures"},
+			"StartingPosition":      "TRIM_HORIZON",
+			"DestinationConfig":     like(obj{"OnFailure": like(obj{"Destination": assertions.Match_AnyValue()})}),
+			"FilterCriteria": obj{"Filters": []any{obj{
+				"Pattern": `{"dynamodb":{"Keys":{"pk":{"S":[{"prefix":"WF#"}]}}},"eventName":["INSERT"]}`,
+			}}},
+		}))
+	})
+	var vars obj
+	for _, r := range resources("workflows", "AWS::Lambda::Function") {
+		v := props(r)["Environment"].(obj)["Variables"].(obj)
+		if v["SERVICE"] == "wfstart" {
+			vars = v
+		}
+	}
+	if vars == nil || !strings.Contains(mustJSON(vars["WITHDRAWAL_STATE_MACHINE_ARN"]), "Withdrawal") {
+		t.Fatalf("wfstart environment = %v", vars)
+	}
+	starts := 0
+	for id, p := range resources("workflows", "AWS::IAM::Policy") {
+		for _, s := range asList(props(p)["PolicyDocument"].(obj)["Statement"]) {
+			st := s.(obj)
+			if !strings.Contains(mustJSON(st["Action"]), "states:StartExecution") {
+				continue
+			}
+			starts++
+			if !strings.Contains(id, "wfstart") {
+				t.Errorf("%s may start executions", id)
+			}
+			if res := mustJSON(st["Resource"]); !strings.Contains(res, `"Ref":"Withdrawal`) || strings.Contains(res, "*") {
+				t.Errorf("StartExecution on %s", res)
+			}
+		}
+	}
+	if starts != 1 {
+		t.Errorf("statements allowing StartExecution = %d, want 1 (wfstart)", starts)
+	}
+	if n := len(resources("workflows", "AWS::SQS::Queue")); n != 1 {
+		t.Errorf("starter failure queues = %d", n)
 	}
 }
 
@@ -626,7 +801,7 @@ func TestWebStack(t *testing.T) {
 
 func TestObservabilityStack(t *testing.T) {
 	fns := len(FunctionNames())
-	want := 3 /* DLQs */ + 1 /* engine lag */ + 2*fns /* errors, throttles */ + 1 /* withdrawals */
+	want := 4 /* DLQs */ + 1 /* engine lag */ + 2*fns /* errors, throttles */ + 1 /* withdrawals */
 	alarms := resources("observability", "AWS::CloudWatch::Alarm")
 	if len(alarms) != want {
 		t.Errorf("alarms = %d, want %d", len(alarms), want)
@@ -640,7 +815,7 @@ func TestObservabilityStack(t *testing.T) {
 		}
 	}
 	for metric, n := range map[string]int{
-		"ApproximateNumberOfMessagesVisible": 3, "ApproximateAgeOfOldestMessage": 1,
+		"ApproximateNumberOfMessagesVisible": 4, "ApproximateAgeOfOldestMessage": 1,
 		"Errors": fns, "Throttles": fns, "ExecutionsFailed": 1,
 	} {
 		if count[metric] != n {
@@ -767,5 +942,47 @@ func TestConfigFromContext(t *testing.T) {
 	cfg.Stage = StageDev
 	if got := cfg.origins(); len(got) != 4 || got[2] != "http://localhost:5173" {
 		t.Errorf("dev origins = %q", got)
+	}
+}
+
+// TestWalletFunction: the wallet function serves its routes, every one with
+// GET and POST, and may use the table and send codes, but not start or
+// complete workflows (the wfstart function starts them from the stream).
+func TestWalletFunction(t *testing.T) {
+	routes := map[string]bool{}
+	for _, r := range resources("api", "AWS::ApiGatewayV2::Route") {
+		routes[props(r)["RouteKey"].(string)] = true
+	}
+	for _, path := range []string{"/fe-ex-api/wallet/{proxy+}", "/fe-ex-api/finance/{proxy+}", "/fe-ex-api/record/{proxy+}",
+		"/fe-ex-api/fiat/{proxy+}", "/fe-ex-api/cost/{proxy+}", "/fe-ex-api/v4/capital_password/reset", "/fe-ex-api/common/rate",
+		"/fe-ex-api/common/rateV2", "/fe-ex-api/common/getFaitCoinList", "/fe-ex-api/user/update_fee_coin_open", "/bank/v2/withdraw-req"} {
+		for _, m := range []string{"GET", "POST"} {
+			if !routes[m+" "+path] {
+				t.Errorf("route %s %s missing", m, path)
+			}
+		}
+	}
+	var walletFn string
+	for id, r := range resources("api", "AWS::Lambda::Function") {
+		if props(r)["Environment"].(obj)["Variables"].(obj)["SERVICE"] == "wallet" {
+			walletFn = id
+		}
+	}
+	if walletFn == "" {
+		t.Fatal("no wallet function")
+	}
+	var doc string
+	for id, p := range resources("api", "AWS::IAM::Policy") {
+		if strings.HasPrefix(id, "wallet") {
+			doc += mustJSON(props(p)["PolicyDocument"])
+		}
+	}
+	for _, want := range []string{"dynamodb:PutItem", "dynamodb:Query", "ses:SendEmail", "sns:Publish"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("wallet policy lacks %s: %s", want, doc)
+		}
+	}
+	if strings.Contains(doc, "states:") {
+		t.Errorf("wallet function may use Step Functions: %s", doc)
 	}
 }

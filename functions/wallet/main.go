@@ -1,0 +1,32 @@
+// Command wallet is the Lambda function behind the HTTP API's wallet routes
+// (/fe-ex-api/wallet/*, /fe-ex-api/finance/*, /fe-ex-api/record/*,
+// /fe-ex-api/fiat/*, /fe-ex-api/cost/*, the wallet's exact /fe-ex-api/common,
+// /user and /v4 paths, and /bank/v2/withdraw-req). A withdrawal submit holds
+// the funds and writes its WF# workflow item in one transaction; the wfstart
+// function starts the state machine from that item's stream record.
+// Build: scripts/build-lambdas.sh (GOOS=linux GOARCH=arm64, bootstrap).
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"tenger/internal/awslambda"
+	"tenger/internal/platform"
+)
+
+func main() {
+	rt := awslambda.NewRuntime("wallet", os.Stdout)
+	log := rt.Logger()
+	d, err := platform.NewAWS(context.Background(), log)
+	if err != nil {
+		log.Fatal().Err(err).Msg("start")
+	}
+	h, err := newHandler(d)
+	if err != nil {
+		log.Fatal().Err(err).Msg("start")
+	}
+	lambda.Start(rt.HTTP(h))
+}

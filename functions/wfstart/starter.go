@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
+	"github.com/rs/zerolog"
+
+	"tenger/internal/awslambda"
+	"tenger/internal/store"
+	"tenger/internal/withdraw"
+)
+
+// Workflow instance items (internal/workflow): a withdrawal submit writes
+// pk "WF#<id>", sk "WF", kind "withdrawal", id, in the same transaction as
+// its hold posting. Their INSERT on the table's stream starts the state
+// machine; every other record is ignored (the event source's filter already
+// drops most of them).
+const (
+	instancePrefix = "WF#"
+	instanceSK     = "WF"
+)
+
+// sfnAPI is the part of the Step Functions client the starter uses.
+type sfnAPI interface {
+	StartExecution(ctx context.Context, in *sfn.StartExecutionInput, opts ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error)
+}
+
+var _ sfnAPI = (*sfn.Client)(nil)
+
+// executionInput is the withdrawal state machine's input: the withdrawal id
+// (the steps read the stored record) and the correlation id of the request
+// that submitted it.
+type executionInput struct {
+	Withdrawal struct {
+		WithdrawalID string `json:"withdrawalId"`
+	} `json:"withdrawal"`
+	CorrelationID string `json:"correlationId"`
+}
+
+// starter starts one execution per withdrawal.
+type starter struct {
+	api          sfnAPI
+	stateMachine string // ARN
+}
+
+// handle processes one stream record. The execution is named after the
+// withdrawal, so a redelivered record (or a retried batch) cannot start a
+// second one: ExecutionAlreadyExists counts as done. Any other failure
+// returns the error, which reports this record as the batch's failure so
+// Lambda retries from it.
+func (s starter) handle(ctx context.Context, rec events.DynamoDBEventRecord) error {
+	ch, err := awslambda.ChangeFromStreamRecord(rec)
+	if err != nil {
+		// A record that cannot be read never becomes readable: log and skip
+		// it rather than block the shard.
+		zerolog.Ctx(ctx).Error().Err(err).Msg("unreadable stream record skipped")
+		return nil
+	}
+	if ch.Kind != store.ChangeInsert || !strings.HasPrefix(ch.Key.PK, instancePrefix) || ch.Key.SK != instanceSK {
+		return nil
+	}
+	if kind := ch.New.Str("kind"); kind != withdraw.WorkflowKind {
+		zerolog.Ctx(ctx).Debug().Str("kind", kind).Msg("not a withdrawal workflow; ignored")
+		return nil
+	}
+	id := ch.New.Str("id")
+	if id == "" {
+		id = strings.TrimPrefix(ch.Key.PK, instancePrefix)
+	}
+	var in executionInput
+	in.Withdrawal.WithdrawalID = id
+	in.CorrelationID = ch.New.Str(awslambda.ItemAttrCorrelationID)
+	if in.CorrelationID == "" {
+		in.CorrelationID = awslambda.CorrelationID(ctx)
+	}
+	body, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	name := executionName(id)
+	log := zerolog.Ctx(ctx).With().Str("withdrawal_id", id).Str("execution", name).Logger()
+	out, err := s.api.StartExecution(ctx, &sfn.StartExecutionInput{
+		StateMachineArn: aws.String(s.stateMachine),
+		Name:            aws.String(name),
+		Input:           aws.String(string(body)),
+	})
+	var exists *types.ExecutionAlreadyExists
+	if errors.As(err, &exists) {
+		log.Info().Msg("execution already started")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("start execution %s: %w", name, err)
+	}
+	log.Info().Str("execution_arn", aws.ToString(out.ExecutionArn)).Msg("withdrawal workflow started")
+	return nil
+}
+
+// validName is what Step Functions accepts as an execution name (1..80 of
+// letters, digits, '-' and '_'; the service allows a few more, these are
+// enough).
+var validName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`)
+
+// executionName is the withdrawal id itself when it is a valid name (the
+// withdrawal service's ids are "w" and 24 hex digits), otherwise a digest of
+// it: deterministic either way, so the name stays the idempotency key.
+func executionName(id string) string {
+	if validName.MatchString(id) {
+		return id
+	}
+	h := sha256.Sum256([]byte(id))
+	return "wd-" + hex.EncodeToString(h[:20])
+}

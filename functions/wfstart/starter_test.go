@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
+
+	"tenger/internal/awslambda"
+)
+
+const machineARN = "arn:aws:states:ap-northeast-2:123456789012:stateMachine:tenger-dev-withdrawal"
+
+// fakeSFN is Step Functions as far as StartExecution goes: a second start
+// with a used name answers ExecutionAlreadyExists; names in fail answer
+// their error.
+type fakeSFN struct {
+	mu      sync.Mutex
+	started map[string]string // name → input
+	calls   []string
+	fail    map[string]error
+}
+
+func (f *fakeSFN) StartExecution(_ context.Context, in *sfn.StartExecutionInput, _ ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	name := aws.ToString(in.Name)
+	f.calls = append(f.calls, name)
+	if aws.ToString(in.StateMachineArn) != machineARN {
+		return nil, errors.New("wrong state machine " + aws.ToString(in.StateMachineArn))
+	}
+	if err := f.fail[name]; err != nil {
+		return nil, err
+	}
+	if _, ok := f.started[name]; ok {
+		return nil, &types.ExecutionAlreadyExists{Message: aws.String("Execution Already Exists: '" + name + "'")}
+	}
+	f.started[name] = aws.ToString(in.Input)
+	return &sfn.StartExecutionOutput{ExecutionArn: aws.String(machineARN + ":" + name)}, nil
+}
+
+func batch(t *testing.T) events.DynamoDBEvent {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", "ddb_stream_wf_insert.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.DynamoDBEvent
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
+const (
+	w1 = "w3f9c1d2e7a8b4c5d6e7f8091"
+	w2 = "w7a6b5c4d3e2f1a0b9c8d7e6f"
+)
+
+// TestStartsOneExecutionPerWithdrawal feeds the recorded stream batch: the
+// two withdrawal workflow inserts start one execution each, named after the
+// withdrawal with its id and correlation id as input; the modify and the
+// other workflow kind start nothing; the redelivered batch starts nothing
+// more and fails nothing.
+func TestStartsOneExecutionPerWithdrawal(t *testing.T) {
+	api := &fakeSFN{started: map[string]string{}}
+	h := awslambda.NewRuntime("wfstart", io.Discard).DynamoDBBatch(starter{api: api, stateMachine: machineARN}.handle)
+	ev := batch(t)
+	resp, err := h(context.Background(), ev)
+	if err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("batch: %+v %v", resp, err)
+	}
+	if len(api.calls) != 2 || api.calls[0] != w1 || api.calls[1] != w2 {
+		t.Fatalf("StartExecution calls = %v, want [%s %s]", api.calls, w1, w2)
+	}
+	var in executionInput
+	if err := json.Unmarshal([]byte(api.started[w1]), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.Withdrawal.WithdrawalID != w1 || in.CorrelationID != "Kx1aWwWwoAMEVs5=" {
+		t.Errorf("input of %s = %s", w1, api.started[w1])
+	}
+
+	resp, err = h(context.Background(), ev)
+	if err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("redelivered batch: %+v %v", resp, err)
+	}
+	if len(api.started) != 2 || len(api.calls) != 4 {
+		t.Errorf("after redelivery: started %d, calls %v", len(api.started), api.calls)
+	}
+}
+
+// TestFailedStartIsReportedAndRetried: a start that fails (throttled) is
+// the batch's item failure, by its sequence number, so Lambda retries from
+// it; the earlier record's execution is not started twice on the retry.
+func TestFailedStartIsReportedAndRetried(t *testing.T) {
+	api := &fakeSFN{started: map[string]string{}, fail: map[string]error{
+		w2: &types.ExecutionLimitExceeded{Message: aws.String("too many executions")},
+	}}
+	h := awslambda.NewRuntime("wfstart", io.Discard).DynamoDBBatch(starter{api: api, stateMachine: machineARN}.handle)
+	ev := batch(t)
+	resp, _ := h(context.Background(), ev)
+	if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != ev.Records[3].Change.SequenceNumber {
+		t.Fatalf("failures = %+v, want the w2 record %s", resp.BatchItemFailures, ev.Records[3].Change.SequenceNumber)
+	}
+	if _, ok := api.started[w1]; !ok || len(api.started) != 1 {
+		t.Fatalf("started = %v", api.started)
+	}
+	// Lambda retries from the failed record once the limit clears.
+	delete(api.fail, w2)
+	retry := events.DynamoDBEvent{Records: ev.Records[3:]}
+	resp, _ = h(context.Background(), retry)
+	if len(resp.BatchItemFailures) != 0 || len(api.started) != 2 {
+		t.Fatalf("retry: %+v started %v", resp.BatchItemFailures, api.started)
+	}
+}
+
+func TestExecutionName(t *testing.T) {
+	if executionName(w1) != w1 {
+		t.Errorf("a valid id is not used as is: %s", executionName(w1))
+	}
+	odd := "weird id/with#chars"
+	n := executionName(odd)
+	if n != executionName(odd) || !validName.MatchString(n) || n == odd {
+		t.Errorf("name of %q = %q", odd, n)
+	}
+}
