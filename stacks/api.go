@@ -29,6 +29,7 @@ type access struct {
 	SendEvents    bool // SendMessage on the events FIFO queue
 	Notify        bool // SMS through SNS and e-mail through SES (verification codes)
 	StartWorkflow bool // StartExecution of the withdrawal state machine
+	Push          bool // PostToConnection on the WebSocket API's live stage (user updates)
 }
 
 // apiFunction is one Lambda behind the HTTP API and the routes it serves.
@@ -87,7 +88,7 @@ var apiFunctions = []apiFunction{
 		// Submits hold funds and write the workflow item; the wfstart
 		// function (Workflows stack) starts the state machine from the
 		// stream, so the wallet function needs no Step Functions access.
-		Access: access{TableWrite: true, Notify: true},
+		Access: access{TableWrite: true, Notify: true, Push: true},
 	},
 	// Areas still to land, in the same shape:
 	// {Name: "trade", Routes: []string{"/fe-ex-api/order/{proxy+}", "/fe-ex-api/lever/{proxy+}", "/fe-co-api/{proxy+}"},
@@ -119,6 +120,7 @@ type apiDeps struct {
 	Data      *DataStack
 	Queues    *QueuesStack
 	Workflows *WorkflowsStack
+	Realtime  *RealtimeStack
 	Env       map[string]string
 }
 
@@ -239,6 +241,9 @@ func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 	}
 	if a.Notify {
 		grantNotify(fn)
+	}
+	if a.Push && deps.Realtime != nil {
+		deps.Realtime.GrantPush(fn)
 	}
 }
 

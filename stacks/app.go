@@ -67,14 +67,17 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 		env["EMAIL_FROM"] = from
 	}
 
-	t.Workflows = NewWorkflowsStack(app, id("Workflows"), props("Workflows", "withdrawal state machine"), cfg, t.Data, env)
 	t.Realtime = NewRealtimeStack(app, id("Realtime"), props("Realtime", "WebSocket API and change-feed fan-out"), cfg, t.Data, env)
+	// Functions that push user updates (deposits, withdrawal statuses) know
+	// the WebSocket API's management endpoint.
 	apiEnv := map[string]string{"WS_ENDPOINT": *t.Realtime.Stage.CallbackUrl()}
 	for k, v := range env {
 		apiEnv[k] = v
 	}
+	t.Workflows = NewWorkflowsStack(app, id("Workflows"), props("Workflows", "withdrawal state machine"), cfg, t.Data, apiEnv)
+	t.Realtime.GrantPush(t.Workflows.Function)
 	t.Api = NewApiStack(app, id("Api"), props("Api", "HTTP API and service functions"), cfg,
-		apiDeps{Data: t.Data, Queues: t.Queues, Workflows: t.Workflows, Env: apiEnv})
+		apiDeps{Data: t.Data, Queues: t.Queues, Workflows: t.Workflows, Realtime: t.Realtime, Env: apiEnv})
 	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Queues, env)
 	t.Web = NewWebStack(app, id("Web"), props("Web", "site bucket, CloudFront and config.json"), cfg,
 		webDeps{Api: t.Api, Realtime: t.Realtime})

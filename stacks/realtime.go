@@ -97,6 +97,12 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	return s
 }
 
+// GrantPush lets a function outside this stack push to WebSocket clients
+// (deposit and withdrawal updates), with the same narrow statement.
+func (s *RealtimeStack) GrantPush(fn awslambda.Function) {
+	fn.AddToRolePolicy(s.manageConnections(awscdk.Stack_Of(fn)))
+}
+
 // manageConnections allows posting to, closing and reading the connections
 // of this API's live stage only (PostToConnection, DeleteConnection,
 // GetConnection), narrower than the whole API that GrantManageConnections

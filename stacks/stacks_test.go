@@ -986,3 +986,34 @@ func TestWalletFunction(t *testing.T) {
 		t.Errorf("wallet function may use Step Functions: %s", doc)
 	}
 }
+
+// TestPushGrantedWhereUpdatesArePushed: the wallet function (deposit
+// updates) and the workflow function (withdrawal statuses) may post to the
+// WebSocket API's connections, on its live stage only, and know its endpoint.
+func TestPushGrantedWhereUpdatesArePushed(t *testing.T) {
+	for _, stack := range []string{"api", "workflows"} {
+		manage := 0
+		for _, p := range resources(stack, "AWS::IAM::Policy") {
+			doc := mustJSON(props(p)["PolicyDocument"])
+			if strings.Contains(doc, "execute-api:ManageConnections") {
+				manage++
+				if !strings.Contains(doc, "/live/POST/@connections/*") {
+					t.Errorf("%s: ManageConnections is not limited to the live stage: %s", stack, doc)
+				}
+			}
+		}
+		if manage != 1 {
+			t.Errorf("%s: policies allowing ManageConnections = %d, want 1", stack, manage)
+		}
+	}
+	found := false
+	for _, r := range resources("workflows", "AWS::Lambda::Function") {
+		vars, _ := props(r)["Environment"].(obj)["Variables"].(obj)
+		if vars["RAILS"] != nil && vars["WS_ENDPOINT"] != nil {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the workflow function has no WS_ENDPOINT")
+	}
+}
