@@ -16,6 +16,9 @@ Usage:
   tenger audit [--data DIR]
       prove the books: every balance matches its postings, each coin's accounts sum to its
       net external flow, no balance is negative (exit 0 when clean; run with the server stopped)
+  tenger coins [--data DIR] list | set SYMBOL CHAIN FIELD VALUE
+      show the coin and chain catalogue, or change one setting (fees, limits, open flags,
+      confirmations ...) in the operator file DIR/coins.json
   tenger version
       print the version
 
@@ -36,6 +39,8 @@ func main() {
 		err = runServe(os.Args[2:])
 	case "audit":
 		err = runAudit(os.Args[2:])
+	case "coins":
+		err = runCoins(os.Args[2:])
 	case "version":
 		fmt.Println(version)
 	case "-h", "--help", "help":
