@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"tenger/internal/coins"
+	"tenger/internal/marketdata"
 	"tenger/internal/markets"
 )
 
@@ -31,6 +32,10 @@ type MarketPairInfo struct {
 	LotSize         string `json:"lotSize"`
 	MinQty          string `json:"minQty"`
 	MinNotional     string `json:"minNotional"`
+	// Close, Rose and Vol come from the 24 h ticker (absent without market data).
+	Close string `json:"close,omitempty" doc:"last price"`
+	Rose  string `json:"rose,omitempty" doc:"24 h change ratio, 0.0123 = +1.23%"`
+	Vol   string `json:"vol,omitempty" doc:"24 h base volume"`
 }
 
 // PublicInfoMarket is the market data document.
@@ -42,6 +47,8 @@ type PublicInfoMarket struct {
 	MarketOrder []string `json:"marketOrder"`
 	// FollowCoinList is the caller's favourite pairs (empty when anonymous).
 	FollowCoinList []string `json:"followCoinList"`
+	// Tickers holds the 24 h ticker of every pair by symbol (absent without market data).
+	Tickers map[string]marketdata.Ticker `json:"tickers,omitempty"`
 }
 
 // RecommendedPair is one entry of market_recommend_symbol.
@@ -60,8 +67,15 @@ func pairInfo(p markets.Pair) MarketPairInfo {
 }
 
 // NewMarketRouter serves the public market lists from the coin and pair
-// catalogues. Prices join these documents with the spot exchange.
+// catalogues, without prices.
 func NewMarketRouter(cc *coins.Catalogue, mc *markets.Catalogue, opts Options) *Router {
+	return NewMarketRouterWith(cc, mc, nil, opts)
+}
+
+// NewMarketRouterWith serves the public market lists and, when md is not
+// nil, joins the 24 h tickers to them and serves the market data calls
+// (depth, trades, tickers, klines; see marketdata_routes.go).
+func NewMarketRouterWith(cc *coins.Catalogue, mc *markets.Catalogue, md *marketdata.Service, opts Options) *Router {
 	r := NewRouter(opts)
 	info := func(c *Call, _ *Empty) (PublicInfoMarket, error) {
 		doc := PublicInfoMarket{CoinList: map[string]CoinInfo{}, Market: map[string]map[string]MarketPairInfo{},
@@ -75,6 +89,17 @@ func NewMarketRouter(cc *coins.Catalogue, mc *markets.Catalogue, opts Options) *
 				doc.Market[p.Quote] = map[string]MarketPairInfo{}
 			}
 			doc.Market[p.Quote][p.Name()] = pairInfo(p)
+		}
+		if md != nil {
+			doc.Tickers = md.Tickers()
+			for q, group := range doc.Market {
+				for name, pi := range group {
+					if t, ok := doc.Tickers[pi.Symbol]; ok {
+						pi.Close, pi.Rose, pi.Vol = t.Close, t.Rose, t.Vol
+						doc.Market[q][name] = pi
+					}
+				}
+			}
 		}
 		return doc, nil
 	}
@@ -90,5 +115,8 @@ func NewMarketRouter(cc *coins.Catalogue, mc *markets.Catalogue, opts Options) *
 			}
 			return out, nil
 		})
+	if md != nil {
+		addMarketDataRoutes(r, md)
+	}
 	return r
 }

@@ -1,0 +1,94 @@
+package marketdata
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"tenger/internal/push"
+)
+
+// Channel names (spec §7 Realtime).
+
+// DepthChannel is market_{symbol}_depth_step{step}.
+func DepthChannel(symbol string, step int) string {
+	return "market_" + symbol + "_depth_step" + strconv.Itoa(step)
+}
+
+// TradeChannel is market_{symbol}_trade_ticker.
+func TradeChannel(symbol string) string { return "market_" + symbol + "_trade_ticker" }
+
+// TickerChannel is market_{symbol}_ticker.
+func TickerChannel(symbol string) string { return "market_" + symbol + "_ticker" }
+
+// KlineChannel is market_{symbol}_kline_{period}.
+func KlineChannel(symbol string, p Period) string { return "market_" + symbol + "_kline_" + string(p) }
+
+type outMsg struct {
+	channel string
+	body    []byte
+}
+
+// flush builds the messages due at now and publishes them: new trades at
+// once; depth, ticker and klines at most once per PushInterval per symbol,
+// and only when they changed.
+func (s *Service) flush(ctx context.Context, now time.Time) {
+	if s.pusher == nil {
+		s.mu.Lock()
+		for _, st := range s.syms {
+			st.pending = nil
+		}
+		s.mu.Unlock()
+		return
+	}
+	var msgs []outMsg
+	add := func(ch string, b []byte, err error) {
+		if err == nil {
+			msgs = append(msgs, outMsg{ch, b})
+		}
+	}
+	s.mu.Lock()
+	for sym, st := range s.syms {
+		if len(st.pending) > 0 {
+			views := make([]TradeView, len(st.pending))
+			for i, t := range st.pending {
+				views[i] = tradeView(t)
+			}
+			st.pending = nil
+			b, err := push.Data(TradeChannel(sym), now, views)
+			add(TradeChannel(sym), b, err)
+		}
+		if st.depthDirty && now.Sub(st.depthPush) >= PushInterval {
+			for step := 0; step <= MaxDepthStep; step++ {
+				ch := DepthChannel(sym, step)
+				b, err := push.Tick(ch, now, st.depthView(step, MaxDepthLimit))
+				add(ch, b, err)
+			}
+			st.depthDirty, st.depthPush = false, now
+		}
+		if st.tickDirty && now.Sub(st.tickPushAt) >= PushInterval {
+			b, err := push.Tick(TickerChannel(sym), now, st.ticker(now))
+			add(TickerChannel(sym), b, err)
+			for _, p := range Periods {
+				if !st.dirtyK[p] {
+					continue
+				}
+				ser := st.series[p]
+				if len(ser) == 0 {
+					continue
+				}
+				ch := KlineChannel(sym, p)
+				b, err := push.Tick(ch, now, klineView(ser[len(ser)-1]))
+				add(ch, b, err)
+				delete(st.dirtyK, p)
+			}
+			st.tickDirty, st.tickPushAt = false, now
+		}
+	}
+	s.mu.Unlock()
+	for _, m := range msgs {
+		if _, err := s.pusher.Publish(ctx, m.channel, m.body); err != nil {
+			s.log.Debug().Err(err).Str("channel", m.channel).Msg("marketdata: publish")
+		}
+	}
+}

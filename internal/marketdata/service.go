@@ -1,0 +1,448 @@
+package marketdata
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/markets"
+	"tenger/internal/push"
+	"tenger/internal/store"
+)
+
+// Sizes of what is kept in memory.
+const (
+	// RecentTrades is how many recent trades are kept (and stored) per symbol.
+	RecentTrades = 200
+	// MemoryCandles is how many of the newest candles per symbol and period
+	// stay in memory; older ones are read from the store. 1500 one-minute
+	// candles cover the 24 h ticker window.
+	MemoryCandles = 1500
+	// PushInterval is the least time between two depth (and ticker/kline)
+	// pushes of one symbol.
+	PushInterval = 100 * time.Millisecond
+)
+
+// Options configure a Service.
+type Options struct {
+	Store   store.Store
+	Markets *markets.Catalogue
+	// Pusher receives the realtime messages; nil disables pushing.
+	Pusher push.Pusher
+	Log    zerolog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service keeps the market data of every pair: it implements Feed for the
+// engine, answers the REST queries and pushes realtime channels.
+//
+// Trades are buffered by OnTrades and applied by the background loop
+// (Start) or by Sync. Klines and the recent trades are stored; on New they
+// are read back, so tickers and klines survive a restart. Each stored candle
+// remembers the last trade id applied to it, so trades the engine replays
+// after a restart are not counted twice.
+type Service struct {
+	st      store.Store
+	markets *markets.Catalogue
+	pusher  push.Pusher
+	log     zerolog.Logger
+	now     func() time.Time
+
+	qmu   sync.Mutex
+	queue []batch
+	wake  chan struct{}
+
+	mu   sync.Mutex
+	syms map[string]*symState
+
+	// syncMu serialises Sync so candle states reach the store in order;
+	// retry holds the writes of a Sync whose store write failed.
+	syncMu sync.Mutex
+	retry  []store.Op
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+var _ Feed = (*Service)(nil)
+
+type batch struct {
+	symbol string
+	trades []Trade
+	depth  bool
+	bids   []Level
+	asks   []Level
+	at     time.Time
+}
+
+type symState struct {
+	pair   markets.Pair
+	recent []Trade // oldest first
+	lastID string
+	series map[Period][]*candle // ascending by start
+
+	bids, asks []Level
+	depthAt    time.Time
+	depthDirty bool
+	depthPush  time.Time
+
+	pending    []Trade
+	tickDirty  bool
+	dirtyK     map[Period]bool
+	tickPushAt time.Time
+}
+
+// New builds the service and rebuilds tickers, klines and recent trades of
+// every pair of the catalogue from the store.
+func New(ctx context.Context, o Options) (*Service, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	s := &Service{st: o.Store, markets: o.Markets, pusher: o.Pusher, log: o.Log, now: o.Now,
+		wake: make(chan struct{}, 1), syms: map[string]*symState{}}
+	for _, p := range o.Markets.List() {
+		st := newSymState(p)
+		if err := s.load(ctx, st); err != nil {
+			return nil, fmt.Errorf("marketdata: load %s: %w", p.Symbol, err)
+		}
+		s.syms[p.Symbol] = st
+	}
+	return s, nil
+}
+
+func newSymState(p markets.Pair) *symState {
+	return &symState{pair: p, series: map[Period][]*candle{}, dirtyK: map[Period]bool{}}
+}
+
+// Store layout: candles under pk "md#k#<symbol>#<period>", sk the bucket
+// start in Unix seconds, zero padded; the recent trades of a symbol in one
+// item pk "md#recent", sk <symbol>.
+func klinePK(symbol string, p Period) string { return "md#k#" + symbol + "#" + string(p) }
+func klineSK(start int64) string             { return fmt.Sprintf("%012d", start) }
+
+const recentPK = "md#recent"
+
+func (s *Service) load(ctx context.Context, st *symState) error {
+	for _, p := range Periods {
+		var got []*candle
+		cursor := ""
+		for len(got) < MemoryCandles {
+			page, err := s.st.Query(ctx, store.Query{PK: klinePK(st.pair.Symbol, p), Desc: true,
+				Limit: MemoryCandles - len(got), Cursor: cursor})
+			if err != nil {
+				return err
+			}
+			for _, it := range page.Items {
+				got = append(got, candleFromItem(it))
+			}
+			cursor = page.Cursor
+			if cursor == "" {
+				break
+			}
+		}
+		sort.Slice(got, func(i, j int) bool { return got[i].start < got[j].start })
+		st.series[p] = got
+	}
+	it, err := s.st.Get(ctx, store.Key{PK: recentPK, SK: st.pair.Symbol})
+	if err == nil {
+		list, _ := it["trades"].([]any)
+		for _, v := range list {
+			m, ok := v.(map[string]any)
+			if !ok {
+				continue
+			}
+			ti := store.Item(m)
+			st.recent = append(st.recent, Trade{ID: ti.Str("id"), Symbol: st.pair.Symbol, Price: ti.Dec("p"),
+				Qty: ti.Dec("q"), TakerSide: ti.Str("s"), At: time.UnixMilli(ti.Int("t")).UTC()})
+		}
+	} else if err != store.ErrNotFound {
+		return err
+	}
+	if n := len(st.recent); n > 0 {
+		st.lastID = st.recent[n-1].ID
+	}
+	// A crash between the candle and recent-trades writes leaves the 1min
+	// candle ahead; its last id is the true high-water mark.
+	if m := st.series[Min1]; len(m) > 0 && (st.lastID == "" || compareIDs(m[len(m)-1].last, st.lastID) > 0) {
+		st.lastID = m[len(m)-1].last
+	}
+	return nil
+}
+
+func candleFromItem(it store.Item) *candle {
+	return &candle{start: it.Int("t"), open: it.Dec("o"), high: it.Dec("h"), low: it.Dec("l"), close: it.Dec("c"),
+		vol: it.Dec("v"), amount: it.Dec("a"), count: it.Int("n"), last: it.Str("last")}
+}
+
+func candleItem(symbol string, p Period, c *candle) store.Item {
+	return store.Item{store.AttrPK: klinePK(symbol, p), store.AttrSK: klineSK(c.start), "t": c.start,
+		"o": c.open, "h": c.high, "l": c.low, "c": c.close, "v": c.vol, "a": c.amount, "n": c.count, "last": c.last}
+}
+
+// OnTrades implements Feed: it queues the trades and returns at once.
+func (s *Service) OnTrades(symbol string, trades []Trade) {
+	if len(trades) == 0 {
+		return
+	}
+	s.enqueue(batch{symbol: symbol, trades: append([]Trade(nil), trades...)})
+}
+
+// OnDepth implements Feed: it queues the snapshot and returns at once.
+func (s *Service) OnDepth(symbol string, bids, asks []Level, at time.Time) {
+	s.enqueue(batch{symbol: symbol, depth: true, bids: append([]Level(nil), bids...),
+		asks: append([]Level(nil), asks...), at: at})
+}
+
+func (s *Service) enqueue(b batch) {
+	s.qmu.Lock()
+	s.queue = append(s.queue, b)
+	s.qmu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Start runs the background loop that applies queued trades and depth and
+// pushes the realtime channels, until Stop.
+func (s *Service) Start() {
+	s.stop, s.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(s.done)
+		tick := time.NewTicker(PushInterval / 2)
+		defer tick.Stop()
+		for {
+			select {
+			case <-s.stop:
+				_ = s.Sync(context.Background())
+				return
+			case <-s.wake:
+			case <-tick.C:
+			}
+			if err := s.Sync(context.Background()); err != nil {
+				s.log.Error().Err(err).Msg("marketdata: apply")
+			}
+		}
+	}()
+}
+
+// Stop ends the loop started by Start after applying what is queued.
+func (s *Service) Stop() {
+	if s.stop == nil {
+		return
+	}
+	close(s.stop)
+	<-s.done
+	s.stop = nil
+}
+
+// Sync applies every queued trade and depth snapshot, stores the changed
+// candles and pushes what is due. Tests and the background loop call it.
+func (s *Service) Sync(ctx context.Context) error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	s.qmu.Lock()
+	q := s.queue
+	s.queue = nil
+	s.qmu.Unlock()
+	ops := s.retry
+	s.retry = nil
+	for i, b := range q {
+		if b.depth {
+			s.applyDepth(b)
+			continue
+		}
+		o, err := s.applyTrades(ctx, b.symbol, b.trades)
+		if err != nil {
+			// Only a store read fails here; the batch is not applied, so
+			// it is queued again in front of later ones.
+			s.requeue(q[i:])
+			s.retry = ops
+			return err
+		}
+		ops = append(ops, o...)
+	}
+	if err := s.write(ctx, ops); err != nil {
+		s.retry = ops // memory is ahead; the same states are written next time
+		return err
+	}
+	s.flush(ctx, s.now())
+	return nil
+}
+
+// write stores the ops in transactions of at most MaxTransactItems; the
+// same item written twice keeps its last state.
+func (s *Service) write(ctx context.Context, ops []store.Op) error {
+	if len(ops) == 0 {
+		return nil
+	}
+	last := map[store.Key]int{}
+	for i, op := range ops {
+		last[op.Key] = i
+	}
+	var uniq []store.Op
+	for i, op := range ops {
+		if last[op.Key] == i {
+			uniq = append(uniq, op)
+		}
+	}
+	for len(uniq) > 0 {
+		n := min(len(uniq), store.MaxTransactItems)
+		if err := s.st.Transact(ctx, uniq[:n]); err != nil {
+			return fmt.Errorf("marketdata: store: %w", err)
+		}
+		uniq = uniq[n:]
+	}
+	return nil
+}
+
+func (s *Service) requeue(q []batch) {
+	s.qmu.Lock()
+	s.queue = append(append([]batch(nil), q...), s.queue...)
+	s.qmu.Unlock()
+}
+
+func (s *Service) state(symbol string) *symState {
+	st := s.syms[symbol]
+	if st == nil {
+		p, ok := s.markets.Pair(symbol)
+		if !ok {
+			return nil
+		}
+		if st = s.syms[p.Symbol]; st == nil {
+			// A pair added after start (or a closed one still trading out).
+			st = newSymState(p)
+			s.syms[p.Symbol] = st
+		}
+	}
+	return st
+}
+
+func (s *Service) applyDepth(b batch) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.state(b.symbol)
+	if st == nil {
+		return
+	}
+	st.bids, st.asks, st.depthAt, st.depthDirty = b.bids, b.asks, b.at, true
+}
+
+// applyTrades updates memory and returns the store writes.
+func (s *Service) applyTrades(ctx context.Context, symbol string, trades []Trade) ([]store.Op, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.state(symbol)
+	if st == nil {
+		s.log.Warn().Str("symbol", symbol).Msg("marketdata: trades of an unknown pair ignored")
+		return nil, nil
+	}
+	sym := st.pair.Symbol
+	dirty := map[Period]map[int64]*candle{}
+	recentChanged := false
+	for _, t := range trades {
+		if t.ID == "" || !t.Price.IsPositive() || !t.Qty.IsPositive() {
+			continue
+		}
+		t.Symbol = sym
+		for _, p := range Periods {
+			c, err := s.candleFor(ctx, st, p, p.BucketStart(t.At))
+			if err != nil {
+				return nil, err
+			}
+			if c.apply(t) {
+				if dirty[p] == nil {
+					dirty[p] = map[int64]*candle{}
+				}
+				dirty[p][c.start] = c
+				st.dirtyK[p] = true
+				st.tickDirty = true
+			}
+		}
+		if st.lastID == "" || compareIDs(t.ID, st.lastID) > 0 {
+			st.lastID = t.ID
+			st.recent = append(st.recent, t)
+			if len(st.recent) > RecentTrades {
+				st.recent = append(st.recent[:0:0], st.recent[len(st.recent)-RecentTrades:]...)
+			}
+			st.pending = append(st.pending, t)
+			recentChanged = true
+		}
+	}
+	var ops []store.Op
+	for _, p := range Periods {
+		for _, c := range dirty[p] {
+			ops = append(ops, store.PutOp(candleItem(sym, p, c), nil))
+		}
+	}
+	if recentChanged {
+		list := make([]any, 0, len(st.recent))
+		for _, t := range st.recent {
+			list = append(list, map[string]any{"id": t.ID, "p": t.Price, "q": t.Qty, "s": t.TakerSide, "t": t.At.UnixMilli()})
+		}
+		ops = append(ops, store.PutOp(store.Item{store.AttrPK: recentPK, store.AttrSK: sym, "trades": list}, nil))
+	}
+	return ops, nil
+}
+
+// candleFor finds (or creates) the candle of bucket start, reading the store
+// for a bucket older than the memory holds (a late replayed trade).
+func (s *Service) candleFor(ctx context.Context, st *symState, p Period, start int64) (*candle, error) {
+	ser := st.series[p]
+	if n := len(ser); n > 0 && ser[n-1].start == start {
+		return ser[n-1], nil
+	}
+	i := sort.Search(len(ser), func(i int) bool { return ser[i].start >= start })
+	if i < len(ser) && ser[i].start == start {
+		return ser[i], nil
+	}
+	if i == 0 && len(ser) >= MemoryCandles {
+		it, err := s.st.Get(ctx, store.Key{PK: klinePK(st.pair.Symbol, p), SK: klineSK(start)})
+		if err == nil {
+			return candleFromItem(it), nil // written back but not kept in memory
+		}
+		if err != store.ErrNotFound {
+			return nil, err
+		}
+		return &candle{start: start}, nil
+	}
+	c := &candle{start: start}
+	ser = append(ser, nil)
+	copy(ser[i+1:], ser[i:])
+	ser[i] = c
+	if len(ser) > MemoryCandles {
+		ser = append(ser[:0:0], ser[len(ser)-MemoryCandles:]...)
+	}
+	st.series[p] = ser
+	return c, nil
+}
+
+// LastPrice is the price of the symbol's last trade.
+func (s *Service) LastPrice(symbol string) (decimal.Decimal, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.state(symbol)
+	if st == nil {
+		return decimal.Zero, false
+	}
+	return st.lastPrice()
+}
+
+func (st *symState) lastPrice() (decimal.Decimal, bool) {
+	if n := len(st.recent); n > 0 {
+		return st.recent[n-1].Price, true
+	}
+	if m := st.series[Min1]; len(m) > 0 {
+		return m[len(m)-1].close, true
+	}
+	return decimal.Zero, false
+}
+
+func ms(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }

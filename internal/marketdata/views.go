@@ -1,0 +1,371 @@
+package marketdata
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
+	"tenger/internal/store"
+)
+
+// Depth steps: 0 is the raw book, 1 and 2 merge levels onto a grid 10 and
+// 100 times the pair's price tick.
+const MaxDepthStep = 2
+
+// Depth limits.
+const (
+	DefaultDepthLimit = 100
+	MaxDepthLimit     = 200
+)
+
+// DepthView is an order book snapshot: [price, quantity] pairs as decimal
+// strings, best first. The field names are the ones pushed (buys, asks).
+type DepthView struct {
+	Buys [][2]string `json:"buys"`
+	Asks [][2]string `json:"asks"`
+	// TS is the engine's snapshot time in Unix milliseconds (0 before any).
+	TS int64 `json:"ts"`
+}
+
+// TradeView is a public trade.
+type TradeView struct {
+	ID     string `json:"id"`
+	Side   string `json:"side" doc:"taker side, BUY or SELL"`
+	Price  string `json:"price"`
+	Vol    string `json:"vol" doc:"base quantity"`
+	Amount string `json:"amount" doc:"quote amount = price × vol"`
+	TS     int64  `json:"ts" doc:"Unix milliseconds"`
+	Ds     string `json:"ds" doc:"UTC time yyyy-MM-dd HH:mm:ss"`
+}
+
+// Ticker is the 24 h rolling ticker of a symbol, built from one-minute
+// candles (the window is the current minute and the 1439 before it).
+type Ticker struct {
+	Symbol string `json:"symbol"`
+	Open   string `json:"open"`
+	High   string `json:"high"`
+	Low    string `json:"low"`
+	Close  string `json:"close" doc:"last price"`
+	Vol    string `json:"vol" doc:"base volume"`
+	Amount string `json:"amount" doc:"quote volume"`
+	Rose   string `json:"rose" doc:"change ratio (close-open)/open, 0.0123 = +1.23%"`
+	Count  int64  `json:"count" doc:"number of trades"`
+	TS     int64  `json:"ts"`
+}
+
+// KlineView is one candle.
+type KlineView struct {
+	ID     int64  `json:"id" doc:"bucket start, Unix seconds"`
+	Open   string `json:"open"`
+	High   string `json:"high"`
+	Low    string `json:"low"`
+	Close  string `json:"close"`
+	Vol    string `json:"vol"`
+	Amount string `json:"amount"`
+	Count  int64  `json:"count"`
+}
+
+func (s *Service) known(symbol string) (*symState, error) {
+	st := s.state(symbol)
+	if st == nil {
+		return nil, apperr.New(apperr.CodeMarketSymbolUnknown, symbol)
+	}
+	return st, nil
+}
+
+// Symbol normalises a symbol ("BTC/USDT" → "btcusdt") or answers
+// CodeMarketSymbolUnknown.
+func (s *Service) Symbol(symbol string) (string, error) {
+	p, ok := s.markets.Pair(symbol)
+	if !ok || p.Closed {
+		return "", apperr.New(apperr.CodeMarketSymbolUnknown, symbol)
+	}
+	return p.Symbol, nil
+}
+
+// Depth returns the latest book snapshot at a step (0..2), limit levels per side.
+func (s *Service) Depth(symbol string, step, limit int) (DepthView, error) {
+	if step < 0 || step > MaxDepthStep {
+		return DepthView{}, apperr.New(apperr.CodeMarketStepInvalid)
+	}
+	if limit <= 0 {
+		limit = DefaultDepthLimit
+	}
+	limit = min(limit, MaxDepthLimit)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := s.known(symbol)
+	if err != nil {
+		return DepthView{}, err
+	}
+	return st.depthView(step, limit), nil
+}
+
+func (st *symState) depthView(step, limit int) DepthView {
+	v := DepthView{Buys: mergeLevels(st.bids, st.pair.PriceTick, st.pair.PricePrecision, step, true, limit),
+		Asks: mergeLevels(st.asks, st.pair.PriceTick, st.pair.PricePrecision, step, false, limit)}
+	if !st.depthAt.IsZero() {
+		v.TS = st.depthAt.UnixMilli()
+	}
+	return v
+}
+
+var ten = decimal.NewFromInt(10)
+
+// mergeLevels groups levels (best first) onto the step's price grid: bids
+// round down and asks round up, so merged levels never cross.
+func mergeLevels(levels []Level, tick decimal.Decimal, prec int32, step int, bid bool, limit int) [][2]string {
+	out := make([][2]string, 0, min(len(levels), limit))
+	grid := tick
+	for i := 0; i < step; i++ {
+		grid = grid.Mul(ten)
+		prec--
+	}
+	prec = max(prec, 0)
+	var cur, qty decimal.Decimal
+	have := false
+	emit := func() {
+		out = append(out, [2]string{cur.StringFixed(prec), qty.String()})
+	}
+	for _, l := range levels {
+		p := l.Price
+		if step > 0 && grid.IsPositive() {
+			n := p.Div(grid)
+			if bid {
+				n = n.Floor()
+			} else {
+				n = n.Ceil()
+			}
+			p = n.Mul(grid)
+		}
+		if have && p.Equal(cur) {
+			qty = qty.Add(l.Qty)
+			continue
+		}
+		if have {
+			emit()
+			if len(out) >= limit {
+				return out
+			}
+		}
+		cur, qty, have = p, l.Qty, true
+	}
+	if have && len(out) < limit {
+		emit()
+	}
+	return out
+}
+
+// Trade limits.
+const (
+	DefaultTradeLimit = 50
+	MaxTradeLimit     = RecentTrades
+)
+
+// Trades returns the recent trades, newest first.
+func (s *Service) Trades(symbol string, limit int) ([]TradeView, error) {
+	if limit <= 0 {
+		limit = DefaultTradeLimit
+	}
+	limit = min(limit, MaxTradeLimit)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := s.known(symbol)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TradeView, 0, min(limit, len(st.recent)))
+	for i := len(st.recent) - 1; i >= 0 && len(out) < limit; i-- {
+		out = append(out, tradeView(st.recent[i]))
+	}
+	return out, nil
+}
+
+func tradeView(t Trade) TradeView {
+	return TradeView{ID: t.ID, Side: t.TakerSide, Price: t.Price.String(), Vol: t.Qty.String(),
+		Amount: t.Price.Mul(t.Qty).String(), TS: t.At.UnixMilli(), Ds: t.At.UTC().Format("2006-01-02 15:04:05")}
+}
+
+// Ticker returns the 24 h ticker of a symbol.
+func (s *Service) Ticker(symbol string) (Ticker, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := s.known(symbol)
+	if err != nil {
+		return Ticker{}, err
+	}
+	return st.ticker(s.now()), nil
+}
+
+// Tickers returns the 24 h tickers of every open pair, by symbol.
+func (s *Service) Tickers() map[string]Ticker {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]Ticker{}
+	for _, p := range s.markets.List() {
+		if st := s.state(p.Symbol); st != nil {
+			out[p.Symbol] = st.ticker(now)
+		}
+	}
+	return out
+}
+
+func (st *symState) ticker(now time.Time) Ticker {
+	from := Min1.BucketStart(now) - 1439*60
+	var open, high, low, vol, amount decimal.Decimal
+	var count int64
+	started := false
+	for _, c := range st.series[Min1] {
+		if c.start < from || c.count == 0 {
+			continue
+		}
+		if !started {
+			open, high, low, started = c.open, c.high, c.low, true
+		}
+		high = decimal.Max(high, c.high)
+		low = decimal.Min(low, c.low)
+		vol = vol.Add(c.vol)
+		amount = amount.Add(c.amount)
+		count += c.count
+	}
+	last, ok := st.lastPrice()
+	if !started {
+		open, high, low = last, last, last
+	}
+	rose := decimal.Zero
+	if ok && open.IsPositive() {
+		rose = last.Sub(open).DivRound(open, 6)
+	}
+	prec := st.pair.PricePrecision
+	f := func(d decimal.Decimal) string { return d.StringFixed(prec) }
+	return Ticker{Symbol: st.pair.Symbol, Open: f(open), High: f(high), Low: f(low), Close: f(last),
+		Vol: vol.String(), Amount: amount.String(), Rose: rose.String(), Count: count, TS: now.UnixMilli()}
+}
+
+// SparkPoints is how many hourly closes Sparkline returns.
+const SparkPoints = 24
+
+// Sparkline returns the closes of the last 24 hours, one per hour, oldest
+// first; hours without trades repeat the previous close. Empty before the
+// first trade.
+func (s *Service) Sparkline(symbol string) []string {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.state(symbol)
+	if st == nil {
+		return []string{}
+	}
+	return st.sparkline(now)
+}
+
+func (st *symState) sparkline(now time.Time) []string {
+	ser := st.series[Min60]
+	out := []string{}
+	if len(ser) == 0 {
+		return out
+	}
+	first := Min60.BucketStart(now) - (SparkPoints-1)*3600
+	var prev decimal.Decimal
+	have := false
+	i := 0
+	for ; i < len(ser) && ser[i].start < first; i++ {
+		prev, have = ser[i].close, true
+	}
+	for h := first; h <= Min60.BucketStart(now); h += 3600 {
+		if i < len(ser) && ser[i].start == h {
+			prev, have = ser[i].close, true
+			i++
+		}
+		if have {
+			out = append(out, prev.StringFixed(st.pair.PricePrecision))
+		}
+	}
+	return out
+}
+
+// Kline limits.
+const (
+	DefaultKlineLimit = 300
+	MaxKlineLimit     = 1500
+)
+
+// Klines returns up to limit candles of a period, oldest first, whose bucket
+// start lies in [from, to] (Unix seconds; zero means unbounded). Without
+// from it returns the newest ones. Buckets without trades are absent.
+func (s *Service) Klines(ctx context.Context, symbol string, p Period, from, to int64, limit int) ([]KlineView, error) {
+	if limit < 0 || (from > 0 && to > 0 && from > to) {
+		return nil, apperr.New(apperr.CodeMarketRangeInvalid)
+	}
+	if limit == 0 {
+		limit = DefaultKlineLimit
+	}
+	limit = min(limit, MaxKlineLimit)
+	if to <= 0 {
+		to = 1<<62 - 1
+	}
+	s.mu.Lock()
+	st, err := s.known(symbol)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	ser := st.series[p]
+	// Memory holds everything when the series is short, or the newest part.
+	inMemory := len(ser) < MemoryCandles || (len(ser) > 0 && from >= ser[0].start)
+	if inMemory {
+		var out []KlineView
+		lo := sort.Search(len(ser), func(i int) bool { return ser[i].start >= from })
+		hi := sort.Search(len(ser), func(i int) bool { return ser[i].start > to })
+		sel := ser[lo:hi]
+		if from > 0 && len(sel) > limit {
+			sel = sel[:limit]
+		} else if len(sel) > limit {
+			sel = sel[len(sel)-limit:]
+		}
+		if from <= 0 && len(sel) < limit && len(ser) >= MemoryCandles {
+			inMemory = false // the caller wants more than memory holds
+		} else {
+			out = make([]KlineView, 0, len(sel))
+			for _, c := range sel {
+				out = append(out, klineView(c))
+			}
+			s.mu.Unlock()
+			return out, nil
+		}
+	}
+	sym := st.pair.Symbol
+	s.mu.Unlock()
+	q := store.Query{PK: klinePK(sym, p), SK: store.SKRange(klineSK(max(from, 0)), klineSK(min(to, 999999999999))),
+		Desc: from <= 0}
+	var got []*candle
+	for len(got) < limit {
+		q.Limit = limit - len(got)
+		page, err := s.st.Query(ctx, q)
+		if err != nil {
+			return nil, apperr.New(apperr.CodeInternal).WithCause(err)
+		}
+		for _, it := range page.Items {
+			got = append(got, candleFromItem(it))
+		}
+		if page.Cursor == "" {
+			break
+		}
+		q.Cursor = page.Cursor
+	}
+	sort.Slice(got, func(i, j int) bool { return got[i].start < got[j].start })
+	out := make([]KlineView, 0, len(got))
+	for _, c := range got {
+		out = append(out, klineView(c))
+	}
+	return out, nil
+}
+
+func klineView(c *candle) KlineView {
+	return KlineView{ID: c.start, Open: c.open.String(), High: c.high.String(), Low: c.low.String(),
+		Close: c.close.String(), Vol: c.vol.String(), Amount: c.amount.String(), Count: c.count}
+}
