@@ -118,7 +118,7 @@ try {
     dataDir,
     '--dev',
     '--web',
-    path.join(frontendDir, 'dist'),
+    webDir,
   ]
   server = spawn(binary, args, {
     cwd: repoRoot,

@@ -19,6 +19,9 @@ import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthRegisterRouteImport } from './routes/auth/register'
 import { Route as ProfileIndexRouteImport } from './routes/profile/index'
 import { Route as ProfileSecurityRouteImport } from './routes/profile/security'
+import { Route as WalletIndexRouteImport } from './routes/wallet/index'
+import { Route as WalletHistoryRouteImport } from './routes/wallet/history'
+import { Route as LanNewAssetsAddressMentRouteImport } from './routes/$lan/newAssets/addressMent'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -70,6 +73,21 @@ const ProfileSecurityRoute = ProfileSecurityRouteImport.update({
   path: '/profile/security',
   getParentRoute: () => rootRouteImport,
 } as any)
+const WalletIndexRoute = WalletIndexRouteImport.update({
+  id: '/wallet/',
+  path: '/wallet/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const WalletHistoryRoute = WalletHistoryRouteImport.update({
+  id: '/wallet/history',
+  path: '/wallet/history',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LanNewAssetsAddressMentRoute = LanNewAssetsAddressMentRouteImport.update({
+  id: '/$lan/newAssets/addressMent',
+  path: '/$lan/newAssets/addressMent',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -81,7 +99,10 @@ export interface FileRoutesByFullPath {
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/profile/security': typeof ProfileSecurityRoute
+  '/wallet/history': typeof WalletHistoryRoute
   '/profile/': typeof ProfileIndexRoute
+  '/wallet/': typeof WalletIndexRoute
+  '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -93,7 +114,10 @@ export interface FileRoutesByTo {
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/profile/security': typeof ProfileSecurityRoute
+  '/wallet/history': typeof WalletHistoryRoute
   '/profile': typeof ProfileIndexRoute
+  '/wallet': typeof WalletIndexRoute
+  '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -106,7 +130,10 @@ export interface FileRoutesById {
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/profile/security': typeof ProfileSecurityRoute
+  '/wallet/history': typeof WalletHistoryRoute
   '/profile/': typeof ProfileIndexRoute
+  '/wallet/': typeof WalletIndexRoute
+  '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -120,7 +147,10 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/register'
     | '/profile/security'
+    | '/wallet/history'
     | '/profile/'
+    | '/wallet/'
+    | '/$lan/newAssets/addressMent'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -132,7 +162,10 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/register'
     | '/profile/security'
+    | '/wallet/history'
     | '/profile'
+    | '/wallet'
+    | '/$lan/newAssets/addressMent'
   id:
     | '__root__'
     | '/'
@@ -144,7 +177,10 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/register'
     | '/profile/security'
+    | '/wallet/history'
     | '/profile/'
+    | '/wallet/'
+    | '/$lan/newAssets/addressMent'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -157,7 +193,10 @@ export interface RootRouteChildren {
   AuthLoginRoute: typeof AuthLoginRoute
   AuthRegisterRoute: typeof AuthRegisterRoute
   ProfileSecurityRoute: typeof ProfileSecurityRoute
+  WalletHistoryRoute: typeof WalletHistoryRoute
   ProfileIndexRoute: typeof ProfileIndexRoute
+  WalletIndexRoute: typeof WalletIndexRoute
+  LanNewAssetsAddressMentRoute: typeof LanNewAssetsAddressMentRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -232,6 +271,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProfileSecurityRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/wallet/': {
+      id: '/wallet/'
+      path: '/wallet'
+      fullPath: '/wallet/'
+      preLoaderRoute: typeof WalletIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/wallet/history': {
+      id: '/wallet/history'
+      path: '/wallet/history'
+      fullPath: '/wallet/history'
+      preLoaderRoute: typeof WalletHistoryRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/$lan/newAssets/addressMent': {
+      id: '/$lan/newAssets/addressMent'
+      path: '/$lan/newAssets/addressMent'
+      fullPath: '/$lan/newAssets/addressMent'
+      preLoaderRoute: typeof LanNewAssetsAddressMentRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -245,7 +305,10 @@ const rootRouteChildren: RootRouteChildren = {
   AuthLoginRoute: AuthLoginRoute,
   AuthRegisterRoute: AuthRegisterRoute,
   ProfileSecurityRoute: ProfileSecurityRoute,
+  WalletHistoryRoute: WalletHistoryRoute,
   ProfileIndexRoute: ProfileIndexRoute,
+  WalletIndexRoute: WalletIndexRoute,
+  LanNewAssetsAddressMentRoute: LanNewAssetsAddressMentRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -110,7 +110,7 @@ export const USER_LINKS = {
   profile: '/profile/security',
   wallet: '/wallet',
   orders: '/order/spot',
-  deposit: '/wallet',
+  deposit: '/wallet?modal=deposit',
 } as const
 
 /** Support links of the mobile menu and the footer. */

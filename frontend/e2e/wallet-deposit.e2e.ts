@@ -1,0 +1,87 @@
+// Deposits by chain and by bank transfer, credited on screen without a reload.
+import { expect, test } from '@playwright/test'
+import { PHONE } from './support/browser'
+import { dev, pickAsset, walletUser } from './wallet-support'
+
+test('chain deposit: address from the modal, simulated transfer, blocks mined, credited live', async ({ page, request, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const w = await walletUser(page, request, 'deposit-chain')
+  const modal = page.getByTestId('deposit-modal')
+  await page.goto('/')
+  // With the walletLive flag on (tenger serve), the navbar's Deposit button opens the deposit modal.
+  await page.getByTestId('desktop-navbar').getByRole('link', { name: 'Deposit' }).click()
+  await expect(page).toHaveURL(/\/wallet\?modal=deposit/)
+  await expect(modal).toBeVisible()
+  await pickAsset(page, modal, 'BTC')
+  await expect(modal.getByTestId('chain-BTC')).toHaveAttribute('aria-pressed', 'true')
+
+  const shown = modal.getByTestId('deposit-address')
+  await expect(shown).toBeVisible()
+  const address = (await shown.getAttribute('data-address')) ?? ''
+  expect(address).toMatch(/^bc1[02-9ac-hj-np-z]{11,71}$/)
+  expect(await shown.textContent()).toBe(address.length > 37 ? `${address.slice(0, 28)}…${address.slice(-6)}` : address)
+  await expect(modal.getByTestId('deposit-qr')).toBeVisible()
+
+  // Copy shows the checkmark for 3 seconds and puts the full address on the clipboard.
+  await modal.getByTestId('copy-address').click()
+  await expect(modal.getByTestId('copy-address')).toHaveAttribute('data-copied', 'true')
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address)
+  await expect(modal.getByTestId('copy-address')).not.toHaveAttribute('data-copied', 'true', { timeout: 5000 })
+
+  await dev(request, '/dev/chain/deposit', { coin: 'BTC', chain: 'BTC', address, amount: '0.25' })
+  await dev(request, '/dev/chain/mine', { chain: 'BTC', blocks: 1 })
+  const recent = modal.getByTestId('recent-deposit').first()
+  await expect(recent).toHaveAttribute('data-status', 'confirming', { timeout: 15_000 })
+  await expect(recent.getByTestId('deposit-status')).toContainText('/2')
+
+  await dev(request, '/dev/chain/mine', { chain: 'BTC', blocks: 2 })
+  await expect(recent).toHaveAttribute('data-status', 'credited', { timeout: 15_000 })
+  await expect(modal.getByTestId('deposit-available')).toContainText('0.25000000 BTC')
+
+  // The history shows it too.
+  await modal.getByTestId('deposit-history-link').click()
+  await expect(page).toHaveURL(/\/wallet\/history\?tab=deposit/)
+  const row = page.getByTestId('deposit-row').first()
+  await expect(row).toContainText('BTC')
+  await expect(row.getByTestId('history-status')).toHaveAttribute('data-status', 'credited')
+  expect(w.uid).not.toBe('')
+})
+
+test('bank deposit: the bank block shows the user id as the reference; the transfer is credited live', async ({ page, request }) => {
+  const w = await walletUser(page, request, 'deposit-bank')
+  await page.goto('/wallet?view=spot')
+  await expect(page.getByTestId('spot-view')).toBeVisible()
+  await page.getByTestId('deposit-MNT').click()
+  const modal = page.getByTestId('deposit-modal')
+  await expect(modal.getByTestId('asset-picker')).toContainText('MNT')
+  const block = modal.getByTestId('bank-block')
+  await expect(block).toBeVisible()
+  await expect(block.getByTestId('bank-reference')).toHaveText(w.uid)
+  await expect(block.getByTestId('bank-account-no')).not.toBeEmpty()
+
+  await dev(request, '/dev/bank/incoming', { amount: '250000', reference: w.uid, bankTxId: `bank-e2e-${w.uid}` })
+  await expect(modal.getByTestId('recent-deposit').first()).toHaveAttribute('data-status', 'credited', { timeout: 15_000 })
+  await expect(modal.getByTestId('deposit-available')).toContainText('250000.00 MNT')
+  await modal.getByTestId('modal-close').click()
+  await expect(page.getByTestId('spot-row-MNT').getByTestId('spot-available')).toHaveText('250,000.00')
+})
+
+test('phone: the header Deposit button opens the deposit modal; balances can be hidden', async ({ page, request }) => {
+  await page.setViewportSize(PHONE)
+  await walletUser(page, request, 'deposit-phone')
+  await page.goto('/')
+  const button = page.getByTestId('mobile-deposit')
+  await expect(page.getByTestId('mobile-header')).toBeVisible()
+  await button.click()
+  await expect(page.getByTestId('deposit-modal')).toBeVisible()
+  await page.getByTestId('modal-close').click()
+  await expect(page).toHaveURL(/\/wallet$/)
+
+  // The balance-hide toggle masks every amount and is kept in the balance-hide cookie.
+  await expect(page.getByTestId('total-balance')).toContainText('0.00000000 BTC')
+  await page.getByTestId('balance-hide').click()
+  await expect(page.getByTestId('total-balance')).toContainText('******')
+  await page.reload()
+  await expect(page.getByTestId('total-balance')).toContainText('******')
+  expect((await page.context().cookies()).find((c) => c.name === 'balance-hide')?.value).toBe('1')
+})

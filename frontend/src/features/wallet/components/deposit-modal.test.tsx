@@ -1,0 +1,92 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { renderWithApp } from '@/test/render'
+import type { AssetEntry } from '../api/wallet-api'
+import { DepositModal } from './deposit-modal'
+
+const api = vi.hoisted(() => ({
+  getAssets: vi.fn(),
+  getChargeAddress: vi.fn(),
+  getBankBlock: vi.fn(),
+  getDepositHistory: vi.fn(),
+}))
+vi.mock('../api/wallet-api', async (orig) => ({ ...(await orig<typeof import('../api/wallet-api')>()), ...api }))
+
+const asset = (value: string, chains: string[]): AssetEntry => ({
+  value,
+  label: value,
+  img: '',
+  code: value,
+  fix: 8,
+  normal_balance: '1.00000000',
+  totalBalance: '1.50000000',
+  lockBalance: '0.50000000',
+  chains: chains.map((name) => ({ name, mainChainName: name, tagType: name === 'XRP' ? 1 : 0 })),
+  trustType: chains[0],
+  isFiat: value === 'MNT',
+  depositOpen: true,
+  withdrawOpen: true,
+})
+
+describe('DepositModal', () => {
+  beforeEach(() => {
+    vi.clearAllMocks()
+    api.getDepositHistory.mockResolvedValue({ list: [], count: 0, page: 1, pageSize: 3 })
+    api.getAssets.mockResolvedValue([asset('ETH', ['ETH']), asset('XRP', ['XRP']), asset('MNT', ['Bank'])])
+  })
+
+  it('shows the balances and a long address shortened to 28 … 6', async () => {
+    const long = '0x593814d3309e2dF31D112824F0f4B6b1c1d0D7d47'
+    api.getChargeAddress.mockResolvedValue({
+      code: '0',
+      msg: '',
+      data: { addressStr: long, addressLong: long, memo: '', addressQRCode: 'data:image/png;base64,AA==', tagType: 0 },
+    })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    const address = await within(modal).findByTestId('deposit-address')
+    expect(address.textContent).toBe(`${long.slice(0, 28)}…${long.slice(-6)}`)
+    expect(address.getAttribute('data-address')).toBe(long)
+    const balances = within(modal).getByTestId('deposit-balances')
+    expect(balances.textContent).toContain('1.50000000 ETH')
+    expect(balances.textContent).toContain('0.50000000 ETH')
+    expect(api.getChargeAddress).toHaveBeenCalledWith('ETH', 'ETH')
+  })
+
+  it('splits address_memo into the address and the memo', async () => {
+    api.getChargeAddress.mockResolvedValue({
+      code: '0',
+      msg: '',
+      data: { addressStr: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh_4242', addressLong: '', memo: '', addressQRCode: '', tagType: 1 },
+    })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="XRP" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    expect((await within(modal).findByTestId('deposit-address')).textContent).toBe('rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh')
+    expect(within(modal).getByTestId('deposit-memo').textContent).toBe('4242')
+  })
+
+  it('shows the server message in place of the address on a non-zero code (spec §8)', async () => {
+    api.getChargeAddress.mockResolvedValue({ code: '13001', msg: 'Deposits of ETH are paused', data: null })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    expect((await within(modal).findByTestId('deposit-address-error')).textContent).toContain('Deposits of ETH are paused')
+    expect(within(modal).queryByTestId('deposit-address')).toBeNull()
+  })
+
+  it('shows the bank transfer block for MNT with the user id as the transaction value', async () => {
+    api.getBankBlock.mockResolvedValue({
+      bankName: 'Хаан банк',
+      bankNameEn: 'Khan Bank',
+      accountNo: '5000123456',
+      recipient: 'Тэнгэр ХХК',
+      recipientEn: 'Tenger LLC',
+      transactionValue: '12345678',
+    })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="MNT" />)
+    const block = await screen.findByTestId('bank-block')
+    await waitFor(() => expect(within(block).getByTestId('bank-reference').textContent).toBe('12345678'))
+    expect(block.textContent).toContain('Khan Bank')
+    expect(within(block).getByTestId('bank-account-no').textContent).toBe('5000123456')
+    expect(api.getChargeAddress).not.toHaveBeenCalled()
+  })
+})

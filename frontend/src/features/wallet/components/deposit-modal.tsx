@@ -1,0 +1,305 @@
+import { Alert, Badge, Box, Center, HStack, Image, Separator, Spinner, Stack, Text } from '@chakra-ui/react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { AppLink } from '@/components/layout/app-link'
+import { useTexts } from '@/lib/i18n'
+import { isSuccess } from '@/lib/request-client'
+import {
+  getAssets,
+  getBankBlock,
+  getChargeAddress,
+  getDepositHistory,
+  walletKeys,
+  type AssetEntry,
+  type DepositRecord,
+} from '../api/wallet-api'
+import { formatTime, shortenAddress } from '../lib/format'
+import { AssetPicker } from './asset-picker'
+import { ChainButtons, CopyButton, InfoRow, QueryState } from './shared'
+import { WalletDialog } from './wallet-dialog'
+
+const isBank = (chain: string) => chain.toLowerCase() === 'bank'
+
+/** The deposit modal of spec §2: asset, balances, chain, address or bank block, recent deposits. */
+export function DepositModal({ open, onClose, coin }: { open: boolean; onClose: () => void; coin?: string }) {
+  const { t } = useTexts('walletModals')
+  const common = useTexts('common')
+  return (
+    <WalletDialog open={open} onClose={onClose} title={t('deposit.title')} closeLabel={common.t('close')} testId="deposit-modal">
+      <DepositBody coin={coin} />
+    </WalletDialog>
+  )
+}
+
+function DepositBody({ coin }: { coin?: string }) {
+  const { t } = useTexts('walletModals')
+  const common = useTexts('common')
+  const assets = useQuery({ queryKey: walletKeys.assets('deposit'), queryFn: () => getAssets('deposit') })
+  const list = assets.data ?? []
+  const [value, setValue] = useState<string>('')
+  const [chain, setChain] = useState<string>('')
+  const asset = list.find((a) => a.value === value)
+
+  // Default asset: the coin the modal was opened for, else the first (spec §4: MNT is the fiat's deposit code).
+  useEffect(() => {
+    if (value || list.length === 0) return
+    const wanted = coin ? list.find((a) => a.value === coin || a.code === coin) : undefined
+    const first = wanted ?? list[0]
+    setValue(first.value)
+    setChain(first.chains[0]?.name ?? '')
+  }, [list, coin, value])
+
+  const choose = (a: AssetEntry) => {
+    setValue(a.value)
+    setChain(a.chains[0]?.name ?? '')
+  }
+
+  return (
+    <QueryState
+      isLoading={assets.isLoading}
+      isError={assets.isError}
+      isEmpty={list.length === 0}
+      onRetry={() => void assets.refetch()}
+      loadingText={common.t('loading')}
+      errorText={common.t('error')}
+      retryText={common.t('retry')}
+      emptyText={t('deposit.noAssets')}
+    >
+      <Stack gap="4">
+        <AssetPicker
+          assets={list}
+          value={value}
+          onChange={choose}
+          label={t('asset')}
+          searchLabel={t('searchAsset')}
+          emptyLabel={t('noMatch')}
+        />
+        {asset ? (
+          <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="deposit-balances">
+            <InfoRow label={t('balance')}>{`${asset.totalBalance} ${asset.value}`}</InfoRow>
+            <InfoRow label={t('available')} testId="deposit-available">{`${asset.normal_balance} ${asset.value}`}</InfoRow>
+            <InfoRow label={t('freeze')}>{`${asset.lockBalance} ${asset.value}`}</InfoRow>
+          </Stack>
+        ) : null}
+        {asset && asset.chains.length > 0 ? (
+          <ChainButtons
+            chains={asset.chains}
+            value={chain}
+            onChange={setChain}
+            label={t('depositMethod')}
+            bankLabel={t('bankMethod')}
+          />
+        ) : null}
+        {asset && chain ? (
+          isBank(chain) ? (
+            <BankTransferBlock />
+          ) : (
+            <ChainAddress symbol={asset.value} chain={chain} />
+          )
+        ) : null}
+        {asset ? <RecentDeposits coin={asset.code} /> : null}
+        <AppLink href="/wallet/history?tab=deposit" color="brand.solid" fontSize="sm" data-testid="deposit-history-link">
+          {t('orderHistory')}
+        </AppLink>
+      </Stack>
+    </QueryState>
+  )
+}
+
+function ChainAddress({ symbol, chain }: { symbol: string; chain: string }) {
+  const { t } = useTexts('walletModals')
+  const common = useTexts('common')
+  const query = useQuery({
+    queryKey: walletKeys.address(symbol, chain),
+    queryFn: () => getChargeAddress(symbol, chain),
+    staleTime: 5 * 60 * 1000,
+  })
+  if (query.isLoading) {
+    return (
+      <Center py="6">
+        <Spinner size="sm" />
+      </Center>
+    )
+  }
+  if (query.isError || !query.data) {
+    return <Text color="fg.error">{common.t('error')}</Text>
+  }
+  const envelope = query.data
+  // Spec §8: a non-zero code shows the server's message in place of the address.
+  if (!isSuccess(envelope)) {
+    return (
+      <Alert.Root status="warning" data-testid="deposit-address-error">
+        <Alert.Indicator />
+        <Alert.Title>{envelope.msg || common.t('error')}</Alert.Title>
+      </Alert.Root>
+    )
+  }
+  const data = envelope.data
+  // Spec §3: an address of the form address_memo is split into address and memo.
+  let address = data.addressStr || data.addressLong
+  let memo = data.memo
+  if (!memo && address.includes('_')) {
+    const at = address.indexOf('_')
+    memo = address.slice(at + 1)
+    address = address.slice(0, at)
+  }
+  const copyProps = { label: common.t('copy'), copiedLabel: common.t('copied'), failedLabel: t('clipboardFailed') }
+  return (
+    <Stack gap="3" data-testid="deposit-address-block">
+      {data.addressQRCode ? (
+        <Center>
+          <Image src={data.addressQRCode} alt={t('deposit.qrAlt', { coin: symbol })} boxSize="40" bg="white" p="2" rounded="md" data-testid="deposit-qr" />
+        </Center>
+      ) : null}
+      <Stack gap="1">
+        <Text fontSize="sm" color="fg.muted">
+          {t('deposit.address')}
+        </Text>
+        <HStack justify="space-between" borderWidth="1px" rounded="md" px="3" py="2">
+          <Text fontFamily="mono" fontSize="sm" title={address} data-testid="deposit-address" data-address={address}>
+            {shortenAddress(address)}
+          </Text>
+          <CopyButton text={address} testId="copy-address" {...copyProps} />
+        </HStack>
+      </Stack>
+      {memo ? (
+        <Stack gap="1">
+          <Text fontSize="sm" color="fg.muted">
+            {t('deposit.memo')}
+          </Text>
+          <HStack justify="space-between" borderWidth="1px" rounded="md" px="3" py="2">
+            <Text fontFamily="mono" fontSize="sm" data-testid="deposit-memo">
+              {memo}
+            </Text>
+            <CopyButton text={memo} testId="copy-memo" {...copyProps} />
+          </HStack>
+          <Alert.Root status="warning" size="sm">
+            <Alert.Indicator />
+            <Alert.Description>{t('deposit.memoWarning')}</Alert.Description>
+          </Alert.Root>
+        </Stack>
+      ) : null}
+      <Text fontSize="xs" color="fg.muted">
+        {t('deposit.chainNote', { chain })}
+      </Text>
+    </Stack>
+  )
+}
+
+function BankTransferBlock() {
+  const { t, lan } = useTexts('walletModals')
+  const common = useTexts('common')
+  const query = useQuery({ queryKey: walletKeys.bankBlock, queryFn: getBankBlock, staleTime: 10 * 60 * 1000 })
+  if (query.isLoading) {
+    return (
+      <Center py="6">
+        <Spinner size="sm" />
+      </Center>
+    )
+  }
+  if (query.isError || !query.data) return <Text color="fg.error">{common.t('error')}</Text>
+  const b = query.data
+  const mn = lan === 'mn_MN'
+  const copyProps = { label: common.t('copy'), copiedLabel: common.t('copied'), failedLabel: t('clipboardFailed') }
+  return (
+    <Stack gap="2" borderWidth="1px" rounded="md" p="3" data-testid="bank-block">
+      <Text fontWeight="semibold">{t('deposit.bankTitle')}</Text>
+      <InfoRow label={t('deposit.bankName')}>{mn ? b.bankName : b.bankNameEn || b.bankName}</InfoRow>
+      <InfoRow label={t('deposit.accountNo')}>
+        <HStack gap="1" justify="flex-end">
+          <Text fontFamily="mono" data-testid="bank-account-no">
+            {b.accountNo}
+          </Text>
+          <CopyButton text={b.accountNo} testId="copy-account-no" {...copyProps} />
+        </HStack>
+      </InfoRow>
+      <InfoRow label={t('deposit.recipient')}>{mn ? b.recipient : b.recipientEn || b.recipient}</InfoRow>
+      <InfoRow label={t('deposit.transactionValue')}>
+        <HStack gap="1" justify="flex-end">
+          <Text fontFamily="mono" fontWeight="semibold" data-testid="bank-reference">
+            {b.transactionValue}
+          </Text>
+          <CopyButton text={b.transactionValue} testId="copy-reference" {...copyProps} />
+        </HStack>
+      </InfoRow>
+      <Alert.Root status="info" size="sm">
+        <Alert.Indicator />
+        <Alert.Description>{t('deposit.bankNote')}</Alert.Description>
+      </Alert.Root>
+    </Stack>
+  )
+}
+
+/** How often deposits are polled while one is confirming. */
+export const CONFIRMING_POLL_MS = 3000
+/** How often the open deposit modal looks for a new deposit (the WebSocket usually tells it first). */
+export const IDLE_POLL_MS = 10_000
+
+/** The latest deposits of the coin; polls while one is confirming so credits show without a reload. */
+function RecentDeposits({ coin }: { coin: string }) {
+  const { t } = useTexts('walletModals')
+  const queryClient = useQueryClient()
+  const filter = useMemo(() => ({ coinSymbol: coin, page: 1, pageSize: 3 }), [coin])
+  const query = useQuery({
+    queryKey: walletKeys.history('deposit', filter),
+    queryFn: () => getDepositHistory(filter),
+    refetchInterval: (q) =>
+      (q.state.data?.list ?? []).some((r: DepositRecord) => r.status === 'confirming') ? CONFIRMING_POLL_MS : IDLE_POLL_MS,
+  })
+  const list = query.data?.list ?? []
+  // When a deposit is credited, every balance on screen is refreshed.
+  const credited = list.filter((r) => r.status === 'credited').map((r) => r.id).join(',')
+  const seen = useRef<string | undefined>(undefined)
+  useEffect(() => {
+    if (seen.current !== undefined && seen.current !== credited) {
+      void queryClient.invalidateQueries({ queryKey: walletKeys.all, refetchType: 'active' })
+    }
+    seen.current = credited
+  }, [credited, queryClient])
+  if (list.length === 0) return null
+  return (
+    <Box>
+      <Separator mb="3" />
+      <Text fontSize="sm" fontWeight="semibold" mb="2">
+        {t('deposit.recent')}
+      </Text>
+      <Stack gap="2" data-testid="recent-deposits">
+        {list.map((r) => (
+          <HStack key={r.id} justify="space-between" fontSize="sm" data-testid="recent-deposit" data-status={r.status}>
+            <Stack gap="0">
+              <Text fontVariantNumeric="tabular-nums">{`${r.amount} ${r.coin}`}</Text>
+              <Text color="fg.muted" fontSize="xs">
+                {formatTime(r.createTime)}
+              </Text>
+            </Stack>
+            <DepositStatus record={r} />
+          </HStack>
+        ))}
+      </Stack>
+    </Box>
+  )
+}
+
+/** A deposit's status; confirming shows n/required confirmations. */
+export function DepositStatus({ record }: { record: DepositRecord }) {
+  const { t } = useTexts('walletModals')
+  if (record.status === 'confirming') {
+    return (
+      <Badge colorPalette="orange" data-testid="deposit-status">
+        {t('status.confirming', { n: record.confirmations, of: record.requiredConfirmations })}
+      </Badge>
+    )
+  }
+  if (record.status === 'credited') {
+    return (
+      <Badge colorPalette="green" data-testid="deposit-status">
+        {t('status.credited')}
+      </Badge>
+    )
+  }
+  return (
+    <Badge colorPalette="gray" data-testid="deposit-status">
+      {t('status.review')}
+    </Badge>
+  )
+}

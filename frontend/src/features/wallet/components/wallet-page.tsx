@@ -1,0 +1,137 @@
+import { Box, Button, Container, Flex, Heading, HStack, IconButton, SimpleGrid, Stack, Tabs } from '@chakra-ui/react'
+import { useEffect } from 'react'
+import { LuArrowDownToLine, LuArrowLeftRight, LuArrowUpFromLine, LuBookUser, LuEye, LuEyeOff, LuHistory, LuKeyRound, LuLandmark } from 'react-icons/lu'
+import { AppLink } from '@/components/layout/app-link'
+import { getLanguage } from '@/lib/cookies'
+import { useTexts } from '@/lib/i18n'
+import { useBalanceHide } from '../hooks/use-balance-hide'
+import { useWalletLive } from '../hooks/use-wallet-live'
+import { CrossView, EarnView, FuturesView, IsolatedView, OtcView, OverviewView, SpotView } from './wallet-views'
+import { WalletModals, type ModalState } from './wallet-modals'
+
+/** The views of the wallet area (spec §2). */
+export const WALLET_VIEWS = ['overview', 'spot', 'cross', 'isolated', 'otc', 'futures', 'earn'] as const
+export type WalletView = (typeof WALLET_VIEWS)[number]
+
+/** The wallet search parameters: the view and the open modal. */
+export interface WalletSearch extends ModalState {
+  view?: WalletView
+}
+
+/** The wallet area: header with actions, the account views, the modals. */
+export function WalletPage({ search, onSearch }: { search: WalletSearch; onSearch: (next: WalletSearch) => void }) {
+  const { t } = useTexts('wallet')
+  const { hidden, toggle } = useBalanceHide()
+  useWalletLive()
+  const view = search.view ?? 'overview'
+  const openModal = (m: ModalState) => onSearch({ view: search.view, ...m })
+  const closeModal = () => onSearch({ view: search.view })
+  const props = { hidden, openModal }
+  const lan = getLanguage()
+  // On phones the tab row scrolls: keep the chosen view's tab in sight.
+  useEffect(() => {
+    const el = document.querySelector(`[data-testid="wallet-tab-${view}"]`) as HTMLElement | null
+    el?.scrollIntoView?.({ block: 'nearest', inline: 'center' })
+  }, [view])
+
+  return (
+    <Container maxW="7xl" py={{ base: '4', md: '8' }} data-testid="wallet-page">
+      <Flex justify="space-between" align={{ base: 'stretch', md: 'center' }} direction={{ base: 'column', md: 'row' }} gap="4" mb="6">
+        <HStack gap="2">
+          <Heading as="h1" size="xl">
+            {t('title')}
+          </Heading>
+          <IconButton
+            size="sm"
+            variant="ghost"
+            aria-label={hidden ? t('showBalances') : t('hideBalances')}
+            aria-pressed={hidden}
+            onClick={toggle}
+            data-testid="balance-hide"
+          >
+            {hidden ? <LuEyeOff aria-hidden="true" /> : <LuEye aria-hidden="true" />}
+          </IconButton>
+        </HStack>
+        <Stack gap="2" align={{ base: 'stretch', md: 'flex-end' }}>
+          <SimpleGrid columns={3} gap="2" width={{ base: 'full', md: 'auto' }}>
+            <Button size="sm" colorPalette="brand" onClick={() => openModal({ modal: 'deposit' })} data-testid="open-deposit">
+              <LuArrowDownToLine aria-hidden="true" />
+              {t('actions.deposit')}
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => openModal({ modal: 'withdraw' })} data-testid="open-withdraw">
+              <LuArrowUpFromLine aria-hidden="true" />
+              {t('actions.withdraw')}
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => openModal({ modal: 'transfer' })} data-testid="open-transfer">
+              <LuArrowLeftRight aria-hidden="true" />
+              {t('actions.transfer')}
+            </Button>
+          </SimpleGrid>
+          <HStack gap={{ base: '0', md: '1' }} flexWrap="wrap" justify={{ base: 'flex-start', md: 'flex-end' }}>
+            <Button asChild size="xs" variant="ghost">
+              <AppLink href="/wallet/history" data-testid="history-link">
+                <LuHistory aria-hidden="true" />
+                {t('actions.history')}
+              </AppLink>
+            </Button>
+            <Button asChild size="xs" variant="ghost">
+              <AppLink href={`/${lan}/newAssets/addressMent`} data-testid="address-book-link">
+                <LuBookUser aria-hidden="true" />
+                {t('actions.addressBook')}
+              </AppLink>
+            </Button>
+            <Button size="xs" variant="ghost" onClick={() => openModal({ modal: 'addBank' })} data-testid="open-add-bank">
+              <LuLandmark aria-hidden="true" />
+              {t('actions.addBank')}
+            </Button>
+            <Button size="xs" variant="ghost" onClick={() => openModal({ modal: 'tradePassword' })} data-testid="open-trade-password">
+              <LuKeyRound aria-hidden="true" />
+              {t('actions.tradePassword')}
+            </Button>
+          </HStack>
+        </Stack>
+      </Flex>
+
+      <Tabs.Root
+        value={view}
+        onValueChange={(d) => onSearch({ view: d.value as WalletView })}
+        variant="line"
+        lazyMount
+        unmountOnExit
+      >
+        <Box overflowX="auto">
+          <Tabs.List minW="max-content">
+            {WALLET_VIEWS.map((v) => (
+              <Tabs.Trigger key={v} value={v} data-testid={`wallet-tab-${v}`}>
+                {t(`views.${v}`)}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+        </Box>
+        <Tabs.Content value="overview">
+          <OverviewView {...props} />
+        </Tabs.Content>
+        <Tabs.Content value="spot">
+          <SpotView {...props} />
+        </Tabs.Content>
+        <Tabs.Content value="cross">
+          <CrossView {...props} />
+        </Tabs.Content>
+        <Tabs.Content value="isolated">
+          <IsolatedView {...props} />
+        </Tabs.Content>
+        <Tabs.Content value="otc">
+          <OtcView {...props} />
+        </Tabs.Content>
+        <Tabs.Content value="futures">
+          <FuturesView {...props} />
+        </Tabs.Content>
+        <Tabs.Content value="earn">
+          <EarnView {...props} />
+        </Tabs.Content>
+      </Tabs.Root>
+
+      <WalletModals state={search} onClose={closeModal} />
+    </Container>
+  )
+}

@@ -1,0 +1,523 @@
+import { Alert, Button, Field, Input, InputGroup, NativeSelect, Stack, Text } from '@chakra-ui/react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { LuPlus } from 'react-icons/lu'
+import { AppLink } from '@/components/layout/app-link'
+import { useTexts } from '@/lib/i18n'
+import { notifyError, notifySuccess } from '@/lib/notify'
+import { isSuccess } from '@/lib/request-client'
+import { useUserInfo } from '@/lib/session'
+import {
+  bankWithdraw,
+  confirmWithdraw,
+  getAssets,
+  getBankAccounts,
+  getCost,
+  getWithdrawHistory,
+  newRequestId,
+  OP,
+  sendEmail,
+  sendSms,
+  validateWithdrawAddress,
+  walletKeys,
+  type AssetEntry,
+} from '../api/wallet-api'
+import { compareDecimals, formatFixed, isPositive, sanitizeAmount, subtractDecimals, truncateDecimals } from '../lib/format'
+import { defaultMethod, withdrawErrorText } from '../lib/withdraw-errors'
+import { AddAddressModal } from './add-address-modal'
+import { AddBankModal } from './add-bank-modal'
+import { AssetPicker } from './asset-picker'
+import { codeError, GoogleField, SendCodeField } from './code-fields'
+import { ChainButtons, InfoRow, QueryState } from './shared'
+import { WalletDialog } from './wallet-dialog'
+
+const isBank = (chain: string) => chain.toLowerCase() === 'bank'
+type Step = 1 | 2 | 3
+
+/** Waits (at most ~8 s) until a new withdrawal has left the PENDING state, i.e. its request was sent. */
+async function waitUntilSent(id: string): Promise<void> {
+  const deadline = Date.now() + 8000
+  while (Date.now() < deadline) {
+    try {
+      const page = await getWithdrawHistory({ page: 1, pageSize: 20 })
+      const r = page.list.find((x) => x.id === id)
+      if (r && r.status !== 'PENDING') return
+    } catch {
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 400))
+  }
+}
+
+/** The three-step withdraw modal of spec §2 and §4. */
+export function WithdrawModal({ open, onClose, coin }: { open: boolean; onClose: () => void; coin?: string }) {
+  const common = useTexts('common')
+  const { t } = useTexts('walletModals')
+  const [step, setStep] = useState<Step>(1)
+  useEffect(() => {
+    if (open) setStep(1)
+  }, [open])
+  // The back arrow leaves the modal on step 1, otherwise goes back one step (spec §2).
+  const back = () => (step === 1 ? onClose() : setStep((s) => (s - 1) as Step))
+  return (
+    <WalletDialog
+      open={open}
+      onClose={onClose}
+      title={t(step === 3 ? 'withdraw.confirmTitle' : 'withdraw.title')}
+      closeLabel={common.t('close')}
+      backLabel={common.t('back')}
+      onBack={back}
+      testId="withdraw-modal"
+    >
+      <WithdrawBody coin={coin} step={step} setStep={setStep} onDone={onClose} />
+    </WalletDialog>
+  )
+}
+
+function WithdrawBody({
+  coin,
+  step,
+  setStep,
+  onDone,
+}: {
+  coin?: string
+  step: Step
+  setStep: (s: Step) => void
+  onDone: () => void
+}) {
+  const { t } = useTexts('walletModals')
+  const common = useTexts('common')
+  const queryClient = useQueryClient()
+  const { user } = useUserInfo()
+  const assets = useQuery({ queryKey: walletKeys.assets('withdraw'), queryFn: () => getAssets('withdraw') })
+  const list = useMemo(() => (assets.data ?? []).filter((a) => a.withdrawOpen || a.isFiat), [assets.data])
+  const [value, setValue] = useState('')
+  const [method, setMethod] = useState('')
+  const asset = list.find((a) => a.value === value)
+
+  const [address, setAddress] = useState('')
+  const [addressId, setAddressId] = useState('')
+  const [memo, setMemo] = useState('')
+  const [bankId, setBankId] = useState('')
+  const [amount, setAmount] = useState('')
+  const [formError, setFormError] = useState<string>()
+  const [checking, setChecking] = useState(false)
+  const [submitting, setSubmitting] = useState(false)
+  const [emailCode, setEmailCode] = useState('')
+  const [smsCode, setSmsCode] = useState('')
+  const [googleCode, setGoogleCode] = useState('')
+  const [codeTouched, setCodeTouched] = useState(false)
+  const [submitError, setSubmitError] = useState<string>()
+  const [addBankOpen, setAddBankOpen] = useState(false)
+  const [addAddressOpen, setAddAddressOpen] = useState(false)
+  const requestId = useRef(newRequestId())
+
+  const resetForm = () => {
+    setAddress('')
+    setAddressId('')
+    setMemo('')
+    setBankId('')
+    setAmount('')
+    setFormError(undefined)
+  }
+
+  const choose = (a: AssetEntry) => {
+    setValue(a.value)
+    setMethod(defaultMethod(a.chains, 'withdraw') || (a.isFiat ? 'Bank' : ''))
+    resetForm()
+  }
+
+  useEffect(() => {
+    if (value || list.length === 0) return
+    const wanted = coin ? list.find((a) => a.value === coin || a.code === coin) : undefined
+    choose(wanted ?? list[0])
+    // choose only sets state; run once the list arrives
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [list, coin, value])
+
+  const symbol = asset?.value ?? ''
+  const cost = useQuery({
+    queryKey: walletKeys.cost(symbol, method),
+    queryFn: () => getCost(symbol, method),
+    enabled: !!symbol && !!method,
+  })
+  const bankMode = isBank(method)
+  const banks = useQuery({ queryKey: walletKeys.banks, queryFn: getBankAccounts, enabled: bankMode })
+  const c = cost.data
+  const precision = c?.precision ?? asset?.fix ?? 8
+  const fee = c?.defaultFee ?? '0'
+  const chainAddresses = (c?.userWithdrawAddrList ?? []).filter((e) => !e.trustType || e.trustType === method)
+  const bank = (banks.data ?? []).find((b) => b.id === bankId)
+  const lockedUntil = c?.withdrawLockedUntil ?? 0
+  const locked = lockedUntil > Date.now()
+
+  useEffect(() => {
+    if (bankMode && !bankId && banks.data && banks.data.length > 0) setBankId(banks.data[0].id)
+  }, [bankMode, bankId, banks.data])
+
+  const receive = isPositive(amount) && !bankMode ? subtractDecimals(amount, fee) : amount
+  const needEmail = c ? c.needEmailCode : !!user?.email
+  const needSms = c ? c.needSmsCode : user?.isOpenMobileCheck === 1
+  const needGoogle = c ? c.needGoogleCode : user?.googleStatus === 1
+
+  const amountError = (): string | undefined => {
+    if (!amount) return t('errors.required')
+    if (!isPositive(amount)) return t('errors.amountPositive')
+    if (c && compareDecimals(amount, c.can_withdraw_amount) > 0) return t('errors.insufficient')
+    return undefined
+  }
+
+  // Step 2 → 3: the address (or bank account) and method are checked by the validity call first (spec §4).
+  const confirmStep2 = async () => {
+    setFormError(undefined)
+    const aErr = amountError()
+    if (bankMode) {
+      if (!bank) return setFormError(t('withdraw.chooseBank'))
+    } else if (!address.trim()) {
+      return setFormError(t('withdraw.enterAddress'))
+    }
+    if (aErr) return setFormError(aErr)
+    setChecking(true)
+    try {
+      const target = bankMode ? (bank?.account ?? '') : memo ? `${address.trim()}_${memo.trim()}` : address.trim()
+      const envelope = await validateWithdrawAddress(symbol, method, target)
+      if (!isSuccess(envelope)) {
+        setFormError(envelope.msg || t('withdraw.invalidAddress'))
+        return
+      }
+      requestId.current = newRequestId()
+      setSubmitError(undefined)
+      setCodeTouched(false)
+      setStep(3)
+    } catch (e) {
+      setFormError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setChecking(false)
+    }
+  }
+
+  const codesErrors = {
+    email: needEmail ? codeError(t, emailCode, 'email') : undefined,
+    sms: needSms ? codeError(t, smsCode, 'phone') : undefined,
+    google: needGoogle ? codeError(t, googleCode, 'google') : undefined,
+  }
+
+  const submit = async () => {
+    setCodeTouched(true)
+    setSubmitError(undefined)
+    if (codesErrors.email || codesErrors.sms || codesErrors.google) return
+    setSubmitting(true)
+    try {
+      const codes = {
+        ...(needEmail ? { emailCode } : {}),
+        ...(needSms ? { smsValidCode: smsCode } : {}),
+        ...(needGoogle ? { googleCode } : {}),
+      }
+      const envelope = bankMode
+        ? await bankWithdraw({
+            userId: String(user?.id ?? ''),
+            amount,
+            bankAccName: bank?.userName ?? '',
+            bankAccNo: bank?.account ?? '',
+            bankName: bank?.title ?? '',
+            bankAccountId: bank?.id ?? '',
+            code: new URLSearchParams(window.location.search).get('code') || symbol,
+            requestId: requestId.current,
+            ...codes,
+          })
+        : await confirmWithdraw({
+            address: address.trim(),
+            addressId: addressId || undefined,
+            memo: memo.trim() || undefined,
+            fee,
+            amount,
+            symbol,
+            trustType: method,
+            requestId: requestId.current,
+            ...codes,
+          })
+      if (!isSuccess(envelope)) {
+        const e = withdrawErrorText(envelope)
+        const text = 'key' in e ? t(e.key) : e.message
+        setSubmitError(text)
+        notifyError(text)
+        // A refused submit holds nothing; the next attempt is a new request.
+        requestId.current = newRequestId()
+        return
+      }
+      void queryClient.invalidateQueries({ queryKey: walletKeys.all })
+      if (bankMode && envelope.data?.url) {
+        // Spec §7: on success the bank withdrawal redirects to the returned url,
+        // once the request has reached the bank (the workflow sends it just after the answer).
+        await waitUntilSent(envelope.data.id)
+        window.location.assign(envelope.data.url)
+        return
+      }
+      notifySuccess(t('withdraw.submitted'))
+      onDone()
+    } catch (e) {
+      notifyError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  const chains = asset ? (asset.chains.length ? asset.chains : asset.isFiat ? [{ name: 'Bank' }] : []) : []
+
+  return (
+    <QueryState
+      isLoading={assets.isLoading}
+      isError={assets.isError}
+      isEmpty={list.length === 0}
+      onRetry={() => void assets.refetch()}
+      loadingText={common.t('loading')}
+      errorText={common.t('error')}
+      retryText={common.t('retry')}
+      emptyText={t('withdraw.noAssets')}
+    >
+      {step === 1 ? (
+        <Stack gap="4" data-testid="withdraw-step-1">
+          <AssetPicker assets={list} value={value} onChange={choose} label={t('asset')} searchLabel={t('searchAsset')} emptyLabel={t('noMatch')} />
+          {asset ? (
+            <Stack gap="1.5" borderWidth="1px" rounded="md" p="3">
+              <InfoRow label={t('balance')}>{`${asset.totalBalance} ${asset.value}`}</InfoRow>
+              <InfoRow label={t('available')}>{`${asset.normal_balance} ${asset.value}`}</InfoRow>
+              <InfoRow label={t('freeze')}>{`${asset.lockBalance} ${asset.value}`}</InfoRow>
+            </Stack>
+          ) : null}
+          {cost.isLoading ? (
+            <Text color="fg.muted" fontSize="sm">
+              {common.t('loading')}
+            </Text>
+          ) : c ? (
+            <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-limits">
+              <InfoRow label={t('withdraw.withdrawable')} testId="withdrawable">{`${formatFixed(c.can_withdraw_amount, 8)} ${symbol}`}</InfoRow>
+              <InfoRow label={t('withdraw.dailyLimit')} testId="daily-limit">
+                {`${formatFixed(c.used_withdraw_daily_amount, 2)} / ${formatFixed(c.total_withdraw_daily_max_limit, 2)} USDT`}
+              </InfoRow>
+              <InfoRow label={t('withdraw.dailyRemaining')}>{`${formatFixed(c.left_withdraw_daily_amount, 2)} USDT`}</InfoRow>
+              <InfoRow label={t('withdraw.minMax')}>{`${formatFixed(c.withdraw_min, 4)} / ${formatFixed(c.withdraw_max, 4)} ${symbol}`}</InfoRow>
+            </Stack>
+          ) : null}
+          {locked ? (
+            <Alert.Root status="warning" data-testid="withdraw-locked">
+              <Alert.Indicator />
+              <Alert.Description>{t('withdraw.locked', { time: new Date(lockedUntil).toLocaleString() })}</Alert.Description>
+            </Alert.Root>
+          ) : null}
+          <Button colorPalette="brand" disabled={!asset || locked} onClick={() => setStep(2)} data-testid="withdraw-continue">
+            {t('continue')}
+          </Button>
+          <AppLink href="/wallet/history?tab=withdraw" color="brand.solid" fontSize="sm">
+            {t('orderHistory')}
+          </AppLink>
+        </Stack>
+      ) : null}
+
+      {step === 2 && asset ? (
+        <Stack gap="4" data-testid="withdraw-step-2">
+          <ChainButtons
+            chains={chains}
+            value={method}
+            onChange={(m) => {
+              setMethod(m)
+              resetForm()
+            }}
+            label={t('withdrawMethod')}
+            bankLabel={t('bankMethod')}
+          />
+          {c?.mainChainNameTip ? (
+            <Text fontSize="xs" color="fg.muted">
+              {c.mainChainNameTip}
+            </Text>
+          ) : null}
+          {bankMode ? (
+            <Stack gap="1.5">
+              <Field.Root>
+                <Field.Label>{t('withdraw.recipientBank')}</Field.Label>
+                <NativeSelect.Root>
+                  <NativeSelect.Field
+                    value={bankId}
+                    onChange={(e) => setBankId(e.target.value)}
+                    data-testid="withdraw-bank-select"
+                    placeholder={banks.data?.length ? undefined : t('withdraw.noBank')}
+                  >
+                    {(banks.data ?? []).map((b) => (
+                      <option key={b.id} value={b.id}>
+                        {`${b.title} · ${b.account}`}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+              <Button variant="plain" size="sm" alignSelf="flex-start" px="0" color="brand.solid" onClick={() => setAddBankOpen(true)} data-testid="add-bank-link">
+                <LuPlus aria-hidden="true" />
+                {t('withdraw.addBank')}
+              </Button>
+            </Stack>
+          ) : (
+            <Stack gap="3">
+              <Field.Root>
+                <Field.Label>{t('withdraw.address')}</Field.Label>
+                <Input
+                  name="address"
+                  value={address}
+                  onChange={(e) => {
+                    setAddress(e.target.value.trim())
+                    setAddressId('')
+                  }}
+                  placeholder={t('withdraw.addressPlaceholder')}
+                  autoComplete="off"
+                  fontFamily="mono"
+                  data-testid="withdraw-address"
+                />
+              </Field.Root>
+              <Field.Root>
+                <Field.Label>{t('withdraw.addressBook')}</Field.Label>
+                <NativeSelect.Root>
+                  <NativeSelect.Field
+                    value={addressId}
+                    data-testid="address-book-select"
+                    onChange={(e) => {
+                      const id = e.target.value
+                      if (id === '__add') {
+                        setAddAddressOpen(true)
+                        return
+                      }
+                      const entry = chainAddresses.find((a) => a.id === id)
+                      setAddressId(id)
+                      if (entry) {
+                        const at = entry.address.indexOf('_')
+                        setAddress(at >= 0 ? entry.address.slice(0, at) : entry.address)
+                        setMemo(at >= 0 ? entry.address.slice(at + 1) : '')
+                      }
+                    }}
+                  >
+                    <option value="">{t('withdraw.chooseSaved')}</option>
+                    {chainAddresses.map((a) => (
+                      <option key={a.id} value={a.id}>
+                        {`${a.label} · ${a.address}`}
+                      </option>
+                    ))}
+                    <option value="__add">{t('withdraw.addAddress')}</option>
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+              {c && c.tagType > 0 ? (
+                <Field.Root>
+                  <Field.Label>{t('withdraw.memo')}</Field.Label>
+                  <Input name="memo" value={memo} onChange={(e) => setMemo(e.target.value.trim())} data-testid="withdraw-memo" />
+                </Field.Root>
+              ) : null}
+              {c?.verifyAddress ? (
+                <Text fontSize="xs" color="fg.muted">
+                  {t('withdraw.verifyOn')}
+                </Text>
+              ) : null}
+            </Stack>
+          )}
+          <Field.Root>
+            <Field.Label>{t('amount')}</Field.Label>
+            <InputGroup
+              endElement={
+                <Button size="xs" variant="ghost" onClick={() => setAmount(truncateDecimals(c?.can_withdraw_amount ?? asset.normal_balance, precision))} data-testid="withdraw-all">
+                  {t('all')}
+                </Button>
+              }
+            >
+              <Input
+                name="amount"
+                inputMode="decimal"
+                value={amount}
+                onChange={(e) => setAmount(sanitizeAmount(e.target.value, precision))}
+                placeholder={c ? t('withdraw.amountPlaceholder', { min: formatFixed(c.withdraw_min, 4) }) : ''}
+                data-testid="withdraw-amount"
+              />
+            </InputGroup>
+            <Field.HelperText>{t('withdraw.availableLine', { amount: c ? formatFixed(c.can_withdraw_amount, 8) : asset.normal_balance, coin: symbol })}</Field.HelperText>
+          </Field.Root>
+          <Stack gap="1" borderWidth="1px" rounded="md" p="3">
+            <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatFixed(fee, 2)} ${symbol}`}</InfoRow>
+            {c && c.feeMin !== c.feeMax ? <InfoRow label={t('withdraw.feeRange')}>{`${formatFixed(c.feeMin, 2)} – ${formatFixed(c.feeMax, 2)}`}</InfoRow> : null}
+            {!bankMode ? <InfoRow label={t('withdraw.receive')}>{isPositive(amount) ? `${receive} ${symbol}` : '--'}</InfoRow> : null}
+          </Stack>
+          {formError ? (
+            <Text color="fg.error" fontSize="sm" role="alert" data-testid="withdraw-form-error">
+              {formError}
+            </Text>
+          ) : null}
+          <Button colorPalette="brand" loading={checking} onClick={() => void confirmStep2()} data-testid="withdraw-confirm-2">
+            {common.t('confirm')}
+          </Button>
+        </Stack>
+      ) : null}
+
+      {step === 3 && asset ? (
+        <Stack gap="4" data-testid="withdraw-step-3">
+          <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-summary">
+            <InfoRow label={t('amount')}>{`${amount} ${symbol}`}</InfoRow>
+            <InfoRow label={t('withdraw.fee')}>{`${formatFixed(fee, 2)} ${symbol}`}</InfoRow>
+            {!bankMode ? <InfoRow label={t('withdraw.receive')}>{`${receive} ${symbol}`}</InfoRow> : null}
+            <InfoRow label={bankMode ? t('withdraw.recipientBank') : t('withdraw.address')}>
+              <Text fontFamily="mono" fontSize="xs">
+                {bankMode ? `${bank?.title ?? ''} ${bank?.account ?? ''}` : memo ? `${address} (${memo})` : address}
+              </Text>
+            </InfoRow>
+          </Stack>
+          {needSms ? (
+            <SendCodeField
+              t={t}
+              name="smsValidCode"
+              label={t('codes.phone')}
+              value={smsCode}
+              onChange={setSmsCode}
+              error={codeTouched ? codesErrors.sms : undefined}
+              send={() => sendSms(OP.withdrawSms)}
+              testId="send-sms"
+            />
+          ) : null}
+          {needEmail ? (
+            <SendCodeField
+              t={t}
+              name="emailCode"
+              label={t('codes.email')}
+              value={emailCode}
+              onChange={setEmailCode}
+              error={codeTouched ? codesErrors.email : undefined}
+              send={() => sendEmail(OP.withdrawEmail)}
+              testId="send-email"
+            />
+          ) : null}
+          {needGoogle ? (
+            <GoogleField t={t} value={googleCode} onChange={setGoogleCode} error={codeTouched ? codesErrors.google : undefined} />
+          ) : null}
+          {submitError ? (
+            <Alert.Root status="error" data-testid="withdraw-error">
+              <Alert.Indicator />
+              <Alert.Title>{submitError}</Alert.Title>
+            </Alert.Root>
+          ) : null}
+          <Button
+            colorPalette="brand"
+            loading={submitting}
+            disabled={bankMode && !bank}
+            onClick={() => void submit()}
+            data-testid="withdraw-submit"
+          >
+            {common.t('confirm')}
+          </Button>
+        </Stack>
+      ) : null}
+
+      <AddBankModal open={addBankOpen} onClose={() => setAddBankOpen(false)} onAdded={(id) => setBankId(id)} />
+      <AddAddressModal
+        open={addAddressOpen}
+        onClose={() => setAddAddressOpen(false)}
+        coin={asset && !asset.isFiat ? asset.value : undefined}
+        chain={!bankMode ? method : undefined}
+      />
+    </QueryState>
+  )
+}
