@@ -1,0 +1,153 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
+	"tenger/internal/ledger"
+	"tenger/internal/markets"
+	qembedded "tenger/internal/queue/embedded"
+	"tenger/internal/spot"
+	"tenger/internal/store/embedded"
+)
+
+func newTradeEnv(t *testing.T) (*Router, walletSessions, *ledger.Ledger) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := embedded.Open(dir+"/store", embedded.Options{SweepInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	qdb, err := qembedded.Open(dir+"/queue", qembedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = qdb.Close() })
+	q, err := qdb.Queue("orders", qembedded.QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	led := ledger.New(st, nil)
+	cat := markets.Defaults()
+	svc := spot.New(spot.Options{Store: st, Ledger: led, Markets: cat, Orders: q})
+	eng, err := spot.NewEngine(context.Background(), spot.EngineOptions{Store: st, Ledger: led, Markets: cat, Orders: q,
+		DataDir: dir + "/engine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.Start()
+	t.Cleanup(func() {
+		if err := eng.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	s := walletSessions{"ta": "10000001", "tb": "10000002"}
+	for uid, amt := range map[string][2]string{"10000001": {"BTC", "1"}, "10000002": {"USDT", "10000"}} {
+		if _, err := led.Post(context.Background(), ledger.Posting{ID: "dep:" + uid, Reason: "deposit",
+			Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount("T"), ledger.UserAccount(uid, ledger.Spot), amt[0], decimal.RequireFromString(amt[1]))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return NewTradeRouter(svc, Options{Log: zerolog.Nop(), Sessions: s}), s, led
+}
+
+func tradeCall(t *testing.T, h *Router, path, token string, body any) walletAnswer {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(string(b)))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set(HeaderToken, token)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var a walletAnswer
+	if err := json.Unmarshal(rec.Body.Bytes(), &a); err != nil {
+		t.Fatalf("%s: %q: %v", path, rec.Body.String(), err)
+	}
+	return a
+}
+
+func TestTradeRoutes(t *testing.T) {
+	h, _, led := newTradeEnv(t)
+	const p = "/fe-ex-api"
+	a := tradeCall(t, h, p+"/order/create", "ta", map[string]any{"symbol": "BTC/USDT", "side": "SELL", "type": "LIMIT", "price": 30000, "volume": "0.2"})
+	if a.Code != "0" {
+		t.Fatalf("create: %+v", a)
+	}
+	var created OrderCreateResp
+	_ = json.Unmarshal(a.Data, &created)
+	if a := tradeCall(t, h, p+"/order/create", "tb", map[string]any{"symbol": "btcusdt", "side": "BUY", "type": "LIMIT", "price": "30000.001", "volume": "0.1"}); a.Code != apperr.CodeTradePriceTick {
+		t.Fatalf("off-tick price: %+v", a)
+	}
+	if a := tradeCall(t, h, p+"/order/create", "", map[string]any{"symbol": "btcusdt"}); a.Code != apperr.CodeNotSignedIn {
+		t.Fatalf("anonymous create: %+v", a)
+	}
+	if a := tradeCall(t, h, p+"/order/create", "tb", map[string]any{"symbol": "btcusdt", "side": "BUY", "type": "MARKET", "quoteVolume": "3000"}); a.Code != "0" {
+		t.Fatalf("market buy: %+v", a)
+	}
+	var hist OrderList
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		a := tradeCall(t, h, p+"/order/entrust_history", "tb", map[string]any{"symbol": "btcusdt"})
+		_ = json.Unmarshal(a.Data, &hist)
+		if hist.Count == 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if hist.Count != 1 || hist.OrderList[0].StatusText != "FILLED" || hist.OrderList[0].DealVolume != "0.1" ||
+		hist.OrderList[0].AvgPrice != "30000" || hist.OrderList[0].Fee != "0.0001" {
+		t.Fatalf("bob's history %+v", hist)
+	}
+	var open OrderList
+	_ = json.Unmarshal(tradeCall(t, h, p+"/order/list/new", "ta", map[string]any{}).Data, &open)
+	if open.Count != 1 || open.OrderList[0].OrderID != created.OrderID || open.OrderList[0].Status != 2 {
+		t.Fatalf("alice's open orders %+v", open)
+	}
+	var trades TradeList
+	_ = json.Unmarshal(tradeCall(t, h, p+"/trade/list_by_order", "ta", map[string]any{"order_id": created.OrderID}).Data, &trades)
+	if trades.Count != 1 || trades.TradeList[0].Role != "MAKER" || trades.TradeList[0].DealMoney != "3000" || trades.TradeList[0].Fee != "3" {
+		t.Fatalf("alice's order trades %+v", trades)
+	}
+	if a := tradeCall(t, h, p+"/trade/list_by_order", "tb", map[string]any{"order_id": created.OrderID}); a.Code != apperr.CodeTradeOrderNotFound {
+		t.Fatalf("bob read alice's order: %+v", a)
+	}
+	_ = json.Unmarshal(tradeCall(t, h, p+"/order/trade_info_search", "tb", map[string]any{"symbol": "btcusdt", "side": "BUY"}).Data, &trades)
+	if trades.Count != 1 || trades.TradeList[0].Role != "TAKER" {
+		t.Fatalf("bob's trades %+v", trades)
+	}
+	if a := tradeCall(t, h, p+"/order/cancel", "tb", map[string]any{"symbol": "btcusdt", "order_id": created.OrderID}); a.Code != apperr.CodeTradeOrderNotFound {
+		t.Fatalf("bob cancelled alice's order: %+v", a)
+	}
+	if a := tradeCall(t, h, p+"/order/cancel_all", "ta", map[string]any{}); a.Code != "0" {
+		t.Fatalf("cancel_all: %+v", a)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		b, _ := led.Balance(context.Background(), ledger.UserAccount("10000001", ledger.Spot), "BTC")
+		if b.Frozen.IsZero() {
+			if !b.Available.Equal(decimal.RequireFromString("0.9")) {
+				t.Fatalf("alice BTC %s after cancel", b.Available)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("cancel_all did not release alice's hold")
+		}
+	}
+	var search OrderList
+	_ = json.Unmarshal(tradeCall(t, h, p+"/order/entrust_search", "ta", map[string]any{"status": "CANCELLED"}).Data, &search)
+	if search.Count != 1 || search.OrderList[0].DealVolume != "0.1" {
+		t.Fatalf("alice's cancelled orders %+v", search)
+	}
+}

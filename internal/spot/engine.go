@@ -1,0 +1,614 @@
+package spot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"tenger/internal/ledger"
+	"tenger/internal/marketdata"
+	"tenger/internal/markets"
+	"tenger/internal/matching"
+	"tenger/internal/queue"
+	"tenger/internal/store"
+)
+
+// EngineOptions configure the engine process.
+type EngineOptions struct {
+	Store   store.Store
+	Ledger  *ledger.Ledger
+	Markets *markets.Catalogue
+	Orders  queue.Queue
+	// DataDir holds the journal (spot.journal) and the book snapshots
+	// (spot-snapshots/). Empty: an in-memory journal and no snapshots
+	// (tests; a restart then relies on a journal handed over in Journal).
+	DataDir string
+	// Journal overrides the journal (tests share a MemoryJournal across a
+	// simulated restart).
+	Journal matching.Journal
+	// Sync is the FileJournal policy; the default fsyncs once per batch.
+	Sync matching.SyncPolicy
+	// Feed receives trades and depth (nil: none).
+	Feed marketdata.Feed
+	// Batch is the most commands read per batch (default 256).
+	Batch int
+	// Visibility is the queue visibility timeout (default 30 s).
+	Visibility time.Duration
+	// SweepAfter: outbox records older than this are sent again (default 3 s).
+	SweepAfter time.Duration
+	// SnapshotEvery is the snapshot interval (default 30 s; < 0 never).
+	SnapshotEvery time.Duration
+	Now           func() time.Time
+	Log           zerolog.Logger
+}
+
+// Engine is the matching engine process: one goroutine that reads order
+// commands, sequences, journals, matches and settles them.
+type Engine struct {
+	o       EngineOptions
+	journal matching.Journal
+	books   *matching.Books
+	buf     *matching.EventBuffer
+	set     *settler
+	bySym   map[string]uint32
+	seq     uint64
+
+	lastDepth map[uint32]time.Time
+	dirty     map[uint32]bool
+	lastSnap  time.Time
+	lastSweep time.Time
+	changed   bool
+	// unsettled is set while the books hold commands whose events are not
+	// all stored; no snapshot may be written then.
+	unsettled bool
+	depthBuf  []matching.DepthLevel
+
+	// crashAfterJournal (tests) makes the next batch stop after the
+	// journal is synced and the books applied, before any settlement.
+	crashAfterJournal bool
+
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	done   chan struct{}
+	err    error
+}
+
+// NewEngine builds the engine and recovers its state: every pair of the
+// catalogue gets a book (so a pair added to markets.json trades after a
+// restart of the engine, without touching the API), snapshots are restored,
+// the journal after them is replayed and its events are settled again
+// (idempotently), and stored outbox records are sent again.
+func NewEngine(ctx context.Context, o EngineOptions) (*Engine, error) {
+	if o.Batch <= 0 {
+		o.Batch = 256
+	}
+	if o.Visibility <= 0 {
+		o.Visibility = 30 * time.Second
+	}
+	if o.SweepAfter <= 0 {
+		o.SweepAfter = 3 * time.Second
+	}
+	if o.SnapshotEvery == 0 {
+		o.SnapshotEvery = 30 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Sync == 0 && o.DataDir != "" {
+		o.Sync = matching.SyncOnDemand
+	}
+	e := &Engine{o: o, buf: matching.NewEventBuffer(4096), bySym: map[string]uint32{},
+		lastDepth: map[uint32]time.Time{}, dirty: map[uint32]bool{}}
+	e.set = &settler{st: o.Store, led: o.Ledger, pairs: map[uint32]markets.Pair{}, cfgs: map[uint32]matching.SymbolConfig{},
+		meta: map[uint64]*orderMeta{}, now: func() int64 { return o.Now().UnixMilli() }}
+	e.books = matching.NewBooks(e.buf)
+	for _, p := range o.Markets.List() {
+		id := symbolNum(p.Symbol)
+		if _, dup := e.set.pairs[id]; dup {
+			return nil, fmt.Errorf("spot: symbol id collision for %s", p.Symbol)
+		}
+		cfg := symbolConfig(p)
+		bc, err := cfg.BookConfig(id)
+		if err != nil {
+			return nil, err
+		}
+		if err := e.books.Add(matching.NewBook(bc, e.buf)); err != nil {
+			return nil, err
+		}
+		e.set.pairs[id], e.set.cfgs[id], e.bySym[p.Symbol] = p, cfg, id
+	}
+	switch {
+	case o.Journal != nil:
+		e.journal = o.Journal
+	case o.DataDir != "":
+		if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
+			return nil, err
+		}
+		j, err := matching.OpenFileJournal(filepath.Join(o.DataDir, "spot.journal"), o.Sync)
+		if err != nil {
+			return nil, err
+		}
+		e.journal = j
+	default:
+		e.journal = &matching.MemoryJournal{}
+	}
+	if err := e.recover(ctx); err != nil {
+		_ = e.closeJournal()
+		return nil, err
+	}
+	return e, nil
+}
+
+func (e *Engine) closeJournal() error {
+	if e.o.Journal != nil {
+		return nil // owned by the caller
+	}
+	return e.journal.Close()
+}
+
+func (e *Engine) snapDir() string { return filepath.Join(e.o.DataDir, "spot-snapshots") }
+
+func (e *Engine) recover(ctx context.Context) error {
+	from := uint64(0)
+	first := true
+	for sym, id := range e.bySym {
+		b := e.books.Book(id)
+		if e.o.DataDir != "" {
+			f, err := os.Open(filepath.Join(e.snapDir(), sym+".snap"))
+			if err == nil {
+				err = b.Restore(f)
+				_ = f.Close()
+				if err != nil {
+					return fmt.Errorf("spot: restore %s: %w", sym, err)
+				}
+			} else if !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+		if first || b.LastSeq() < from {
+			from, first = b.LastSeq(), false
+		}
+	}
+	// Every book was snapshotted at the same point (between batches), and
+	// the seq file is written after all of them: books idle since then
+	// (LastSeq far behind) need not force a replay of the whole journal.
+	if e.o.DataDir != "" {
+		if b, err := os.ReadFile(filepath.Join(e.snapDir(), "seq")); err == nil {
+			if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && v > from {
+				from = v
+			}
+		}
+	}
+	var cmds []matching.Command
+	var starts []int
+	flush := func() error {
+		if err := e.settleAll(ctx, cmds, starts); err != nil {
+			return err
+		}
+		cmds, starts = cmds[:0], starts[:0]
+		e.buf.Reset()
+		return nil
+	}
+	err := e.journal.Replay(from, func(c *matching.Command) error {
+		if c.Seq > e.seq {
+			e.seq = c.Seq
+		}
+		starts = append(starts, len(e.buf.Events))
+		cmds = append(cmds, *c)
+		e.books.Apply(c)
+		if len(cmds) >= 512 {
+			return flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("spot: replay journal: %w", err)
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if s := e.journal.LastSeq(); s > e.seq {
+		e.seq = s
+	}
+	for _, id := range e.books.Symbols() {
+		if s := e.books.Book(id).LastSeq(); s > e.seq {
+			e.seq = s
+		}
+		if err := e.books.Book(id).Check(); err != nil {
+			return err
+		}
+	}
+	if e.seq == 0 {
+		if err := e.checkNoHistory(ctx); err != nil {
+			return err
+		}
+	}
+	e.changed = true
+	for id := range e.set.pairs {
+		e.dirty[id] = true
+	}
+	return e.sweep(ctx, true)
+}
+
+// ErrJournalLost: the engine found no journal and no snapshot, but the
+// store holds settled trades. Starting with empty books would restart trade
+// ids at 1 (so new trades would look like replays of settled ones) and drop
+// resting orders, so the engine refuses; restore the data directory.
+var ErrJournalLost = errors.New("spot: engine journal and snapshots missing but trades are settled; restore the engine data directory")
+
+// checkNoHistory makes sure an engine starting from nothing really is the
+// first: no pair has a settled trade 1.
+func (e *Engine) checkNoHistory(ctx context.Context) error {
+	for sym := range e.bySym {
+		_, err := e.o.Store.Get(ctx, store.Key{PK: "POST#trade:" + sym + ":1", SK: "POST"})
+		if err == nil {
+			return fmt.Errorf("%w (%s)", ErrJournalLost, sym)
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
+}
+
+// settleAll settles the events of cmds; starts[i] is the index in the event
+// buffer of command i's first event.
+func (e *Engine) settleAll(ctx context.Context, cmds []matching.Command, starts []int) error {
+	evs := e.buf.Events
+	var jobs []job
+	var done []uint64
+	pending := map[uint64]int{}
+	for i := range cmds {
+		end := len(evs)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		var err error
+		if jobs, err = e.set.plan(ctx, &cmds[i], evs[starts[i]:end], jobs, &done, pending); err != nil {
+			return err
+		}
+	}
+	if err := run(ctx, jobs, settleWorkers); err != nil {
+		return err
+	}
+	for _, id := range done {
+		delete(e.set.meta, id)
+	}
+	return nil
+}
+
+// settleWorkers bounds the concurrent settlement writes of one batch.
+const settleWorkers = 64
+
+// sweep sends again the outbox records (orders stored but maybe never sent)
+// older than SweepAfter, or all of them when all is set (at start).
+func (e *Engine) sweep(ctx context.Context, all bool) error {
+	now := e.o.Now()
+	e.lastSweep = now
+	for sym := range e.bySym {
+		q := store.Query{PK: pkOutbox + sym, Limit: 500}
+		for {
+			page, err := e.o.Store.Query(ctx, q)
+			if err != nil {
+				return err
+			}
+			var msgs []queue.Message
+			for _, it := range page.Items {
+				if !all && now.UnixMilli()-it.Int("at") < e.o.SweepAfter.Milliseconds() {
+					continue
+				}
+				msgs = append(msgs, queue.Message{Group: sym, DedupID: "place:" + trimZeros(it.Str(store.AttrSK)), Body: it.Bytes("cmd")})
+			}
+			if len(msgs) > 0 {
+				if err := e.o.Orders.SendBatch(ctx, msgs); err != nil {
+					return err
+				}
+			}
+			if page.Cursor == "" {
+				break
+			}
+			q.Cursor = page.Cursor
+		}
+	}
+	return nil
+}
+
+func trimZeros(s string) string {
+	for len(s) > 1 && s[0] == '0' {
+		s = s[1:]
+	}
+	return s
+}
+
+// Start runs the engine loop on its own goroutine until Stop.
+func (e *Engine) Start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	e.mu.Lock()
+	e.cancel, e.done = cancel, make(chan struct{})
+	e.mu.Unlock()
+	go func() {
+		defer close(e.done)
+		err := e.Run(ctx)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			e.o.Log.Error().Err(err).Msg("spot: engine stopped")
+		}
+		e.mu.Lock()
+		e.err = err
+		e.mu.Unlock()
+	}()
+}
+
+// Stop ends the loop (after the batch in hand), writes a snapshot and
+// closes the journal.
+func (e *Engine) Stop() error {
+	e.mu.Lock()
+	cancel, done := e.cancel, e.done
+	e.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+	var errs []error
+	if e.o.DataDir != "" && !e.unsettled {
+		errs = append(errs, e.snapshot())
+	}
+	errs = append(errs, e.closeJournal())
+	return errors.Join(errs...)
+}
+
+// Run is the engine loop: receive a batch, process it, repeat.
+func (e *Engine) Run(ctx context.Context) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		ds, err := e.o.Orders.Receive(ctx, e.o.Batch, e.o.Visibility, 100*time.Millisecond)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			e.o.Log.Warn().Err(err).Msg("spot: receive")
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		if len(ds) > 0 {
+			if err := e.process(ctx, ds); err != nil {
+				return err
+			}
+		}
+		e.publishDepth(false)
+		now := e.o.Now()
+		if now.Sub(e.lastSweep) >= e.o.SweepAfter {
+			if err := e.sweep(ctx, false); err != nil && ctx.Err() == nil {
+				e.o.Log.Warn().Err(err).Msg("spot: outbox sweep")
+			}
+		}
+		if e.o.DataDir != "" && e.o.SnapshotEvery > 0 && e.changed && !e.unsettled && now.Sub(e.lastSnap) >= e.o.SnapshotEvery {
+			if err := e.snapshot(); err != nil {
+				e.o.Log.Warn().Err(err).Msg("spot: snapshot")
+			}
+		}
+	}
+}
+
+// errCrash is the simulated crash of crashAfterJournal.
+var errCrash = errors.New("spot: simulated crash after journal")
+
+// process runs one batch: sequence and journal the commands, sync once,
+// apply them, settle every event, publish, and only then delete the
+// messages. A crash anywhere leaves either messages to redeliver (skipped
+// if their order was sequenced) or a journal whose replay settles again.
+func (e *Engine) process(ctx context.Context, ds []queue.Delivery) error {
+	cmds := make([]matching.Command, 0, len(ds))
+	for i := range ds {
+		var c matching.Command
+		if err := matching.DecodeCommand(ds[i].Body, &c); err != nil {
+			e.o.Log.Warn().Err(err).Str("msg", ds[i].ID).Msg("spot: undecodable command dropped")
+			continue
+		}
+		if c.Kind == matching.CmdPlace {
+			fresh, err := e.freshPlace(ctx, c.OrderID)
+			if err != nil {
+				return err
+			}
+			if !fresh {
+				continue
+			}
+		}
+		e.seq++
+		c.Seq = e.seq
+		if err := e.journal.Append(&c); err != nil {
+			return err
+		}
+		cmds = append(cmds, c)
+	}
+	if err := e.journal.Sync(); err != nil {
+		return err
+	}
+	e.buf.Reset()
+	e.unsettled = true
+	starts := make([]int, len(cmds))
+	for i := range cmds {
+		starts[i] = len(e.buf.Events)
+		e.books.Apply(&cmds[i])
+		e.dirty[cmds[i].Symbol] = true
+	}
+	if e.crashAfterJournal {
+		return errCrash
+	}
+	for backoff := 10 * time.Millisecond; ; backoff *= 2 {
+		err := e.settleAll(ctx, cmds, starts)
+		if err == nil {
+			break
+		}
+		// The books have moved on; settlement must catch up or the engine
+		// must stop (a restart replays the journal and settles again).
+		e.o.Log.Error().Err(err).Msg("spot: settlement failed, retrying")
+		if backoff > 2*time.Second {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+	}
+	e.changed, e.unsettled = true, false
+	e.publishTrades()
+	e.publishDepth(false)
+	for i := range ds {
+		if err := e.o.Orders.Delete(ctx, ds[i].ReceiptHandle); err != nil {
+			e.o.Log.Warn().Err(err).Msg("spot: delete message")
+		}
+	}
+	return nil
+}
+
+// freshPlace reports whether a place command has not been sequenced yet:
+// neither by this process nor (the order's seq attribute) by an earlier one.
+func (e *Engine) freshPlace(ctx context.Context, id uint64) (bool, error) {
+	if m := e.set.meta[id]; m != nil && m.placedSeen {
+		return false, nil
+	}
+	it, err := e.o.Store.Get(ctx, orderKey(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if it.Has("seq") {
+		return false, nil
+	}
+	m := metaOf(it)
+	m.placedSeen = true
+	e.set.meta[id] = m
+	return true, nil
+}
+
+func (e *Engine) publishTrades() {
+	if e.o.Feed == nil {
+		return
+	}
+	var cur uint32
+	var trades []marketdata.Trade
+	at := e.o.Now()
+	flush := func() {
+		if len(trades) > 0 {
+			e.o.Feed.OnTrades(e.set.pairs[cur].Symbol, trades)
+		}
+		trades = nil
+	}
+	for i := range e.buf.Events {
+		ev := &e.buf.Events[i]
+		if ev.Kind != matching.EvTrade {
+			continue
+		}
+		if ev.Symbol != cur {
+			flush()
+			cur = ev.Symbol
+		}
+		cfg := e.set.cfgs[ev.Symbol]
+		trades = append(trades, marketdata.Trade{ID: fmt.Sprintf("%d", ev.TradeID), Symbol: cfg.Symbol,
+			Price: cfg.FromTicks(ev.Price), Qty: cfg.FromLots(ev.Qty), TakerSide: sideText(ev.Side), At: at})
+	}
+	flush()
+}
+
+// publishDepth sends the top 200 levels of each changed book, at most every
+// 100 ms per symbol.
+func (e *Engine) publishDepth(force bool) {
+	if e.o.Feed == nil {
+		return
+	}
+	now := e.o.Now()
+	for id := range e.dirty {
+		if !force && now.Sub(e.lastDepth[id]) < 100*time.Millisecond {
+			continue
+		}
+		b := e.books.Book(id)
+		if b == nil {
+			delete(e.dirty, id)
+			continue
+		}
+		cfg := e.set.cfgs[id]
+		conv := func(side matching.Side) []marketdata.Level {
+			e.depthBuf = b.AppendDepth(e.depthBuf[:0], side, 200)
+			out := make([]marketdata.Level, len(e.depthBuf))
+			for i, l := range e.depthBuf {
+				out[i] = marketdata.Level{Price: cfg.FromTicks(l.Price), Qty: cfg.FromLots(l.Qty)}
+			}
+			return out
+		}
+		e.o.Feed.OnDepth(cfg.Symbol, conv(matching.Buy), conv(matching.Sell), now)
+		e.lastDepth[id] = now
+		delete(e.dirty, id)
+	}
+}
+
+// snapshot writes every book atomically (temp file, fsync, rename). It is
+// only called between batches, when every applied command is settled, so a
+// restore never skips an unsettled event.
+func (e *Engine) snapshot() error {
+	if err := os.MkdirAll(e.snapDir(), 0o755); err != nil {
+		return err
+	}
+	for sym, id := range e.bySym {
+		path := filepath.Join(e.snapDir(), sym+".snap")
+		tmp := path + ".tmp"
+		f, err := os.Create(tmp)
+		if err != nil {
+			return err
+		}
+		err = e.books.Book(id).Snapshot(f)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp, path)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	seqPath := filepath.Join(e.snapDir(), "seq")
+	if err := os.WriteFile(seqPath+".tmp", []byte(strconv.FormatUint(e.seq, 10)), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(seqPath+".tmp", seqPath); err != nil {
+		return err
+	}
+	e.lastSnap = e.o.Now()
+	e.changed = false
+	return nil
+}
+
+// BookDepth returns the book's top levels (tests and diagnostics; call only
+// while the engine loop is stopped).
+func (e *Engine) BookDepth(symbol string, side matching.Side, max int) []matching.DepthLevel {
+	id, ok := e.bySym[symbol]
+	if !ok {
+		return nil
+	}
+	return e.books.Book(id).AppendDepth(nil, side, max)
+}
+
+// StateHash returns the book's state hash (tests; engine loop stopped).
+func (e *Engine) StateHash(symbol string) uint64 {
+	id, ok := e.bySym[symbol]
+	if !ok {
+		return 0
+	}
+	return e.books.Book(id).StateHash()
+}

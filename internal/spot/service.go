@@ -1,0 +1,549 @@
+package spot
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
+	"tenger/internal/ledger"
+	"tenger/internal/marketdata"
+	"tenger/internal/markets"
+	"tenger/internal/matching"
+	"tenger/internal/queue"
+	"tenger/internal/store"
+)
+
+// FeeCoinSwitch reads the user's fee-coin switch (wallet.Service has it).
+type FeeCoinSwitch interface {
+	FeeCoinOpen(ctx context.Context, uid string) (bool, error)
+}
+
+// Options build a Service.
+type Options struct {
+	Store   store.Store
+	Ledger  *ledger.Ledger
+	Markets *markets.Catalogue
+	// Orders is the engine's command queue (FIFO per symbol).
+	Orders queue.Queue
+	// FeeCoin is optional; without it the switch counts as off.
+	FeeCoin FeeCoinSwitch
+	// FeeTiers defaults to DefaultFeeTiers.
+	FeeTiers []FeeTier
+	Now      func() time.Time
+	Log      zerolog.Logger
+}
+
+// Service is the trading API: order entry, cancellation and queries.
+type Service struct {
+	st     store.Store
+	led    *ledger.Ledger
+	cat    *markets.Catalogue
+	orders queue.Queue
+	fc     FeeCoinSwitch
+	tiers  []FeeTier
+	now    func() time.Time
+	log    zerolog.Logger
+	ctr    atomic.Uint64
+	rates  sync.Map // uid → cachedRates
+}
+
+// cachedRates are a user's fee rates, reused for rateTTL: the 30-day volume
+// moves slowly, and reading it (and the fee-coin switch) on every order
+// would double the store reads of order entry. A switch change therefore
+// applies to orders placed up to a minute later.
+type cachedRates struct {
+	maker, taker decimal.Decimal
+	until        time.Time
+}
+
+const rateTTL = time.Minute
+
+var _ marketdata.OrderPlacer = (*Service)(nil)
+
+// New returns the trading service.
+func New(o Options) *Service {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if len(o.FeeTiers) == 0 {
+		o.FeeTiers = DefaultFeeTiers
+	}
+	s := &Service{st: o.Store, led: o.Ledger, cat: o.Markets, orders: o.Orders, fc: o.FeeCoin, tiers: o.FeeTiers,
+		now: o.Now, log: o.Log}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	s.ctr.Store(binary.LittleEndian.Uint64(b[:]))
+	return s
+}
+
+// newOrderID is the creation time in ms followed by 16 bits of a counter
+// seeded at random: ids sort roughly by time, and two API processes almost
+// never pick the same one (the ItemNotExists condition on the order makes
+// "almost" safe: PlaceOrder retries with another id).
+func (s *Service) newOrderID() uint64 {
+	return uint64(s.now().UnixMilli())<<16 | (s.ctr.Add(1) & 0xffff)
+}
+
+func spotAccount(uid string) ledger.Account { return ledger.UserAccount(uid, ledger.Spot) }
+
+// feeRates returns the maker and taker rates for the user now.
+func (s *Service) feeRates(ctx context.Context, uid string) (maker, taker decimal.Decimal, err error) {
+	now := s.now()
+	if v, ok := s.rates.Load(uid); ok {
+		if c := v.(cachedRates); now.Before(c.until) {
+			return c.maker, c.taker, nil
+		}
+	}
+	defer func() {
+		if err == nil {
+			s.rates.Store(uid, cachedRates{maker: maker, taker: taker, until: now.Add(rateTTL)})
+		}
+	}()
+	vol, err := thirtyDayVolume(ctx, s.st, uid, s.now())
+	if err != nil {
+		return maker, taker, err
+	}
+	t := tierFor(s.tiers, vol)
+	maker, taker = t.Maker, t.Taker
+	if s.fc != nil {
+		on, err := s.fc.FeeCoinOpen(ctx, uid)
+		if err != nil {
+			return maker, taker, err
+		}
+		if on {
+			off := decimal.NewFromInt(1).Sub(FeeCoinDiscount)
+			maker, taker = maker.Mul(off), taker.Mul(off)
+		}
+	}
+	return maker, taker, nil
+}
+
+// PlaceOrder validates and enters an order: in one store transaction the
+// funds are held, the order is stored with status NEW and an outbox record
+// is written; then the command is sent to the engine. It returns the order
+// id. With a clientOrderId, a retry returns the first order's id.
+func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) (string, error) {
+	req.ClientOrderID = strings.TrimSpace(req.ClientOrderID)
+	if len(req.ClientOrderID) > MaxClientOrderIDLen {
+		return "", apperr.Param("clientOrderId: at most 64 characters")
+	}
+	if req.ClientOrderID != "" {
+		if id, err := s.existingClientOrder(ctx, uid, req); id != "" || err != nil {
+			return id, err
+		}
+	}
+	maker, taker, err := s.feeRates(ctx, uid)
+	if err != nil {
+		return "", err
+	}
+	for attempt := 0; ; attempt++ {
+		id := s.newOrderID()
+		c, err := checkOrder(s.cat, req, userNum(uid), id)
+		if err != nil {
+			return "", err
+		}
+		err = s.insert(ctx, uid, id, c, req, maker, taker)
+		var xf *ledger.ExtraFailedError
+		switch {
+		case err == nil:
+			s.send(ctx, c.pair.Symbol, id, &c.cmd)
+			return fmtID(id), nil
+		case errors.Is(err, ledger.ErrInsufficient):
+			return "", apperr.New(apperr.CodeTradeInsufficient)
+		case errors.As(err, &xf) && xf.Index == 1 && req.ClientOrderID != "":
+			// Another request with this clientOrderId won the race.
+			if id, err := s.existingClientOrder(ctx, uid, req); id != "" || err != nil {
+				return id, err
+			}
+			return "", apperr.New(apperr.CodeTradeClientOrderReused)
+		case (errors.As(err, &xf) || errors.Is(err, errIDTaken)) && attempt < 3:
+			continue // order id collision: pick another
+		default:
+			return "", err
+		}
+	}
+}
+
+var errIDTaken = errors.New("spot: order id taken")
+
+// existingClientOrder returns the id of the user's order with this
+// clientOrderId when its parameters match, CodeTradeClientOrderReused when
+// they do not, and "" when there is none.
+func (s *Service) existingClientOrder(ctx context.Context, uid string, req PlaceRequest) (string, error) {
+	it, err := s.st.Get(ctx, store.Key{PK: pkClientID + uid, SK: req.ClientOrderID})
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if it.Str("fp") != fingerprint(req) {
+		return "", apperr.New(apperr.CodeTradeClientOrderReused)
+	}
+	return it.Str("orderId"), nil
+}
+
+func fingerprint(r PlaceRequest) string {
+	return strings.ToLower(strings.Join([]string{r.Symbol, r.Side, r.Type, r.Price, r.Volume, r.QuoteVolume, r.StopPrice}, "|"))
+}
+
+// insert is the entry transaction: hold + order + client id + outbox.
+func (s *Service) insert(ctx context.Context, uid string, id uint64, c checked, req PlaceRequest, maker, taker decimal.Decimal) error {
+	now := s.now().UnixMilli()
+	ids := fmtID(id)
+	var enc [matching.CommandSize]byte
+	matching.EncodeCommand(enc[:], &c.cmd)
+	order := store.Item{
+		store.AttrPK: pkOrder + ids, store.AttrSK: skOrder,
+		"id": ids, "uid": uid, "symbol": c.pair.Symbol, "side": c.side, "type": c.typ,
+		"price": c.cfg.FromTicks(c.cmd.Price), "volume": decimal.Zero, "quoteVolume": decimal.Zero,
+		"stopPrice": decimal.Zero, "dealVolume": decimal.Zero, "dealMoney": decimal.Zero, "fee": decimal.Zero,
+		"feeCoin": c.pair.Base, "status": int64(StatusNew), "hold": c.hold, "holdCoin": c.holdCoin,
+		"makerRate": maker, "takerRate": taker, "base": c.pair.Base, "quote": c.pair.Quote,
+		"createdAt": now, "updatedAt": now,
+		store.AttrGSI1PK: pkUserOrds + uid, store.AttrGSI1SK: fmt.Sprintf("%013d#%s", now, ids),
+		store.AttrGSI2PK: pkOpen + uid, store.AttrGSI2SK: c.pair.Symbol + "#" + ids,
+	}
+	if c.side == "SELL" {
+		order["feeCoin"] = c.pair.Quote
+	}
+	if c.cmd.Price == 0 {
+		order["price"] = decimal.Zero
+	}
+	if c.cmd.Qty > 0 {
+		order["volume"] = c.cfg.FromLots(c.cmd.Qty)
+	}
+	if c.cmd.Quote > 0 {
+		order["quoteVolume"] = c.cfg.FromQuoteUnits(c.cmd.Quote)
+	}
+	if c.cmd.StopPrice > 0 {
+		order["stopPrice"] = c.cfg.FromTicks(c.cmd.StopPrice)
+	}
+	if req.ClientOrderID != "" {
+		order["clientOrderId"] = req.ClientOrderID
+	}
+	extra := []store.Op{store.PutOp(order, store.ItemNotExists())}
+	if req.ClientOrderID != "" {
+		extra = append(extra, store.PutOp(store.Item{store.AttrPK: pkClientID + uid, store.AttrSK: req.ClientOrderID,
+			"orderId": ids, "fp": fingerprint(req)}, store.ItemNotExists()))
+	}
+	ok := outboxKey(c.pair.Symbol, id)
+	extra = append(extra, store.PutOp(store.Item{store.AttrPK: ok.PK, store.AttrSK: ok.SK, "cmd": enc[:], "at": now}, nil))
+	res, err := s.led.Post(ctx, ledger.Posting{ID: "order:" + ids, Reason: "order_hold",
+		Legs: []ledger.Leg{ledger.HoldLeg(spotAccount(uid), c.holdCoin, c.hold)},
+		Meta: map[string]string{"order": ids, "symbol": c.pair.Symbol}, Extra: extra})
+	if err == nil && res.Replayed {
+		return errIDTaken
+	}
+	if errors.Is(err, ledger.ErrIDConflict) {
+		return errIDTaken
+	}
+	return err
+}
+
+// send hands a command to the engine. A failure is logged, not returned:
+// the order is already stored with its outbox record, and the engine's
+// sweeper sends it again.
+func (s *Service) send(ctx context.Context, symbol string, id uint64, cmd *matching.Command) {
+	body := make([]byte, matching.CommandSize)
+	matching.EncodeCommand(body, cmd)
+	if err := s.orders.Send(ctx, queue.Message{Group: symbol, DedupID: "place:" + fmtID(id), Body: body}); err != nil {
+		s.log.Warn().Err(err).Str("order", fmtID(id)).Msg("spot: order command not sent; the engine's sweeper will send it")
+	}
+}
+
+// GetOrder reads one order of the user.
+func (s *Service) GetOrder(ctx context.Context, uid, orderID string) (Order, error) {
+	id, err := parseOrderID(orderID)
+	if err != nil {
+		return Order{}, err
+	}
+	it, err := s.st.Get(ctx, orderKey(id))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && it.Str("uid") != uid) {
+		return Order{}, apperr.New(apperr.CodeTradeOrderNotFound)
+	}
+	if err != nil {
+		return Order{}, err
+	}
+	return orderFromItem(it), nil
+}
+
+func parseOrderID(s string) (uint64, error) {
+	var id uint64
+	if _, err := fmt.Sscan(strings.TrimSpace(s), &id); err != nil || id == 0 || len(s) > 24 {
+		return 0, apperr.New(apperr.CodeTradeOrderNotFound)
+	}
+	return id, nil
+}
+
+// CancelOrder asks the engine to cancel one of the user's open orders. The
+// order is cancelled when the engine's Done event is settled.
+func (s *Service) CancelOrder(ctx context.Context, uid, symbol, orderID string) error {
+	o, err := s.GetOrder(ctx, uid, orderID)
+	if err != nil {
+		return err
+	}
+	if symbol != "" {
+		if p, ok := s.cat.Pair(symbol); !ok || p.Symbol != o.Symbol {
+			return apperr.New(apperr.CodeTradeOrderNotFound)
+		}
+	}
+	if !o.Status.Open() {
+		return apperr.New(apperr.CodeTradeOrderFinished)
+	}
+	id, _ := parseOrderID(o.ID)
+	cmd := matching.Command{Kind: matching.CmdCancel, OrderID: id, UserID: userNum(uid), Symbol: symbolNum(o.Symbol)}
+	return s.sendCmd(ctx, o.Symbol, "", &cmd)
+}
+
+// CancelAll asks the engine to cancel all the user's open orders of a
+// symbol, or of every symbol where the user has one when symbol is "".
+func (s *Service) CancelAll(ctx context.Context, uid, symbol string) error {
+	var symbols []string
+	if symbol != "" {
+		p, ok := s.cat.Pair(symbol)
+		if !ok {
+			return apperr.New(apperr.CodeTradeSymbolUnknown, clip(symbol, 40))
+		}
+		symbols = []string{p.Symbol}
+	} else {
+		open, err := s.ListOpenOrders(ctx, uid, "")
+		if err != nil {
+			return err
+		}
+		seen := map[string]bool{}
+		for _, o := range open {
+			if !seen[o.Symbol] {
+				seen[o.Symbol] = true
+				symbols = append(symbols, o.Symbol)
+			}
+		}
+	}
+	for _, sym := range symbols {
+		cmd := matching.Command{Kind: matching.CmdCancelAll, UserID: userNum(uid), Symbol: symbolNum(sym)}
+		if err := s.sendCmd(ctx, sym, "", &cmd); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Service) sendCmd(ctx context.Context, symbol, dedup string, cmd *matching.Command) error {
+	body := make([]byte, matching.CommandSize)
+	matching.EncodeCommand(body, cmd)
+	if err := s.orders.Send(ctx, queue.Message{Group: symbol, DedupID: dedup, Body: body}); err != nil {
+		return apperr.New(apperr.CodeTradeBusy).WithCause(err)
+	}
+	return nil
+}
+
+// ListOpenOrders lists the user's open orders (of one symbol, or all), newest first.
+func (s *Service) ListOpenOrders(ctx context.Context, uid, symbol string) ([]Order, error) {
+	q := store.Query{Index: store.IndexGSI2, PK: pkOpen + uid, Limit: 500}
+	if symbol != "" {
+		p, ok := s.cat.Pair(symbol)
+		if !ok {
+			return nil, apperr.New(apperr.CodeTradeSymbolUnknown, clip(symbol, 40))
+		}
+		q.SK = store.SKPrefixed(p.Symbol + "#")
+	}
+	var out []Order
+	for {
+		page, err := s.st.Query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range page.Items {
+			out = append(out, orderFromItem(it))
+		}
+		if page.Cursor == "" {
+			break
+		}
+		q.Cursor = page.Cursor
+	}
+	sortNewestFirst(out)
+	return out, nil
+}
+
+func sortNewestFirst(os []Order) {
+	for i := 1; i < len(os); i++ {
+		for j := i; j > 0 && (os[j].CreatedAt.After(os[j-1].CreatedAt) ||
+			os[j].CreatedAt.Equal(os[j-1].CreatedAt) && os[j].ID > os[j-1].ID); j-- {
+			os[j], os[j-1] = os[j-1], os[j]
+		}
+	}
+}
+
+// HistoryWindow is how far back order and trade searches reach.
+const HistoryWindow = 180 * 24 * time.Hour
+
+// OrderFilter narrows an order or trade search. Zero values match all.
+type OrderFilter struct {
+	Symbol   string
+	Side     string
+	Status   []Status
+	Type     string
+	From, To time.Time
+	Page     int // 1-based
+	PageSize int // default 20, at most 100
+}
+
+func (f *OrderFilter) norm(now time.Time) {
+	if f.Page < 1 {
+		f.Page = 1
+	}
+	if f.PageSize < 1 {
+		f.PageSize = 20
+	}
+	if f.PageSize > 100 {
+		f.PageSize = 100
+	}
+	if earliest := now.Add(-HistoryWindow); f.From.Before(earliest) {
+		f.From = earliest
+	}
+	if f.To.IsZero() || f.To.After(now) {
+		f.To = now
+	}
+	if p, ok := sym(f.Symbol); ok {
+		f.Symbol = p
+	}
+	f.Side = strings.ToUpper(f.Side)
+	f.Type = strings.ToUpper(f.Type)
+}
+
+func sym(s string) (string, bool) {
+	if s == "" {
+		return "", false
+	}
+	return strings.ToLower(strings.NewReplacer("/", "", "_", "", "-", "").Replace(s)), true
+}
+
+// SearchOrders pages through the user's orders of the last 180 days,
+// newest first, and returns the page and the total number of matches.
+func (s *Service) SearchOrders(ctx context.Context, uid string, f OrderFilter) ([]Order, int, error) {
+	f.norm(s.now())
+	q := store.Query{Index: store.IndexGSI1, PK: pkUserOrds + uid, Desc: true, Limit: 500,
+		SK: store.SKRange(fmt.Sprintf("%013d", f.From.UnixMilli()), fmt.Sprintf("%013d~", f.To.UnixMilli()))}
+	var out []Order
+	total := 0
+	skip := (f.Page - 1) * f.PageSize
+	for {
+		page, err := s.st.Query(ctx, q)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, it := range page.Items {
+			o := orderFromItem(it)
+			if (f.Symbol != "" && o.Symbol != f.Symbol) || (f.Side != "" && o.Side != f.Side) ||
+				(f.Type != "" && o.Type != f.Type) || (len(f.Status) > 0 && !hasStatus(f.Status, o.Status)) {
+				continue
+			}
+			total++
+			if total > skip && len(out) < f.PageSize {
+				out = append(out, o)
+			}
+		}
+		if page.Cursor == "" {
+			return out, total, nil
+		}
+		q.Cursor = page.Cursor
+	}
+}
+
+func hasStatus(list []Status, s Status) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// SearchTrades pages through the user's trades of the last 180 days, newest first.
+func (s *Service) SearchTrades(ctx context.Context, uid string, f OrderFilter) ([]Trade, int, error) {
+	f.norm(s.now())
+	q := store.Query{Index: store.IndexGSI1, PK: pkUserTrds + uid, Desc: true, Limit: 500,
+		SK: store.SKRange(fmt.Sprintf("%013d", f.From.UnixMilli()), fmt.Sprintf("%013d~", f.To.UnixMilli()))}
+	var out []Trade
+	total := 0
+	skip := (f.Page - 1) * f.PageSize
+	for {
+		page, err := s.st.Query(ctx, q)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, it := range page.Items {
+			t := tradeFromItem(it)
+			if (f.Symbol != "" && t.Symbol != f.Symbol) || (f.Side != "" && t.Side != f.Side) {
+				continue
+			}
+			total++
+			if total > skip && len(out) < f.PageSize {
+				out = append(out, t)
+			}
+		}
+		if page.Cursor == "" {
+			return out, total, nil
+		}
+		q.Cursor = page.Cursor
+	}
+}
+
+// OrderTrades lists the fills of one of the user's orders, oldest first.
+func (s *Service) OrderTrades(ctx context.Context, uid, orderID string) ([]Trade, error) {
+	o, err := s.GetOrder(ctx, uid, orderID)
+	if err != nil {
+		return nil, err
+	}
+	q := store.Query{PK: pkTrades + o.ID, Limit: 500}
+	var out []Trade
+	for {
+		page, err := s.st.Query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range page.Items {
+			out = append(out, tradeFromItem(it))
+		}
+		if page.Cursor == "" {
+			return out, nil
+		}
+		q.Cursor = page.Cursor
+	}
+}
+
+// Pair returns the catalogue pair of a symbol.
+func (s *Service) Pair(symbol string) (markets.Pair, bool) { return s.cat.Pair(symbol) }
+
+// PlaceLimit implements marketdata.OrderPlacer (the market maker's GTC orders).
+func (s *Service) PlaceLimit(ctx context.Context, uid, symbol, side string, price, qty decimal.Decimal) (string, error) {
+	return s.PlaceOrder(ctx, uid, PlaceRequest{Symbol: symbol, Side: side, Type: TypeLimit, Price: price.String(), Volume: qty.String()})
+}
+
+// Cancel implements marketdata.OrderPlacer.
+func (s *Service) Cancel(ctx context.Context, uid, symbol, orderID string) error {
+	return s.CancelOrder(ctx, uid, symbol, orderID)
+}
+
+// OpenOrders implements marketdata.OrderPlacer: ids of the user's open orders of a symbol.
+func (s *Service) OpenOrders(ctx context.Context, uid, symbol string) ([]string, error) {
+	os, err := s.ListOpenOrders(ctx, uid, symbol)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(os))
+	for i, o := range os {
+		ids[i] = o.ID
+	}
+	return ids, nil
+}

@@ -1,0 +1,333 @@
+package spot
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"tenger/internal/apperr"
+	"tenger/internal/queue"
+)
+
+const (
+	alice = "10000001"
+	bob   = "10000002"
+)
+
+func TestLimitTradeFeesPartialFillAndCancel(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "20000")
+	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "1"))
+	buy := e.place(bob, limit("btcusdt", "BUY", "30100", "0.4"))
+	e.wantBal(alice, "BTC", "0", "1")
+	e.wantBal(bob, "USDT", "7960", "12040")
+	e.drain()
+
+	// 0.4 BTC traded at the maker's 30000; bob's 40 USDT price improvement is released.
+	e.wantBal(alice, "BTC", "0", "0.6")
+	e.wantBal(alice, "USDT", "11988", "0")
+	e.wantBal(bob, "BTC", "0.3996", "0")
+	e.wantBal(bob, "USDT", "8000", "0")
+	e.wantBal("FEES", "BTC", "0.0004", "0")
+	e.wantBal("FEES", "USDT", "12", "0")
+	e.wantOrder(alice, sell, StatusPartiallyFilled, "0.4", "12000", "12")
+	e.wantOrder(bob, buy, StatusFilled, "0.4", "12000", "0.0004")
+
+	open, err := e.svc.ListOpenOrders(e.ctx, alice, "btcusdt")
+	if err != nil || len(open) != 1 || open[0].ID != sell {
+		t.Fatalf("open orders %v %v", open, err)
+	}
+	if ids, _ := e.svc.OpenOrders(e.ctx, bob, "btcusdt"); len(ids) != 0 {
+		t.Fatalf("bob still has open orders %v", ids)
+	}
+	tr, err := e.svc.OrderTrades(e.ctx, alice, sell)
+	if err != nil || len(tr) != 1 || tr[0].Role != "MAKER" || !tr[0].Price.Equal(dec("30000")) || !tr[0].Volume.Equal(dec("0.4")) {
+		t.Fatalf("alice's trades %+v %v", tr, err)
+	}
+	bt, n, err := e.svc.SearchTrades(e.ctx, bob, OrderFilter{Symbol: "btcusdt"})
+	if err != nil || n != 1 || bt[0].Role != "TAKER" || bt[0].Side != "BUY" || !bt[0].Fee.Equal(dec("0.0004")) {
+		t.Fatalf("bob's trades %+v %d %v", bt, n, err)
+	}
+	if _, err := e.svc.OrderTrades(e.ctx, bob, sell); err == nil {
+		t.Fatal("bob read alice's order")
+	}
+	if len(e.feed.trades) != 1 || e.feed.trades[0].TakerSide != "BUY" || !e.feed.trades[0].Qty.Equal(dec("0.4")) {
+		t.Fatalf("feed trades %+v", e.feed.trades)
+	}
+	if e.feed.depths == 0 || len(e.feed.asks["btcusdt"]) != 1 ||
+		!e.feed.asks["btcusdt"][0].Price.Equal(dec("30000")) || !e.feed.asks["btcusdt"][0].Qty.Equal(dec("0.6")) {
+		t.Fatalf("depth: %d published, last asks %+v", e.feed.depths, e.feed.asks["btcusdt"])
+	}
+
+	// Only the owner may cancel; cancel releases exactly the remaining 0.6 BTC.
+	wantCode(t, e.svc.CancelOrder(e.ctx, bob, "btcusdt", sell), apperr.CodeTradeOrderNotFound)
+	if err := e.svc.CancelOrder(e.ctx, alice, "btcusdt", sell); err != nil {
+		t.Fatal(err)
+	}
+	e.drain()
+	e.wantBal(alice, "BTC", "0.6", "0")
+	e.wantOrder(alice, sell, StatusCancelled, "0.4", "12000", "12")
+	wantCode(t, e.svc.CancelOrder(e.ctx, alice, "btcusdt", sell), apperr.CodeTradeOrderFinished)
+	hist, n, err := e.svc.SearchOrders(e.ctx, alice, OrderFilter{Status: []Status{StatusCancelled}})
+	if err != nil || n != 1 || hist[0].ID != sell {
+		t.Fatalf("history %+v %d %v", hist, n, err)
+	}
+	e.audit()
+}
+
+func TestMarketBuyByQuoteLeavesNoHold(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "20000")
+	e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
+	e.place(alice, limit("btcusdt", "SELL", "31000", "0.5"))
+	buy := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, QuoteVolume: "20000"})
+	e.drain()
+	// 0.5 at 30000 (15000) + 0.161290 at 31000 (4999.99); 0.01 USDT cannot buy a lot and is released.
+	e.wantBal(bob, "USDT", "0.01", "0")
+	e.wantBal(bob, "BTC", "0.66062871", "0")
+	e.wantBal(alice, "USDT", "19979.99001", "0")
+	e.wantBal(alice, "BTC", "0", "0.33871")
+	e.wantOrder(bob, buy, StatusFilled, "0.66129", "19999.99", "0.00066129")
+	e.audit()
+}
+
+func TestMarketSell(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "3000")
+	e.place(bob, limit("btcusdt", "BUY", "29000", "0.1"))
+	sell := e.place(alice, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeMarket, Volume: "0.3"})
+	e.drain()
+	// Only 0.1 is bid: the rest of the market sell is cancelled and released.
+	e.wantOrder(alice, sell, StatusCancelled, "0.1", "2900", "2.9")
+	e.wantBal(alice, "BTC", "0.9", "0")
+	e.wantBal(alice, "USDT", "2897.1", "0")
+	e.wantBal(bob, "USDT", "100", "0")
+	e.wantBal(bob, "BTC", "0.0999", "0")
+	e.audit()
+}
+
+func TestIOCFOKPostOnly(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "100000")
+	e.place(alice, limit("btcusdt", "SELL", "30000", "0.3"))
+	ioc := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeIOC, Price: "30000", Volume: "0.5"})
+	e.drain()
+	e.wantOrder(bob, ioc, StatusCancelled, "0.3", "9000", "0.0003")
+	e.wantBal(bob, "USDT", "91000", "0")
+
+	fok := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeFOK, Price: "30000", Volume: "1"})
+	e.drain()
+	e.wantOrder(bob, fok, StatusCancelled, "0", "0", "0")
+	e.wantBal(bob, "USDT", "91000", "0")
+
+	e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
+	po := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypePostOnly, Price: "30000", Volume: "0.1"})
+	e.drain()
+	e.wantOrder(bob, po, StatusRejected, "0", "0", "0")
+	e.wantBal(bob, "USDT", "91000", "0")
+	// A post-only that does not cross rests.
+	po2 := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypePostOnly, Price: "29000", Volume: "0.1"})
+	e.drain()
+	e.wantOrder(bob, po2, StatusNew, "0", "0", "0")
+	e.wantBal(bob, "USDT", "88100", "2900")
+	// FOK that can fill: fills entirely.
+	fok2 := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeFOK, Price: "30000", Volume: "0.1"})
+	e.drain()
+	e.wantOrder(bob, fok2, StatusFilled, "0.1", "3000", "0.0001")
+	e.audit()
+}
+
+func TestStopLimit(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "100000")
+	// Establish a last price of 30000.
+	e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
+	e.place(bob, limit("btcusdt", "BUY", "30000", "0.1"))
+	e.drain()
+	stop := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeStopLimit, Price: "31000", StopPrice: "30500", Volume: "0.1"})
+	e.drain()
+	e.wantOrder(bob, stop, StatusNew, "0", "0", "0")
+	// Trades at 30500 and 30600 trigger the stop, which then buys the 31000 ask.
+	e.place(alice, limit("btcusdt", "SELL", "30500", "0.1"))
+	e.place(bob, limit("btcusdt", "BUY", "30500", "0.1"))
+	e.place(alice, limit("btcusdt", "SELL", "31000", "0.1"))
+	e.drain()
+	e.wantOrder(bob, stop, StatusFilled, "0.1", "3100", "0.0001")
+	e.audit()
+}
+
+func TestSelfTradePrevention(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(alice, "USDT", "10000")
+	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
+	buy := e.place(alice, limit("btcusdt", "BUY", "30000", "0.1"))
+	e.drain()
+	e.wantOrder(alice, buy, StatusCancelled, "0", "0", "0")
+	e.wantOrder(alice, sell, StatusNew, "0", "0", "0")
+	e.wantBal(alice, "USDT", "10000", "0")
+	e.wantBal(alice, "BTC", "0.9", "0.1")
+	if err := e.svc.CancelAll(e.ctx, alice, ""); err != nil {
+		t.Fatal(err)
+	}
+	e.drain()
+	e.wantBal(alice, "BTC", "1", "0")
+	e.audit()
+}
+
+func TestClientOrderIDIdempotent(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(bob, "USDT", "10000")
+	r := limit("btcusdt", "BUY", "20000", "0.1")
+	r.ClientOrderID = "c-1"
+	a := e.place(bob, r)
+	b := e.place(bob, r)
+	if a != b {
+		t.Fatalf("retry made a second order: %s %s", a, b)
+	}
+	e.wantBal(bob, "USDT", "8000", "2000")
+	r.Price = "20001"
+	_, err := e.svc.PlaceOrder(e.ctx, bob, r)
+	wantCode(t, err, apperr.CodeTradeClientOrderReused)
+	e.drain()
+	e.wantOrder(bob, a, StatusNew, "0", "0", "0")
+	e.audit()
+}
+
+func TestValidationCodes(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(bob, "USDT", "100")
+	cases := []struct {
+		r    PlaceRequest
+		code string
+	}{
+		{limit("nopeusdt", "BUY", "1", "1"), apperr.CodeTradeSymbolUnknown},
+		{limit("btcusdt", "HOLD", "1", "1"), apperr.CodeTradeSide},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: "GTX", Price: "1", Volume: "1"}, apperr.CodeTradeType},
+		{limit("btcusdt", "BUY", "", "1"), apperr.CodeTradePriceRequired},
+		{limit("btcusdt", "BUY", "30000", ""), apperr.CodeTradeVolumeRequired},
+		{limit("btcusdt", "BUY", "30000.001", "0.001"), apperr.CodeTradePriceTick},
+		{limit("btcusdt", "BUY", "30000", "0.0010001"), apperr.CodeTradeVolumeLot},
+		{limit("btcusdt", "BUY", "30000", "0.000001"), apperr.CodeTradeMinQty},
+		{limit("btcusdt", "BUY", "100", "0.0001"), apperr.CodeTradeMinNotional},
+		{limit("btcusdt", "BUY", "-5", "1"), apperr.CodeTradeNumber},
+		{limit("btcusdt", "BUY", "abc", "1"), apperr.CodeTradeNumber},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.001", QuoteVolume: "30"}, apperr.CodeTradeVolumeBoth},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.001"}, apperr.CodeTradeMarketBuyByBase},
+		{PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeMarket, QuoteVolume: "30"}, apperr.CodeTradeVolumeBoth},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.001", StopPrice: "1"}, apperr.CodeTradeStopPrice},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeStopLimit, Price: "30000", Volume: "0.001"}, apperr.CodeTradeStopPrice},
+		{limit("btcusdt", "BUY", "30000", "0.01"), apperr.CodeTradeInsufficient},
+	}
+	for i, c := range cases {
+		_, err := e.svc.PlaceOrder(e.ctx, bob, c.r)
+		var ae *apperr.Error
+		if !errors.As(err, &ae) || ae.Entry.Code != c.code {
+			t.Errorf("case %d %+v: %v, want %s", i, c.r, err, c.code)
+		}
+	}
+	e.wantBal(bob, "USDT", "100", "0")
+}
+
+// failingQueue refuses sends, as an API process that dies right after its
+// commit would never send.
+type failingQueue struct{ queue.Queue }
+
+func (failingQueue) Send(context.Context, queue.Message) error { return errors.New("down") }
+
+func TestOrderNotSentIsSweptFromOutbox(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "10000")
+	lost := New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: failingQueue{e.q}})
+	sell, err := lost.PlaceOrder(e.ctx, alice, limit("btcusdt", "SELL", "30000", "0.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.drain()
+	e.wantOrder(alice, sell, StatusNew, "0", "0", "0") // stored, not yet in the book
+	// The engine restarts and sweeps the outbox: the order reaches the book.
+	e.eng = e.newEngine()
+	e.drain()
+	e.place(bob, limit("btcusdt", "BUY", "30000", "0.1"))
+	e.drain()
+	e.wantOrder(alice, sell, StatusFilled, "0.1", "3000", "3")
+	// Sweeping again (a duplicate send) changes nothing.
+	if err := e.eng.sweep(e.ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	e.drain()
+	e.wantBal(alice, "BTC", "0.9", "0")
+	e.audit()
+}
+
+func TestCrashAfterJournalBeforeSettlement(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "10000")
+	e.place(alice, limit("btcusdt", "SELL", "30000", "0.2"))
+	e.drain()
+	buy := e.place(bob, limit("btcusdt", "BUY", "30000", "0.1"))
+	e.eng.crashAfterJournal = true
+	if err := drainEngine(e.ctx, e.eng, e.q); !errors.Is(err, errCrash) {
+		t.Fatalf("want the simulated crash, got %v", err)
+	}
+	e.wantBal(bob, "USDT", "7000", "3000") // nothing settled yet
+	hash := e.eng.StateHash("btcusdt")
+	// Restart: the journal replay settles the trade; the redelivered
+	// message is recognised as already sequenced.
+	e.eng = e.newEngine()
+	if got := e.eng.StateHash("btcusdt"); got != hash {
+		t.Fatalf("state hash %x after restart, %x before", got, hash)
+	}
+	e.wantOrder(bob, buy, StatusFilled, "0.1", "3000", "0.0001")
+	waitVisible(e)
+	e.drain()
+	e.wantBal(bob, "USDT", "7000", "0")
+	e.wantBal(bob, "BTC", "0.0999", "0")
+	e.wantBal(alice, "BTC", "0.8", "0.1")
+	e.wantBal(alice, "USDT", "2997", "0")
+	if got := e.eng.StateHash("btcusdt"); got != hash {
+		t.Fatalf("redelivery changed the book")
+	}
+	e.audit()
+}
+
+func TestReplayWholeJournalSettlesOnce(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "100000")
+	e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
+	e.place(alice, limit("btcusdt", "SELL", "30100", "0.5"))
+	e.place(bob, limit("btcusdt", "BUY", "30100", "0.7"))
+	e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, QuoteVolume: "100"})
+	e.drain()
+	before := snapshotBalances(e)
+	hash := e.eng.StateHash("btcusdt")
+	// Same events settled again (a fresh engine replays the whole journal).
+	e.eng = e.newEngine()
+	e.drain()
+	if after := snapshotBalances(e); after != before {
+		t.Fatalf("replay changed balances:\n%s\n%s", before, after)
+	}
+	if e.eng.StateHash("btcusdt") != hash {
+		t.Fatal("replay rebuilt a different book")
+	}
+	e.audit()
+}
+
+func snapshotBalances(e *env) string {
+	out := ""
+	for _, u := range []string{alice, bob} {
+		for _, c := range []string{"BTC", "USDT"} {
+			b, _ := e.led.Balance(e.ctx, spotAccount(u), c)
+			out += u + c + b.Available.String() + "/" + b.Frozen.String() + " "
+		}
+	}
+	return out
+}

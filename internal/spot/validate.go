@@ -1,0 +1,163 @@
+package spot
+
+import (
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
+	"tenger/internal/markets"
+	"tenger/internal/matching"
+)
+
+// PlaceRequest is a new order as the API receives it. Numbers are decimal
+// strings; empty means absent.
+type PlaceRequest struct {
+	Symbol        string
+	Side          string // BUY or SELL
+	Type          string // LIMIT, MARKET, FOK, IOC, POST_ONLY, STOP_LIMIT
+	Price         string
+	Volume        string // base quantity
+	QuoteVolume   string // quote amount to spend (market buy only)
+	StopPrice     string // STOP_LIMIT only
+	ClientOrderID string
+}
+
+// MaxClientOrderIDLen bounds clientOrderId.
+const MaxClientOrderIDLen = 64
+
+// checked is a validated order: the engine command (Seq 0) and the hold.
+type checked struct {
+	pair     markets.Pair
+	cfg      matching.SymbolConfig
+	cmd      matching.Command
+	side     string
+	typ      string
+	hold     decimal.Decimal
+	holdCoin string
+}
+
+// checkOrder validates req against the pair's grid without touching any
+// state, and returns the command and the funds to hold. Every failure is a
+// catalogue error naming the rule that was broken; the matching core's
+// converter never rounds, so an off-grid value is refused, not adjusted.
+func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (checked, error) {
+	var c checked
+	p, ok := cat.Pair(strings.TrimSpace(req.Symbol))
+	if !ok || len(req.Symbol) > 40 {
+		return c, apperr.New(apperr.CodeTradeSymbolUnknown, clip(req.Symbol, 40))
+	}
+	if p.Closed {
+		return c, apperr.New(apperr.CodeTradeSymbolClosed, p.Name())
+	}
+	c.pair, c.cfg = p, symbolConfig(p)
+	or := matching.OrderRequest{OrderID: orderID, UserID: uid, Type: matching.Limit, TIF: matching.GTC,
+		Price: strings.TrimSpace(req.Price), Qty: strings.TrimSpace(req.Volume), Quote: strings.TrimSpace(req.QuoteVolume),
+		StopPrice: strings.TrimSpace(req.StopPrice)}
+	switch strings.ToUpper(strings.TrimSpace(req.Side)) {
+	case "BUY":
+		or.Side, c.side = matching.Buy, "BUY"
+	case "SELL":
+		or.Side, c.side = matching.Sell, "SELL"
+	default:
+		return c, apperr.New(apperr.CodeTradeSide)
+	}
+	c.typ = strings.ToUpper(strings.TrimSpace(req.Type))
+	switch c.typ {
+	case TypeLimit:
+	case TypeFOK:
+		or.TIF = matching.FOK
+	case TypeIOC:
+		or.TIF = matching.IOC
+	case TypePostOnly:
+		or.TIF = matching.PostOnly
+	case TypeStopLimit:
+		if or.StopPrice == "" {
+			return c, apperr.New(apperr.CodeTradeStopPrice)
+		}
+	case TypeMarket:
+		or.Type, or.TIF = matching.Market, matching.IOC
+		or.Price = "" // a market order has no limit; a price sent along is ignored
+	default:
+		return c, apperr.New(apperr.CodeTradeType)
+	}
+	if c.typ != TypeStopLimit && or.StopPrice != "" {
+		return c, apperr.New(apperr.CodeTradeStopPrice)
+	}
+	if or.Qty != "" && or.Quote != "" {
+		return c, apperr.New(apperr.CodeTradeVolumeBoth)
+	}
+	if c.typ == TypeMarket && or.Side == matching.Buy {
+		if or.Quote == "" {
+			if or.Qty != "" {
+				return c, apperr.New(apperr.CodeTradeMarketBuyByBase)
+			}
+			return c, apperr.New(apperr.CodeTradeVolumeRequired)
+		}
+	} else {
+		if or.Quote != "" {
+			return c, apperr.New(apperr.CodeTradeVolumeBoth)
+		}
+		if or.Qty == "" {
+			return c, apperr.New(apperr.CodeTradeVolumeRequired)
+		}
+		if c.typ != TypeMarket && or.Price == "" {
+			return c, apperr.New(apperr.CodeTradePriceRequired)
+		}
+	}
+	for _, s := range []string{or.Price, or.Qty, or.Quote, or.StopPrice} {
+		if len(s) > 40 {
+			return c, apperr.New(apperr.CodeTradeNumber)
+		}
+	}
+	sym := symbolNum(p.Symbol)
+	bc, err := c.cfg.BookConfig(sym)
+	if err != nil {
+		return c, apperr.New(apperr.CodeTradeSymbolClosed, p.Name()).WithCause(err)
+	}
+	cmd, reason := c.cfg.PlaceCommand(sym, &bc, or)
+	if reason != matching.ReasonNone {
+		return c, reasonError(c.cfg, reason)
+	}
+	c.cmd = cmd
+	switch {
+	case or.Side == matching.Sell:
+		c.hold, c.holdCoin = c.cfg.FromLots(cmd.Qty), p.Base
+	case cmd.Type == matching.Market:
+		c.hold, c.holdCoin = c.cfg.FromQuoteUnits(cmd.Quote), p.Quote
+	default:
+		// Validate bounded price and quantity so that the product fits.
+		c.hold, c.holdCoin = c.cfg.FromQuoteUnits(cmd.Price*cmd.Qty), p.Quote
+	}
+	return c, nil
+}
+
+// reasonError maps a matching reject reason to the catalogue.
+func reasonError(cfg matching.SymbolConfig, r matching.Reason) error {
+	switch r {
+	case matching.ReasonPriceOffTick:
+		return apperr.New(apperr.CodeTradePriceTick, cfg.PriceTick.String())
+	case matching.ReasonQtyOffLot:
+		return apperr.New(apperr.CodeTradeVolumeLot, cfg.LotSize.String())
+	case matching.ReasonBelowMinQty:
+		min := cfg.MinQty
+		if !min.IsPositive() {
+			min = cfg.LotSize
+		}
+		return apperr.New(apperr.CodeTradeMinQty, min.String())
+	case matching.ReasonBelowMinNotional:
+		return apperr.New(apperr.CodeTradeMinNotional, cfg.MinNotional.String())
+	case matching.ReasonStopWouldTrigger:
+		return apperr.New(apperr.CodeTradeStopPrice)
+	case matching.ReasonInvalidQty, matching.ReasonInvalidPrice:
+		return apperr.New(apperr.CodeTradeNumber)
+	}
+	return apperr.New(apperr.CodeTradeNumber)
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
