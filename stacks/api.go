@@ -54,6 +54,7 @@ var apiFunctions = []apiFunction{
 			"/fe-ex-api/v4/common/{proxy+}",
 			"/fe-ex-api/security/{proxy+}",
 			"/fe-ex-api/public_info_v5",
+			"/fe-ex-api/market/{proxy+}",
 		},
 		Access: access{TableWrite: true, Notify: true},
 	},

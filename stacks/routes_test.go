@@ -3,11 +3,13 @@ package stacks
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"tenger/internal/coins"
 	"tenger/internal/httpapi"
 	"tenger/internal/markets"
 	"tenger/internal/platform"
+	"tenger/internal/store/embedded"
 )
 
 // routeMatches reports whether an API Gateway route path serves path:
@@ -49,7 +51,14 @@ func areaDeps(t *testing.T, dev bool) *platform.Deps {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &platform.Deps{Coins: cc, Markets: markets.Defaults(), Config: platform.Config{Dev: dev}}
+	// The areas' services read the store when built (market data rebuilds
+	// from it), so the routers are built on a real, empty embedded store.
+	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return &platform.Deps{Store: st, Coins: cc, Markets: markets.Defaults(), Now: time.Now, Config: platform.Config{Dev: dev}}
 }
 
 // checkArea asserts that the route API Gateway selects for every path the

@@ -22,8 +22,8 @@ import (
 )
 
 type serveFlags struct {
-	addr, data, web string
-	dev             bool
+	addr, data, web  string
+	dev, marketMaker bool
 }
 
 func runServe(args []string) error {
@@ -33,6 +33,7 @@ func runServe(args []string) error {
 	fs.StringVar(&f.data, "data", "./.tenger-data", "data directory")
 	fs.BoolVar(&f.dev, "dev", false, "turn on the local simulators and the /dev routes")
 	fs.StringVar(&f.web, "web", "frontend/dist", "directory of the built web app")
+	fs.BoolVar(&f.marketMaker, "market-maker", true, "with --dev, run the market-maker simulator that keeps the seeded pairs trading")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func runServe(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := d.Start(ctx); err != nil {
+	if err := d.Start(ctx, f.data, f.dev && f.marketMaker); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", f.addr)
@@ -94,7 +95,7 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	if err != nil {
 		return nil, err
 	}
-	routers := append(d.ProfileArea(), wallet...)
+	routers := append(append(d.ProfileArea(), wallet...), d.TradeArea()...)
 	// Raw routes: documents, content, health, dev tools.
 	raw := httpapi.NewRouter(d.APIOptions("platform", nil))
 	raw.HandleRaw(http.MethodGet, "/ws", httpapi.RouteOpts{Summary: "Realtime WebSocket: sub/unsub channels, ping/pong, auth with the session token", Tag: "realtime"},

@@ -8,14 +8,19 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/shopspring/decimal"
 
 	"tenger/internal/auth"
 	"tenger/internal/coins"
+	"tenger/internal/ledger"
+	"tenger/internal/marketdata"
 	"tenger/internal/markets"
 	"tenger/internal/notify/outbox"
 	"tenger/internal/push/hub"
 	qembedded "tenger/internal/queue/embedded"
+	"tenger/internal/spot"
 	"tenger/internal/store/embedded"
+	"tenger/internal/wallet"
 )
 
 // Local is the local runtime: Deps plus the adapters only it has.
@@ -96,15 +101,69 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	return &Local{Deps: d, Outbox: ob, Hub: h}, nil
 }
 
-// Start runs the local background work (the withdrawal workflow runner, the
-// deposit watcher and the chain simulator) until Close, which stops it
-// before the store closes.
-func (l *Local) Start(ctx context.Context) error {
+// Start runs the local background work until Close, which stops it before
+// the store closes: the withdrawal workflow runner, the deposit watcher and
+// the chain simulator, the market data loop, the spot engine (journal and
+// snapshots under dataDir/engine) and, when maker is true, the market-maker
+// simulator.
+func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	funds, err := l.Funds()
 	if err != nil {
 		return err
 	}
 	funds.Start(ctx)
 	l.onClose(func() error { funds.Stop(); return nil })
+	md, err := l.MarketData()
+	if err != nil {
+		return err
+	}
+	md.Start()
+	l.onClose(func() error { md.Stop(); return nil })
+	eng, err := spot.NewEngine(ctx, spot.EngineOptions{Store: l.Store, Ledger: l.Ledger(), Markets: l.Markets,
+		Orders: l.Orders, DataDir: filepath.Join(dataDir, "engine"), Feed: md, Log: l.Log, Now: l.Now})
+	if err != nil {
+		return err
+	}
+	eng.Start()
+	l.onClose(eng.Stop)
+	if maker {
+		mctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		m := marketdata.NewMaker(marketdata.MakerOptions{Placer: l.Spot(), Accounts: faucet{l.Ledger()}, Markets: l.Markets,
+			Seed: wallet.SeededPrices(), Last: md.LastPrice, Log: l.Log})
+		go func() {
+			defer close(done)
+			if err := m.Run(mctx); err != nil && ctx.Err() == nil {
+				l.Log.Warn().Err(err).Msg("market maker stopped")
+			}
+		}()
+		l.onClose(func() error { cancel(); <-done; return nil })
+	}
 	return nil
+}
+
+// faucet funds the market-maker users locally. Their coins come from an
+// external "dev-faucet" account, as a deposit would, so the audit stays
+// clean: the faucet's negative balance is the money that came in.
+type faucet struct{ led *ledger.Ledger }
+
+// EnsureMakerUser uses the maker's name as its user id: the ids of real
+// users are 8 digits, so they never collide.
+func (f faucet) EnsureMakerUser(_ context.Context, name string) (string, error) { return name, nil }
+
+// Fund tops the user's spot balance up to at least amount. The posting id
+// names the balance it starts from, so a retry after a crash is a no-op.
+func (f faucet) Fund(ctx context.Context, uid, coin string, amount decimal.Decimal) error {
+	acct := ledger.UserAccount(uid, ledger.Spot)
+	b, err := f.led.Balance(ctx, acct, coin)
+	if err != nil {
+		return err
+	}
+	diff := amount.Sub(b.Total())
+	if !diff.IsPositive() {
+		return nil
+	}
+	_, err = f.led.Post(ctx, ledger.Posting{ID: "faucet:" + uid + ":" + coin + ":" + b.Total().String(), Reason: "dev_faucet",
+		Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount("dev-faucet"), acct, coin, diff)}})
+	return err
 }

@@ -18,10 +18,12 @@ import (
 	"tenger/internal/coins"
 	"tenger/internal/httpapi"
 	"tenger/internal/ledger"
+	"tenger/internal/marketdata"
 	"tenger/internal/markets"
 	"tenger/internal/notify"
 	"tenger/internal/push"
 	"tenger/internal/queue"
+	"tenger/internal/spot"
 	"tenger/internal/store"
 	"tenger/internal/wallet"
 )
@@ -70,6 +72,11 @@ type Deps struct {
 	fundsOnce  sync.Once
 	funds      *httpapi.Funds
 	fundsErr   error
+	mdOnce     sync.Once
+	md         *marketdata.Service
+	mdErr      error
+	spotOnce   sync.Once
+	spot       *spot.Service
 }
 
 // onClose registers a closer; Close runs them in reverse order.
@@ -114,11 +121,12 @@ func PushAuth(svc *auth.Service) push.AuthFunc {
 // the web app's page views and the public market lists. `tenger serve`
 // mounts them with the rest; the profile Lambda function serves exactly these.
 func (d *Deps) ProfileArea() []*httpapi.Router {
+	d.MarketData()
 	sessions := httpapi.AuthSessions(d.Auth())
 	return []*httpapi.Router{
 		httpapi.NewProfileRouter(d.Auth(), d.APIOptions("profile", sessions)),
 		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), d.APIOptions("site", sessions)),
-		httpapi.NewMarketRouter(d.Coins, d.Markets, d.APIOptions("market", sessions)),
+		httpapi.NewMarketRouterWith(d.Coins, d.Markets, d.md, d.APIOptions("market", sessions)),
 	}
 }
 
@@ -136,7 +144,36 @@ func (d *Deps) Wallet() *wallet.Service {
 
 func (d *Deps) buildWallet() {
 	d.ledger = ledger.New(d.Store, d.Now)
-	d.wallet = wallet.New(wallet.Options{Store: d.Store, Ledger: d.ledger, Coins: d.Coins, Auth: d.Auth(), Now: d.Now, Log: d.Log})
+	// Valuations follow the last traded prices, falling back to the seeded table.
+	var prices wallet.Prices
+	if md, err := d.MarketData(); err == nil && md != nil {
+		prices = marketdata.NewWalletPrices(md, wallet.SeededPrices())
+	}
+	d.wallet = wallet.New(wallet.Options{Store: d.Store, Ledger: d.ledger, Coins: d.Coins, Auth: d.Auth(), Prices: prices, Now: d.Now, Log: d.Log})
+}
+
+// MarketData is the market data service (trades, tickers, klines, depth),
+// rebuilt from the store when first built; Start runs its loop.
+func (d *Deps) MarketData() (*marketdata.Service, error) {
+	d.mdOnce.Do(func() {
+		d.md, d.mdErr = marketdata.New(context.Background(), marketdata.Options{Store: d.Store, Markets: d.Markets,
+			Pusher: d.Push, Log: d.Log, Now: d.Now})
+	})
+	return d.md, d.mdErr
+}
+
+// Spot is the spot trading service (order entry, cancels, queries).
+func (d *Deps) Spot() *spot.Service {
+	d.spotOnce.Do(func() {
+		d.spot = spot.New(spot.Options{Store: d.Store, Ledger: d.Ledger(), Markets: d.Markets, Orders: d.Orders,
+			FeeCoin: d.Wallet(), Now: d.Now, Log: d.Log})
+	})
+	return d.spot
+}
+
+// TradeArea returns the routers of spot trading.
+func (d *Deps) TradeArea() []*httpapi.Router {
+	return []*httpapi.Router{httpapi.NewTradeRouter(d.Spot(), d.APIOptions("trade", httpapi.AuthSessions(d.Auth())))}
 }
 
 // Funds are the deposit and withdrawal services with their workflow runner
