@@ -19,6 +19,10 @@ Usage:
   tenger coins [--data DIR] list | set SYMBOL CHAIN FIELD VALUE
       show the coin and chain catalogue, or change one setting (fees, limits, open flags,
       confirmations ...) in the operator file DIR/coins.json
+  tenger bench [--target URL] [--users N] [--orders N] [--concurrency N] [--symbol S]
+      end-to-end load: crossing limit orders over HTTP keep-alive against a running
+      tenger serve --dev (best with --market-maker=false); reports orders/s accepted,
+      acknowledgement latency percentiles and matched-and-settled throughput
   tenger version
       print the version
 
@@ -41,6 +45,8 @@ func main() {
 		err = runAudit(os.Args[2:])
 	case "coins":
 		err = runCoins(os.Args[2:])
+	case "bench":
+		err = runBench(os.Args[2:])
 	case "version":
 		fmt.Println(version)
 	case "-h", "--help", "help":

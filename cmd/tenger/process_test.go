@@ -26,6 +26,8 @@ type server struct {
 	addr string
 	cmd  *exec.Cmd
 	logs *bytes.Buffer
+	// extra flags for serve
+	extra []string
 }
 
 var (
@@ -77,7 +79,8 @@ func freeAddr(t *testing.T) string {
 func (s *server) start() {
 	s.t.Helper()
 	s.logs = &bytes.Buffer{}
-	s.cmd = exec.Command(s.bin, "serve", "--addr", s.addr, "--data", s.data, "--dev", "--web", s.t.TempDir())
+	args := append([]string{"serve", "--addr", s.addr, "--data", s.data, "--dev", "--web", s.t.TempDir()}, s.extra...)
+	s.cmd = exec.Command(s.bin, args...)
 	s.cmd.Stderr = s.logs
 	if err := s.cmd.Start(); err != nil {
 		s.t.Fatal(err)

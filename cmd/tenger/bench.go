@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// defaultSettleTimeout bounds the wait for matching and settlement.
+const defaultSettleTimeout = 5 * time.Minute
+
+// benchFlags configure `tenger bench`.
+type benchFlags struct {
+	target      string
+	users       int
+	orders      int
+	concurrency int
+	symbol      string
+	price       string
+	qty         string
+	timeout     time.Duration
+}
+
+// runBench is the end-to-end load generator: against a running
+// `tenger serve --dev` (best with --market-maker=false) it creates funded
+// users through the dev simulators, then sends crossing limit orders over
+// HTTP keep-alive from many connections, and reports orders accepted per
+// second, the acknowledgement latency percentiles, and how long it took
+// until every order was matched and settled.
+func runBench(args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	var f benchFlags
+	fs.StringVar(&f.target, "target", "http://127.0.0.1:8080", "base URL of a tenger serve started with --dev")
+	fs.IntVar(&f.users, "users", 8, "traders (pairs of buyers and sellers)")
+	fs.IntVar(&f.orders, "orders", 20000, "orders to send")
+	fs.IntVar(&f.concurrency, "concurrency", 64, "parallel keep-alive connections")
+	fs.StringVar(&f.symbol, "symbol", "btcusdt", "pair to trade")
+	fs.StringVar(&f.price, "price", "50000", "price of every order (buys and sells cross at it)")
+	fs.StringVar(&f.qty, "qty", "0.0001", "quantity of every order")
+	fs.DurationVar(&f.timeout, "settle-timeout", defaultSettleTimeout, "how long to wait for matching and settlement")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if f.users < 2 || f.users%2 != 0 || f.orders < 2 || f.concurrency < 1 {
+		return errors.New("bench: users must be an even number ≥ 2, orders ≥ 2, concurrency ≥ 1")
+	}
+	rep, err := bench(context.Background(), f, os.Stdout)
+	if err != nil {
+		return err
+	}
+	rep.print(os.Stdout)
+	return nil
+}
+
+type benchReport struct {
+	Sent, Accepted, Rejected int
+	SendTime, SettleTime     time.Duration
+	P50, P99, P999, Max      time.Duration
+}
+
+func (r benchReport) print(w io.Writer) {
+	fmt.Fprintf(w, "orders sent %d, accepted %d, rejected %d\n", r.Sent, r.Accepted, r.Rejected)
+	fmt.Fprintf(w, "accepted: %.0f orders/s (in %s)\n", float64(r.Accepted)/r.SendTime.Seconds(), r.SendTime.Round(time.Millisecond))
+	fmt.Fprintf(w, "acknowledgement latency: p50 %s, p99 %s, p99.9 %s, max %s\n", r.P50, r.P99, r.P999, r.Max)
+	fmt.Fprintf(w, "matched and settled: %.0f orders/s (all done %s after the first order)\n",
+		float64(r.Accepted)/r.SettleTime.Seconds(), r.SettleTime.Round(time.Millisecond))
+}
+
+// benchAnswer is an API answer with its data left raw.
+type benchAnswer struct {
+	Code string          `json:"code"`
+	Msg  string          `json:"msg"`
+	Data json.RawMessage `json:"data"`
+}
+
+// benchClient is a keep-alive JSON client.
+type benchClient struct {
+	base string
+	hc   *http.Client
+}
+
+func (c *benchClient) call(ctx context.Context, path, token string, body any) (benchAnswer, error) {
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+path, bytes.NewReader(b))
+	if err != nil {
+		return benchAnswer{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("exchange-client", "bench")
+	if token != "" {
+		req.Header.Set("exchange-token", token)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return benchAnswer{}, err
+	}
+	defer resp.Body.Close()
+	var env benchAnswer
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
+		return benchAnswer{}, fmt.Errorf("%s: HTTP %d: %w", path, resp.StatusCode, err)
+	}
+	return env, nil
+}
+
+func (c *benchClient) ok(ctx context.Context, path, token string, body any, out any) error {
+	env, err := c.call(ctx, path, token, body)
+	if err != nil {
+		return err
+	}
+	if env.Code != "0" {
+		return fmt.Errorf("%s: code %s: %s", path, env.Code, env.Msg)
+	}
+	if out != nil {
+		return json.Unmarshal(env.Data, out)
+	}
+	return nil
+}
+
+// lastCode reads the newest code sent to an address from the dev outbox.
+func (c *benchClient) lastCode(ctx context.Context, to string) (string, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/dev/outbox?to="+to, nil)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var entries []struct{ To, Code string }
+	if err := json.NewDecoder(resp.Body).Decode(&entries); err != nil {
+		return "", fmt.Errorf("dev outbox (is the server running with --dev?): %w", err)
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		if entries[i].To == to {
+			return entries[i].Code, nil
+		}
+	}
+	return "", fmt.Errorf("no code for %s in the dev outbox", to)
+}
+
+// benchUser signs a new user up and in and funds it with USDT and BTC
+// through the chain simulator.
+func benchUser(ctx context.Context, c *benchClient, email string, usdt, btc string) (string, error) {
+	if err := c.ok(ctx, "/fe-ex-api/v4/common/emailValidCode", "", map[string]any{"email": email, "operationType": 1}, nil); err != nil {
+		return "", err
+	}
+	code, err := c.lastCode(ctx, email)
+	if err != nil {
+		return "", err
+	}
+	if err := c.ok(ctx, "/fe-ex-api/user/register", "", map[string]any{"email": email, "loginPword": "Bench2026x", "code": code}, nil); err != nil {
+		return "", err
+	}
+	var login struct{ Token string }
+	if err := c.ok(ctx, "/fe-ex-api/user/login_in", "", map[string]any{"email": email, "loginPword": "Bench2026x"}, &login); err != nil {
+		return "", err
+	}
+	for _, d := range []struct{ coin, chain, amount string }{{"USDT", "TRC20", usdt}, {"BTC", "BTC", btc}} {
+		var addr struct {
+			AddressLong string `json:"addressLong"`
+		}
+		if err := c.ok(ctx, "/fe-ex-api/wallet/get_charge_address", login.Token, map[string]any{"symbol": d.coin, "chain": d.chain}, &addr); err != nil {
+			return "", err
+		}
+		if err := c.ok(ctx, "/dev/chain/deposit", "", map[string]any{"coin": d.coin, "chain": d.chain, "address": addr.AddressLong, "amount": d.amount}, nil); err != nil {
+			return "", err
+		}
+		if err := c.ok(ctx, "/dev/chain/mine", "", map[string]any{"chain": d.chain, "blocks": 30}, nil); err != nil {
+			return "", err
+		}
+	}
+	return login.Token, nil
+}
+
+func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, error) {
+	tr := &http.Transport{MaxIdleConns: f.concurrency * 2, MaxIdleConnsPerHost: f.concurrency * 2, IdleConnTimeout: time.Minute}
+	c := &benchClient{base: strings.TrimRight(f.target, "/"), hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
+	run := time.Now().UnixNano()
+	tokens := make([]string, f.users)
+	fmt.Fprintf(progress, "creating and funding %d traders...\n", f.users)
+	for i := range tokens {
+		t, err := benchUser(ctx, c, fmt.Sprintf("bench-%d-%d@bench.tenger", run, i), "100000000", "10000")
+		if err != nil {
+			return benchReport{}, fmt.Errorf("bench: set-up: %w", err)
+		}
+		tokens[i] = t
+	}
+	// Wait until the deposits are credited (the watcher runs in the background).
+	deadline := time.Now().Add(30 * time.Second)
+	for _, t := range tokens {
+		for {
+			var bal struct {
+				AllCoinMap map[string]struct{ Normal string } `json:"allCoinMap"`
+			}
+			if err := c.ok(ctx, "/fe-ex-api/finance/v5/account_balance", t, map[string]any{}, &bal); err != nil {
+				return benchReport{}, err
+			}
+			if n := bal.AllCoinMap["BTC"].Normal; n != "" && n != "0" && !strings.HasPrefix(n, "0.0000") {
+				break
+			}
+			if time.Now().After(deadline) {
+				return benchReport{}, errors.New("bench: deposits were not credited in time")
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	fmt.Fprintf(progress, "sending %d orders over %d connections...\n", f.orders, f.concurrency)
+	lat := make([]time.Duration, f.orders)
+	var next, accepted, rejected atomic.Int64
+	var firstErr error
+	var errOnce sync.Once
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < f.concurrency; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= f.orders {
+					return
+				}
+				// Even orders buy, odd orders sell, from users of the two
+				// halves, so every buy finds a sell at the same price.
+				side, u := "BUY", (i/2)%(f.users/2)
+				if i%2 == 1 {
+					side, u = "SELL", f.users/2+(i/2)%(f.users/2)
+				}
+				t0 := time.Now()
+				env, err := c.call(ctx, "/fe-ex-api/order/create", tokens[u], map[string]any{
+					"symbol": f.symbol, "side": side, "type": "LIMIT", "price": f.price, "volume": f.qty})
+				lat[i] = time.Since(t0)
+				switch {
+				case err != nil:
+					errOnce.Do(func() { firstErr = err })
+					rejected.Add(1)
+				case env.Code == "0":
+					accepted.Add(1)
+				default:
+					errOnce.Do(func() { firstErr = fmt.Errorf("order/create: %s %s", env.Code, env.Msg) })
+					rejected.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	sendTime := time.Since(start)
+	rep := benchReport{Sent: f.orders, Accepted: int(accepted.Load()), Rejected: int(rejected.Load()), SendTime: sendTime}
+	if firstErr != nil {
+		fmt.Fprintf(progress, "first rejection: %v\n", firstErr)
+	}
+	sorted := append([]time.Duration(nil), lat...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	pct := func(p float64) time.Duration { return sorted[int(p*float64(len(sorted)-1))] }
+	rep.P50, rep.P99, rep.P999, rep.Max = pct(0.50), pct(0.99), pct(0.999), sorted[len(sorted)-1]
+	fmt.Fprintln(progress, "waiting for matching and settlement...")
+	settleDeadline := time.Now().Add(f.timeout)
+	for {
+		open := 0
+		for _, t := range tokens {
+			var list struct{ Count int }
+			if err := c.ok(ctx, "/fe-ex-api/order/list/new", t, map[string]any{"symbol": f.symbol, "pageSize": 1}, &list); err != nil {
+				return rep, err
+			}
+			open += list.Count
+		}
+		if open == 0 {
+			break
+		}
+		if time.Now().After(settleDeadline) {
+			return rep, fmt.Errorf("bench: %d orders still open after %s", open, f.timeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	rep.SettleTime = time.Since(start)
+	return rep, nil
+}
