@@ -4,6 +4,7 @@ import { getRawLanguage } from '@/lib/cookies'
 import { footerHref, isFooterHidden } from '@/lib/footer-visibility'
 import { useTexts } from '@/lib/i18n'
 import { AppLink } from './app-link'
+import { useLinkResolver } from './link-target'
 import { Logo } from './logo'
 
 /** Footer columns; every link is prefixed with the language code (spec §2). */
@@ -22,6 +23,7 @@ export function footerPath(link: string): string {
 export function Footer() {
   const { t } = useTexts('footer')
   const pathname = useRouterState({ select: (s) => s.location.pathname })
+  const resolve = useLinkResolver()
   if (isFooterHidden(pathname)) return null
   const lan = getRawLanguage()
   return (
@@ -41,7 +43,7 @@ export function Footer() {
               </Text>
               {column.links.map((link) => (
                 <ChakraLink key={link} asChild color="fg.muted" textStyle="sm" _hover={{ color: 'fg' }}>
-                  <AppLink href={footerHref(footerPath(link), lan)} data-testid={`footer-link-${link}`}>
+                  <AppLink href={resolve(footerHref(footerPath(link), lan))} data-testid={`footer-link-${link}`}>
                     {t(`links.${link}`)}
                   </AppLink>
                 </ChakraLink>

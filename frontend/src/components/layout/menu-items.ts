@@ -100,9 +100,18 @@ export const MENU_SECTIONS: MenuSection[] = [
   },
 ]
 
-/** The href of a menu item under the current flags: futures trading links go to /maintenance until live. */
-export function menuHref(item: MenuItem, flags: Pick<RuntimeFlags, 'futuresLive'>): string {
-  return item.futuresTrading && !flags.futuresLive ? '/maintenance' : item.link
+/**
+ * The href of a menu item under the current flags. Futures trading links go to
+ * /maintenance until futures are live (spec §2); every other link goes through
+ * `resolve`, which turns links without a route into their maintenance page
+ * (see link-target.ts). Without `resolve` the item's own link is returned.
+ */
+export function menuHref(
+  item: MenuItem,
+  flags: Pick<RuntimeFlags, 'futuresLive'>,
+  resolve: (href: string) => string = (href) => href,
+): string {
+  return item.futuresTrading && !flags.futuresLive ? '/maintenance' : resolve(item.link)
 }
 
 /** Links of the signed-in user menu. */

@@ -9,6 +9,7 @@ import { footerHref } from '@/lib/footer-visibility'
 import { useTexts } from '@/lib/i18n'
 import { logout, useUserInfo } from '@/lib/session'
 import { AppLink } from './app-link'
+import { useLinkResolver } from './link-target'
 import { Logo } from './logo'
 import { MENU_SECTIONS, menuHref, SUPPORT_LINKS, USER_LINKS } from './menu-items'
 import { CurrencyPicker, LanguagePicker } from './preference-pickers'
@@ -42,6 +43,7 @@ function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open
   const { colorMode, setColorMode } = useColorMode()
   const flags = getConfig().flags
   const lan = getRawLanguage()
+  const resolve = useLinkResolver()
   return (
     <Drawer.Root open={open} onOpenChange={(e) => onOpenChange(e.open)} size="full" placement="end">
       <Portal>
@@ -68,15 +70,15 @@ function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open
                     <Text fontWeight="semibold" truncate px="2">
                       {user.nickName || user.email || user.mobileNumber}
                     </Text>
-                    <MenuLink href={USER_LINKS.profile} testId="mobile-menu-profile">
+                    <MenuLink href={resolve(USER_LINKS.profile)} testId="mobile-menu-profile">
                       <LuShieldCheck aria-hidden="true" />
                       {t('user.profile')}
                     </MenuLink>
-                    <MenuLink href={USER_LINKS.wallet} testId="mobile-menu-wallet">
+                    <MenuLink href={resolve(USER_LINKS.wallet)} testId="mobile-menu-wallet">
                       <LuWallet aria-hidden="true" />
                       {t('user.wallet')}
                     </MenuLink>
-                    <MenuLink href={USER_LINKS.orders} testId="mobile-menu-orders">
+                    <MenuLink href={resolve(USER_LINKS.orders)} testId="mobile-menu-orders">
                       <LuReceiptText aria-hidden="true" />
                       {t('user.orders')}
                     </MenuLink>
@@ -101,7 +103,7 @@ function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open
                         <Stack key={section.id} gap="0" data-testid={`mobile-section-${section.id}`}>
                           {titleLink ? (
                             <AppLink
-                              href={titleLink}
+                              href={resolve(titleLink)}
                               fontWeight="bold"
                               px="2"
                               py="1"
@@ -127,7 +129,7 @@ function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open
                             </Text>
                           )}
                           {section.items.map((item) => (
-                            <MenuLink key={item.id} href={menuHref(item, flags)} testId={`mobile-item-${item.id}`}>
+                            <MenuLink key={item.id} href={menuHref(item, flags, resolve)} testId={`mobile-item-${item.id}`}>
                               <Icon as={item.icon} color="brand.fg" aria-hidden="true" />
                               {t(item.textKey)}
                             </MenuLink>
@@ -164,7 +166,7 @@ function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open
                     {t('mobile.support')}
                   </Text>
                   {SUPPORT_LINKS.map((link) => (
-                    <MenuLink key={link.id} href={footerHref(link.path, lan)}>
+                    <MenuLink key={link.id} href={resolve(footerHref(link.path, lan))} testId={`mobile-support-${link.id}`}>
                       <LuLifeBuoy aria-hidden="true" />
                       {t(link.textKey)}
                     </MenuLink>

@@ -7,6 +7,7 @@ import { CURRENCIES, getCurrency, getLanguage, LANGUAGES, type Currency, type La
 import { useTexts } from '@/lib/i18n'
 import { logout, useUserInfo } from '@/lib/session'
 import { AppLink } from './app-link'
+import { useLinkResolver } from './link-target'
 import { Logo } from './logo'
 import { MENU_SECTIONS, menuHref, USER_LINKS, type MenuSection } from './menu-items'
 import { changeCurrency, changeLanguage } from './preference-pickers'
@@ -14,6 +15,7 @@ import { changeCurrency, changeLanguage } from './preference-pickers'
 function ProductMenu({ section }: { section: MenuSection }) {
   const { t } = useTexts('navbar')
   const flags = getConfig().flags
+  const resolve = useLinkResolver()
   return (
     <Menu.Root positioning={{ placement: 'bottom-start' }}>
       <Menu.Trigger asChild>
@@ -27,7 +29,7 @@ function ProductMenu({ section }: { section: MenuSection }) {
           <Menu.Content minW="72" p="2" aria-label={t(`menu.${section.id}`)}>
             {section.items.map((item) => (
               <Menu.Item key={item.id} value={item.id} asChild py="2" data-testid={`nav-item-${item.id}`}>
-                <AppLink href={menuHref(item, flags)} _hover={{ textDecoration: 'none' }}>
+                <AppLink href={menuHref(item, flags, resolve)} _hover={{ textDecoration: 'none' }}>
                   <Icon as={item.icon} boxSize="5" color="brand.fg" aria-hidden="true" />
                   <Stack gap="0">
                     <Text fontWeight="medium">{t(item.textKey)}</Text>
@@ -48,6 +50,7 @@ function ProductMenu({ section }: { section: MenuSection }) {
 function UserMenu() {
   const { t } = useTexts('navbar')
   const { user } = useUserInfo()
+  const resolve = useLinkResolver()
   if (!user) return null
   const name = user.nickName || user.email || (user.countryCode && user.mobileNumber ? `+${user.countryCode} ${user.mobileNumber}` : '')
   return (
@@ -70,19 +73,19 @@ function UserMenu() {
             </Box>
             <Menu.Separator />
             <Menu.Item value="profile" asChild>
-              <AppLink href={USER_LINKS.profile}>
+              <AppLink href={resolve(USER_LINKS.profile)} data-testid="user-menu-profile">
                 <LuShieldCheck aria-hidden="true" />
                 {t('user.security')}
               </AppLink>
             </Menu.Item>
             <Menu.Item value="wallet" asChild>
-              <AppLink href={USER_LINKS.wallet}>
+              <AppLink href={resolve(USER_LINKS.wallet)} data-testid="user-menu-wallet">
                 <LuWallet aria-hidden="true" />
                 {t('user.wallet')}
               </AppLink>
             </Menu.Item>
             <Menu.Item value="orders" asChild>
-              <AppLink href={USER_LINKS.orders}>
+              <AppLink href={resolve(USER_LINKS.orders)} data-testid="user-menu-orders">
                 <LuReceiptText aria-hidden="true" />
                 {t('user.orders')}
               </AppLink>

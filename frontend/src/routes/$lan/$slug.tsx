@@ -7,6 +7,13 @@ import { LANGUAGES } from '@/lib/cookies'
  * (spec §2). Any other two-segment path without its own route is a 404.
  */
 export const Route = createFileRoute('/$lan/$slug')({
+  // Matching gate: other two-segment paths (/trade/BTC_USDT, /p2p/trading)
+  // do not match this route at all, so the router's own matching (used by
+  // the menus to spot links without a page) reports them as not found.
+  params: {
+    parse: (params) =>
+      (LANGUAGES as readonly string[]).includes(params.lan) && isInfoSlug(params.slug) ? params : false,
+  },
   beforeLoad: ({ params }) => {
     if (!(LANGUAGES as readonly string[]).includes(params.lan) || !isInfoSlug(params.slug)) {
       throw notFound()

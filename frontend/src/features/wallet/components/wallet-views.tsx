@@ -1,8 +1,9 @@
 import { Badge, Box, Button, Checkbox, HStack, Input, InputGroup, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react'
 import { useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import { LuSearch } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
+import { useLinkResolver } from '@/components/layout/link-target'
 import type { TranslateFn } from '@/lib/i18n'
 import { useTexts } from '@/lib/i18n'
 import {
@@ -113,6 +114,16 @@ export function tradeHref(coin: string): string {
   return `/trade/${coin === 'USDT' ? 'BTC' : coin}_USDT`
 }
 
+/** The Trade action of a coin: its trade page, or the spot maintenance page while the trade route has not landed. */
+function TradeLink({ coin, children }: { coin: string; children: ReactNode }) {
+  const resolve = useLinkResolver()
+  return (
+    <AppLink href={resolve(tradeHref(coin))}>
+      {children}
+    </AppLink>
+  )
+}
+
 /** Rows with a value under this many BTC count as small balances. */
 export const SMALL_BALANCE_BTC = '0.0001'
 
@@ -218,7 +229,7 @@ export function SpotView({ hidden, openModal }: ViewProps) {
                         ) : null}
                         {!r.isFiat ? (
                           <Button asChild size="xs" variant="ghost">
-                            <AppLink href={tradeHref(r.coin)}>{t('actions.trade')}</AppLink>
+                            <TradeLink coin={r.coin}>{t('actions.trade')}</TradeLink>
                           </Button>
                         ) : null}
                       </HStack>
@@ -292,7 +303,7 @@ function SpotCard({
         ) : null}
         {!r.isFiat ? (
           <Button asChild size="xs" flex="1" variant="outline">
-            <AppLink href={tradeHref(r.coin)}>{t('actions.trade')}</AppLink>
+            <TradeLink coin={r.coin}>{t('actions.trade')}</TradeLink>
           </Button>
         ) : null}
       </HStack>
