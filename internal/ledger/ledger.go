@@ -116,9 +116,11 @@ type Result struct {
 type Ledger struct {
 	st  store.Store
 	now func() time.Time
+	b   batcher
 }
 
-// New returns a ledger on the store.
+// New returns a ledger on the store. Concurrent postings are committed
+// together in batches (see batch.go).
 func New(st store.Store, now func() time.Time) *Ledger {
 	if now == nil {
 		now = time.Now
@@ -136,6 +138,11 @@ type delta struct {
 // Post applies a posting atomically. Replaying an id that was applied with
 // the same legs returns Result{Replayed: true}; with other legs ErrIDConflict.
 func (l *Ledger) Post(ctx context.Context, p Posting) (Result, error) {
+	return l.b.post(ctx, l, p)
+}
+
+// postOne commits one posting in its own transaction.
+func (l *Ledger) postOne(ctx context.Context, p Posting) (Result, error) {
 	ops, nBal, err := l.build(p)
 	if err != nil {
 		return Result{}, err
@@ -190,32 +197,7 @@ func (l *Ledger) build(p Posting) ([]store.Op, int, error) {
 	}
 	ops = append(ops, store.PutOp(rec, store.ItemNotExists()))
 	for _, d := range deltas {
-		pk, sk := d.pk, d.sk
-		upd := store.NewUpdate()
-		var conds []store.Cond
-		if !d.avail.IsZero() {
-			upd.Add(string(Available), d.avail)
-			if d.avail.IsNegative() && !d.acct.Kind.External() {
-				conds = append(conds, store.Ge(string(Available), d.avail.Neg()))
-			}
-		}
-		if !d.frozen.IsZero() {
-			upd.Add(string(Frozen), d.frozen)
-			if d.frozen.IsNegative() && !d.acct.Kind.External() {
-				conds = append(conds, store.Ge(string(Frozen), d.frozen.Neg()))
-			}
-		}
-		upd.SetIfMissing("owner", d.acct.Owner).SetIfMissing("kind", string(d.acct.Kind)).
-			SetIfMissing("sub", d.acct.Sub).SetIfMissing("coin", d.coin).
-			SetIfMissing(store.AttrGSI1PK, "BALCOIN#"+d.coin).
-			SetIfMissing(store.AttrGSI1SK, d.acct.Owner+"#"+string(d.acct.Kind)+"#"+d.acct.Sub)
-		var cond store.Cond
-		if len(conds) == 1 {
-			cond = conds[0]
-		} else if len(conds) > 1 {
-			cond = store.And(conds...)
-		}
-		ops = append(ops, store.UpdateOp(store.Key{PK: pk, SK: sk}, upd, cond))
+		ops = append(ops, balanceOp(d, d.avail.Neg(), d.frozen.Neg()))
 	}
 	for i, x := range p.Extra {
 		if strings.HasPrefix(x.Key.PK, "BAL#") || strings.HasPrefix(x.Key.PK, "POST#") {
@@ -227,6 +209,39 @@ func (l *Ledger) build(p Posting) ([]store.Op, int, error) {
 		return nil, 0, fmt.Errorf("%w: %d store operations, at most %d", ErrInvalid, len(ops), store.MaxTransactItems)
 	}
 	return ops, len(deltas), nil
+}
+
+// balanceOp is the update of one balance by d, on condition that the
+// balance holds at least debitAv available and debitFr frozen (non-positive
+// debits mean no condition). External accounts may go negative.
+func balanceOp(d delta, debitAv, debitFr decimal.Decimal) store.Op {
+	upd := store.NewUpdate()
+	var conds []store.Cond
+	if !d.avail.IsZero() {
+		upd.Add(string(Available), d.avail)
+	}
+	if !d.frozen.IsZero() {
+		upd.Add(string(Frozen), d.frozen)
+	}
+	if !d.acct.Kind.External() {
+		if debitAv.IsPositive() {
+			conds = append(conds, store.Ge(string(Available), debitAv))
+		}
+		if debitFr.IsPositive() {
+			conds = append(conds, store.Ge(string(Frozen), debitFr))
+		}
+	}
+	upd.SetIfMissing("owner", d.acct.Owner).SetIfMissing("kind", string(d.acct.Kind)).
+		SetIfMissing("sub", d.acct.Sub).SetIfMissing("coin", d.coin).
+		SetIfMissing(store.AttrGSI1PK, "BALCOIN#"+d.coin).
+		SetIfMissing(store.AttrGSI1SK, d.acct.Owner+"#"+string(d.acct.Kind)+"#"+d.acct.Sub)
+	var cond store.Cond
+	if len(conds) == 1 {
+		cond = conds[0]
+	} else if len(conds) > 1 {
+		cond = store.And(conds...)
+	}
+	return store.UpdateOp(store.Key{PK: d.pk, SK: d.sk}, upd, cond)
 }
 
 // deltaAt returns the i-th merged balance delta of a posting (the order Post uses).

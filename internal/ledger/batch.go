@@ -1,0 +1,175 @@
+package ledger
+
+import (
+	"context"
+	"sync"
+
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/store"
+)
+
+// Batching, in the manner of TigerBeetle: postings that arrive while another
+// commit is in flight wait, and the next commit takes them together as ONE
+// store transaction. A hot balance (the fee account, a market maker) is then
+// written once per batch instead of once per posting, and one fsync
+// acknowledges the batch.
+//
+// Safety: a batch's condition on each balance is "holds at least the sum of
+// the batch's debits of it", credits ignored, so every posting would also
+// succeed in any serial order. When a batch fails for any reason (a replayed
+// id, a short balance, an extra's condition), its postings are committed one
+// by one, which gives each its exact result. There is no background
+// goroutine: the first waiting caller leads the next batch.
+
+// maxBatchOps keeps a batch inside one store transaction.
+const maxBatchOps = store.MaxTransactItems
+
+type batchReq struct {
+	p    Posting
+	res  Result
+	err  error
+	wake chan struct{} // closed when done or when asked to lead
+	lead bool
+	done bool
+}
+
+type batcher struct {
+	mu      sync.Mutex
+	pending []*batchReq
+	busy    bool
+}
+
+func (b *batcher) post(ctx context.Context, l *Ledger, p Posting) (Result, error) {
+	r := &batchReq{p: p, wake: make(chan struct{})}
+	b.mu.Lock()
+	b.pending = append(b.pending, r)
+	if b.busy {
+		b.mu.Unlock()
+		<-r.wake
+		if r.done {
+			return r.res, r.err
+		}
+		b.mu.Lock() // asked to lead: busy is still set for us
+	}
+	b.busy = true
+	for !r.done {
+		batch := b.take(l)
+		b.mu.Unlock()
+		l.commitBatch(context.WithoutCancel(ctx), batch)
+		b.mu.Lock()
+	}
+	// Hand the lead to the oldest waiter, if any, so no caller serves
+	// others indefinitely.
+	if len(b.pending) > 0 {
+		next := b.pending[0]
+		next.lead = true
+		close(next.wake)
+	} else {
+		b.busy = false
+	}
+	b.mu.Unlock()
+	return r.res, r.err
+}
+
+// take removes the longest prefix of pending postings that fits one store
+// transaction with no item written twice. Called with mu held; never empty
+// (the leader's own request is pending).
+func (b *batcher) take(l *Ledger) []*batchReq {
+	keys := map[store.Key]bool{}
+	ops := 0
+	n := 0
+	// The leader's own request is always first: a new leader finds the
+	// queue empty, and a request asked to lead is the oldest waiter.
+	for _, r := range b.pending {
+		own := 1 + len(r.p.Extra) + 2*len(r.p.Legs)
+		clash := keys[store.Key{PK: "POST#" + r.p.ID, SK: "POST"}]
+		for _, x := range r.p.Extra {
+			clash = clash || keys[x.Key]
+		}
+		if n > 0 && (clash || ops+own > maxBatchOps) {
+			break
+		}
+		keys[store.Key{PK: "POST#" + r.p.ID, SK: "POST"}] = true
+		for _, x := range r.p.Extra {
+			keys[x.Key] = true
+		}
+		ops += own
+		n++
+	}
+	batch := append([]*batchReq(nil), b.pending[:n]...)
+	b.pending = append(b.pending[:0], b.pending[n:]...)
+	return batch
+}
+
+func finish(r *batchReq, res Result, err error) {
+	r.res, r.err, r.done = res, err, true
+	if !r.lead {
+		close(r.wake)
+	}
+}
+
+// commitBatch commits the batch as one transaction, or posting by posting
+// when that fails or a single posting is all there is.
+func (l *Ledger) commitBatch(ctx context.Context, batch []*batchReq) {
+	if len(batch) > 1 {
+		if ops, ok := l.buildBatch(batch); ok {
+			if err := l.st.Transact(ctx, ops); err == nil {
+				for _, r := range batch {
+					finish(r, Result{}, nil)
+				}
+				return
+			}
+		}
+	}
+	for _, r := range batch {
+		res, err := l.postOne(ctx, r.p)
+		finish(r, res, err)
+	}
+}
+
+// buildBatch builds the combined transaction: every posting's record and
+// extras, and one update per balance carrying the sum of the batch's deltas
+// with a condition on the sum of its debits.
+func (l *Ledger) buildBatch(batch []*batchReq) ([]store.Op, bool) {
+	type agg struct {
+		d                delta
+		debitAv, debitFr decimal.Decimal
+	}
+	bal := map[string]*agg{}
+	var order []string
+	var ops []store.Op
+	for _, r := range batch {
+		pops, nBal, err := l.build(r.p)
+		if err != nil {
+			return nil, false // invalid postings get their error one by one
+		}
+		ops = append(ops, pops[0])          // the posting record
+		ops = append(ops, pops[1+nBal:]...) // its extras
+		for _, d := range mergeLegs(r.p.Legs) {
+			k := d.pk + "|" + d.sk
+			a := bal[k]
+			if a == nil {
+				a = &agg{d: delta{acct: d.acct, coin: d.coin, pk: d.pk, sk: d.sk}}
+				bal[k] = a
+				order = append(order, k)
+			}
+			a.d.avail = a.d.avail.Add(d.avail)
+			a.d.frozen = a.d.frozen.Add(d.frozen)
+			if d.avail.IsNegative() {
+				a.debitAv = a.debitAv.Add(d.avail.Neg())
+			}
+			if d.frozen.IsNegative() {
+				a.debitFr = a.debitFr.Add(d.frozen.Neg())
+			}
+		}
+	}
+	for _, k := range order {
+		a := bal[k]
+		if a.d.avail.IsZero() && a.d.frozen.IsZero() && a.debitAv.IsZero() && a.debitFr.IsZero() {
+			continue
+		}
+		ops = append(ops, balanceOp(a.d, a.debitAv, a.debitFr))
+	}
+	return ops, len(ops) <= store.MaxTransactItems
+}
