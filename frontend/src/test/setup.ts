@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
+
+// findBy*/waitFor wait up to 10 s: a Chakra tree renders slowly in jsdom on
+// a busy 2-core machine, and a 1 s default turns that into false failures.
+configure({ asyncUtilTimeout: 10_000 })
 
 afterEach(() => {
   cleanup()

@@ -77,7 +77,8 @@ describe('LoginPage', () => {
     const { router } = renderWithApp(<LoginPage />, { path: '/auth/login' })
     await fillAndSubmit('user@example.com', 'Passw0rd1')
     await waitFor(() => expect(loginMock).toHaveBeenCalled())
+    // The button leaves its loading state once the refusal is handled.
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeTruthy()
     expect(router.state.location.pathname).toBe('/auth/login')
-    expect(screen.getByRole('button', { name: 'Log in' })).toBeTruthy()
   })
 })
