@@ -444,8 +444,11 @@ func (e *Engine) process(ctx context.Context, ds []queue.Delivery) error {
 	if e.crashAfterJournal {
 		return errCrash
 	}
+	// A journaled batch is settled and acknowledged even while the engine
+	// is stopping: shutdown stops taking new batches, not finishing this one.
+	wctx := context.WithoutCancel(ctx)
 	for backoff := 10 * time.Millisecond; ; backoff *= 2 {
-		err := e.settleAll(ctx, cmds, starts)
+		err := e.settleAll(wctx, cmds, starts)
 		if err == nil {
 			break
 		}
@@ -465,7 +468,7 @@ func (e *Engine) process(ctx context.Context, ds []queue.Delivery) error {
 	e.publishTrades()
 	e.publishDepth(false)
 	for i := range ds {
-		if err := e.o.Orders.Delete(ctx, ds[i].ReceiptHandle); err != nil {
+		if err := e.o.Orders.Delete(wctx, ds[i].ReceiptHandle); err != nil {
 			e.o.Log.Warn().Err(err).Msg("spot: delete message")
 		}
 	}
