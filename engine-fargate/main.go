@@ -1,15 +1,17 @@
 // Command engine is the matching engine service of Tenger's AWS runtime: one
-// Fargate task that polls the orders FIFO queue (message group = symbol),
-// runs the engine and reports health on HEALTH_ADDR (default :8081,
-// GET /healthz). SIGTERM stops the polling, finishes the commands already
-// received and exits; ECS waits for it up to the task's stop timeout.
+// Fargate task running the spot engine (internal/spot) on the orders FIFO
+// queue (message group = symbol) and the DynamoDB table, with its journal
+// and book snapshots in ENGINE_DATA_DIR (default /data, the task's EFS
+// mount). It reports health on HEALTH_ADDR (default :8081, GET /healthz).
+// SIGTERM stops the loop after the batch in hand, writes a snapshot and
+// closes the journal; ECS waits for it up to the task's stop timeout.
 //
 // `engine healthcheck` probes /healthz and exits 0 or 1: the container image
 // is distroless (no shell, no curl), so the binary is its own health probe.
 //
-// Environment: ORDERS_QUEUE_URL (required), TABLE_NAME (the engine's journal
-// and snapshots, with the matching core), EVENTS_QUEUE_URL, HEALTH_ADDR,
-// STAGE, LOG_LEVEL; AWS credentials and region come from the task role.
+// Environment: TABLE_NAME and ORDERS_QUEUE_URL (required), ENGINE_DATA_DIR,
+// HEALTH_ADDR, STAGE, LOG_LEVEL; AWS credentials and region come from the
+// task role.
 package main
 
 import (
@@ -25,10 +27,15 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"tenger/internal/marketdata"
 	"tenger/internal/platform"
+	"tenger/internal/spot"
 )
 
-const defaultHealthAddr = ":8081"
+const (
+	defaultHealthAddr = ":8081"
+	defaultDataDir    = "/data"
+)
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "healthcheck" {
@@ -49,24 +56,38 @@ func run(log zerolog.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
-	// The same ports as the functions, from the environment the engine
-	// stack sets (TABLE_NAME, ORDERS_QUEUE_URL, EVENTS_QUEUE_URL). The store
-	// will hold the engine's journal and snapshots once the matching core
-	// lands.
 	d, err := platform.NewAWS(ctx, log)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
 	if d.Orders == nil {
-		return errors.New("ORDERS_QUEUE_URL is not set")
+		return errors.New(platform.EnvOrdersQueue + " is not set")
 	}
-	orders := d.Orders
+	// Trades and depth feed the market data service, which stores trades,
+	// tickers and klines in the table for the API functions. Without a
+	// WebSocket endpoint in the engine's environment it pushes nothing
+	// (the change-feed fan-out does). Matching does not depend on it.
+	var feed marketdata.Feed
+	md, err := d.MarketData()
+	if err != nil {
+		log.Warn().Err(err).Msg("market data unavailable; the engine runs without its feed")
+	} else {
+		md.Start()
+		defer md.Stop()
+		feed = md
+	}
+	dataDir := getenv("ENGINE_DATA_DIR", defaultDataDir)
+	svc, err := newService(ctx, spot.EngineOptions{Store: d.Store, Ledger: d.Ledger(), Markets: d.Markets, Orders: d.Orders,
+		DataDir: dataDir, Feed: feed, Log: log, Now: d.Now}, serviceOptions{MinWait: time.Second})
+	if err != nil {
+		return fmt.Errorf("engine start (data dir %s): %w", dataDir, err)
+	}
 
-	r := newRunner(orders, log)
-	srv := &http.Server{Addr: getenv("HEALTH_ADDR", defaultHealthAddr), Handler: r.healthHandler(), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Addr: getenv("HEALTH_ADDR", defaultHealthAddr), Handler: svc.healthHandler(), ReadHeaderTimeout: 5 * time.Second}
 	ln, err := net.Listen("tcp", srv.Addr)
 	if err != nil {
+		_ = svc.eng.Stop()
 		return fmt.Errorf("health listener: %w", err)
 	}
 	go func() {
@@ -74,13 +95,12 @@ func run(log zerolog.Logger) error {
 			log.Error().Err(err).Msg("health server stopped")
 		}
 	}()
-	log.Info().Str("health", srv.Addr).Msg("engine started")
+	log.Info().Str("health", srv.Addr).Str("data_dir", dataDir).Msg("engine started")
 
-	err = r.run(ctx)
+	err = svc.run(ctx)
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shutdown)
-	log.Info().Msg("engine stopped")
 	return err
 }
 

@@ -91,8 +91,19 @@ var apiFunctions = []apiFunction{
 		// stream, so the wallet function needs no Step Functions access.
 		Access: access{TableWrite: true, Notify: true, Push: true},
 	},
+	{
+		Name:        "trade",
+		Description: "spot trading: order entry, cancels, open orders, order and trade history",
+		Routes: []string{
+			"/fe-ex-api/order/{proxy+}",
+			"/fe-ex-api/trade/{proxy+}",
+		},
+		// Order entry holds funds and stores the order with its outbox
+		// record in one transaction, then sends the command to the engine.
+		Access: access{TableWrite: true, SendOrders: true},
+	},
 	// Areas still to land, in the same shape:
-	// {Name: "trade", Routes: []string{"/fe-ex-api/order/{proxy+}", "/fe-ex-api/lever/{proxy+}", "/fe-co-api/{proxy+}"},
+	// {Name: "futures", Routes: []string{"/fe-ex-api/lever/{proxy+}", "/fe-co-api/{proxy+}"},
 	//	Access: access{TableWrite: true, SendOrders: true}},
 	// {Name: "p2p", Routes: []string{"/fe-otc-api/{proxy+}"}, Access: access{TableWrite: true}},
 	// {Name: "earn", Routes: []string{"/fe-increment-api/{proxy+}", "/fe-quant-api/{proxy+}"}, Access: access{TableWrite: true}},

@@ -5,6 +5,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsec2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsecrassets"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsecs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsefs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
@@ -13,6 +15,14 @@ import (
 // engineHealthPort is where engine-fargate serves /healthz.
 const engineHealthPort = 8081
 
+// engineDataPath is where the task mounts the engine's EFS directory (its
+// journal and book snapshots); engine-fargate reads it from ENGINE_DATA_DIR.
+const engineDataPath = "/data"
+
+// engineUID is the distroless nonroot user the engine runs as; the EFS
+// access point enforces it for every file the engine writes.
+const engineUID = "65532"
+
 // EngineStack runs the matching engine as one Fargate task.
 type EngineStack struct {
 	awscdk.Stack
@@ -20,12 +30,24 @@ type EngineStack struct {
 	Cluster awsecs.Cluster
 	Service awsecs.FargateService
 	Task    awsecs.FargateTaskDefinition
+	// Data is the engine's durable directory (journal and snapshots),
+	// reached only through DataAccess.
+	Data       awsefs.FileSystem
+	DataAccess awsefs.AccessPoint
 }
 
 // NewEngineStack creates a VPC without NAT gateways (the task runs in a
 // public subnet with a public IP and no inbound rule; DynamoDB traffic stays
 // on a free gateway endpoint), an ECS cluster and a Fargate service of one
 // arm64 task built from engine-fargate/Dockerfile.
+//
+// The engine's journal and book snapshots live on an encrypted EFS file
+// system mounted at /data through an access point (uid 65532, directory
+// /engine) with IAM authorization and TLS: the journal is fsynced once per
+// batch and must survive the task, the AZ and deployments; without it a
+// restarted engine would refuse to start (spot.ErrJournalLost). Only the
+// task role may mount and write it, and only the engine's security group
+// reaches its NFS port.
 //
 // Exactly one engine may run: the order books live in its memory, so
 // deployments stop the old task before starting the new one (minimum healthy
@@ -64,18 +86,27 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 	queues.Events.GrantSendMessages(s.Task.TaskRole())
 	data.Table.GrantReadWriteData(s.Task.TaskRole())
 
+	sg := awsec2.NewSecurityGroup(st, jsii.String("EngineSecurityGroup"), &awsec2.SecurityGroupProps{
+		Vpc:              s.Vpc,
+		Description:      jsii.String("engine: no inbound, outbound HTTPS to AWS APIs and NFS to its file system"),
+		AllowAllOutbound: jsii.Bool(false),
+	})
+	sg.AddEgressRule(awsec2.Peer_AnyIpv4(), awsec2.Port_Tcp(jsii.Number(443)), jsii.String("AWS APIs (SQS, DynamoDB, ECR, Logs)"), nil)
+	s.addDataVolume(cfg, sg)
+
 	logs := awslogs.NewLogGroup(st, jsii.String("EngineLogs"), &awslogs.LogGroupProps{
 		Retention:     awslogs.RetentionDays_ONE_MONTH,
 		RemovalPolicy: removalPolicy(cfg),
 	})
 	containerEnv := map[string]*string{
-		"SERVICE":     jsii.String("engine"),
-		"HEALTH_ADDR": jsii.String(":8081"),
+		"SERVICE":         jsii.String("engine"),
+		"HEALTH_ADDR":     jsii.String(":8081"),
+		"ENGINE_DATA_DIR": jsii.String(engineDataPath),
 	}
 	for k, v := range env {
 		containerEnv[k] = jsii.String(v)
 	}
-	s.Task.AddContainer(jsii.String("engine"), &awsecs.ContainerDefinitionOptions{
+	container := s.Task.AddContainer(jsii.String("engine"), &awsecs.ContainerDefinitionOptions{
 		// The build context is the module root (the engine imports
 		// tenger/internal/...); only what the Go build needs is sent.
 		Image: awsecs.ContainerImage_FromAsset(jsii.String(cfg.RepoRoot), &awsecs.AssetImageProps{
@@ -99,13 +130,10 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 		},
 		PortMappings: &[]*awsecs.PortMapping{{ContainerPort: jsii.Number(engineHealthPort)}},
 	})
-
-	sg := awsec2.NewSecurityGroup(st, jsii.String("EngineSecurityGroup"), &awsec2.SecurityGroupProps{
-		Vpc:              s.Vpc,
-		Description:      jsii.String("engine: no inbound, outbound HTTPS to AWS APIs"),
-		AllowAllOutbound: jsii.Bool(false),
+	// The root filesystem is read-only; /data is the one writable place.
+	container.AddMountPoints(&awsecs.MountPoint{
+		ContainerPath: jsii.String(engineDataPath), SourceVolume: jsii.String(engineVolume), ReadOnly: jsii.Bool(false),
 	})
-	sg.AddEgressRule(awsec2.Peer_AnyIpv4(), awsec2.Port_Tcp(jsii.Number(443)), jsii.String("AWS APIs (SQS, DynamoDB, ECR, Logs)"), nil)
 
 	s.Service = awsecs.NewFargateService(st, jsii.String("EngineService"), &awsecs.FargateServiceProps{
 		Cluster:           s.Cluster,
@@ -120,6 +148,70 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 		PlatformVersion:   awsecs.FargatePlatformVersion_LATEST,
 	})
 	return s
+}
+
+// engineVolume names the task's EFS volume.
+const engineVolume = "engine-data"
+
+// addDataVolume creates the engine's file system (mount targets in the
+// task's subnets), its access point and the task volume, and grants the task
+// role exactly ClientMount and ClientWrite on that file system through that
+// access point.
+func (s *EngineStack) addDataVolume(cfg Config, sg awsec2.SecurityGroup) {
+	st := s.Stack
+	taskRole := s.Task.TaskRole()
+	s.Data = awsefs.NewFileSystem(st, jsii.String("EngineData"), &awsefs.FileSystemProps{
+		Vpc:             s.Vpc,
+		VpcSubnets:      &awsec2.SubnetSelection{SubnetType: awsec2.SubnetType_PUBLIC},
+		Encrypted:       jsii.Bool(true),
+		PerformanceMode: awsefs.PerformanceMode_GENERAL_PURPOSE,
+		ThroughputMode:  awsefs.ThroughputMode_ELASTIC,
+		// The journal is the engine's memory: keep it when the stack goes
+		// (removalPolicy keeps it in production), and back it up.
+		RemovalPolicy:          removalPolicy(cfg),
+		EnableAutomaticBackups: jsii.Bool(true),
+		// Only the task role, over TLS. CDK's "deny anonymous access"
+		// default would add a statement granting ClientWrite and
+		// ClientRootAccess to any IAM principal through a mount target;
+		// with our own policy present, clients it does not name (anonymous
+		// NFS clients included) get nothing, so that statement is left out.
+		AllowAnonymousAccess: jsii.Bool(true),
+		FileSystemPolicy: awsiam.NewPolicyDocument(&awsiam.PolicyDocumentProps{Statements: &[]awsiam.PolicyStatement{
+			awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+				Sid:        jsii.String("EngineTaskOnly"),
+				Principals: &[]awsiam.IPrincipal{awsiam.NewArnPrincipal(taskRole.RoleArn())},
+				Actions:    jsii.Strings("elasticfilesystem:ClientMount", "elasticfilesystem:ClientWrite"),
+				Conditions: &map[string]any{"Bool": map[string]any{"aws:SecureTransport": "true"}},
+			}),
+		}}),
+	})
+	s.DataAccess = s.Data.AddAccessPoint(jsii.String("EngineAccessPoint"), &awsefs.AccessPointOptions{
+		Path:      jsii.String("/engine"),
+		PosixUser: &awsefs.PosixUser{Uid: jsii.String(engineUID), Gid: jsii.String(engineUID)},
+		CreateAcl: &awsefs.Acl{OwnerUid: jsii.String(engineUID), OwnerGid: jsii.String(engineUID), Permissions: jsii.String("750")},
+	})
+	// NFS from the engine's security group only (ingress on the file
+	// system's group, egress on the engine's).
+	s.Data.Connections().AllowDefaultPortFrom(sg, jsii.String("NFS from the engine task"))
+	taskRole.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("EngineDataMount"),
+		Actions:   jsii.Strings("elasticfilesystem:ClientMount", "elasticfilesystem:ClientWrite"),
+		Resources: &[]*string{s.Data.FileSystemArn()},
+		Conditions: &map[string]any{
+			"StringEquals": map[string]any{"elasticfilesystem:AccessPointArn": s.DataAccess.AccessPointArn()},
+		},
+	}))
+	s.Task.AddVolume(&awsecs.Volume{
+		Name: jsii.String(engineVolume),
+		EfsVolumeConfiguration: &awsecs.EfsVolumeConfiguration{
+			FileSystemId:      s.Data.FileSystemId(),
+			TransitEncryption: jsii.String("ENABLED"),
+			AuthorizationConfig: &awsecs.AuthorizationConfig{
+				AccessPointId: s.DataAccess.AccessPointId(),
+				Iam:           jsii.String("ENABLED"),
+			},
+		},
+	})
 }
 
 // engineContextExcludes keeps the Docker build context (and the asset the

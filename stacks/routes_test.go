@@ -114,6 +114,12 @@ func TestWalletAreaRoutedToWalletFunction(t *testing.T) {
 	}
 }
 
+// TestTradeAreaRoutedToTradeFunction: every spot trading path (order entry,
+// cancels, queries, fills) reaches the trade function.
+func TestTradeAreaRoutedToTradeFunction(t *testing.T) {
+	checkArea(t, "trade", areaDeps(t, false).TradeArea(), 8)
+}
+
 func TestRouteSelection(t *testing.T) {
 	for path, want := range map[string]string{
 		"/fe-ex-api/common/rate":                "wallet",  // exact beats /fe-ex-api/common/{proxy+}
@@ -126,6 +132,9 @@ func TestRouteSelection(t *testing.T) {
 		"/fe-ex-api/finance/v5/account_balance": "wallet",
 		"/bank/v2/withdraw-req":                 "wallet",
 		"/graphql":                              "content",
+		"/fe-ex-api/order/create":               "trade",
+		"/fe-ex-api/order/list/new":             "trade",
+		"/fe-ex-api/trade/list_by_order":        "trade",
 		"/fe-ex-api/common/":                    "", // a greedy route needs a segment
 		"/fe-ex-api/unknown":                    "",
 	} {

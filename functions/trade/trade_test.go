@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/rs/zerolog"
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/awslambda"
+	"tenger/internal/coins"
+	"tenger/internal/httpapi"
+	"tenger/internal/ledger"
+	"tenger/internal/markets"
+	"tenger/internal/matching"
+	"tenger/internal/notify"
+	"tenger/internal/platform"
+	qembedded "tenger/internal/queue/embedded"
+	"tenger/internal/spot"
+	"tenger/internal/store"
+	"tenger/internal/store/dynamo"
+	"tenger/localstack/ddblocal"
+)
+
+// recorder is the notify fake: the sign-up code is read from it.
+type recorder struct {
+	mu   sync.Mutex
+	sent []notify.Message
+}
+
+func (r *recorder) Send(_ context.Context, m notify.Message) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sent = append(r.sent, m)
+	return nil
+}
+
+func (r *recorder) lastCode(to string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.sent) - 1; i >= 0; i-- {
+		if r.sent[i].To == to {
+			return r.sent[i].Code
+		}
+	}
+	return ""
+}
+
+// sampleEvent reads a recorded HTTP API event, filling its placeholders.
+func sampleEvent(t *testing.T, name string, fill map[string]string) events.APIGatewayV2HTTPRequest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range fill {
+		ph := "{{" + k + "}}"
+		ev.Body = strings.ReplaceAll(ev.Body, ph, v)
+		for i, c := range ev.Cookies {
+			ev.Cookies[i] = strings.ReplaceAll(c, ph, v)
+		}
+		for h, val := range ev.Headers {
+			ev.Headers[h] = strings.ReplaceAll(val, ph, v)
+		}
+	}
+	if strings.Contains(ev.Body, "{{") {
+		t.Fatalf("%s: unfilled placeholder in %s", name, ev.Body)
+	}
+	return ev
+}
+
+type envelope struct {
+	Code string          `json:"code"`
+	Msg  string          `json:"msg"`
+	Data json.RawMessage `json:"data"`
+}
+
+func call(t *testing.T, h awslambda.HTTPFunc, ev events.APIGatewayV2HTTPRequest, out any) envelope {
+	t.Helper()
+	ctx := lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{AwsRequestID: "test-" + ev.RequestContext.RequestID})
+	resp, err := h(ctx, ev)
+	if err != nil {
+		t.Fatalf("%s: %v", ev.RawPath, err)
+	}
+	var env envelope
+	if err := json.Unmarshal([]byte(resp.Body), &env); err != nil {
+		t.Fatalf("%s: status %d body %q: %v", ev.RawPath, resp.StatusCode, resp.Body, err)
+	}
+	if out != nil {
+		if env.Code != "0" {
+			t.Fatalf("%s: %+v", ev.RawPath, env)
+		}
+		if err := json.Unmarshal(env.Data, out); err != nil {
+			t.Fatalf("%s: data %s: %v", ev.RawPath, env.Data, err)
+		}
+	}
+	return env
+}
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+func TestHandlerNeedsOrdersQueue(t *testing.T) {
+	if _, err := newHandler(&platform.Deps{}); err == nil || !strings.Contains(err.Error(), platform.EnvOrdersQueue) {
+		t.Fatalf("newHandler without the orders queue = %v", err)
+	}
+}
+
+// TestTradeFromSampleEvents drives the trade function as API Gateway does,
+// with recorded HTTP API v2 events, against the DynamoDB adapter on
+// DynamoDB Local and an embedded orders queue (standing in for SQS FIFO): a
+// user funded through the ledger places a limit buy (cookie auth): the
+// funds are held, the order is stored NEW with its outbox record and the
+// place command is queued under the symbol's group; a retry with the same
+// clientOrderId holds nothing twice; the order is listed; the cancel (header
+// auth) queues a cancel command, and the engine settling it releases the
+// hold and finishes the order.
+func TestTradeFromSampleEvents(t *testing.T) {
+	ep := ddblocal.Endpoint(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	client := ddblocal.NewClient(ctx, ep)
+	table := fmt.Sprintf("tenger-trade-fn-%d", time.Now().UnixNano())
+	if err := dynamo.CreateTable(ctx, client, table); err != nil {
+		t.Fatal(err)
+	}
+	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
+	t.Cleanup(func() {
+		_ = st.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = dynamo.DeleteTable(ctx, client, table)
+	})
+	dir := t.TempDir()
+	qdb, err := qembedded.Open(filepath.Join(dir, "queue"), qembedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = qdb.Close() })
+	orders, err := qdb.Queue("orders", qembedded.QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	box := &recorder{}
+	var logs bytes.Buffer
+	cc, err := coins.Defaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &platform.Deps{Store: st, Notify: box, Orders: orders, Log: zerolog.New(&logs), Now: time.Now, Coins: cc,
+		Markets: markets.Defaults(), Config: platform.Config{Stage: "test", SecureCookies: true}}
+	handler, err := newHandler(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := awslambda.NewRuntime("trade", &logs).HTTP(handler)
+	profileMux := http.NewServeMux()
+	httpapi.Mount(profileMux, d.ProfileArea()...)
+	profile := awslambda.NewRuntime("profile", &logs).HTTP(profileMux)
+
+	// Sign up and in through the profile function's routers.
+	const email = "sample.user@tenger.example"
+	if env := call(t, profile, sampleEvent(t, "http_email_code.json", nil), nil); env.Code != "0" {
+		t.Fatalf("emailValidCode: %+v", env)
+	}
+	var reg struct{ UID string }
+	call(t, profile, sampleEvent(t, "http_register.json", map[string]string{"code": box.lastCode(email)}), &reg)
+	var login struct{ Token string }
+	call(t, profile, sampleEvent(t, "http_login.json", nil), &login)
+	uid, tok := reg.UID, login.Token
+	if uid == "" || tok == "" {
+		t.Fatalf("sign-up: uid %q", uid)
+	}
+
+	led := ledger.New(st, time.Now)
+	acct := ledger.UserAccount(uid, ledger.Spot)
+	if _, err := led.Post(ctx, ledger.Posting{ID: "deposit:TRC20:tx-trade-fn:0", Reason: "deposit",
+		Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount("TRC20"), acct, "USDT", dec("1000"))}}); err != nil {
+		t.Fatal(err)
+	}
+	expectUSDT := func(stage, avail, frozen string) {
+		t.Helper()
+		b, err := led.Balance(ctx, acct, "USDT")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.Available.Equal(dec(avail)) || !b.Frozen.Equal(dec(frozen)) {
+			t.Errorf("%s: USDT available %s frozen %s, want %s and %s", stage, b.Available, b.Frozen, avail, frozen)
+		}
+	}
+
+	// Place: 0.01 BTC at 50000 holds 500 USDT.
+	fill := map[string]string{"token": tok, "price": "50000", "volume": "0.01", "clientOrderId": "fn-sample-1"}
+	var created struct {
+		OrderID string `json:"order_id"`
+	}
+	call(t, h, sampleEvent(t, "http_order_create.json", fill), &created)
+	if created.OrderID == "" {
+		t.Fatal("no order id")
+	}
+	expectUSDT("after the order", "500", "500")
+	o, err := d.Spot().GetOrder(ctx, uid, created.OrderID)
+	if err != nil || o.Status != spot.StatusNew || o.Symbol != "btcusdt" || !o.Price.Equal(dec("50000")) {
+		t.Fatalf("stored order = %+v, %v", o, err)
+	}
+	outbox, err := st.Query(ctx, store.Query{PK: "SOUT#btcusdt"})
+	if err != nil || len(outbox.Items) != 1 || strings.TrimLeft(outbox.Items[0].Str(store.AttrSK), "0") != created.OrderID {
+		t.Fatalf("outbox = %v, %v", outbox.Items, err)
+	}
+	// A retry (same clientOrderId) returns the first order and holds nothing more.
+	var retried struct {
+		OrderID string `json:"order_id"`
+	}
+	call(t, h, sampleEvent(t, "http_order_create.json", fill), &retried)
+	if retried.OrderID != created.OrderID {
+		t.Errorf("retry made order %s, first %s", retried.OrderID, created.OrderID)
+	}
+	expectUSDT("after the retry", "500", "500")
+	// The place command is on the orders queue, grouped by symbol; put it back.
+	ds, err := orders.Receive(ctx, 10, time.Minute, 0)
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("orders queue holds %d commands, want 1 (%v)", len(ds), err)
+	}
+	var cmd matching.Command
+	if err := matching.DecodeCommand(ds[0].Body, &cmd); err != nil || cmd.Kind != matching.CmdPlace ||
+		fmt.Sprint(cmd.OrderID) != created.OrderID || ds[0].Group != "btcusdt" || ds[0].DedupID != "place:"+created.OrderID {
+		t.Fatalf("queued command = %+v (group %s dedup %s), %v", cmd, ds[0].Group, ds[0].DedupID, err)
+	}
+	if err := orders.ChangeVisibility(ctx, ds[0].ReceiptHandle, 0); err != nil {
+		t.Fatal(err)
+	}
+
+	// Open orders (cookie auth).
+	var open httpapi.OrderList
+	call(t, h, sampleEvent(t, "http_order_list_new.json", map[string]string{"token": tok}), &open)
+	if open.Count != 1 || len(open.OrderList) != 1 || open.OrderList[0].OrderID != created.OrderID || open.OrderList[0].Status != 1 {
+		t.Fatalf("list/new = %+v", open)
+	}
+
+	// Cancel (header auth) queues a cancel command after the place.
+	call(t, h, sampleEvent(t, "http_order_cancel.json", map[string]string{"token": tok, "orderId": created.OrderID}), new(json.RawMessage))
+	// Someone else's token cannot read the order.
+	if env := call(t, h, sampleEvent(t, "http_order_cancel.json", map[string]string{"token": "not-a-session", "orderId": created.OrderID}), nil); env.Code == "0" {
+		t.Errorf("cancel without a session accepted: %+v", env)
+	}
+
+	// The engine consumes both commands and settles them on the same table.
+	eng, err := spot.NewEngine(ctx, spot.EngineOptions{Store: st, Ledger: led, Markets: d.Markets, Orders: orders,
+		DataDir: filepath.Join(dir, "engine"), Log: zerolog.New(&logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.Start()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		o, err = d.Spot().GetOrder(ctx, uid, created.OrderID)
+		if err == nil && o.Status == spot.StatusCancelled {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = eng.Stop()
+			t.Fatalf("order not cancelled by the engine: %+v, %v", o, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := eng.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	expectUSDT("after the cancel", "1000", "0")
+	call(t, h, sampleEvent(t, "http_order_list_new.json", map[string]string{"token": tok}), &open)
+	if open.Count != 0 {
+		t.Errorf("list/new after the cancel = %+v", open)
+	}
+	if outbox, err := st.Query(ctx, store.Query{PK: "SOUT#btcusdt"}); err != nil || len(outbox.Items) != 0 {
+		t.Errorf("outbox after settlement = %v, %v", outbox.Items, err)
+	}
+	rep, err := led.Audit(ctx, "USDT", "BTC")
+	if err != nil || !rep.Clean() {
+		t.Fatalf("audit: %v %v", rep.Problems, err)
+	}
+	if strings.Contains(logs.String(), tok) {
+		t.Error("the session token reached the logs")
+	}
+}

@@ -1,0 +1,197 @@
+package stacks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// TestTradeFunction: the trade function serves /fe-ex-api/order/{proxy+} and
+// /fe-ex-api/trade/{proxy+} with GET and POST, knows the orders queue, and
+// may use the table and send to the orders queue: nothing else (no events
+// queue, no notifications, no workflows, no push).
+func TestTradeFunction(t *testing.T) {
+	routes := map[string]string{}
+	for _, r := range resources("api", "AWS::ApiGatewayV2::Route") {
+		routes[props(r)["RouteKey"].(string)] = mustJSON(props(r)["Target"])
+	}
+	var tradeFn string
+	for id, r := range resources("api", "AWS::Lambda::Function") {
+		vars, _ := props(r)["Environment"].(obj)["Variables"].(obj)
+		if vars["SERVICE"] == "trade" {
+			tradeFn = id
+			if vars["ORDERS_QUEUE_URL"] == nil || vars["TABLE_NAME"] == nil {
+				t.Errorf("trade function environment lacks the orders queue or the table: %v", vars)
+			}
+			if p := props(r); p["Architectures"] == nil || !strings.Contains(mustJSON(p["Architectures"]), "arm64") {
+				t.Errorf("trade function is not arm64: %v", p["Architectures"])
+			}
+		}
+	}
+	if tradeFn == "" {
+		t.Fatal("no trade function")
+	}
+	// Each route targets the trade integration.
+	var integ string
+	for id, r := range resources("api", "AWS::ApiGatewayV2::Integration") {
+		if strings.Contains(mustJSON(props(r)["IntegrationUri"]), tradeFn) {
+			integ = id
+		}
+	}
+	if integ == "" {
+		t.Fatal("no integration for the trade function")
+	}
+	for _, path := range []string{"/fe-ex-api/order/{proxy+}", "/fe-ex-api/trade/{proxy+}"} {
+		for _, m := range []string{"GET", "POST"} {
+			target, ok := routes[m+" "+path]
+			if !ok {
+				t.Errorf("route %s %s missing", m, path)
+			} else if !strings.Contains(target, integ) {
+				t.Errorf("route %s %s targets %s, not the trade integration %s", m, path, target, integ)
+			}
+		}
+	}
+
+	var doc string
+	policies := 0
+	for id, p := range resources("api", "AWS::IAM::Policy") {
+		if strings.HasPrefix(id, "trade") {
+			policies++
+			doc += mustJSON(props(p)["PolicyDocument"])
+		}
+	}
+	if policies != 1 {
+		t.Fatalf("trade policies = %d, want 1", policies)
+	}
+	for _, want := range []string{"dynamodb:PutItem", "dynamodb:Query", "dynamodb:ConditionCheckItem", "sqs:SendMessage", "FnGetAttOrders"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("trade policy lacks %s: %s", want, doc)
+		}
+	}
+	for _, not := range []string{"FnGetAttEvents", "sqs:ReceiveMessage", "sqs:DeleteMessage", "ses:", "sns:", "states:", "execute-api:", "elasticfilesystem:"} {
+		if strings.Contains(doc, not) {
+			t.Errorf("trade policy allows %s: %s", not, doc)
+		}
+	}
+}
+
+// TestEngineDataVolume: the engine's journal directory is an encrypted EFS
+// file system reached through one access point (uid 65532, /engine), mounted
+// read-write at /data with TLS and IAM authorization; the task role may only
+// ClientMount and ClientWrite that file system through that access point;
+// the file system admits the task role only, and NFS only from the engine's
+// security group.
+func TestEngineDataVolume(t *testing.T) {
+	tpl := templates["engine"]
+	expect(t, "one encrypted file system with backups", func() {
+		tpl.ResourceCountIs(jsii.String("AWS::EFS::FileSystem"), jsii.Number(1))
+		tpl.HasResourceProperties(jsii.String("AWS::EFS::FileSystem"), like(obj{
+			"Encrypted":        true,
+			"BackupPolicy":     obj{"Status": "ENABLED"},
+			"FileSystemPolicy": assertions.Match_AnyValue(),
+		}))
+	})
+	expect(t, "mount targets in both AZs", func() { tpl.ResourceCountIs(jsii.String("AWS::EFS::MountTarget"), jsii.Number(2)) })
+	expect(t, "access point as the engine's user", func() {
+		tpl.ResourceCountIs(jsii.String("AWS::EFS::AccessPoint"), jsii.Number(1))
+		tpl.HasResourceProperties(jsii.String("AWS::EFS::AccessPoint"), like(obj{
+			"PosixUser": obj{"Uid": engineUID, "Gid": engineUID},
+			"RootDirectory": like(obj{
+				"Path":         "/engine",
+				"CreationInfo": obj{"OwnerUid": engineUID, "OwnerGid": engineUID, "Permissions": "750"},
+			}),
+		}))
+	})
+	expect(t, "task volume and mount at /data", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::ECS::TaskDefinition"), like(obj{
+			"Volumes": []any{like(obj{
+				"Name": engineVolume,
+				"EFSVolumeConfiguration": like(obj{
+					"TransitEncryption":   "ENABLED",
+					"AuthorizationConfig": like(obj{"IAM": "ENABLED", "AccessPointId": assertions.Match_AnyValue()}),
+				}),
+			})},
+			"ContainerDefinitions": []any{like(obj{
+				"MountPoints": []any{obj{"ContainerPath": "/data", "SourceVolume": engineVolume, "ReadOnly": false}},
+				"Environment": arrayWith(obj{"Name": "ENGINE_DATA_DIR", "Value": "/data"}),
+			})},
+		}))
+	})
+
+	// The file system's own policy names the task role only, over TLS.
+	var fsID string
+	for id, r := range resources("engine", "AWS::EFS::FileSystem") {
+		fsID = id
+		pol := mustJSON(props(r)["FileSystemPolicy"])
+		if !strings.Contains(pol, "TaskRole") || !strings.Contains(pol, "aws:SecureTransport") || strings.Contains(pol, `"AWS":"*"`) {
+			t.Errorf("file system policy = %s", pol)
+		}
+		if strings.Contains(pol, "ClientRootAccess") {
+			t.Errorf("file system policy grants root access: %s", pol)
+		}
+	}
+
+	// Task role: exactly ClientMount and ClientWrite on this file system,
+	// conditioned on the access point.
+	efsStatements := 0
+	for id, p := range resources("engine", "AWS::IAM::Policy") {
+		if !strings.Contains(id, "TaskRole") {
+			continue
+		}
+		for _, s := range asList(props(p)["PolicyDocument"].(obj)["Statement"]) {
+			st := s.(obj)
+			if !strings.Contains(mustJSON(st["Action"]), "elasticfilesystem:") {
+				continue
+			}
+			efsStatements++
+			if got := mustJSON(st["Action"]); got != `["elasticfilesystem:ClientMount","elasticfilesystem:ClientWrite"]` {
+				t.Errorf("engine EFS actions = %s", got)
+			}
+			if res := mustJSON(st["Resource"]); !strings.Contains(res, fsID) || strings.Contains(res, `"*"`) {
+				t.Errorf("engine EFS resource = %s, want the file system %s", res, fsID)
+			}
+			if cond := mustJSON(st["Condition"]); !strings.Contains(cond, "elasticfilesystem:AccessPointArn") {
+				t.Errorf("engine EFS statement not limited to the access point: %s", cond)
+			}
+		}
+	}
+	if efsStatements != 1 {
+		t.Errorf("engine task EFS statements = %d, want 1", efsStatements)
+	}
+
+	// NFS: the file system's group admits 2049 from the engine's group only,
+	// and the engine's group (no default egress) may reach it.
+	ingress := 0
+	for _, r := range resources("engine", "AWS::EC2::SecurityGroupIngress") {
+		p := props(r)
+		if p["FromPort"] == float64(2049) {
+			ingress++
+			if p["SourceSecurityGroupId"] == nil || p["CidrIp"] != nil {
+				t.Errorf("NFS ingress not from a security group: %v", p)
+			} else if !strings.Contains(mustJSON(p["SourceSecurityGroupId"]), "EngineSecurityGroup") {
+				t.Errorf("NFS ingress from %v, want the engine's group", p["SourceSecurityGroupId"])
+			}
+		}
+	}
+	egress := 0
+	for _, r := range resources("engine", "AWS::EC2::SecurityGroupEgress") {
+		if p := props(r); p["FromPort"] == float64(2049) && strings.Contains(mustJSON(p["GroupId"]), "EngineSecurityGroup") {
+			egress++
+		}
+	}
+	for id, r := range resources("engine", "AWS::EC2::SecurityGroup") {
+		if !strings.Contains(id, "EngineSecurityGroup") {
+			continue
+		}
+		for _, e := range asList(props(r)["SecurityGroupEgress"]) {
+			if e.(obj)["FromPort"] == float64(2049) {
+				egress++
+			}
+		}
+	}
+	if ingress != 1 || egress != 1 {
+		t.Errorf("NFS rules: ingress %d, egress %d; want 1 and 1", ingress, egress)
+	}
+}
