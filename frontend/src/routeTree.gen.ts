@@ -19,6 +19,7 @@ import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthRegisterRouteImport } from './routes/auth/register'
 import { Route as ProfileIndexRouteImport } from './routes/profile/index'
 import { Route as ProfileSecurityRouteImport } from './routes/profile/security'
+import { Route as TradeSymbolRouteImport } from './routes/trade/$symbol'
 import { Route as WalletIndexRouteImport } from './routes/wallet/index'
 import { Route as WalletHistoryRouteImport } from './routes/wallet/history'
 import { Route as LanNewAssetsAddressMentRouteImport } from './routes/$lan/newAssets/addressMent'
@@ -73,6 +74,11 @@ const ProfileSecurityRoute = ProfileSecurityRouteImport.update({
   path: '/profile/security',
   getParentRoute: () => rootRouteImport,
 } as any)
+const TradeSymbolRoute = TradeSymbolRouteImport.update({
+  id: '/trade/$symbol',
+  path: '/trade/$symbol',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const WalletIndexRoute = WalletIndexRouteImport.update({
   id: '/wallet/',
   path: '/wallet/',
@@ -99,6 +105,7 @@ export interface FileRoutesByFullPath {
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/profile/security': typeof ProfileSecurityRoute
+  '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
   '/profile/': typeof ProfileIndexRoute
   '/wallet/': typeof WalletIndexRoute
@@ -114,6 +121,7 @@ export interface FileRoutesByTo {
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/profile/security': typeof ProfileSecurityRoute
+  '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
   '/profile': typeof ProfileIndexRoute
   '/wallet': typeof WalletIndexRoute
@@ -130,6 +138,7 @@ export interface FileRoutesById {
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/profile/security': typeof ProfileSecurityRoute
+  '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
   '/profile/': typeof ProfileIndexRoute
   '/wallet/': typeof WalletIndexRoute
@@ -147,6 +156,7 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/register'
     | '/profile/security'
+    | '/trade/$symbol'
     | '/wallet/history'
     | '/profile/'
     | '/wallet/'
@@ -162,6 +172,7 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/register'
     | '/profile/security'
+    | '/trade/$symbol'
     | '/wallet/history'
     | '/profile'
     | '/wallet'
@@ -177,6 +188,7 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/register'
     | '/profile/security'
+    | '/trade/$symbol'
     | '/wallet/history'
     | '/profile/'
     | '/wallet/'
@@ -193,6 +205,7 @@ export interface RootRouteChildren {
   AuthLoginRoute: typeof AuthLoginRoute
   AuthRegisterRoute: typeof AuthRegisterRoute
   ProfileSecurityRoute: typeof ProfileSecurityRoute
+  TradeSymbolRoute: typeof TradeSymbolRoute
   WalletHistoryRoute: typeof WalletHistoryRoute
   ProfileIndexRoute: typeof ProfileIndexRoute
   WalletIndexRoute: typeof WalletIndexRoute
@@ -271,6 +284,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProfileSecurityRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/trade/$symbol': {
+      id: '/trade/$symbol'
+      path: '/trade/$symbol'
+      fullPath: '/trade/$symbol'
+      preLoaderRoute: typeof TradeSymbolRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/wallet/': {
       id: '/wallet/'
       path: '/wallet'
@@ -305,6 +325,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthLoginRoute: AuthLoginRoute,
   AuthRegisterRoute: AuthRegisterRoute,
   ProfileSecurityRoute: ProfileSecurityRoute,
+  TradeSymbolRoute: TradeSymbolRoute,
   WalletHistoryRoute: WalletHistoryRoute,
   ProfileIndexRoute: ProfileIndexRoute,
   WalletIndexRoute: WalletIndexRoute,

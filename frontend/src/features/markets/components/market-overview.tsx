@@ -24,6 +24,8 @@ import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
 import { getFavourites, toggleFavourite } from '@/lib/storage'
 import { marketOverviewQuery, type MarketPair } from '../api/get-market-overview'
+import { marketTickersQuery, type PairTicker } from '../api/get-market-tickers'
+import { Sparkline } from './sparkline'
 
 const FAVOURITES_TAB = '__favourites__'
 
@@ -62,13 +64,17 @@ function MarketTable({
   favourites,
   onToggle,
   showPrices,
+  tickers,
 }: {
   pairs: MarketPair[]
   favourites: string[]
   onToggle: (symbol: string) => void
   showPrices: boolean
+  tickers?: Record<string, PairTicker>
 }) {
   const { t } = useTexts('home')
+  const trade = useTexts('trade')
+  const showTrend = !!tickers && Object.keys(tickers).length > 0
   return (
     <Table.ScrollArea borderWidth="1px" rounded="lg">
       <Table.Root size="sm" interactive data-testid="market-table">
@@ -78,13 +84,20 @@ function MarketTable({
             <Table.ColumnHeader hideBelow="sm">{t('markets.name')}</Table.ColumnHeader>
             {showPrices && <Table.ColumnHeader textAlign="end">{t('markets.lastPrice')}</Table.ColumnHeader>}
             {showPrices && <Table.ColumnHeader textAlign="end">{t('markets.change')}</Table.ColumnHeader>}
+            {showTrend && (
+              <Table.ColumnHeader textAlign="end" hideBelow="md">
+                {trade.t('markets.trend')}
+              </Table.ColumnHeader>
+            )}
             <Table.ColumnHeader textAlign="end">{t('markets.action')}</Table.ColumnHeader>
           </Table.Row>
         </Table.Header>
         <Table.Body>
           {pairs.map((pair) => {
             const favourite = favourites.includes(pair.symbol)
-            const change = formatChange(pair.rose)
+            const live = tickers?.[`${pair.base}${pair.quote}`.toLowerCase()]
+            const close = live?.close ?? pair.close
+            const change = formatChange(live?.rose ?? pair.rose)
             const label = t(favourite ? 'markets.removeFavourite' : 'markets.addFavourite', { pair: pair.showName })
             return (
               <Table.Row key={pair.symbol} data-testid={`market-row-${pair.symbol}`}>
@@ -120,7 +133,7 @@ function MarketTable({
                 </Table.Cell>
                 {showPrices && (
                   <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                    {pair.close ?? '—'}
+                    {close ?? '—'}
                   </Table.Cell>
                 )}
                 {showPrices && (
@@ -130,6 +143,11 @@ function MarketTable({
                     color={change?.startsWith('-') ? 'down' : change && change !== '0.00%' ? 'up' : 'fg.muted'}
                   >
                     {change ?? '—'}
+                  </Table.Cell>
+                )}
+                {showTrend && (
+                  <Table.Cell textAlign="end" hideBelow="md" py="1">
+                    <Sparkline values={live?.sparkline ?? []} label={trade.t('markets.trendOf', { pair: pair.showName })} />
                   </Table.Cell>
                 )}
                 <Table.Cell textAlign="end">
@@ -174,12 +192,14 @@ export function MarketOverview({ as = 'section', initialTab }: MarketOverviewPro
   const { t } = useTexts('home')
   const common = useTexts('common')
   const query = useQuery(marketOverviewQuery)
+  const tickers = useQuery(marketTickersQuery)
   const [favourites, setFavourites] = useState<string[]>(() => getFavourites())
   const [search, setSearch] = useState('')
   const groups = query.data?.groups ?? []
   const [tab, setTab] = useState<string | null>(initialTab === 'favourites' ? FAVOURITES_TAB : null)
   const activeTab = tab ?? groups[0]?.quote ?? FAVOURITES_TAB
-  const showPrices = groups.some((g) => g.pairs.some((p) => p.close !== undefined))
+  const showPrices =
+    groups.some((g) => g.pairs.some((p) => p.close !== undefined)) || Object.values(tickers.data ?? {}).some((x) => x.close !== undefined)
 
   const visible = useMemo(() => {
     const all = groups.flatMap((g) => g.pairs)
@@ -222,6 +242,7 @@ export function MarketOverview({ as = 'section', initialTab }: MarketOverviewPro
         favourites={favourites}
         onToggle={(symbol) => setFavourites(toggleFavourite(symbol))}
         showPrices={showPrices}
+        tickers={tickers.data}
       />
     )
   }

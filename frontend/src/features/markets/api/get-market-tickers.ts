@@ -1,0 +1,40 @@
+import { queryOptions } from '@tanstack/react-query'
+import { apiData } from '@/lib/request-client'
+
+/** POST /fe-ex-api/market/tickers: every pair's 24 h ticker plus hourly sparkline closes. */
+export const MARKET_TICKERS_PATH = '/fe-ex-api/market/tickers'
+
+/** Live figures of one pair. */
+export interface PairTicker {
+  close?: string
+  rose?: string
+  /** Hourly closes of the last 24 h, oldest first. */
+  sparkline: number[]
+}
+
+/** Tickers keyed by the lower-case symbol without separator (btcusdt). */
+export function parseTickers(data: unknown): Record<string, PairTicker> {
+  const out: Record<string, PairTicker> = {}
+  if (typeof data !== 'object' || data === null) return out
+  const root = data as { tickers?: Record<string, { close?: unknown; rose?: unknown }>; sparklines?: Record<string, unknown[]> }
+  const keys = new Set([...Object.keys(root.tickers ?? {}), ...Object.keys(root.sparklines ?? {})])
+  for (const key of keys) {
+    const tk = root.tickers?.[key]
+    const line = (root.sparklines?.[key] ?? []).map(Number).filter((n) => Number.isFinite(n))
+    // A pair without trades reports close 0: show no price rather than 0.
+    const traded = tk?.close !== undefined && tk.close !== '' && Number(tk.close) !== 0
+    out[key.replace(/[/_-]/g, '').toLowerCase()] = {
+      close: traded ? String(tk.close) : undefined,
+      rose: traded && tk.rose !== undefined && tk.rose !== '' ? String(tk.rose) : undefined,
+      sparkline: line,
+    }
+  }
+  return out
+}
+
+export const marketTickersQuery = queryOptions({
+  queryKey: ['market-tickers'],
+  queryFn: async ({ signal }) => parseTickers(await apiData(MARKET_TICKERS_PATH, {}, { silent: true, signal })),
+  refetchInterval: 15_000,
+  retry: 1,
+})

@@ -1,0 +1,31 @@
+import { Box } from '@chakra-ui/react'
+
+/** SVG polyline points of values scaled into a w×h box (y grows downwards); '' with fewer than two values. */
+export function sparklinePoints(values: number[], w: number, h: number): string {
+  if (values.length < 2) return ''
+  const min = Math.min(...values)
+  const max = Math.max(...values)
+  const span = max - min || 1
+  const step = w / (values.length - 1)
+  return values
+    .map((v, i) => {
+      const x = i * step
+      const y = max === min ? h / 2 : h - ((v - min) / span) * h
+      return `${+x.toFixed(2)},${+y.toFixed(2)}`
+    })
+    .join(' ')
+}
+
+/** A 24 h trend line coloured by direction (up / down tokens). */
+export function Sparkline({ values, label, width = 96, height = 28 }: { values: number[]; label: string; width?: number; height?: number }) {
+  const points = sparklinePoints(values, width, height - 2)
+  if (!points) return <Box w={`${width}px`} h={`${height}px`} />
+  const rising = values[values.length - 1] >= values[0]
+  return (
+    <Box as="span" display="inline-block" color={rising ? 'up' : 'down'} lineHeight="0">
+      <svg width={width} height={height} viewBox={`0 -1 ${width} ${height}`} role="img" aria-label={label} data-testid="sparkline">
+        <polyline points={points} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" strokeLinecap="round" />
+      </svg>
+    </Box>
+  )
+}

@@ -1,0 +1,205 @@
+import { queryOptions } from '@tanstack/react-query'
+import { apiData } from '@/lib/request-client'
+import type { OrderRequest, PairRules } from '../lib/order-form'
+
+/** Spot trade API: pair rules, market data and the user's orders. */
+
+/** A pair of the selector with its trading rules. */
+export interface TradePair extends PairRules {
+  /** Route form, e.g. BTC_USDT. */
+  routeSymbol: string
+  showName: string
+  close?: string
+  rose?: string
+}
+
+/** Order book: [price, quantity] pairs, best first. */
+export interface Depth {
+  buys: [string, string][]
+  asks: [string, string][]
+  ts?: number
+}
+
+/** One public trade. */
+export interface MarketTrade {
+  id: string
+  side: 'BUY' | 'SELL'
+  price: string
+  vol: string
+  amount?: string
+  ts: number
+}
+
+/** 24 h ticker. */
+export interface Ticker {
+  symbol?: string
+  open: string
+  high: string
+  low: string
+  close: string
+  vol: string
+  amount: string
+  rose: string
+}
+
+/** One candle (id = bucket start, Unix seconds). */
+export interface Kline {
+  id: number
+  open: string
+  high: string
+  low: string
+  close: string
+  vol: string
+}
+
+/** One of the user's orders. */
+export interface OrderView {
+  order_id: string
+  symbol: string
+  side: 'BUY' | 'SELL'
+  type: string
+  price: string
+  stop_price?: string
+  volume: string
+  quote_volume?: string
+  deal_volume: string
+  deal_money: string
+  avg_price: string
+  status: number
+  status_text: string
+  created_at: number
+}
+
+/** One of the user's fills. */
+export interface TradeView {
+  trade_id: string
+  order_id: string
+  symbol: string
+  side: 'BUY' | 'SELL'
+  role: string
+  price: string
+  volume: string
+  deal_money: string
+  fee: string
+  fee_coin: string
+  created_at: number
+}
+
+/** Candle periods of the chart buttons. */
+export const PERIODS = ['1min', '5min', '15min', '30min', '60min', '4h', '1day', '1week', '1month'] as const
+export type Period = (typeof PERIODS)[number]
+
+type Raw = Record<string, unknown>
+const isRecord = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v)
+const s = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : fallback)
+
+/** BTC_USDT / BTC/USDT / btcusdt -> btcusdt. */
+export function apiSymbol(symbol: string): string {
+  return symbol.replace(/[/_-]/g, '').toLowerCase()
+}
+
+/** Flattens public_info_market into the pairs with their rules. */
+export function parsePairs(data: unknown): TradePair[] {
+  const market = isRecord(data) && isRecord(data.market) ? data.market : {}
+  const out: TradePair[] = []
+  for (const group of Object.values(market)) {
+    if (!isRecord(group)) continue
+    for (const raw of Object.values(group)) {
+      if (!isRecord(raw)) continue
+      const base = s(raw.base).toUpperCase()
+      const quote = s(raw.quote).toUpperCase()
+      if (!base || !quote) continue
+      out.push({
+        symbol: s(raw.symbol) || apiSymbol(base + quote),
+        routeSymbol: `${base}_${quote}`,
+        base,
+        quote,
+        showName: s(raw.showName) || `${base}/${quote}`,
+        pricePrecision: Number(raw.pricePrecision ?? 2),
+        volumePrecision: Number(raw.volumePrecision ?? 4),
+        priceTick: s(raw.priceTick, '0.01'),
+        lotSize: s(raw.lotSize, '0.0001'),
+        minQty: s(raw.minQty, '0'),
+        minNotional: s(raw.minNotional, '0'),
+        close: s(raw.close) || undefined,
+        rose: s(raw.rose) || undefined,
+      })
+    }
+  }
+  return out.sort((a, b) => a.routeSymbol.localeCompare(b.routeSymbol))
+}
+
+export const pairsQuery = queryOptions({
+  queryKey: ['trade', 'pairs'],
+  queryFn: async ({ signal }) => parsePairs(await apiData('/fe-ex-api/common/public_info_market', {}, { silent: true, signal })),
+  staleTime: 5 * 60 * 1000,
+})
+
+export const tickerQuery = (symbol: string) =>
+  queryOptions({
+    queryKey: ['trade', 'ticker', symbol],
+    queryFn: ({ signal }) => apiData<Ticker>('/fe-ex-api/market/ticker', { symbol }, { silent: true, signal }),
+  })
+
+export const depthQuery = (symbol: string, step: number) =>
+  queryOptions({
+    queryKey: ['trade', 'depth', symbol, step],
+    queryFn: ({ signal }) => apiData<Depth>('/fe-ex-api/market/depth', { symbol, step, limit: 50 }, { silent: true, signal }),
+  })
+
+export const tradesQuery = (symbol: string) =>
+  queryOptions({
+    queryKey: ['trade', 'trades', symbol],
+    queryFn: ({ signal }) => apiData<MarketTrade[]>('/fe-ex-api/market/trades', { symbol, limit: 50 }, { silent: true, signal }),
+  })
+
+export const klineQuery = (symbol: string, period: Period) =>
+  queryOptions({
+    queryKey: ['trade', 'kline', symbol, period],
+    queryFn: ({ signal }) => apiData<Kline[]>('/fe-ex-api/market/kline', { symbol, period, limit: 300 }, { silent: true, signal }),
+    staleTime: 60 * 1000,
+  })
+
+/** Spot balance rows keyed by coin (normal = available). */
+export const balanceQuery = queryOptions({
+  queryKey: ['trade', 'balance'],
+  queryFn: async ({ signal }) => {
+    const data = await apiData<{ coinList?: { coin: string; normal: string; freeze: string }[] }>(
+      '/fe-ex-api/finance/v5/account_balance',
+      {},
+      { silent: true, signal },
+    )
+    const out: Record<string, string> = {}
+    for (const row of data?.coinList ?? []) out[row.coin.toUpperCase()] = row.normal
+    return out
+  },
+})
+
+export const openOrdersQuery = (symbol: string) =>
+  queryOptions({
+    queryKey: ['trade', 'orders', 'open', symbol],
+    queryFn: ({ signal }) =>
+      apiData<{ count: number; orderList: OrderView[] }>('/fe-ex-api/order/list/new', { symbol, page: 1, pageSize: 100 }, { silent: true, signal }),
+  })
+
+export const orderHistoryQuery = (symbol: string) =>
+  queryOptions({
+    queryKey: ['trade', 'orders', 'history', symbol],
+    queryFn: ({ signal }) =>
+      apiData<{ count: number; orderList: OrderView[] }>('/fe-ex-api/order/entrust_history', { symbol, page: 1, pageSize: 50 }, { silent: true, signal }),
+  })
+
+export const tradeHistoryQuery = (symbol: string) =>
+  queryOptions({
+    queryKey: ['trade', 'orders', 'fills', symbol],
+    queryFn: ({ signal }) =>
+      apiData<{ count: number; tradeList: TradeView[] }>('/fe-ex-api/order/trade_info_search', { symbol, page: 1, pageSize: 50 }, { silent: true, signal }),
+  })
+
+/** Places an order; rejects ApiError after the request client toasts it. */
+export const createOrder = (req: OrderRequest) => apiData<{ order_id: string }>('/fe-ex-api/order/create', { ...req })
+
+export const cancelOrder = (symbol: string, orderId: string) =>
+  apiData('/fe-ex-api/order/cancel', { symbol, order_id: orderId })
+
+export const cancelAllOrders = (symbol: string) => apiData('/fe-ex-api/order/cancel_all', { symbol })

@@ -1,0 +1,127 @@
+import { Box, Button, HStack, Skeleton, Text } from '@chakra-ui/react'
+import { useQuery } from '@tanstack/react-query'
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  HistogramSeries,
+  type IChartApi,
+  type ISeriesApi,
+  type UTCTimestamp,
+} from 'lightweight-charts'
+import { useEffect, useRef, useState } from 'react'
+import { useColorMode } from '@/components/ui/color-mode'
+import { useTexts } from '@/lib/i18n'
+import { klineQuery, PERIODS, type Kline, type Period, type TradePair } from '../api/trade-api'
+import { useMarketChannel } from '../api/use-market-channel'
+
+/** Chart colours per theme (the same values as the up/down tokens of the theme). */
+export function chartColors(mode: 'light' | 'dark') {
+  return mode === 'dark'
+    ? { bg: '#111111', text: '#d4d4d8', grid: '#27272a', up: '#20c997', down: '#ff6b6b' }
+    : { bg: '#ffffff', text: '#3f3f46', grid: '#f4f4f5', up: '#0ca678', down: '#e03131' }
+}
+
+/** A candle as the chart's candle and volume bars. */
+export function toBars(k: Kline, colors: { up: string; down: string }) {
+  const time = k.id as UTCTimestamp
+  const open = Number(k.open)
+  const close = Number(k.close)
+  return {
+    candle: { time, open, high: Number(k.high), low: Number(k.low), close },
+    volume: { time, value: Number(k.vol), color: `${close >= open ? colors.up : colors.down}80` },
+  }
+}
+
+/** Candle chart with volume, period buttons, history from /market/kline then live kline ticks. */
+export function KlineChart({ pair, height = 380 }: { pair: TradePair; height?: number }) {
+  const { t } = useTexts('trade')
+  const { colorMode } = useColorMode()
+  const mode = colorMode === 'dark' ? 'dark' : 'light'
+  const [period, setPeriod] = useState<Period>('15min')
+  const { data, isLoading } = useQuery(klineQuery(pair.symbol, period))
+  const box = useRef<HTMLDivElement>(null)
+  const chart = useRef<IChartApi | null>(null)
+  const candles = useRef<ISeriesApi<'Candlestick'> | null>(null)
+  const volumes = useRef<ISeriesApi<'Histogram'> | null>(null)
+
+  useEffect(() => {
+    if (!box.current) return
+    const c = createChart(box.current, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6, barSpacing: 8 } })
+    candles.current = c.addSeries(CandlestickSeries, {
+      priceFormat: { type: 'price', precision: pair.pricePrecision, minMove: Number(pair.priceTick) || 0.01 },
+    })
+    volumes.current = c.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: '', lastValueVisible: false, priceLineVisible: false })
+    volumes.current.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } })
+    candles.current.priceScale().applyOptions({ scaleMargins: { top: 0.1, bottom: 0.25 } })
+    chart.current = c
+    return () => {
+      c.remove()
+      chart.current = null
+      candles.current = null
+      volumes.current = null
+    }
+  }, [pair.symbol, pair.pricePrecision, pair.priceTick])
+
+  useEffect(() => {
+    const colors = chartColors(mode)
+    chart.current?.applyOptions({
+      layout: { background: { type: ColorType.Solid, color: colors.bg }, textColor: colors.text },
+      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+    })
+    candles.current?.applyOptions({
+      upColor: colors.up,
+      downColor: colors.down,
+      borderUpColor: colors.up,
+      borderDownColor: colors.down,
+      wickUpColor: colors.up,
+      wickDownColor: colors.down,
+    })
+    if (data && candles.current && volumes.current) {
+      const bars = [...data].sort((a, b) => a.id - b.id).map((k) => toBars(k, colors))
+      candles.current.setData(bars.map((b) => b.candle))
+      volumes.current.setData(bars.map((b) => b.volume))
+    }
+  }, [data, mode, pair.symbol])
+
+  useMarketChannel(`market_${pair.symbol}_kline_${period}`, (m) => {
+    const k = (m.tick ?? m.data) as Kline | undefined
+    if (!k || typeof k.id !== 'number' || !candles.current || !volumes.current) return
+    const b = toBars(k, chartColors(mode))
+    try {
+      candles.current.update(b.candle)
+      volumes.current.update(b.volume)
+    } catch {
+      // An out-of-order tick (older than the last bar) is ignored.
+    }
+  })
+
+  return (
+    <Box data-testid="kline-chart">
+      <HStack gap="1" px="2" py="2" wrap="wrap" role="group" aria-label={t('chart.period')}>
+        {PERIODS.map((p) => (
+          <Button
+            key={p}
+            size="2xs"
+            variant={p === period ? 'subtle' : 'ghost'}
+            colorPalette={p === period ? 'brand' : 'gray'}
+            aria-pressed={p === period}
+            data-testid={`period-${p}`}
+            onClick={() => setPeriod(p)}
+          >
+            {t(`chart.periods.${p}`)}
+          </Button>
+        ))}
+      </HStack>
+      <Box position="relative" h={`${height}px`}>
+        <Box ref={box} position="absolute" inset="0" data-testid="kline-canvas" />
+        {isLoading && <Skeleton position="absolute" inset="0" data-testid="kline-loading" />}
+        {!isLoading && data?.length === 0 && (
+          <Text position="absolute" top="45%" w="full" textAlign="center" color="fg.muted" fontSize="sm" data-testid="kline-empty">
+            {t('chart.empty')}
+          </Text>
+        )}
+      </Box>
+    </Box>
+  )
+}

@@ -1,0 +1,132 @@
+import { Box, chakra, Flex, HStack, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { useTexts } from '@/lib/i18n'
+import { depthQuery, tickerQuery, type Depth, type TradePair } from '../api/trade-api'
+import { useMarketChannel } from '../api/use-market-channel'
+import { fixed, formatDec, mulDec, parseDec, placesOf } from '../lib/decimal'
+import { changeColor } from './format'
+
+const ROWS = 12
+
+/** The merge step of depth step n: the tick × 10^n as a decimal string. */
+export function stepSize(tick: string, n: number): string {
+  const d = parseDec(tick) ?? { units: 1n, scale: 2 }
+  return formatDec(mulDec(d, { units: 10n ** BigInt(n), scale: 0 }), Math.max(0, placesOf(tick) - n))
+}
+
+function Level({
+  side,
+  price,
+  qty,
+  width,
+  pricePlaces,
+  volPlaces,
+  onPick,
+}: {
+  side: 'buy' | 'sell'
+  price: string
+  qty: string
+  width: number
+  pricePlaces: number
+  volPlaces: number
+  onPick: (price: string) => void
+}) {
+  return (
+    <chakra.button
+      type="button"
+      display="flex"
+      position="relative"
+      w="full"
+      px="2"
+      py="0.5"
+      fontSize="xs"
+      fontVariantNumeric="tabular-nums"
+      justifyContent="space-between"
+      cursor="pointer"
+      _hover={{ bg: 'bg.muted' }}
+      onClick={() => onPick(price)}
+      data-testid={`book-${side}`}
+    >
+      <Box
+        position="absolute"
+        insetY="0"
+        right="0"
+        width={`${Math.min(100, width * 100)}%`}
+        bg={side === 'buy' ? 'up' : 'down'}
+        opacity={0.15}
+        pointerEvents="none"
+      />
+      <Text color={side === 'buy' ? 'up' : 'down'}>{fixed(price, pricePlaces)}</Text>
+      <Text>{fixed(qty, volPlaces)}</Text>
+    </chakra.button>
+  )
+}
+
+/** Order book with depth bars and the precision-step selector; clicking a level fills the form's price. */
+export function OrderBook({ pair, onPick }: { pair: TradePair; onPick: (price: string) => void }) {
+  const { t } = useTexts('trade')
+  const [step, setStep] = useState(0)
+  const queryClient = useQueryClient()
+  const q = depthQuery(pair.symbol, step)
+  const { data, isLoading } = useQuery(q)
+  const { data: ticker } = useQuery(tickerQuery(pair.symbol))
+  useMarketChannel(`market_${pair.symbol}_depth_step${step}`, (m) => {
+    const tick = m.tick as Depth | undefined
+    if (tick && Array.isArray(tick.buys) && Array.isArray(tick.asks)) queryClient.setQueryData(q.queryKey, tick)
+  })
+  const places = Math.max(0, placesOf(stepSize(pair.priceTick, step)))
+  const asks = (data?.asks ?? []).slice(0, ROWS).reverse()
+  const buys = (data?.buys ?? []).slice(0, ROWS)
+  const max = Math.max(1e-12, ...[...asks, ...buys].map(([, v]) => Number(v)))
+  return (
+    <Stack gap="1" data-testid="order-book" h="full">
+      <HStack justify="space-between" px="2" pt="2">
+        <Text fontWeight="semibold" fontSize="sm">
+          {t('book.title')}
+        </Text>
+        <NativeSelect.Root size="xs" width="auto">
+          <NativeSelect.Field aria-label={t('book.step')} data-testid="book-step" value={String(step)} onChange={(e) => setStep(Number(e.target.value))}>
+            {[0, 1, 2].map((n) => (
+              <option key={n} value={n}>
+                {stepSize(pair.priceTick, n)}
+              </option>
+            ))}
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+      </HStack>
+      <Flex px="2" justify="space-between" fontSize="2xs" color="fg.muted">
+        <Text>{t('book.price', { coin: pair.quote })}</Text>
+        <Text>{t('book.amount', { coin: pair.base })}</Text>
+      </Flex>
+      {isLoading ? (
+        <Stack px="2" gap="1" data-testid="book-loading">
+          {Array.from({ length: 8 }, (_, i) => (
+            <Skeleton key={i} h="4" />
+          ))}
+        </Stack>
+      ) : asks.length + buys.length === 0 ? (
+        <Text px="2" py="6" textAlign="center" color="fg.muted" fontSize="sm" data-testid="book-empty">
+          {t('book.empty')}
+        </Text>
+      ) : (
+        <>
+          <Stack gap="0">
+            {asks.map(([p, v]) => (
+              <Level key={`a${p}`} side="sell" price={p} qty={v} width={Number(v) / max} pricePlaces={places} volPlaces={pair.volumePrecision} onPick={onPick} />
+            ))}
+          </Stack>
+          <Text px="2" py="1" fontWeight="bold" fontVariantNumeric="tabular-nums" color={changeColor(ticker?.rose)} data-testid="book-last">
+            {fixed(ticker?.close, pair.pricePrecision)}
+          </Text>
+          <Stack gap="0">
+            {buys.map(([p, v]) => (
+              <Level key={`b${p}`} side="buy" price={p} qty={v} width={Number(v) / max} pricePlaces={places} volPlaces={pair.volumePrecision} onPick={onPick} />
+            ))}
+          </Stack>
+        </>
+      )}
+    </Stack>
+  )
+}

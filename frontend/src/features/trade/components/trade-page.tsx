@@ -1,0 +1,137 @@
+import { Box, Container, Grid, GridItem, Heading, Skeleton, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { AppLink } from '@/components/layout/app-link'
+import { useTexts } from '@/lib/i18n'
+import { apiSymbol, pairsQuery, type TradePair } from '../api/trade-api'
+import { KlineChart } from './kline-chart'
+import { OrderBook } from './order-book'
+import { OrderForm, type PickedPrice } from './order-form'
+import { RecentTrades } from './recent-trades'
+import { TradeHeader } from './trade-header'
+import { UserOrders } from './user-orders'
+
+function Panel({ children, testId }: { children: React.ReactNode; testId?: string }) {
+  return (
+    <Box borderWidth="1px" rounded="lg" bg="bg.panel" overflow="hidden" data-testid={testId}>
+      {children}
+    </Box>
+  )
+}
+
+function Desktop({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: TradePair[]; onPick: (p: string) => void; picked?: PickedPrice }) {
+  return (
+    <Stack gap="3">
+      <TradeHeader pair={pair} pairs={pairs} />
+      <Grid templateColumns="minmax(0,1fr) 280px 300px" gap="3" alignItems="start">
+        <GridItem minW="0">
+          <Stack gap="3">
+            <Panel>
+              <KlineChart pair={pair} />
+            </Panel>
+            <UserOrders pair={pair} />
+          </Stack>
+        </GridItem>
+        <GridItem>
+          <Stack gap="3">
+            <Panel>
+              <OrderBook pair={pair} onPick={onPick} />
+            </Panel>
+            <Panel>
+              <RecentTrades pair={pair} />
+            </Panel>
+          </Stack>
+        </GridItem>
+        <GridItem>
+          <Panel>
+            <OrderForm pair={pair} picked={picked} />
+          </Panel>
+        </GridItem>
+      </Grid>
+    </Stack>
+  )
+}
+
+function Mobile({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: TradePair[]; onPick: (p: string) => void; picked?: PickedPrice }) {
+  const { t } = useTexts('trade')
+  const [tab, setTab] = useState('chart')
+  return (
+    <Stack gap="3">
+      <TradeHeader pair={pair} pairs={pairs} />
+      <Panel>
+        <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value)} size="sm" fitted lazyMount unmountOnExit>
+          <Tabs.List>
+            <Tabs.Trigger value="chart" data-testid="mobile-tab-chart">
+              {t('tabs.chart')}
+            </Tabs.Trigger>
+            <Tabs.Trigger value="book" data-testid="mobile-tab-book">
+              {t('tabs.book')}
+            </Tabs.Trigger>
+            <Tabs.Trigger value="trades" data-testid="mobile-tab-trades">
+              {t('tabs.trades')}
+            </Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="chart" p="0">
+            <KlineChart pair={pair} height={300} />
+          </Tabs.Content>
+          <Tabs.Content value="book" p="0">
+            <OrderBook
+              pair={pair}
+              onPick={(p) => {
+                onPick(p)
+              }}
+            />
+          </Tabs.Content>
+          <Tabs.Content value="trades" p="0">
+            <RecentTrades pair={pair} />
+          </Tabs.Content>
+        </Tabs.Root>
+      </Panel>
+      <Panel>
+        <OrderForm pair={pair} picked={picked} />
+      </Panel>
+      <UserOrders pair={pair} />
+    </Stack>
+  )
+}
+
+/** Spot trade page: header, chart, book, trades, order form and the user's orders. */
+export function TradePage({ symbol }: { symbol: string }) {
+  const { t } = useTexts('trade')
+  const { data: pairs, isLoading, isError } = useQuery(pairsQuery)
+  const [picked, setPicked] = useState<PickedPrice>()
+  const mobile = useBreakpointValue({ base: true, lg: false }, { ssr: false }) ?? false
+  const pair = pairs?.find((p) => p.symbol === apiSymbol(symbol))
+  const onPick = (price: string) => setPicked((old) => ({ price, n: (old?.n ?? 0) + 1 }))
+
+  let body: React.ReactNode
+  if (isLoading) {
+    body = (
+      <Stack gap="3" data-testid="trade-loading">
+        <Skeleton h="16" rounded="lg" />
+        <Skeleton h="96" rounded="lg" />
+      </Stack>
+    )
+  } else if (isError || !pair) {
+    body = (
+      <Stack py="16" align="center" gap="3" data-testid="trade-not-found">
+        <Heading size="md">{t(isError ? 'page.error' : 'page.notFound')}</Heading>
+        <Text color="fg.muted">{symbol}</Text>
+        <AppLink href="/market" color="brand.fg">
+          {t('page.toMarkets')}
+        </AppLink>
+      </Stack>
+    )
+  } else {
+    const props = { pair, pairs: pairs ?? [], onPick, picked }
+    body = mobile ? <Mobile {...props} /> : <Desktop {...props} />
+  }
+  return (
+    <Container maxW="8xl" px={{ base: '2', md: '4' }} py="3" data-testid="trade-page">
+      <Heading as="h1" srOnly>
+        {pair ? t('page.title', { pair: pair.showName }) : t('page.heading')}
+      </Heading>
+      {body}
+    </Container>
+  )
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { cmpDec, divDec, fixed, floorString, floorToStep, formatDec, onStep, parseDec, placesOf, roundToStep, sanitizeInput } from './decimal'
+
+const d = (s: string) => parseDec(s)!
+
+describe('decimal helpers', () => {
+  it('parses plain decimals and rejects the rest', () => {
+    expect(parseDec('12.34')).toEqual({ units: 1234n, scale: 2 })
+    expect(parseDec('.5')).toEqual({ units: 5n, scale: 1 })
+    expect(parseDec('-3')).toEqual({ units: -3n, scale: 0 })
+    expect(parseDec('')).toBeUndefined()
+    expect(parseDec('.')).toBeUndefined()
+    expect(parseDec('1e5')).toBeUndefined()
+    expect(parseDec('abc')).toBeUndefined()
+  })
+
+  it('counts the places of a step', () => {
+    expect(placesOf('0.01')).toBe(2)
+    expect(placesOf('0.00010')).toBe(4)
+    expect(placesOf('1')).toBe(0)
+    expect(placesOf('5.0')).toBe(0)
+  })
+
+  it('floors to the tick and lot grids exactly', () => {
+    expect(formatDec(floorToStep(d('123.456'), d('0.01')), 2)).toBe('123.45')
+    expect(formatDec(floorToStep(d('0.123456'), d('0.0001')), 4)).toBe('0.1234')
+    expect(formatDec(floorToStep(d('17'), d('5')), 0)).toBe('15')
+    expect(formatDec(floorToStep(d('0.3'), d('0.1')), 1)).toBe('0.3')
+    expect(floorString('100.129', '0.01')).toBe('100.12')
+    expect(floorString('x', '0.01')).toBe('')
+  })
+
+  it('rounds to the nearest step, halves up', () => {
+    expect(formatDec(roundToStep(d('1.005'), d('0.01')), 2)).toBe('1.01')
+    expect(formatDec(roundToStep(d('1.004'), d('0.01')), 2)).toBe('1.00')
+    expect(fixed('65000.5', 2)).toBe('65000.50')
+    expect(fixed('0.123456', 4)).toBe('0.1235')
+    expect(fixed(undefined, 2)).toBe('—')
+  })
+
+  it('checks grid membership, compares and divides', () => {
+    expect(onStep(d('100.10'), d('0.01'))).toBe(true)
+    expect(onStep(d('100.105'), d('0.01'))).toBe(false)
+    expect(cmpDec(d('0.30'), d('0.3'))).toBe(0)
+    expect(cmpDec(d('2'), d('10'))).toBe(-1)
+    expect(formatDec(divDec(d('100'), d('3'), 4)!, 4)).toBe('33.3333')
+    expect(divDec(d('1'), d('0'), 2)).toBeUndefined()
+  })
+
+  it('sanitizes typed input to digits, one dot and the allowed places', () => {
+    expect(sanitizeInput('12a.3.45', 2)).toBe('12.34')
+    expect(sanitizeInput('1,5', 4)).toBe('1.5')
+    expect(sanitizeInput('7.9', 0)).toBe('7')
+    expect(sanitizeInput('0.', 3)).toBe('0.')
+  })
+})

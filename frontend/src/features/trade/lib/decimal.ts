@@ -1,0 +1,130 @@
+/**
+ * Exact decimal arithmetic on strings for the order form. Prices and amounts
+ * are never floats: each value is a bigint scaled by 10^scale, so rounding to
+ * the pair's tick and lot grids is exact (0.1 + 0.2 stays 0.3).
+ */
+
+/** A decimal as an integer count of 10^-scale units. */
+export interface Dec {
+  units: bigint
+  scale: number
+}
+
+const DECIMAL_RE = /^([+-])?(\d*)(?:\.(\d*))?$/
+
+/** Parses '12.34', '.5', '-3' into a Dec; undefined for anything else (incl. '', '.', exponents). */
+export function parseDec(value: string | number | undefined | null): Dec | undefined {
+  if (value === undefined || value === null) return undefined
+  const s = String(value).trim()
+  const m = DECIMAL_RE.exec(s)
+  if (!m || (m[2] === '' && (m[3] === undefined || m[3] === ''))) return undefined
+  const frac = m[3] ?? ''
+  const units = BigInt((m[2] || '0') + frac)
+  return { units: m[1] === '-' ? -units : units, scale: frac.length }
+}
+
+function rescale(d: Dec, scale: number): bigint {
+  return d.units * 10n ** BigInt(scale - d.scale)
+}
+
+function align(a: Dec, b: Dec): [bigint, bigint, number] {
+  const scale = Math.max(a.scale, b.scale)
+  return [rescale(a, scale), rescale(b, scale), scale]
+}
+
+/** Number of decimal places of a step such as '0.01' (2) or '5' (0); trailing zeros count only when non-zero digits follow. */
+export function placesOf(step: string | undefined): number {
+  const d = parseDec(step)
+  if (!d) return 0
+  let { units, scale } = d
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n
+    scale -= 1
+  }
+  return scale
+}
+
+/** Formats a Dec with exactly `places` decimals (truncating towards zero). */
+export function formatDec(d: Dec, places: number): string {
+  let units = d.units
+  if (places < d.scale) units = units / 10n ** BigInt(d.scale - places)
+  else units = units * 10n ** BigInt(places - d.scale)
+  const neg = units < 0n
+  const abs = (neg ? -units : units).toString().padStart(places + 1, '0')
+  const int = abs.slice(0, abs.length - places)
+  const frac = places > 0 ? `.${abs.slice(abs.length - places)}` : ''
+  return `${neg ? '-' : ''}${int}${frac}`
+}
+
+/** Compares two decimals: -1, 0 or 1. */
+export function cmpDec(a: Dec, b: Dec): number {
+  const [x, y] = align(a, b)
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+/** a × b exactly. */
+export function mulDec(a: Dec, b: Dec): Dec {
+  return { units: a.units * b.units, scale: a.scale + b.scale }
+}
+
+/** a ÷ b truncated to `places` decimals; undefined when b is zero. */
+export function divDec(a: Dec, b: Dec, places: number): Dec | undefined {
+  if (b.units === 0n) return undefined
+  // a/b = (a.units/10^as) / (b.units/10^bs); scale the numerator so the
+  // quotient has `places` decimals.
+  const num = a.units * 10n ** BigInt(places + b.scale)
+  const den = b.units * 10n ** BigInt(a.scale)
+  return { units: num / den, scale: places }
+}
+
+/** Floors a non-negative value to a multiple of step (the tick or lot grid). */
+export function floorToStep(value: Dec, step: Dec): Dec {
+  if (step.units <= 0n) return value
+  const [v, s, scale] = align(value, step)
+  const q = v >= 0n ? v / s : -((-v + s - 1n) / s)
+  return { units: q * s, scale }
+}
+
+/** Rounds to the nearest multiple of step (halves up). */
+export function roundToStep(value: Dec, step: Dec): Dec {
+  if (step.units <= 0n) return value
+  const [v, s, scale] = align(value, step)
+  const q = (2n * v + s) / (2n * s)
+  return { units: q * s, scale }
+}
+
+/** True when value lies on the step grid. */
+export function onStep(value: Dec, step: Dec): boolean {
+  if (step.units <= 0n) return true
+  const [v, s] = align(value, step)
+  return v % s === 0n
+}
+
+/** Floors a decimal string to the step and formats it with the step's places ('' when not a number). */
+export function floorString(value: string, step: string): string {
+  const v = parseDec(value)
+  const s = parseDec(step)
+  if (!v) return ''
+  if (!s) return value
+  return formatDec(floorToStep(v, s), placesOf(step))
+}
+
+/** Formats a number string with the given places for display; '—' when not a number. */
+export function fixed(value: string | undefined, places: number): string {
+  const v = parseDec(value)
+  if (!v) return '—'
+  const rounded = roundToStep(v, { units: 1n, scale: places })
+  return formatDec(rounded, places)
+}
+
+/** Keeps only what a decimal input may hold while typing: digits and one dot, at most `places` decimals. */
+export function sanitizeInput(raw: string, places: number): string {
+  let s = raw.replace(/,/g, '.').replace(/[^\d.]/g, '')
+  const dot = s.indexOf('.')
+  if (dot >= 0) {
+    s = s.slice(0, dot + 1) + s.slice(dot + 1).replace(/\./g, '')
+    if (places === 0) s = s.slice(0, dot)
+    else s = s.slice(0, dot + 1 + places)
+  }
+  return s
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+import { amountFor, buildOrderRequest, percentFill, totalFor, validateOrder, type OrderDraft, type PairRules } from './order-form'
+
+const rules: PairRules = {
+  symbol: 'btcusdt',
+  base: 'BTC',
+  quote: 'USDT',
+  pricePrecision: 2,
+  volumePrecision: 4,
+  priceTick: '0.01',
+  lotSize: '0.0001',
+  minQty: '0.0001',
+  minNotional: '5',
+}
+
+const draft = (over: Partial<OrderDraft>): OrderDraft => ({
+  side: 'BUY',
+  type: 'LIMIT',
+  price: '',
+  stopPrice: '',
+  amount: '',
+  total: '',
+  ...over,
+})
+
+describe('percentage slider', () => {
+  it('buys pct of the quote balance floored to the lot', () => {
+    expect(percentFill(25, 'BUY', 'LIMIT', '1000', '30000', rules)).toEqual({ amount: '0.0083', total: '249.00' })
+    expect(percentFill(100, 'BUY', 'LIMIT', '1000', '30000', rules)).toEqual({ amount: '0.0333', total: '999.00' })
+  })
+  it('fills only the total of a market buy', () => {
+    expect(percentFill(50, 'BUY', 'MARKET', '1000.555', '', rules)).toEqual({ amount: '', total: '500.27' })
+  })
+  it('sells pct of the base balance', () => {
+    expect(percentFill(75, 'SELL', 'LIMIT', '0.12345', '30000', rules)).toEqual({ amount: '0.0925', total: '2775.00' })
+    expect(percentFill(100, 'SELL', 'MARKET', '0.5', '', rules)).toEqual({ amount: '0.5000', total: '' })
+  })
+  it('gives nothing without a balance', () => {
+    expect(percentFill(50, 'BUY', 'LIMIT', '0', '30000', rules)).toEqual({ amount: '', total: '' })
+  })
+})
+
+describe('amount and total', () => {
+  it('syncs amount and total at the price', () => {
+    expect(totalFor('0.0123', '30000.5', rules)).toBe('369.00')
+    expect(amountFor('100', '30000', rules)).toBe('0.0033')
+    expect(amountFor('100', '', rules)).toBe('')
+  })
+})
+
+describe('order validation', () => {
+  it('accepts a valid limit buy', () => {
+    expect(validateOrder(draft({ price: '30000.00', amount: '0.0010' }), rules, '1000')).toEqual([])
+  })
+  it('requires price and amount', () => {
+    const keys = validateOrder(draft({}), rules, '1000').map((e) => e.key)
+    expect(keys).toEqual(['priceRequired', 'amountRequired'])
+  })
+  it('rejects off-grid price and amount', () => {
+    const errs = validateOrder(draft({ price: '30000.005', amount: '0.00015' }), rules, '1000')
+    expect(errs.map((e) => [e.field, e.key])).toContainEqual(['price', 'priceTick'])
+    expect(errs.map((e) => [e.field, e.key])).toContainEqual(['amount', 'amountLot'])
+  })
+  it('enforces the minimum notional and the balance', () => {
+    expect(validateOrder(draft({ price: '100', amount: '0.0100' }), rules, '1000').map((e) => e.key)).toEqual(['minNotional'])
+    expect(validateOrder(draft({ price: '30000', amount: '1' }), rules, '1000').map((e) => e.key)).toEqual(['insufficient'])
+    expect(validateOrder(draft({ side: 'SELL', price: '30000', amount: '1' }), rules, '0.5').map((e) => e.key)).toEqual(['insufficient'])
+  })
+  it('validates a market buy by its total', () => {
+    expect(validateOrder(draft({ type: 'MARKET', total: '' }), rules, '10').map((e) => e.key)).toEqual(['totalRequired'])
+    expect(validateOrder(draft({ type: 'MARKET', total: '2' }), rules, '10').map((e) => e.key)).toEqual(['minNotional'])
+    expect(validateOrder(draft({ type: 'MARKET', total: '20' }), rules, '10').map((e) => e.key)).toEqual(['insufficient'])
+    expect(validateOrder(draft({ type: 'MARKET', total: '10' }), rules, '10')).toEqual([])
+  })
+  it('requires a stop price for stop-limit', () => {
+    expect(validateOrder(draft({ type: 'STOP_LIMIT', price: '30000', amount: '0.001' }), rules, '1000').map((e) => e.key)).toEqual(['stopRequired'])
+  })
+  it('builds the create body per type', () => {
+    expect(buildOrderRequest(draft({ price: '30000', amount: '0.001' }), rules)).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'LIMIT', price: '30000', volume: '0.001' })
+    expect(buildOrderRequest(draft({ type: 'MARKET', total: '50' }), rules)).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', quoteVolume: '50' })
+    expect(buildOrderRequest(draft({ side: 'SELL', type: 'STOP_LIMIT', price: '1', stopPrice: '2', amount: '3' }), rules)).toEqual({
+      symbol: 'btcusdt', side: 'SELL', type: 'STOP_LIMIT', price: '1', stopPrice: '2', volume: '3',
+    })
+  })
+})

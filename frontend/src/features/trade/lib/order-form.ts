@@ -1,0 +1,191 @@
+/**
+ * Order-form rules of the spot trade page (spec §9 spot order types): the
+ * percentage slider, amount/total syncing and validation against the pair's
+ * tick, lot, minimum quantity and minimum notional. Pure functions so they are
+ * unit-tested without a browser.
+ */
+import {
+  cmpDec,
+  divDec,
+  floorToStep,
+  formatDec,
+  mulDec,
+  onStep,
+  parseDec,
+  placesOf,
+  type Dec,
+} from './decimal'
+
+/** Order side. */
+export type OrderSide = 'BUY' | 'SELL'
+
+/** Spot order types accepted by /order/create. */
+export const ORDER_TYPES = ['LIMIT', 'MARKET', 'POST_ONLY', 'FOK', 'IOC', 'STOP_LIMIT'] as const
+export type OrderType = (typeof ORDER_TYPES)[number]
+
+/** Trading rules of a pair (from public_info_market). */
+export interface PairRules {
+  /** Lower-case id, e.g. btcusdt. */
+  symbol: string
+  base: string
+  quote: string
+  pricePrecision: number
+  volumePrecision: number
+  priceTick: string
+  lotSize: string
+  minQty: string
+  minNotional: string
+}
+
+/** What the user typed. */
+export interface OrderDraft {
+  side: OrderSide
+  type: OrderType
+  price: string
+  stopPrice: string
+  amount: string
+  /** Quote total; the input of a market buy. */
+  total: string
+}
+
+/** A validation failure: the field it belongs to and a text key under form.errors. */
+export interface OrderError {
+  field: 'price' | 'stopPrice' | 'amount' | 'total'
+  key: string
+  vars?: Record<string, string>
+}
+
+/** The body of POST /fe-ex-api/order/create. */
+export interface OrderRequest {
+  symbol: string
+  side: OrderSide
+  type: OrderType
+  price?: string
+  volume?: string
+  quoteVolume?: string
+  stopPrice?: string
+}
+
+/** True for types that carry a limit price. */
+export function hasPrice(type: OrderType): boolean {
+  return type !== 'MARKET'
+}
+
+/** True when the draft is entered as a quote total (market buy). */
+export function isQuoteEntry(d: Pick<OrderDraft, 'side' | 'type'>): boolean {
+  return d.type === 'MARKET' && d.side === 'BUY'
+}
+
+function step(places: number): Dec {
+  return { units: 1n, scale: places }
+}
+
+/** Places used to show and round quote totals. */
+export function totalPlaces(rules: PairRules): number {
+  return Math.max(rules.pricePrecision, placesOf(rules.priceTick))
+}
+
+function amountPlaces(rules: PairRules): number {
+  return Math.max(placesOf(rules.lotSize), 0)
+}
+
+/** amount × price, truncated to the total's places ('' when either is missing). */
+export function totalFor(amount: string, price: string, rules: PairRules): string {
+  const a = parseDec(amount)
+  const p = parseDec(price)
+  if (!a || !p) return ''
+  return formatDec(mulDec(a, p), totalPlaces(rules))
+}
+
+/** total ÷ price floored to the lot grid ('' when either is missing or price is 0). */
+export function amountFor(total: string, price: string, rules: PairRules): string {
+  const t = parseDec(total)
+  const p = parseDec(price)
+  if (!t || !p) return ''
+  const lot = parseDec(rules.lotSize) ?? step(rules.volumePrecision)
+  const raw = divDec(t, p, amountPlaces(rules) + 2)
+  if (!raw) return ''
+  return formatDec(floorToStep(raw, lot), amountPlaces(rules))
+}
+
+/**
+ * The percentage slider: pct (0..100) of the available balance. A buy spends
+ * pct of the quote balance (amount floored to the lot at the given price; a
+ * market buy fills the total only); a sell sells pct of the base balance.
+ */
+export function percentFill(
+  pct: number,
+  side: OrderSide,
+  type: OrderType,
+  available: string,
+  price: string,
+  rules: PairRules,
+): { amount: string; total: string } {
+  const avail = parseDec(available)
+  if (!avail || avail.units <= 0n) return { amount: '', total: '' }
+  const share = divDec(mulDec(avail, parseDec(String(Math.round(pct)))!), { units: 100n, scale: 0 }, avail.scale + 2)!
+  const lot = parseDec(rules.lotSize) ?? step(rules.volumePrecision)
+  if (side === 'BUY') {
+    const total = formatDec(floorToStep(share, step(totalPlaces(rules))), totalPlaces(rules))
+    if (type === 'MARKET') return { amount: '', total }
+    const amount = amountFor(total, price, rules)
+    return { amount, total: amount ? totalFor(amount, price, rules) : total }
+  }
+  const amount = formatDec(floorToStep(share, lot), amountPlaces(rules))
+  return { amount, total: hasPrice(type) ? totalFor(amount, price, rules) : '' }
+}
+
+/** Validates a draft; returns every failure (empty when the order may be sent). */
+export function validateOrder(d: OrderDraft, rules: PairRules, available: string | undefined): OrderError[] {
+  const errors: OrderError[] = []
+  const tick = parseDec(rules.priceTick)
+  const lot = parseDec(rules.lotSize)
+  const price = parseDec(d.price)
+  if (hasPrice(d.type)) {
+    if (!price || price.units <= 0n) errors.push({ field: 'price', key: 'priceRequired' })
+    else if (tick && !onStep(price, tick)) errors.push({ field: 'price', key: 'priceTick', vars: { tick: rules.priceTick } })
+  }
+  if (d.type === 'STOP_LIMIT') {
+    const stop = parseDec(d.stopPrice)
+    if (!stop || stop.units <= 0n) errors.push({ field: 'stopPrice', key: 'stopRequired' })
+    else if (tick && !onStep(stop, tick)) errors.push({ field: 'stopPrice', key: 'priceTick', vars: { tick: rules.priceTick } })
+  }
+  const minNotional = parseDec(rules.minNotional)
+  if (isQuoteEntry(d)) {
+    const total = parseDec(d.total)
+    if (!total || total.units <= 0n) errors.push({ field: 'total', key: 'totalRequired' })
+    else {
+      if (minNotional && cmpDec(total, minNotional) < 0)
+        errors.push({ field: 'total', key: 'minNotional', vars: { min: rules.minNotional, coin: rules.quote } })
+      const avail = parseDec(available)
+      if (avail && cmpDec(total, avail) > 0) errors.push({ field: 'total', key: 'insufficient' })
+    }
+    return errors
+  }
+  const amount = parseDec(d.amount)
+  if (!amount || amount.units <= 0n) {
+    errors.push({ field: 'amount', key: 'amountRequired' })
+    return errors
+  }
+  if (lot && !onStep(amount, lot)) errors.push({ field: 'amount', key: 'amountLot', vars: { lot: rules.lotSize } })
+  const minQty = parseDec(rules.minQty)
+  if (minQty && cmpDec(amount, minQty) < 0) errors.push({ field: 'amount', key: 'minQty', vars: { min: rules.minQty, coin: rules.base } })
+  if (hasPrice(d.type) && price && price.units > 0n && minNotional && cmpDec(mulDec(amount, price), minNotional) < 0)
+    errors.push({ field: 'total', key: 'minNotional', vars: { min: rules.minNotional, coin: rules.quote } })
+  const avail = parseDec(available)
+  if (avail) {
+    const need = d.side === 'SELL' ? amount : price && hasPrice(d.type) ? mulDec(amount, price) : undefined
+    if (need && cmpDec(need, avail) > 0) errors.push({ field: d.side === 'SELL' ? 'amount' : 'total', key: 'insufficient' })
+  }
+  return errors
+}
+
+/** Builds the /order/create body of a valid draft. */
+export function buildOrderRequest(d: OrderDraft, rules: PairRules): OrderRequest {
+  const req: OrderRequest = { symbol: rules.symbol, side: d.side, type: d.type }
+  if (hasPrice(d.type)) req.price = d.price
+  if (d.type === 'STOP_LIMIT') req.stopPrice = d.stopPrice
+  if (isQuoteEntry(d)) req.quoteVolume = d.total
+  else req.volume = d.amount
+  return req
+}

@@ -1,0 +1,150 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { backoffDelay, MarketSocket, type SocketLike } from './market-socket'
+
+class FakeSocket implements SocketLike {
+  readyState = 0
+  onopen: ((ev: unknown) => void) | null = null
+  onclose: ((ev: unknown) => void) | null = null
+  onerror: ((ev: unknown) => void) | null = null
+  onmessage: ((ev: { data: unknown }) => void) | null = null
+  sent: unknown[] = []
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(JSON.parse(data))
+  }
+  close() {
+    this.readyState = 3
+  }
+  open() {
+    this.readyState = 1
+    this.onopen?.({})
+  }
+  drop() {
+    this.readyState = 3
+    this.onclose?.({})
+  }
+  push(msg: unknown) {
+    this.onmessage?.({ data: JSON.stringify(msg) })
+  }
+}
+
+describe('MarketSocket', () => {
+  let sockets: FakeSocket[]
+  let client: MarketSocket
+  beforeEach(() => {
+    vi.useFakeTimers()
+    sockets = []
+    client = new MarketSocket({
+      url: 'ws://x/ws',
+      create: (u) => {
+        const s = new FakeSocket(u)
+        sockets.push(s)
+        return s
+      },
+      baseDelay: 100,
+      maxDelay: 1000,
+      pingInterval: 0,
+    })
+  })
+  afterEach(() => {
+    client.close()
+    vi.useRealTimers()
+  })
+
+  it('connects lazily and sends one sub frame per channel', () => {
+    expect(sockets).toHaveLength(0)
+    const a = vi.fn()
+    const b = vi.fn()
+    client.subscribe('market_btcusdt_depth_step0', a)
+    client.subscribe('market_btcusdt_depth_step0', b)
+    expect(sockets).toHaveLength(1)
+    expect(sockets[0].url).toBe('ws://x/ws')
+    sockets[0].open()
+    expect(sockets[0].sent).toEqual([{ event: 'sub', params: { channel: 'market_btcusdt_depth_step0' } }])
+    client.subscribe('market_btcusdt_trade_ticker', vi.fn())
+    expect(sockets[0].sent[1]).toEqual({ event: 'sub', params: { channel: 'market_btcusdt_trade_ticker' } })
+  })
+
+  it('delivers messages to the channel listeners only', () => {
+    const depth = vi.fn()
+    const trades = vi.fn()
+    client.subscribe('market_btcusdt_depth_step0', depth)
+    client.subscribe('market_btcusdt_trade_ticker', trades)
+    sockets[0].open()
+    sockets[0].push({ channel: 'market_btcusdt_depth_step0', ts: 1, tick: { buys: [['1', '2']], asks: [] } })
+    expect(depth).toHaveBeenCalledWith({ channel: 'market_btcusdt_depth_step0', ts: 1, tick: { buys: [['1', '2']], asks: [] } })
+    expect(trades).not.toHaveBeenCalled()
+  })
+
+  it('sends unsub only when the last listener leaves', () => {
+    const offA = client.subscribe('c1', vi.fn())
+    const offB = client.subscribe('c1', vi.fn())
+    sockets[0].open()
+    offA()
+    expect(sockets[0].sent).toHaveLength(1)
+    offB()
+    expect(sockets[0].sent[1]).toEqual({ event: 'unsub', params: { channel: 'c1' } })
+    expect(client.channels).toEqual([])
+  })
+
+  it('answers a server ping with the same pong value', () => {
+    client.subscribe('c1', vi.fn())
+    sockets[0].open()
+    sockets[0].push({ ping: 1234 })
+    expect(sockets[0].sent.at(-1)).toEqual({ pong: 1234 })
+  })
+
+  it('reconnects with growing backoff and re-subscribes', () => {
+    client.subscribe('c1', vi.fn())
+    client.subscribe('c2', vi.fn())
+    sockets[0].open()
+    sockets[0].drop()
+    expect(sockets).toHaveLength(1)
+    vi.advanceTimersByTime(99)
+    expect(sockets).toHaveLength(1)
+    vi.advanceTimersByTime(1)
+    expect(sockets).toHaveLength(2)
+    // Second failure without opening: the delay doubles.
+    sockets[1].drop()
+    vi.advanceTimersByTime(199)
+    expect(sockets).toHaveLength(2)
+    vi.advanceTimersByTime(1)
+    expect(sockets).toHaveLength(3)
+    sockets[2].open()
+    expect(sockets[2].sent).toEqual([
+      { event: 'sub', params: { channel: 'c1' } },
+      { event: 'sub', params: { channel: 'c2' } },
+    ])
+  })
+
+  it('does not reconnect after close()', () => {
+    client.subscribe('c1', vi.fn())
+    sockets[0].open()
+    client.close()
+    vi.advanceTimersByTime(5000)
+    expect(sockets).toHaveLength(1)
+  })
+
+  it('pings the server periodically while open', () => {
+    const pinging = new MarketSocket({
+      url: 'ws://x',
+      create: (u) => {
+        const s = new FakeSocket(u)
+        sockets.push(s)
+        return s
+      },
+      pingInterval: 1000,
+    })
+    pinging.subscribe('c1', vi.fn())
+    sockets[0].open()
+    vi.advanceTimersByTime(1000)
+    expect(sockets[0].sent.at(-1)).toHaveProperty('ping')
+    pinging.close()
+  })
+
+  it('caps the backoff delay', () => {
+    expect(backoffDelay(0, 100, 1000)).toBe(100)
+    expect(backoffDelay(3, 100, 1000)).toBe(800)
+    expect(backoffDelay(10, 100, 1000)).toBe(1000)
+  })
+})
