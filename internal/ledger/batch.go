@@ -140,12 +140,12 @@ func (l *Ledger) buildBatch(batch []*batchReq) ([]store.Op, bool) {
 	var order []string
 	var ops []store.Op
 	for _, r := range batch {
-		pops, nBal, err := l.build(r.p)
+		rec, err := l.record(r.p)
 		if err != nil {
 			return nil, false // invalid postings get their error one by one
 		}
-		ops = append(ops, pops[0])          // the posting record
-		ops = append(ops, pops[1+nBal:]...) // its extras
+		ops = append(ops, rec)
+		ops = append(ops, r.p.Extra...)
 		for _, d := range mergeLegs(r.p.Legs) {
 			k := d.pk + "|" + d.sk
 			a := bal[k]

@@ -176,11 +176,34 @@ func (l *Ledger) Ops(p Posting) ([]store.Op, error) {
 }
 
 func (l *Ledger) build(p Posting) ([]store.Op, int, error) {
-	if err := validate(p); err != nil {
+	rec, err := l.record(p)
+	if err != nil {
 		return nil, 0, err
 	}
 	deltas := mergeLegs(p.Legs)
 	ops := make([]store.Op, 0, 1+len(deltas)+len(p.Extra))
+	ops = append(ops, rec)
+	for _, d := range deltas {
+		ops = append(ops, balanceOp(d, d.avail.Neg(), d.frozen.Neg()))
+	}
+	ops = append(ops, p.Extra...)
+	if len(ops) > store.MaxTransactItems {
+		return nil, 0, fmt.Errorf("%w: %d store operations, at most %d", ErrInvalid, len(ops), store.MaxTransactItems)
+	}
+	return ops, len(deltas), nil
+}
+
+// record validates a posting and returns the put of its idempotency record
+// (condition: the id is new).
+func (l *Ledger) record(p Posting) (store.Op, error) {
+	if err := validate(p); err != nil {
+		return store.Op{}, err
+	}
+	for i, x := range p.Extra {
+		if strings.HasPrefix(x.Key.PK, "BAL#") || strings.HasPrefix(x.Key.PK, "POST#") {
+			return store.Op{}, fmt.Errorf("%w: extra operation %d touches the ledger's own items", ErrInvalid, i)
+		}
+	}
 	now := l.now()
 	legsJSON, _ := json.Marshal(p.Legs)
 	metaJSON, _ := json.Marshal(p.Meta)
@@ -195,20 +218,7 @@ func (l *Ledger) build(p Posting) ([]store.Op, int, error) {
 		store.AttrGSI2PK: fmt.Sprintf("POSTSHARD#%02d", shardOf(p.ID)),
 		store.AttrGSI2SK: fmt.Sprintf("%013d#%s", now.UnixMilli(), p.ID),
 	}
-	ops = append(ops, store.PutOp(rec, store.ItemNotExists()))
-	for _, d := range deltas {
-		ops = append(ops, balanceOp(d, d.avail.Neg(), d.frozen.Neg()))
-	}
-	for i, x := range p.Extra {
-		if strings.HasPrefix(x.Key.PK, "BAL#") || strings.HasPrefix(x.Key.PK, "POST#") {
-			return nil, 0, fmt.Errorf("%w: extra operation %d touches the ledger's own items", ErrInvalid, i)
-		}
-	}
-	ops = append(ops, p.Extra...)
-	if len(ops) > store.MaxTransactItems {
-		return nil, 0, fmt.Errorf("%w: %d store operations, at most %d", ErrInvalid, len(ops), store.MaxTransactItems)
-	}
-	return ops, len(deltas), nil
+	return store.PutOp(rec, store.ItemNotExists()), nil
 }
 
 // balanceOp is the update of one balance by d, on condition that the
