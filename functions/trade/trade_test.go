@@ -6,15 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"tenger/functions/fntest"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-lambda-go/lambdacontext"
 	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
@@ -24,7 +21,6 @@ import (
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
 	"tenger/internal/matching"
-	"tenger/internal/notify"
 	"tenger/internal/platform"
 	qembedded "tenger/internal/queue/embedded"
 	"tenger/internal/spot"
@@ -32,88 +28,6 @@ import (
 	"tenger/internal/store/dynamo"
 	"tenger/localstack/ddblocal"
 )
-
-// recorder is the notify fake: the sign-up code is read from it.
-type recorder struct {
-	mu   sync.Mutex
-	sent []notify.Message
-}
-
-func (r *recorder) Send(_ context.Context, m notify.Message) error {
-	if err := m.Validate(); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.sent = append(r.sent, m)
-	return nil
-}
-
-func (r *recorder) lastCode(to string) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i := len(r.sent) - 1; i >= 0; i-- {
-		if r.sent[i].To == to {
-			return r.sent[i].Code
-		}
-	}
-	return ""
-}
-
-// sampleEvent reads a recorded HTTP API event, filling its placeholders.
-func sampleEvent(t *testing.T, name string, fill map[string]string) events.APIGatewayV2HTTPRequest {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ev events.APIGatewayV2HTTPRequest
-	if err := json.Unmarshal(b, &ev); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range fill {
-		ph := "{{" + k + "}}"
-		ev.Body = strings.ReplaceAll(ev.Body, ph, v)
-		for i, c := range ev.Cookies {
-			ev.Cookies[i] = strings.ReplaceAll(c, ph, v)
-		}
-		for h, val := range ev.Headers {
-			ev.Headers[h] = strings.ReplaceAll(val, ph, v)
-		}
-	}
-	if strings.Contains(ev.Body, "{{") {
-		t.Fatalf("%s: unfilled placeholder in %s", name, ev.Body)
-	}
-	return ev
-}
-
-type envelope struct {
-	Code string          `json:"code"`
-	Msg  string          `json:"msg"`
-	Data json.RawMessage `json:"data"`
-}
-
-func call(t *testing.T, h awslambda.HTTPFunc, ev events.APIGatewayV2HTTPRequest, out any) envelope {
-	t.Helper()
-	ctx := lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{AwsRequestID: "test-" + ev.RequestContext.RequestID})
-	resp, err := h(ctx, ev)
-	if err != nil {
-		t.Fatalf("%s: %v", ev.RawPath, err)
-	}
-	var env envelope
-	if err := json.Unmarshal([]byte(resp.Body), &env); err != nil {
-		t.Fatalf("%s: status %d body %q: %v", ev.RawPath, resp.StatusCode, resp.Body, err)
-	}
-	if out != nil {
-		if env.Code != "0" {
-			t.Fatalf("%s: %+v", ev.RawPath, env)
-		}
-		if err := json.Unmarshal(env.Data, out); err != nil {
-			t.Fatalf("%s: data %s: %v", ev.RawPath, env.Data, err)
-		}
-	}
-	return env
-}
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
@@ -159,7 +73,7 @@ func TestTradeFromSampleEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	box := &recorder{}
+	box := &fntest.Recorder{}
 	var logs bytes.Buffer
 	cc, err := coins.Defaults()
 	if err != nil {
@@ -178,13 +92,13 @@ func TestTradeFromSampleEvents(t *testing.T) {
 
 	// Sign up and in through the profile function's routers.
 	const email = "sample.user@tenger.example"
-	if env := call(t, profile, sampleEvent(t, "http_email_code.json", nil), nil); env.Code != "0" {
+	if env := fntest.Call(t, profile, fntest.SampleEvent(t, "http_email_code.json", nil), nil); env.Code != "0" {
 		t.Fatalf("emailValidCode: %+v", env)
 	}
 	var reg struct{ UID string }
-	call(t, profile, sampleEvent(t, "http_register.json", map[string]string{"code": box.lastCode(email)}), &reg)
+	fntest.Call(t, profile, fntest.SampleEvent(t, "http_register.json", map[string]string{"code": box.LastCode(email)}), &reg)
 	var login struct{ Token string }
-	call(t, profile, sampleEvent(t, "http_login.json", nil), &login)
+	fntest.Call(t, profile, fntest.SampleEvent(t, "http_login.json", nil), &login)
 	uid, tok := reg.UID, login.Token
 	if uid == "" || tok == "" {
 		t.Fatalf("sign-up: uid %q", uid)
@@ -212,7 +126,7 @@ func TestTradeFromSampleEvents(t *testing.T) {
 	var created struct {
 		OrderID string `json:"order_id"`
 	}
-	call(t, h, sampleEvent(t, "http_order_create.json", fill), &created)
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_order_create.json", fill), &created)
 	if created.OrderID == "" {
 		t.Fatal("no order id")
 	}
@@ -229,7 +143,7 @@ func TestTradeFromSampleEvents(t *testing.T) {
 	var retried struct {
 		OrderID string `json:"order_id"`
 	}
-	call(t, h, sampleEvent(t, "http_order_create.json", fill), &retried)
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_order_create.json", fill), &retried)
 	if retried.OrderID != created.OrderID {
 		t.Errorf("retry made order %s, first %s", retried.OrderID, created.OrderID)
 	}
@@ -250,15 +164,15 @@ func TestTradeFromSampleEvents(t *testing.T) {
 
 	// Open orders (cookie auth).
 	var open httpapi.OrderList
-	call(t, h, sampleEvent(t, "http_order_list_new.json", map[string]string{"token": tok}), &open)
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_order_list_new.json", map[string]string{"token": tok}), &open)
 	if open.Count != 1 || len(open.OrderList) != 1 || open.OrderList[0].OrderID != created.OrderID || open.OrderList[0].Status != 1 {
 		t.Fatalf("list/new = %+v", open)
 	}
 
 	// Cancel (header auth) queues a cancel command after the place.
-	call(t, h, sampleEvent(t, "http_order_cancel.json", map[string]string{"token": tok, "orderId": created.OrderID}), new(json.RawMessage))
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_order_cancel.json", map[string]string{"token": tok, "orderId": created.OrderID}), new(json.RawMessage))
 	// Someone else's token cannot read the order.
-	if env := call(t, h, sampleEvent(t, "http_order_cancel.json", map[string]string{"token": "not-a-session", "orderId": created.OrderID}), nil); env.Code == "0" {
+	if env := fntest.Call(t, h, fntest.SampleEvent(t, "http_order_cancel.json", map[string]string{"token": "not-a-session", "orderId": created.OrderID}), nil); env.Code == "0" {
 		t.Errorf("cancel without a session accepted: %+v", env)
 	}
 
@@ -285,7 +199,7 @@ func TestTradeFromSampleEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectUSDT("after the cancel", "1000", "0")
-	call(t, h, sampleEvent(t, "http_order_list_new.json", map[string]string{"token": tok}), &open)
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_order_list_new.json", map[string]string{"token": tok}), &open)
 	if open.Count != 0 {
 		t.Errorf("list/new after the cancel = %+v", open)
 	}

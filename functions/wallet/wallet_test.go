@@ -6,15 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
+	"tenger/functions/fntest"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-lambda-go/lambdacontext"
 	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
@@ -24,7 +21,6 @@ import (
 	"tenger/internal/httpapi"
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
-	"tenger/internal/notify"
 	"tenger/internal/platform"
 	"tenger/internal/store"
 	"tenger/internal/store/dynamo"
@@ -32,34 +28,6 @@ import (
 	"tenger/internal/withdraw"
 	"tenger/localstack/ddblocal"
 )
-
-// recorder is the notify fake: verification codes are read from it the way
-// a user reads an e-mail.
-type recorder struct {
-	mu   sync.Mutex
-	sent []notify.Message
-}
-
-func (r *recorder) Send(_ context.Context, m notify.Message) error {
-	if err := m.Validate(); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.sent = append(r.sent, m)
-	return nil
-}
-
-func (r *recorder) lastCode(to string) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i := len(r.sent) - 1; i >= 0; i-- {
-		if r.sent[i].To == to {
-			return r.sent[i].Code
-		}
-	}
-	return ""
-}
 
 // clock is the deployment's time, moved on by the test (code resend waits).
 type clock struct {
@@ -72,61 +40,6 @@ func (c *clock) Add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
-}
-
-// sampleEvent reads a recorded HTTP API event, filling its placeholders.
-func sampleEvent(t *testing.T, name string, fill map[string]string) events.APIGatewayV2HTTPRequest {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ev events.APIGatewayV2HTTPRequest
-	if err := json.Unmarshal(b, &ev); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range fill {
-		ph := "{{" + k + "}}"
-		ev.Body = strings.ReplaceAll(ev.Body, ph, v)
-		for i, c := range ev.Cookies {
-			ev.Cookies[i] = strings.ReplaceAll(c, ph, v)
-		}
-		for h, val := range ev.Headers {
-			ev.Headers[h] = strings.ReplaceAll(val, ph, v)
-		}
-	}
-	if strings.Contains(ev.Body, "{{") {
-		t.Fatalf("%s: unfilled placeholder in %s", name, ev.Body)
-	}
-	return ev
-}
-
-type envelope struct {
-	Code string          `json:"code"`
-	Msg  string          `json:"msg"`
-	Data json.RawMessage `json:"data"`
-}
-
-func call(t *testing.T, h awslambda.HTTPFunc, ev events.APIGatewayV2HTTPRequest, out any) envelope {
-	t.Helper()
-	ctx := lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{AwsRequestID: "test-" + ev.RequestContext.RequestID})
-	resp, err := h(ctx, ev)
-	if err != nil {
-		t.Fatalf("%s: %v", ev.RawPath, err)
-	}
-	var env envelope
-	if err := json.Unmarshal([]byte(resp.Body), &env); err != nil {
-		t.Fatalf("%s: status %d body %q: %v", ev.RawPath, resp.StatusCode, resp.Body, err)
-	}
-	if out != nil {
-		if env.Code != "0" {
-			t.Fatalf("%s: %+v", ev.RawPath, env)
-		}
-		if err := json.Unmarshal(env.Data, out); err != nil {
-			t.Fatalf("%s: data %s: %v", ev.RawPath, env.Data, err)
-		}
-	}
-	return env
 }
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -156,7 +69,7 @@ func TestWalletFromSampleEvents(t *testing.T) {
 		_ = dynamo.DeleteTable(ctx, client, table)
 	})
 
-	box := &recorder{}
+	box := &fntest.Recorder{}
 	clk := &clock{t: time.Now()}
 	var logs bytes.Buffer
 	cc, err := coins.Defaults()
@@ -176,13 +89,13 @@ func TestWalletFromSampleEvents(t *testing.T) {
 
 	// Sign up and in through the profile function's routers.
 	const email = "sample.user@tenger.example"
-	if env := call(t, profile, sampleEvent(t, "http_email_code.json", nil), nil); env.Code != "0" {
+	if env := fntest.Call(t, profile, fntest.SampleEvent(t, "http_email_code.json", nil), nil); env.Code != "0" {
 		t.Fatalf("emailValidCode: %+v", env)
 	}
 	var reg struct{ UID string }
-	call(t, profile, sampleEvent(t, "http_register.json", map[string]string{"code": box.lastCode(email)}), &reg)
+	fntest.Call(t, profile, fntest.SampleEvent(t, "http_register.json", map[string]string{"code": box.LastCode(email)}), &reg)
 	var login struct{ Token string }
-	call(t, profile, sampleEvent(t, "http_login.json", nil), &login)
+	fntest.Call(t, profile, fntest.SampleEvent(t, "http_login.json", nil), &login)
 	uid, tok := reg.UID, login.Token
 	if uid == "" || tok == "" {
 		t.Fatalf("sign-up: uid %q", uid)
@@ -205,7 +118,7 @@ func TestWalletFromSampleEvents(t *testing.T) {
 		var ab struct {
 			AllCoinMap map[string]struct{ Normal, Freeze, Total string }
 		}
-		call(t, h, sampleEvent(t, "http_wallet_account_balance.json", map[string]string{"token": tok}), &ab)
+		fntest.Call(t, h, fntest.SampleEvent(t, "http_wallet_account_balance.json", map[string]string{"token": tok}), &ab)
 		return ab.AllCoinMap
 	}
 	expectRow := func(stage, coin, normal, freeze string) {
@@ -220,7 +133,7 @@ func TestWalletFromSampleEvents(t *testing.T) {
 
 	// Spot → OTC, one ledger transaction.
 	var moved struct{ FromAccount, ToAccount, Amount string }
-	call(t, h, sampleEvent(t, "http_wallet_otc_transfer.json", map[string]string{"token": tok, "amount": "120.5"}), &moved)
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_wallet_otc_transfer.json", map[string]string{"token": tok, "amount": "120.5"}), &moved)
 	if moved.FromAccount != "spot" || moved.ToAccount != "otc" || !dec(moved.Amount).Equal(dec("120.5")) {
 		t.Fatalf("otc transfer = %+v", moved)
 	}
@@ -229,18 +142,18 @@ func TestWalletFromSampleEvents(t *testing.T) {
 		t.Errorf("OTC USDT = %s", b.Available)
 	}
 	// More than the spot balance is refused and moves nothing.
-	if env := call(t, h, sampleEvent(t, "http_wallet_otc_transfer.json", map[string]string{"token": tok, "amount": "1000"}), nil); env.Code == "0" {
+	if env := fntest.Call(t, h, fntest.SampleEvent(t, "http_wallet_otc_transfer.json", map[string]string{"token": tok, "amount": "1000"}), nil); env.Code == "0" {
 		t.Errorf("overdraft transfer accepted: %+v", env)
 	}
 
 	// Deposit address: the chain's real format, with its QR code.
 	var addr struct{ AddressLong, AddressQRCode string }
-	call(t, h, sampleEvent(t, "http_wallet_get_charge_address.json", map[string]string{"token": tok}), &addr)
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_wallet_get_charge_address.json", map[string]string{"token": tok}), &addr)
 	if chain.Validate(chain.TRC20, addr.AddressLong) != nil || !strings.HasPrefix(addr.AddressQRCode, "data:image/png;base64,") {
 		t.Fatalf("deposit address = %q (qr %.30q)", addr.AddressLong, addr.AddressQRCode)
 	}
 	var again struct{ AddressLong string }
-	call(t, h, sampleEvent(t, "http_wallet_get_charge_address.json", map[string]string{"token": tok}), &again)
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_wallet_get_charge_address.json", map[string]string{"token": tok}), &again)
 	if again.AddressLong != addr.AddressLong {
 		t.Errorf("deposit address not stable: %s then %s", addr.AddressLong, again.AddressLong)
 	}
@@ -256,24 +169,24 @@ func TestWalletFromSampleEvents(t *testing.T) {
 	}
 	// The e-mail code route is the profile function's; the wallet function
 	// does not serve it.
-	if env := call(t, h, sampleEvent(t, "http_wallet_email_code.json", map[string]string{"token": tok}), nil); env.Code == "0" {
+	if env := fntest.Call(t, h, fntest.SampleEvent(t, "http_wallet_email_code.json", map[string]string{"token": tok}), nil); env.Code == "0" {
 		t.Fatalf("wallet function served emailValidCode: %+v", env)
 	}
 	emailCode := func() string {
 		t.Helper()
 		clk.Add(91 * time.Second)
-		call(t, profile, sampleEvent(t, "http_wallet_email_code.json", map[string]string{"token": tok}), new(json.RawMessage))
-		return box.lastCode(email)
+		fntest.Call(t, profile, fntest.SampleEvent(t, "http_wallet_email_code.json", map[string]string{"token": tok}), new(json.RawMessage))
+		return box.LastCode(email)
 	}
 	var sub struct{ ID, Status, URL string }
 	fill := map[string]string{"token": tok, "address": to.Address, "amount": "100", "code": emailCode(), "requestId": "req-chain-1"}
-	call(t, h, sampleEvent(t, "http_wallet_confirm_withdraw.json", fill), &sub)
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_wallet_confirm_withdraw.json", fill), &sub)
 	if sub.ID == "" || sub.Status != withdraw.StatusPending {
 		t.Fatalf("confirm_withdraw = %+v", sub)
 	}
 	// A retried submit (same requestId) holds nothing twice.
 	var retried struct{ ID string }
-	call(t, h, sampleEvent(t, "http_wallet_confirm_withdraw.json", fill), &retried)
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_wallet_confirm_withdraw.json", fill), &retried)
 	if retried.ID != sub.ID {
 		t.Errorf("retried submit made %s, first %s", retried.ID, sub.ID)
 	}
@@ -288,7 +201,7 @@ func TestWalletFromSampleEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	var bank struct{ ID, Status string }
-	call(t, h, sampleEvent(t, "http_bank_withdraw_req.json", map[string]string{"token": tok, "uid": uid, "amount": "100000",
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_bank_withdraw_req.json", map[string]string{"token": tok, "uid": uid, "amount": "100000",
 		"code": emailCode(), "requestId": "req-bank-1"}), &bank)
 	if bank.ID == "" || bank.ID == sub.ID || bank.Status != withdraw.StatusPending {
 		t.Fatalf("withdraw-req = %+v", bank)
@@ -300,12 +213,12 @@ func TestWalletFromSampleEvents(t *testing.T) {
 
 	// Rates answer from the wallet function (the exact route that wins over
 	// the profile function's /fe-ex-api/common/{proxy+}).
-	if env := call(t, h, sampleEvent(t, "http_wallet_rate.json", map[string]string{"token": tok}), nil); env.Code != "0" || !strings.Contains(string(env.Data), "USDT") {
+	if env := fntest.Call(t, h, fntest.SampleEvent(t, "http_wallet_rate.json", map[string]string{"token": tok}), nil); env.Code != "0" || !strings.Contains(string(env.Data), "USDT") {
 		t.Errorf("common/rate: %+v", env)
 	}
 
 	// The simulators' /dev routes are not part of the AWS function.
-	ev := sampleEvent(t, "http_wallet_get_charge_address.json", map[string]string{"token": tok})
+	ev := fntest.SampleEvent(t, "http_wallet_get_charge_address.json", map[string]string{"token": tok})
 	ev.RawPath, ev.RequestContext.HTTP.Path = "/dev/chain/deposit", "/dev/chain/deposit"
 	if resp, err := h(ctx, ev); err != nil || resp.StatusCode != http.StatusNotFound {
 		t.Errorf("/dev/chain/deposit: %d %v", resp.StatusCode, err)
@@ -319,7 +232,7 @@ func TestWalletFromSampleEvents(t *testing.T) {
 	if err != nil || !rep.Clean() {
 		t.Fatalf("audit: %v %v", rep.Problems, err)
 	}
-	for _, secret := range []string{tok, box.lastCode(email)} {
+	for _, secret := range []string{tok, box.LastCode(email)} {
 		if strings.Contains(logs.String(), secret) {
 			t.Errorf("a secret reached the logs")
 		}

@@ -1,0 +1,119 @@
+// Package fntest holds what the Lambda functions' handler tests share: a
+// recording notifier, the recorded API Gateway events of events/samples with
+// their placeholders filled, and a call helper that decodes the envelope.
+// It is imported by tests only.
+package fntest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambdacontext"
+
+	"tenger/internal/awslambda"
+	"tenger/internal/notify"
+)
+
+// Recorder is a notify.Sender that keeps what was sent, so a test can read
+// the code a user would receive.
+type Recorder struct {
+	mu   sync.Mutex
+	sent []notify.Message
+}
+
+var _ notify.Sender = (*Recorder)(nil)
+
+// Send records a valid message.
+func (r *Recorder) Send(_ context.Context, m notify.Message) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sent = append(r.sent, m)
+	return nil
+}
+
+// LastCode returns the newest code sent to an address ("" when none).
+func (r *Recorder) LastCode(to string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.sent) - 1; i >= 0; i-- {
+		if r.sent[i].To == to {
+			return r.sent[i].Code
+		}
+	}
+	return ""
+}
+
+// SampleEvent reads events/samples/<name> (from a functions/<fn> test
+// directory) and replaces its {{placeholders}} in the body, cookies and
+// headers; an unfilled placeholder in the body fails the test.
+func SampleEvent(t testing.TB, name string, fill map[string]string) events.APIGatewayV2HTTPRequest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range fill {
+		ph := "{{" + k + "}}"
+		ev.Body = strings.ReplaceAll(ev.Body, ph, v)
+		for i, c := range ev.Cookies {
+			ev.Cookies[i] = strings.ReplaceAll(c, ph, v)
+		}
+		for h, val := range ev.Headers {
+			ev.Headers[h] = strings.ReplaceAll(val, ph, v)
+		}
+	}
+	if strings.Contains(ev.Body, "{{") {
+		t.Fatalf("%s: unfilled placeholder in %s", name, ev.Body)
+	}
+	return ev
+}
+
+// Envelope is an API answer with its data left raw.
+type Envelope struct {
+	Code string          `json:"code"`
+	Msg  string          `json:"msg"`
+	Data json.RawMessage `json:"data"`
+}
+
+// Do runs an event through a handler and decodes the answer's envelope.
+func Do(t testing.TB, h awslambda.HTTPFunc, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, Envelope) {
+	t.Helper()
+	ctx := lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{AwsRequestID: "test-" + ev.RequestContext.RequestID})
+	resp, err := h(ctx, ev)
+	if err != nil {
+		t.Fatalf("%s: %v", ev.RawPath, err)
+	}
+	var env Envelope
+	if err := json.Unmarshal([]byte(resp.Body), &env); err != nil {
+		t.Fatalf("%s: status %d body %q: %v", ev.RawPath, resp.StatusCode, resp.Body, err)
+	}
+	return resp, env
+}
+
+// Call is Do that, with out set, also requires success and decodes the data.
+func Call(t testing.TB, h awslambda.HTTPFunc, ev events.APIGatewayV2HTTPRequest, out any) Envelope {
+	t.Helper()
+	_, env := Do(t, h, ev)
+	if out != nil {
+		if env.Code != "0" {
+			t.Fatalf("%s: %+v", ev.RawPath, env)
+		}
+		if err := json.Unmarshal(env.Data, out); err != nil {
+			t.Fatalf("%s: data %s: %v", ev.RawPath, env.Data, err)
+		}
+	}
+	return env
+}
