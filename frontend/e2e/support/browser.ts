@@ -45,8 +45,13 @@ export async function submitLoginForm(page: Page, user: TestUser): Promise<void>
 /** Signs out through the desktop user menu and checks the signed-out header. */
 export async function signOutWithUserMenu(page: Page): Promise<void> {
   await page.getByTestId('user-menu-trigger').click()
-  await expect(page.getByTestId('user-menu')).toBeVisible()
+  const menu = page.getByTestId('user-menu')
+  await expect(menu).toBeVisible()
+  // Choose the item only once the menu has finished opening: a click that
+  // lands during the open animation is not a selection.
+  await expect(menu).toHaveAttribute('data-state', 'open')
+  await menu.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)))
   await page.getByTestId('logout').click()
-  await expect(page.getByTestId('nav-login')).toBeVisible()
+  await expect(page.getByTestId('nav-login')).toBeVisible({ timeout: 15_000 })
   await expect(page.getByTestId('user-menu-trigger')).toHaveCount(0)
 }
