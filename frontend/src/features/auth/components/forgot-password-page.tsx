@@ -4,7 +4,6 @@ import { useState, type FormEvent } from 'react'
 import { LuArrowLeft } from 'react-icons/lu'
 import { CodeInput } from '@/components/form/code-input'
 import { FormField } from '@/components/form/form-field'
-import { PasswordInput } from '@/components/form/password-input'
 import { SendCodeButton } from '@/components/form/send-code-button'
 import {
   isClean,
@@ -26,6 +25,7 @@ import {
 import { setLoginPrefill } from '../prefill'
 import { AccountFields, initialAccount, toAccountRef, validateAccount, type AccountState } from './account-fields'
 import { AuthCard } from './auth-card'
+import { NewPasswordFields } from './new-password-fields'
 
 type Step = 0 | 1 | 2
 type Errors = Partial<Record<'account' | 'code' | 'password' | 'confirmation', string>>
@@ -206,35 +206,29 @@ export function ForgotPasswordPage() {
               <Text textStyle="sm" color="fg.muted">
                 {t('step3Hint')}
               </Text>
-              <FormField label={t('newPasswordLabel')} error={errors.password} helper={t('passwordHint')}>
-                <PasswordInput
-                  name="password"
-                  autoComplete="new-password"
-                  autoFocus
-                  placeholder={t('newPasswordPlaceholder')}
-                  showLabel={t('showPassword')}
-                  hideLabel={t('hidePassword')}
-                  value={password}
-                  onValueChange={(v) => {
-                    setPassword(v)
-                    clearError('password')
-                  }}
-                />
-              </FormField>
-              <FormField label={t('confirmPasswordLabel')} error={errors.confirmation}>
-                <PasswordInput
-                  name="confirmPassword"
-                  autoComplete="new-password"
-                  placeholder={t('confirmPasswordPlaceholder')}
-                  showLabel={t('showPassword')}
-                  hideLabel={t('hidePassword')}
-                  value={confirmation}
-                  onValueChange={(v) => {
-                    setConfirmation(v)
-                    clearError('confirmation')
-                  }}
-                />
-              </FormField>
+              <NewPasswordFields
+                texts={{
+                  passwordLabel: t('newPasswordLabel'),
+                  passwordPlaceholder: t('newPasswordPlaceholder'),
+                  passwordHint: t('passwordHint'),
+                  confirmLabel: t('confirmPasswordLabel'),
+                  confirmPlaceholder: t('confirmPasswordPlaceholder'),
+                  show: t('showPassword'),
+                  hide: t('hidePassword'),
+                }}
+                password={password}
+                confirmation={confirmation}
+                errors={errors}
+                autoFocus
+                onPasswordChange={(v) => {
+                  setPassword(v)
+                  clearError('password')
+                }}
+                onConfirmationChange={(v) => {
+                  setConfirmation(v)
+                  clearError('confirmation')
+                }}
+              />
               <Button type="submit" colorPalette="brand" size="lg" loading={busy} width="full">
                 {t('submit')}
               </Button>

@@ -3,7 +3,6 @@ import { Link as RouterLink, useNavigate } from '@tanstack/react-router'
 import { useState, type FormEvent } from 'react'
 import { CodeInput } from '@/components/form/code-input'
 import { FormField } from '@/components/form/form-field'
-import { PasswordInput } from '@/components/form/password-input'
 import { SendCodeButton, type SendResult } from '@/components/form/send-code-button'
 import {
   isClean,
@@ -20,6 +19,7 @@ import { isSuccess, OPERATION, register, retryAfterOf, sendCode } from '../api/a
 import { setLoginPrefill } from '../prefill'
 import { AccountFields, initialAccount, toAccountRef, validateAccount, type AccountState } from './account-fields'
 import { AuthCard } from './auth-card'
+import { NewPasswordFields } from './new-password-fields'
 
 type Errors = Partial<Record<'account' | 'code' | 'password' | 'confirmation' | 'agree', string>>
 
@@ -124,34 +124,28 @@ export function RegisterPage() {
               />
             </HStack>
           </FormField>
-          <FormField label={t('passwordLabel')} error={errors.password} helper={t('passwordHint')}>
-            <PasswordInput
-              name="password"
-              autoComplete="new-password"
-              placeholder={t('passwordPlaceholder')}
-              showLabel={t('showPassword')}
-              hideLabel={t('hidePassword')}
-              value={password}
-              onValueChange={(v) => {
-                setPassword(v)
-                clearError('password')
-              }}
-            />
-          </FormField>
-          <FormField label={t('confirmPasswordLabel')} error={errors.confirmation}>
-            <PasswordInput
-              name="confirmPassword"
-              autoComplete="new-password"
-              placeholder={t('confirmPasswordPlaceholder')}
-              showLabel={t('showPassword')}
-              hideLabel={t('hidePassword')}
-              value={confirmation}
-              onValueChange={(v) => {
-                setConfirmation(v)
-                clearError('confirmation')
-              }}
-            />
-          </FormField>
+          <NewPasswordFields
+            texts={{
+              passwordLabel: t('passwordLabel'),
+              passwordPlaceholder: t('passwordPlaceholder'),
+              passwordHint: t('passwordHint'),
+              confirmLabel: t('confirmPasswordLabel'),
+              confirmPlaceholder: t('confirmPasswordPlaceholder'),
+              show: t('showPassword'),
+              hide: t('hidePassword'),
+            }}
+            password={password}
+            confirmation={confirmation}
+            errors={errors}
+            onPasswordChange={(v) => {
+              setPassword(v)
+              clearError('password')
+            }}
+            onConfirmationChange={(v) => {
+              setConfirmation(v)
+              clearError('confirmation')
+            }}
+          />
           <FormField label={t('invitedCodeLabel')}>
             <Input
               name="invitedCode"
