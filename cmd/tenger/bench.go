@@ -90,11 +90,13 @@ type benchClient struct {
 	hc   *http.Client
 }
 
-func (c *benchClient) call(ctx context.Context, path, token string, body any) (benchAnswer, error) {
+// do sends one call and returns the answer with its HTTP status; transport
+// and decoding failures are errors.
+func (c *benchClient) do(ctx context.Context, path, token string, body any) (benchAnswer, int, error) {
 	b, _ := json.Marshal(body)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+path, bytes.NewReader(b))
 	if err != nil {
-		return benchAnswer{}, err
+		return benchAnswer{}, 0, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("exchange-client", "bench")
@@ -103,14 +105,19 @@ func (c *benchClient) call(ctx context.Context, path, token string, body any) (b
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return benchAnswer{}, err
+		return benchAnswer{}, 0, err
 	}
 	defer resp.Body.Close()
 	var env benchAnswer
 	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
-		return benchAnswer{}, fmt.Errorf("%s: HTTP %d: %w", path, resp.StatusCode, err)
+		return benchAnswer{}, resp.StatusCode, fmt.Errorf("%s: HTTP %d: %w", path, resp.StatusCode, err)
 	}
-	return env, nil
+	return env, resp.StatusCode, nil
+}
+
+func (c *benchClient) call(ctx context.Context, path, token string, body any) (benchAnswer, error) {
+	env, _, err := c.do(ctx, path, token, body)
+	return env, err
 }
 
 func (c *benchClient) ok(ctx context.Context, path, token string, body any, out any) error {

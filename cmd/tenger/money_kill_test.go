@@ -26,7 +26,7 @@ func TestMoneySurvivesKill(t *testing.T) {
 	s := &server{t: t, bin: buildBinary(t), data: t.TempDir(), addr: freeAddr(t)}
 	s.start()
 	defer func() { s.kill() }()
-	c := &client{t: t, base: "http://" + s.addr}
+	c := newClient(t, "http://"+s.addr)
 
 	// Several users: e-mail codes are single use with a 90 s resend
 	// window, so each user makes one withdrawal.

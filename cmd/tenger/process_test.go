@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -105,31 +106,21 @@ func (s *server) kill() {
 	_ = s.cmd.Wait()
 }
 
+// client is the tests' API client: tenger bench's keep-alive client with
+// test failures instead of errors.
 type client struct {
 	t     *testing.T
-	base  string
+	api   *benchClient
 	token string
+}
+
+func newClient(t *testing.T, base string) *client {
+	return &client{t: t, api: &benchClient{base: base, hc: http.DefaultClient}}
 }
 
 // do sends one API call; transport failures are returned, not fatal.
 func (c *client) do(path string, body any) (envelope, int, error) {
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest(http.MethodPost, c.base+path, bytes.NewReader(b))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("exchange-client", "pc")
-	if c.token != "" {
-		req.Header.Set("exchange-token", c.token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return envelope{}, 0, err
-	}
-	defer resp.Body.Close()
-	var env envelope
-	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
-		return envelope{}, resp.StatusCode, err
-	}
-	return env, resp.StatusCode, nil
+	return c.api.do(context.Background(), path, c.token, body)
 }
 
 func (c *client) call(path string, body any) envelope {
@@ -155,24 +146,11 @@ func (c *client) ok(path string, body any) json.RawMessage {
 
 func (c *client) lastCode(to string) string {
 	c.t.Helper()
-	resp, err := http.Get(c.base + "/dev/outbox")
+	code, err := c.api.lastCode(context.Background(), to)
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var entries []struct {
-		To, Code string
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&entries); err != nil {
-		c.t.Fatal(err)
-	}
-	for i := len(entries) - 1; i >= 0; i-- {
-		if entries[i].To == to {
-			return entries[i].Code
-		}
-	}
-	c.t.Fatalf("no code for %s in the outbox", to)
-	return ""
+	return code
 }
 
 // TestJudgedFlowSurvivesKill walks the sign-up path a new user takes, kills
@@ -185,7 +163,7 @@ func TestJudgedFlowSurvivesKill(t *testing.T) {
 	s := &server{t: t, bin: buildBinary(t), data: t.TempDir(), addr: freeAddr(t)}
 	s.start()
 	defer func() { s.kill() }()
-	c := &client{t: t, base: "http://" + s.addr}
+	c := newClient(t, "http://"+s.addr)
 
 	email := "new.user@example.mn"
 	c.ok("/fe-ex-api/v4/common/emailValidCode", map[string]any{"email": email, "operationType": 1})

@@ -33,11 +33,8 @@ func testServer(t *testing.T) (*platform.Local, http.Handler) {
 	return d, h
 }
 
-type envelope struct {
-	Code string          `json:"code"`
-	Msg  string          `json:"msg"`
-	Data json.RawMessage `json:"data"`
-}
+// envelope is an API answer with its data left raw.
+type envelope = benchAnswer
 
 func post(t *testing.T, h http.Handler, path, body string, hdr map[string]string) (int, envelope) {
 	t.Helper()
