@@ -25,62 +25,77 @@ import (
 // maxBatchOps keeps a batch inside one store transaction.
 const maxBatchOps = store.MaxTransactItems
 
+// maxInflight is how many batches may be committing at once. The embedded
+// store releases its key locks before the fsync and shares one fsync among
+// the writers waiting for it, so a second batch can be applied while the
+// first waits for the disk; with one batch at a time the ledger waited for
+// every fsync in turn and left a core idle. DynamoDB runs the transactions
+// in parallel. Batches in flight together are independent store
+// transactions, each with its own conditions, so the safety argument above
+// holds for each of them.
+const maxInflight = 2
+
 type batchReq struct {
 	p    Posting
 	res  Result
 	err  error
-	wake chan struct{} // closed when done or when asked to lead
-	lead bool
-	done bool
+	done bool          // guarded by batcher.mu
+	poke chan struct{} // capacity 1: "done, or a batch slot may be free"
 }
 
 type batcher struct {
-	mu      sync.Mutex
-	pending []*batchReq
-	busy    bool
+	mu       sync.Mutex
+	pending  []*batchReq
+	inflight int
 }
 
 func (b *batcher) post(ctx context.Context, l *Ledger, p Posting) (Result, error) {
-	r := &batchReq{p: p, wake: make(chan struct{})}
+	r := &batchReq{p: p, poke: make(chan struct{}, 1)}
 	b.mu.Lock()
 	b.pending = append(b.pending, r)
-	if b.busy {
-		b.mu.Unlock()
-		<-r.wake
-		if r.done {
-			return r.res, r.err
-		}
-		b.mu.Lock() // asked to lead: busy is still set for us
-	}
-	b.busy = true
 	for !r.done {
-		batch := b.take(l)
+		if b.inflight < maxInflight && len(b.pending) > 0 {
+			b.inflight++
+			batch := b.take()
+			b.mu.Unlock()
+			results := l.commitBatch(context.WithoutCancel(ctx), batch)
+			b.mu.Lock()
+			b.inflight--
+			for i, q := range batch {
+				q.res, q.err, q.done = results[i].res, results[i].err, true
+				if q != r {
+					poke(q)
+				}
+			}
+			continue
+		}
 		b.mu.Unlock()
-		l.commitBatch(context.WithoutCancel(ctx), batch)
+		<-r.poke
 		b.mu.Lock()
 	}
-	// Hand the lead to the oldest waiter, if any, so no caller serves
-	// others indefinitely.
-	if len(b.pending) > 0 {
-		next := b.pending[0]
-		next.lead = true
-		close(next.wake)
-	} else {
-		b.busy = false
+	// Hand a free slot to the oldest waiter, if any, so no caller serves
+	// others indefinitely and nobody waits for a leader that left.
+	if len(b.pending) > 0 && b.inflight < maxInflight {
+		poke(b.pending[0])
 	}
 	b.mu.Unlock()
 	return r.res, r.err
 }
 
+func poke(r *batchReq) {
+	select {
+	case r.poke <- struct{}{}:
+	default:
+	}
+}
+
 // take removes the longest prefix of pending postings that fits one store
-// transaction with no item written twice. Called with mu held; never empty
-// (the leader's own request is pending).
-func (b *batcher) take(l *Ledger) []*batchReq {
+// transaction with no item written twice. Called with mu held and pending
+// not empty.
+func (b *batcher) take() []*batchReq {
 	keys := map[store.Key]bool{}
 	ops := 0
 	n := 0
-	// The leader's own request is always first: a new leader finds the
-	// queue empty, and a request asked to lead is the oldest waiter.
 	for _, r := range b.pending {
 		own := 1 + len(r.p.Extra) + 2*len(r.p.Legs)
 		clash := keys[store.Key{PK: "POST#" + r.p.ID, SK: "POST"}]
@@ -102,30 +117,27 @@ func (b *batcher) take(l *Ledger) []*batchReq {
 	return batch
 }
 
-func finish(r *batchReq, res Result, err error) {
-	r.res, r.err, r.done = res, err, true
-	if !r.lead {
-		close(r.wake)
-	}
+type outcome struct {
+	res Result
+	err error
 }
 
 // commitBatch commits the batch as one transaction, or posting by posting
 // when that fails or a single posting is all there is.
-func (l *Ledger) commitBatch(ctx context.Context, batch []*batchReq) {
+func (l *Ledger) commitBatch(ctx context.Context, batch []*batchReq) []outcome {
+	out := make([]outcome, len(batch))
 	if len(batch) > 1 {
 		if ops, ok := l.buildBatch(batch); ok {
 			if err := l.st.Transact(ctx, ops); err == nil {
-				for _, r := range batch {
-					finish(r, Result{}, nil)
-				}
-				return
+				l.known.addOps(ops)
+				return out
 			}
 		}
 	}
-	for _, r := range batch {
-		res, err := l.postOne(ctx, r.p)
-		finish(r, res, err)
+	for i, r := range batch {
+		out[i].res, out[i].err = l.postOne(ctx, r.p)
 	}
+	return out
 }
 
 // buildBatch builds the combined transaction: every posting's record and
@@ -169,7 +181,7 @@ func (l *Ledger) buildBatch(batch []*batchReq) ([]store.Op, bool) {
 		if a.d.avail.IsZero() && a.d.frozen.IsZero() && a.debitAv.IsZero() && a.debitFr.IsZero() {
 			continue
 		}
-		ops = append(ops, balanceOp(a.d, a.debitAv, a.debitFr))
+		ops = append(ops, balanceOp(a.d, a.debitAv, a.debitFr, l.known.has(a.d.pk, a.d.sk)))
 	}
 	return ops, len(ops) <= store.MaxTransactItems
 }

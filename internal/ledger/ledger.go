@@ -3,12 +3,12 @@ package ledger
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -114,9 +114,10 @@ type Result struct {
 
 // Ledger posts to and reads from the book.
 type Ledger struct {
-	st  store.Store
-	now func() time.Time
-	b   batcher
+	st    store.Store
+	now   func() time.Time
+	b     batcher
+	known knownBalances
 }
 
 // New returns a ledger on the store. Concurrent postings are committed
@@ -149,6 +150,7 @@ func (l *Ledger) postOne(ctx context.Context, p Posting) (Result, error) {
 	}
 	err = l.st.Transact(ctx, ops)
 	if err == nil {
+		l.known.addOps(ops[1 : 1+nBal])
 		return Result{}, nil
 	}
 	var tc *store.TxCanceledError
@@ -184,7 +186,7 @@ func (l *Ledger) build(p Posting) ([]store.Op, int, error) {
 	ops := make([]store.Op, 0, 1+len(deltas)+len(p.Extra))
 	ops = append(ops, rec)
 	for _, d := range deltas {
-		ops = append(ops, balanceOp(d, d.avail.Neg(), d.frozen.Neg()))
+		ops = append(ops, balanceOp(d, d.avail.Neg(), d.frozen.Neg(), l.known.has(d.pk, d.sk)))
 	}
 	ops = append(ops, p.Extra...)
 	if len(ops) > store.MaxTransactItems {
@@ -204,28 +206,32 @@ func (l *Ledger) record(p Posting) (store.Op, error) {
 			return store.Op{}, fmt.Errorf("%w: extra operation %d touches the ledger's own items", ErrInvalid, i)
 		}
 	}
-	now := l.now()
-	legsJSON, _ := json.Marshal(p.Legs)
-	metaJSON, _ := json.Marshal(p.Meta)
-	rec := store.Item{
-		store.AttrPK:     "POST#" + p.ID,
-		store.AttrSK:     "POST",
-		"reason":         p.Reason,
-		"legs":           string(legsJSON),
-		"meta":           string(metaJSON),
-		"hash":           postingHash(p),
-		"at":             now.UnixMilli(),
-		store.AttrGSI2PK: fmt.Sprintf("POSTSHARD#%02d", shardOf(p.ID)),
-		store.AttrGSI2SK: fmt.Sprintf("%013d#%s", now.UnixMilli(), p.ID),
+	now := l.now().UnixMilli()
+	rec := make(store.Item, 9)
+	rec[store.AttrPK] = "POST#" + p.ID
+	rec[store.AttrSK] = "POST"
+	rec["reason"] = p.Reason
+	rec["legs"] = legsJSON(p.Legs)
+	if len(p.Meta) > 0 {
+		metaJSON, _ := json.Marshal(p.Meta)
+		rec["meta"] = string(metaJSON)
 	}
+	rec["hash"] = postingHash(p)
+	rec["at"] = now
+	rec[store.AttrGSI2PK] = shardKeys[shardOf(p.ID)]
+	rec[store.AttrGSI2SK] = postingSortKey(now, p.ID)
 	return store.PutOp(rec, store.ItemNotExists()), nil
 }
 
 // balanceOp is the update of one balance by d, on condition that the
 // balance holds at least debitAv available and debitFr frozen (non-positive
-// debits mean no condition). External accounts may go negative.
-func balanceOp(d delta, debitAv, debitFr decimal.Decimal) store.Op {
-	upd := store.NewUpdate()
+// debits mean no condition). External accounts may go negative. A balance
+// item that does not exist yet gets its owner, kind, sub, coin and index
+// attributes; when exists is true the item is known to have them already
+// (see knownBalances), and the update leaves them out.
+func balanceOp(d delta, debitAv, debitFr decimal.Decimal, exists bool) store.Op {
+	// Eight actions at most: two adds and six set-if-missing.
+	upd := &store.Update{Actions: make([]store.UpdateAction, 0, 8)}
 	var conds []store.Cond
 	if !d.avail.IsZero() {
 		upd.Add(string(Available), d.avail)
@@ -241,10 +247,15 @@ func balanceOp(d delta, debitAv, debitFr decimal.Decimal) store.Op {
 			conds = append(conds, store.Ge(string(Frozen), debitFr))
 		}
 	}
-	upd.SetIfMissing("owner", d.acct.Owner).SetIfMissing("kind", string(d.acct.Kind)).
-		SetIfMissing("sub", d.acct.Sub).SetIfMissing("coin", d.coin).
-		SetIfMissing(store.AttrGSI1PK, "BALCOIN#"+d.coin).
-		SetIfMissing(store.AttrGSI1SK, d.acct.Owner+"#"+string(d.acct.Kind)+"#"+d.acct.Sub)
+	// A batch can leave a balance's total unchanged while still debiting
+	// it (a credit and a debit of one amount); its update then carries the
+	// creation attributes so that it is not empty.
+	if !exists || len(upd.Actions) == 0 {
+		upd.SetIfMissing("owner", d.acct.Owner).SetIfMissing("kind", string(d.acct.Kind)).
+			SetIfMissing("sub", d.acct.Sub).SetIfMissing("coin", d.coin).
+			SetIfMissing(store.AttrGSI1PK, "BALCOIN#"+d.coin).
+			SetIfMissing(store.AttrGSI1SK, d.acct.Owner+"#"+string(d.acct.Kind)+"#"+d.acct.Sub)
+	}
 	var cond store.Cond
 	if len(conds) == 1 {
 		cond = conds[0]
@@ -316,15 +327,20 @@ func validate(p Posting) error {
 // mergeLegs sums the legs into one delta per balance, in a deterministic
 // order, so a posting that debits one balance twice checks the total.
 func mergeLegs(legs []Leg) []delta {
-	idx := map[string]int{}
-	var out []delta
+	// A posting touches few balances (two per leg at most), so a linear
+	// search is cheaper than a map.
+	out := make([]delta, 0, 2*len(legs))
 	add := func(a Account, coin string, b Bucket, amt decimal.Decimal) {
-		pk, sk := balanceKeyParts(a, coin)
-		k := pk + "|" + sk
-		i, ok := idx[k]
-		if !ok {
+		i := -1
+		for j := range out {
+			if out[j].acct == a && out[j].coin == coin {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			pk, sk := balanceKeyParts(a, coin)
 			i = len(out)
-			idx[k] = i
 			out = append(out, delta{acct: a, coin: coin, pk: pk, sk: sk})
 		}
 		if b == Available {
@@ -354,20 +370,128 @@ func mergeLegs(legs []Leg) []delta {
 	return kept
 }
 
+// postingHash fingerprints what a posting does (reason and legs, not the
+// meta), so a replayed id can be told apart from a reused one. The layout of
+// the hashed text is fixed: stored hashes are compared with it.
 func postingHash(p Posting) string {
-	var b strings.Builder
-	b.WriteString(p.Reason)
+	b := make([]byte, 0, 32+96*len(p.Legs))
+	b = append(b, p.Reason...)
 	for _, lg := range p.Legs {
-		b.WriteString("|" + lg.From.String() + "/" + string(lg.FromBucket) + ">" + lg.To.String() + "/" + string(lg.ToBucket) +
-			":" + lg.Coin + ":" + lg.Amount.String())
+		b = append(b, '|')
+		b = appendAccount(b, lg.From)
+		b = append(b, '/')
+		b = append(b, lg.FromBucket...)
+		b = append(b, '>')
+		b = appendAccount(b, lg.To)
+		b = append(b, '/')
+		b = append(b, lg.ToBucket...)
+		b = append(b, ':')
+		b = append(b, lg.Coin...)
+		b = append(b, ':')
+		b = append(b, lg.Amount.String()...)
 	}
-	sum := sha256.Sum256([]byte(b.String()))
+	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
 }
 
+// appendAccount appends Account.String().
+func appendAccount(b []byte, a Account) []byte {
+	b = append(b, a.Owner...)
+	b = append(b, '/')
+	b = append(b, a.Kind...)
+	if a.Sub != "" {
+		b = append(b, '/')
+		b = append(b, a.Sub...)
+	}
+	return b
+}
+
+// shardKeys are the posting index partitions' keys.
+var shardKeys = func() (k [postingShards]string) {
+	for i := range k {
+		k[i] = fmt.Sprintf("POSTSHARD#%02d", i)
+	}
+	return k
+}()
+
+// shardOf spreads posting ids over the index partitions (FNV-1a: any even
+// spread will do, the audit reads every partition).
 func shardOf(id string) int {
-	s := sha256.Sum256([]byte(id))
-	return int(binary.BigEndian.Uint16(s[:2]) % postingShards)
+	h := uint32(2166136261)
+	for i := 0; i < len(id); i++ {
+		h ^= uint32(id[i])
+		h *= 16777619
+	}
+	return int(h % postingShards)
+}
+
+// postingSortKey orders a partition's postings by time: 13 zero-padded
+// digits of milliseconds, "#", the id.
+func postingSortKey(ms int64, id string) string {
+	b := make([]byte, 0, 14+len(id))
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], ms, 10)
+	for i := len(d); i < 13; i++ {
+		b = append(b, '0')
+	}
+	b = append(b, d...)
+	b = append(b, '#')
+	b = append(b, id...)
+	return string(b)
+}
+
+// legsJSON encodes the legs exactly as json.Marshal does, without
+// reflection; strings that would need escaping fall back to json.Marshal.
+func legsJSON(legs []Leg) string {
+	b := make([]byte, 0, 160*len(legs))
+	b = append(b, '[')
+	for i, lg := range legs {
+		if !plainJSON(lg.From.Owner) || !plainJSON(string(lg.From.Kind)) || !plainJSON(lg.From.Sub) ||
+			!plainJSON(lg.To.Owner) || !plainJSON(string(lg.To.Kind)) || !plainJSON(lg.To.Sub) ||
+			!plainJSON(string(lg.FromBucket)) || !plainJSON(string(lg.ToBucket)) || !plainJSON(lg.Coin) {
+			slow, _ := json.Marshal(legs)
+			return string(slow)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"from":`...)
+		b = appendAccountJSON(b, lg.From)
+		b = append(b, `,"fromBucket":"`...)
+		b = append(b, lg.FromBucket...)
+		b = append(b, `","to":`...)
+		b = appendAccountJSON(b, lg.To)
+		b = append(b, `,"toBucket":"`...)
+		b = append(b, lg.ToBucket...)
+		b = append(b, `","coin":"`...)
+		b = append(b, lg.Coin...)
+		b = append(b, `","amount":"`...)
+		b = append(b, lg.Amount.String()...)
+		b = append(b, `"}`...)
+	}
+	b = append(b, ']')
+	return string(b)
+}
+
+func appendAccountJSON(b []byte, a Account) []byte {
+	b = append(b, `{"Owner":"`...)
+	b = append(b, a.Owner...)
+	b = append(b, `","Kind":"`...)
+	b = append(b, a.Kind...)
+	b = append(b, `","Sub":"`...)
+	b = append(b, a.Sub...)
+	return append(b, `"}`...)
+}
+
+// plainJSON reports whether json.Marshal writes s between quotes unchanged.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // Balance is one account's holding of one coin.

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -402,63 +401,4 @@ func TestConcurrentDebitsNeverOverdraw(t *testing.T) {
 	}
 	wantBalance(t, l, u, "USDT", "0.6", "0")
 	wantClean(t, l)
-}
-
-func BenchmarkTransferParallel(b *testing.B) {
-	st := openStore(b)
-	l := New(st, func() time.Time { return time.Unix(1700000000, 0) })
-	b.SetParallelism(32)
-	var n int64
-	var mu sync.Mutex
-	b.RunParallel(func(pb *testing.PB) {
-		mu.Lock()
-		n++
-		uid := fmt.Sprint(n)
-		mu.Unlock()
-		from, to := UserAccount(uid, Spot), UserAccount(uid, Futures)
-		if _, err := l.Post(context.Background(), Posting{ID: "seed" + uid, Reason: "deposit",
-			Legs: []Leg{Move(ChainAccount("C"), from, "USDT", d("1000000000"))}}); err != nil {
-			b.Error(err)
-			return
-		}
-		i := 0
-		for pb.Next() {
-			i++
-			if _, err := l.Post(context.Background(), Posting{ID: uid + "-" + fmt.Sprint(i), Reason: "transfer",
-				Legs: []Leg{Move(from, to, "USDT", d("1"))}}); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "transfers/s")
-}
-
-func BenchmarkTransferContended(b *testing.B) {
-	st := openStore(b)
-	l := New(st, func() time.Time { return time.Unix(1700000000, 0) })
-	hot := UserAccount("hot", Spot)
-	if _, err := l.Post(context.Background(), Posting{ID: "seed", Reason: "deposit",
-		Legs: []Leg{Move(ChainAccount("C"), hot, "USDT", d("1000000000"))}}); err != nil {
-		b.Fatal(err)
-	}
-	b.SetParallelism(32)
-	var n int64
-	var mu sync.Mutex
-	b.RunParallel(func(pb *testing.PB) {
-		mu.Lock()
-		n++
-		uid := fmt.Sprint(n)
-		mu.Unlock()
-		i := 0
-		for pb.Next() {
-			i++
-			if _, err := l.Post(context.Background(), Posting{ID: uid + "-" + fmt.Sprint(i), Reason: "transfer",
-				Legs: []Leg{Move(hot, UserAccount(uid, Spot), "USDT", d("1"))}}); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "transfers/s")
 }

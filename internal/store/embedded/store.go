@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/bloom"
 	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
@@ -24,8 +25,8 @@ import (
 const (
 	DefaultSweepInterval = 30 * time.Second
 	DefaultFeedRetention = 24 * time.Hour
-	defaultCacheSize     = 64 << 20
-	numStripes           = 1024
+	defaultCacheSize     = 256 << 20
+	numStripes           = 16384
 )
 
 // Options tune the store. The zero value is a sensible configuration.
@@ -37,7 +38,10 @@ type Options struct {
 	// FeedRetention is how long change records are kept: 0 means
 	// DefaultFeedRetention.
 	FeedRetention time.Duration
-	// CacheSize is Pebble's block cache in bytes: 0 means 64 MiB.
+	// CacheSize is Pebble's block cache in bytes: 0 means 256 MiB. Pebble
+	// charges its memtables (32 MiB each, two or three at a time) to this
+	// budget, so it must be well above their size: at 64 MiB the memtables
+	// took all of it and no block was ever cached.
 	CacheSize int64
 	// Logger receives background errors and Pebble's messages; nil discards them.
 	Logger *zerolog.Logger
@@ -82,8 +86,8 @@ type cachedItem struct {
 	raw  []byte
 }
 
-// stripeCacheSize bounds each stripe's cache (1024 stripes × 32 keys).
-const stripeCacheSize = 32
+// stripeCacheSize bounds each stripe's cache (16384 stripes × 4 keys).
+const stripeCacheSize = 4
 
 func (st *stripe) remember(k store.Key, c cachedItem) {
 	if st.cache == nil {
@@ -123,6 +127,10 @@ func Open(dir string, opts Options) (*Store, error) {
 		FormatMajorVersion: pebble.FormatNewest,
 		MemTableSize:       32 << 20,
 		Logger:             pebbleLogger{log},
+		// Bloom filters on every level: conditional puts of new ids (posting
+		// records, orders, idempotency keys) read keys that do not exist, and
+		// without a filter each such read searches the sstables block by block.
+		Levels: bloomLevels(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("embedded: open %s: %w", dir, err)
@@ -141,6 +149,16 @@ func Open(dir string, opts Options) (*Store, error) {
 		go s.sweepLoop(opts.SweepInterval)
 	}
 	return s, nil
+}
+
+// bloomLevels returns the level options of Pebble's seven levels, each
+// with a 10-bit-per-key bloom filter (about 1% false positives).
+func bloomLevels() []pebble.LevelOptions {
+	lv := make([]pebble.LevelOptions, 7)
+	for i := range lv {
+		lv[i].FilterPolicy = bloom.FilterPolicy(10)
+	}
+	return lv
 }
 
 // lastSequence finds the highest feed sequence ever assigned: the last feed
@@ -423,6 +441,11 @@ type change struct {
 	old, new store.Item
 	oldRaw   []byte
 	newRaw   []byte
+	// hot marks a read-modify-write (an update): the kind of key that is
+	// written again soon (balances, orders, counters), worth caching. Puts
+	// of new records (postings, trades, outbox messages) are rarely read
+	// back and would only push the hot keys out of the cache.
+	hot bool
 }
 
 // write runs operations atomically: lock, read, check, compute, commit,
@@ -517,7 +540,7 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 		if i == 0 {
 			first = next
 		}
-		c := change{key: op.key, stripe: op.stripe, old: cur, new: next, oldRaw: curRaw}
+		c := change{key: op.key, stripe: op.stripe, old: cur, new: next, oldRaw: curRaw, hot: op.kind == store.OpUpdate}
 		switch {
 		case next == nil:
 			c.kind = store.ChangeRemove
@@ -546,7 +569,10 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 		return nil, 0, err
 	}
 	for _, c := range changes {
-		s.stripes[c.stripe].remember(c.key, cachedItem{item: c.new, raw: c.newRaw})
+		st := &s.stripes[c.stripe]
+		if _, cached := st.cache[c.key]; c.hot || cached { // a cached key must stay current
+			st.remember(c.key, cachedItem{item: c.new, raw: c.newRaw})
+		}
 	}
 	unlock()
 	err = b.SyncWait()
