@@ -19,6 +19,9 @@ Usage:
   tenger coins [--data DIR] list | set SYMBOL CHAIN FIELD VALUE
       show the coin and chain catalogue, or change one setting (fees, limits, open flags,
       confirmations ...) in the operator file DIR/coins.json
+  tenger markets [--data DIR] list | apply FILE | publish FILE
+      show the trading pairs, or install a new pair catalogue: in DIR/markets.json (a running
+      server opens added pairs within seconds) or, with publish, in the AWS runtime's table
   tenger bench [--target URL] [--users N] [--orders N] [--concurrency N] [--symbol S]
       end-to-end load: crossing limit orders over HTTP keep-alive against a running
       tenger serve --dev (best with --market-maker=false); reports orders/s accepted,
@@ -45,6 +48,8 @@ func main() {
 		err = runAudit(os.Args[2:])
 	case "coins":
 		err = runCoins(os.Args[2:])
+	case "markets":
+		err = runMarkets(os.Args[2:])
 	case "bench":
 		err = runBench(os.Args[2:])
 	case "version":

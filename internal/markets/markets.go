@@ -19,6 +19,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/shopspring/decimal"
 )
@@ -75,10 +77,26 @@ func (p Pair) validate() error {
 	return nil
 }
 
-// Catalogue holds the pairs.
+// Catalogue holds the pairs. It is safe for concurrent use, and it can be
+// replaced while the exchange runs (Replace, reload.go): readers always see
+// one whole version.
 type Catalogue struct {
-	pairs []Pair
-	by    map[string]Pair
+	cur     atomic.Pointer[snapshot]
+	version atomic.Uint64
+	mu      sync.Mutex // serialises Replace
+}
+
+// snapshot is one immutable version of the catalogue.
+type snapshot struct {
+	pairs []Pair          // open pairs, grouped by quote coin and sorted
+	by    map[string]Pair // every pair by symbol, open or closed
+}
+
+func newCatalogue(s *snapshot) *Catalogue {
+	c := &Catalogue{}
+	c.cur.Store(s)
+	c.version.Store(1)
+	return c
 }
 
 // Defaults returns the embedded catalogue.
@@ -114,7 +132,7 @@ func parse(b []byte) (*Catalogue, error) {
 	if err := dec.Decode(&pairs); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	c := &Catalogue{by: map[string]Pair{}}
+	c := &snapshot{by: map[string]Pair{}}
 	for _, p := range pairs {
 		if err := p.validate(); err != nil {
 			return nil, err
@@ -133,7 +151,7 @@ func parse(b []byte) (*Catalogue, error) {
 		}
 		return c.pairs[i].Sort < c.pairs[j].Sort
 	})
-	return c, nil
+	return newCatalogue(c), nil
 }
 
 // quoteRank orders the quote groups: USDT first, then MNT, then the rest.
@@ -148,13 +166,13 @@ func quoteRank(q string) string {
 }
 
 // List returns the open pairs, grouped by quote coin and sorted.
-func (c *Catalogue) List() []Pair { return append([]Pair(nil), c.pairs...) }
+func (c *Catalogue) List() []Pair { return append([]Pair(nil), c.cur.Load().pairs...) }
 
 // Pair finds a pair by symbol ("btcusdt", also "BTC/USDT" or "BTC_USDT"),
 // open or closed.
 func (c *Catalogue) Pair(symbol string) (Pair, bool) {
 	s := strings.ToLower(strings.NewReplacer("/", "", "_", "", "-", "").Replace(symbol))
-	p, ok := c.by[s]
+	p, ok := c.cur.Load().by[s]
 	return p, ok
 }
 
@@ -162,7 +180,7 @@ func (c *Catalogue) Pair(symbol string) (Pair, bool) {
 func (c *Catalogue) Quotes() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, p := range c.pairs {
+	for _, p := range c.cur.Load().pairs {
 		if !seen[p.Quote] {
 			seen[p.Quote] = true
 			out = append(out, p.Quote)

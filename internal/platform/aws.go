@@ -60,6 +60,9 @@ func ConfigFromEnv() Config {
 	}
 }
 
+// marketsPoll is how often AWS processes look for a new pair catalogue.
+const marketsPoll = 30 * time.Second
+
 // NewAWS assembles the AWS runtime's ports from the environment: DynamoDB
 // ($TABLE_NAME, required), SQS ($ORDERS_QUEUE_URL and $EVENTS_QUEUE_URL, when
 // set), SNS and SES, and the API Gateway management API ($WS_ENDPOINT, when
@@ -96,6 +99,11 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 		}
 	}
 	d.Store = dynamo.New(dynamodb.NewFromConfig(awsCfg, ddbOpts), dynamodbstreams.NewFromConfig(awsCfg, streamOpts), table)
+	// The pair catalogue follows the table's catalogue item (published with
+	// `tenger markets publish`), so a pair opens in every function and the
+	// engine without a deployment. A frozen Lambda's watcher resumes with
+	// its next invocation.
+	go d.Markets.Watch(context.WithoutCancel(ctx), markets.StoreSource{Store: d.Store}, marketsPoll, log)
 	d.Notify = notify.Router{
 		SMS:   snsnotify.New(sns.NewFromConfig(awsCfg), snsnotify.Options{SenderID: os.Getenv(EnvSMSSenderID)}),
 		Email: sesnotify.New(sesv2.NewFromConfig(awsCfg), sesnotify.Options{From: os.Getenv(EnvEmailFrom)}),

@@ -126,6 +126,10 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	}
 	eng.Start()
 	l.onClose(eng.Stop)
+	// Pairs added to markets.json open without a restart (markets/reload.go).
+	wctx, stopWatch := context.WithCancel(ctx)
+	go l.Markets.Watch(wctx, markets.FileSource{Dir: dataDir}, 2*time.Second, l.Log)
+	l.onClose(func() error { stopWatch(); return nil })
 	if maker {
 		mctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
