@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,6 +46,8 @@ const (
 	EnvContentToken = "CONTENT_READ_TOKEN"
 	// EnvDynamoEndpoint points the store at DynamoDB Local (tests, LocalStack).
 	EnvDynamoEndpoint = "DYNAMODB_ENDPOINT"
+	// EnvMarketsPoll is how often (seconds) the pair catalogue is re-read.
+	EnvMarketsPoll = "MARKETS_POLL_SECONDS"
 )
 
 // ConfigFromEnv reads the deployment configuration of a function or task.
@@ -60,8 +63,17 @@ func ConfigFromEnv() Config {
 	}
 }
 
-// marketsPoll is how often AWS processes look for a new pair catalogue.
-const marketsPoll = 30 * time.Second
+// marketsPoll is how often AWS processes look for a new pair catalogue,
+// unless $MARKETS_POLL_SECONDS says otherwise (the engine looks every few
+// seconds, so it has a new pair's book before most functions take orders
+// for it; an order that reaches the engine first is rejected and its hold
+// released).
+func marketsPoll() time.Duration {
+	if n, err := strconv.Atoi(os.Getenv(EnvMarketsPoll)); err == nil && n > 0 {
+		return time.Duration(n) * time.Second
+	}
+	return 30 * time.Second
+}
 
 // NewAWS assembles the AWS runtime's ports from the environment: DynamoDB
 // ($TABLE_NAME, required), SQS ($ORDERS_QUEUE_URL and $EVENTS_QUEUE_URL, when
@@ -103,7 +115,7 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 	// `tenger markets publish`), so a pair opens in every function and the
 	// engine without a deployment. A frozen Lambda's watcher resumes with
 	// its next invocation.
-	go d.Markets.Watch(context.WithoutCancel(ctx), markets.StoreSource{Store: d.Store}, marketsPoll, log)
+	go d.Markets.Watch(context.WithoutCancel(ctx), markets.StoreSource{Store: d.Store}, marketsPoll(), log)
 	d.Notify = notify.Router{
 		SMS:   snsnotify.New(sns.NewFromConfig(awsCfg), snsnotify.Options{SenderID: os.Getenv(EnvSMSSenderID)}),
 		Email: sesnotify.New(sesv2.NewFromConfig(awsCfg), sesnotify.Options{From: os.Getenv(EnvEmailFrom)}),
