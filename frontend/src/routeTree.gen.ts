@@ -17,6 +17,7 @@ import { Route as LanSlugRouteImport } from './routes/$lan/$slug'
 import { Route as AuthForgotPasswordRouteImport } from './routes/auth/forgot-password'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthRegisterRouteImport } from './routes/auth/register'
+import { Route as OrderSpotRouteImport } from './routes/order/spot'
 import { Route as ProfileIndexRouteImport } from './routes/profile/index'
 import { Route as ProfileSecurityRouteImport } from './routes/profile/security'
 import { Route as TradeSymbolRouteImport } from './routes/trade/$symbol'
@@ -64,6 +65,11 @@ const AuthRegisterRoute = AuthRegisterRouteImport.update({
   path: '/auth/register',
   getParentRoute: () => rootRouteImport,
 } as any)
+const OrderSpotRoute = OrderSpotRouteImport.update({
+  id: '/order/spot',
+  path: '/order/spot',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ProfileIndexRoute = ProfileIndexRouteImport.update({
   id: '/profile/',
   path: '/profile/',
@@ -104,6 +110,7 @@ export interface FileRoutesByFullPath {
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
+  '/order/spot': typeof OrderSpotRoute
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
@@ -120,6 +127,7 @@ export interface FileRoutesByTo {
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
+  '/order/spot': typeof OrderSpotRoute
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
@@ -137,6 +145,7 @@ export interface FileRoutesById {
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
+  '/order/spot': typeof OrderSpotRoute
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
@@ -155,6 +164,7 @@ export interface FileRouteTypes {
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
+    | '/order/spot'
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
@@ -171,6 +181,7 @@ export interface FileRouteTypes {
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
+    | '/order/spot'
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
@@ -187,6 +198,7 @@ export interface FileRouteTypes {
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
+    | '/order/spot'
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
@@ -204,6 +216,7 @@ export interface RootRouteChildren {
   AuthForgotPasswordRoute: typeof AuthForgotPasswordRoute
   AuthLoginRoute: typeof AuthLoginRoute
   AuthRegisterRoute: typeof AuthRegisterRoute
+  OrderSpotRoute: typeof OrderSpotRoute
   ProfileSecurityRoute: typeof ProfileSecurityRoute
   TradeSymbolRoute: typeof TradeSymbolRoute
   WalletHistoryRoute: typeof WalletHistoryRoute
@@ -270,6 +283,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthRegisterRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/order/spot': {
+      id: '/order/spot'
+      path: '/order/spot'
+      fullPath: '/order/spot'
+      preLoaderRoute: typeof OrderSpotRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/profile/': {
       id: '/profile/'
       path: '/profile'
@@ -324,6 +344,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthForgotPasswordRoute: AuthForgotPasswordRoute,
   AuthLoginRoute: AuthLoginRoute,
   AuthRegisterRoute: AuthRegisterRoute,
+  OrderSpotRoute: OrderSpotRoute,
   ProfileSecurityRoute: ProfileSecurityRoute,
   TradeSymbolRoute: TradeSymbolRoute,
   WalletHistoryRoute: WalletHistoryRoute,

@@ -18,6 +18,7 @@ describe('page meta key per first path segment', () => {
     ['/taskCenter', {}, 'taskCenter'],
     ['/p2p/trading', {}, 'p2p'],
     ['/wallet', {}, 'default'],
+    ['/order/spot', { tab: 'history' }, 'orders'],
   ] as const)('%s %o -> %s', (path, search, key) => {
     expect(pageMetaKey(path, search)).toBe(key)
   })
@@ -25,7 +26,7 @@ describe('page meta key per first path segment', () => {
 
 describe('page meta texts', () => {
   it('has a title and description in both languages for every key', () => {
-    const paths = ['/', '/market', '/auth/login', '/auth/register', '/trade/X', '/futures/X', '/staking', '/savings', '/launchpad', '/taskCenter', '/p2p']
+    const paths = ['/', '/market', '/auth/login', '/auth/register', '/trade/X', '/futures/X', '/staking', '/savings', '/launchpad', '/taskCenter', '/p2p', '/order/spot']
     for (const lan of ['en_US', 'mn_MN']) {
       const titles = new Set<string>()
       for (const path of paths) {

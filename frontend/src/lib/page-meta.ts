@@ -4,7 +4,8 @@ import { lookup } from './i18n'
 /**
  * Page title and description per first path segment (spec §2): market,
  * auth/login, auth/register, trade (spot, margin by type, futures),
- * staking, savings, launchpad, taskCenter, p2p, and a default.
+ * staking, savings, launchpad, taskCenter, p2p, the order pages (/order/...),
+ * and a default.
  */
 
 export type PageMetaKey =
@@ -20,6 +21,7 @@ export type PageMetaKey =
   | 'launchpad'
   | 'taskCenter'
   | 'p2p'
+  | 'orders'
 
 const MARGIN_TYPES = new Set(['margin', 'lever', '2'])
 
@@ -47,6 +49,8 @@ export function pageMetaKey(pathname: string, search: Record<string, unknown> = 
     case 'taskCenter':
     case 'p2p':
       return first
+    case 'order':
+      return 'orders'
     default:
       return 'default'
   }

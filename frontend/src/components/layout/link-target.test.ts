@@ -39,6 +39,8 @@ describe('resolveHref against the app route tree', () => {
     // their types to the maintenance page until they are live.
     '/trade/BTC_USDT?type=margin',
     '/trade/BTC_USDT?type=grid',
+    '/order/spot',
+    '/order/spot?tab=history',
   ])('keeps the real href of %s, which has a route', (href) => {
     expect(routeExists(router, href)).toBe(true)
     expect(resolve(href)).toBe(href)
@@ -56,7 +58,7 @@ describe('resolveHref against the app route tree', () => {
     ['/taskCenter', 'taskCenter'],
     ['/invitation', 'invitation'],
     ['/profile/api', 'apiKeys'],
-    ['/order/spot', 'orders'],
+    ['/order/otc', 'orders'],
     ['/en_US/blog', 'info'],
     ['/market/extra', 'page'],
   ])('sends %s (no route) to the maintenance page of %s', (href, area) => {
@@ -99,7 +101,8 @@ describe('resolveHref against the app route tree', () => {
     for (const href of hrefs) {
       expect(routeExists(router, href), href).toBe(true)
     }
-    expect(resolve(USER_LINKS.orders)).toBe('/maintenance?area=orders')
+    // The spot orders page has landed: the user menus' orders link is live.
+    expect(resolve(USER_LINKS.orders)).toBe('/order/spot')
     expect(resolve(USER_LINKS.wallet)).toBe('/wallet')
     expect(SUPPORT_LINKS.map((l) => resolve(footerHref(l.path, 'mn_MN')))).toEqual([
       '/mn_MN/support',

@@ -175,25 +175,36 @@ export const balanceQuery = queryOptions({
   },
 })
 
-export const openOrdersQuery = (symbol: string) =>
+/**
+ * Paging and time window of the user's order and trade lists. The server
+ * searches the last 180 days only; startTime/endTime narrow that further.
+ */
+export interface ListWindow {
+  page: number
+  pageSize: number
+  startTime?: number
+  endTime?: number
+}
+
+export const openOrdersQuery = (symbol: string, page = 1, pageSize = 100) =>
   queryOptions({
-    queryKey: ['trade', 'orders', 'open', symbol],
+    queryKey: ['trade', 'orders', 'open', symbol, page, pageSize],
     queryFn: ({ signal }) =>
-      apiData<{ count: number; orderList: OrderView[] }>('/fe-ex-api/order/list/new', { symbol, page: 1, pageSize: 100 }, { silent: true, signal }),
+      apiData<{ count: number; orderList: OrderView[] }>('/fe-ex-api/order/list/new', { symbol, page, pageSize }, { silent: true, signal }),
   })
 
-export const orderHistoryQuery = (symbol: string) =>
+export const orderHistoryQuery = (symbol: string, w: ListWindow = { page: 1, pageSize: 50 }) =>
   queryOptions({
-    queryKey: ['trade', 'orders', 'history', symbol],
+    queryKey: ['trade', 'orders', 'history', symbol, w],
     queryFn: ({ signal }) =>
-      apiData<{ count: number; orderList: OrderView[] }>('/fe-ex-api/order/entrust_history', { symbol, page: 1, pageSize: 50 }, { silent: true, signal }),
+      apiData<{ count: number; orderList: OrderView[] }>('/fe-ex-api/order/entrust_history', { symbol, ...w }, { silent: true, signal }),
   })
 
-export const tradeHistoryQuery = (symbol: string) =>
+export const tradeHistoryQuery = (symbol: string, w: ListWindow = { page: 1, pageSize: 50 }) =>
   queryOptions({
-    queryKey: ['trade', 'orders', 'fills', symbol],
+    queryKey: ['trade', 'orders', 'fills', symbol, w],
     queryFn: ({ signal }) =>
-      apiData<{ count: number; tradeList: TradeView[] }>('/fe-ex-api/order/trade_info_search', { symbol, page: 1, pageSize: 50 }, { silent: true, signal }),
+      apiData<{ count: number; tradeList: TradeView[] }>('/fe-ex-api/order/trade_info_search', { symbol, ...w }, { silent: true, signal }),
   })
 
 /** Places an order; rejects ApiError after the request client toasts it. */

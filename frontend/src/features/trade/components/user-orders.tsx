@@ -1,7 +1,12 @@
-import { Box, Button, HStack, Skeleton, Stack, Table, Tabs, Text } from '@chakra-ui/react'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
-import { useTexts } from '@/lib/i18n'
+import { Box, Button, HStack, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useState } from 'react'
+import { LuArrowUpRight } from 'react-icons/lu'
+import { DataTable, type DataColumn } from '@/components/data/data-table'
+import { HISTORY_PRESETS, HISTORY_WINDOW_DAYS, presetRange, rangeMillis } from '@/components/data/history-range'
+import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
+import { AppLink } from '@/components/layout/app-link'
+import { useTexts, type TranslateFn } from '@/lib/i18n'
 import { notifySuccess } from '@/lib/notify'
 import { useUserInfo } from '@/lib/session'
 import {
@@ -10,13 +15,17 @@ import {
   openOrdersQuery,
   orderHistoryQuery,
   tradeHistoryQuery,
+  type ListWindow,
   type OrderView,
   type TradePair,
+  type TradeView,
 } from '../api/trade-api'
 import { fixed, placesOf } from '../lib/decimal'
 import { formatTime } from './format'
 
 const REFRESH_MS = 4000
+/** Rows per page of each list of the panel. */
+export const PANEL_PAGE_SIZE = 10
 
 function Empty({ text, testId }: { text: string; testId: string }) {
   return (
@@ -26,82 +35,85 @@ function Empty({ text, testId }: { text: string; testId: string }) {
   )
 }
 
-function Loading() {
-  return (
-    <Stack gap="2" py="2">
-      {[0, 1, 2].map((i) => (
-        <Skeleton key={i} h="6" />
-      ))}
-    </Stack>
-  )
-}
-
 function SideText({ side }: { side: string }) {
   const { t } = useTexts('trade')
-  return <Text color={side === 'BUY' ? 'up' : 'down'}>{t(side === 'BUY' ? 'form.buy' : 'form.sell')}</Text>
+  return (
+    <Text as="span" color={side === 'BUY' ? 'up' : 'down'} fontWeight="medium">
+      {t(side === 'BUY' ? 'form.buy' : 'form.sell')}
+    </Text>
+  )
 }
 
-function OrdersTable({ orders, pair, onCancel, testId }: { orders: OrderView[]; pair: TradePair; onCancel?: (o: OrderView) => void; testId: string }) {
-  const { t } = useTexts('trade')
+/**
+ * A page that no longer exists (orders were cancelled or aged out of the
+ * window since it was chosen) falls back to the last one that does.
+ */
+function useClampPage(page: number, count: number | undefined, setPage: (p: number) => void) {
+  useEffect(() => {
+    if (count !== undefined && count > 0 && page > pageCount(count, PANEL_PAGE_SIZE)) setPage(pageCount(count, PANEL_PAGE_SIZE))
+  }, [page, count, setPage])
+}
+
+function pagerLabels(t: TranslateFn, nav: string): PagerLabels {
+  return {
+    nav,
+    prev: t('pager.prev'),
+    next: t('pager.next'),
+    page: (page) => t('pager.page', { page }),
+    status: (page, pages) => t('pager.status', { page, pages }),
+  }
+}
+
+function orderColumns(t: TranslateFn, pair: TradePair): DataColumn<OrderView>[] {
   const volPlaces = placesOf(pair.lotSize)
-  return (
-    <Table.ScrollArea>
-      <Table.Root size="sm" data-testid={testId}>
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>{t('orders.time')}</Table.ColumnHeader>
-            <Table.ColumnHeader>{t('orders.side')}</Table.ColumnHeader>
-            <Table.ColumnHeader>{t('orders.type')}</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">{t('orders.price')}</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">{t('orders.amount')}</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">{t('orders.filled')}</Table.ColumnHeader>
-            <Table.ColumnHeader>{t('orders.status')}</Table.ColumnHeader>
-            {onCancel && <Table.ColumnHeader />}
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {orders.map((o) => (
-            <Table.Row key={o.order_id} data-testid="order-row">
-              <Table.Cell whiteSpace="nowrap">{formatTime(o.created_at)}</Table.Cell>
-              <Table.Cell>
-                <SideText side={o.side} />
-              </Table.Cell>
-              <Table.Cell>{t(`form.types.${o.type}`)}</Table.Cell>
-              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                {Number(o.price) > 0 ? fixed(o.price, pair.pricePrecision) : t('orders.market')}
-              </Table.Cell>
-              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                {Number(o.volume) > 0 ? fixed(o.volume, volPlaces) : `${fixed(o.quote_volume, pair.pricePrecision)} ${pair.quote}`}
-              </Table.Cell>
-              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                {fixed(o.deal_volume, volPlaces)}
-              </Table.Cell>
-              <Table.Cell>{t(`orders.statuses.${o.status}`)}</Table.Cell>
-              {onCancel && (
-                <Table.Cell textAlign="end">
-                  <Button size="2xs" variant="outline" data-testid="cancel-order" onClick={() => onCancel(o)}>
-                    {t('orders.cancel')}
-                  </Button>
-                </Table.Cell>
-              )}
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
-  )
+  return [
+    { id: 'side', header: t('orders.side'), card: 'title', cell: (o) => <SideText side={o.side} /> },
+    { id: 'type', header: t('orders.type'), card: 'title', nowrap: true, cell: (o) => t(`form.types.${o.type}`) },
+    { id: 'time', header: t('orders.time'), nowrap: true, cell: (o) => formatTime(o.created_at) },
+    {
+      id: 'price',
+      header: t('orders.price'),
+      numeric: true,
+      cell: (o) => (Number(o.price) > 0 ? fixed(o.price, pair.pricePrecision) : t('orders.market')),
+    },
+    {
+      id: 'amount',
+      header: t('orders.amount'),
+      numeric: true,
+      cell: (o) => (Number(o.volume) > 0 ? fixed(o.volume, volPlaces) : `${fixed(o.quote_volume, pair.pricePrecision)} ${pair.quote}`),
+    },
+    { id: 'filled', header: t('orders.filled'), numeric: true, cell: (o) => fixed(o.deal_volume, volPlaces) },
+    { id: 'status', header: t('orders.status'), card: 'aside', nowrap: true, cell: (o) => t(`orders.statuses.${o.status}`) },
+  ]
+}
+
+function tradeColumns(t: TranslateFn, pair: TradePair): DataColumn<TradeView>[] {
+  return [
+    { id: 'side', header: t('orders.side'), card: 'title', cell: (tr) => <SideText side={tr.side} /> },
+    { id: 'time', header: t('orders.time'), card: 'aside', nowrap: true, cell: (tr) => formatTime(tr.created_at) },
+    { id: 'price', header: t('orders.price'), numeric: true, cell: (tr) => fixed(tr.price, pair.pricePrecision) },
+    { id: 'amount', header: t('orders.amount'), numeric: true, cell: (tr) => fixed(tr.volume, placesOf(pair.lotSize)) },
+    { id: 'total', header: t('orders.total'), numeric: true, cell: (tr) => fixed(tr.deal_money, pair.pricePrecision) },
+    { id: 'fee', header: t('orders.fee'), numeric: true, cell: (tr) => `${tr.fee} ${tr.fee_coin}` },
+  ]
 }
 
 function OpenOrders({ pair }: { pair: TradePair }) {
   const { t } = useTexts('trade')
+  const o = useTexts('orders')
   const queryClient = useQueryClient()
-  const { data, isLoading } = useQuery({ ...openOrdersQuery(pair.symbol), refetchInterval: REFRESH_MS })
+  const [page, setPage] = useState(1)
+  const { data, isLoading } = useQuery({
+    ...openOrdersQuery(pair.symbol, page, PANEL_PAGE_SIZE),
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  })
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['trade', 'orders'] })
     void queryClient.invalidateQueries({ queryKey: ['trade', 'balance'] })
   }
   const cancel = useMutation({
-    mutationFn: (o: OrderView) => cancelOrder(pair.symbol, o.order_id),
+    mutationFn: (order: OrderView) => cancelOrder(pair.symbol, order.order_id),
     onSuccess: () => {
       notifySuccess(t('orders.cancelled'))
       refresh()
@@ -114,99 +126,163 @@ function OpenOrders({ pair }: { pair: TradePair }) {
       refresh()
     },
   })
-  if (isLoading) return <Loading />
+  useClampPage(page, data?.count, setPage)
+  const columns = useMemo(() => orderColumns(t, pair), [t, pair])
   const orders = data?.orderList ?? []
+  const count = data?.count ?? 0
   return (
     <Stack gap="2">
-      {orders.length > 0 && (
+      {count > 0 && (
         <HStack justify="end">
           <Button size="xs" variant="outline" colorPalette="red" loading={cancelAll.isPending} data-testid="cancel-all" onClick={() => cancelAll.mutate()}>
             {t('orders.cancelAll')}
           </Button>
         </HStack>
       )}
-      {orders.length === 0 ? (
-        <Empty text={t('orders.emptyOpen')} testId="open-orders-empty" />
-      ) : (
-        <OrdersTable orders={orders} pair={pair} onCancel={(o) => cancel.mutate(o)} testId="open-orders-table" />
-      )}
+      <DataTable
+        columns={columns}
+        rows={orders}
+        rowKey={(order) => order.order_id}
+        label={t('orders.open')}
+        testId="open-orders-table"
+        rowTestId="order-row"
+        isLoading={isLoading}
+        loadingLabel={o.t('loading')}
+        emptyText={t('orders.emptyOpen')}
+        emptyTestId="open-orders-empty"
+        actionsLabel={o.t('cols.actions')}
+        actions={(order) => (
+          <Button
+            size="2xs"
+            variant="outline"
+            aria-label={o.t('actions.cancelOf', { id: order.order_id })}
+            data-testid="cancel-order"
+            onClick={() => cancel.mutate(order)}
+          >
+            {t('orders.cancel')}
+          </Button>
+        )}
+      />
+      <Pager page={page} pageSize={PANEL_PAGE_SIZE} count={count} onPageChange={setPage} labels={pagerLabels(o.t, t('orders.open'))} testId="open-orders-pager" />
     </Stack>
   )
 }
 
-function OrderHistory({ pair }: { pair: TradePair }) {
+function OrderHistory({ pair, range }: { pair: TradePair; range: Omit<ListWindow, 'page' | 'pageSize'> }) {
   const { t } = useTexts('trade')
-  const { data, isLoading } = useQuery({ ...orderHistoryQuery(pair.symbol), refetchInterval: REFRESH_MS })
-  if (isLoading) return <Loading />
-  const orders = data?.orderList ?? []
-  return orders.length === 0 ? <Empty text={t('orders.emptyHistory')} testId="order-history-empty" /> : <OrdersTable orders={orders} pair={pair} testId="order-history-table" />
-}
-
-function TradeHistory({ pair }: { pair: TradePair }) {
-  const { t } = useTexts('trade')
-  const { data, isLoading } = useQuery({ ...tradeHistoryQuery(pair.symbol), refetchInterval: REFRESH_MS })
-  if (isLoading) return <Loading />
-  const trades = data?.tradeList ?? []
-  if (trades.length === 0) return <Empty text={t('orders.emptyTrades')} testId="trade-history-empty" />
+  const o = useTexts('orders')
+  const [page, setPage] = useState(1)
+  const w = useMemo(() => ({ ...range, page, pageSize: PANEL_PAGE_SIZE }), [range, page])
+  const { data, isLoading } = useQuery({ ...orderHistoryQuery(pair.symbol, w), placeholderData: keepPreviousData, refetchInterval: REFRESH_MS })
+  useClampPage(page, data?.count, setPage)
+  const columns = useMemo(() => orderColumns(t, pair), [t, pair])
   return (
-    <Table.ScrollArea>
-      <Table.Root size="sm" data-testid="trade-history-table">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>{t('orders.time')}</Table.ColumnHeader>
-            <Table.ColumnHeader>{t('orders.side')}</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">{t('orders.price')}</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">{t('orders.amount')}</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">{t('orders.total')}</Table.ColumnHeader>
-            <Table.ColumnHeader textAlign="end">{t('orders.fee')}</Table.ColumnHeader>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {trades.map((tr) => (
-            <Table.Row key={tr.trade_id} data-testid="trade-row">
-              <Table.Cell whiteSpace="nowrap">{formatTime(tr.created_at)}</Table.Cell>
-              <Table.Cell>
-                <SideText side={tr.side} />
-              </Table.Cell>
-              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                {fixed(tr.price, pair.pricePrecision)}
-              </Table.Cell>
-              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                {fixed(tr.volume, placesOf(pair.lotSize))}
-              </Table.Cell>
-              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                {fixed(tr.deal_money, pair.pricePrecision)}
-              </Table.Cell>
-              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                {tr.fee} {tr.fee_coin}
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
+    <Stack gap="2">
+      <DataTable
+        columns={columns}
+        rows={data?.orderList ?? []}
+        rowKey={(order) => order.order_id}
+        label={t('orders.history')}
+        testId="order-history-table"
+        rowTestId="order-row"
+        isLoading={isLoading}
+        loadingLabel={o.t('loading')}
+        emptyText={t('orders.emptyHistory')}
+        emptyTestId="order-history-empty"
+      />
+      <Pager page={page} pageSize={PANEL_PAGE_SIZE} count={data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(o.t, t('orders.history'))} testId="order-history-pager" />
+    </Stack>
   )
 }
 
-/** Open orders (cancel, cancel all), order history and trade history of the signed-in user. */
+function TradeHistory({ pair, range }: { pair: TradePair; range: Omit<ListWindow, 'page' | 'pageSize'> }) {
+  const { t } = useTexts('trade')
+  const o = useTexts('orders')
+  const [page, setPage] = useState(1)
+  const w = useMemo(() => ({ ...range, page, pageSize: PANEL_PAGE_SIZE }), [range, page])
+  const { data, isLoading } = useQuery({ ...tradeHistoryQuery(pair.symbol, w), placeholderData: keepPreviousData, refetchInterval: REFRESH_MS })
+  useClampPage(page, data?.count, setPage)
+  const columns = useMemo(() => tradeColumns(t, pair), [t, pair])
+  return (
+    <Stack gap="2">
+      <DataTable
+        columns={columns}
+        rows={data?.tradeList ?? []}
+        rowKey={(tr) => tr.trade_id + tr.order_id}
+        label={t('orders.trades')}
+        testId="trade-history-table"
+        rowTestId="trade-row"
+        isLoading={isLoading}
+        loadingLabel={o.t('loading')}
+        emptyText={t('orders.emptyTrades')}
+        emptyTestId="trade-history-empty"
+      />
+      <Pager page={page} pageSize={PANEL_PAGE_SIZE} count={data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(o.t, t('orders.trades'))} testId="trade-history-pager" />
+    </Stack>
+  )
+}
+
+/**
+ * Open orders (cancel, cancel all), order history and trade history of the
+ * signed-in user on this pair, a page at a time. The history tabs reach back
+ * at most 180 days (spec §9); the range choice narrows that. The full
+ * orders page (all pairs, filters, order details) is one link away.
+ */
 export function UserOrders({ pair }: { pair: TradePair }) {
   const { t } = useTexts('trade')
+  const o = useTexts('orders')
   const { isSignedIn } = useUserInfo()
   const [tab, setTab] = useState('open')
+  const [days, setDays] = useState<number>(HISTORY_WINDOW_DAYS)
+  // Fixed when the range changes (not per render), so the query keys stay put.
+  const range = useMemo(() => {
+    const { startTime, endTime } = rangeMillis(presetRange(days))
+    return { startTime, endTime }
+  }, [days])
+  const allHref = `/order/spot?${new URLSearchParams({ tab, symbol: pair.symbol })}`
   return (
     <Box borderWidth="1px" rounded="lg" bg="bg.panel" data-testid="user-orders">
       <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value)} size="sm" lazyMount unmountOnExit>
-        <Tabs.List px="2">
-          <Tabs.Trigger value="open" data-testid="tab-open-orders">
-            {t('orders.open')}
-          </Tabs.Trigger>
-          <Tabs.Trigger value="history" data-testid="tab-order-history">
-            {t('orders.history')}
-          </Tabs.Trigger>
-          <Tabs.Trigger value="trades" data-testid="tab-trade-history">
-            {t('orders.trades')}
-          </Tabs.Trigger>
-        </Tabs.List>
+        <HStack justify="space-between" borderBottomWidth="1px" pe="2" gap="2" flexWrap="wrap">
+          <Tabs.List px="2" borderBottomWidth="0" overflowX="auto" overflowY="hidden">
+            <Tabs.Trigger value="open" data-testid="tab-open-orders" whiteSpace="nowrap" flexShrink={0}>
+              {t('orders.open')}
+            </Tabs.Trigger>
+            <Tabs.Trigger value="history" data-testid="tab-order-history" whiteSpace="nowrap" flexShrink={0}>
+              {t('orders.history')}
+            </Tabs.Trigger>
+            <Tabs.Trigger value="trades" data-testid="tab-trade-history" whiteSpace="nowrap" flexShrink={0}>
+              {t('orders.trades')}
+            </Tabs.Trigger>
+          </Tabs.List>
+          {isSignedIn && (
+            <HStack gap="2" ps="2" pb={{ base: '2', sm: '0' }}>
+              {tab !== 'open' && (
+                <NativeSelect.Root size="xs" width="auto">
+                  <NativeSelect.Field
+                    aria-label={o.t('panel.range')}
+                    value={String(days)}
+                    onChange={(e) => setDays(Number(e.target.value))}
+                    data-testid="orders-range"
+                  >
+                    {HISTORY_PRESETS.map((d) => (
+                      <option key={d} value={d}>
+                        {o.t('filters.days', { n: d })}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              )}
+              <Button asChild size="xs" variant="ghost" colorPalette="brand">
+                <AppLink href={allHref} data-testid="orders-view-all">
+                  {o.t('panel.viewAll')}
+                  <LuArrowUpRight aria-hidden="true" />
+                </AppLink>
+              </Button>
+            </HStack>
+          )}
+        </HStack>
         <Box px="3" pb="3">
           {!isSignedIn ? (
             <Empty text={t('orders.signIn')} testId="orders-signin" />
@@ -216,10 +292,10 @@ export function UserOrders({ pair }: { pair: TradePair }) {
                 <OpenOrders pair={pair} />
               </Tabs.Content>
               <Tabs.Content value="history">
-                <OrderHistory pair={pair} />
+                <OrderHistory key={days} pair={pair} range={range} />
               </Tabs.Content>
               <Tabs.Content value="trades">
-                <TradeHistory pair={pair} />
+                <TradeHistory key={days} pair={pair} range={range} />
               </Tabs.Content>
             </>
           )}

@@ -1,0 +1,103 @@
+import { Button } from '@chakra-ui/react'
+import { fireEvent, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { renderWithApp } from '@/test/render'
+import { DataTable, type DataColumn } from './data-table'
+
+interface Row {
+  id: string
+  pair: string
+  price: string
+  status: string
+}
+
+const columns: DataColumn<Row>[] = [
+  { id: 'pair', header: 'Pair', card: 'title', cell: (r) => r.pair },
+  { id: 'price', header: 'Price', numeric: true, cell: (r) => r.price },
+  { id: 'status', header: 'Status', card: 'aside', cell: (r) => <span data-testid="status">{r.status}</span> },
+  { id: 'secret', header: 'Internal', card: 'hidden', cell: (r) => `internal-${r.id}` },
+]
+
+const rows: Row[] = [
+  { id: 'a', pair: 'BTC/USDT', price: '100.00', status: 'Open' },
+  { id: 'b', pair: 'ETH/USDT', price: '20.00', status: 'Filled' },
+]
+
+function table(props: Partial<Parameters<typeof DataTable<Row>>[0]> = {}) {
+  return (
+    <DataTable<Row>
+      columns={columns}
+      rows={rows}
+      rowKey={(r) => r.id}
+      label="My orders"
+      testId="list"
+      rowTestId="row"
+      emptyText="Nothing here"
+      emptyTestId="empty"
+      loadingLabel="Loading"
+      {...props}
+    />
+  )
+}
+
+describe('DataTable', () => {
+  it('shows a table with a header per column and the actions column', async () => {
+    const onCancel = vi.fn()
+    renderWithApp(table({ layout: 'table', actionsLabel: 'Actions', actions: (r) => <Button onClick={() => onCancel(r.id)}>Cancel {r.id}</Button> }))
+    const list = await screen.findByRole('table', { name: 'My orders' })
+    expect(list.getAttribute('data-layout')).toBe('table')
+    const headers = within(list).getAllByRole('columnheader').map((h) => h.textContent)
+    expect(headers).toEqual(['Pair', 'Price', 'Status', 'Internal', 'Actions'])
+    const trs = within(list).getAllByTestId('row')
+    expect(trs).toHaveLength(2)
+    expect(trs[1].textContent).toContain('ETH/USDT')
+    expect(trs[1].textContent).toContain('internal-b')
+    fireEvent.click(within(trs[1]).getByRole('button', { name: 'Cancel b' }))
+    expect(onCancel).toHaveBeenCalledWith('b')
+  })
+
+  it('shows one card per row with labelled values on phones', async () => {
+    renderWithApp(table({ layout: 'cards', actions: (r) => <Button>Cancel {r.id}</Button> }))
+    const list = await screen.findByRole('list', { name: 'My orders' })
+    expect(list.getAttribute('data-layout')).toBe('cards')
+    const cards = within(list).getAllByTestId('row')
+    expect(cards).toHaveLength(2)
+    const first = cards[0]
+    // The title and aside columns head the card; row columns are label/value pairs.
+    expect(within(first).getByText('BTC/USDT')).toBeTruthy()
+    expect(within(first).getByTestId('status').textContent).toBe('Open')
+    const terms = Array.from(first.querySelectorAll('dt')).map((d) => d.textContent)
+    expect(terms).toEqual(['Price'])
+    expect(first.querySelector('dd')?.textContent).toBe('100.00')
+    // Table-only columns stay off the cards.
+    expect(first.textContent).not.toContain('internal-a')
+    expect(within(first).getByRole('button', { name: 'Cancel a' })).toBeTruthy()
+  })
+
+  it('picks cards on narrow screens when the layout is automatic', async () => {
+    // The unit-test matchMedia matches no breakpoint: the base (phone) value applies.
+    renderWithApp(table())
+    expect((await screen.findByTestId('list')).getAttribute('data-layout')).toBe('cards')
+  })
+
+  it('shows the loading, empty and error states', async () => {
+    const { unmount } = renderWithApp(table({ isLoading: true }))
+    expect((await screen.findByRole('status', { name: 'Loading' })).getAttribute('data-testid')).toBe('list-loading')
+    unmount()
+    const second = renderWithApp(table({ rows: [] }))
+    expect((await screen.findByTestId('empty')).textContent).toBe('Nothing here')
+    second.unmount()
+    const onRetry = vi.fn()
+    renderWithApp(table({ rows: [], error: { text: 'Failed', retryText: 'Retry', onRetry } }))
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('Failed')
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }))
+    expect(onRetry).toHaveBeenCalled()
+  })
+
+  it('keeps showing rows it has when a refresh fails', async () => {
+    renderWithApp(table({ layout: 'table', error: { text: 'Failed', retryText: 'Retry', onRetry: () => {} } }))
+    expect(await screen.findAllByTestId('row')).toHaveLength(2)
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+})

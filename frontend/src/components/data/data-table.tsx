@@ -1,0 +1,191 @@
+import { Box, Button, Center, HStack, Skeleton, Stack, Table, Text, useBreakpointValue, VisuallyHidden } from '@chakra-ui/react'
+import type { ReactNode } from 'react'
+
+/** One column of a {@link DataTable}: how a row shows in the table and on a card. */
+export interface DataColumn<T> {
+  id: string
+  /** Column header; also the label of the value on a card. */
+  header: string
+  cell: (row: T) => ReactNode
+  /** Numbers align to the end and use tabular figures. */
+  numeric?: boolean
+  nowrap?: boolean
+  /**
+   * Where the value goes on a card: 'title' (the heading line), 'aside'
+   * (right of the heading, e.g. a status badge), 'row' (a label/value row,
+   * the default) or 'hidden' (table only).
+   */
+  card?: 'title' | 'aside' | 'row' | 'hidden'
+}
+
+/** Error state of a {@link DataTable}: message and a retry button. */
+export interface DataTableError {
+  text: string
+  retryText: string
+  onRetry: () => void
+}
+
+/** Props of {@link DataTable}. */
+export interface DataTableProps<T> {
+  columns: DataColumn<T>[]
+  rows: T[]
+  rowKey: (row: T) => string
+  /** Accessible name of the table (or of the card list). */
+  label: string
+  /** Buttons of a row: the last table column, the footer of a card. */
+  actions?: (row: T) => ReactNode
+  /** Header of the actions column (read by screen readers only). */
+  actionsLabel?: string
+  /** 'auto' shows cards below `cardsBelow` and a table from there up. */
+  layout?: 'auto' | 'table' | 'cards'
+  cardsBelow?: 'sm' | 'md' | 'lg'
+  /** data-testid of the table or the card list, whichever shows. */
+  testId?: string
+  /** data-testid of each table row or card. */
+  rowTestId?: string
+  isLoading?: boolean
+  loadingLabel?: string
+  /** Shown instead of the table when there are no rows. */
+  emptyText: string
+  emptyTestId?: string
+  error?: DataTableError
+  size?: 'sm' | 'md'
+}
+
+function Cell<T>({ column, row }: { column: DataColumn<T>; row: T }) {
+  return (
+    <Table.Cell
+      textAlign={column.numeric ? 'end' : undefined}
+      fontVariantNumeric={column.numeric ? 'tabular-nums' : undefined}
+      whiteSpace={column.nowrap || column.numeric ? 'nowrap' : undefined}
+    >
+      {column.cell(row)}
+    </Table.Cell>
+  )
+}
+
+function TableView<T>(props: DataTableProps<T>) {
+  const { columns, rows, rowKey, label, actions, actionsLabel, testId, rowTestId, size = 'sm' } = props
+  return (
+    <Table.ScrollArea borderWidth="1px" rounded="md">
+      <Table.Root size={size} aria-label={label} data-testid={testId} data-layout="table" interactive>
+        <Table.Header>
+          <Table.Row bg="bg.subtle">
+            {columns.map((c) => (
+              <Table.ColumnHeader key={c.id} scope="col" textAlign={c.numeric ? 'end' : undefined} whiteSpace="nowrap">
+                {c.header}
+              </Table.ColumnHeader>
+            ))}
+            {actions && (
+              <Table.ColumnHeader scope="col">
+                <VisuallyHidden>{actionsLabel}</VisuallyHidden>
+              </Table.ColumnHeader>
+            )}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {rows.map((row) => (
+            <Table.Row key={rowKey(row)} data-testid={rowTestId} data-key={rowKey(row)}>
+              {columns.map((c) => (
+                <Cell key={c.id} column={c} row={row} />
+              ))}
+              {actions && (
+                <Table.Cell textAlign="end" whiteSpace="nowrap">
+                  <HStack gap="1" justify="flex-end">
+                    {actions(row)}
+                  </HStack>
+                </Table.Cell>
+              )}
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  )
+}
+
+function CardsView<T>(props: DataTableProps<T>) {
+  const { columns, rows, rowKey, label, actions, testId, rowTestId } = props
+  const title = columns.filter((c) => c.card === 'title')
+  const aside = columns.filter((c) => c.card === 'aside')
+  const body = columns.filter((c) => !c.card || c.card === 'row')
+  return (
+    <Stack as="ul" role="list" aria-label={label} gap="2" listStyleType="none" m="0" p="0" data-testid={testId} data-layout="cards">
+      {rows.map((row) => (
+        <Box as="li" key={rowKey(row)} borderWidth="1px" rounded="md" p="3" bg="bg.panel" fontSize="sm" data-testid={rowTestId} data-key={rowKey(row)}>
+          {(title.length > 0 || aside.length > 0) && (
+            <HStack justify="space-between" align="center" mb="2" gap="2">
+              <HStack gap="2" fontWeight="semibold" minW="0" flexWrap="wrap">
+                {title.map((c) => (
+                  <Box key={c.id}>{c.cell(row)}</Box>
+                ))}
+              </HStack>
+              <HStack gap="2" flexShrink={0}>
+                {aside.map((c) => (
+                  <Box key={c.id}>{c.cell(row)}</Box>
+                ))}
+              </HStack>
+            </HStack>
+          )}
+          <Box as="dl" display="grid" gridTemplateColumns="auto 1fr" columnGap="3" rowGap="1" m="0">
+            {body.map((c) => (
+              <Box key={c.id} display="contents">
+                <Text as="dt" color="fg.muted">
+                  {c.header}
+                </Text>
+                <Box as="dd" m="0" textAlign="end" fontVariantNumeric={c.numeric ? 'tabular-nums' : undefined} overflowWrap="anywhere">
+                  {c.cell(row)}
+                </Box>
+              </Box>
+            ))}
+          </Box>
+          {actions && (
+            <HStack justify="flex-end" gap="2" mt="3">
+              {actions(row)}
+            </HStack>
+          )}
+        </Box>
+      ))}
+    </Stack>
+  )
+}
+
+/**
+ * A column-driven list of records: a table on wide screens and one card per
+ * record on phones (390 px), with loading, empty and error states. Columns
+ * say once how a value is shown; both layouts use them.
+ */
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { layout = 'auto', cardsBelow = 'md', isLoading, loadingLabel, rows, emptyText, emptyTestId, error, testId } = props
+  const narrow = useBreakpointValue({ base: true, [cardsBelow]: false }, { ssr: false }) ?? false
+  const cards = layout === 'cards' || (layout === 'auto' && narrow)
+  if (isLoading) {
+    return (
+      <Stack gap="2" py="2" role="status" aria-label={loadingLabel} data-testid={testId ? `${testId}-loading` : undefined}>
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} h={cards ? '20' : '8'} rounded="md" />
+        ))}
+      </Stack>
+    )
+  }
+  if (error && rows.length === 0) {
+    return (
+      <Stack align="center" py="8" gap="3" role="alert" data-testid={testId ? `${testId}-error` : undefined}>
+        <Text color="fg.error">{error.text}</Text>
+        <Button size="sm" variant="outline" onClick={error.onRetry}>
+          {error.retryText}
+        </Button>
+      </Stack>
+    )
+  }
+  if (rows.length === 0) {
+    return (
+      <Center py="8" data-testid={emptyTestId}>
+        <Text color="fg.muted" fontSize="sm">
+          {emptyText}
+        </Text>
+      </Center>
+    )
+  }
+  return cards ? <CardsView {...props} /> : <TableView {...props} />
+}

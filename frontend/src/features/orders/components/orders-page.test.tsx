@@ -1,0 +1,230 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { useState } from 'react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { renderWithApp } from '@/test/render'
+import type { SpotOrder, SpotTrade } from '../api/orders-api'
+import type { OrdersSearch } from '../lib/order-filters'
+import { OrdersPage } from './orders-page'
+
+const apiData = vi.hoisted(() => vi.fn())
+vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import('@/lib/request-client')>()), apiData }))
+
+const DAY = 86_400_000
+
+function order(i: number, over: Partial<SpotOrder> = {}): SpotOrder {
+  return {
+    order_id: String(1000 + i),
+    symbol: 'btcusdt',
+    side: i % 2 ? 'SELL' : 'BUY',
+    type: 'LIMIT',
+    price: String(20000 + i),
+    volume: '0.001',
+    deal_volume: '0',
+    deal_money: '0',
+    avg_price: '0',
+    fee: '0',
+    fee_coin: 'BTC',
+    status: 1,
+    status_text: 'NEW',
+    created_at: Date.now() - i * 60_000,
+    updated_at: Date.now() - i * 60_000,
+    ...over,
+  }
+}
+
+const fill: SpotTrade = {
+  trade_id: 't1',
+  order_id: '2001',
+  symbol: 'btcusdt',
+  side: 'BUY',
+  role: 'TAKER',
+  price: '30100.5',
+  volume: '0.0004',
+  deal_money: '12.0402',
+  fee: '0.0000004',
+  fee_coin: 'BTC',
+  created_at: Date.now(),
+}
+
+const market = {
+  market: {
+    USDT: {
+      'BTC/USDT': { symbol: 'btcusdt', base: 'BTC', quote: 'USDT', showName: 'BTC/USDT', pricePrecision: 2, lotSize: '0.000001' },
+      'ETH/USDT': { symbol: 'ethusdt', base: 'ETH', quote: 'USDT', showName: 'ETH/USDT', pricePrecision: 2, lotSize: '0.00001' },
+    },
+  },
+}
+
+let openOrders: SpotOrder[] = []
+const history = Array.from({ length: 14 }, (_, i) =>
+  order(i, { order_id: String(2000 + i), status: i === 1 ? 4 : 3, deal_volume: i === 1 ? '0' : '0.001', deal_money: '30', avg_price: '30000' }),
+)
+
+function route(path: string, body: Record<string, unknown>) {
+  switch (path) {
+    case '/fe-ex-api/common/public_info_market':
+      return market
+    case '/fe-ex-api/order/list/new': {
+      const list = openOrders.filter((o) => !body.symbol || o.symbol === body.symbol)
+      return { count: list.length, orderList: list }
+    }
+    case '/fe-ex-api/order/entrust_history': {
+      const page = Number(body.page)
+      const size = Number(body.pageSize)
+      const list = history.filter((o) => !body.status || String(o.status) === body.status)
+      return { count: list.length, orderList: list.slice((page - 1) * size, page * size) }
+    }
+    case '/fe-ex-api/order/trade_info_search':
+      return { count: 1, tradeList: [fill] }
+    case '/fe-ex-api/trade/list_by_order':
+      return { count: 1, tradeList: body.order_id === '2001' ? [] : [fill] }
+    default:
+      return {}
+  }
+}
+
+function Harness({ initial }: { initial: OrdersSearch }) {
+  const [search, setSearch] = useState(initial)
+  return (
+    <>
+      <OrdersPage search={search} onSearch={setSearch} />
+      <output data-testid="search">{JSON.stringify(search)}</output>
+    </>
+  )
+}
+
+const calls = (path: string) => apiData.mock.calls.filter((c) => c[0] === path).map((c) => c[1] as Record<string, unknown>)
+
+describe('OrdersPage', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string, body: Record<string, unknown>) => route(path, body))
+    openOrders = Array.from({ length: 12 }, (_, i) => order(i))
+  })
+
+  it('lists open orders a page at a time and filters them by side', async () => {
+    renderWithApp(<Harness initial={{}} />)
+    const list = await screen.findByTestId('open-orders')
+    expect(within(list).getAllByTestId('open-order')).toHaveLength(10)
+    // Filters are labelled form fields.
+    expect(screen.getByLabelText('Side')).toBe(screen.getByTestId('filter-side'))
+    expect(screen.getByLabelText('Pair')).toBe(screen.getByTestId('filter-pair'))
+    expect(screen.getByRole('search', { name: 'Filter orders' })).toBeTruthy()
+    const first = within(list).getAllByTestId('open-order')[0]
+    expect(first.textContent).toContain('BTC/USDT')
+    expect(first.textContent).toContain('20000.00')
+    expect(within(first).getByTestId('order-status').textContent).toBe('Open')
+    expect(screen.getByTestId('open-count').textContent).toBe('12 in total')
+    // Page 2 holds the other two.
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }))
+    await waitFor(() => expect(within(screen.getByTestId('open-orders')).getAllByTestId('open-order')).toHaveLength(2))
+    // The side filter works on the client (the endpoint has none) and goes back to page 1.
+    fireEvent.change(screen.getByTestId('filter-side'), { target: { value: 'SELL' } })
+    await waitFor(() => expect(screen.getByTestId('open-count').textContent).toBe('6 in total'))
+    const rows = within(screen.getByTestId('open-orders')).getAllByTestId('open-order')
+    expect(rows).toHaveLength(6)
+    expect(rows.every((r) => within(r).getByTestId('order-side').getAttribute('data-side') === 'SELL')).toBe(true)
+    expect(JSON.parse(screen.getByTestId('search').textContent ?? '')).toEqual({ side: 'SELL' })
+  })
+
+  it('asks the server for one pair when the pair filter is set', async () => {
+    renderWithApp(<Harness initial={{}} />)
+    await screen.findByTestId('open-orders')
+    await waitFor(() => expect(within(screen.getByTestId('filter-pair')).getAllByRole('option')).toHaveLength(3))
+    fireEvent.change(screen.getByTestId('filter-pair'), { target: { value: 'ethusdt' } })
+    await screen.findByTestId('open-orders-empty')
+    expect(calls('/fe-ex-api/order/list/new').at(-1)).toMatchObject({ symbol: 'ethusdt', page: 1, pageSize: 500 })
+  })
+
+  it('cancels one order, and all of them after a confirmation', async () => {
+    renderWithApp(<Harness initial={{ symbol: 'btcusdt' }} />)
+    const list = await screen.findByTestId('open-orders')
+    const row = within(list).getAllByTestId('open-order')[0]
+    fireEvent.click(within(row).getByRole('button', { name: 'Cancel order 1000' }))
+    await waitFor(() => expect(calls('/fe-ex-api/order/cancel')).toEqual([{ symbol: 'btcusdt', order_id: '1000' }]))
+
+    fireEvent.click(screen.getByTestId('orders-cancel-all'))
+    const dialog = await screen.findByTestId('cancel-all-dialog')
+    expect(dialog.textContent).toContain('All 12 open BTC/USDT orders will be cancelled')
+    fireEvent.click(within(dialog).getByTestId('cancel-all-confirm'))
+    await waitFor(() => expect(calls('/fe-ex-api/order/cancel_all')).toEqual([{ symbol: 'btcusdt' }]))
+  })
+
+  it('pages through the order history of the last 180 days and filters its status', async () => {
+    const before = Date.now()
+    renderWithApp(<Harness initial={{ tab: 'history' }} />)
+    const list = await screen.findByTestId('order-history')
+    expect(within(list).getAllByTestId('history-order')).toHaveLength(10)
+    const first = calls('/fe-ex-api/order/entrust_history')[0]
+    expect(first).toMatchObject({ page: 1, pageSize: 10 })
+    // The window starts exactly 180 days back (to the minute) and is never wider.
+    expect(first.startTime as number).toBeGreaterThanOrEqual(Math.floor(before / 60_000) * 60_000 - 180 * DAY)
+    expect(first.startTime as number).toBeLessThanOrEqual(Date.now() - 180 * DAY + 60_000)
+    expect(first.status).toBeUndefined()
+    // Status labels: filled, and cancelled.
+    const statuses = within(list).getAllByTestId('order-status').map((s) => s.textContent)
+    expect(statuses.slice(0, 2)).toEqual(['Filled', 'Cancelled'])
+
+    fireEvent.click(screen.getByRole('button', { name: 'Page 2' }))
+    await waitFor(() => expect(calls('/fe-ex-api/order/entrust_history').at(-1)).toMatchObject({ page: 2 }))
+    await waitFor(() => expect(within(screen.getByTestId('order-history')).getAllByTestId('history-order')).toHaveLength(4))
+
+    fireEvent.change(screen.getByTestId('filter-status'), { target: { value: '4' } })
+    await waitFor(() => expect(calls('/fe-ex-api/order/entrust_history').at(-1)).toMatchObject({ page: 1, status: '4' }))
+    await waitFor(() => expect(within(screen.getByTestId('order-history')).getAllByTestId('history-order')).toHaveLength(1))
+    expect(screen.queryByTestId('history-pager')).toBeNull()
+  })
+
+  it('falls back to the last page when the asked one no longer exists', async () => {
+    renderWithApp(<Harness initial={{ tab: 'history', page: 5 }} />)
+    await waitFor(() => expect(JSON.parse(screen.getByTestId('search').textContent ?? '')).toEqual({ tab: 'history', page: 2 }))
+    await waitFor(() => expect(within(screen.getByTestId('order-history')).getAllByTestId('history-order')).toHaveLength(4))
+  })
+
+  it('keeps the date inputs inside the last 180 days', async () => {
+    renderWithApp(<Harness initial={{ tab: 'trades', from: '2001-01-01' }} />)
+    await screen.findByTestId('trade-history')
+    const from = screen.getByLabelText('From') as HTMLInputElement
+    expect(from).toBe(screen.getByTestId('filter-from'))
+    const to = screen.getByTestId('filter-to') as HTMLInputElement
+    expect(from.min).not.toBe('')
+    expect(from.value).toBe(from.min)
+    expect(to.max).toBe(to.value)
+    fireEvent.change(from, { target: { value: '1999-05-05' } })
+    await waitFor(() => expect(JSON.parse(screen.getByTestId('search').textContent ?? '').from).toBe(from.min))
+    // Trades are searched without a status and with the clamped window.
+    const body = calls('/fe-ex-api/order/trade_info_search').at(-1)!
+    expect(body.status).toBeUndefined()
+    expect(body.startTime as number).toBeGreaterThanOrEqual(Date.now() - 180 * DAY - 60_000)
+  })
+
+  it('opens an order with its fills', async () => {
+    renderWithApp(<Harness initial={{ tab: 'history' }} />)
+    const list = await screen.findByTestId('order-history')
+    fireEvent.click(within(list).getByRole('button', { name: 'Details of order 2000' }))
+    const panel = await screen.findByTestId('order-detail')
+    expect(within(panel).getByTestId('order-detail-heading').textContent).toContain('BTC/USDT')
+    expect(within(panel).getByTestId('order-detail-order-id').textContent).toContain('2000')
+    expect(within(panel).getByTestId('order-detail-avg').textContent).toContain('30000.00')
+    const fills = await within(panel).findAllByTestId('order-fill')
+    expect(fills).toHaveLength(1)
+    expect(fills[0].textContent).toContain('30100.50')
+    expect(fills[0].textContent).toContain('Taker')
+    expect(calls('/fe-ex-api/trade/list_by_order')).toEqual([{ order_id: '2000' }])
+    // A finished order has no cancel button.
+    expect(within(panel).queryByTestId('order-detail-cancel')).toBeNull()
+  })
+
+  it('shows an error state with a retry when the list fails', async () => {
+    apiData.mockImplementation(async (path: string, body: Record<string, unknown>) => {
+      if (path === '/fe-ex-api/order/list/new') throw new Error('Error: offline')
+      return route(path, body)
+    })
+    renderWithApp(<Harness initial={{}} />)
+    const alert = await screen.findByTestId('open-orders-error')
+    expect(alert.textContent).toContain('Your orders could not be loaded')
+    apiData.mockImplementation(async (path: string, body: Record<string, unknown>) => route(path, body))
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+    expect(await screen.findByTestId('open-orders')).toBeTruthy()
+  })
+})

@@ -1,0 +1,409 @@
+import { Box, Button, Container, Dialog, Flex, Heading, HStack, Portal, Stack, Tabs, Text } from '@chakra-ui/react'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { LuChartCandlestick, LuListX } from 'react-icons/lu'
+import { DataTable } from '@/components/data/data-table'
+import { HISTORY_WINDOW_DAYS } from '@/components/data/history-range'
+import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
+import { AppLink } from '@/components/layout/app-link'
+import { useTexts, type TranslateFn } from '@/lib/i18n'
+import { notifyError, notifySuccess } from '@/lib/notify'
+import { ApiError } from '@/lib/request-client'
+import {
+  cancelAllSpotOrders,
+  cancelSpotOrder,
+  openOrdersQuery,
+  orderHistoryQuery,
+  ordersKeys,
+  spotPairsQuery,
+  tradeHistoryQuery,
+  type SpotOrder,
+  type SpotPair,
+} from '../api/orders-api'
+import { filterOpenOrders, historyFilter, nextSearch, ORDER_TABS, PAGE_SIZE, pageSlice, type OrdersSearch, type OrderTab } from '../lib/order-filters'
+import { pairOf } from '../lib/order-format'
+import { orderColumns, tradeColumns } from './order-columns'
+import { OrderDetail } from './order-detail'
+import { OrderFilters } from './order-filters'
+
+/** Open orders refresh this often; the history tabs a little less often. */
+export const OPEN_REFRESH_MS = 5000
+export const HISTORY_REFRESH_MS = 15_000
+
+/** Pager texts of the orders texts. */
+export function pagerLabels(t: TranslateFn, nav: string): PagerLabels {
+  return {
+    nav,
+    prev: t('pager.prev'),
+    next: t('pager.next'),
+    page: (page) => t('pager.page', { page }),
+    status: (page, pages) => t('pager.status', { page, pages }),
+  }
+}
+
+/**
+ * A page that no longer exists (orders were cancelled, filled or aged out
+ * of the window since the link was made) falls back to the last one.
+ */
+function useClampPage(page: number, count: number | undefined, search: OrdersSearch, onSearch: (next: OrdersSearch) => void) {
+  useEffect(() => {
+    if (count !== undefined && count > 0 && page > pageCount(count, PAGE_SIZE)) onSearch(nextSearch(search, { page: pageCount(count, PAGE_SIZE) }))
+  }, [page, count, search, onSearch])
+}
+
+/** Shows one error toast when a list stops loading (not one per failed poll). */
+function useErrorToast(isError: boolean, message: string) {
+  const shown = useRef(false)
+  useEffect(() => {
+    if (isError && !shown.current) notifyError(message)
+    shown.current = isError
+  }, [isError, message])
+}
+
+/**
+ * Mutations toast refused requests through the request client; a transport
+ * failure (offline, server down) rejects with a plain Error and no toast yet.
+ */
+function toastTransportError(error: unknown, fallback: string) {
+  if (!(error instanceof ApiError)) notifyError(fallback)
+}
+
+/** Cancels orders and remembers which ones are on their way out. */
+function useCancel() {
+  const { t } = useTexts('orders')
+  const common = useTexts('common')
+  const queryClient = useQueryClient()
+  const [pending, setPending] = useState<ReadonlySet<string>>(new Set())
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ordersKeys.all }),
+      queryClient.invalidateQueries({ queryKey: ['trade', 'balance'] }),
+    ])
+  const settle = (orderId: string) =>
+    setPending((s) => {
+      const next = new Set(s)
+      next.delete(orderId)
+      return next
+    })
+  const cancel = useMutation({
+    mutationFn: (o: SpotOrder) => cancelSpotOrder(o),
+    onMutate: (o) => setPending((s) => new Set(s).add(o.order_id)),
+    // The engine cancels asynchronously: the row keeps its spinner until
+    // the refreshed list no longer has it (or shows it still open).
+    onSuccess: async (_data, o) => {
+      notifySuccess(t('toasts.cancelled'))
+      await refresh()
+      settle(o.order_id)
+    },
+    onError: (error, o) => {
+      toastTransportError(error, common.t('error'))
+      settle(o.order_id)
+    },
+  })
+  const cancelAll = useMutation({
+    mutationFn: (symbol: string) => cancelAllSpotOrders(symbol),
+    onSuccess: () => {
+      notifySuccess(t('toasts.cancelledAll'))
+      void refresh()
+    },
+    onError: (error) => toastTransportError(error, common.t('error')),
+  })
+  return { cancel, cancelAll, pending }
+}
+
+type Cancel = ReturnType<typeof useCancel>
+
+function CancelAllDialog({
+  open,
+  onClose,
+  onConfirm,
+  pair,
+  count,
+  busy,
+}: {
+  open: boolean
+  onClose: () => void
+  onConfirm: () => void
+  pair?: SpotPair
+  count: number
+  busy: boolean
+}) {
+  const { t } = useTexts('orders')
+  return (
+    <Dialog.Root open={open} onOpenChange={(d) => !d.open && onClose()} role="alertdialog" placement="center" lazyMount unmountOnExit>
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-testid="cancel-all-dialog" mx="4">
+            <Dialog.Header>
+              <Dialog.Title>{t('confirmCancelAll.title')}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Text>{pair ? t('confirmCancelAll.bodyPair', { n: count, pair: pair.showName }) : t('confirmCancelAll.bodyAll', { n: count })}</Text>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="outline" onClick={onClose} data-testid="cancel-all-keep">
+                {t('confirmCancelAll.keep')}
+              </Button>
+              <Button colorPalette="red" loading={busy} onClick={onConfirm} data-testid="cancel-all-confirm">
+                {t('confirmCancelAll.confirm')}
+              </Button>
+            </Dialog.Footer>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  )
+}
+
+function OpenOrdersTab({
+  search,
+  onSearch,
+  pairs,
+  onDetail,
+  cancels,
+}: {
+  search: OrdersSearch
+  onSearch: (next: OrdersSearch) => void
+  pairs: SpotPair[] | undefined
+  onDetail: (o: SpotOrder) => void
+  cancels: Cancel
+}) {
+  const { t } = useTexts('orders')
+  const [confirming, setConfirming] = useState(false)
+  const query = useQuery({ ...openOrdersQuery(search.symbol ?? ''), refetchInterval: OPEN_REFRESH_MS })
+  useErrorToast(query.isError, t('error'))
+  const all = query.data ?? []
+  const matching = filterOpenOrders(all, search.side)
+  const { rows, page } = pageSlice(matching, search.page ?? 1)
+  useClampPage(search.page ?? 1, query.data ? matching.length : undefined, search, onSearch)
+  const columns = useMemo(() => orderColumns(t, pairs, false), [t, pairs])
+  const { cancel, cancelAll, pending } = cancels
+  const pair = search.symbol ? pairOf(pairs, search.symbol) : undefined
+  return (
+    <Stack gap="3">
+      <HStack justify="space-between" flexWrap="wrap" gap="2">
+        <Text fontSize="sm" color="fg.muted" data-testid="open-count">
+          {t('count', { n: matching.length })}
+        </Text>
+        {all.length > 0 && (
+          <Button size="sm" variant="outline" colorPalette="red" onClick={() => setConfirming(true)} data-testid="orders-cancel-all">
+            <LuListX aria-hidden="true" />
+            {pair ? t('actions.cancelAllPair', { pair: pair.showName }) : t('actions.cancelAll')}
+          </Button>
+        )}
+      </HStack>
+      <DataTable
+        columns={columns}
+        rows={rows}
+        rowKey={(o) => o.order_id}
+        label={t('tabs.open')}
+        testId="open-orders"
+        rowTestId="open-order"
+        isLoading={query.isLoading}
+        loadingLabel={t('loading')}
+        emptyText={t('empty.open')}
+        emptyTestId="open-orders-empty"
+        error={query.isError ? { text: t('error'), retryText: t('retry'), onRetry: () => void query.refetch() } : undefined}
+        actionsLabel={t('cols.actions')}
+        actions={(o) => (
+          <>
+            <Button size="xs" variant="ghost" aria-label={t('actions.detailsOf', { id: o.order_id })} onClick={() => onDetail(o)} data-testid="order-details">
+              {t('actions.details')}
+            </Button>
+            <Button
+              size="xs"
+              variant="outline"
+              aria-label={t('actions.cancelOf', { id: o.order_id })}
+              loading={pending.has(o.order_id)}
+              onClick={() => cancel.mutate(o)}
+              data-testid="order-cancel"
+            >
+              {t('actions.cancel')}
+            </Button>
+          </>
+        )}
+      />
+      <Pager
+        page={page}
+        pageSize={PAGE_SIZE}
+        count={matching.length}
+        onPageChange={(p) => onSearch(nextSearch(search, { page: p }))}
+        labels={pagerLabels(t, t('tabs.open'))}
+        testId="open-pager"
+      />
+      <CancelAllDialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => cancelAll.mutate(search.symbol ?? '', { onSettled: () => setConfirming(false) })}
+        pair={pair}
+        count={all.length}
+        busy={cancelAll.isPending}
+      />
+    </Stack>
+  )
+}
+
+function OrderHistoryTab({
+  search,
+  onSearch,
+  pairs,
+  onDetail,
+}: {
+  search: OrdersSearch
+  onSearch: (next: OrdersSearch) => void
+  pairs: SpotPair[] | undefined
+  onDetail: (o: SpotOrder) => void
+}) {
+  const { t } = useTexts('orders')
+  // The window is fixed when the filters change, not on every render, so the query key stays put.
+  const filter = useMemo(() => historyFilter(search, 'history'), [search])
+  const query = useQuery({ ...orderHistoryQuery(filter), placeholderData: keepPreviousData, refetchInterval: HISTORY_REFRESH_MS })
+  useClampPage(filter.page, query.data?.count, search, onSearch)
+  useErrorToast(query.isError, t('error'))
+  const columns = useMemo(() => orderColumns(t, pairs, true), [t, pairs])
+  return (
+    <Stack gap="3">
+      <Text fontSize="sm" color="fg.muted" data-testid="history-count">
+        {t('count', { n: query.data?.count ?? 0 })}
+      </Text>
+      <DataTable
+        columns={columns}
+        rows={query.data?.list ?? []}
+        rowKey={(o) => o.order_id}
+        label={t('tabs.history')}
+        testId="order-history"
+        rowTestId="history-order"
+        isLoading={query.isLoading}
+        loadingLabel={t('loading')}
+        emptyText={t('empty.history')}
+        emptyTestId="order-history-empty"
+        error={query.isError ? { text: t('error'), retryText: t('retry'), onRetry: () => void query.refetch() } : undefined}
+        actionsLabel={t('cols.actions')}
+        actions={(o) => (
+          <Button size="xs" variant="ghost" aria-label={t('actions.detailsOf', { id: o.order_id })} onClick={() => onDetail(o)} data-testid="order-details">
+            {t('actions.details')}
+          </Button>
+        )}
+      />
+      <Pager
+        page={filter.page}
+        pageSize={PAGE_SIZE}
+        count={query.data?.count ?? 0}
+        onPageChange={(p) => onSearch(nextSearch(search, { page: p }))}
+        labels={pagerLabels(t, t('tabs.history'))}
+        testId="history-pager"
+      />
+    </Stack>
+  )
+}
+
+function TradeHistoryTab({
+  search,
+  onSearch,
+  pairs,
+}: {
+  search: OrdersSearch
+  onSearch: (next: OrdersSearch) => void
+  pairs: SpotPair[] | undefined
+}) {
+  const { t } = useTexts('orders')
+  const filter = useMemo(() => historyFilter(search, 'trades'), [search])
+  const query = useQuery({ ...tradeHistoryQuery(filter), placeholderData: keepPreviousData, refetchInterval: HISTORY_REFRESH_MS })
+  useClampPage(filter.page, query.data?.count, search, onSearch)
+  useErrorToast(query.isError, t('error'))
+  const columns = useMemo(() => tradeColumns(t, pairs), [t, pairs])
+  return (
+    <Stack gap="3">
+      <Text fontSize="sm" color="fg.muted" data-testid="trades-count">
+        {t('count', { n: query.data?.count ?? 0 })}
+      </Text>
+      <DataTable
+        columns={columns}
+        rows={query.data?.list ?? []}
+        rowKey={(tr) => tr.trade_id + tr.order_id}
+        label={t('tabs.trades')}
+        testId="trade-history"
+        rowTestId="history-trade"
+        isLoading={query.isLoading}
+        loadingLabel={t('loading')}
+        emptyText={t('empty.trades')}
+        emptyTestId="trade-history-empty"
+        error={query.isError ? { text: t('error'), retryText: t('retry'), onRetry: () => void query.refetch() } : undefined}
+      />
+      <Pager
+        page={filter.page}
+        pageSize={PAGE_SIZE}
+        count={query.data?.count ?? 0}
+        onPageChange={(p) => onSearch(nextSearch(search, { page: p }))}
+        labels={pagerLabels(t, t('tabs.trades'))}
+        testId="trades-pager"
+      />
+    </Stack>
+  )
+}
+
+/**
+ * /order/spot: the signed-in user's spot orders. Tabs for open orders
+ * (cancel, cancel all), finished orders and trades, with pair, side,
+ * status and date filters (last 180 days), pages, and an order's detail
+ * with its fills in a side panel.
+ */
+export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearch: (next: OrdersSearch) => void }) {
+  const { t } = useTexts('orders')
+  const tab: OrderTab = search.tab ?? 'open'
+  const pairs = useQuery(spotPairsQuery).data
+  const cancels = useCancel()
+  const [detail, setDetail] = useState<SpotOrder | null>(null)
+  const tradePair = search.symbol ? pairOf(pairs, search.symbol).routeSymbol : 'BTC_USDT'
+  return (
+    <Container maxW="7xl" py={{ base: '4', md: '8' }} px={{ base: '3', md: '6' }} data-testid="orders-page">
+      <Flex justify="space-between" align={{ base: 'flex-start', md: 'center' }} gap="3" mb="5" direction={{ base: 'column', sm: 'row' }}>
+        <Box>
+          <Heading as="h1" size="xl">
+            {t('title')}
+          </Heading>
+          <Text color="fg.muted" fontSize="sm">
+            {t('subtitle', { n: HISTORY_WINDOW_DAYS })}
+          </Text>
+        </Box>
+        <Button asChild size="sm" colorPalette="brand" variant="subtle">
+          <AppLink href={`/trade/${tradePair}`} data-testid="orders-trade-link">
+            <LuChartCandlestick aria-hidden="true" />
+            {t('tradeLink')}
+          </AppLink>
+        </Button>
+      </Flex>
+      <Tabs.Root value={tab} onValueChange={(d) => onSearch(nextSearch(search, { tab: d.value as OrderTab }))} size={{ base: 'sm', md: 'md' }} lazyMount unmountOnExit>
+        <Tabs.List overflowX="auto" overflowY="hidden">
+          {ORDER_TABS.map((k) => (
+            <Tabs.Trigger key={k} value={k} data-testid={`orders-tab-${k}`} whiteSpace="nowrap" flexShrink={0}>
+              {t(`tabs.${k}`)}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <Box pt="4" pb="3">
+          <OrderFilters search={search} onSearch={onSearch} pairs={pairs} />
+        </Box>
+        <Tabs.Content value="open" pt="0">
+          <OpenOrdersTab search={search} onSearch={onSearch} pairs={pairs} onDetail={setDetail} cancels={cancels} />
+        </Tabs.Content>
+        <Tabs.Content value="history" pt="0">
+          <OrderHistoryTab search={search} onSearch={onSearch} pairs={pairs} onDetail={setDetail} />
+        </Tabs.Content>
+        <Tabs.Content value="trades" pt="0">
+          <TradeHistoryTab search={search} onSearch={onSearch} pairs={pairs} />
+        </Tabs.Content>
+      </Tabs.Root>
+      <OrderDetail
+        order={detail}
+        pairs={pairs}
+        onClose={() => setDetail(null)}
+        // The panel shows the order as it was opened: once the cancel is
+        // accepted it closes and the refreshed lists tell the outcome.
+        onCancel={(o) => cancels.cancel.mutate(o, { onSuccess: () => setDetail(null) })}
+        cancelling={!!detail && cancels.pending.has(detail.order_id)}
+      />
+    </Container>
+  )
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest'
+import { getBundledTexts } from '@/lib/bundled-texts'
+import { lookup } from '@/lib/i18n'
+import { parseSpotPairs, stepPlaces, type SpotOrder, type SpotPair } from '../api/orders-api'
+import { fixed, formatDateTime, isOpenOrder, isPositive, orderAmount, orderPrice, pairOf, statusKey, statusPalette } from './order-format'
+
+const BTC: SpotPair = { symbol: 'btcusdt', routeSymbol: 'BTC_USDT', base: 'BTC', quote: 'USDT', showName: 'BTC/USDT', pricePrecision: 2, volumePlaces: 6 }
+
+function order(over: Partial<SpotOrder>): SpotOrder {
+  return {
+    order_id: '1',
+    symbol: 'btcusdt',
+    side: 'BUY',
+    type: 'LIMIT',
+    price: '30000',
+    volume: '0.5',
+    deal_volume: '0',
+    deal_money: '0',
+    avg_price: '0',
+    status: 1,
+    status_text: 'NEW',
+    created_at: 0,
+    ...over,
+  }
+}
+
+describe('fixed', () => {
+  it('pads and cuts decimals without floats', () => {
+    expect(fixed('30000', 2)).toBe('30000.00')
+    expect(fixed('0.1234567', 6)).toBe('0.123456')
+    expect(fixed('12345678901234567890.123', 2)).toBe('12345678901234567890.12')
+    expect(fixed('.5', 1)).toBe('0.5')
+    expect(fixed('007', 0)).toBe('7')
+    expect(fixed('-0.001', 2)).toBe('0.00')
+  })
+
+  it('shows a dash for what is not a decimal and the raw value without places', () => {
+    expect(fixed(undefined, 2)).toBe('—')
+    expect(fixed('', 2)).toBe('—')
+    expect(fixed('1e5', 2)).toBe('—')
+    expect(fixed('12.5', undefined)).toBe('12.5')
+  })
+
+  it('tells positive amounts', () => {
+    expect(isPositive('0.0001')).toBe(true)
+    expect(isPositive('0')).toBe(false)
+    expect(isPositive('0.000')).toBe(false)
+    expect(isPositive('-1')).toBe(false)
+    expect(isPositive(undefined)).toBe(false)
+  })
+})
+
+describe('status labels', () => {
+  it('maps every API status to a text of both languages', () => {
+    const cases: [Partial<SpotOrder>, string, string, string][] = [
+      [{ status: 1 }, '1', 'Open', 'blue'],
+      [{ status: 2, deal_volume: '0.1' }, '2', 'Partially filled', 'orange'],
+      [{ status: 3, deal_volume: '0.5' }, '3', 'Filled', 'green'],
+      [{ status: 4 }, '4', 'Cancelled', 'gray'],
+      [{ status: 4, deal_volume: '0.2' }, 'partCancelled', 'Partly filled, cancelled', 'orange'],
+      [{ status: 5 }, '5', 'Rejected', 'red'],
+      [{ status: 9 }, 'unknown', 'Unknown', 'gray'],
+    ]
+    const en = getBundledTexts('orders', 'en-US')
+    const mn = getBundledTexts('orders', 'mn-MN')
+    for (const [over, key, text, palette] of cases) {
+      const o = order(over)
+      expect(statusKey(o)).toBe(key)
+      expect(statusPalette(o)).toBe(palette)
+      expect(lookup(en, `status.${key}`)).toBe(text)
+      const mnText = lookup(mn, `status.${key}`)
+      expect(mnText).toBeTruthy()
+      expect(mnText).not.toBe(text)
+    }
+  })
+
+  it('knows which orders can still be cancelled', () => {
+    expect([1, 2, 3, 4, 5].map((status) => isOpenOrder({ status }))).toEqual([true, true, false, false, false])
+  })
+})
+
+describe('order values', () => {
+  it('shows the price or none for market orders', () => {
+    expect(orderPrice(order({}), BTC)).toBe('30000.00')
+    expect(orderPrice(order({ type: 'MARKET', price: '0' }), BTC)).toBeUndefined()
+  })
+
+  it('shows the base amount, or the quote budget of a market buy', () => {
+    expect(orderAmount(order({}), BTC)).toBe('0.500000')
+    expect(orderAmount(order({ type: 'MARKET', volume: '0', quote_volume: '50' }), BTC)).toBe('50.00 USDT')
+  })
+
+  it('falls back to the symbol when the pair list is missing', () => {
+    expect(pairOf(undefined, 'ethusdt')).toMatchObject({ showName: 'ETHUSDT' })
+    expect(pairOf([BTC], 'btcusdt')).toBe(BTC)
+    expect(orderAmount(order({ symbol: 'ethusdt', volume: '1.5' }), pairOf(undefined, 'ethusdt'))).toBe('1.5')
+  })
+
+  it('formats local date and time', () => {
+    expect(formatDateTime(new Date(2025, 0, 2, 3, 4, 5).getTime())).toBe('2025-01-02 03:04:05')
+    expect(formatDateTime(0)).toBe('—')
+  })
+})
+
+describe('pairs', () => {
+  it('reads the market info into pairs with display places', () => {
+    const pairs = parseSpotPairs({
+      market: {
+        USDT: {
+          'ETH/USDT': { symbol: 'ethusdt', base: 'eth', quote: 'usdt', pricePrecision: 2, lotSize: '0.00001' },
+          'BTC/USDT': { symbol: 'btcusdt', base: 'BTC', quote: 'USDT', showName: 'BTC/USDT', pricePrecision: 2, lotSize: '0.000001' },
+        },
+        MNT: { 'USDT/MNT': { symbol: 'usdtmnt', base: 'USDT', quote: 'MNT', pricePrecision: 1, lotSize: '0.01' }, junk: 3 },
+      },
+    })
+    expect(pairs.map((p) => [p.symbol, p.showName, p.pricePrecision, p.volumePlaces])).toEqual([
+      ['btcusdt', 'BTC/USDT', 2, 6],
+      ['ethusdt', 'ETH/USDT', 2, 5],
+      ['usdtmnt', 'USDT/MNT', 1, 2],
+    ])
+    expect(parseSpotPairs(null)).toEqual([])
+  })
+
+  it('counts the places of a step', () => {
+    expect(stepPlaces('0.0001')).toBe(4)
+    expect(stepPlaces('0.01000')).toBe(2)
+    expect(stepPlaces('1')).toBe(0)
+    expect(stepPlaces('1.0')).toBe(0)
+  })
+})
