@@ -9,9 +9,10 @@
 // `engine healthcheck` probes /healthz and exits 0 or 1: the container image
 // is distroless (no shell, no curl), so the binary is its own health probe.
 //
-// Environment: TABLE_NAME and ORDERS_QUEUE_URL (required), ENGINE_DATA_DIR,
-// HEALTH_ADDR, STAGE, LOG_LEVEL; AWS credentials and region come from the
-// task role.
+// Environment: TABLE_NAME and ORDERS_QUEUE_URL (required), WS_ENDPOINT (the
+// WebSocket API's management endpoint: the market channels are published
+// from here), ENGINE_DATA_DIR, HEALTH_ADDR, STAGE, LOG_LEVEL; AWS
+// credentials and region come from the task role.
 package main
 
 import (
@@ -65,9 +66,15 @@ func run(log zerolog.Logger) error {
 		return errors.New(platform.EnvOrdersQueue + " is not set")
 	}
 	// Trades and depth feed the market data service, which stores trades,
-	// tickers and klines in the table for the API functions. Without a
-	// WebSocket endpoint in the engine's environment it pushes nothing
-	// (the change-feed fan-out does). Matching does not depend on it.
+	// tickers and klines in the table for the API functions and publishes
+	// the market channels (depth every 100 ms at most, trades, tickers,
+	// klines) straight to the WebSocket API's subscribers: the engine is
+	// the only process that sees the books, and a depth picture ten times
+	// a second per pair would be a costly and slow detour through the table
+	// and its stream. The publishing is queued (UseAsyncMarketPush), so
+	// slow clients never hold up the feed. Without WS_ENDPOINT it pushes
+	// nothing. Matching does not depend on it.
+	d.UseAsyncMarketPush()
 	var feed marketdata.Feed
 	md, err := d.MarketData()
 	if err != nil {

@@ -78,7 +78,9 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	t.Realtime.GrantPush(t.Workflows.Function)
 	t.Api = NewApiStack(app, id("Api"), props("Api", "HTTP API and service functions"), cfg,
 		apiDeps{Data: t.Data, Queues: t.Queues, Workflows: t.Workflows, Realtime: t.Realtime, Env: apiEnv})
-	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Queues, env)
+	// The engine publishes the market channels to WebSocket clients itself.
+	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Queues, apiEnv)
+	t.Realtime.GrantPost(t.Engine.Task.TaskRole())
 	t.Web = NewWebStack(app, id("Web"), props("Web", "site bucket, CloudFront and config.json"), cfg,
 		webDeps{Api: t.Api, Realtime: t.Realtime})
 	email, _ := app.Node().TryGetContext(jsii.String(ContextAlarmEmail)).(string)

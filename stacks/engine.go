@@ -81,7 +81,9 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 		},
 	})
 	// Least privilege for the engine: consume order commands, publish
-	// engine events, read and write its journal and snapshots in the table.
+	// engine events, read and write its journal and snapshots in the table
+	// (and, granted by the realtime stack, post the market channels to the
+	// WebSocket API's connections).
 	queues.Orders.GrantConsumeMessages(s.Task.TaskRole())
 	queues.Events.GrantSendMessages(s.Task.TaskRole())
 	data.Table.GrantReadWriteData(s.Task.TaskRole())

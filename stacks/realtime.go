@@ -17,7 +17,10 @@ import (
 const wsStageName = "live"
 
 // RealtimeStack is the WebSocket API, its connection function and the
-// change-feed fan-out that pushes updates to connected clients.
+// change-feed fan-out that pushes updates to connected clients: every
+// user's order and balance changes to that user's authenticated
+// connections (user_orders, user_balances) and the push outbox. The market
+// channels are posted by the engine task (GrantPost), which holds the books.
 type RealtimeStack struct {
 	awscdk.Stack
 	Api   awsapigatewayv2.WebSocketApi
@@ -103,21 +106,36 @@ func (s *RealtimeStack) GrantPush(fn awslambda.Function) {
 	fn.AddToRolePolicy(s.manageConnections(awscdk.Stack_Of(fn)))
 }
 
+// GrantPost lets a role outside this stack post to the live stage's
+// connections and nothing more (no DELETE, no GET): the engine task
+// publishes the market channels and only ever posts; a connection it finds
+// gone is forgotten in the table, not closed.
+func (s *RealtimeStack) GrantPost(role awsiam.IRole) {
+	role.AddToPrincipalPolicy(s.connectionsStatement(awscdk.Stack_Of(role), "POST"))
+}
+
 // manageConnections allows posting to, closing and reading the connections
 // of this API's live stage only (PostToConnection, DeleteConnection,
 // GetConnection), narrower than the whole API that GrantManageConnections
 // would allow.
 func (s *RealtimeStack) manageConnections(st awscdk.Stack) awsiam.PolicyStatement {
-	arn := func(method string) *string {
-		return st.FormatArn(&awscdk.ArnComponents{
+	return s.connectionsStatement(st, "POST", "DELETE", "GET")
+}
+
+// connectionsStatement allows ManageConnections with the given HTTP methods
+// on the live stage's connections.
+func (s *RealtimeStack) connectionsStatement(st awscdk.Stack, methods ...string) awsiam.PolicyStatement {
+	resources := make([]*string, 0, len(methods))
+	for _, method := range methods {
+		resources = append(resources, st.FormatArn(&awscdk.ArnComponents{
 			Service:      jsii.String("execute-api"),
 			Resource:     s.Api.ApiId(),
 			ResourceName: jsii.String(wsStageName + "/" + method + "/@connections/*"),
 			ArnFormat:    awscdk.ArnFormat_SLASH_RESOURCE_NAME,
-		})
+		}))
 	}
 	return awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Actions:   jsii.Strings("execute-api:ManageConnections"),
-		Resources: &[]*string{arn("POST"), arn("DELETE"), arn("GET")},
+		Resources: &resources,
 	})
 }

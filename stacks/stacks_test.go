@@ -408,7 +408,8 @@ func TestEngineStack(t *testing.T) {
 			t.Errorf("engine image source = %+v", img.Source)
 		}
 	}
-	// The task role can consume orders, send events, use the table: nothing else.
+	// The task role can consume orders, send events, use the table and post
+	// to WebSocket connections (TestEnginePostsMarketChannels): nothing else.
 	taskPolicies := 0
 	for id, p := range resources("engine", "AWS::IAM::Policy") {
 		if !strings.Contains(id, "TaskRole") {

@@ -13,6 +13,7 @@ import (
 	"tenger/internal/awslambda"
 	"tenger/internal/push"
 	"tenger/internal/store"
+	"tenger/internal/userfeed"
 )
 
 // Push outbox items. A domain transaction that changes something a client
@@ -34,16 +35,21 @@ const (
 	attrKind     = "kind"
 )
 
-// fanout delivers the push outbox of the change feed to WebSocket clients.
+// fanout delivers the change feed's private updates and push outbox to
+// WebSocket clients.
 type fanout struct {
 	pusher push.Pusher
+	// users turns order and balance changes into the owner's private
+	// messages (user_orders, user_balances), as the local runtime does.
+	users *userfeed.Translator
 }
 
-// handle processes one stream record. Everything but outbox inserts is
-// ignored (connection items, balances ... change without a push of their
-// own). A failed delivery returns the error so the batch is retried from
-// this record; gone connections are dropped by the pusher and are not
-// failures.
+// handle processes one stream record: a change of a user's order or
+// balance goes to that user's authenticated connections (userfeed), an
+// outbox insert to its channel or user, and everything else (connection
+// items, postings, the exchange's own accounts ...) pushes nothing. A
+// failed delivery returns the error so the batch is retried from this
+// record; gone connections are dropped by the pusher and are not failures.
 func (f fanout) handle(ctx context.Context, rec events.DynamoDBEventRecord) error {
 	ch, err := awslambda.ChangeFromStreamRecord(rec)
 	if err != nil {
@@ -51,6 +57,16 @@ func (f fanout) handle(ctx context.Context, rec events.DynamoDBEventRecord) erro
 		// rather than block the shard.
 		zerolog.Ctx(ctx).Error().Err(err).Msg("unreadable stream record skipped")
 		return nil
+	}
+	if f.users != nil {
+		if m, ok := f.users.Translate(ch); ok {
+			n, err := userfeed.Deliver(ctx, f.pusher, m)
+			if err != nil {
+				return fmt.Errorf("publish %s of %s: %w", m.Channel, ch.Key.PK, err)
+			}
+			zerolog.Ctx(ctx).Debug().Str("channel", m.Channel).Int("delivered", n).Msg("pushed")
+			return nil
+		}
 	}
 	if ch.Kind != store.ChangeInsert || !strings.HasPrefix(ch.Key.PK, outboxPrefix) {
 		return nil

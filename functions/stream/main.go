@@ -1,8 +1,10 @@
 // Command stream is the change-feed consumer of the AWS runtime: the
 // DynamoDB stream of the table (NEW_AND_OLD_IMAGES) triggers it in batches,
-// and it posts the push outbox to WebSocket connections through the API
-// Gateway management API, dropping connections that are gone. Failed
-// records are reported as partial batch failures.
+// and it posts each user's order and balance changes to that user's
+// authenticated WebSocket connections (channels user_orders and
+// user_balances, internal/userfeed) and the push outbox to its channel or
+// user, through the API Gateway management API, dropping connections that
+// are gone. Failed records are reported as partial batch failures.
 package main
 
 import (
@@ -13,6 +15,7 @@ import (
 
 	"tenger/internal/awslambda"
 	"tenger/internal/platform"
+	"tenger/internal/userfeed"
 )
 
 func main() {
@@ -25,5 +28,5 @@ func main() {
 	if d.Push == nil {
 		log.Fatal().Msg("start: WS_ENDPOINT is not set, nothing to push to")
 	}
-	lambda.Start(rt.DynamoDBBatch(fanout{pusher: d.Push}.handle))
+	lambda.Start(rt.DynamoDBBatch(fanout{pusher: d.Push, users: userfeed.New(d.Markets)}.handle))
 }

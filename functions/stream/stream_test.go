@@ -53,8 +53,9 @@ func (m *mgmt) DeleteConnection(context.Context, *apigatewaymanagementapi.Delete
 // TestStreamBatchFanOut feeds the recorded stream batch through the stream
 // function: the trade ticker outbox item reaches the channel's subscribers,
 // the order outbox item reaches the user's bound connection, the balance
-// change and the connection removal push nothing, and a subscriber that is
-// gone is dropped without failing the batch.
+// record (whose sort key names no ledger account; see TestStreamUserUpdates
+// for real balance items) and the connection removal push nothing, and a
+// subscriber that is gone is dropped without failing the batch.
 func TestStreamBatchFanOut(t *testing.T) {
 	ep := ddblocal.Endpoint(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

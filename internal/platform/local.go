@@ -102,11 +102,12 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 }
 
 // Start runs the local background work until Close, which stops it before
-// the store closes: the withdrawal workflow runner, the deposit watcher and
-// the chain simulator, the market data loop, the spot engine (journal and
-// snapshots under dataDir/engine) and, when maker is true, the market-maker
-// simulator.
+// the store closes: the private updates of /ws (userfeed), the withdrawal
+// workflow runner, the deposit watcher and the chain simulator, the market
+// data loop, the spot engine (journal and snapshots under dataDir/engine)
+// and, when maker is true, the market-maker simulator.
 func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
+	l.startUserFeed(ctx)
 	funds, err := l.Funds()
 	if err != nil {
 		return err

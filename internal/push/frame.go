@@ -127,6 +127,9 @@ func HandleFrame(ctx context.Context, p Pusher, auth AuthFunc, connID string, ra
 	case FramePing:
 		return Pong(f), nil
 	case FrameSub:
+		if strings.HasPrefix(f.Channel, PrivateChannelPrefix) {
+			return rep("sub", f.Channel, "error", "private channel: send an auth frame, its messages then arrive without a subscription"), nil
+		}
 		if err := p.Subscribe(ctx, connID, f.Channel); err != nil {
 			return nil, err
 		}

@@ -19,6 +19,13 @@
 // and receive {"pong":n} for pings, {"event_rep":...,"status":"ok"|"error"}
 // for the others, and pushed messages {"channel":...,"ts":...,"data"|"tick":...}
 // built with Data or Tick.
+//
+// Private channels. A connection that sent an accepted auth frame is bound
+// to its user and from then on receives that user's private messages
+// (PublishUser): user_orders and user_balances (internal/userfeed), deposit
+// and withdraw. They need no sub frame, and a sub frame for a name starting
+// with PrivateChannelPrefix is refused, so nobody can listen to them
+// without the user's session.
 package push
 
 import (
@@ -65,6 +72,10 @@ type Pusher interface {
 // AuthFunc resolves a session token sent in an auth frame to a user id. It
 // must not log the token.
 type AuthFunc func(ctx context.Context, token string) (userID string, ok bool)
+
+// PrivateChannelPrefix starts the names of the channels delivered to bound
+// connections only; HandleFrame refuses to subscribe to them.
+const PrivateChannelPrefix = "user_"
 
 // MaxChannelLen bounds channel names (and user and connection ids).
 const MaxChannelLen = 128

@@ -55,6 +55,14 @@ type Options struct {
 	Logger zerolog.Logger
 	// Now replaces the clock (tests); nil means time.Now.
 	Now func() time.Time
+	// ChannelCache, when positive, keeps each channel's subscriber list
+	// that long, so a publisher sending the same channels many times a
+	// second (the market data service: depth every 100 ms per pair) reads
+	// them once per interval instead of once per message. A new subscriber
+	// then waits up to that long for its first message; a connection found
+	// gone drops the channel's list at once. Zero reads the list on every
+	// Publish (the ws and stream functions, which publish rarely).
+	ChannelCache time.Duration
 }
 
 // Fanout is the AWS push adapter.
@@ -63,6 +71,15 @@ type Fanout struct {
 	api  ManagementAPI
 	opts Options
 	now  func() time.Time
+
+	cacheMu sync.Mutex
+	cache   map[string]cachedMembers
+}
+
+// cachedMembers is a channel's subscriber list read at some time.
+type cachedMembers struct {
+	ids   []string
+	until time.Time
 }
 
 var _ push.Pusher = (*Fanout)(nil)
@@ -79,7 +96,15 @@ func New(st store.Store, api ManagementAPI, opts Options) *Fanout {
 	if now == nil {
 		now = time.Now
 	}
-	return &Fanout{st: st, api: api, opts: opts, now: now}
+	return &Fanout{st: st, api: api, opts: opts, now: now, cache: map[string]cachedMembers{}}
+}
+
+// WithChannelCache returns an adapter on the same store and management API
+// whose Publish caches subscriber lists for ttl (Options.ChannelCache).
+func (f *Fanout) WithChannelCache(ttl time.Duration) *Fanout {
+	o := f.opts
+	o.ChannelCache = ttl
+	return New(f.st, f.api, o)
 }
 
 // Key prefixes.
@@ -242,11 +267,41 @@ func (f *Fanout) Publish(ctx context.Context, channel string, msg []byte) (int, 
 	if err := push.ValidateChannel(channel); err != nil {
 		return 0, err
 	}
-	ids, err := f.members(ctx, store.IndexGSI1, chanPrefix+channel)
+	ids, err := f.channelMembers(ctx, channel)
 	if err != nil {
 		return 0, err
 	}
-	return f.deliver(ctx, ids, msg)
+	n, gone, err := f.deliver(ctx, ids, msg)
+	if gone > 0 && f.opts.ChannelCache > 0 {
+		f.cacheMu.Lock()
+		delete(f.cache, channel)
+		f.cacheMu.Unlock()
+	}
+	return n, err
+}
+
+// channelMembers lists a channel's live subscribers, from the cache when
+// Options.ChannelCache allows.
+func (f *Fanout) channelMembers(ctx context.Context, channel string) ([]string, error) {
+	ttl := f.opts.ChannelCache
+	if ttl <= 0 {
+		return f.members(ctx, store.IndexGSI1, chanPrefix+channel)
+	}
+	now := f.now()
+	f.cacheMu.Lock()
+	c, ok := f.cache[channel]
+	f.cacheMu.Unlock()
+	if ok && now.Before(c.until) {
+		return c.ids, nil
+	}
+	ids, err := f.members(ctx, store.IndexGSI1, chanPrefix+channel)
+	if err != nil {
+		return nil, err
+	}
+	f.cacheMu.Lock()
+	f.cache[channel] = cachedMembers{ids: ids, until: now.Add(ttl)}
+	f.cacheMu.Unlock()
+	return ids, nil
 }
 
 // PublishUser implements push.Pusher.
@@ -258,7 +313,8 @@ func (f *Fanout) PublishUser(ctx context.Context, userID string, msg []byte) (in
 	if err != nil {
 		return 0, err
 	}
-	return f.deliver(ctx, ids, msg)
+	n, _, err := f.deliver(ctx, ids, msg)
+	return n, err
 }
 
 // members lists the live connection ids under an index partition.
@@ -286,14 +342,12 @@ func (f *Fanout) members(ctx context.Context, index, pk string) ([]string, error
 }
 
 // deliver posts msg to every id with bounded parallelism. Gone connections
-// are forgotten and not counted; other failures are counted out and the
+// are forgotten and counted apart; other failures are counted out and the
 // first is returned after everyone else got the message.
-func (f *Fanout) deliver(ctx context.Context, ids []string, msg []byte) (int, error) {
+func (f *Fanout) deliver(ctx context.Context, ids []string, msg []byte) (delivered, gone int, firstErr error) {
 	var (
-		mu        sync.Mutex
-		delivered int
-		firstErr  error
-		wg        sync.WaitGroup
+		mu sync.Mutex
+		wg sync.WaitGroup
 	)
 	sem := make(chan struct{}, f.opts.Concurrency)
 	for _, id := range ids {
@@ -308,6 +362,7 @@ func (f *Fanout) deliver(ctx context.Context, ids []string, msg []byte) (int, er
 			case err == nil:
 				delivered++
 			case errors.Is(err, push.ErrGone):
+				gone++
 			default:
 				if firstErr == nil {
 					firstErr = err
@@ -316,7 +371,7 @@ func (f *Fanout) deliver(ctx context.Context, ids []string, msg []byte) (int, er
 		}()
 	}
 	wg.Wait()
-	return delivered, firstErr
+	return delivered, gone, firstErr
 }
 
 func isGone(err error) bool {

@@ -287,3 +287,56 @@ func TestHandleEvent(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// TestChannelCache: with ChannelCache set, a channel's subscribers are read
+// once per interval (a subscriber added meanwhile waits for the next read),
+// and a subscriber found gone makes the next publish read the list again.
+func TestChannelCache(t *testing.T) {
+	e := newEnv(t, nil)
+	fan := e.fan.WithChannelCache(time.Second)
+	ctx := context.Background()
+	a, b, c := e.connect(t), e.connect(t), e.connect(t)
+	const ch = "market_btcusdt_depth_step0"
+	if err := fan.Subscribe(ctx, a.id, ch); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := fan.Publish(ctx, ch, []byte(`{"n":1}`)); err != nil || n != 1 {
+		t.Fatalf("first publish: %d %v", n, err)
+	}
+	<-a.msgs
+	if err := fan.Subscribe(ctx, b.id, ch); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := fan.Publish(ctx, ch, []byte(`{"n":2}`)); n != 1 {
+		t.Fatalf("within the cache interval the list is not read again: delivered %d, want 1", n)
+	}
+	<-a.msgs
+	// The uncached adapter sees b at once.
+	if n, _ := e.fan.Publish(ctx, ch, []byte(`{"n":3}`)); n != 2 {
+		t.Fatalf("uncached publish delivered %d, want 2", n)
+	}
+	<-a.msgs
+	<-b.msgs
+	e.advance(2 * time.Second)
+	if n, _ := fan.Publish(ctx, ch, []byte(`{"n":4}`)); n != 2 {
+		t.Fatalf("after the interval: delivered %d, want 2", n)
+	}
+	<-a.msgs
+	<-b.msgs
+	// a goes away: the publish that finds it gone drops the cached list, so
+	// c, subscribed right after, gets the next message within the interval.
+	a.Vanish(t)
+	if n, _ := fan.Publish(ctx, ch, []byte(`{"n":5}`)); n != 1 {
+		t.Fatalf("publish with a gone subscriber delivered %d, want 1", n)
+	}
+	<-b.msgs
+	if err := fan.Subscribe(ctx, c.id, ch); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := fan.Publish(ctx, ch, []byte(`{"n":6}`)); n != 2 {
+		t.Fatalf("after a gone subscriber the list is read again: delivered %d, want 2", n)
+	}
+	if m := <-c.msgs; string(m) != `{"n":6}` {
+		t.Fatalf("c got %s", m)
+	}
+}

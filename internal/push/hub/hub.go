@@ -397,6 +397,15 @@ func (h *Hub) Connections() int {
 	return len(h.conns)
 }
 
+// BoundUsers returns how many users have at least one connection bound to
+// them (by an auth frame): when there are none, private updates have no
+// recipient and their producer may skip them.
+func (h *Hub) BoundUsers() int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.users)
+}
+
 // Close refuses new clients, closes every connection with status 1001
 // (going away) and waits, at most until ctx ends, for their handlers.
 func (h *Hub) Close(ctx context.Context) error {

@@ -212,3 +212,32 @@ func TestDisconnectClosesNormally(t *testing.T) {
 		t.Fatalf("close status %v, want normal closure", s)
 	}
 }
+
+// TestBoundUsers counts users with a bound connection, not connections.
+func TestBoundUsers(t *testing.T) {
+	ts := newServer(t, Options{})
+	ctx := context.Background()
+	a1, a2, b := ts.connect(t), ts.connect(t), ts.connect(t)
+	if n := ts.hub.BoundUsers(); n != 0 {
+		t.Fatalf("bound users before any auth = %d", n)
+	}
+	for _, x := range []struct {
+		c *wsClient
+		u string
+	}{{a1, "ua"}, {a2, "ua"}, {b, "ub"}} {
+		if err := ts.hub.Bind(ctx, x.c.id, x.u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := ts.hub.BoundUsers(); n != 2 {
+		t.Fatalf("bound users = %d, want 2", n)
+	}
+	for _, c := range []*wsClient{a1, a2} {
+		if err := ts.hub.Disconnect(ctx, c.id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := ts.hub.BoundUsers(); n != 1 {
+		t.Fatalf("bound users after ua left = %d, want 1", n)
+	}
+}

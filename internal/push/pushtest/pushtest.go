@@ -46,13 +46,18 @@ type Harness struct {
 
 // Tokens the suite's auth function accepts.
 const (
-	GoodToken = "good-token"
-	GoodUser  = "u-auth"
+	GoodToken  = "good-token"
+	GoodUser   = "u-auth"
+	OtherToken = "other-token"
+	OtherUser  = "u-other"
 )
 
 func auth(_ context.Context, token string) (string, bool) {
-	if token == GoodToken {
+	switch token {
+	case GoodToken:
 		return GoodUser, true
+	case OtherToken:
+		return OtherUser, true
 	}
 	return "", false
 }
@@ -73,6 +78,7 @@ func Run(t *testing.T, h Harness) {
 		{"GoneClientIsRemoved", testGone},
 		{"BindAndPublishUser", testBindPublishUser},
 		{"AuthFrame", testAuthFrame},
+		{"PrivateChannelsIsolated", testPrivateIsolated},
 		{"OrderPerChannel", testOrder},
 		{"FanOutMany", testFanOutMany},
 		{"Validation", testValidation},
@@ -358,6 +364,52 @@ func testAuthFrame(t *testing.T, h Harness, env Env) {
 	}
 	expect(t, good, []byte(`{"private":1}`))
 	nothing(t, h, bad, "refused token must not bind")
+}
+
+func authenticate(t *testing.T, c Client, token string) {
+	t.Helper()
+	c.Send(t, []byte(`{"event":"auth","params":{"token":"`+token+`"}}`))
+	if r := nextReply(t, c); r.EventRep != "auth" || r.Status != "ok" {
+		t.Fatalf("auth reply %+v", r)
+	}
+}
+
+// testPrivateIsolated: private updates (user_orders, user_balances) reach
+// every connection of the user who authenticated them and nobody else:
+// not another signed-in user, not an anonymous connection, and not one
+// that tries to subscribe to the private channel by name.
+func testPrivateIsolated(t *testing.T, h Harness, env Env) {
+	a1, a2, b, anon := env.Connect(t), env.Connect(t), env.Connect(t), env.Connect(t)
+	authenticate(t, a1, GoodToken)
+	authenticate(t, a2, GoodToken)
+	authenticate(t, b, OtherToken)
+	for _, ch := range []string{"user_orders", "user_balances"} {
+		anon.Send(t, []byte(fmt.Sprintf(`{"event":"sub","params":{"channel":%q}}`, ch)))
+		if r := nextReply(t, anon); r.EventRep != "sub" || r.Status != "error" || r.Msg == "" {
+			t.Fatalf("sub to private %s: reply %+v, want an error", ch, r)
+		}
+	}
+	mine, err := push.Data("user_orders", time.UnixMilli(1700000000000), map[string]string{"order_id": "7", "status_text": "NEW"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := env.Pusher.PublishUser(ctx(), GoodUser, mine); err != nil || n != 2 {
+		t.Fatalf("PublishUser(%s) = %d %v, want 2", GoodUser, n, err)
+	}
+	expect(t, a1, mine)
+	expect(t, a2, mine)
+	theirs, err := push.Data("user_balances", time.UnixMilli(1700000000001), map[string]string{"coin": "USDT", "normal": "5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := env.Pusher.PublishUser(ctx(), OtherUser, theirs); err != nil || n != 1 {
+		t.Fatalf("PublishUser(%s) = %d %v, want 1", OtherUser, n, err)
+	}
+	expect(t, b, theirs)
+	nothing(t, h, b, "b must not see a's order")
+	nothing(t, h, a1, "a must not see b's balance")
+	nothing(t, h, a2, "a must not see b's balance")
+	nothing(t, h, anon, "an anonymous connection sees no private update")
 }
 
 func testOrder(t *testing.T, h Harness, env Env) {

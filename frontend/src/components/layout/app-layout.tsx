@@ -2,6 +2,7 @@ import { Box, chakra, Flex } from '@chakra-ui/react'
 import { Outlet, useRouterState } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { Toaster } from '@/components/ui/toaster'
+import { useLiveUserUpdates } from '@/features/live-updates/use-live-user-updates'
 import { getLanguage } from '@/lib/cookies'
 import { useTexts } from '@/lib/i18n'
 import { applyPageMeta, pageMeta } from '@/lib/page-meta'
@@ -30,6 +31,7 @@ function usePageTracking() {
 export function AppLayout() {
   const { t } = useTexts('navbar')
   usePageTracking()
+  useLiveUserUpdates()
   return (
     <Flex direction="column" minH="100dvh">
       <chakra.a

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi"
+	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi/types"
+	"github.com/rs/zerolog"
+
+	"tenger/internal/platform"
+	"tenger/internal/push/apigw"
+)
+
+// mgmtRec is the API Gateway management API as the engine's publisher sees
+// it: it records what is posted to each connection.
+type mgmtRec struct {
+	mu    sync.Mutex
+	posts map[string][]string
+	gone  map[string]bool
+	wake  chan struct{}
+}
+
+func (m *mgmtRec) PostToConnection(_ context.Context, in *apigatewaymanagementapi.PostToConnectionInput, _ ...func(*apigatewaymanagementapi.Options)) (*apigatewaymanagementapi.PostToConnectionOutput, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.gone[*in.ConnectionId] {
+		return nil, &types.GoneException{Message: new(string)}
+	}
+	m.posts[*in.ConnectionId] = append(m.posts[*in.ConnectionId], string(in.Data))
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+	return &apigatewaymanagementapi.PostToConnectionOutput{}, nil
+}
+
+func (m *mgmtRec) DeleteConnection(context.Context, *apigatewaymanagementapi.DeleteConnectionInput, ...func(*apigatewaymanagementapi.Options)) (*apigatewaymanagementapi.DeleteConnectionOutput, error) {
+	return &apigatewaymanagementapi.DeleteConnectionOutput{}, nil
+}
+
+type marketMsg struct {
+	Channel string          `json:"channel"`
+	TS      int64           `json:"ts"`
+	Data    json.RawMessage `json:"data"`
+	Tick    json.RawMessage `json:"tick"`
+}
+
+func (m *mgmtRec) of(conn string) []marketMsg {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []marketMsg
+	for _, p := range m.posts[conn] {
+		var v marketMsg
+		if json.Unmarshal([]byte(p), &v) == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestMarketChannelsReachWebSocketClients wires the engine as main does in
+// AWS (the API Gateway adapter as the push port, UseAsyncMarketPush, the
+// market data service as the engine's feed) on embedded ports: a trade on
+// btcusdt reaches a WebSocket connection subscribed to the pair's trade,
+// depth and ticker channels; a connection subscribed to another pair sees
+// only that pair, and one subscribed to nothing sees nothing.
+func TestMarketChannelsReachWebSocketClients(t *testing.T) {
+	x := newExchange(t)
+	const seller, buyer = "10000001", "10000002"
+	x.deposit(seller, "BTC", "1")
+	x.deposit(buyer, "USDT", "10000")
+	ctx := context.Background()
+
+	api := &mgmtRec{posts: map[string][]string{}, gone: map[string]bool{}, wake: make(chan struct{}, 1)}
+	fan := apigw.New(x.st, api, apigw.Options{Logger: zerolog.Nop()})
+	for conn, channels := range map[string][]string{
+		"btc-viewer": {"market_btcusdt_trade_ticker", "market_btcusdt_depth_step0", "market_btcusdt_ticker"},
+		"eth-viewer": {"market_ethusdt_trade_ticker", "market_ethusdt_depth_step0"},
+		"idle":       nil,
+	} {
+		if err := fan.OnConnect(ctx, conn); err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range channels {
+			if err := fan.Subscribe(ctx, conn, ch); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	d := &platform.Deps{Store: x.st, Markets: x.cat, Push: fan, Log: zerolog.Nop(), Now: time.Now}
+	d.UseAsyncMarketPush()
+	md, err := d.MarketData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	md.Start()
+	sigterm := start(t, x.service(md))
+
+	x.place(seller, "SELL", "50000", "0.1")
+	x.place(seller, "SELL", "51000", "0.2")
+	x.place(buyer, "BUY", "50000", "0.1")
+
+	seen := func() (trade, depth, ticker bool) {
+		for _, m := range api.of("btc-viewer") {
+			switch m.Channel {
+			case "market_btcusdt_trade_ticker":
+				trade = trade || (strings.Contains(string(m.Data), `"50000"`) && strings.Contains(string(m.Data), `"0.1"`))
+			case "market_btcusdt_depth_step0":
+				// The ask left at 51000 after the trade.
+				depth = depth || strings.Contains(string(m.Tick), `"51000.00"`)
+			case "market_btcusdt_ticker":
+				ticker = ticker || strings.Contains(string(m.Tick), `"close":"50000.00"`)
+			}
+		}
+		return
+	}
+	deadline := time.After(20 * time.Second)
+	for {
+		trade, depth, ticker := seen()
+		if trade && depth && ticker {
+			break
+		}
+		select {
+		case <-api.wake:
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("btc viewer got trade %v, depth %v, ticker %v: %q", trade, depth, ticker, api.posts["btc-viewer"])
+		}
+	}
+	if err := sigterm(); err != nil {
+		t.Fatal(err)
+	}
+	md.Stop()
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The ethusdt viewer may see its (empty) book, never btcusdt's data.
+	for _, m := range api.of("eth-viewer") {
+		if m.Channel != "market_ethusdt_depth_step0" || strings.Contains(string(m.Tick), "50000") {
+			t.Errorf("the ethusdt viewer got %s %s", m.Channel, m.Tick)
+		}
+	}
+	if got := api.of("idle"); len(got) != 0 {
+		t.Errorf("a connection without subscriptions got %d messages", len(got))
+	}
+	for _, m := range api.of("btc-viewer") {
+		if !strings.HasPrefix(m.Channel, "market_btcusdt_") || m.TS == 0 {
+			t.Errorf("btc viewer got %+v", m)
+		}
+	}
+}

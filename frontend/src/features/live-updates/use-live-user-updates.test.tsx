@@ -1,0 +1,153 @@
+import { QueryClient, QueryClientProvider, type QueryKey } from '@tanstack/react-query'
+import { act, renderHook } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { balanceQuery, openOrdersQuery, orderHistoryQuery, tickerQuery, tradeHistoryQuery } from '@/features/trade/api/trade-api'
+import { ordersKeys } from '@/features/orders/api/orders-api'
+import { walletKeys } from '@/features/wallet/api/wallet-api'
+import { getConfig } from '@/lib/config'
+import { userInfoKey } from '@/lib/session'
+import { createUserUpdateInvalidator, useLiveUserUpdates } from './use-live-user-updates'
+
+// The keys the trade page and the wallet really use (their own query
+// options), so a renamed key fails here instead of silently going stale.
+const ORDER_KEYS: QueryKey[] = [
+  openOrdersQuery('btcusdt').queryKey,
+  orderHistoryQuery('btcusdt').queryKey,
+  tradeHistoryQuery('btcusdt').queryKey,
+  ordersKeys.open('btcusdt'),
+  ordersKeys.fills('42'),
+]
+const BALANCE_KEYS: QueryKey[] = [balanceQuery.queryKey, walletKeys.fiat('USD'), walletKeys.overview('MNT'), walletKeys.otc('USD')]
+const OTHER_KEYS: QueryKey[] = [tickerQuery('btcusdt').queryKey, ['market-tickers'], userInfoKey]
+
+function seeded(): QueryClient {
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } })
+  for (const key of [...ORDER_KEYS, ...BALANCE_KEYS, ...OTHER_KEYS]) qc.setQueryData(key, { seeded: true })
+  return qc
+}
+
+function stale(qc: QueryClient, keys: QueryKey[]): boolean[] {
+  return keys.map((k) => qc.getQueryState(k)?.isInvalidated ?? false)
+}
+
+describe('createUserUpdateInvalidator', () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
+
+  it('refreshes the order lists on user_orders and the balances on user_balances, once per burst', () => {
+    const qc = seeded()
+    const spy = vi.spyOn(qc, 'invalidateQueries')
+    const inv = createUserUpdateInvalidator(qc, 250)
+    inv.onMessage({ channel: 'user_orders', ts: 1, data: { event: 'trade' } })
+    inv.onMessage({ channel: 'user_orders', ts: 2, data: { event: 'done' } })
+    expect(stale(qc, ORDER_KEYS).some(Boolean)).toBe(false)
+    vi.advanceTimersByTime(250)
+    expect(stale(qc, ORDER_KEYS).every(Boolean)).toBe(true)
+    expect(stale(qc, BALANCE_KEYS)).toEqual([false, false, false, false])
+    expect(spy).toHaveBeenCalledTimes(1)
+
+    inv.onMessage({ channel: 'user_balances', ts: 3, data: { coin: 'USDT' } })
+    inv.onMessage({ channel: 'user_balances', ts: 4, data: { coin: 'BTC' } })
+    vi.advanceTimersByTime(250)
+    expect(stale(qc, BALANCE_KEYS)).toEqual([true, true, true, true])
+    expect(stale(qc, OTHER_KEYS)).toEqual([false, false, false])
+    expect(spy).toHaveBeenCalledTimes(3) // trade balance + wallet
+  })
+
+  it('refreshes everything after a reconnect and drops pending work on cancel', () => {
+    const qc = seeded()
+    const inv = createUserUpdateInvalidator(qc, 250)
+    inv.all()
+    vi.advanceTimersByTime(250)
+    expect(stale(qc, [...ORDER_KEYS, ...BALANCE_KEYS]).every(Boolean)).toBe(true)
+    expect(stale(qc, OTHER_KEYS)).toEqual([false, false, false])
+
+    const qc2 = seeded()
+    const inv2 = createUserUpdateInvalidator(qc2, 250)
+    inv2.onMessage({ channel: 'user_orders' })
+    inv2.cancel()
+    vi.advanceTimersByTime(1000)
+    expect(stale(qc2, ORDER_KEYS).some(Boolean)).toBe(false)
+  })
+})
+
+class FakeWebSocket {
+  static instances: FakeWebSocket[] = []
+  readyState = 0
+  onopen: ((ev: unknown) => void) | null = null
+  onclose: ((ev: unknown) => void) | null = null
+  onerror: ((ev: unknown) => void) | null = null
+  onmessage: ((ev: { data: unknown }) => void) | null = null
+  sent: unknown[] = []
+  closed = false
+  constructor(readonly url: string) {
+    FakeWebSocket.instances.push(this)
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data))
+  }
+  close() {
+    this.closed = true
+    this.readyState = 3
+  }
+  open() {
+    this.readyState = 1
+    this.onopen?.({})
+  }
+  push(msg: unknown) {
+    this.onmessage?.({ data: JSON.stringify(msg) })
+  }
+}
+
+describe('useLiveUserUpdates', () => {
+  const RealWebSocket = globalThis.WebSocket
+  beforeEach(() => {
+    vi.useFakeTimers()
+    FakeWebSocket.instances = []
+    globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket
+  })
+  afterEach(() => {
+    globalThis.WebSocket = RealWebSocket
+    vi.useRealTimers()
+  })
+
+  function mount(qc: QueryClient) {
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider>
+    return renderHook(() => useLiveUserUpdates(), { wrapper })
+  }
+
+  it('stays offline while nobody is signed in', () => {
+    const qc = seeded()
+    qc.setQueryData(userInfoKey, null)
+    document.cookie = 'token=tok-anon; path=/'
+    mount(qc)
+    expect(FakeWebSocket.instances).toHaveLength(0)
+  })
+
+  it('authenticates the socket of a signed-in user and refreshes orders and balances as updates arrive', () => {
+    const qc = seeded()
+    qc.setQueryData(userInfoKey, { id: '10000001', email: 'a@example.mn' })
+    document.cookie = 'token=tok-9; path=/'
+    const { unmount } = mount(qc)
+    expect(FakeWebSocket.instances).toHaveLength(1)
+    const ws = FakeWebSocket.instances[0]
+    expect(ws.url).toBe(getConfig().ws)
+    act(() => ws.open())
+    expect(ws.sent).toEqual([{ event: 'auth', params: { token: 'tok-9' } }])
+    act(() => ws.push({ event_rep: 'auth', status: 'ok' }))
+
+    act(() => ws.push({ channel: 'user_orders', ts: 1, data: { order_id: '5', event: 'done', status_text: 'CANCELLED' } }))
+    act(() => vi.advanceTimersByTime(300))
+    expect(stale(qc, ORDER_KEYS).every(Boolean)).toBe(true)
+    expect(stale(qc, BALANCE_KEYS)).toEqual([false, false, false, false])
+
+    act(() => ws.push({ channel: 'user_balances', ts: 2, data: { coin: 'USDT', normal: '100', lock: '0' } }))
+    act(() => vi.advanceTimersByTime(300))
+    expect(stale(qc, BALANCE_KEYS)).toEqual([true, true, true, true])
+    expect(stale(qc, OTHER_KEYS)).toEqual([false, false, false])
+
+    unmount()
+    expect(ws.closed).toBe(true)
+  })
+})

@@ -1,0 +1,141 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { SocketLike } from '@/lib/market-socket'
+import { UserSocket, type PrivateMessage } from './user-socket'
+
+class FakeSocket implements SocketLike {
+  readyState = 0
+  onopen: ((ev: unknown) => void) | null = null
+  onclose: ((ev: unknown) => void) | null = null
+  onerror: ((ev: unknown) => void) | null = null
+  onmessage: ((ev: { data: unknown }) => void) | null = null
+  sent: unknown[] = []
+  closed = false
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(JSON.parse(data))
+  }
+  close() {
+    this.closed = true
+    this.readyState = 3
+  }
+  open() {
+    this.readyState = 1
+    this.onopen?.({})
+  }
+  drop() {
+    this.readyState = 3
+    this.onclose?.({})
+  }
+  push(msg: unknown) {
+    this.onmessage?.({ data: JSON.stringify(msg) })
+  }
+}
+
+describe('UserSocket', () => {
+  let sockets: FakeSocket[]
+  let token: string | undefined
+  let received: PrivateMessage[]
+  let ready: boolean[]
+  let rejected: number
+  let client: UserSocket
+  beforeEach(() => {
+    vi.useFakeTimers()
+    sockets = []
+    token = 'tok-1'
+    received = []
+    ready = []
+    rejected = 0
+    client = new UserSocket({
+      url: () => 'ws://x/ws',
+      token: () => token,
+      create: (u) => {
+        const s = new FakeSocket(u)
+        sockets.push(s)
+        return s
+      },
+      onMessage: (m) => received.push(m),
+      onReady: (resumed) => ready.push(resumed),
+      onRejected: () => {
+        rejected += 1
+      },
+      baseDelay: 100,
+      maxDelay: 1000,
+      pingInterval: 0,
+    })
+  })
+  afterEach(() => {
+    client.stop()
+    vi.useRealTimers()
+  })
+
+  it('authenticates with the session token on open and passes on only private messages', () => {
+    client.start()
+    expect(sockets).toHaveLength(1)
+    expect(sockets[0].url).toBe('ws://x/ws')
+    expect(sockets[0].sent).toEqual([])
+    sockets[0].open()
+    expect(sockets[0].sent).toEqual([{ event: 'auth', params: { token: 'tok-1' } }])
+    sockets[0].push({ event_rep: 'auth', status: 'ok', ts: 1 })
+    expect(ready).toEqual([false])
+
+    const order = { channel: 'user_orders', ts: 5, data: { order_id: '7', event: 'placed' } }
+    const balance = { channel: 'user_balances', ts: 6, data: { coin: 'USDT', normal: '90', lock: '10' } }
+    sockets[0].push(order)
+    sockets[0].push({ channel: 'market_btcusdt_ticker', ts: 7, tick: { close: '1' } })
+    sockets[0].push({ channel: 'deposit', ts: 8, data: {} })
+    sockets[0].push({ event_rep: 'sub', channel: 'user_orders', status: 'error', msg: 'private channel' })
+    sockets[0].push(balance)
+    expect(received).toEqual([order, balance])
+  })
+
+  it('answers server pings', () => {
+    client.start()
+    sockets[0].open()
+    sockets[0].push({ ping: 42 })
+    expect(sockets[0].sent).toContainEqual({ pong: 42 })
+  })
+
+  it('reconnects with backoff, authenticates again and reports the resumption', () => {
+    client.start()
+    sockets[0].open()
+    sockets[0].push({ event_rep: 'auth', status: 'ok' })
+    sockets[0].drop()
+    expect(sockets).toHaveLength(1)
+    vi.advanceTimersByTime(99)
+    expect(sockets).toHaveLength(1)
+    vi.advanceTimersByTime(1)
+    expect(sockets).toHaveLength(2)
+    token = 'tok-2'
+    sockets[1].drop()
+    vi.advanceTimersByTime(200)
+    expect(sockets).toHaveLength(3)
+    sockets[2].open()
+    expect(sockets[2].sent).toEqual([{ event: 'auth', params: { token: 'tok-2' } }])
+    sockets[2].push({ event_rep: 'auth', status: 'ok' })
+    expect(ready).toEqual([false, true])
+  })
+
+  it('gives up when the token is refused', () => {
+    client.start()
+    sockets[0].open()
+    sockets[0].push({ event_rep: 'auth', status: 'error', msg: 'invalid token' })
+    expect(rejected).toBe(1)
+    expect(sockets[0].closed).toBe(true)
+    vi.advanceTimersByTime(60_000)
+    expect(sockets).toHaveLength(1)
+  })
+
+  it('does not connect without a token, and stop closes for good', () => {
+    token = undefined
+    client.start()
+    expect(sockets).toHaveLength(0)
+    token = 'tok-3'
+    client.start()
+    expect(sockets).toHaveLength(1)
+    client.stop()
+    expect(sockets[0].closed).toBe(true)
+    sockets[0].drop()
+    vi.advanceTimersByTime(60_000)
+    expect(sockets).toHaveLength(1)
+  })
+})

@@ -1,0 +1,69 @@
+package platform
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"tenger/internal/push"
+	"tenger/internal/push/apigw"
+	"tenger/internal/userfeed"
+)
+
+// startUserFeed runs the local runtime's private updates: a consumer of the
+// embedded store's change feed that sends each user's order and balance
+// changes to that user's authenticated /ws connections (internal/userfeed).
+// It starts at the present (the feed's history is nobody's news), reads
+// nothing while no connection is signed in, and stops on Close, before the
+// hub and the store.
+func (l *Local) startUserFeed(ctx context.Context) {
+	c := &userfeed.Consumer{Feed: l.Store.Changes(), Pusher: l.Push, Translator: userfeed.New(l.Markets),
+		Since: l.Now(), Watching: func() bool { return l.Hub.BoundUsers() > 0 }, Log: l.Log}
+	cctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := c.Run(cctx); err != nil {
+			l.Log.Error().Err(err).Msg("private updates stopped")
+		}
+	}()
+	l.onClose(func() error { cancel(); <-done; return nil })
+}
+
+// MarketPushCache is how long the engine task's market data publisher keeps
+// a channel's subscriber list (apigw.Options.ChannelCache): a new
+// subscriber waits at most that long for its first depth or ticker.
+const MarketPushCache = time.Second
+
+// UseAsyncMarketPush prepares the push port of a process whose publisher
+// is the market data service (the AWS engine task) before MarketData
+// builds it: each Publish is queued and sent by a background goroutine
+// (push.Async), snapshot channels (depth, ticker, kline) keep only their
+// newest waiting message, and the API Gateway adapter caches subscriber
+// lists for MarketPushCache. So the 100 ms depth throttle of the market
+// data service holds however slow the clients are, and a pair's depth costs
+// one subscriber query per second rather than ten. Queued messages are sent
+// on Close. Without a push port (no WS_ENDPOINT) it does nothing.
+func (d *Deps) UseAsyncMarketPush() {
+	if d.Push == nil {
+		return
+	}
+	p := d.Push
+	if f, ok := p.(*apigw.Fanout); ok {
+		p = f.WithChannelCache(MarketPushCache)
+	}
+	a := push.NewAsync(p, push.AsyncOptions{Latest: MarketSnapshotChannel, Logger: d.Log})
+	d.Push = a
+	d.onClose(func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return a.Close(ctx)
+	})
+}
+
+// MarketSnapshotChannel reports the market channels whose every message is
+// a whole picture (depth, ticker, kline), as opposed to the trade channel,
+// whose messages are the new trades since the last one.
+func MarketSnapshotChannel(channel string) bool {
+	return strings.HasPrefix(channel, "market_") && !strings.HasSuffix(channel, "_trade_ticker")
+}

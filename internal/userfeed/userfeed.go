@@ -1,0 +1,234 @@
+// Package userfeed derives every user's private realtime messages from the
+// store's change feed: a change of one of the user's spot orders becomes a
+// message on the channel user_orders, a change of one of the user's
+// balances a message on user_balances, and both are sent with
+// push.Pusher.PublishUser to the connections the user has authenticated
+// (auth frame with the session token). Clients do not subscribe to these
+// channels; a connection bound to a user receives them, and no other does.
+//
+// Why the change feed. Balances change through many writers (deposits,
+// transfers, withdrawals, order holds and releases, trade settlement) and
+// orders through the API and the engine's settlement. The change feed sees
+// every one of them, in commit order per item, and only once the write has
+// committed, so a client is never told about a write that was rolled back
+// and no writer has to remember to publish. Locally Consumer reads the
+// embedded store's feed inside `tenger serve` and hands the messages to the
+// in-process hub; in AWS the stream function receives the same changes from
+// DynamoDB Streams and sends them through the API Gateway adapter. Both use
+// Translator, so the two runtimes send the same messages.
+//
+// Message shapes (push.Data envelopes {"channel","ts","data"}; ts is the
+// commit time in Unix ms):
+//
+//	user_orders    data: OrderUpdate   the order as the REST order list shows it, plus "event"
+//	user_balances  data: BalanceUpdate one account's balance of one coin
+package userfeed
+
+import (
+	"strings"
+	"time"
+
+	"tenger/internal/ledger"
+	"tenger/internal/markets"
+	"tenger/internal/push"
+	"tenger/internal/spot"
+	"tenger/internal/store"
+)
+
+// Private channel names. They carry only the bound user's own updates.
+const (
+	ChannelOrders   = "user_orders"
+	ChannelBalances = "user_balances"
+)
+
+// Order events: what changed in the order.
+const (
+	// EventPlaced: the order was stored (status NEW) and its funds held.
+	EventPlaced = "placed"
+	// EventAccepted: the engine has sequenced the order into its book.
+	EventAccepted = "accepted"
+	// EventTrade: a fill was settled (deal_volume, deal_money, fee grew).
+	EventTrade = "trade"
+	// EventDone: the order ended: status FILLED, CANCELLED or REJECTED, and
+	// what was left of its hold was released.
+	EventDone = "done"
+	// EventAmended: the order's volume was reduced in place (order/amend).
+	EventAmended = "amended"
+	// EventUpdate: any other change of the stored order.
+	EventUpdate = "update"
+)
+
+// Store layout this package reads (internal/spot/order.go and
+// internal/ledger/account.go own it).
+const (
+	orderPK   = "SORD#"
+	orderSK   = "O"
+	balancePK = "BAL#"
+)
+
+// OrderUpdate is the data of a user_orders message. Its fields and names
+// are those of the REST order list (httpapi.OrderView), so a client can put
+// it straight into the list it shows; Event says what happened.
+type OrderUpdate struct {
+	Event         string `json:"event" doc:"placed, accepted, trade, amended, done or update"`
+	OrderID       string `json:"order_id"`
+	ClientOrderID string `json:"client_order_id,omitempty"`
+	Symbol        string `json:"symbol"`
+	Side          string `json:"side" doc:"BUY or SELL"`
+	Type          string `json:"type"`
+	Price         string `json:"price" doc:"limit price; 0 for market orders"`
+	StopPrice     string `json:"stop_price,omitempty"`
+	Volume        string `json:"volume" doc:"base quantity ordered; 0 for a market buy by quote"`
+	QuoteVolume   string `json:"quote_volume,omitempty"`
+	DealVolume    string `json:"deal_volume" doc:"base quantity executed"`
+	DealMoney     string `json:"deal_money" doc:"quote amount executed"`
+	AvgPrice      string `json:"avg_price" doc:"deal_money / deal_volume"`
+	Fee           string `json:"fee"`
+	FeeCoin       string `json:"fee_coin"`
+	Status        int    `json:"status" doc:"1 NEW, 2 PARTIALLY_FILLED, 3 FILLED, 4 CANCELLED, 5 REJECTED"`
+	StatusText    string `json:"status_text"`
+	CreatedAt     int64  `json:"created_at" doc:"Unix ms"`
+	UpdatedAt     int64  `json:"updated_at" doc:"Unix ms"`
+}
+
+// BalanceUpdate is the data of a user_balances message: one coin of one of
+// the user's accounts after the change. Amounts are exact decimal strings.
+type BalanceUpdate struct {
+	Account string `json:"account" doc:"spot, otc, futures, margin_cross, margin_isolated or earn"`
+	Sub     string `json:"sub,omitempty" doc:"the pair of an isolated margin account"`
+	Coin    string `json:"coin"`
+	Normal  string `json:"normal" doc:"available"`
+	Lock    string `json:"lock" doc:"frozen (held by open orders and pending withdrawals)"`
+	Total   string `json:"total"`
+}
+
+// Message is one private message for one user.
+type Message struct {
+	User    string
+	Channel string
+	// Body is the push.Data envelope to send.
+	Body []byte
+}
+
+// Translator turns store changes into private messages.
+type Translator struct {
+	markets *markets.Catalogue
+}
+
+// New returns a translator; the catalogue gives each pair's price
+// precision (for avg_price), as the REST API uses it.
+func New(cat *markets.Catalogue) *Translator { return &Translator{markets: cat} }
+
+// Translate returns the private message a committed change causes, and
+// false for changes that concern no user's orders or balances (everything
+// else in the table, the exchange's own accounts, removals).
+func (t *Translator) Translate(ch store.Change) (Message, bool) {
+	if ch.New == nil {
+		return Message{}, false
+	}
+	var (
+		user, channel string
+		data          any
+	)
+	switch {
+	case strings.HasPrefix(ch.Key.PK, orderPK) && ch.Key.SK == orderSK:
+		o := orderFromItem(ch.New)
+		if o.UID == "" || o.ID == "" {
+			return Message{}, false
+		}
+		user, channel, data = o.UID, ChannelOrders, t.orderUpdate(orderEvent(ch), o)
+	case strings.HasPrefix(ch.Key.PK, balancePK):
+		owner := strings.TrimPrefix(ch.Key.PK, balancePK)
+		b, ok := balanceUpdate(ch)
+		if !ok || owner == "" || owner == ledger.SystemOwner {
+			return Message{}, false
+		}
+		user, channel, data = owner, ChannelBalances, b
+	default:
+		return Message{}, false
+	}
+	if push.ValidateID(user) != nil {
+		return Message{}, false
+	}
+	body, err := push.Data(channel, time.UnixMilli(ch.At), data)
+	if err != nil {
+		return Message{}, false
+	}
+	return Message{User: user, Channel: channel, Body: body}, true
+}
+
+// orderEvent names what a change did to an order.
+func orderEvent(ch store.Change) string {
+	if ch.Kind == store.ChangeInsert || ch.Old == nil {
+		return EventPlaced
+	}
+	switch {
+	case ch.New.Has("doneAt") && !ch.Old.Has("doneAt"):
+		return EventDone
+	case !ch.New.Dec("dealVolume").Equal(ch.Old.Dec("dealVolume")):
+		return EventTrade
+	case !ch.New.Dec("volume").Equal(ch.Old.Dec("volume")):
+		return EventAmended
+	case ch.New.Has("seq") && !ch.Old.Has("seq"):
+		return EventAccepted
+	}
+	return EventUpdate
+}
+
+// orderFromItem reads a stored order as internal/spot does (spot's reader
+// is unexported; TestOrderMatchesSpot keeps the two the same).
+func orderFromItem(it store.Item) spot.Order {
+	o := spot.Order{
+		ID: it.Str("id"), UID: it.Str("uid"), Symbol: it.Str("symbol"), Side: it.Str("side"), Type: it.Str("type"),
+		Price: it.Dec("price"), StopPrice: it.Dec("stopPrice"), Volume: it.Dec("volume"), QuoteVolume: it.Dec("quoteVolume"),
+		DealVolume: it.Dec("dealVolume"), DealMoney: it.Dec("dealMoney"), Fee: it.Dec("fee"), FeeCoin: it.Str("feeCoin"),
+		Status: spot.Status(it.Int("status")), ClientOrderID: it.Str("clientOrderId"),
+		CreatedAt: time.UnixMilli(it.Int("createdAt")).UTC(), UpdatedAt: time.UnixMilli(it.Int("updatedAt")).UTC(),
+	}
+	// Settlement never stores PARTIALLY_FILLED: an open order with a fill
+	// is partially filled.
+	if o.Status == spot.StatusNew && o.DealVolume.IsPositive() {
+		o.Status = spot.StatusPartiallyFilled
+	}
+	return o
+}
+
+func (t *Translator) orderUpdate(event string, o spot.Order) OrderUpdate {
+	pp := int32(8)
+	if t.markets != nil {
+		if p, ok := t.markets.Pair(o.Symbol); ok {
+			pp = p.PricePrecision
+		}
+	}
+	v := OrderUpdate{Event: event, OrderID: o.ID, ClientOrderID: o.ClientOrderID, Symbol: o.Symbol, Side: o.Side, Type: o.Type,
+		Price: o.Price.String(), Volume: o.Volume.String(), DealVolume: o.DealVolume.String(), DealMoney: o.DealMoney.String(),
+		AvgPrice: o.AvgPrice(pp).String(), Fee: o.Fee.String(), FeeCoin: o.FeeCoin, Status: int(o.Status),
+		StatusText: o.Status.Text(), CreatedAt: o.CreatedAt.UnixMilli(), UpdatedAt: o.UpdatedAt.UnixMilli()}
+	if o.StopPrice.IsPositive() {
+		v.StopPrice = o.StopPrice.String()
+	}
+	if o.QuoteVolume.IsPositive() {
+		v.QuoteVolume = o.QuoteVolume.String()
+	}
+	return v
+}
+
+// balanceUpdate reads a balance item (pk "BAL#<owner>", sk
+// "<kind>#<sub>#<coin>", numbers "avail" and "frozen"). A change that left
+// both amounts as they were is no update.
+func balanceUpdate(ch store.Change) (BalanceUpdate, bool) {
+	parts := strings.SplitN(ch.Key.SK, "#", 3)
+	if len(parts) != 3 || parts[0] == "" || parts[2] == "" {
+		return BalanceUpdate{}, false
+	}
+	kind := ledger.Kind(parts[0])
+	if kind.External() || kind == ledger.Fees || kind == ledger.Insurance {
+		return BalanceUpdate{}, false
+	}
+	avail, frozen := ch.New.Dec(string(ledger.Available)), ch.New.Dec(string(ledger.Frozen))
+	if ch.Old != nil && avail.Equal(ch.Old.Dec(string(ledger.Available))) && frozen.Equal(ch.Old.Dec(string(ledger.Frozen))) {
+		return BalanceUpdate{}, false
+	}
+	return BalanceUpdate{Account: string(kind), Sub: parts[1], Coin: parts[2],
+		Normal: avail.String(), Lock: frozen.String(), Total: avail.Add(frozen).String()}, true
+}
