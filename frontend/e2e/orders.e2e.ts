@@ -1,13 +1,15 @@
 // Spot orders page (/order/spot): a funded user places orders (on the trade
 // page and through the API), finds them on the orders page through the user
 // menu, cancels one, pages through the order history, filters it, opens an
-// order's fills; then the same at 390 px in Mongolian; and signed-out
-// visitors go to the login page and come back.
+// order's fills, opens the order's own page (/order/spot/<id>) from the panel
+// and by URL; then the same at 390 px in Mongolian; someone else's order and
+// unknown ids are "not found"; and signed-out visitors go to the login page
+// and come back.
 // Screenshots: frontend/test-results/screenshots/orders/.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import path from 'node:path'
 import { DESKTOP, PHONE, setCookies, submitLoginForm, toast } from './support/browser'
-import { apiOk, registerUser } from './support/server-api'
+import { apiOk, loginToken, registerUser } from './support/server-api'
 import { fundByChain, walletUser, type WalletUser } from './wallet-support'
 
 const OUT = path.join(import.meta.dirname, '..', 'test-results', 'screenshots', 'orders')
@@ -88,12 +90,19 @@ async function openUserMenuItem(page: Page, testId: string) {
   await page.getByTestId(testId).click()
 }
 
-async function shoot(page: Page, name: string, theme: 'light' | 'dark', size: { width: number; height: number }, lan = 'en_US') {
+async function shoot(
+  page: Page,
+  name: string,
+  theme: 'light' | 'dark',
+  size: { width: number; height: number },
+  lan = 'en_US',
+  pageTestId = 'orders-page',
+) {
   await setCookies(page.context(), { cusSkin: theme === 'dark' ? '1' : '2', stickyBar: '1', lan })
   await page.setViewportSize(size)
   await page.reload()
   await expect(page.locator('html')).toHaveClass(new RegExp(theme))
-  await expect(page.getByTestId('orders-page')).toBeVisible()
+  await expect(page.getByTestId(pageTestId)).toBeVisible()
   await expect(page.locator('[data-testid$="-loading"]')).toHaveCount(0)
   await page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`), fullPage: true })
 }
@@ -175,8 +184,25 @@ test('orders page: open orders, cancel, history pages and filters, order details
   await expect(detail.getByTestId('order-detail-heading')).toContainText('Buy')
   await expect(detail.getByTestId('order-fill').first()).toBeVisible()
   await expect(detail.getByTestId('order-fill').first()).toContainText('Taker')
-  await page.keyboard.press('Escape')
+
+  // The panel opens the order's own page, which remembers the filtered list.
+  await detail.getByTestId('order-detail-page-link').click()
+  await expect(page).toHaveURL(new RegExp(`/order/spot/${market.id}\\?tab=history&status=${market.status}$`))
   await expect(detail).toHaveCount(0)
+  const orderPage = page.getByTestId('order-page')
+  await expect(orderPage.getByRole('heading', { level: 1 })).toHaveText('Order details')
+  await expect(orderPage.getByTestId('order-detail-heading')).toContainText('BTC/USDT')
+  await expect(orderPage.getByTestId('order-status')).toHaveText(MARKET_LABELS.en_US[market.status])
+  await expect(orderPage.getByTestId('order-detail-order-id')).toContainText(market.id)
+  await expect(orderPage.getByTestId('order-detail-price')).toContainText('Market')
+  await expect(orderPage.getByTestId('order-fills')).toHaveAttribute('data-layout', 'table')
+  await expect(orderPage.getByTestId('order-fill').first()).toContainText('Taker')
+  await expect(orderPage.getByTestId('order-page-cancel')).toHaveCount(0)
+  // Back to the list as it was: the history tab with the status filter.
+  await orderPage.getByTestId('order-back').click()
+  await expect(page).toHaveURL(new RegExp(`/order/spot\\?tab=history&status=${market.status}$`))
+  await expect(page.getByTestId('filter-status')).toHaveValue(String(market.status))
+  await expect(filled).toBeVisible()
 
   // The date range cannot leave the last 180 days.
   const from = page.getByTestId('filter-from')
@@ -198,6 +224,18 @@ test('orders page: open orders, cancel, history pages and filters, order details
   for (const theme of ['light', 'dark'] as const) await shoot(page, 'desktop-history', theme, DESKTOP)
   await page.getByTestId('orders-tab-open').click()
   for (const theme of ['light', 'dark'] as const) await shoot(page, 'desktop-open', theme, DESKTOP)
+
+  // An order's page opened by its address alone (a bookmark, a shared link).
+  await page.goto(`/order/spot/${market.id}`)
+  const byUrl = page.getByTestId('order-page')
+  await expect(page).toHaveTitle('Orders | Tenger Exchange')
+  await expect(byUrl.getByTestId('order-status')).toHaveText(MARKET_LABELS.en_US[market.status])
+  await expect(byUrl.getByTestId('order-detail-filled')).not.toHaveText(/—/)
+  await expect(byUrl.getByTestId('order-fill').first()).toBeVisible()
+  await expect(byUrl.getByTestId('order-back')).toHaveAttribute('href', '/order/spot')
+  for (const theme of ['light', 'dark'] as const) await shoot(page, 'desktop-order', theme, DESKTOP, 'en_US', 'order-page')
+  await byUrl.getByTestId('order-trade-link').click()
+  await expect(page).toHaveURL(/\/trade\/BTC_USDT$/)
 })
 
 test('orders page at 390 px in Mongolian: cards, cancel all, order details', async ({ page, request }) => {
@@ -259,6 +297,67 @@ test('orders page at 390 px in Mongolian: cards, cancel all, order details', asy
   await page.keyboard.press('Escape')
   await expect(detail).toHaveCount(0)
   for (const theme of ['light', 'dark'] as const) await shoot(page, 'phone-history', theme, PHONE, 'mn_MN')
+
+  // The market order's own page by URL at 390 px: fields, fill cards, nothing wider than the screen.
+  await page.goto(`/order/spot/${market.id}`)
+  const orderPage = page.getByTestId('order-page')
+  await expect(orderPage.getByRole('heading', { level: 1 })).toHaveText('Захиалгын дэлгэрэнгүй')
+  await expect(orderPage.getByTestId('order-status')).toHaveText(MARKET_LABELS.mn_MN[market.status])
+  await expect(orderPage.getByTestId('order-fills')).toHaveAttribute('data-layout', 'cards')
+  await expect(orderPage.getByTestId('order-fill').first()).toContainText('Тэйкер')
+  await expect(orderPage.getByTestId('order-back')).toHaveText('Спот захиалгууд')
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+  for (const theme of ['light', 'dark'] as const) await shoot(page, 'phone-order', theme, PHONE, 'mn_MN', 'order-page')
+  await orderPage.getByTestId('order-back').click()
+  await expect(page).toHaveURL(/\/order\/spot$/)
+  await expect(page.getByTestId('open-orders-empty')).toBeVisible()
+})
+
+test('order page: an unknown id or someone else\'s order is not found', async ({ page, request }) => {
+  test.setTimeout(60_000)
+  // The owner works through the API only; the viewer is signed in in the browser.
+  const ownerUser = await registerUser(request, 'orders-owner')
+  const ownerToken = await loginToken(request, ownerUser)
+  const ownerInfo = await apiOk<{ id: string | number }>(request, '/common/user_info', {}, ownerToken)
+  const owner: WalletUser = { user: ownerUser, token: ownerToken, uid: String(ownerInfo.id) }
+  await fundByChain(request, owner, 'USDT', 'BEP20', '100', 15)
+  const { price, volume } = await restingBuy(request, owner)
+  const theirs = await placeLimit(request, owner, price, volume)
+  // The owner sees it on its page (the API answers it for them).
+  expect((await apiOk<{ order_id: string }>(request, '/order/detail', { order_id: theirs }, owner.token)).order_id).toBe(theirs)
+
+  await walletUser(page, request, 'orders-viewer')
+  await setCookies(page.context(), { cusSkin: '2', stickyBar: '1', lan: 'en_US' })
+  await page.setViewportSize(DESKTOP)
+  const asked: string[] = []
+  page.on('request', (r) => {
+    if (r.url().endsWith('/order/detail')) asked.push(r.url())
+  })
+  await page.goto(`/order/spot/${theirs}?tab=history`)
+  const missing = page.getByTestId('order-not-found')
+  await expect(missing.getByRole('heading', { level: 1 })).toHaveText('Order not found')
+  await expect(missing).toContainText(`There is no order ${theirs} in your account`)
+  // Nothing of the order leaks, and "not found" is an answer, not an error: no toast, no retry loop.
+  await expect(page.getByTestId('order-detail-fields')).toHaveCount(0)
+  await expect(page.getByTestId('order-page-error')).toHaveCount(0)
+  await expect(toast(page, 'error')).toHaveCount(0)
+  // Asked once; then, for longer than the open-order poll (5 s), never again.
+  expect(asked).toHaveLength(1)
+  await page.waitForTimeout(6000)
+  expect(asked).toHaveLength(1)
+  await expect(toast(page, 'error')).toHaveCount(0)
+  // Its back link goes to the list it names.
+  await missing.getByTestId('order-not-found-back').click()
+  await expect(page).toHaveURL(/\/order\/spot\?tab=history$/)
+  await expect(page.getByTestId('order-history-empty')).toBeVisible()
+
+  // An id that cannot be an order, and one that does not exist.
+  for (const id of ['not-an-order', '987654321987654321']) {
+    await page.goto(`/order/spot/${id}`)
+    await expect(page.getByTestId('order-not-found')).toContainText(`There is no order ${id} in your account`)
+    await expect(toast(page, 'error')).toHaveCount(0)
+  }
+  await page.screenshot({ path: path.join(OUT, 'desktop-not-found.png') })
 })
 
 test('orders page: signed-out visitors log in first and come back', async ({ page, request }) => {
@@ -269,4 +368,15 @@ test('orders page: signed-out visitors log in first and come back', async ({ pag
   await submitLoginForm(page, user)
   await expect(page).toHaveURL(/\/order\/spot\?tab=history$/)
   await expect(page.getByTestId('order-history-empty')).toHaveText('No finished orders in this period')
+})
+
+test("order page: signed-out visitors log in first and come back to the order's address", async ({ page, request }) => {
+  const user = await registerUser(request, 'orders-anon-page')
+  await setCookies(page.context(), { stickyBar: '1', lan: 'en_US' })
+  await page.goto('/order/spot/123456?tab=history')
+  await expect(page).toHaveURL(/\/auth\/login\?redirect=%2Forder%2Fspot%2F123456%3Ftab%3Dhistory$/)
+  await submitLoginForm(page, user)
+  await expect(page).toHaveURL(/\/order\/spot\/123456\?tab=history$/)
+  // Not this new account's order.
+  await expect(page.getByTestId('order-not-found')).toBeVisible()
 })

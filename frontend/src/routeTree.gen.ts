@@ -24,6 +24,7 @@ import { Route as TradeSymbolRouteImport } from './routes/trade/$symbol'
 import { Route as WalletIndexRouteImport } from './routes/wallet/index'
 import { Route as WalletHistoryRouteImport } from './routes/wallet/history'
 import { Route as LanNewAssetsAddressMentRouteImport } from './routes/$lan/newAssets/addressMent'
+import { Route as OrderSpotOrderIdRouteImport } from './routes/order/spot_.$orderId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -100,6 +101,11 @@ const LanNewAssetsAddressMentRoute = LanNewAssetsAddressMentRouteImport.update({
   path: '/$lan/newAssets/addressMent',
   getParentRoute: () => rootRouteImport,
 } as any)
+const OrderSpotOrderIdRoute = OrderSpotOrderIdRouteImport.update({
+  id: '/order/spot_/$orderId',
+  path: '/order/spot/$orderId',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -117,6 +123,7 @@ export interface FileRoutesByFullPath {
   '/profile/': typeof ProfileIndexRoute
   '/wallet/': typeof WalletIndexRoute
   '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
+  '/order/spot/$orderId': typeof OrderSpotOrderIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -134,6 +141,7 @@ export interface FileRoutesByTo {
   '/profile': typeof ProfileIndexRoute
   '/wallet': typeof WalletIndexRoute
   '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
+  '/order/spot/$orderId': typeof OrderSpotOrderIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -152,6 +160,7 @@ export interface FileRoutesById {
   '/profile/': typeof ProfileIndexRoute
   '/wallet/': typeof WalletIndexRoute
   '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
+  '/order/spot_/$orderId': typeof OrderSpotOrderIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -171,6 +180,7 @@ export interface FileRouteTypes {
     | '/profile/'
     | '/wallet/'
     | '/$lan/newAssets/addressMent'
+    | '/order/spot/$orderId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -188,6 +198,7 @@ export interface FileRouteTypes {
     | '/profile'
     | '/wallet'
     | '/$lan/newAssets/addressMent'
+    | '/order/spot/$orderId'
   id:
     | '__root__'
     | '/'
@@ -205,6 +216,7 @@ export interface FileRouteTypes {
     | '/profile/'
     | '/wallet/'
     | '/$lan/newAssets/addressMent'
+    | '/order/spot_/$orderId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -223,6 +235,7 @@ export interface RootRouteChildren {
   ProfileIndexRoute: typeof ProfileIndexRoute
   WalletIndexRoute: typeof WalletIndexRoute
   LanNewAssetsAddressMentRoute: typeof LanNewAssetsAddressMentRoute
+  OrderSpotOrderIdRoute: typeof OrderSpotOrderIdRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -332,6 +345,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LanNewAssetsAddressMentRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/order/spot_/$orderId': {
+      id: '/order/spot_/$orderId'
+      path: '/order/spot/$orderId'
+      fullPath: '/order/spot/$orderId'
+      preLoaderRoute: typeof OrderSpotOrderIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -351,6 +371,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProfileIndexRoute: ProfileIndexRoute,
   WalletIndexRoute: WalletIndexRoute,
   LanNewAssetsAddressMentRoute: LanNewAssetsAddressMentRoute,
+  OrderSpotOrderIdRoute: OrderSpotOrderIdRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

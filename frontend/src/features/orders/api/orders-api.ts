@@ -1,13 +1,20 @@
 import { queryOptions } from '@tanstack/react-query'
-import { apiData } from '@/lib/request-client'
+import { ApiError, apiData } from '@/lib/request-client'
 
 /**
  * Spot order API of the orders pages (spec §7, internal/httpapi/trade_routes.go):
  * open orders (/order/list/new), finished orders (/order/entrust_history),
- * the user's trades (/order/trade_info_search), an order's fills
- * (/trade/list_by_order) and cancellation. Amounts are decimal strings,
+ * the user's trades (/order/trade_info_search), one order (/order/detail),
+ * an order's fills (/trade/list_by_order) and cancellation. Amounts are decimal strings,
  * times Unix milliseconds. Searches only reach the last 180 days.
  */
+
+/**
+ * How often the pages poll, besides the pushes of the live updates: open
+ * orders (and an open order's page) often, finished ones a little less.
+ */
+export const OPEN_REFRESH_MS = 5000
+export const HISTORY_REFRESH_MS = 15_000
 
 /** Order status numbers of the API. */
 export const ORDER_STATUS = { NEW: 1, PARTIALLY_FILLED: 2, FILLED: 3, CANCELLED: 4, REJECTED: 5 } as const
@@ -124,6 +131,7 @@ export const ordersKeys = {
   history: (filter: HistoryFilter) => ['trade', 'orders', 'spot-history', filter] as const,
   trades: (filter: HistoryFilter) => ['trade', 'orders', 'spot-trades', filter] as const,
   fills: (orderId: string) => ['trade', 'orders', 'spot-fills', orderId] as const,
+  detail: (orderId: string) => ['trade', 'orders', 'spot-order', orderId] as const,
 }
 
 export const spotPairsQuery = queryOptions({
@@ -223,6 +231,41 @@ export const orderFillsQuery = (orderId: string) =>
       )
       return data?.tradeList ?? []
     },
+  })
+
+/** The trade code of an order that does not exist or belongs to someone else (apperr 14014). */
+export const CODE_ORDER_NOT_FOUND = '14014'
+
+/**
+ * Order ids are decimal numbers of at most 24 digits (the server refuses
+ * longer ones as a parameter error): anything else in an address cannot
+ * name an order, so the page says "not found" without asking.
+ */
+const ORDER_ID_RE = /^[1-9]\d{0,23}$/
+
+/** True when a string from an address can be an order id. */
+export function isOrderId(value: string): boolean {
+  return ORDER_ID_RE.test(value)
+}
+
+/** True when a failed order request means "no such order of yours" rather than a fault worth retrying. */
+export function isOrderNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.code === CODE_ORDER_NOT_FOUND
+}
+
+/**
+ * One of the user's orders, open or finished (/order/detail). Someone
+ * else's order answers 14014 like an unknown one, so nobody learns which
+ * ids exist.
+ */
+export async function fetchOrder(orderId: string, signal?: AbortSignal): Promise<SpotOrder> {
+  return apiData<SpotOrder>('/fe-ex-api/order/detail', { order_id: orderId }, { silent: true, signal })
+}
+
+export const orderDetailQuery = (orderId: string) =>
+  queryOptions({
+    queryKey: ordersKeys.detail(orderId),
+    queryFn: ({ signal }) => fetchOrder(orderId, signal),
   })
 
 /** Asks the engine to cancel one open order; a refused request has been toasted when this rejects. */

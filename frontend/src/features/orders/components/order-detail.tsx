@@ -1,26 +1,31 @@
-import { Button, CloseButton, DataList, Drawer, Heading, HStack, Portal, Stack, Text } from '@chakra-ui/react'
-import { useQuery } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
-import { DataTable, type DataColumn } from '@/components/data/data-table'
+import { Button, CloseButton, Drawer, HStack, Portal, Stack } from '@chakra-ui/react'
+import { LuMaximize2 } from 'react-icons/lu'
+import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
-import { orderFillsQuery, type SpotOrder, type SpotPair, type SpotTrade } from '../api/orders-api'
-import { fixed, formatDateTime, isOpenOrder, isPositive, orderAmount, orderPrice, pairOf } from '../lib/order-format'
-import { SideLabel, StatusBadge } from './order-columns'
+import type { SpotOrder, SpotPair } from '../api/orders-api'
+import type { OrdersSearch } from '../lib/order-filters'
+import { isOpenOrder, pairOf } from '../lib/order-format'
+import { orderPageHref } from '../lib/order-links'
+import { OrderFields, OrderFills, OrderHeadline } from './order-fields'
 
 /**
  * One order in a side panel (a bottom sheet on phones): what was asked,
  * what executed, and every fill of it from /trade/list_by_order. An open
- * order can be cancelled from here.
+ * order can be cancelled from here, and the panel links to the order's own
+ * page (which keeps the list's search for its way back).
  */
 export function OrderDetail({
   order,
   pairs,
+  search,
   onClose,
   onCancel,
   cancelling,
 }: {
   order: SpotOrder | null
   pairs: SpotPair[] | undefined
+  /** The list's search, carried to the order's page for its back link. */
+  search: OrdersSearch
   onClose: () => void
   onCancel: (o: SpotOrder) => void
   cancelling: boolean
@@ -41,7 +46,9 @@ export function OrderDetail({
         <Drawer.Backdrop />
         <Drawer.Positioner>
           <Drawer.Content data-testid="order-detail" maxH={{ base: '90dvh', md: 'none' }} roundedTop={{ base: 'l3', md: '0' }}>
-            {order && <DetailBody order={order} pair={pairOf(pairs, order.symbol)} onCancel={onCancel} cancelling={cancelling} />}
+            {order && (
+              <DetailBody order={order} pair={pairOf(pairs, order.symbol)} search={search} onCancel={onCancel} cancelling={cancelling} />
+            )}
             <Drawer.CloseTrigger asChild>
               <CloseButton size="sm" aria-label={t('detail.close')} data-testid="order-detail-close" />
             </Drawer.CloseTrigger>
@@ -55,100 +62,52 @@ export function OrderDetail({
 function DetailBody({
   order,
   pair,
+  search,
   onCancel,
   cancelling,
 }: {
   order: SpotOrder
   pair: SpotPair
+  search: OrdersSearch
   onCancel: (o: SpotOrder) => void
   cancelling: boolean
 }) {
   const { t } = useTexts('orders')
-  const fills = useQuery(orderFillsQuery(order.order_id))
-  const rows: [string, ReactNode, string][] = [
-    [t('cols.orderId'), <Text as="span" fontFamily="mono" fontSize="xs" overflowWrap="anywhere">{order.order_id}</Text>, 'order-id'],
-    [t('cols.type'), t(`types.${order.type}`) || order.type, 'type'],
-    [t('cols.price'), orderPrice(order, pair) ?? t('market'), 'price'],
-  ]
-  if (order.stop_price) rows.push([t('cols.stopPrice'), fixed(order.stop_price, pair.pricePrecision), 'stop'])
-  rows.push(
-    [t('cols.amount'), orderAmount(order, pair), 'amount'],
-    [t('cols.filled'), fixed(order.deal_volume, pair.volumePlaces), 'filled'],
-    [t('cols.avgPrice'), isPositive(order.deal_volume) ? fixed(order.avg_price, pair.pricePrecision) : '—', 'avg'],
-    [t('cols.total'), isPositive(order.deal_money) ? `${fixed(order.deal_money, pair.pricePrecision)} ${pair.quote}`.trim() : '—', 'total'],
-    [t('cols.fee'), isPositive(order.fee) ? `${order.fee} ${order.fee_coin ?? ''}`.trim() : '—', 'fee'],
-    [t('detail.created'), formatDateTime(order.created_at), 'created'],
-    [t('detail.updated'), formatDateTime(order.updated_at), 'updated'],
-  )
-  if (order.client_order_id) rows.push([t('detail.clientOrderId'), order.client_order_id, 'client-id'])
-
-  const fillColumns: DataColumn<SpotTrade>[] = [
-    { id: 'time', header: t('cols.time'), nowrap: true, card: 'title', cell: (f) => formatDateTime(f.created_at) },
-    { id: 'role', header: t('cols.role'), card: 'aside', cell: (f) => t(`roles.${f.role}`) || f.role },
-    { id: 'price', header: t('cols.price'), numeric: true, cell: (f) => fixed(f.price, pair.pricePrecision) },
-    { id: 'amount', header: t('cols.amount'), numeric: true, cell: (f) => fixed(f.volume, pair.volumePlaces) },
-    { id: 'total', header: t('cols.total'), numeric: true, cell: (f) => fixed(f.deal_money, pair.pricePrecision) },
-    { id: 'fee', header: t('cols.fee'), numeric: true, cell: (f) => `${f.fee} ${f.fee_coin}` },
-  ]
-
   return (
     <>
       <Drawer.Header pe="12">
         <Stack gap="1">
           <Drawer.Title>{t('detail.title')}</Drawer.Title>
-          <HStack gap="2" flexWrap="wrap" data-testid="order-detail-heading">
-            <Text fontWeight="semibold">{pair.showName}</Text>
-            <SideLabel t={t} side={order.side} />
-            <StatusBadge t={t} order={order} />
-          </HStack>
+          <OrderHeadline order={order} pair={pair} />
         </Stack>
       </Drawer.Header>
       <Drawer.Body>
         <Stack gap="6">
-          <DataList.Root orientation="horizontal" size="sm" data-testid="order-detail-fields">
-            {rows.map(([label, value, id]) => (
-              <DataList.Item key={id} data-testid={`order-detail-${id}`}>
-                <DataList.ItemLabel minW="32">{label}</DataList.ItemLabel>
-                <DataList.ItemValue justifyContent="flex-end" textAlign="end" fontVariantNumeric="tabular-nums">
-                  {value}
-                </DataList.ItemValue>
-              </DataList.Item>
-            ))}
-          </DataList.Root>
-          <Stack gap="2">
-            <Heading as="h3" size="sm">
-              {t('detail.fills')}
-            </Heading>
-            <DataTable
-              columns={fillColumns}
-              rows={fills.data ?? []}
-              rowKey={(f) => f.trade_id}
-              label={t('detail.fills')}
-              layout="cards"
-              testId="order-fills"
-              rowTestId="order-fill"
-              isLoading={fills.isLoading}
-              loadingLabel={t('loading')}
-              emptyText={t('detail.noFills')}
-              emptyTestId="order-fills-empty"
-              error={fills.isError ? { text: t('detail.fillsError'), retryText: t('retry'), onRetry: () => void fills.refetch() } : undefined}
-            />
-          </Stack>
+          <OrderFields order={order} pair={pair} />
+          <OrderFills order={order} pair={pair} />
         </Stack>
       </Drawer.Body>
-      {isOpenOrder(order) && (
-        <Drawer.Footer>
-          <Button
-            variant="outline"
-            colorPalette="red"
-            loading={cancelling}
-            onClick={() => onCancel(order)}
-            data-testid="order-detail-cancel"
-          >
-            {t('actions.cancel')}
+      <Drawer.Footer>
+        <HStack justify="space-between" w="full" gap="2" flexWrap="wrap">
+          <Button asChild variant="ghost" size="sm" colorPalette="brand">
+            <AppLink href={orderPageHref(order.order_id, search)} data-testid="order-detail-page-link">
+              <LuMaximize2 aria-hidden="true" />
+              {t('detail.openPage')}
+            </AppLink>
           </Button>
-        </Drawer.Footer>
-      )}
+          {isOpenOrder(order) && (
+            <Button
+              variant="outline"
+              colorPalette="red"
+              loading={cancelling}
+              onClick={() => onCancel(order)}
+              data-testid="order-detail-cancel"
+            >
+              {t('actions.cancel')}
+            </Button>
+          )}
+        </HStack>
+      </Drawer.Footer>
     </>
   )
 }

@@ -199,7 +199,7 @@ describe('OrdersPage', () => {
   })
 
   it('opens an order with its fills', async () => {
-    renderWithApp(<Harness initial={{ tab: 'history' }} />)
+    renderWithApp(<Harness initial={{ tab: 'history', status: 3 }} />)
     const list = await screen.findByTestId('order-history')
     fireEvent.click(within(list).getByRole('button', { name: 'Details of order 2000' }))
     const panel = await screen.findByTestId('order-detail')
@@ -213,6 +213,9 @@ describe('OrdersPage', () => {
     expect(calls('/fe-ex-api/trade/list_by_order')).toEqual([{ order_id: '2000' }])
     // A finished order has no cancel button.
     expect(within(panel).queryByTestId('order-detail-cancel')).toBeNull()
+    // The panel links to the order's own page, which keeps the list's search for its way back.
+    const link = within(panel).getByRole('link', { name: 'Open as a page' })
+    expect(link.getAttribute('href')).toBe('/order/spot/2000?tab=history&status=3')
   })
 
   it('shows an error state with a retry when the list fails', async () => {

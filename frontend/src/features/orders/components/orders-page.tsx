@@ -1,20 +1,17 @@
 import { Box, Button, Container, Dialog, Flex, Heading, HStack, Portal, Stack, Tabs, Text } from '@chakra-ui/react'
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useEffect, useMemo, useState } from 'react'
 import { LuChartCandlestick, LuListX } from 'react-icons/lu'
 import { DataTable } from '@/components/data/data-table'
 import { HISTORY_WINDOW_DAYS } from '@/components/data/history-range'
 import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
-import { notifyError, notifySuccess } from '@/lib/notify'
-import { ApiError } from '@/lib/request-client'
 import {
-  cancelAllSpotOrders,
-  cancelSpotOrder,
+  HISTORY_REFRESH_MS,
+  OPEN_REFRESH_MS,
   openOrdersQuery,
   orderHistoryQuery,
-  ordersKeys,
   spotPairsQuery,
   tradeHistoryQuery,
   type SpotOrder,
@@ -25,10 +22,7 @@ import { pairOf } from '../lib/order-format'
 import { orderColumns, tradeColumns } from './order-columns'
 import { OrderDetail } from './order-detail'
 import { OrderFilters } from './order-filters'
-
-/** Open orders refresh this often; the history tabs a little less often. */
-export const OPEN_REFRESH_MS = 5000
-export const HISTORY_REFRESH_MS = 15_000
+import { useCancel, useErrorToast, type Cancel } from './order-hooks'
 
 /** Pager texts of the orders texts. */
 export function pagerLabels(t: TranslateFn, nav: string): PagerLabels {
@@ -50,68 +44,6 @@ function useClampPage(page: number, count: number | undefined, search: OrdersSea
     if (count !== undefined && count > 0 && page > pageCount(count, PAGE_SIZE)) onSearch(nextSearch(search, { page: pageCount(count, PAGE_SIZE) }))
   }, [page, count, search, onSearch])
 }
-
-/** Shows one error toast when a list stops loading (not one per failed poll). */
-function useErrorToast(isError: boolean, message: string) {
-  const shown = useRef(false)
-  useEffect(() => {
-    if (isError && !shown.current) notifyError(message)
-    shown.current = isError
-  }, [isError, message])
-}
-
-/**
- * Mutations toast refused requests through the request client; a transport
- * failure (offline, server down) rejects with a plain Error and no toast yet.
- */
-function toastTransportError(error: unknown, fallback: string) {
-  if (!(error instanceof ApiError)) notifyError(fallback)
-}
-
-/** Cancels orders and remembers which ones are on their way out. */
-function useCancel() {
-  const { t } = useTexts('orders')
-  const common = useTexts('common')
-  const queryClient = useQueryClient()
-  const [pending, setPending] = useState<ReadonlySet<string>>(new Set())
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: ordersKeys.all }),
-      queryClient.invalidateQueries({ queryKey: ['trade', 'balance'] }),
-    ])
-  const settle = (orderId: string) =>
-    setPending((s) => {
-      const next = new Set(s)
-      next.delete(orderId)
-      return next
-    })
-  const cancel = useMutation({
-    mutationFn: (o: SpotOrder) => cancelSpotOrder(o),
-    onMutate: (o) => setPending((s) => new Set(s).add(o.order_id)),
-    // The engine cancels asynchronously: the row keeps its spinner until
-    // the refreshed list no longer has it (or shows it still open).
-    onSuccess: async (_data, o) => {
-      notifySuccess(t('toasts.cancelled'))
-      await refresh()
-      settle(o.order_id)
-    },
-    onError: (error, o) => {
-      toastTransportError(error, common.t('error'))
-      settle(o.order_id)
-    },
-  })
-  const cancelAll = useMutation({
-    mutationFn: (symbol: string) => cancelAllSpotOrders(symbol),
-    onSuccess: () => {
-      notifySuccess(t('toasts.cancelledAll'))
-      void refresh()
-    },
-    onError: (error) => toastTransportError(error, common.t('error')),
-  })
-  return { cancel, cancelAll, pending }
-}
-
-type Cancel = ReturnType<typeof useCancel>
 
 function CancelAllDialog({
   open,
@@ -347,7 +279,7 @@ function TradeHistoryTab({
  * /order/spot: the signed-in user's spot orders. Tabs for open orders
  * (cancel, cancel all), finished orders and trades, with pair, side,
  * status and date filters (last 180 days), pages, and an order's detail
- * with its fills in a side panel.
+ * with its fills in a side panel, which links to the order's own page.
  */
 export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearch: (next: OrdersSearch) => void }) {
   const { t } = useTexts('orders')
@@ -398,6 +330,7 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
       <OrderDetail
         order={detail}
         pairs={pairs}
+        search={search}
         onClose={() => setDetail(null)}
         // The panel shows the order as it was opened: once the cancel is
         // accepted it closes and the refreshed lists tell the outcome.
