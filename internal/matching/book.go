@@ -170,7 +170,7 @@ func (b *Book) Apply(c *Command) bool {
 	case CmdCancel:
 		b.cancel(c)
 	case CmdCancelAll:
-		b.cancelAll(c.UserID)
+		b.cancelAll(c.UserID, c.OrderID)
 	case CmdAmend:
 		b.amend(c)
 	default:
@@ -700,7 +700,11 @@ func (b *Book) cancelOrder(oi int32, r Reason) {
 
 // cancelAll cancels every live order of user in canonical order: bids best
 // to worst, asks best to worst, then buy and sell stops in trigger order.
-func (b *Book) cancelAll(user uint64) {
+// cancelAll cancels the user's orders; a non-zero before limits it to
+// orders with smaller ids. The API sets it to an order id taken when the
+// user asked, so a cancel-all delivered again after a crash cancels what
+// the first delivery did and never an order placed after the request.
+func (b *Book) cancelAll(user, before uint64) {
 	for _, side := range [2]Side{Buy, Sell} {
 		x := b.sideLevels(side)
 		// Walk by key, since cancelling may remove the current level.
@@ -709,7 +713,7 @@ func (b *Book) cancelAll(user uint64) {
 			oi := b.levels[ref.idx].head
 			for oi != nilIdx {
 				next := b.orders[oi].next
-				if b.orders[oi].user == user {
+				if b.orders[oi].user == user && (before == 0 || b.orders[oi].id < before) {
 					b.cancelOrder(oi, ReasonCancelled)
 				}
 				oi = next
@@ -723,7 +727,7 @@ func (b *Book) cancelAll(user uint64) {
 				continue
 			}
 			oi := (*stops)[i]
-			if b.orders[oi].user == user {
+			if b.orders[oi].user == user && (before == 0 || b.orders[oi].id < before) {
 				b.cancelOrder(oi, ReasonCancelled)
 			}
 		}

@@ -53,6 +53,10 @@ func cancel(id, u uint64) Command { return Command{Kind: CmdCancel, OrderID: id,
 
 func cancelAll(u uint64) Command { return Command{Kind: CmdCancelAll, UserID: u} }
 
+func cancelAllBefore(u, before uint64) Command {
+	return Command{Kind: CmdCancelAll, UserID: u, OrderID: before}
+}
+
 func amend(id, u uint64, qty, price int64) Command {
 	return Command{Kind: CmdAmend, OrderID: id, UserID: u, Qty: qty, Price: price}
 }
@@ -343,6 +347,14 @@ func TestBookTable(t *testing.T) {
 				"done #6 cancelled rem=1 filled=0 quote=0"}},
 			{cancelAll(1), none},
 		}, book: "B#3:1@99"},
+		{name: "cancel all bounded by an order id spares newer orders, also when delivered again", steps: []step{
+			{lim(1, 1, Buy, 1, 98), nil},
+			{lim(2, 1, Buy, 1, 99), nil},
+			{lim(5, 1, Sell, 1, 101), nil},
+			{cancelAllBefore(1, 5), []string{"done #2 cancelled rem=1 filled=0 quote=0", "done #1 cancelled rem=1 filled=0 quote=0"}},
+			{lim(7, 1, Buy, 1, 97), nil},
+			{cancelAllBefore(1, 5), none},
+		}, book: "B#7:1@97 S#5:1@101"},
 		{name: "stop-limit: waits, triggers on the last price, then takes", steps: []step{
 			{lim(1, 1, Sell, 1, 100), nil},
 			{lim(2, 2, Buy, 1, 100), nil}, // last price 100

@@ -107,7 +107,7 @@ func (r *refBook) apply(c *Command) bool {
 		r.cancelOrder(o)
 	case CmdCancelAll:
 		for _, o := range r.canonical() {
-			if o.user == c.UserID {
+			if o.user == c.UserID && (c.OrderID == 0 || o.id < c.OrderID) {
 				r.cancelOrder(o)
 			}
 		}
@@ -587,6 +587,9 @@ func (g *cmdGen) next() Command {
 		}
 	case p < 99:
 		c.Kind = CmdCancelAll
+		if r.IntN(2) == 0 {
+			c.OrderID = 0 // unbounded; otherwise orders from c.OrderID on stay
+		}
 	default:
 		c.Kind = CommandKind(r.IntN(7))
 		c.OrderID = pickLive()

@@ -106,7 +106,7 @@ type CommandKind uint8
 const (
 	CmdPlace     CommandKind = 1
 	CmdCancel    CommandKind = 2
-	CmdCancelAll CommandKind = 3 // all orders of UserID (Symbol 0 = every book)
+	CmdCancelAll CommandKind = 3 // all orders of UserID (Symbol 0 = every book) with ids below OrderID (0 = all)
 	CmdAmend     CommandKind = 4 // new price (0 = keep) and new remaining quantity
 )
 
