@@ -12,10 +12,13 @@
 //
 // Durability: Send returns only after its message is fsynced (one group
 // commit per burst of concurrent sends, see writer). Receive counts and
-// deletes are written without waiting for fsync: they survive a killed
-// process, and on a power loss the worst case is a redelivery, which the port
-// already allows (at-least-once). Visibility deadlines are kept in memory
-// only: after a restart every message is visible again, again a redelivery.
+// deletes are written without waiting for fsync; the syncer fsyncs them a
+// few milliseconds later, once per burst (Pebble would otherwise keep them
+// in its in-process WAL buffer until the next synced send, so a killed
+// process could lose deletes made long before). A crash inside that window
+// at worst redelivers a message, which the port already allows
+// (at-least-once). Visibility deadlines are kept in memory only: after a
+// restart every message is visible again, again a redelivery.
 //
 // The in-memory index (groups, in-flight set, expiry heap) is rebuilt from
 // the database when a queue is opened.
@@ -27,6 +30,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cockroachdb/pebble"
@@ -73,7 +77,18 @@ type DB struct {
 	// seq is the last sequence number assigned; only the writer goroutine
 	// touches it after Open.
 	seq uint64
+
+	// unsynced is set by writes committed without an fsync (receive counts
+	// and deletes); syncKick wakes the syncer, which makes them durable
+	// soon after (see syncSoon). syncDone is closed when the syncer stops.
+	unsynced atomic.Bool
+	syncKick chan struct{}
+	syncDone chan struct{}
 }
+
+// syncDelay is how long the syncer lets writes committed without an fsync
+// gather before it syncs them all with one fsync.
+const syncDelay = 5 * time.Millisecond
 
 // Open opens (creating if needed) the queue database in dir.
 func Open(dir string, opts Options) (*DB, error) {
@@ -88,14 +103,16 @@ func Open(dir string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("queue/embedded: open %s: %w", dir, err)
 	}
 	db := &DB{
-		pdb:     pdb,
-		opts:    opts,
-		now:     time.Now,
-		log:     opts.Logger,
-		reqs:    make(chan *writeReq, 1024),
-		closing: make(chan struct{}),
-		done:    make(chan struct{}),
-		queues:  make(map[string]*Queue),
+		pdb:      pdb,
+		opts:     opts,
+		now:      time.Now,
+		log:      opts.Logger,
+		reqs:     make(chan *writeReq, 1024),
+		closing:  make(chan struct{}),
+		done:     make(chan struct{}),
+		queues:   make(map[string]*Queue),
+		syncKick: make(chan struct{}, 1),
+		syncDone: make(chan struct{}),
 	}
 	v, closer, err := pdb.Get(seqKey)
 	switch {
@@ -110,7 +127,47 @@ func Open(dir string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("queue/embedded: read sequence: %w", err)
 	}
 	go db.writer()
+	go db.syncer()
 	return db, nil
+}
+
+// syncSoon makes the writes committed so far without an fsync durable
+// within about syncDelay. Pebble keeps a record committed with NoSync in
+// its in-process WAL buffer until a later synced write or a full WAL block
+// pushes it out, so without this a killed process loses deletes and
+// receive counts made while no message was being sent, however long ago:
+// every restart would then deliver the same handled messages again.
+func (db *DB) syncSoon() {
+	db.unsynced.Store(true)
+	select {
+	case db.syncKick <- struct{}{}:
+	default:
+	}
+}
+
+// syncer syncs the WAL, once per burst, after writes committed without an
+// fsync, until the database closes.
+func (db *DB) syncer() {
+	defer close(db.syncDone)
+	for {
+		select {
+		case <-db.closing:
+			return
+		case <-db.syncKick:
+		}
+		t := time.NewTimer(syncDelay)
+		select {
+		case <-db.closing:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		if db.unsynced.Swap(false) {
+			if err := db.pdb.LogData(nil, pebble.Sync); err != nil {
+				db.log.Warn().Err(err).Msg("queue: syncing deletes and receive counts failed")
+			}
+		}
+	}
 }
 
 // Queue opens the named queue (loading its messages from disk on first use)
@@ -174,6 +231,7 @@ func (db *DB) Close() error {
 	db.mu.Unlock()
 	close(db.closing)
 	<-db.done
+	<-db.syncDone
 	db.mu.Lock()
 	for _, q := range db.queues {
 		// Taking each queue's lock waits out operations that are using

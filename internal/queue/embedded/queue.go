@@ -316,6 +316,7 @@ func (q *Queue) receiveOnce(max int, visibility time.Duration) (out []queue.Deli
 		if err := counts.Commit(pebble.NoSync); err != nil {
 			q.db.log.Warn().Err(err).Str("queue", q.name).Msg("queue: persisting receive counts failed")
 		}
+		q.db.syncSoon()
 		_ = counts.Close()
 	}
 	if len(out) == 0 && len(moves) == 0 {
@@ -516,8 +517,13 @@ func (q *Queue) Delete(ctx context.Context, receiptHandle string) error {
 	defer b.Close()
 	_ = b.Delete(seqKeyOf(q.prefix, kindMessage, r.seq), nil)
 	_ = b.Delete(seqKeyOf(q.prefix, kindCount, r.seq), nil)
-	// Not fsynced: a lost delete only means a redelivery (package doc).
-	return b.Commit(pebble.NoSync)
+	// Not fsynced here: the syncer makes it durable moments later, and a
+	// delete lost in between only means a redelivery (package doc).
+	if err := b.Commit(pebble.NoSync); err != nil {
+		return err
+	}
+	q.db.syncSoon()
+	return nil
 }
 
 // ChangeVisibility implements queue.Queue.

@@ -1,0 +1,99 @@
+package embedded
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"tenger/internal/queue"
+)
+
+// TestDeleteReachesDiskWithoutLaterWrites: a delete made while nothing else
+// is written must still reach the disk, or a killed process delivers the
+// handled message again on every restart. Pebble keeps a record committed
+// without fsync in its in-process WAL buffer until something pushes it
+// out; the database's syncer does. The test copies the database's files
+// while it is open, which is what a SIGKILL leaves behind, and opens the
+// copy until the deletes show (failing if they never do).
+func TestDeleteReachesDiskWithoutLaterWrites(t *testing.T) {
+	dir := t.TempDir()
+	db := openDB(t, dir)
+	defer db.Close()
+	q, err := db.Queue("d", QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, b := range []string{"a", "b", "c"} {
+		if err := q.Send(ctx, queue.Message{Group: "g", Body: []byte(b)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds, err := q.Receive(ctx, 10, time.Hour, 0)
+	if err != nil || len(ds) != 3 {
+		t.Fatalf("received %d: %v", len(ds), err)
+	}
+	for _, d := range ds {
+		if err := q.Delete(ctx, d.ReceiptHandle); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		left := messagesInCopy(t, dir, "d")
+		if left == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d deleted messages are still on disk: a killed process would deliver them again", left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// messagesInCopy copies the database files in dir (as a killed process
+// leaves them: whatever reached the operating system) and counts the
+// messages of a queue in the copy.
+func messagesInCopy(t *testing.T, dir, name string) int {
+	t.Helper()
+	cp := t.TempDir()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if err := copyFile(filepath.Join(dir, e.Name()), filepath.Join(cp, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := openDB(t, cp)
+	defer db.Close()
+	q, err := db.Queue(name, QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q.Stats().Messages
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
