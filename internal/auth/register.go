@@ -172,7 +172,9 @@ func (s *Service) ResetFinish(ctx context.Context, m Meta, token, password strin
 	}
 	ops := endOtherSessions(u, Meta{}, store.NewUpdate().Set(attrPwHash, hash), nil)
 	ops = append(ops, store.DeleteOp(k, store.ItemExists()), hist)
-	if err := s.commit(ctx, ops, apperr.New(apperr.CodeResetTokenInvalid)); err != nil {
+	err = s.commit(ctx, ops, apperr.New(apperr.CodeResetTokenInvalid))
+	s.sessions.revokeUser(u.ID) // whatever the outcome: the change may have happened
+	if err != nil {
 		return err
 	}
 	// The owner proved control of the e-mail or phone: lift sign-in locks.

@@ -102,6 +102,7 @@ type Service struct {
 	limits   Limits
 	box      secretBox
 	dummy    string // a hash to check against when the account does not exist
+	sessions sessionCache
 }
 
 // New builds the service.

@@ -244,7 +244,9 @@ func (s *Service) UpdatePassword(ctx context.Context, m Meta, oldPw, newPw, goog
 	ops := endOtherSessions(u, m, store.NewUpdate().Set(attrPwHash, hash), store.Eq(attrPwHash, u.PasswordHash))
 	ops = append(ops, hist)
 	// A conflict means a concurrent password change or sign-out: ask again.
-	return s.commit(ctx, ops, apperr.New(apperr.CodeNotSignedIn))
+	err = s.commit(ctx, ops, apperr.New(apperr.CodeNotSignedIn))
+	s.sessions.revokeUser(u.ID) // whatever the outcome: the change may have happened
+	return err
 }
 
 // UpdateNickname sets the nickname (1–32 characters, no control characters).
