@@ -351,6 +351,14 @@ func (s *Service) applyTrades(ctx context.Context, symbol string, trades []Trade
 		if t.ID == "" || !t.Price.IsPositive() || !t.Qty.IsPositive() {
 			continue
 		}
+		// Trades arrive in order per symbol, so anything at or below the
+		// high-water mark was applied before: the engine publishes the
+		// trades it replays after a crash again, stamped with the time of
+		// the replay, and the per-candle check alone would count them
+		// again in another candle.
+		if st.lastID != "" && compareIDs(t.ID, st.lastID) <= 0 {
+			continue
+		}
 		t.Symbol = sym
 		for _, p := range Periods {
 			c, err := s.candleFor(ctx, st, p, p.BucketStart(t.At))
@@ -376,11 +384,21 @@ func (s *Service) applyTrades(ctx context.Context, symbol string, trades []Trade
 			recentChanged = true
 		}
 	}
+	// The 1min candles and the recent-trades item carry the high-water mark
+	// a restart starts from (load), so they are written after the other
+	// periods: a crash between the transactions of a large write then
+	// leaves the mark behind, and the replayed trades fill the rest in.
 	var ops []store.Op
 	for _, p := range Periods {
+		if p == Min1 {
+			continue
+		}
 		for _, c := range dirty[p] {
 			ops = append(ops, store.PutOp(candleItem(sym, p, c), nil))
 		}
+	}
+	for _, c := range dirty[Min1] {
+		ops = append(ops, store.PutOp(candleItem(sym, Min1, c), nil))
 	}
 	if recentChanged {
 		list := make([]any, 0, len(st.recent))

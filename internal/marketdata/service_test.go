@@ -208,19 +208,47 @@ func TestRestartRebuildsFromStore(t *testing.T) {
 }
 
 func TestRestartAfterPartialWrite(t *testing.T) {
-	// A crash stored the 1min candle of trade 6 but not its day candle:
-	// after the restart the replay fills exactly the missing candle.
+	// The 1min candles and the recent trades, which hold the high-water
+	// mark, are written after the other periods. A crash that stored the
+	// day candle of trade 6 but not its 1min candle nor its recent entry:
+	// after the restart the replay fills exactly the missing candle, and
+	// the day candle counts trade 6 once.
 	e := newEnv(t)
 	e.feed("btcusdt", sequence()...)
-	key := store.Key{PK: klinePK("btcusdt", Day1), SK: klineSK(at("2026-02-02T00:00:00Z").Unix())}
-	if err := e.st.Delete(context.Background(), key, nil); err != nil {
+	ctx := context.Background()
+	key := store.Key{PK: klinePK("btcusdt", Min1), SK: klineSK(at("2026-02-02T00:00:00Z").Unix())}
+	if err := e.st.Delete(ctx, key, nil); err != nil {
+		t.Fatal(err)
+	}
+	rk := store.Key{PK: recentPK, SK: "btcusdt"}
+	it, err := e.st.Get(ctx, rk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := it["trades"].([]any)
+	it["trades"] = list[:len(list)-1]
+	if err := e.st.Put(ctx, it, nil); err != nil {
 		t.Fatal(err)
 	}
 	e.restart()
-	if got := e.rows(Day1); strings.Contains(got, "02-02") {
-		t.Fatalf("day candle should be missing: %s", got)
+	if got := e.rows(Min1); strings.Contains(got, "02-02") {
+		t.Fatalf("1min candle should be missing: %s", got)
 	}
 	e.feed("btcusdt", sequence()...)
+	e.checkKlines()
+}
+
+// Trades delivered again with other times (an engine replaying its
+// journal after a crash stamps them anew) are not counted again.
+func TestReplayedTradesWithNewTimesAreSkipped(t *testing.T) {
+	e := newEnv(t)
+	e.feed("btcusdt", sequence()...)
+	e.restart()
+	again := sequence()
+	for i := range again {
+		again[i].At = again[i].At.Add(36 * time.Hour)
+	}
+	e.feed("btcusdt", again...)
 	e.checkKlines()
 }
 

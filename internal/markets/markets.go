@@ -171,10 +171,17 @@ func (c *Catalogue) List() []Pair { return append([]Pair(nil), c.cur.Load().pair
 // Pair finds a pair by symbol ("btcusdt", also "BTC/USDT" or "BTC_USDT"),
 // open or closed.
 func (c *Catalogue) Pair(symbol string) (Pair, bool) {
-	s := strings.ToLower(strings.NewReplacer("/", "", "_", "", "-", "").Replace(symbol))
-	p, ok := c.cur.Load().by[s]
+	p, ok := c.cur.Load().by[symbol]
+	if !ok {
+		p, ok = c.cur.Load().by[strings.ToLower(symbolSeparators.Replace(symbol))]
+	}
 	return p, ok
 }
+
+// symbolSeparators strips the separators of "BTC/USDT" and "BTC_USDT". It is
+// built once: a Replacer builds its lookup table on first use, and Pair runs
+// on every order.
+var symbolSeparators = strings.NewReplacer("/", "", "_", "", "-", "")
 
 // Quotes lists the quote coins in display order.
 func (c *Catalogue) Quotes() []string {
