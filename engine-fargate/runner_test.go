@@ -265,24 +265,30 @@ func TestEngineMatchesSettlesAndStopsGracefully(t *testing.T) {
 	}
 }
 
-// TestEngineRefusesLostJournal: settled trades with an empty data directory
-// (a lost or unmounted volume) stop the start instead of restarting the
-// trade ids.
-func TestEngineRefusesLostJournal(t *testing.T) {
+// TestEngineRebuildsLostJournal: settled trades with an empty data
+// directory (a lost volume, or a new task on empty storage) rebuild the
+// books from the stored open orders: the resting order is back with its
+// remaining quantity, and trade ids continue.
+func TestEngineRebuildsLostJournal(t *testing.T) {
 	x := newExchange(t)
 	x.deposit("10000001", "BTC", "1")
 	x.deposit("10000002", "USDT", "10000")
 	sigterm := start(t, x.service(nil))
-	x.place("10000001", "SELL", "50000", "0.01")
+	sell := x.place("10000001", "SELL", "50000", "0.03")
 	x.waitStatus("10000002", x.place("10000002", "BUY", "50000", "0.01"), spot.StatusFilled)
 	if err := sigterm(); err != nil {
 		t.Fatal(err)
 	}
 	x.dataDir += "-empty"
-	_, err := newService(context.Background(), spot.EngineOptions{Store: x.st, Ledger: x.led, Markets: x.cat, Orders: x.q,
-		DataDir: x.dataDir, Log: zerolog.Nop()}, serviceOptions{})
-	if !errors.Is(err, spot.ErrJournalLost) {
-		t.Fatalf("start on an empty directory = %v, want ErrJournalLost", err)
+	svc := x.service(nil)
+	if asks := svc.eng.BookDepth("btcusdt", matching.Sell, 5); len(asks) != 1 || asks[0].Qty != 20000 {
+		t.Fatalf("asks after the rebuild = %+v", asks)
+	}
+	sigterm = start(t, svc)
+	x.waitStatus("10000002", x.place("10000002", "BUY", "50000", "0.02"), spot.StatusFilled)
+	x.waitStatus("10000001", sell, spot.StatusFilled)
+	if err := sigterm(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -87,4 +87,13 @@ var (
 	CodeTradeBusy = register("14019", http.StatusOK,
 		"The exchange is busy, please try again",
 		"Бирж ачаалалтай байна, дахин оролдоно уу")
+	// CodeTradeAmendVolume: an amend that does not reduce the order's
+	// quantity, or reduces it to what is already filled or less.
+	CodeTradeAmendVolume = register("14020", http.StatusOK,
+		"The new amount must be below the order's amount %s and above its filled amount %s",
+		"Шинэ тоо хэмжээ захиалгын %s-ээс бага, биелсэн %s-ээс их байх ёстой")
+	// CodeTradeAmendType: only orders that rest in the book can be amended.
+	CodeTradeAmendType = register("14021", http.StatusOK,
+		"Only LIMIT, POST_ONLY and STOP_LIMIT orders can be amended",
+		"Зөвхөн LIMIT, POST_ONLY, STOP_LIMIT захиалгыг өөрчилж болно")
 )

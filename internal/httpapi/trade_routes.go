@@ -8,10 +8,11 @@ import (
 	"tenger/internal/spot"
 )
 
-// Spot trading routes (spec §7): order entry and cancellation, open orders,
-// order history and search, the user's trades and an order's trades. All
-// are private and owner-checked: a user only ever sees and cancels their
-// own orders. Amounts are decimal strings; times are Unix milliseconds.
+// Spot trading routes (spec §7): order entry, amendment (reducing the
+// quantity) and cancellation, open orders, order history and search, the
+// user's trades and an order's trades. All are private and owner-checked: a
+// user only ever sees, amends and cancels their own orders. Amounts are
+// decimal strings; times are Unix milliseconds.
 
 // OrderCreateReq is /order/create.
 type OrderCreateReq struct {
@@ -54,6 +55,28 @@ type OrderCancelReq struct {
 func (r *OrderCancelReq) Validate() error {
 	if len(r.Symbol) > 40 || len(r.OrderID) > 24 {
 		return apperr.Param("symbol/order_id: too long")
+	}
+	return nil
+}
+
+// OrderAmendReq is /order/amend: reduce an open order's quantity. volume is
+// the order's new total quantity (as "volume" shows it, filled part
+// included): strictly below the current volume and strictly above
+// deal_volume, on the lot grid, leaving a remaining quantity that meets the
+// pair's minimum quantity and notional. The price and the order's place in
+// the queue do not change; increasing is refused (14020), as is amending a
+// MARKET, IOC or FOK order (14021); a finished order answers 14015, as for
+// a cancel.
+type OrderAmendReq struct {
+	Symbol  string     `json:"symbol" doc:"optional: the order's pair, checked when given"`
+	OrderID FlexString `json:"order_id" v:"required"`
+	Volume  FlexString `json:"volume" v:"required" doc:"new total quantity of the order (base coin), below the current volume and above deal_volume"`
+}
+
+// Validate bounds the fields.
+func (r *OrderAmendReq) Validate() error {
+	if len(r.Symbol) > 40 || len(r.OrderID) > 24 || len(r.Volume) > 64 {
+		return apperr.Param("symbol/order_id/volume: too long")
 	}
 	return nil
 }
@@ -116,7 +139,7 @@ func (r *OrderSearchReq) filter() (spot.OrderFilter, error) {
 	return f, nil
 }
 
-// OrderIDReq is /trade/list_by_order.
+// OrderIDReq is /trade/list_by_order and /order/detail.
 type OrderIDReq struct {
 	OrderID FlexString `json:"order_id" v:"required"`
 }
@@ -230,6 +253,10 @@ func NewTradeRouter(svc *spot.Service, opts Options) *Router {
 		func(c *Call, req *OrderCancelReq) (*Empty, error) {
 			return &Empty{}, svc.CancelOrder(c.Ctx, uid(c), req.Symbol, req.OrderID.String())
 		})
+	Handle(r, p+"/order/amend", priv("Reduce one of your open orders to a new total volume; it keeps its price and queue place, and the engine releases the freed hold"),
+		func(c *Call, req *OrderAmendReq) (*Empty, error) {
+			return &Empty{}, svc.AmendOrder(c.Ctx, uid(c), req.Symbol, req.OrderID.String(), req.Volume.String())
+		})
 	Handle(r, p+"/order/cancel_all", priv("Cancel all your open orders of a symbol, or of every symbol"),
 		func(c *Call, req *OrderSymbolReq) (*Empty, error) {
 			return &Empty{}, svc.CancelAll(c.Ctx, uid(c), req.Symbol)
@@ -294,6 +321,15 @@ func NewTradeRouter(svc *spot.Service, opts Options) *Router {
 				return nil, err
 			}
 			return &TradeList{Count: len(ts), TradeList: tradeViews(ts)}, nil
+		})
+	Handle(r, p+"/order/detail", priv("One of your orders, open or finished (for an order's own page)"),
+		func(c *Call, req *OrderIDReq) (*OrderView, error) {
+			o, err := svc.GetOrder(c.Ctx, uid(c), req.OrderID.String())
+			if err != nil {
+				return nil, err
+			}
+			v := orderView(svc, o)
+			return &v, nil
 		})
 	return r
 }

@@ -101,7 +101,9 @@ func TestTradeRoutes(t *testing.T) {
 	for {
 		a := tradeCall(t, h, p+"/order/entrust_history", "tb", map[string]any{"symbol": "btcusdt"})
 		_ = json.Unmarshal(a.Data, &hist)
-		if hist.Count == 1 || time.Now().After(deadline) {
+		// A batch's settlement writes commute and land concurrently: wait
+		// for the fill, not only for the final status.
+		if hist.Count == 1 && hist.OrderList[0].DealVolume != "0" || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -122,6 +124,14 @@ func TestTradeRoutes(t *testing.T) {
 	}
 	if a := tradeCall(t, h, p+"/trade/list_by_order", "tb", map[string]any{"order_id": created.OrderID}); a.Code != apperr.CodeTradeOrderNotFound {
 		t.Fatalf("bob read alice's order: %+v", a)
+	}
+	var one OrderView
+	_ = json.Unmarshal(tradeCall(t, h, p+"/order/detail", "ta", map[string]any{"order_id": created.OrderID}).Data, &one)
+	if one.OrderID != created.OrderID || one.Status != 2 || one.DealVolume != "0.1" || one.Symbol != "btcusdt" {
+		t.Fatalf("alice's order detail %+v", one)
+	}
+	if a := tradeCall(t, h, p+"/order/detail", "tb", map[string]any{"order_id": created.OrderID}); a.Code != apperr.CodeTradeOrderNotFound {
+		t.Fatalf("bob read alice's order detail: %+v", a)
 	}
 	_ = json.Unmarshal(tradeCall(t, h, p+"/order/trade_info_search", "tb", map[string]any{"symbol": "btcusdt", "side": "BUY"}).Data, &trades)
 	if trades.Count != 1 || trades.TradeList[0].Role != "TAKER" {
@@ -149,5 +159,114 @@ func TestTradeRoutes(t *testing.T) {
 	_ = json.Unmarshal(tradeCall(t, h, p+"/order/entrust_search", "ta", map[string]any{"status": "CANCELLED"}).Data, &search)
 	if search.Count != 1 || search.OrderList[0].DealVolume != "0.1" {
 		t.Fatalf("alice's cancelled orders %+v", search)
+	}
+}
+
+// TestTradeAmendRoute: /order/amend reduces an open order (the engine
+// releases the freed hold and the order keeps its place), refuses an
+// increase, another user's order and a finished order with the catalogue
+// codes, and is documented in the OpenAPI document.
+func TestTradeAmendRoute(t *testing.T) {
+	h, _, led := newTradeEnv(t)
+	const p = "/fe-ex-api"
+	alice := ledger.UserAccount("10000001", ledger.Spot)
+	waitBTC := func(avail, frozen string) {
+		t.Helper()
+		var b ledger.Balance
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			b, _ = led.Balance(context.Background(), alice, "BTC")
+			if b.Available.Equal(decimal.RequireFromString(avail)) && b.Frozen.Equal(decimal.RequireFromString(frozen)) {
+				return
+			}
+		}
+		t.Fatalf("alice BTC %s/%s, want %s/%s", b.Available, b.Frozen, avail, frozen)
+	}
+	a := tradeCall(t, h, p+"/order/create", "ta", map[string]any{"symbol": "btcusdt", "side": "SELL", "type": "LIMIT", "price": "30000", "volume": "0.5"})
+	var first OrderCreateResp
+	_ = json.Unmarshal(a.Data, &first)
+	a = tradeCall(t, h, p+"/order/create", "ta", map[string]any{"symbol": "btcusdt", "side": "SELL", "type": "LIMIT", "price": "30000", "volume": "0.2"})
+	var second OrderCreateResp
+	_ = json.Unmarshal(a.Data, &second)
+	if first.OrderID == "" || second.OrderID == "" {
+		t.Fatalf("create: %+v", a)
+	}
+	waitBTC("0.3", "0.7")
+
+	if a := tradeCall(t, h, p+"/order/amend", "ta", map[string]any{"symbol": "btcusdt", "order_id": first.OrderID, "volume": 0.3}); a.Code != "0" {
+		t.Fatalf("amend: %+v", a)
+	}
+	waitBTC("0.5", "0.5")
+	for _, c := range []struct {
+		token string
+		body  map[string]any
+		code  string
+	}{
+		{"ta", map[string]any{"order_id": first.OrderID, "volume": "0.4"}, apperr.CodeTradeAmendVolume}, // above the amended 0.3
+		{"ta", map[string]any{"order_id": first.OrderID, "volume": "0.3"}, apperr.CodeTradeAmendVolume},
+		{"ta", map[string]any{"order_id": first.OrderID, "volume": "0.0000001"}, apperr.CodeTradeVolumeLot},
+		{"ta", map[string]any{"order_id": first.OrderID}, apperr.CodeParam},
+		{"tb", map[string]any{"order_id": first.OrderID, "volume": "0.1"}, apperr.CodeTradeOrderNotFound},
+		{"ta", map[string]any{"symbol": "ethusdt", "order_id": first.OrderID, "volume": "0.1"}, apperr.CodeTradeOrderNotFound},
+		{"", map[string]any{"order_id": first.OrderID, "volume": "0.1"}, apperr.CodeNotSignedIn},
+	} {
+		if a := tradeCall(t, h, p+"/order/amend", c.token, c.body); a.Code != c.code {
+			t.Errorf("amend %v by %q: %+v, want %s", c.body, c.token, a, c.code)
+		}
+	}
+	var open OrderList
+	_ = json.Unmarshal(tradeCall(t, h, p+"/order/list/new", "ta", map[string]any{}).Data, &open)
+	vols := map[string]string{}
+	for _, o := range open.OrderList {
+		vols[o.OrderID] = o.Volume
+	}
+	if open.Count != 2 || vols[first.OrderID] != "0.3" || vols[second.OrderID] != "0.2" {
+		t.Fatalf("open orders after the amend: %+v", open)
+	}
+	// The amended order kept its place: bob's 0.3 fills it, not the later one.
+	if a := tradeCall(t, h, p+"/order/create", "tb", map[string]any{"symbol": "btcusdt", "side": "BUY", "type": "LIMIT", "price": "30000", "volume": "0.3"}); a.Code != "0" {
+		t.Fatalf("bob's buy: %+v", a)
+	}
+	waitBTC("0.5", "0.2")
+	var hist OrderList
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_ = json.Unmarshal(tradeCall(t, h, p+"/order/entrust_history", "ta", map[string]any{}).Data, &hist)
+		if hist.Count > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if hist.Count != 1 || hist.OrderList[0].OrderID != first.OrderID || hist.OrderList[0].StatusText != "FILLED" ||
+		hist.OrderList[0].Volume != "0.3" || hist.OrderList[0].DealVolume != "0.3" {
+		t.Fatalf("alice's finished orders %+v", hist)
+	}
+	// A finished order answers as a cancel of it does.
+	cancel := tradeCall(t, h, p+"/order/cancel", "ta", map[string]any{"order_id": first.OrderID})
+	amend := tradeCall(t, h, p+"/order/amend", "ta", map[string]any{"order_id": first.OrderID, "volume": "0.1"})
+	if cancel.Code != apperr.CodeTradeOrderFinished || amend.Code != cancel.Code {
+		t.Fatalf("finished order: cancel %+v, amend %+v", cancel, amend)
+	}
+
+	doc, err := json.Marshal(OpenAPI("Tenger API", "test", h.Routes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parsed struct {
+		Paths map[string]map[string]struct {
+			Summary     string `json:"summary"`
+			RequestBody struct {
+				Content map[string]struct {
+					Schema struct {
+						Properties map[string]any `json:"properties"`
+					} `json:"schema"`
+				} `json:"content"`
+			} `json:"requestBody"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(doc, &parsed); err != nil {
+		t.Fatal(err)
+	}
+	op, ok := parsed.Paths[p+"/order/amend"]["post"]
+	props := op.RequestBody.Content["application/json"].Schema.Properties
+	if !ok || op.Summary == "" || props["volume"] == nil || props["order_id"] == nil {
+		t.Fatalf("OpenAPI entry of /order/amend: %+v", op)
 	}
 }

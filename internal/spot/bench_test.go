@@ -1,46 +1,66 @@
 package spot
 
 import (
+	"context"
 	"fmt"
-	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"tenger/internal/ledger"
 	"tenger/internal/store"
 )
 
 // BenchmarkEndToEnd measures orders per second accepted by the service
 // (hold + order + outbox in one store transaction, then the queue send),
 // matched and settled by the engine running on its goroutine, on the
-// embedded store and queue; and the p99 of PlaceOrder's latency (the
-// acknowledgement). Half the orders cross, so about a quarter of them
-// trade.
+// embedded store and queue; the p99 of PlaceOrder's latency (the
+// acknowledgement); the process CPU time per order (steadier than the
+// rates on a shared machine); and the store calls per order.
+//
+// shape=spread is 64 users at prices around one level, so about a quarter
+// of the orders trade; shape=cross is what `tenger bench` sends: 4 buyers
+// and 4 sellers at one price, so every order trades.
 func BenchmarkEndToEnd(b *testing.B) {
-	for _, par := range []int{4, 32} {
-		b.Run(fmt.Sprintf("clients=%d", par*runtime.GOMAXPROCS(0)), func(b *testing.B) { benchEndToEnd(b, par) })
+	for _, shape := range []string{"spread", "cross"} {
+		for _, par := range []int{4, 32} {
+			b.Run(fmt.Sprintf("shape=%s/clients=%d", shape, par*2), func(b *testing.B) { benchEndToEnd(b, shape, par) })
+		}
 	}
 }
 
-func benchEndToEnd(b *testing.B, par int) {
+func benchEndToEnd(b *testing.B, shape string, par int) {
 	e := newEnv(b)
-	const users = 64
+	// Count the store calls of the measured run only: the set-up goes to
+	// the uncounted store.
+	cs := &countingStore{Store: e.st}
+	led := ledger.New(cs, nil)
+	svc := New(Options{Store: cs, Ledger: led, Markets: e.cat, Orders: e.q})
+	users := 64
+	if shape == "cross" {
+		users = 8
+	}
 	for i := 0; i < users; i++ {
 		uid := fmt.Sprint(20000000 + i)
 		e.deposit(uid, "BTC", "100000")
 		e.deposit(uid, "USDT", "10000000000")
 	}
-	eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q,
+	eng, err := NewEngine(e.ctx, EngineOptions{Store: cs, Ledger: led, Markets: e.cat, Orders: e.q,
 		DataDir: e.dir + "/engine", Batch: 512})
 	if err != nil {
 		b.Fatal(err)
 	}
+	cs.reset()
 	eng.Start()
 	var n atomic.Int64
 	var mu sync.Mutex
 	var lat []time.Duration
+	cpu0 := cpuTime()
+	b.ReportAllocs()
 	b.SetParallelism(par) // concurrent clients, as a load generator over keep-alive would be
 	b.ResetTimer()
 	start := time.Now()
@@ -48,14 +68,27 @@ func benchEndToEnd(b *testing.B, par int) {
 		var mine []time.Duration
 		for pb.Next() {
 			i := n.Add(1)
-			uid := fmt.Sprint(20000000 + i%users)
-			side := "BUY"
-			if i%2 == 0 {
-				side = "SELL"
+			var req PlaceRequest
+			u := i % int64(users)
+			if shape == "cross" {
+				// As tenger bench: even orders buy, odd orders sell, from
+				// users of the two halves, at one price.
+				side := "BUY"
+				u = (i / 2) % int64(users/2)
+				if i%2 == 1 {
+					side, u = "SELL", int64(users/2)+(i/2)%int64(users/2)
+				}
+				req = limit("btcusdt", side, "30000", "0.001")
+			} else {
+				side := "BUY"
+				if i%2 == 0 {
+					side = "SELL"
+				}
+				req = limit("btcusdt", side, fmt.Sprint(30000+(i*7919)%20-10), "0.001")
 			}
-			price := fmt.Sprint(30000 + (i*7919)%20 - 10)
+			uid := fmt.Sprint(20000000 + u)
 			t0 := time.Now()
-			if _, err := e.svc.PlaceOrder(e.ctx, uid, limit("btcusdt", side, price, "0.001")); err != nil {
+			if _, err := svc.PlaceOrder(e.ctx, uid, req); err != nil {
 				b.Error(err)
 				return
 			}
@@ -78,13 +111,93 @@ func benchEndToEnd(b *testing.B, par int) {
 		time.Sleep(time.Millisecond)
 	}
 	el := time.Since(start)
+	cpu := cpuTime() - cpu0
 	b.StopTimer()
 	if err := eng.Stop(); err != nil {
 		b.Fatal(err)
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	if len(lat) > 0 {
-		b.ReportMetric(float64(len(lat))/el.Seconds(), "orders/s")
-		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ack-ms")
+	if k := len(lat); k > 0 {
+		f := float64(k)
+		b.ReportMetric(f/el.Seconds(), "orders/s")
+		b.ReportMetric(float64(lat[k*99/100].Microseconds())/1000, "p99-ack-ms")
+		b.ReportMetric(float64(cpu.Microseconds())/f, "cpu-µs/order")
+		b.ReportMetric(float64(cs.tx.Load())/f, "tx/order")
+		b.ReportMetric(float64(cs.writes.Load())/f, "writes/order")
+		b.ReportMetric(float64(cs.gets.Load())/f, "gets/order")
+		b.Logf("store calls by size and first item: %v", cs.kinds)
 	}
+}
+
+// cpuTime is the process's user plus system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// countingStore counts the calls a benchmark makes: store transactions
+// (Transact and single-item writes alike), the items they write, and reads,
+// and keeps a histogram of the writes by size and kind of first item.
+type countingStore struct {
+	store.Store
+	tx, writes, gets atomic.Int64
+	mu               sync.Mutex
+	kinds            map[string]int
+}
+
+// kindOf is the kind of item a partition key names ("SORD", "POST" ...).
+func kindOf(pk string) string {
+	if i := strings.IndexByte(pk, '#'); i >= 0 {
+		return pk[:i]
+	}
+	return pk
+}
+
+func (c *countingStore) kind(k string) {
+	c.mu.Lock()
+	if c.kinds == nil {
+		c.kinds = map[string]int{}
+	}
+	c.kinds[k]++
+	c.mu.Unlock()
+}
+
+func (c *countingStore) reset() { c.tx.Store(0); c.writes.Store(0); c.gets.Store(0) }
+
+func (c *countingStore) Get(ctx context.Context, k store.Key) (store.Item, error) {
+	c.gets.Add(1)
+	return c.Store.Get(ctx, k)
+}
+
+func (c *countingStore) Put(ctx context.Context, it store.Item, cond store.Cond) error {
+	c.tx.Add(1)
+	c.writes.Add(1)
+	c.kind("put " + kindOf(it.Key().PK))
+	return c.Store.Put(ctx, it, cond)
+}
+
+func (c *countingStore) Update(ctx context.Context, k store.Key, u *store.Update, cond store.Cond) (store.Item, error) {
+	c.tx.Add(1)
+	c.writes.Add(1)
+	c.kind("update " + kindOf(k.PK))
+	return c.Store.Update(ctx, k, u, cond)
+}
+
+func (c *countingStore) Delete(ctx context.Context, k store.Key, cond store.Cond) error {
+	c.tx.Add(1)
+	c.writes.Add(1)
+	c.kind("delete " + kindOf(k.PK))
+	return c.Store.Delete(ctx, k, cond)
+}
+
+func (c *countingStore) Transact(ctx context.Context, ops []store.Op) error {
+	c.tx.Add(1)
+	c.writes.Add(int64(len(ops)))
+	k := fmt.Sprint("tx", len(ops))
+	if len(ops) > 10 {
+		k = "tx>10"
+	}
+	c.kind(k + " " + kindOf(opKey(ops[0]).PK))
+	return c.Store.Transact(ctx, ops)
 }

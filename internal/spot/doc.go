@@ -44,9 +44,24 @@
 // journal after it (re-emitting exactly the same events, as the core is
 // deterministic) and settles them; settlement is idempotent. Snapshots are
 // only written between batches, when every applied command is settled, so a
-// restore never skips an unsettled event. Books are created for every pair
-// of the catalogue at start, so a pair added to markets.json trades after a
-// restart of the engine; the API reads the catalogue it was built with.
+// restore never skips an unsettled event. Once a snapshot is durable the
+// journal segments it covers are deleted (journal.go), so the journal does
+// not grow without bound. Books are created for every pair of the catalogue
+// at start, so a pair added to markets.json trades after a restart of the
+// engine; the API reads the catalogue it was built with.
+//
+// Without a usable journal (empty storage, a lost volume, a journal that
+// does not continue its snapshots, or a snapshot older than the store),
+// NewEngine rebuilds the books from the stored open orders instead, in
+// their original priority and with their remaining quantities, and goes on
+// sequencing after the highest stored seq (rebuild.go). Settlement keeps
+// the per-symbol records this needs (open orders, last trade and seq).
+//
+// # Amending
+//
+// AmendOrder reduces an open order's quantity (amend.go): it keeps its
+// price and its place in the queue, and settlement of the Amended event
+// releases the hold of the removed quantity ("amend:<orderId>:<seq>").
 //
 // # Settlement
 //
@@ -64,12 +79,14 @@
 // # Fees
 //
 // Maker and taker rates come from a tier table (DefaultFeeTiers) by the
-// user's 30-day volume in USDT-quoted pairs (a daily item per user, added
-// to by settlement), less FeeCoinDiscount while the user's
-// update_fee_coin_open switch is on. The rates are fixed on the order when
-// it is placed, so settling an event again builds the same posting. Fees are
-// taken in the coin the user receives (base for a buyer, quote for a seller),
-// rounded up to 8 decimals and never more than the amount.
+// user's 30-day volume in USDT-quoted pairs (daily items per user, added
+// to by each trade's posting and spread over volumeShards items so that
+// one user's trades can share store transactions), less FeeCoinDiscount
+// while the user's update_fee_coin_open switch is on. The rates are fixed
+// on the order when it is placed, so settling an event again builds the
+// same posting. Fees are taken in the coin the user receives (base for a
+// buyer, quote for a seller), rounded up to 8 decimals and never more than
+// the amount.
 //
 // # Storage layout
 //

@@ -27,9 +27,10 @@ type EngineOptions struct {
 	Ledger  *ledger.Ledger
 	Markets *markets.Catalogue
 	Orders  queue.Queue
-	// DataDir holds the journal (spot.journal) and the book snapshots
-	// (spot-snapshots/). Empty: an in-memory journal and no snapshots
-	// (tests; a restart then relies on a journal handed over in Journal).
+	// DataDir holds the journal (spot-journal/, see journal.go) and the
+	// book snapshots (spot-snapshots/). Empty: an in-memory journal and no
+	// snapshots (tests; a restart then relies on a journal handed over in
+	// Journal, or on the rebuild from the stored open orders).
 	DataDir string
 	// Journal overrides the journal (tests share a MemoryJournal across a
 	// simulated restart).
@@ -59,7 +60,13 @@ type Engine struct {
 	buf     *matching.EventBuffer
 	set     *settler
 	bySym   map[string]uint32
-	seq     uint64
+	bookCfg map[uint32]matching.BookConfig
+	// marketsVersion is the catalogue version the books follow (pairs.go).
+	marketsVersion uint64
+	seq            uint64
+	// rebuilt is set when recovery rebuilt the books from the stored open
+	// orders (see rebuild.go).
+	rebuilt bool
 
 	lastDepth map[uint32]time.Time
 	dirty     map[uint32]bool
@@ -85,7 +92,10 @@ type Engine struct {
 // catalogue gets a book (so a pair added to markets.json trades after a
 // restart of the engine, without touching the API), snapshots are restored,
 // the journal after them is replayed and its events are settled again
-// (idempotently), and stored outbox records are sent again.
+// (idempotently), and stored outbox records are sent again. When there is
+// no usable journal (empty storage, a lost or incomplete journal, or a
+// snapshot older than what the store has settled), the books are rebuilt
+// from the stored open orders instead (rebuild.go).
 func NewEngine(ctx context.Context, o EngineOptions) (*Engine, error) {
 	if o.Batch <= 0 {
 		o.Batch = 256
@@ -106,24 +116,17 @@ func NewEngine(ctx context.Context, o EngineOptions) (*Engine, error) {
 		o.Sync = matching.SyncOnDemand
 	}
 	e := &Engine{o: o, buf: matching.NewEventBuffer(4096), bySym: map[string]uint32{},
-		lastDepth: map[uint32]time.Time{}, dirty: map[uint32]bool{}}
+		bookCfg: map[uint32]matching.BookConfig{}, lastDepth: map[uint32]time.Time{}, dirty: map[uint32]bool{}}
 	e.set = &settler{st: o.Store, led: o.Ledger, pairs: map[uint32]markets.Pair{}, cfgs: map[uint32]matching.SymbolConfig{},
 		meta: map[uint64]*orderMeta{}, now: func() int64 { return o.Now().UnixMilli() }}
-	e.books = matching.NewBooks(e.buf)
+	e.marketsVersion = o.Markets.Version()
 	for _, p := range o.Markets.List() {
-		id := symbolNum(p.Symbol)
-		if _, dup := e.set.pairs[id]; dup {
-			return nil, fmt.Errorf("spot: symbol id collision for %s", p.Symbol)
-		}
-		cfg := symbolConfig(p)
-		bc, err := cfg.BookConfig(id)
-		if err != nil {
+		if err := e.addPair(p); err != nil {
 			return nil, err
 		}
-		if err := e.books.Add(matching.NewBook(bc, e.buf)); err != nil {
-			return nil, err
-		}
-		e.set.pairs[id], e.set.cfgs[id], e.bySym[p.Symbol] = p, cfg, id
+	}
+	if err := e.resetBooks(); err != nil {
+		return nil, err
 	}
 	switch {
 	case o.Journal != nil:
@@ -132,7 +135,7 @@ func NewEngine(ctx context.Context, o EngineOptions) (*Engine, error) {
 		if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 			return nil, err
 		}
-		j, err := matching.OpenFileJournal(filepath.Join(o.DataDir, "spot.journal"), o.Sync)
+		j, err := openSegmentJournal(o.DataDir, o.Sync)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +159,88 @@ func (e *Engine) closeJournal() error {
 
 func (e *Engine) snapDir() string { return filepath.Join(e.o.DataDir, "spot-snapshots") }
 
+// resetBooks gives every pair of the catalogue an empty book.
+func (e *Engine) resetBooks() error {
+	e.books = matching.NewBooks(e.buf)
+	for _, id := range e.bySym {
+		if err := e.books.Add(matching.NewBook(e.bookCfg[id], e.buf)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recover restores the books: the snapshots, then the journal after them
+// (settling its events again), or, when that cannot give the state the
+// store has settled, a rebuild from the stored open orders.
 func (e *Engine) recover(ctx context.Context) error {
+	from, err := e.restoreSnapshots()
+	if err != nil {
+		return err
+	}
+	// The journal must continue right after the restored state: sequence
+	// numbers have no gaps, so a first record beyond from+1 means the
+	// commands between were lost (snapshots deleted, or a journal from
+	// another run). Replaying it would settle events of a wrong book.
+	first, err := e.firstJournalSeq(from)
+	if err != nil {
+		return err
+	}
+	rebuild := first != 0 && first != from+1
+	if rebuild {
+		e.o.Log.Warn().Uint64("restored", from).Uint64("journal", first).
+			Msg("spot: journal does not continue the restored books; rebuilding them from the store")
+	} else if err := e.replay(ctx, from); err != nil {
+		return err
+	}
+	if s := e.journal.LastSeq(); s > e.seq {
+		e.seq = s
+	}
+	for _, id := range e.books.Symbols() {
+		if s := e.books.Book(id).LastSeq(); s > e.seq {
+			e.seq = s
+		}
+	}
+	if !rebuild {
+		// Snapshots and journal can be consistent with each other and still
+		// older than the store (a lost journal tail, or an empty data
+		// directory: no snapshot, no journal).
+		if rebuild, err = e.storeAhead(ctx); err != nil {
+			return err
+		}
+	}
+	if rebuild {
+		if err := e.rebuildFromStore(ctx); err != nil {
+			return err
+		}
+	} else if e.seq == 0 {
+		if err := e.checkNoHistory(ctx); err != nil {
+			return err
+		}
+	}
+	for _, id := range e.books.Symbols() {
+		if err := e.books.Book(id).Check(); err != nil {
+			return err
+		}
+	}
+	if e.rebuilt && e.o.DataDir != "" {
+		// The journal on disk does not lead to the rebuilt books: a
+		// snapshot now makes them the base of every later restore, and
+		// drops that journal.
+		if err := e.snapshot(); err != nil {
+			return fmt.Errorf("spot: snapshot of the rebuilt books: %w", err)
+		}
+	}
+	e.changed = true
+	for id := range e.set.pairs {
+		e.dirty[id] = true
+	}
+	return e.sweep(ctx, true)
+}
+
+// restoreSnapshots restores each book's snapshot and returns the seq after
+// which the journal must be replayed. It raises e.seq to the seq file.
+func (e *Engine) restoreSnapshots() (uint64, error) {
 	from := uint64(0)
 	first := true
 	for sym, id := range e.bySym {
@@ -167,10 +251,10 @@ func (e *Engine) recover(ctx context.Context) error {
 				err = b.Restore(f)
 				_ = f.Close()
 				if err != nil {
-					return fmt.Errorf("spot: restore %s: %w", sym, err)
+					return 0, fmt.Errorf("spot: restore %s: %w", sym, err)
 				}
 			} else if !errors.Is(err, os.ErrNotExist) {
-				return err
+				return 0, err
 			}
 		}
 		if first || b.LastSeq() < from {
@@ -179,20 +263,52 @@ func (e *Engine) recover(ctx context.Context) error {
 	}
 	// Every book was snapshotted at the same point (between batches), and
 	// the seq file is written after all of them: books idle since then
-	// (LastSeq far behind) need not force a replay of the whole journal.
+	// (LastSeq far behind) need not force a replay of the whole journal,
+	// and the journal may have been truncated up to that point.
 	if e.o.DataDir != "" {
 		if b, err := os.ReadFile(filepath.Join(e.snapDir(), "seq")); err == nil {
-			if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && v > from {
-				from = v
+			if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil {
+				if v > from {
+					from = v
+				}
+				if v > e.seq {
+					e.seq = v
+				}
 			}
 		}
 	}
+	return from, nil
+}
+
+// errStopReplay ends a journal scan early.
+var errStopReplay = errors.New("spot: stop replay")
+
+// firstJournalSeq returns the seq of the first journalled command after
+// from (0 when there is none).
+func (e *Engine) firstJournalSeq(from uint64) (uint64, error) {
+	var first uint64
+	err := e.journal.Replay(from, func(c *matching.Command) error {
+		first = c.Seq
+		return errStopReplay
+	})
+	if err != nil && !errors.Is(err, errStopReplay) {
+		return 0, fmt.Errorf("spot: read journal: %w", err)
+	}
+	return first, nil
+}
+
+// replay applies the journal after from to the books and settles the
+// events again (idempotently).
+func (e *Engine) replay(ctx context.Context, from uint64) error {
 	var cmds []matching.Command
 	var starts []int
 	flush := func() error {
 		if err := e.settleAll(ctx, cmds, starts); err != nil {
 			return err
 		}
+		// Market data may have lost these trades with the process (it
+		// applies them asynchronously); it skips the ones it already has.
+		e.publishTrades()
 		cmds, starts = cmds[:0], starts[:0]
 		e.buf.Reset()
 		return nil
@@ -212,40 +328,19 @@ func (e *Engine) recover(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("spot: replay journal: %w", err)
 	}
-	if err := flush(); err != nil {
-		return err
-	}
-	if s := e.journal.LastSeq(); s > e.seq {
-		e.seq = s
-	}
-	for _, id := range e.books.Symbols() {
-		if s := e.books.Book(id).LastSeq(); s > e.seq {
-			e.seq = s
-		}
-		if err := e.books.Book(id).Check(); err != nil {
-			return err
-		}
-	}
-	if e.seq == 0 {
-		if err := e.checkNoHistory(ctx); err != nil {
-			return err
-		}
-	}
-	e.changed = true
-	for id := range e.set.pairs {
-		e.dirty[id] = true
-	}
-	return e.sweep(ctx, true)
+	return flush()
 }
 
-// ErrJournalLost: the engine found no journal and no snapshot, but the
-// store holds settled trades. Starting with empty books would restart trade
-// ids at 1 (so new trades would look like replays of settled ones) and drop
-// resting orders, so the engine refuses; restore the data directory.
-var ErrJournalLost = errors.New("spot: engine journal and snapshots missing but trades are settled; restore the engine data directory")
+// ErrJournalLost: the engine found no journal and no snapshot, and the
+// store holds settled trades but none of the book records the rebuild
+// needs (data settled before they existed). Starting with empty books would
+// restart trade ids at 1 (so new trades would look like replays of settled
+// ones) and drop resting orders, so the engine refuses; restore the data
+// directory.
+var ErrJournalLost = errors.New("spot: engine journal and snapshots missing, trades settled and no book records to rebuild from; restore the engine data directory")
 
-// checkNoHistory makes sure an engine starting from nothing really is the
-// first: no pair has a settled trade 1.
+// checkNoHistory makes sure an engine starting from nothing, with no book
+// records in the store, really is the first: no pair has a settled trade 1.
 func (e *Engine) checkNoHistory(ctx context.Context) error {
 	for sym := range e.bySym {
 		_, err := e.o.Store.Get(ctx, store.Key{PK: "POST#trade:" + sym + ":1", SK: "POST"})
@@ -276,6 +371,7 @@ func (e *Engine) settleAll(ctx context.Context, cmds []matching.Command, starts 
 			return err
 		}
 	}
+	jobs = e.bookRecordJobs(cmds, starts, evs, jobs)
 	if err := run(ctx, jobs, settleWorkers); err != nil {
 		return err
 	}
@@ -402,12 +498,24 @@ func (e *Engine) Run(ctx context.Context) error {
 // errCrash is the simulated crash of crashAfterJournal.
 var errCrash = errors.New("spot: simulated crash after journal")
 
-// process runs one batch: sequence and journal the commands, sync once,
-// apply them, settle every event, publish, and only then delete the
+// process runs one batch: sequence, journal and apply the commands, sync
+// the journal once, settle every event, publish, and only then delete the
 // messages. A crash anywhere leaves either messages to redeliver (skipped
 // if their order was sequenced) or a journal whose replay settles again.
+//
+// Each command is applied right after it is appended (nothing is settled
+// or published before the sync), so that an amend is translated against
+// the book as it is at the amend's place in the sequence (prepareAmend).
 func (e *Engine) process(ctx context.Context, ds []queue.Delivery) error {
+	if err := e.openNewPairs(); err != nil {
+		return err
+	}
 	cmds := make([]matching.Command, 0, len(ds))
+	starts := make([]int, 0, len(ds))
+	e.buf.Reset()
+	// From the first apply on, the books hold commands whose events are not
+	// settled: no snapshot until the batch is (even if this call fails).
+	e.unsettled = true
 	for i := range ds {
 		var c matching.Command
 		if err := matching.DecodeCommand(ds[i].Body, &c); err != nil {
@@ -425,21 +533,19 @@ func (e *Engine) process(ctx context.Context, ds []queue.Delivery) error {
 		}
 		e.seq++
 		c.Seq = e.seq
+		if c.Kind == matching.CmdAmend {
+			e.prepareAmend(&c)
+		}
 		if err := e.journal.Append(&c); err != nil {
 			return err
 		}
+		starts = append(starts, len(e.buf.Events))
 		cmds = append(cmds, c)
+		e.books.Apply(&c)
+		e.dirty[c.Symbol] = true
 	}
 	if err := e.journal.Sync(); err != nil {
 		return err
-	}
-	e.buf.Reset()
-	e.unsettled = true
-	starts := make([]int, len(cmds))
-	for i := range cmds {
-		starts[i] = len(e.buf.Events)
-		e.books.Apply(&cmds[i])
-		e.dirty[cmds[i].Symbol] = true
 	}
 	if e.crashAfterJournal {
 		return errCrash
@@ -561,6 +667,14 @@ func (e *Engine) publishDepth(force bool) {
 // only called between batches, when every applied command is settled, so a
 // restore never skips an unsettled event.
 func (e *Engine) snapshot() error {
+	// The journal before a snapshot is dropped, so trades published to a
+	// feed that applies them asynchronously must be stored first, or a
+	// crash would lose them from market data for good.
+	if f, ok := e.o.Feed.(interface{ Sync(context.Context) error }); ok {
+		if err := f.Sync(context.Background()); err != nil {
+			return fmt.Errorf("spot: market data not stored, snapshot postponed: %w", err)
+		}
+	}
 	if err := os.MkdirAll(e.snapDir(), 0o755); err != nil {
 		return err
 	}
@@ -586,15 +700,43 @@ func (e *Engine) snapshot() error {
 		}
 	}
 	seqPath := filepath.Join(e.snapDir(), "seq")
-	if err := os.WriteFile(seqPath+".tmp", []byte(strconv.FormatUint(e.seq, 10)), 0o644); err != nil {
+	if err := writeFileSync(seqPath+".tmp", []byte(strconv.FormatUint(e.seq, 10))); err != nil {
 		return err
 	}
 	if err := os.Rename(seqPath+".tmp", seqPath); err != nil {
 		return err
 	}
+	// The renames must be on disk before the journal they replace goes.
+	if err := syncDir(e.snapDir()); err != nil {
+		return err
+	}
 	e.lastSnap = e.o.Now()
 	e.changed = false
+	if t, ok := e.journal.(journalTruncater); ok {
+		// Everything up to e.seq is in the snapshot (it is only written
+		// between batches, with every applied command settled). A failed
+		// truncation loses nothing: the segments stay and are skipped.
+		if err := t.TruncateThrough(e.seq); err != nil {
+			e.o.Log.Warn().Err(err).Msg("spot: journal truncation")
+		}
+	}
 	return nil
+}
+
+// writeFileSync writes a file and syncs it before closing.
+func writeFileSync(path string, data []byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // BookDepth returns the book's top levels (tests and diagnostics; call only

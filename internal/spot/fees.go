@@ -62,11 +62,13 @@ func feeOf(amount, rate decimal.Decimal) decimal.Decimal {
 	return f
 }
 
-// thirtyDayVolume sums the user's daily volume items of the last 30 days.
+// thirtyDayVolume sums the user's daily volume items of the last 30 days
+// (each day's volume may be spread over volumeShards items).
 func thirtyDayVolume(ctx context.Context, st store.Store, uid string, now time.Time) (decimal.Decimal, error) {
 	from := now.Add(-volumeWindow).UTC().Format("20060102")
-	to := now.UTC().Format("20060102")
-	q := store.Query{PK: pkVolume + uid, SK: store.SKRange(from, to), Limit: 100}
+	// "~" sorts after the "#<shard>" suffixes of the day's items (volumeKey).
+	to := now.UTC().Format("20060102") + "~"
+	q := store.Query{PK: pkVolume + uid, SK: store.SKRange(from, to), Limit: 500}
 	sum := decimal.Zero
 	for {
 		page, err := st.Query(ctx, q)

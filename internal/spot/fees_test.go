@@ -3,8 +3,11 @@ package spot
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
+
+	"tenger/internal/store"
 )
 
 type feeCoinOn map[string]bool
@@ -40,6 +43,44 @@ func TestFeeTiersAndFeeCoinDiscount(t *testing.T) {
 	vol, err := thirtyDayVolume(e.ctx, e.st, bob, e.svc.now())
 	if err != nil || !vol.Equal(decimal.NewFromInt(12000)) {
 		t.Fatalf("bob's 30-day volume %s %v", vol, err)
+	}
+	e.audit()
+}
+
+// Every trade's volume counts once for each side, however settlement
+// spreads a day over items, and items of the old one-per-day layout and of
+// earlier days in the window count too.
+func TestThirtyDayVolumeSumsEveryTrade(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "1000000")
+	const trades = 2*volumeShards + 3
+	for i := 0; i < trades; i++ {
+		e.place(alice, limit("btcusdt", "SELL", "30000", "0.01"))
+		e.place(bob, limit("btcusdt", "BUY", "30000", "0.01"))
+	}
+	e.drain()
+	now := e.svc.now()
+	want := decimal.NewFromInt(300 * trades)
+	for _, uid := range []string{alice, bob} {
+		vol, err := thirtyDayVolume(e.ctx, e.st, uid, now)
+		if err != nil || !vol.Equal(want) {
+			t.Fatalf("%s's 30-day volume %s %v, want %s", uid, vol, err, want)
+		}
+	}
+	day := func(d time.Duration) string { return now.Add(d).UTC().Format("20060102") }
+	for _, it := range []store.Item{
+		{store.AttrPK: pkVolume + bob, store.AttrSK: day(-24 * time.Hour), "vol": decimal.NewFromInt(7)},
+		{store.AttrPK: pkVolume + bob, store.AttrSK: day(-48*time.Hour) + "#3", "vol": decimal.NewFromInt(11)},
+		{store.AttrPK: pkVolume + bob, store.AttrSK: day(-volumeWindow-48*time.Hour) + "#3", "vol": decimal.NewFromInt(1000)},
+	} {
+		if err := e.st.Put(e.ctx, it, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vol, err := thirtyDayVolume(e.ctx, e.st, bob, now)
+	if err != nil || !vol.Equal(want.Add(decimal.NewFromInt(18))) {
+		t.Fatalf("bob's 30-day volume %s %v, want %s + 18", vol, err, want)
 	}
 	e.audit()
 }

@@ -109,7 +109,8 @@ type Trade struct {
 //	client id   pk "SCID#<uid>" sk "<clientOrderId>"   orderId
 //	outbox      pk "SOUT#<symbol>" sk "<id 20d>"       cmd (encoded command), at
 //	trade row   pk "STRD#<orderId>" sk "<tradeId 20d>" gsi1 "STRDU#<uid>" / "<at 13d>#<symbol>#<tradeId 20d>"
-//	volume      pk "SVOL#<uid>" sk "<yyyymmdd>"       quote volume of USDT-quoted pairs that day
+//	volume      pk "SVOL#<uid>" sk "<yyyymmdd>#<shard>" quote volume of USDT-quoted pairs that day, in up
+//	                                                    to volumeShards items (tradeId mod volumeShards)
 const (
 	pkOrder    = "SORD#"
 	skOrder    = "O"

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -95,6 +96,19 @@ func (s *Service) newOrderID() uint64 {
 }
 
 func spotAccount(uid string) ledger.Account { return ledger.UserAccount(uid, ledger.Spot) }
+
+// historySK is an order's sort key in the user's history index: the
+// creation time in ms, 13 digits, then the id.
+func historySK(ms int64, id string) string {
+	var b [13]byte
+	n := strconv.AppendInt(b[:0], ms, 10)
+	out := make([]byte, 0, 14+len(id))
+	for i := len(n); i < 13; i++ {
+		out = append(out, '0')
+	}
+	out = append(append(append(out, n...), '#'), id...)
+	return string(out)
+}
 
 // feeRates returns the maker and taker rates for the user now.
 func (s *Service) feeRates(ctx context.Context, uid string) (maker, taker decimal.Decimal, err error) {
@@ -203,22 +217,24 @@ func (s *Service) insert(ctx context.Context, uid string, id uint64, c checked, 
 	ids := fmtID(id)
 	var enc [matching.CommandSize]byte
 	matching.EncodeCommand(enc[:], &c.cmd)
+	// Every later write of the order (acceptance, each fill, the end)
+	// rewrites the whole item and its change record, so it holds nothing
+	// that can be derived: no pair coins (the catalogue has them) and no
+	// zero amounts (an absent amount reads as zero, and a fill's add
+	// creates it).
 	order := store.Item{
 		store.AttrPK: pkOrder + ids, store.AttrSK: skOrder,
 		"id": ids, "uid": uid, "symbol": c.pair.Symbol, "side": c.side, "type": c.typ,
-		"price": c.cfg.FromTicks(c.cmd.Price), "volume": decimal.Zero, "quoteVolume": decimal.Zero,
-		"stopPrice": decimal.Zero, "dealVolume": decimal.Zero, "dealMoney": decimal.Zero, "fee": decimal.Zero,
-		"feeCoin": c.pair.Base, "status": int64(StatusNew), "hold": c.hold, "holdCoin": c.holdCoin,
-		"makerRate": maker, "takerRate": taker, "base": c.pair.Base, "quote": c.pair.Quote,
-		"createdAt": now, "updatedAt": now,
-		store.AttrGSI1PK: pkUserOrds + uid, store.AttrGSI1SK: fmt.Sprintf("%013d#%s", now, ids),
+		"price": decimal.Zero, "feeCoin": c.pair.Base, "status": int64(StatusNew), "hold": c.hold, "holdCoin": c.holdCoin,
+		"makerRate": maker, "takerRate": taker, "createdAt": now, "updatedAt": now,
+		store.AttrGSI1PK: pkUserOrds + uid, store.AttrGSI1SK: historySK(now, ids),
 		store.AttrGSI2PK: pkOpen + uid, store.AttrGSI2SK: c.pair.Symbol + "#" + ids,
 	}
 	if c.side == "SELL" {
 		order["feeCoin"] = c.pair.Quote
 	}
-	if c.cmd.Price == 0 {
-		order["price"] = decimal.Zero
+	if c.cmd.Price != 0 {
+		order["price"] = c.cfg.FromTicks(c.cmd.Price)
 	}
 	if c.cmd.Qty > 0 {
 		order["volume"] = c.cfg.FromLots(c.cmd.Qty)
@@ -329,8 +345,11 @@ func (s *Service) CancelAll(ctx context.Context, uid, symbol string) error {
 			}
 		}
 	}
+	before := s.newOrderID()
 	for _, sym := range symbols {
-		cmd := matching.Command{Kind: matching.CmdCancelAll, UserID: userNum(uid), Symbol: symbolNum(sym)}
+		// OrderID bounds the cancel-all to orders placed before this
+		// request, so a redelivery after a crash cancels nothing newer.
+		cmd := matching.Command{Kind: matching.CmdCancelAll, OrderID: before, UserID: userNum(uid), Symbol: symbolNum(sym)}
 		if err := s.sendCmd(ctx, sym, "", &cmd); err != nil {
 			return err
 		}
@@ -384,6 +403,10 @@ func sortNewestFirst(os []Order) {
 	}
 }
 
+// symbolSeparators strips the separators of "BTC/USDT" and "BTC_USDT",
+// built once (a Replacer builds its table on first use).
+var symbolSeparators = strings.NewReplacer("/", "", "_", "", "-", "")
+
 // HistoryWindow is how far back order and trade searches reach.
 const HistoryWindow = 180 * 24 * time.Hour
 
@@ -425,7 +448,7 @@ func sym(s string) (string, bool) {
 	if s == "" {
 		return "", false
 	}
-	return strings.ToLower(strings.NewReplacer("/", "", "_", "", "-", "").Replace(s)), true
+	return strings.ToLower(symbolSeparators.Replace(s)), true
 }
 
 // SearchOrders pages through the user's orders of the last 180 days,

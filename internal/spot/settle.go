@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,6 +42,8 @@ type settler struct {
 	cfgs  map[uint32]matching.SymbolConfig
 	meta  map[uint64]*orderMeta
 	now   func() int64
+	// tx combines the plain transactions of concurrent jobs (settle_tx.go).
+	tx txCombiner
 }
 
 var errNoOrder = errors.New("spot: order not stored")
@@ -97,6 +100,8 @@ func (s *settler) plan(ctx context.Context, cmd *matching.Command, evs []matchin
 			}
 		case matching.EvTrade:
 			j, err = s.trade(ctx, &e)
+		case matching.EvAmended:
+			j, err = s.amended(ctx, cmd, &e) // amend.go
 		case matching.EvDone:
 			j, err = s.finish(ctx, &e, false)
 			*done = append(*done, e.OrderID)
@@ -186,7 +191,7 @@ func (s *settler) accepted(ctx context.Context, e *matching.Event) (job, error) 
 		store.UpdateOp(orderKey(e.OrderID), store.NewUpdate().Set("seq", int64(e.Seq)), store.ItemExists()),
 		store.DeleteOp(outboxKey(m.symbol, e.OrderID), nil),
 	}
-	return func(ctx context.Context) error { return s.st.Transact(ctx, ops) }, nil
+	return func(ctx context.Context) error { return s.tx.do(ctx, s.st, ops) }, nil
 }
 
 func (s *settler) trade(ctx context.Context, e *matching.Event) (job, error) {
@@ -236,9 +241,13 @@ func (s *settler) trade(ctx context.Context, e *matching.Event) (job, error) {
 			store.AttrGSI1PK: pkUserTrds + m.uid, store.AttrGSI1SK: fmt.Sprintf("%013d#%s#%s", now, p.Symbol, tid),
 		}, nil))
 		if p.Quote == "USDT" {
-			day := store.Key{PK: pkVolume + m.uid, SK: timeDay(now)}
-			// Kept a little longer than the fee window, then expired by the store.
-			ttl := now/1000 + int64(volumeWindow/time.Second) + 7*86400
+			day := volumeKey(m.uid, now, e.TradeID)
+			// Kept a little longer than the fee window after its day ends,
+			// then expired by the store. The expiry depends on the day only,
+			// so the day's later trades rewrite it unchanged and the store's
+			// expiry index is written once per day, not on every trade.
+			dayEnd := (now/86_400_000 + 1) * 86_400
+			ttl := dayEnd + int64(volumeWindow/time.Second) + 7*86400
 			extra = append(extra, store.UpdateOp(day, store.NewUpdate().Add("vol", money).Set(store.AttrTTL, ttl), nil))
 		}
 	}
@@ -290,7 +299,7 @@ func (s *settler) finish(ctx context.Context, e *matching.Event, rejected bool) 
 	}
 	if release.IsZero() {
 		return func(ctx context.Context) error {
-			err := s.st.Transact(ctx, ops)
+			err := s.tx.do(ctx, s.st, ops)
 			if errors.Is(err, store.ErrConditionFailed) {
 				return nil // already finished: a replay
 			}
@@ -308,3 +317,17 @@ func (s *settler) finish(ctx context.Context, e *matching.Event, rejected bool) 
 }
 
 func timeDay(ms int64) string { return time.UnixMilli(ms).UTC().Format("20060102") }
+
+// volumeShards spreads a user's daily volume over several items. Every
+// trade adds to the volume of both users in its ledger posting, and the
+// ledger can put two postings in one store transaction only if their extra
+// writes touch different items: with one item per user and day, a busy
+// user's trades (a market maker's) were committed a few at a time. The fee
+// tier sums at most 31 days × volumeShards small items, once a minute per
+// user (Service.rates).
+const volumeShards = 16
+
+// volumeKey is the daily volume item a trade adds to.
+func volumeKey(uid string, ms int64, tradeID uint64) store.Key {
+	return store.Key{PK: pkVolume + uid, SK: timeDay(ms) + "#" + strconv.FormatUint(tradeID%volumeShards, 10)}
+}

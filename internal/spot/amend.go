@@ -1,0 +1,209 @@
+package spot
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
+	"tenger/internal/ledger"
+	"tenger/internal/matching"
+	"tenger/internal/store"
+)
+
+// Amending an order: reducing its quantity.
+//
+// AmendOrder takes the order's new total quantity ("volume", as the order
+// shows it). The rules:
+//
+//   - only a resting kind of order (LIMIT, POST_ONLY, STOP_LIMIT) that is
+//     still open can be amended; a finished one answers
+//     CodeTradeOrderFinished, as a cancel does;
+//   - the new volume must be strictly below the current volume (an
+//     increase, or the same volume, is refused with CodeTradeAmendVolume)
+//     and strictly above the filled quantity (deal_volume): reducing to the
+//     filled quantity or below is a cancel;
+//   - it must be on the pair's lot grid, and the remaining quantity
+//     (volume − deal_volume) must meet the pair's minimum quantity and, at
+//     the order's price, its minimum notional;
+//   - the price never changes, and the order keeps its place in the queue.
+//
+// The command goes to the engine through the orders queue, as a cancel
+// does. The engine checks it again against the live book (the order may
+// have filled further since the API read it): prepareAmend turns the new
+// volume into the core's new remaining quantity, or into a command the core
+// refuses when it would not reduce the order. Settlement of the Amended
+// event releases the hold the removed quantity no longer needs, with the
+// posting "amend:<orderId>:<seq>" (idempotent), and stores the new volume
+// and hold.
+
+// AmendOrder asks the engine to reduce one of the user's open orders to
+// volume (the new total quantity, filled part included). The freed funds
+// are released when the engine's Amended event is settled.
+func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume string) error {
+	o, err := s.GetOrder(ctx, uid, orderID)
+	if err != nil {
+		return err
+	}
+	if symbol != "" {
+		if p, ok := s.cat.Pair(symbol); !ok || p.Symbol != o.Symbol {
+			return apperr.New(apperr.CodeTradeOrderNotFound)
+		}
+	}
+	if !o.Status.Open() {
+		return apperr.New(apperr.CodeTradeOrderFinished)
+	}
+	p, ok := s.cat.Pair(o.Symbol)
+	if !ok {
+		return apperr.New(apperr.CodeTradeSymbolUnknown, clip(o.Symbol, 40))
+	}
+	cmd, err := amendCommand(symbolConfig(p), o, uid, volume)
+	if err != nil {
+		return err
+	}
+	return s.sendCmd(ctx, o.Symbol, "", &cmd)
+}
+
+// amendCommand validates an amend of o to volume against the pair's grid
+// and returns the command the API sends: Qty is the new total quantity in
+// lots (prepareAmend converts it for the core).
+func amendCommand(cfg matching.SymbolConfig, o Order, uid, volume string) (matching.Command, error) {
+	switch o.Type {
+	case TypeLimit, TypePostOnly, TypeStopLimit:
+	default:
+		return matching.Command{}, apperr.New(apperr.CodeTradeAmendType)
+	}
+	volume = strings.TrimSpace(volume)
+	if volume == "" {
+		return matching.Command{}, apperr.New(apperr.CodeTradeVolumeRequired)
+	}
+	if len(volume) > 40 {
+		return matching.Command{}, apperr.New(apperr.CodeTradeNumber)
+	}
+	v, err := decimal.NewFromString(volume)
+	if err != nil {
+		return matching.Command{}, apperr.New(apperr.CodeTradeNumber)
+	}
+	if !v.LessThan(o.Volume) || !v.GreaterThan(o.DealVolume) {
+		return matching.Command{}, apperr.New(apperr.CodeTradeAmendVolume, o.Volume.String(), o.DealVolume.String())
+	}
+	lots, err := cfg.ToLots(v)
+	if err != nil {
+		return matching.Command{}, reasonError(cfg, matching.ReasonFor(err))
+	}
+	var filled int64
+	if o.DealVolume.IsPositive() {
+		if filled, err = cfg.ToLots(o.DealVolume); err != nil {
+			return matching.Command{}, apperr.New(apperr.CodeTradeNumber).WithCause(err)
+		}
+	}
+	id, err := parseOrderID(o.ID)
+	if err != nil {
+		return matching.Command{}, err
+	}
+	sym := symbolNum(o.Symbol)
+	bc, err := cfg.BookConfig(sym)
+	if err != nil {
+		return matching.Command{}, apperr.New(apperr.CodeTradeSymbolClosed, o.Symbol).WithCause(err)
+	}
+	price, err := cfg.ToTicks(o.Price)
+	if err != nil {
+		return matching.Command{}, apperr.New(apperr.CodeTradeNumber).WithCause(err)
+	}
+	if price > bc.MaxPrice || lots > bc.MaxQty {
+		// A stored order is inside the core's bounds; this only keeps the
+		// products below from overflowing.
+		return matching.Command{}, apperr.New(apperr.CodeTradeTooLarge)
+	}
+	// The core refuses the same (remaining quantity below the minimum, or
+	// below the minimum notional at the order's price); saying so here
+	// gives the user the reason.
+	rem := lots - filled
+	if rem < bc.MinQty {
+		return matching.Command{}, reasonError(cfg, matching.ReasonBelowMinQty)
+	}
+	if price*rem < bc.MinNotional {
+		return matching.Command{}, reasonError(cfg, matching.ReasonBelowMinNotional)
+	}
+	return matching.Command{Kind: matching.CmdAmend, OrderID: id, UserID: userNum(uid), Symbol: sym, Qty: lots}, nil
+}
+
+// prepareAmend converts an amend from the API (Qty = the new total
+// quantity) into the core's form against the live book, before it is
+// journalled: Qty becomes the new remaining quantity, and two fields the
+// core ignores for an amend carry what settlement needs, so a replayed
+// journal settles it the same way: Quote the new total and StopPrice the
+// total before, both in lots. An amend that would not reduce the order
+// (it filled further since the API checked, or a redelivered message
+// already applied) gets Qty 0, which the core refuses with no change.
+// An order that is not live is left for the core to refuse.
+func (e *Engine) prepareAmend(c *matching.Command) {
+	total := c.Qty
+	c.Price, c.Quote, c.StopPrice = 0, 0, 0
+	b := e.books.Book(c.Symbol)
+	if b == nil {
+		return
+	}
+	o, ok := b.Order(c.OrderID)
+	if !ok || o.UserID != c.UserID {
+		return
+	}
+	before := o.Filled + o.Qty
+	if total >= before || total-o.Filled < 1 {
+		c.Qty = 0
+		return
+	}
+	c.Qty, c.Quote, c.StopPrice = total-o.Filled, total, before
+}
+
+// amended settles the Amended event of an API amend: the hold of the
+// removed quantity is released and the order's volume and hold are stored,
+// in one posting "amend:<orderId>:<seq>". Other Amended events (the core's
+// STP decrement) change no hold: the order's end releases what it left.
+//
+// The new hold is computed from the command (the order's price times the
+// new total for a buy, the new total for a sell: what PlaceOrder held), so
+// it does not depend on what the store holds when a batch is settled again;
+// the order cache gets it at once for a later Done of the same batch.
+func (s *settler) amended(ctx context.Context, cmd *matching.Command, e *matching.Event) (job, error) {
+	if cmd.Kind != matching.CmdAmend || e.Reason != matching.ReasonNone || e.OrderID != cmd.OrderID ||
+		cmd.Quote <= 0 || cmd.StopPrice <= cmd.Quote {
+		return nil, nil
+	}
+	m, err := s.load(ctx, e.OrderID)
+	if err != nil {
+		return nil, err
+	}
+	cfg := s.cfgs[e.Symbol]
+	holdOf := func(lots int64) decimal.Decimal {
+		if m.side == matching.Buy {
+			return cfg.FromQuoteUnits(e.Price * lots)
+		}
+		return cfg.FromLots(lots)
+	}
+	before, after := holdOf(cmd.StopPrice), holdOf(cmd.Quote)
+	m.hold = after
+	ids := fmtID(e.OrderID)
+	upd := store.NewUpdate().Set("volume", cfg.FromLots(cmd.Quote)).Set("hold", after).
+		Set("amendSeq", int64(e.Seq)).Set("updatedAt", s.now())
+	// Two amends of one order settled concurrently (one batch): the later
+	// one's values must stay.
+	cond := store.And(store.ItemExists(),
+		store.Or(store.NotExists("amendSeq"), store.Compare("amendSeq", store.CmpLt, int64(e.Seq))))
+	post := ledger.Posting{ID: "amend:" + ids + ":" + fmtID(e.Seq), Reason: "order_release",
+		Legs:  []ledger.Leg{ledger.ReleaseLeg(spotAccount(m.uid), m.holdCoin, before.Sub(after))},
+		Meta:  map[string]string{"order": ids, "amend": "1"},
+		Extra: []store.Op{store.UpdateOp(orderKey(e.OrderID), upd, cond)}}
+	return func(ctx context.Context) error {
+		_, err := s.led.Post(ctx, post)
+		var xf *ledger.ExtraFailedError
+		if errors.As(err, &xf) {
+			// A later amend is stored already: only the release is left.
+			post.Extra = nil
+			_, err = s.led.Post(ctx, post)
+		}
+		return err
+	}, nil
+}
