@@ -2,10 +2,10 @@ package ledger
 
 import (
 	"context"
-	"sync"
 
 	"github.com/shopspring/decimal"
 
+	"tenger/internal/combine"
 	"tenger/internal/store"
 )
 
@@ -35,86 +35,35 @@ const maxBatchOps = store.MaxTransactItems
 // holds for each of them.
 const maxInflight = 2
 
-type batchReq struct {
-	p    Posting
-	res  Result
-	err  error
-	done bool          // guarded by batcher.mu
-	poke chan struct{} // capacity 1: "done, or a batch slot may be free"
+// newBatcher returns the ledger's combiner: postings in, results out.
+func newBatcher(l *Ledger) *combine.Combiner[Posting, outcome] {
+	return &combine.Combiner[Posting, outcome]{Max: maxInflight, Take: takePostings, Commit: l.commitBatch}
 }
 
-type batcher struct {
-	mu       sync.Mutex
-	pending  []*batchReq
-	inflight int
-}
-
-func (b *batcher) post(ctx context.Context, l *Ledger, p Posting) (Result, error) {
-	r := &batchReq{p: p, poke: make(chan struct{}, 1)}
-	b.mu.Lock()
-	b.pending = append(b.pending, r)
-	for !r.done {
-		if b.inflight < maxInflight && len(b.pending) > 0 {
-			b.inflight++
-			batch := b.take()
-			b.mu.Unlock()
-			results := l.commitBatch(context.WithoutCancel(ctx), batch)
-			b.mu.Lock()
-			b.inflight--
-			for i, q := range batch {
-				q.res, q.err, q.done = results[i].res, results[i].err, true
-				if q != r {
-					poke(q)
-				}
-			}
-			continue
-		}
-		b.mu.Unlock()
-		<-r.poke
-		b.mu.Lock()
-	}
-	// Hand a free slot to the oldest waiter, if any, so no caller serves
-	// others indefinitely and nobody waits for a leader that left.
-	if len(b.pending) > 0 && b.inflight < maxInflight {
-		poke(b.pending[0])
-	}
-	b.mu.Unlock()
-	return r.res, r.err
-}
-
-func poke(r *batchReq) {
-	select {
-	case r.poke <- struct{}{}:
-	default:
-	}
-}
-
-// take removes the longest prefix of pending postings that fits one store
-// transaction with no item written twice. Called with mu held and pending
-// not empty.
-func (b *batcher) take() []*batchReq {
+// takePostings returns how many of the pending postings, a prefix, fit one
+// store transaction with no item written twice.
+func takePostings(pending []Posting) int {
 	keys := map[store.Key]bool{}
 	ops := 0
 	n := 0
-	for _, r := range b.pending {
-		own := 1 + len(r.p.Extra) + 2*len(r.p.Legs)
-		clash := keys[store.Key{PK: "POST#" + r.p.ID, SK: "POST"}]
-		for _, x := range r.p.Extra {
+	for _, p := range pending {
+		own := 1 + len(p.Extra) + 2*len(p.Legs)
+		rec := store.Key{PK: "POST#" + p.ID, SK: "POST"}
+		clash := keys[rec]
+		for _, x := range p.Extra {
 			clash = clash || keys[x.Key]
 		}
 		if n > 0 && (clash || ops+own > maxBatchOps) {
 			break
 		}
-		keys[store.Key{PK: "POST#" + r.p.ID, SK: "POST"}] = true
-		for _, x := range r.p.Extra {
+		keys[rec] = true
+		for _, x := range p.Extra {
 			keys[x.Key] = true
 		}
 		ops += own
 		n++
 	}
-	batch := append([]*batchReq(nil), b.pending[:n]...)
-	b.pending = append(b.pending[:0], b.pending[n:]...)
-	return batch
+	return n
 }
 
 type outcome struct {
@@ -124,7 +73,7 @@ type outcome struct {
 
 // commitBatch commits the batch as one transaction, or posting by posting
 // when that fails or a single posting is all there is.
-func (l *Ledger) commitBatch(ctx context.Context, batch []*batchReq) []outcome {
+func (l *Ledger) commitBatch(ctx context.Context, batch []Posting) []outcome {
 	out := make([]outcome, len(batch))
 	if len(batch) > 1 {
 		if ops, ok := l.buildBatch(batch); ok {
@@ -134,8 +83,8 @@ func (l *Ledger) commitBatch(ctx context.Context, batch []*batchReq) []outcome {
 			}
 		}
 	}
-	for i, r := range batch {
-		out[i].res, out[i].err = l.postOne(ctx, r.p)
+	for i, p := range batch {
+		out[i].res, out[i].err = l.postOne(ctx, p)
 	}
 	return out
 }
@@ -143,7 +92,7 @@ func (l *Ledger) commitBatch(ctx context.Context, batch []*batchReq) []outcome {
 // buildBatch builds the combined transaction: every posting's record and
 // extras, and one update per balance carrying the sum of the batch's deltas
 // with a condition on the sum of its debits.
-func (l *Ledger) buildBatch(batch []*batchReq) ([]store.Op, bool) {
+func (l *Ledger) buildBatch(batch []Posting) ([]store.Op, bool) {
 	type agg struct {
 		d                delta
 		debitAv, debitFr decimal.Decimal
@@ -151,14 +100,14 @@ func (l *Ledger) buildBatch(batch []*batchReq) ([]store.Op, bool) {
 	bal := map[string]*agg{}
 	var order []string
 	var ops []store.Op
-	for _, r := range batch {
-		rec, err := l.record(r.p)
+	for _, p := range batch {
+		rec, err := l.record(p)
 		if err != nil {
 			return nil, false // invalid postings get their error one by one
 		}
 		ops = append(ops, rec)
-		ops = append(ops, r.p.Extra...)
-		for _, d := range mergeLegs(r.p.Legs) {
+		ops = append(ops, p.Extra...)
+		for _, d := range mergeLegs(p.Legs) {
 			k := d.pk + "|" + d.sk
 			a := bal[k]
 			if a == nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tenger/internal/combine"
 	"tenger/internal/store"
 )
 
@@ -116,7 +117,7 @@ type Result struct {
 type Ledger struct {
 	st    store.Store
 	now   func() time.Time
-	b     batcher
+	b     *combine.Combiner[Posting, outcome]
 	known knownBalances
 }
 
@@ -126,7 +127,9 @@ func New(st store.Store, now func() time.Time) *Ledger {
 	if now == nil {
 		now = time.Now
 	}
-	return &Ledger{st: st, now: now}
+	l := &Ledger{st: st, now: now}
+	l.b = newBatcher(l)
+	return l
 }
 
 type delta struct {
@@ -139,7 +142,8 @@ type delta struct {
 // Post applies a posting atomically. Replaying an id that was applied with
 // the same legs returns Result{Replayed: true}; with other legs ErrIDConflict.
 func (l *Ledger) Post(ctx context.Context, p Posting) (Result, error) {
-	return l.b.post(ctx, l, p)
+	o := l.b.Do(ctx, p)
+	return o.res, o.err
 }
 
 // postOne commits one posting in its own transaction.

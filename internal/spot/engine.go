@@ -117,7 +117,7 @@ func NewEngine(ctx context.Context, o EngineOptions) (*Engine, error) {
 	}
 	e := &Engine{o: o, buf: matching.NewEventBuffer(4096), bySym: map[string]uint32{},
 		bookCfg: map[uint32]matching.BookConfig{}, lastDepth: map[uint32]time.Time{}, dirty: map[uint32]bool{}}
-	e.set = &settler{st: o.Store, led: o.Ledger, pairs: map[uint32]markets.Pair{}, cfgs: map[uint32]matching.SymbolConfig{},
+	e.set = &settler{st: o.Store, tx: newTxCombiner(o.Store), led: o.Ledger, pairs: map[uint32]markets.Pair{}, cfgs: map[uint32]matching.SymbolConfig{},
 		meta: map[uint64]*orderMeta{}, now: func() int64 { return o.Now().UnixMilli() }}
 	e.marketsVersion = o.Markets.Version()
 	for _, p := range o.Markets.List() {

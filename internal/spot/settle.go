@@ -43,7 +43,7 @@ type settler struct {
 	meta  map[uint64]*orderMeta
 	now   func() int64
 	// tx combines the plain transactions of concurrent jobs (settle_tx.go).
-	tx txCombiner
+	tx *txCombiner
 }
 
 var errNoOrder = errors.New("spot: order not stored")
@@ -191,7 +191,7 @@ func (s *settler) accepted(ctx context.Context, e *matching.Event) (job, error) 
 		store.UpdateOp(orderKey(e.OrderID), store.NewUpdate().Set("seq", int64(e.Seq)), store.ItemExists()),
 		store.DeleteOp(outboxKey(m.symbol, e.OrderID), nil),
 	}
-	return func(ctx context.Context) error { return s.tx.do(ctx, s.st, ops) }, nil
+	return func(ctx context.Context) error { return s.tx.Do(ctx, ops) }, nil
 }
 
 func (s *settler) trade(ctx context.Context, e *matching.Event) (job, error) {
@@ -299,7 +299,7 @@ func (s *settler) finish(ctx context.Context, e *matching.Event, rejected bool) 
 	}
 	if release.IsZero() {
 		return func(ctx context.Context) error {
-			err := s.tx.do(ctx, s.st, ops)
+			err := s.tx.Do(ctx, ops)
 			if errors.Is(err, store.ErrConditionFailed) {
 				return nil // already finished: a replay
 			}

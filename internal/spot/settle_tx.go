@@ -2,8 +2,8 @@ package spot
 
 import (
 	"context"
-	"sync"
 
+	"tenger/internal/combine"
 	"tenger/internal/store"
 )
 
@@ -19,87 +19,38 @@ import (
 // each unit gets exactly the result it would have had alone. Units never
 // share an item within one commit (the store refuses that), so a unit that
 // touches an item already taken waits for the next commit.
-type txCombiner struct {
-	mu       sync.Mutex
-	pending  []*txUnit
-	inflight int
-}
+type txCombiner = combine.Combiner[[]store.Op, error]
 
 // maxTxInflight matches the ledger: one commit can be applied while the
 // previous one waits for its fsync.
 const maxTxInflight = 2
 
-type txUnit struct {
-	ops  []store.Op
-	err  error
-	done bool          // guarded by txCombiner.mu
-	poke chan struct{} // capacity 1: "done, or a commit slot may be free"
+// newTxCombiner returns the combiner of settlement's transactions on st.
+func newTxCombiner(st store.Store) *txCombiner {
+	return &txCombiner{Max: maxTxInflight, Take: takeUnits,
+		Commit: func(ctx context.Context, units [][]store.Op) []error { return commitUnits(ctx, st, units) }}
 }
 
-// do commits ops atomically, possibly in one transaction with other units.
-func (c *txCombiner) do(ctx context.Context, st store.Store, ops []store.Op) error {
-	u := &txUnit{ops: ops, poke: make(chan struct{}, 1)}
-	c.mu.Lock()
-	c.pending = append(c.pending, u)
-	for !u.done {
-		if c.inflight < maxTxInflight && len(c.pending) > 0 {
-			c.inflight++
-			batch := c.take()
-			c.mu.Unlock()
-			errs := commitUnits(context.WithoutCancel(ctx), st, batch)
-			c.mu.Lock()
-			c.inflight--
-			for i, x := range batch {
-				x.err, x.done = errs[i], true
-				if x != u {
-					pokeUnit(x)
-				}
-			}
-			continue
-		}
-		c.mu.Unlock()
-		<-u.poke
-		c.mu.Lock()
-	}
-	// Hand a free slot to the oldest waiter so nobody waits for a leader
-	// that left.
-	if len(c.pending) > 0 && c.inflight < maxTxInflight {
-		pokeUnit(c.pending[0])
-	}
-	c.mu.Unlock()
-	return u.err
-}
-
-func pokeUnit(u *txUnit) {
-	select {
-	case u.poke <- struct{}{}:
-	default:
-	}
-}
-
-// take removes the longest prefix of pending units that fits one
-// transaction with no item written twice. Called with mu held; pending is
-// not empty.
-func (c *txCombiner) take() []*txUnit {
+// takeUnits returns how many of the pending units, a prefix, fit one
+// transaction with no item written twice.
+func takeUnits(pending [][]store.Op) int {
 	keys := make(map[store.Key]bool, 16)
 	n, ops := 0, 0
-	for _, u := range c.pending {
+	for _, u := range pending {
 		clash := false
-		for _, op := range u.ops {
+		for _, op := range u {
 			clash = clash || keys[opKey(op)]
 		}
-		if n > 0 && (clash || ops+len(u.ops) > store.MaxTransactItems) {
+		if n > 0 && (clash || ops+len(u) > store.MaxTransactItems) {
 			break
 		}
-		for _, op := range u.ops {
+		for _, op := range u {
 			keys[opKey(op)] = true
 		}
-		ops += len(u.ops)
+		ops += len(u)
 		n++
 	}
-	batch := append([]*txUnit(nil), c.pending[:n]...)
-	c.pending = append(c.pending[:0], c.pending[n:]...)
-	return batch
+	return n
 }
 
 // opKey is the item an operation writes (a put names it in its item).
@@ -112,19 +63,19 @@ func opKey(op store.Op) store.Key {
 
 // commitUnits runs the batch as one transaction, or unit by unit when that
 // fails or there is only one.
-func commitUnits(ctx context.Context, st store.Store, batch []*txUnit) []error {
+func commitUnits(ctx context.Context, st store.Store, batch [][]store.Op) []error {
 	errs := make([]error, len(batch))
 	if len(batch) > 1 {
 		var all []store.Op
 		for _, u := range batch {
-			all = append(all, u.ops...)
+			all = append(all, u...)
 		}
 		if st.Transact(ctx, all) == nil {
 			return errs
 		}
 	}
 	for i, u := range batch {
-		errs[i] = st.Transact(ctx, u.ops)
+		errs[i] = st.Transact(ctx, u)
 	}
 	return errs
 }

@@ -37,7 +37,7 @@ func (g *gatedStore) Transact(ctx context.Context, ops []store.Op) error {
 func TestTxCombinerSharesCommitsAndKeepsResults(t *testing.T) {
 	e := newEnv(t)
 	g := &gatedStore{Store: e.st, gate: make(chan struct{})}
-	var c txCombiner
+	c := newTxCombiner(g)
 	put := func(pk string, cond store.Cond) []store.Op {
 		return []store.Op{store.PutOp(store.Item{store.AttrPK: pk, store.AttrSK: "X", "v": decimal.NewFromInt(1)}, cond)}
 	}
@@ -46,9 +46,7 @@ func TestTxCombinerSharesCommitsAndKeepsResults(t *testing.T) {
 	}
 	waitFor := func(pending, inflight int) {
 		for {
-			c.mu.Lock()
-			p, in := len(c.pending), c.inflight
-			c.mu.Unlock()
+			p, in := c.State()
 			if p == pending && in == inflight {
 				return
 			}
@@ -62,7 +60,7 @@ func TestTxCombinerSharesCommitsAndKeepsResults(t *testing.T) {
 	errs := make([]error, 12)
 	for i, pk := range []string{"TXC#first", "TXC#second"} {
 		wg.Add(1)
-		go func() { defer wg.Done(); errs[i] = c.do(e.ctx, g, put(pk, nil)) }()
+		go func() { defer wg.Done(); errs[i] = c.Do(e.ctx, put(pk, nil)) }()
 		waitFor(0, i+1)
 	}
 	for i := 2; i < 12; i++ {
@@ -74,7 +72,7 @@ func TestTxCombinerSharesCommitsAndKeepsResults(t *testing.T) {
 			ops = put("TXC#u8", nil)
 		}
 		wg.Add(1)
-		go func(i int, ops []store.Op) { defer wg.Done(); errs[i] = c.do(e.ctx, g, ops) }(i, ops)
+		go func(i int, ops []store.Op) { defer wg.Done(); errs[i] = c.Do(e.ctx, ops) }(i, ops)
 	}
 	waitFor(10, maxTxInflight)
 	close(g.gate)

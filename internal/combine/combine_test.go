@@ -1,0 +1,79 @@
+package combine
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Every request gets its own result exactly once, groups respect Take, and
+// no more than Max groups commit at once.
+func TestCombinerGroupsAndAnswersEveryRequest(t *testing.T) {
+	var inflight, maxSeen, groups, grouped atomic.Int64
+	c := &Combiner[int, int]{
+		Max:  2,
+		Take: func(p []int) int { return min(len(p), 5) },
+		Commit: func(ctx context.Context, g []int) []int {
+			n := inflight.Add(1)
+			for {
+				m := maxSeen.Load()
+				if n <= m || maxSeen.CompareAndSwap(m, n) {
+					break
+				}
+			}
+			time.Sleep(time.Millisecond)
+			inflight.Add(-1)
+			if len(g) > 5 {
+				t.Errorf("group of %d, Take allows 5", len(g))
+			}
+			groups.Add(1)
+			grouped.Add(int64(len(g)))
+			out := make([]int, len(g))
+			for i, r := range g {
+				out[i] = r * 10
+			}
+			return out
+		},
+	}
+	var wg sync.WaitGroup
+	for i := 1; i <= 400; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if got := c.Do(context.Background(), i); got != i*10 {
+				t.Errorf("request %d got %d", i, got)
+			}
+		}(i)
+	}
+	wg.Wait()
+	if grouped.Load() != 400 {
+		t.Fatalf("%d requests committed, want 400", grouped.Load())
+	}
+	if maxSeen.Load() > 2 {
+		t.Fatalf("%d groups committed at once, Max is 2", maxSeen.Load())
+	}
+	if groups.Load() >= 400 {
+		t.Fatalf("no grouping happened: %d groups", groups.Load())
+	}
+}
+
+// A cancelled caller's request is still committed with its group.
+func TestCommitIgnoresCancellation(t *testing.T) {
+	c := &Combiner[int, error]{
+		Take: func(p []int) int { return len(p) },
+		Commit: func(ctx context.Context, g []int) []error {
+			out := make([]error, len(g))
+			for i := range g {
+				out[i] = ctx.Err()
+			}
+			return out
+		},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := c.Do(ctx, 1); err != nil {
+		t.Fatalf("commit saw %v", err)
+	}
+}
