@@ -32,8 +32,10 @@ const maxBatchOps = store.MaxTransactItems
 // every fsync in turn and left a core idle. DynamoDB runs the transactions
 // in parallel. Batches in flight together are independent store
 // transactions, each with its own conditions, so the safety argument above
-// holds for each of them.
-const maxInflight = 2
+// holds for each of them. Four measured a little faster than two on 2
+// cores (16.5–17.3k against 13.2–15.9k transfers/s); more only made the
+// batches smaller.
+const maxInflight = 4
 
 // newBatcher returns the ledger's combiner: postings in, results out.
 func newBatcher(l *Ledger) *combine.Combiner[Posting, outcome] {
