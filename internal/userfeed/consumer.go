@@ -33,6 +33,10 @@ type Consumer struct {
 	// Poll is how long to wait when the feed has nothing new; 0 means 20 ms.
 	// An idle read of the embedded feed is one atomic load.
 	Poll time.Duration
+	// From, when set, is the checkpoint to follow the feed from instead of
+	// its head at the start of Run (a caller that must not miss changes
+	// made right after starting the consumer reads the head itself).
+	From *string
 	// Batch is the most changes read at once; 0 means 500.
 	Batch int
 	// Watching, when set, reports whether any connection is bound to a
@@ -72,7 +76,9 @@ func (c *Consumer) Run(ctx context.Context) error {
 	defer timer.Stop()
 	checkpoint := ""
 	hf, _ := c.Feed.(headFeed)
-	if hf != nil {
+	if c.From != nil {
+		checkpoint = *c.From
+	} else if hf != nil {
 		// Start at the present: the history is nobody's news.
 		h, err := hf.Head(ctx)
 		if err != nil {

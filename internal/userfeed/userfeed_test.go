@@ -308,7 +308,13 @@ func TestConsumerFollowsTrading(t *testing.T) {
 	rec := newRecorder()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	c := &Consumer{Feed: x.st.Changes(), Pusher: rec, Translator: New(markets.Defaults()), Poll: 5 * time.Millisecond}
+	// Follow from the head as it is now, so the deposits below, made right
+	// after the consumer starts, cannot land before it reads the head.
+	head, err := x.st.Changes().(headFeed).Head(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Consumer{Feed: x.st.Changes(), Pusher: rec, Translator: New(markets.Defaults()), Poll: 5 * time.Millisecond, From: &head}
 	go func() { done <- c.Run(ctx) }()
 	defer func() {
 		cancel()
@@ -482,7 +488,12 @@ func TestConsumerSkipsHistory(t *testing.T) {
 			post := depositor(t, st, "10000009")
 			post("old", "1")
 			time.Sleep(5 * time.Millisecond) // commit times are milliseconds: keep the two apart
-			c := &Consumer{Feed: st.Changes(), Pusher: nil, Translator: New(nil), Poll: 5 * time.Millisecond}
+			// Watching is first asked after Run has read the head: the new
+			// deposit must come after that, or it would be history too.
+			started := make(chan struct{})
+			var once sync.Once
+			c := &Consumer{Feed: st.Changes(), Pusher: nil, Translator: New(nil), Poll: 5 * time.Millisecond,
+				Watching: func() bool { once.Do(func() { close(started) }); return true }}
 			if headless {
 				c.Feed, c.Since = plainFeed{st.Changes()}, time.Now()
 			}
@@ -491,6 +502,9 @@ func TestConsumerSkipsHistory(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() { done <- c.Run(ctx) }()
+			if !headless {
+				<-started
+			}
 			post("new", "2")
 			got := rec.waitFor(t, "10000009", "the new deposit", func(ms []envelope) bool { return len(ms) > 0 })
 			cancel()
