@@ -34,6 +34,10 @@ describe('SendCodeButton', () => {
     const button = await screen.findByRole('button', { name: 'Resend in 90s' })
     expect(disabled(button)).toBe(true)
     expect(onSend).toHaveBeenCalledTimes(1)
+    // The label can show before React has run the effect that starts the
+    // interval (a busy machine delays passive effects): flush it first, or
+    // the faked clock would be advanced before the interval exists.
+    await act(async () => {})
 
     act(() => vi.advanceTimersByTime(30_000))
     expect(disabled(screen.getByRole('button', { name: 'Resend in 60s' }))).toBe(true)

@@ -39,6 +39,7 @@ describe('SendCodeField countdowns (spec §4)', () => {
     renderField(async () => ({ code: '0', msg: '', data: null }))
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
     expect(disabled(await screen.findByRole('button', { name: 'Resend in 90s' }))).toBe(true)
+    await act(async () => {}) // run the effect that starts the interval before moving the clock
     act(() => vi.advanceTimersByTime(89_000))
     expect(await screen.findByRole('button', { name: 'Resend in 1s' })).toBeTruthy()
     act(() => vi.advanceTimersByTime(1_000))
@@ -50,6 +51,7 @@ describe('SendCodeField countdowns (spec §4)', () => {
     renderField(async () => ({ code: '0', msg: '', data: null }), ADD_ADDRESS_RESEND_SECONDS, 'Code sent')
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
     expect(disabled(await screen.findByRole('button', { name: 'Code sent (60s)' }))).toBe(true)
+    await act(async () => {}) // as above
     act(() => vi.advanceTimersByTime(60_000))
     await waitFor(() => expect(disabled(screen.getByRole('button', { name: 'Resend' }))).toBe(false))
   })
