@@ -30,6 +30,9 @@ type access struct {
 	Notify        bool // SMS through SNS and e-mail through SES (verification codes)
 	StartWorkflow bool // StartExecution of the withdrawal state machine
 	Push          bool // PostToConnection on the WebSocket API's live stage (user updates)
+	// CloseConnections: DeleteConnection on the live stage only, to close
+	// the WebSocket connections of a user whose sessions ended.
+	CloseConnections bool
 }
 
 // apiFunction is one Lambda behind the HTTP API and the routes it serves.
@@ -56,7 +59,9 @@ var apiFunctions = []apiFunction{
 			"/fe-ex-api/public_info_v5",
 			"/fe-ex-api/market/{proxy+}",
 		},
-		Access: access{TableWrite: true, Notify: true},
+		// Sign-out, password change and reset close the user's WebSocket
+		// connections (platform.Deps.Auth's OnRevoke), and nothing more.
+		Access: access{TableWrite: true, Notify: true, CloseConnections: true},
 	},
 	{
 		Name:        "content",
@@ -256,6 +261,9 @@ func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 	}
 	if a.Push && deps.Realtime != nil {
 		deps.Realtime.GrantPush(fn)
+	}
+	if a.CloseConnections && !a.Push && deps.Realtime != nil {
+		deps.Realtime.GrantClose(fn)
 	}
 }
 

@@ -114,6 +114,14 @@ func (s *RealtimeStack) GrantPost(role awsiam.IRole) {
 	role.AddToPrincipalPolicy(s.connectionsStatement(awscdk.Stack_Of(role), "POST"))
 }
 
+// GrantClose lets a function outside this stack close the live stage's
+// connections and nothing more (no POST, no GET): the profile function
+// closes the connections of a user whose sessions ended (sign-out,
+// password change or reset).
+func (s *RealtimeStack) GrantClose(fn awslambda.Function) {
+	fn.AddToRolePolicy(s.connectionsStatement(awscdk.Stack_Of(fn), "DELETE"))
+}
+
 // manageConnections allows posting to, closing and reading the connections
 // of this API's live stage only (PostToConnection, DeleteConnection,
 // GetConnection), narrower than the whole API that GrantManageConnections

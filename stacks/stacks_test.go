@@ -994,9 +994,12 @@ func TestWalletFunction(t *testing.T) {
 func TestPushGrantedWhereUpdatesArePushed(t *testing.T) {
 	for _, stack := range []string{"api", "workflows"} {
 		manage := 0
-		for _, p := range resources(stack, "AWS::IAM::Policy") {
+		for id, p := range resources(stack, "AWS::IAM::Policy") {
 			doc := mustJSON(props(p)["PolicyDocument"])
 			if strings.Contains(doc, "execute-api:ManageConnections") {
+				if stack == "api" && strings.HasPrefix(id, "profile") {
+					continue // closes connections only: TestProfileClosesRevokedConnections
+				}
 				manage++
 				if !strings.Contains(doc, "/live/POST/@connections/*") {
 					t.Errorf("%s: ManageConnections is not limited to the live stage: %s", stack, doc)
@@ -1016,5 +1019,50 @@ func TestPushGrantedWhereUpdatesArePushed(t *testing.T) {
 	}
 	if !found {
 		t.Error("the workflow function has no WS_ENDPOINT")
+	}
+}
+
+// TestProfileClosesRevokedConnections: the profile function serves sign-out,
+// password change and reset, which close the user's WebSocket connections
+// (DeleteConnection through platform.Deps.Auth's OnRevoke). So it knows the
+// WebSocket API's management endpoint and may close the live stage's
+// connections, and only close them: no POST or GET, no other stage, no
+// wildcard API or action.
+func TestProfileClosesRevokedConnections(t *testing.T) {
+	found := false
+	for _, r := range resources("api", "AWS::Lambda::Function") {
+		vars, _ := props(r)["Environment"].(obj)["Variables"].(obj)
+		if vars["SERVICE"] == "profile" {
+			found = true
+			if v := mustJSON(vars["WS_ENDPOINT"]); !strings.Contains(v, "LiveStage") && !strings.Contains(v, "WebSocketApi") {
+				t.Errorf("profile WS_ENDPOINT = %s, want the realtime stack's stage", v)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no profile function")
+	}
+	statements := 0
+	for id, p := range resources("api", "AWS::IAM::Policy") {
+		if !strings.HasPrefix(id, "profile") {
+			continue
+		}
+		for _, st := range asList(props(p)["PolicyDocument"].(obj)["Statement"]) {
+			if !strings.Contains(mustJSON(st.(obj)["Action"]), "execute-api:") {
+				continue
+			}
+			statements++
+			if got := mustJSON(st.(obj)["Action"]); got != `"execute-api:ManageConnections"` {
+				t.Errorf("profile API Gateway actions = %s", got)
+			}
+			res := mustJSON(st.(obj)["Resource"])
+			if !strings.Contains(res, "/live/DELETE/@connections/*") || strings.Contains(res, "POST") ||
+				strings.Contains(res, "/GET/") || strings.Contains(res, `/*/*/@connections`) {
+				t.Errorf("profile ManageConnections resource = %s, want DELETE on the live stage only", res)
+			}
+		}
+	}
+	if statements != 1 {
+		t.Errorf("profile statements allowing API Gateway = %d, want 1", statements)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"strings"
@@ -230,5 +231,80 @@ func TestPrivateUpdatesOverWebSocket(t *testing.T) {
 		if m.Channel != "" && m.EventRep == "" {
 			t.Errorf("anonymous connection received %s %s", m.Channel, m.Data)
 		}
+	}
+}
+
+// closed reads until the server closes the connection and returns the
+// close error; a private message read first fails the test.
+func (w *wsConn) closed(what string) websocket.CloseError {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for {
+		_, b, err := w.c.Read(ctx)
+		if err != nil {
+			var ce websocket.CloseError
+			if !errors.As(err, &ce) {
+				w.t.Fatalf("%s: the connection ended with %v, not a close from the server", what, err)
+			}
+			return ce
+		}
+		var m wsMsg
+		_ = json.Unmarshal(b, &m)
+		if m.Channel != "" && m.EventRep == "" {
+			w.t.Fatalf("%s: received %s %s after the session ended", what, m.Channel, m.Data)
+		}
+	}
+}
+
+// TestPrivateWebSocketEndsWithLogout: signing out over the API closes the
+// user's bound /ws connections (status 1008, "session ended"), so the ended
+// session's socket receives no further user_orders or user_balances; the
+// old token can no longer bind a new connection, and another user's
+// connection keeps receiving.
+func TestPrivateWebSocketEndsWithLogout(t *testing.T) {
+	l, h := testServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := l.Start(ctx, t.TempDir(), false); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	api := newClient(t, srv.URL)
+	tokA, uidA := signUp(t, api, "ws.out.alice@example.mn")
+	tokB, uidB := signUp(t, api, "ws.out.bob@example.mn")
+	fund := func(uid, id, amount string) {
+		t.Helper()
+		if _, err := l.Ledger().Post(ctx, ledger.Posting{ID: id, Reason: "deposit", Legs: []ledger.Leg{
+			ledger.Move(ledger.ChainAccount("TRC20"), ledger.UserAccount(uid, ledger.Spot), "USDT", decimal.RequireFromString(amount))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	a, b := dialWS(t, srv.URL), dialWS(t, srv.URL)
+	a.auth(tokA)
+	b.auth(tokB)
+	fund(uidA, "ws-out-dep-a", "5")
+	a.until("Alice's deposit before signing out", func(m wsMsg) bool { return bal(m).Normal == "5" })
+
+	api.token = tokA
+	api.ok("/fe-ex-api/user/login_out", map[string]any{})
+	api.token = ""
+	// The sign-out has returned, so the socket is already unbound: Alice's
+	// next balance change must not reach it before it closes.
+	fund(uidA, "ws-out-dep-a2", "6")
+	if ce := a.closed("Alice's socket after sign-out"); ce.Code != websocket.StatusPolicyViolation || ce.Reason != "session ended" {
+		t.Fatalf("Alice's socket closed with %d %q, want 1008 session ended", ce.Code, ce.Reason)
+	}
+	// Bob's connection carries on: his deposit, committed after Alice's,
+	// reaches him.
+	fund(uidB, "ws-out-dep-b", "7")
+	b.until("Bob's deposit", func(m wsMsg) bool { return bal(m).Normal == "7" })
+	// The ended session cannot bind a new connection.
+	again := dialWS(t, srv.URL)
+	again.send(`{"event":"auth","params":{"token":"` + tokA + `"}}`)
+	if m := again.until("the auth reply", func(m wsMsg) bool { return m.EventRep == "auth" }); m.Status != "error" {
+		t.Fatalf("auth with a signed-out token: %+v", m)
 	}
 }

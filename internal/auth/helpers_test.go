@@ -67,7 +67,9 @@ type env struct {
 
 var cheapPasswords = &PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}
 
-func newEnv(t *testing.T) *env {
+// newEnv builds the service on a fresh embedded store; opts adjust its
+// options.
+func newEnv(t *testing.T, opts ...func(*Options)) *env {
 	t.Helper()
 	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
 	if err != nil {
@@ -76,8 +78,12 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(func() { _ = st.Close() })
 	clk := &testClock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
 	box := &outbox{}
-	svc := New(Options{Store: st, Notifier: box, Now: clk.Now, Log: zerolog.Nop(), Password: cheapPasswords,
-		SecretKey: []byte("test-key")})
+	o := Options{Store: st, Notifier: box, Now: clk.Now, Log: zerolog.Nop(), Password: cheapPasswords,
+		SecretKey: []byte("test-key")}
+	for _, f := range opts {
+		f(&o)
+	}
+	svc := New(o)
 	return &env{svc: svc, clock: clk, box: box}
 }
 

@@ -88,6 +88,12 @@ type Options struct {
 	Password *PasswordParams
 	// Limits overrides DefaultLimits.
 	Limits *Limits
+	// OnRevoke, when set, is called with the user's id after a sign-out, a
+	// password change or a password reset has been stored, so what the
+	// ended sessions still hold open (the user's WebSocket connections) can
+	// be closed. It runs before the request returns; it must not fail it, so
+	// it reports its own errors.
+	OnRevoke func(ctx context.Context, userID string)
 }
 
 // Service is the profile service.
@@ -103,6 +109,7 @@ type Service struct {
 	box      secretBox
 	dummy    string // a hash to check against when the account does not exist
 	sessions sessionCache
+	onRevoke func(ctx context.Context, userID string)
 }
 
 // New builds the service.
@@ -116,7 +123,7 @@ func New(o Options) *Service {
 	s := &Service{
 		st: o.Store, notifier: o.Notifier, now: o.Now, log: o.Log, issuer: o.Issuer,
 		limiter: ratelimit.New(o.Store, o.Now), pw: DefaultPasswordParams, limits: DefaultLimits,
-		box: newSecretBox(o.SecretKey),
+		box: newSecretBox(o.SecretKey), onRevoke: o.OnRevoke,
 	}
 	if o.Password != nil {
 		s.pw = *o.Password

@@ -82,8 +82,18 @@ func (s *Service) Logout(ctx context.Context, m Meta) error {
 	}
 	if m.UserID != "" {
 		s.recordHistory(ctx, m.UserID, histLogin, actLogout, m)
+		s.revoked(ctx, m.UserID)
 	}
 	return nil
+}
+
+// revoked tells Options.OnRevoke that sessions of uid have ended. The
+// request's cancellation does not stop it: the client may hang up as soon
+// as it has sent its sign-out.
+func (s *Service) revoked(ctx context.Context, uid string) {
+	if s.onRevoke != nil {
+		s.onRevoke(context.WithoutCancel(ctx), uid)
+	}
 }
 
 // endOtherSessions returns the operations that end every session of u except

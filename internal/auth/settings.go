@@ -246,7 +246,11 @@ func (s *Service) UpdatePassword(ctx context.Context, m Meta, oldPw, newPw, goog
 	// A conflict means a concurrent password change or sign-out: ask again.
 	err = s.commit(ctx, ops, apperr.New(apperr.CodeNotSignedIn))
 	s.sessions.revokeUser(u.ID) // whatever the outcome: the change may have happened
-	return err
+	if err != nil {
+		return err
+	}
+	s.revoked(ctx, u.ID)
+	return nil
 }
 
 // UpdateNickname sets the nickname (1–32 characters, no control characters).

@@ -40,6 +40,7 @@ func (f *fakePusher) Subscribe(context.Context, string, string) error   { return
 func (f *fakePusher) Unsubscribe(context.Context, string, string) error { return nil }
 func (f *fakePusher) Bind(context.Context, string, string) error        { return nil }
 func (f *fakePusher) Disconnect(context.Context, string) error          { return nil }
+func (f *fakePusher) DisconnectUser(context.Context, string) error      { return nil }
 func (f *fakePusher) SendTo(context.Context, string, []byte) error      { return nil }
 func (f *fakePusher) PublishUser(context.Context, string, []byte) (int, error) {
 	return 0, nil

@@ -101,9 +101,29 @@ func (d *Deps) APIOptions(service string, sessions httpapi.SessionResolver) http
 // The service is built once per Deps.
 func (d *Deps) Auth() *auth.Service {
 	d.authOnce.Do(func() {
-		d.auth = auth.New(auth.Options{Store: d.Store, Notifier: d.Notify, Now: d.Now, Log: d.Log, SecretKey: d.SecretKey})
+		d.auth = auth.New(auth.Options{Store: d.Store, Notifier: d.Notify, Now: d.Now, Log: d.Log, SecretKey: d.SecretKey,
+			OnRevoke: d.disconnectUser})
 	})
 	return d.auth
+}
+
+// disconnectUser is the auth service's OnRevoke: once a sign-out, password
+// change or reset is stored, it closes the user's WebSocket connections, so
+// a socket bound by an ended session stops receiving user_orders and
+// user_balances. d.Push is read at call time because the runtimes set it
+// after building the auth service (whose PushAuth the hub needs); without a
+// push port (an AWS function without WS_ENDPOINT) there is nothing to close.
+// A failure is logged, never returned: the user's request has succeeded.
+func (d *Deps) disconnectUser(ctx context.Context, userID string) {
+	p := d.Push
+	if p == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := p.DisconnectUser(ctx, userID); err != nil {
+		d.Log.Warn().Err(err).Str("user", userID).Msg("push: closing the connections of ended sessions failed")
+	}
 }
 
 // PushAuth resolves a WebSocket auth frame's session token to a user id.

@@ -59,6 +59,11 @@ type Pusher interface {
 	// subscriptions and binding. Disconnecting an unknown connection is not
 	// an error.
 	Disconnect(ctx context.Context, connID string) error
+	// DisconnectUser closes every connection bound to userID and forgets
+	// their subscriptions and bindings, so a revoked session's sockets stop
+	// receiving the user's private messages. A user without connections is
+	// not an error.
+	DisconnectUser(ctx context.Context, userID string) error
 	// SendTo sends one text message to one connection. It returns ErrGone
 	// when the connection is gone (and removes what was left of it).
 	SendTo(ctx context.Context, connID string, msg []byte) error

@@ -221,6 +221,26 @@ func (f *Fanout) Disconnect(ctx context.Context, connID string) error {
 	return f.forget(ctx, connID)
 }
 
+// DisconnectUser implements push.Pusher: it closes, at API Gateway, every
+// connection bound to the user and forgets them. Every connection is tried;
+// the first failure to forget one is returned.
+func (f *Fanout) DisconnectUser(ctx context.Context, userID string) error {
+	if push.ValidateID(userID) != nil {
+		return nil
+	}
+	ids, err := f.members(ctx, store.IndexGSI2, userPrefix+userID)
+	if err != nil {
+		return err
+	}
+	var first error
+	for _, id := range ids {
+		if err := f.Disconnect(ctx, id); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // forget deletes every item of a connection.
 func (f *Fanout) forget(ctx context.Context, connID string) error {
 	if push.ValidateID(connID) != nil {

@@ -338,6 +338,25 @@ func (h *Hub) Disconnect(_ context.Context, connID string) error {
 	return nil
 }
 
+// DisconnectUser implements push.Pusher: every connection bound to the
+// user is closed with status 1008 and the reason "session ended", which
+// tells a client apart from a normal close that its token no longer holds.
+func (h *Hub) DisconnectUser(_ context.Context, userID string) error {
+	if push.ValidateID(userID) != nil {
+		return nil
+	}
+	h.mu.RLock()
+	cs := make([]*conn, 0, len(h.users[userID]))
+	for c := range h.users[userID] {
+		cs = append(cs, c)
+	}
+	h.mu.RUnlock()
+	for _, c := range cs {
+		h.drop(c, websocket.StatusPolicyViolation, "session ended")
+	}
+	return nil
+}
+
 // SendTo implements push.Pusher. msg must not be modified afterwards.
 func (h *Hub) SendTo(_ context.Context, connID string, msg []byte) error {
 	h.mu.RLock()

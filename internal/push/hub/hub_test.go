@@ -213,6 +213,28 @@ func TestDisconnectClosesNormally(t *testing.T) {
 	}
 }
 
+// TestDisconnectUserSaysWhy: the closed connections of a revoked session
+// get status 1008 and the reason "session ended", and the user no longer
+// counts as bound.
+func TestDisconnectUserSaysWhy(t *testing.T) {
+	ts := newServer(t, Options{})
+	a := ts.connect(t)
+	if err := ts.hub.Bind(context.Background(), a.id, "ua"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.hub.DisconnectUser(context.Background(), "ua"); err != nil {
+		t.Fatal(err)
+	}
+	err := a.closeErr(t)
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.StatusPolicyViolation || ce.Reason != "session ended" {
+		t.Fatalf("close error %v, want 1008 session ended", err)
+	}
+	if n := ts.hub.BoundUsers(); n != 0 {
+		t.Fatalf("bound users after DisconnectUser = %d", n)
+	}
+}
+
 // TestBoundUsers counts users with a bound connection, not connections.
 func TestBoundUsers(t *testing.T) {
 	ts := newServer(t, Options{})

@@ -75,6 +75,7 @@ func Run(t *testing.T, h Harness) {
 		{"PortSubscribe", testPortSubscribe},
 		{"SendTo", testSendTo},
 		{"Disconnect", testDisconnect},
+		{"DisconnectUser", testDisconnectUser},
 		{"GoneClientIsRemoved", testGone},
 		{"BindAndPublishUser", testBindPublishUser},
 		{"AuthFrame", testAuthFrame},
@@ -277,6 +278,44 @@ func testDisconnect(t *testing.T, h Harness, env Env) {
 	}
 	if err := env.Pusher.Disconnect(ctx(), a.ID()); err != nil {
 		t.Fatalf("second disconnect: %v", err)
+	}
+}
+
+// testDisconnectUser: a revoked session ends every connection of its user
+// (DisconnectUser) and no other: after it the user's connections receive
+// nothing, whether addressed to the user, to a channel or to themselves,
+// while another user's connection carries on.
+func testDisconnectUser(t *testing.T, h Harness, env Env) {
+	a1, a2, b := env.Connect(t), env.Connect(t), env.Connect(t)
+	authenticate(t, a1, GoodToken)
+	authenticate(t, a2, GoodToken)
+	authenticate(t, b, OtherToken)
+	for _, c := range []Client{a1, a2, b} {
+		sub(t, c, "market_du")
+	}
+	if err := env.Pusher.DisconnectUser(ctx(), GoodUser); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := env.Pusher.PublishUser(ctx(), GoodUser, []byte(`{"private":"after"}`)); err != nil || n != 0 {
+		t.Fatalf("PublishUser after DisconnectUser: %d %v, want 0", n, err)
+	}
+	publish(t, env.Pusher, "market_du", []byte(`{"m":1}`), 1)
+	expect(t, b, []byte(`{"m":1}`))
+	if n, err := env.Pusher.PublishUser(ctx(), OtherUser, []byte(`{"private":"b"}`)); err != nil || n != 1 {
+		t.Fatalf("PublishUser(%s) after another user was disconnected: %d %v, want 1", OtherUser, n, err)
+	}
+	expect(t, b, []byte(`{"private":"b"}`))
+	for _, c := range []Client{a1, a2} {
+		if err := env.Pusher.SendTo(ctx(), c.ID(), []byte(`{}`)); !errors.Is(err, push.ErrGone) {
+			t.Fatalf("SendTo a disconnected connection: %v, want ErrGone", err)
+		}
+		nothing(t, h, c, "a disconnected connection receives nothing")
+	}
+	if err := env.Pusher.DisconnectUser(ctx(), GoodUser); err != nil {
+		t.Fatalf("second DisconnectUser: %v", err)
+	}
+	if err := env.Pusher.DisconnectUser(ctx(), "nobody"); err != nil {
+		t.Fatalf("DisconnectUser of a user without connections: %v", err)
 	}
 }
 
