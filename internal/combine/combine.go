@@ -114,3 +114,29 @@ func poke[Req, Res any](w *waiter[Req, Res]) {
 	default:
 	}
 }
+
+// Prefix is a Take for groups that become one transaction: it returns how
+// many of the pending requests, a prefix and at least one, fit together
+// with their costs summing to at most max and no key claimed twice (a
+// transaction may write an item only once).
+func Prefix[Req any, K comparable](pending []Req, max int, cost func(Req) int, keys func(Req) []K) int {
+	taken := make(map[K]bool, 16)
+	n, total := 0, 0
+	for _, r := range pending {
+		ks := keys(r)
+		clash := false
+		for _, k := range ks {
+			clash = clash || taken[k]
+		}
+		c := cost(r)
+		if n > 0 && (clash || total+c > max) {
+			break
+		}
+		for _, k := range ks {
+			taken[k] = true
+		}
+		total += c
+		n++
+	}
+	return n
+}

@@ -77,3 +77,26 @@ func TestCommitIgnoresCancellation(t *testing.T) {
 		t.Fatalf("commit saw %v", err)
 	}
 }
+
+func TestPrefix(t *testing.T) {
+	type req struct {
+		cost int
+		keys []string
+	}
+	cost := func(r req) int { return r.cost }
+	keys := func(r req) []string { return r.keys }
+	for _, tc := range []struct {
+		name    string
+		pending []req
+		want    int
+	}{
+		{"all fit", []req{{3, []string{"a"}}, {3, []string{"b"}}, {3, []string{"c"}}}, 3},
+		{"stops at the cost limit", []req{{4, []string{"a"}}, {4, []string{"b"}}, {4, []string{"c"}}}, 2},
+		{"stops at a key taken before", []req{{1, []string{"a", "b"}}, {1, []string{"c"}}, {1, []string{"b"}}, {1, []string{"d"}}}, 2},
+		{"the first always goes, even over the limit", []req{{20, []string{"a"}}, {1, []string{"b"}}}, 1},
+	} {
+		if got := Prefix(tc.pending, 10, cost, keys); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -45,27 +45,16 @@ func newBatcher(l *Ledger) *combine.Combiner[Posting, outcome] {
 // takePostings returns how many of the pending postings, a prefix, fit one
 // store transaction with no item written twice.
 func takePostings(pending []Posting) int {
-	keys := map[store.Key]bool{}
-	ops := 0
-	n := 0
-	for _, p := range pending {
-		own := 1 + len(p.Extra) + 2*len(p.Legs)
-		rec := store.Key{PK: "POST#" + p.ID, SK: "POST"}
-		clash := keys[rec]
-		for _, x := range p.Extra {
-			clash = clash || keys[x.Key]
-		}
-		if n > 0 && (clash || ops+own > maxBatchOps) {
-			break
-		}
-		keys[rec] = true
-		for _, x := range p.Extra {
-			keys[x.Key] = true
-		}
-		ops += own
-		n++
-	}
-	return n
+	return combine.Prefix(pending, maxBatchOps,
+		func(p Posting) int { return 1 + len(p.Extra) + 2*len(p.Legs) },
+		func(p Posting) []store.Key {
+			ks := make([]store.Key, 0, 1+len(p.Extra))
+			ks = append(ks, store.Key{PK: "POST#" + p.ID, SK: "POST"})
+			for _, x := range p.Extra {
+				ks = append(ks, x.Key)
+			}
+			return ks
+		})
 }
 
 type outcome struct {

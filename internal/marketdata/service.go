@@ -374,15 +374,13 @@ func (s *Service) applyTrades(ctx context.Context, symbol string, trades []Trade
 				st.tickDirty = true
 			}
 		}
-		if st.lastID == "" || compareIDs(t.ID, st.lastID) > 0 {
-			st.lastID = t.ID
-			st.recent = append(st.recent, t)
-			if len(st.recent) > RecentTrades {
-				st.recent = append(st.recent[:0:0], st.recent[len(st.recent)-RecentTrades:]...)
-			}
-			st.pending = append(st.pending, t)
-			recentChanged = true
+		st.lastID = t.ID // above the mark, checked at the top
+		st.recent = append(st.recent, t)
+		if len(st.recent) > RecentTrades {
+			st.recent = append(st.recent[:0:0], st.recent[len(st.recent)-RecentTrades:]...)
 		}
+		st.pending = append(st.pending, t)
+		recentChanged = true
 	}
 	// The 1min candles and the recent-trades item carry the high-water mark
 	// a restart starts from (load), so they are written after the other

@@ -95,6 +95,18 @@ func (e *env) newEngine() *Engine {
 	return eng
 }
 
+// diskEngine builds an engine journalling and snapshotting in dir (a
+// restart when one ran there before); snapshots only when a test asks.
+func (e *env) diskEngine(dir string) *Engine {
+	e.t.Helper()
+	eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, DataDir: dir,
+		Feed: e.feed, SnapshotEvery: -1})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return eng
+}
+
 // drain runs the engine until the queue is empty.
 func (e *env) drain() {
 	e.t.Helper()

@@ -16,15 +16,7 @@ import (
 func TestFileJournalAndSnapshotRestart(t *testing.T) {
 	e := newEnv(t)
 	dir := e.dir + "/engine"
-	open := func() *Engine {
-		eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, DataDir: dir,
-			SnapshotEvery: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return eng
-	}
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	e.deposit(alice, "BTC", "2")
 	e.deposit(bob, "USDT", "100000")
 	e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
@@ -37,7 +29,7 @@ func TestFileJournalAndSnapshotRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	if got := e.eng.StateHash("btcusdt"); got != h1 {
 		t.Fatalf("restored hash %x, want %x", got, h1)
 	}
@@ -51,7 +43,7 @@ func TestFileJournalAndSnapshotRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	if got := e.eng.StateHash("btcusdt"); got != h2 {
 		t.Fatalf("replayed hash %x, want %x", got, h2)
 	}
@@ -135,15 +127,7 @@ func buildRichBooks(e *env) {
 func TestLostJournalRebuildsFromStore(t *testing.T) {
 	e := newEnv(t)
 	dir := e.dir + "/engine"
-	open := func() *Engine {
-		eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, DataDir: dir,
-			Feed: e.feed, SnapshotEvery: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return eng
-	}
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	buildRichBooks(e)
 	old := e.eng
 	depth := func(eng *Engine, sym string) string {
@@ -162,7 +146,7 @@ func TestLostJournalRebuildsFromStore(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	if !e.eng.rebuilt {
 		t.Fatal("the engine did not rebuild")
 	}
@@ -227,7 +211,7 @@ func TestLostJournalRebuildsFromStore(t *testing.T) {
 	if err := e.eng.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	if e.eng.rebuilt {
 		t.Fatal("a restart with the journal and snapshots rebuilt again")
 	}
@@ -254,15 +238,7 @@ func TestLostJournalRebuildsFromStore(t *testing.T) {
 func TestStaleSnapshotRebuildsFromStore(t *testing.T) {
 	e := newEnv(t)
 	dir := e.dir + "/engine"
-	open := func() *Engine {
-		eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, DataDir: dir,
-			SnapshotEvery: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return eng
-	}
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	e.deposit(alice, "BTC", "1")
 	e.deposit(bob, "USDT", "100000")
 	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
@@ -291,7 +267,7 @@ func TestStaleSnapshotRebuildsFromStore(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "spot-snapshots", "seq"), []byte("1"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	if !e.eng.rebuilt {
 		t.Fatal("a stale snapshot was restored")
 	}
@@ -335,15 +311,7 @@ func TestJournalTruncatedAfterSnapshot(t *testing.T) {
 	if err := legacy.Close(); err != nil {
 		t.Fatal(err)
 	}
-	open := func() *Engine {
-		eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, DataDir: dir,
-			SnapshotEvery: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return eng
-	}
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	e.drain() // the queued message of the legacy command is skipped
 	e.wantOrder(alice, first, StatusNew, "0", "0", "0")
 	if n := e.eng.books.Book(symbolNum("btcusdt")).Len(); n != 1 {
@@ -391,7 +359,7 @@ func TestJournalTruncatedAfterSnapshot(t *testing.T) {
 	if err := e.eng.journal.Close(); err != nil {
 		t.Fatal(err)
 	}
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	if e.eng.rebuilt {
 		t.Fatal("the engine rebuilt instead of replaying the journal tail")
 	}
@@ -424,15 +392,7 @@ func TestJournalTruncatedAfterSnapshot(t *testing.T) {
 func TestJournalWithoutItsSnapshotsRebuilds(t *testing.T) {
 	e := newEnv(t)
 	dir := e.dir + "/engine"
-	open := func() *Engine {
-		eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, DataDir: dir,
-			SnapshotEvery: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return eng
-	}
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	e.deposit(alice, "BTC", "1")
 	e.deposit(bob, "USDT", "100000")
 	e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
@@ -450,7 +410,7 @@ func TestJournalWithoutItsSnapshotsRebuilds(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(dir, "spot-snapshots")); err != nil {
 		t.Fatal(err)
 	}
-	e.eng = open()
+	e.eng = e.diskEngine(dir)
 	if !e.eng.rebuilt {
 		t.Fatal("the journal was replayed without its snapshots")
 	}

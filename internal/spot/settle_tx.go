@@ -34,23 +34,15 @@ func newTxCombiner(st store.Store) *txCombiner {
 // takeUnits returns how many of the pending units, a prefix, fit one
 // transaction with no item written twice.
 func takeUnits(pending [][]store.Op) int {
-	keys := make(map[store.Key]bool, 16)
-	n, ops := 0, 0
-	for _, u := range pending {
-		clash := false
-		for _, op := range u {
-			clash = clash || keys[opKey(op)]
-		}
-		if n > 0 && (clash || ops+len(u) > store.MaxTransactItems) {
-			break
-		}
-		for _, op := range u {
-			keys[opKey(op)] = true
-		}
-		ops += len(u)
-		n++
-	}
-	return n
+	return combine.Prefix(pending, store.MaxTransactItems,
+		func(u []store.Op) int { return len(u) },
+		func(u []store.Op) []store.Key {
+			ks := make([]store.Key, len(u))
+			for i, op := range u {
+				ks[i] = opKey(op)
+			}
+			return ks
+		})
 }
 
 // opKey is the item an operation writes (a put names it in its item).
