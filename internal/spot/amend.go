@@ -43,17 +43,9 @@ import (
 // volume (the new total quantity, filled part included). The freed funds
 // are released when the engine's Amended event is settled.
 func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume string) error {
-	o, err := s.GetOrder(ctx, uid, orderID)
+	o, err := s.openOrder(ctx, uid, symbol, orderID)
 	if err != nil {
 		return err
-	}
-	if symbol != "" {
-		if p, ok := s.cat.Pair(symbol); !ok || p.Symbol != o.Symbol {
-			return apperr.New(apperr.CodeTradeOrderNotFound)
-		}
-	}
-	if !o.Status.Open() {
-		return apperr.New(apperr.CodeTradeOrderFinished)
 	}
 	p, ok := s.cat.Pair(o.Symbol)
 	if !ok {

@@ -302,20 +302,31 @@ func parseOrderID(s string) (uint64, error) {
 	return id, nil
 }
 
-// CancelOrder asks the engine to cancel one of the user's open orders. The
-// order is cancelled when the engine's Done event is settled.
-func (s *Service) CancelOrder(ctx context.Context, uid, symbol, orderID string) error {
+// openOrder returns one of the user's orders that a cancel or an amend may
+// act on: it exists, belongs to the user, is of symbol (when given) and is
+// still open.
+func (s *Service) openOrder(ctx context.Context, uid, symbol, orderID string) (Order, error) {
 	o, err := s.GetOrder(ctx, uid, orderID)
 	if err != nil {
-		return err
+		return Order{}, err
 	}
 	if symbol != "" {
 		if p, ok := s.cat.Pair(symbol); !ok || p.Symbol != o.Symbol {
-			return apperr.New(apperr.CodeTradeOrderNotFound)
+			return Order{}, apperr.New(apperr.CodeTradeOrderNotFound)
 		}
 	}
 	if !o.Status.Open() {
-		return apperr.New(apperr.CodeTradeOrderFinished)
+		return Order{}, apperr.New(apperr.CodeTradeOrderFinished)
+	}
+	return o, nil
+}
+
+// CancelOrder asks the engine to cancel one of the user's open orders. The
+// order is cancelled when the engine's Done event is settled.
+func (s *Service) CancelOrder(ctx context.Context, uid, symbol, orderID string) error {
+	o, err := s.openOrder(ctx, uid, symbol, orderID)
+	if err != nil {
+		return err
 	}
 	id, _ := parseOrderID(o.ID)
 	cmd := matching.Command{Kind: matching.CmdCancel, OrderID: id, UserID: userNum(uid), Symbol: symbolNum(o.Symbol)}
