@@ -58,37 +58,16 @@ const (
 	EventUpdate = "update"
 )
 
-// Store layout this package reads (internal/spot/order.go and
-// internal/ledger/account.go own it).
-const (
-	orderPK   = "SORD#"
-	orderSK   = "O"
-	balancePK = "BAL#"
-)
+// balancePK starts a balance item's key (internal/ledger/account.go owns
+// the layout); orders are read with spot.OrderFromItem.
+const balancePK = "BAL#"
 
-// OrderUpdate is the data of a user_orders message. Its fields and names
-// are those of the REST order list (httpapi.OrderView), so a client can put
-// it straight into the list it shows; Event says what happened.
+// OrderUpdate is the data of a user_orders message: the order as the REST
+// order lists show it (spot.OrderView), so a client can put it straight
+// into the list it shows, and Event, what happened.
 type OrderUpdate struct {
-	Event         string `json:"event" doc:"placed, accepted, trade, amended, done or update"`
-	OrderID       string `json:"order_id"`
-	ClientOrderID string `json:"client_order_id,omitempty"`
-	Symbol        string `json:"symbol"`
-	Side          string `json:"side" doc:"BUY or SELL"`
-	Type          string `json:"type"`
-	Price         string `json:"price" doc:"limit price; 0 for market orders"`
-	StopPrice     string `json:"stop_price,omitempty"`
-	Volume        string `json:"volume" doc:"base quantity ordered; 0 for a market buy by quote"`
-	QuoteVolume   string `json:"quote_volume,omitempty"`
-	DealVolume    string `json:"deal_volume" doc:"base quantity executed"`
-	DealMoney     string `json:"deal_money" doc:"quote amount executed"`
-	AvgPrice      string `json:"avg_price" doc:"deal_money / deal_volume"`
-	Fee           string `json:"fee"`
-	FeeCoin       string `json:"fee_coin"`
-	Status        int    `json:"status" doc:"1 NEW, 2 PARTIALLY_FILLED, 3 FILLED, 4 CANCELLED, 5 REJECTED"`
-	StatusText    string `json:"status_text"`
-	CreatedAt     int64  `json:"created_at" doc:"Unix ms"`
-	UpdatedAt     int64  `json:"updated_at" doc:"Unix ms"`
+	Event string `json:"event" doc:"placed, accepted, trade, amended, done or update"`
+	spot.OrderView
 }
 
 // BalanceUpdate is the data of a user_balances message: one coin of one of
@@ -130,9 +109,9 @@ func (t *Translator) Translate(ch store.Change) (Message, bool) {
 		user, channel string
 		data          any
 	)
+	o, isOrder := spot.OrderFromItem(ch.Key, ch.New)
 	switch {
-	case strings.HasPrefix(ch.Key.PK, orderPK) && ch.Key.SK == orderSK:
-		o := orderFromItem(ch.New)
+	case isOrder:
 		if o.UID == "" || o.ID == "" {
 			return Message{}, false
 		}
@@ -175,24 +154,6 @@ func orderEvent(ch store.Change) string {
 	return EventUpdate
 }
 
-// orderFromItem reads a stored order as internal/spot does (spot's reader
-// is unexported; TestOrderMatchesSpot keeps the two the same).
-func orderFromItem(it store.Item) spot.Order {
-	o := spot.Order{
-		ID: it.Str("id"), UID: it.Str("uid"), Symbol: it.Str("symbol"), Side: it.Str("side"), Type: it.Str("type"),
-		Price: it.Dec("price"), StopPrice: it.Dec("stopPrice"), Volume: it.Dec("volume"), QuoteVolume: it.Dec("quoteVolume"),
-		DealVolume: it.Dec("dealVolume"), DealMoney: it.Dec("dealMoney"), Fee: it.Dec("fee"), FeeCoin: it.Str("feeCoin"),
-		Status: spot.Status(it.Int("status")), ClientOrderID: it.Str("clientOrderId"),
-		CreatedAt: time.UnixMilli(it.Int("createdAt")).UTC(), UpdatedAt: time.UnixMilli(it.Int("updatedAt")).UTC(),
-	}
-	// Settlement never stores PARTIALLY_FILLED: an open order with a fill
-	// is partially filled.
-	if o.Status == spot.StatusNew && o.DealVolume.IsPositive() {
-		o.Status = spot.StatusPartiallyFilled
-	}
-	return o
-}
-
 func (t *Translator) orderUpdate(event string, o spot.Order) OrderUpdate {
 	pp := int32(8)
 	if t.markets != nil {
@@ -200,17 +161,7 @@ func (t *Translator) orderUpdate(event string, o spot.Order) OrderUpdate {
 			pp = p.PricePrecision
 		}
 	}
-	v := OrderUpdate{Event: event, OrderID: o.ID, ClientOrderID: o.ClientOrderID, Symbol: o.Symbol, Side: o.Side, Type: o.Type,
-		Price: o.Price.String(), Volume: o.Volume.String(), DealVolume: o.DealVolume.String(), DealMoney: o.DealMoney.String(),
-		AvgPrice: o.AvgPrice(pp).String(), Fee: o.Fee.String(), FeeCoin: o.FeeCoin, Status: int(o.Status),
-		StatusText: o.Status.Text(), CreatedAt: o.CreatedAt.UnixMilli(), UpdatedAt: o.UpdatedAt.UnixMilli()}
-	if o.StopPrice.IsPositive() {
-		v.StopPrice = o.StopPrice.String()
-	}
-	if o.QuoteVolume.IsPositive() {
-		v.QuoteVolume = o.QuoteVolume.String()
-	}
-	return v
+	return OrderUpdate{Event: event, OrderView: o.View(pp)}
 }
 
 // balanceUpdate reads a balance item (pk "BAL#<owner>", sk
