@@ -100,4 +100,41 @@ describe('DataTable', () => {
     expect(await screen.findAllByTestId('row')).toHaveLength(2)
     expect(screen.queryByRole('alert')).toBeNull()
   })
+
+  it('names rows and cells per row and per layout, and shows the actions header when asked', async () => {
+    const per = {
+      columns: [
+        ...columns.slice(0, 1),
+        { id: 'price', header: 'Price', numeric: true, testId: (r: Row) => `price-${r.id}`, cell: (r: Row, layout: 'table' | 'cards') => `${r.price} (${layout})` },
+      ],
+      rowTestId: (r: Row, layout: 'table' | 'cards') => `${layout}-row-${r.id}`,
+      cardsTestId: 'card-list',
+      actionsLabel: 'Actions',
+      showActionsLabel: true,
+      actions: (r: Row, layout: 'table' | 'cards') => <Button>{`${layout} ${r.id}`}</Button>,
+    }
+    const { unmount } = renderWithApp(table({ ...per, layout: 'table' }))
+    const tableRow = await screen.findByTestId('table-row-b')
+    expect(within(tableRow).getByTestId('price-b').textContent).toBe('20.00 (table)')
+    expect(within(tableRow).getByRole('button', { name: 'table b' })).toBeTruthy()
+    const header = within(screen.getByTestId('list')).getAllByRole('columnheader').at(-1)!
+    // A visible header, not one kept for screen readers only.
+    expect(header.textContent).toBe('Actions')
+    expect(header.querySelector('span')).toBeNull()
+    unmount()
+    renderWithApp(table({ ...per, layout: 'cards' }))
+    const card = await screen.findByTestId('cards-row-a')
+    expect(card.parentElement?.getAttribute('data-testid')).toBe('card-list')
+    expect(card.querySelector('dd')?.textContent).toBe('100.00 (cards)')
+    expect(within(card).getByRole('button', { name: 'cards a' })).toBeTruthy()
+  })
+
+  it('shows line columns on a card as unlabelled lines under the heading', async () => {
+    const withLine: DataColumn<Row>[] = [...columns, { id: 'note', header: 'Note', card: 'line', cell: (r) => `note ${r.id}` }]
+    renderWithApp(table({ columns: withLine, layout: 'cards' }))
+    const [first] = await screen.findAllByTestId('row')
+    expect(first.textContent).toContain('note a')
+    const terms = Array.from(first.querySelectorAll('dt')).map((d) => d.textContent)
+    expect(terms).toEqual(['Price'])
+  })
 })

@@ -1,21 +1,28 @@
 import { Box, Button, Center, HStack, Skeleton, Stack, Table, Text, useBreakpointValue, VisuallyHidden } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 
+/** Which layout a {@link DataTable} shows: a table or one card per row. */
+export type DataLayout = 'table' | 'cards'
+
 /** One column of a {@link DataTable}: how a row shows in the table and on a card. */
 export interface DataColumn<T> {
   id: string
   /** Column header; also the label of the value on a card. */
   header: string
-  cell: (row: T) => ReactNode
+  /** The value; `layout` lets a card show it differently from the table cell. */
+  cell: (row: T, layout: DataLayout) => ReactNode
+  /** data-testid of the table cell, fixed or per row. */
+  testId?: string | ((row: T) => string)
   /** Numbers align to the end and use tabular figures. */
   numeric?: boolean
   nowrap?: boolean
   /**
    * Where the value goes on a card: 'title' (the heading line), 'aside'
    * (right of the heading, e.g. a status badge), 'row' (a label/value row,
-   * the default) or 'hidden' (table only).
+   * the default), 'line' (a muted full-width line without a label) or
+   * 'hidden' (table only).
    */
-  card?: 'title' | 'aside' | 'row' | 'hidden'
+  card?: 'title' | 'aside' | 'row' | 'line' | 'hidden'
 }
 
 /** Error state of a {@link DataTable}: message and a retry button. */
@@ -33,16 +40,20 @@ export interface DataTableProps<T> {
   /** Accessible name of the table (or of the card list). */
   label: string
   /** Buttons of a row: the last table column, the footer of a card. */
-  actions?: (row: T) => ReactNode
-  /** Header of the actions column (read by screen readers only). */
+  actions?: (row: T, layout: DataLayout) => ReactNode
+  /** Header of the actions column (read by screen readers only unless `showActionsLabel`). */
   actionsLabel?: string
+  /** Shows the actions header on screen, aligned with the buttons. */
+  showActionsLabel?: boolean
   /** 'auto' shows cards below `cardsBelow` and a table from there up. */
   layout?: 'auto' | 'table' | 'cards'
   cardsBelow?: 'sm' | 'md' | 'lg'
   /** data-testid of the table or the card list, whichever shows. */
   testId?: string
-  /** data-testid of each table row or card. */
-  rowTestId?: string
+  /** data-testid of the card list when it differs from the table's `testId`. */
+  cardsTestId?: string
+  /** data-testid of each table row or card, fixed or per row and layout. */
+  rowTestId?: string | ((row: T, layout: DataLayout) => string)
   isLoading?: boolean
   loadingLabel?: string
   /** Shown instead of the table when there are no rows. */
@@ -52,20 +63,25 @@ export interface DataTableProps<T> {
   size?: 'sm' | 'md'
 }
 
+function rowTestIdOf<T>(rowTestId: DataTableProps<T>['rowTestId'], row: T, layout: DataLayout): string | undefined {
+  return typeof rowTestId === 'function' ? rowTestId(row, layout) : rowTestId
+}
+
 function Cell<T>({ column, row }: { column: DataColumn<T>; row: T }) {
   return (
     <Table.Cell
       textAlign={column.numeric ? 'end' : undefined}
       fontVariantNumeric={column.numeric ? 'tabular-nums' : undefined}
       whiteSpace={column.nowrap || column.numeric ? 'nowrap' : undefined}
+      data-testid={typeof column.testId === 'function' ? column.testId(row) : column.testId}
     >
-      {column.cell(row)}
+      {column.cell(row, 'table')}
     </Table.Cell>
   )
 }
 
 function TableView<T>(props: DataTableProps<T>) {
-  const { columns, rows, rowKey, label, actions, actionsLabel, testId, rowTestId, size = 'sm' } = props
+  const { columns, rows, rowKey, label, actions, actionsLabel, showActionsLabel, testId, rowTestId, size = 'sm' } = props
   return (
     <Table.ScrollArea borderWidth="1px" rounded="md">
       <Table.Root size={size} aria-label={label} data-testid={testId} data-layout="table" interactive>
@@ -77,22 +93,22 @@ function TableView<T>(props: DataTableProps<T>) {
               </Table.ColumnHeader>
             ))}
             {actions && (
-              <Table.ColumnHeader scope="col">
-                <VisuallyHidden>{actionsLabel}</VisuallyHidden>
+              <Table.ColumnHeader scope="col" textAlign={showActionsLabel ? 'end' : undefined}>
+                {showActionsLabel ? actionsLabel : <VisuallyHidden>{actionsLabel}</VisuallyHidden>}
               </Table.ColumnHeader>
             )}
           </Table.Row>
         </Table.Header>
         <Table.Body>
           {rows.map((row) => (
-            <Table.Row key={rowKey(row)} data-testid={rowTestId} data-key={rowKey(row)}>
+            <Table.Row key={rowKey(row)} data-testid={rowTestIdOf(rowTestId, row, 'table')} data-key={rowKey(row)}>
               {columns.map((c) => (
                 <Cell key={c.id} column={c} row={row} />
               ))}
               {actions && (
                 <Table.Cell textAlign="end" whiteSpace="nowrap">
                   <HStack gap="1" justify="flex-end">
-                    {actions(row)}
+                    {actions(row, 'table')}
                   </HStack>
                 </Table.Cell>
               )}
@@ -105,27 +121,37 @@ function TableView<T>(props: DataTableProps<T>) {
 }
 
 function CardsView<T>(props: DataTableProps<T>) {
-  const { columns, rows, rowKey, label, actions, testId, rowTestId } = props
+  const { columns, rows, rowKey, label, actions, testId, cardsTestId, rowTestId } = props
   const title = columns.filter((c) => c.card === 'title')
   const aside = columns.filter((c) => c.card === 'aside')
+  const lines = columns.filter((c) => c.card === 'line')
   const body = columns.filter((c) => !c.card || c.card === 'row')
   return (
-    <Stack as="ul" role="list" aria-label={label} gap="2" listStyleType="none" m="0" p="0" data-testid={testId} data-layout="cards">
+    <Stack as="ul" role="list" aria-label={label} gap="2" listStyleType="none" m="0" p="0" data-testid={cardsTestId ?? testId} data-layout="cards">
       {rows.map((row) => (
-        <Box as="li" key={rowKey(row)} borderWidth="1px" rounded="md" p="3" bg="bg.panel" fontSize="sm" data-testid={rowTestId} data-key={rowKey(row)}>
+        <Box as="li" key={rowKey(row)} borderWidth="1px" rounded="md" p="3" bg="bg.panel" fontSize="sm" data-testid={rowTestIdOf(rowTestId, row, 'cards')} data-key={rowKey(row)}>
           {(title.length > 0 || aside.length > 0) && (
             <HStack justify="space-between" align="center" mb="2" gap="2">
               <HStack gap="2" fontWeight="semibold" minW="0" flexWrap="wrap">
                 {title.map((c) => (
-                  <Box key={c.id}>{c.cell(row)}</Box>
+                  <Box key={c.id}>{c.cell(row, 'cards')}</Box>
                 ))}
               </HStack>
               <HStack gap="2" flexShrink={0}>
                 {aside.map((c) => (
-                  <Box key={c.id}>{c.cell(row)}</Box>
+                  <Box key={c.id}>{c.cell(row, 'cards')}</Box>
                 ))}
               </HStack>
             </HStack>
+          )}
+          {lines.length > 0 && (
+            <Stack gap="1" mb={body.length > 0 ? '2' : undefined} color="fg.muted" fontSize="xs">
+              {lines.map((c) => (
+                <Box key={c.id} overflowWrap="anywhere">
+                  {c.cell(row, 'cards')}
+                </Box>
+              ))}
+            </Stack>
           )}
           <Box as="dl" display="grid" gridTemplateColumns="auto 1fr" columnGap="3" rowGap="1" m="0">
             {body.map((c) => (
@@ -134,14 +160,14 @@ function CardsView<T>(props: DataTableProps<T>) {
                   {c.header}
                 </Text>
                 <Box as="dd" m="0" textAlign="end" fontVariantNumeric={c.numeric ? 'tabular-nums' : undefined} overflowWrap="anywhere">
-                  {c.cell(row)}
+                  {c.cell(row, 'cards')}
                 </Box>
               </Box>
             ))}
           </Box>
           {actions && (
             <HStack justify="flex-end" gap="2" mt="3">
-              {actions(row)}
+              {actions(row, 'cards')}
             </HStack>
           )}
         </Box>

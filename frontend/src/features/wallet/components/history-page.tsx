@@ -1,7 +1,8 @@
-import { Badge, Button, Container, Heading, HStack, NativeSelect, Stack, Table, Tabs, Text } from '@chakra-ui/react'
+import { Badge, Button, Container, Heading, HStack, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useMemo, useState, type ReactNode } from 'react'
+import { useMemo, useState } from 'react'
 import { LuArrowLeft, LuChevronLeft, LuChevronRight } from 'react-icons/lu'
+import { DataTable, type DataColumn } from '@/components/data/data-table'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
 import {
@@ -164,22 +165,13 @@ function HistoryTable({ tab }: { tab: HistoryTab }) {
         retryText={common.t('retry')}
         emptyText={t('empty')}
       >
-        <Stack gap="2" hideFrom="md" data-testid={`history-cards-${tab}`}>
-          {list.map((r) => (
-            <HistoryCard key={r.id} t={t} tab={tab} record={r} />
-          ))}
-        </Stack>
-        <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md">
-          <Table.Root size="sm" data-testid={`history-table-${tab}`}>
-            {tab === 'deposit' ? (
-              <DepositRows t={t} list={list as DepositRecord[]} />
-            ) : tab === 'withdraw' ? (
-              <WithdrawRows t={t} list={list as WithdrawRecord[]} />
-            ) : (
-              <TransferRows t={t} list={list as TransferRecord[]} />
-            )}
-          </Table.Root>
-        </Table.ScrollArea>
+        {tab === 'deposit' ? (
+          <HistoryRecords tab={tab} t={t} rows={list as DepositRecord[]} columns={depositColumns(t)} />
+        ) : tab === 'withdraw' ? (
+          <HistoryRecords tab={tab} t={t} rows={list as WithdrawRecord[]} columns={withdrawColumns(t)} />
+        ) : (
+          <HistoryRecords tab={tab} t={t} rows={list as TransferRecord[]} columns={transferColumns(t)} />
+        )}
         <HStack justify="flex-end" gap="2" data-testid="history-pagination">
           <Button size="xs" variant="outline" aria-label={t('prev')} disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
             <LuChevronLeft aria-hidden="true" />
@@ -210,172 +202,116 @@ function StatusBadge({ t, status, extra }: { t: TranslateFn; status: string; ext
   )
 }
 
-function DepositRows({ t, list }: { t: TranslateFn; list: DepositRecord[] }) {
-  return (
-    <>
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeader>{t('cols.time')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.coin')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.chain')}</Table.ColumnHeader>
-          <Table.ColumnHeader textAlign="end">{t('cols.amount')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.txid')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.status')}</Table.ColumnHeader>
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {list.map((r) => (
-          <Table.Row key={r.id} data-testid="deposit-row">
-            <Table.Cell whiteSpace="nowrap">{formatTime(r.createTime)}</Table.Cell>
-            <Table.Cell>{r.coin}</Table.Cell>
-            <Table.Cell>{r.chain}</Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {r.amount}
-            </Table.Cell>
-            <Table.Cell fontFamily="mono" fontSize="xs" title={r.txid}>
-              {shortenAddress(r.txid || '--')}
-            </Table.Cell>
-            <Table.Cell>
-              <StatusBadge
-                t={t}
-                status={r.status}
-                extra={r.status === 'confirming' ? t('status.confirmingN', { n: r.confirmations, of: r.requiredConfirmations }) : undefined}
-              />
-            </Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </>
-  )
-}
-
-function WithdrawRows({ t, list }: { t: TranslateFn; list: WithdrawRecord[] }) {
-  return (
-    <>
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeader>{t('cols.time')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.coin')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.chain')}</Table.ColumnHeader>
-          <Table.ColumnHeader textAlign="end">{t('cols.amount')}</Table.ColumnHeader>
-          <Table.ColumnHeader textAlign="end">{t('cols.fee')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.address')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.status')}</Table.ColumnHeader>
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {list.map((r) => (
-          <Table.Row key={r.id} data-testid="withdraw-row">
-            <Table.Cell whiteSpace="nowrap">{formatTime(r.createTime)}</Table.Cell>
-            <Table.Cell>{r.coin}</Table.Cell>
-            <Table.Cell>{r.chain}</Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {r.amount}
-            </Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {r.fee}
-            </Table.Cell>
-            <Table.Cell fontFamily="mono" fontSize="xs" title={r.address}>
-              {r.kind === 'bank' ? `${r.bankName ?? ''} ${r.bankAccNo ?? ''}` : shortenAddress(r.address)}
-            </Table.Cell>
-            <Table.Cell>
-              <StatusBadge t={t} status={r.status} />
-            </Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </>
-  )
-}
-
-function TransferRows({ t, list }: { t: TranslateFn; list: TransferRecord[] }) {
-  return (
-    <>
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeader>{t('cols.time')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.coin')}</Table.ColumnHeader>
-          <Table.ColumnHeader textAlign="end">{t('cols.amount')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.from')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.to')}</Table.ColumnHeader>
-          <Table.ColumnHeader>{t('cols.status')}</Table.ColumnHeader>
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {list.map((r) => (
-          <Table.Row key={r.id} data-testid="transfer-row">
-            <Table.Cell whiteSpace="nowrap">{formatTime(r.ctime)}</Table.Cell>
-            <Table.Cell>{r.coinSymbol}</Table.Cell>
-            <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-              {r.amount}
-            </Table.Cell>
-            <Table.Cell>{t(`accounts.${r.fromAccount}`)}{r.fromAccount === 'margin_isolated' && r.symbol ? ` (${r.symbol})` : ''}</Table.Cell>
-            <Table.Cell>{t(`accounts.${r.toAccount}`)}{r.toAccount === 'margin_isolated' && r.symbol ? ` (${r.symbol})` : ''}</Table.Cell>
-            <Table.Cell>
-              <StatusBadge t={t} status={r.status} />
-            </Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </>
-  )
-}
-
-/** One record on phones: amount and status first, then time and details. */
-function HistoryCard({
-  t,
+/**
+ * The records of a tab: a table on wide screens and on phones one card per
+ * record with the amount and status first, then time and details.
+ */
+function HistoryRecords<T extends { id: string }>({
   tab,
-  record,
+  t,
+  rows,
+  columns,
 }: {
-  t: TranslateFn
   tab: HistoryTab
-  record: DepositRecord | WithdrawRecord | TransferRecord
+  t: TranslateFn
+  rows: T[]
+  columns: DataColumn<T>[]
 }) {
-  let coin: string
-  let amount: string
-  let time: number
-  let detail: string
-  let badge: ReactNode
-  if (tab === 'deposit') {
-    const r = record as DepositRecord
-    coin = r.coin
-    amount = r.amount
-    time = r.createTime
-    detail = `${r.chain} · ${shortenAddress(r.txid || '--')}`
-    badge = (
-      <StatusBadge
-        t={t}
-        status={r.status}
-        extra={r.status === 'confirming' ? t('status.confirmingN', { n: r.confirmations, of: r.requiredConfirmations }) : undefined}
-      />
-    )
-  } else if (tab === 'withdraw') {
-    const r = record as WithdrawRecord
-    coin = r.coin
-    amount = r.amount
-    time = r.createTime
-    detail = r.kind === 'bank' ? `${r.bankName ?? ''} ${r.bankAccNo ?? ''}` : `${r.chain} · ${shortenAddress(r.address)}`
-    badge = <StatusBadge t={t} status={r.status} />
-  } else {
-    const r = record as TransferRecord
-    coin = r.coinSymbol
-    amount = r.amount
-    time = r.ctime
-    detail = `${t(`accounts.${r.fromAccount}`)} → ${t(`accounts.${r.toAccount}`)}`
-    badge = <StatusBadge t={t} status={r.status} />
-  }
   return (
-    <Stack gap="1" borderWidth="1px" rounded="md" p="3" fontSize="sm" data-testid={`${tab}-card`}>
-      <HStack justify="space-between">
-        <Text fontWeight="medium" fontVariantNumeric="tabular-nums">{`${amount} ${coin}`}</Text>
-        {badge}
-      </HStack>
-      <Text color="fg.muted" fontSize="xs">
-        {formatTime(time)}
-      </Text>
-      <Text color="fg.muted" fontSize="xs" fontFamily={tab === 'transfer' ? undefined : 'mono'} overflowWrap="anywhere">
-        {detail}
-      </Text>
-    </Stack>
+    <DataTable<T>
+      columns={columns}
+      rows={rows}
+      rowKey={(r) => r.id}
+      label={t(`tabs.${tab}`)}
+      testId={`history-table-${tab}`}
+      cardsTestId={`history-cards-${tab}`}
+      rowTestId={(_, layout) => (layout === 'cards' ? `${tab}-card` : `${tab}-row`)}
+      emptyText={t('empty')}
+    />
   )
+}
+
+/** The amount and coin, the heading of a card. */
+function CardAmount({ amount, coin }: { amount: string; coin: string }) {
+  return (
+    <Text as="span" fontWeight="medium" fontVariantNumeric="tabular-nums">{`${amount} ${coin}`}</Text>
+  )
+}
+
+/** An address or transaction id, shortened, with the full value on hover. */
+function Mono({ text, title }: { text: string; title?: string }) {
+  return (
+    <Text as="span" fontFamily="mono" fontSize="xs" title={title}>
+      {text}
+    </Text>
+  )
+}
+
+function depositColumns(t: TranslateFn): DataColumn<DepositRecord>[] {
+  return [
+    { id: 'time', header: t('cols.time'), nowrap: true, card: 'line', cell: (r) => formatTime(r.createTime) },
+    { id: 'coin', header: t('cols.coin'), card: 'hidden', cell: (r) => r.coin },
+    {
+      id: 'chain',
+      header: t('cols.chain'),
+      card: 'line',
+      cell: (r, layout) => (layout === 'cards' ? <Text as="span" fontFamily="mono">{`${r.chain} · ${shortenAddress(r.txid || '--')}`}</Text> : r.chain),
+    },
+    { id: 'amount', header: t('cols.amount'), numeric: true, card: 'title', cell: (r, layout) => (layout === 'cards' ? <CardAmount amount={r.amount} coin={r.coin} /> : r.amount) },
+    { id: 'txid', header: t('cols.txid'), card: 'hidden', cell: (r) => <Mono text={shortenAddress(r.txid || '--')} title={r.txid} /> },
+    {
+      id: 'status',
+      header: t('cols.status'),
+      card: 'aside',
+      cell: (r) => (
+        <StatusBadge
+          t={t}
+          status={r.status}
+          extra={r.status === 'confirming' ? t('status.confirmingN', { n: r.confirmations, of: r.requiredConfirmations }) : undefined}
+        />
+      ),
+    },
+  ]
+}
+
+function withdrawColumns(t: TranslateFn): DataColumn<WithdrawRecord>[] {
+  const bank = (r: WithdrawRecord) => `${r.bankName ?? ''} ${r.bankAccNo ?? ''}`
+  return [
+    { id: 'time', header: t('cols.time'), nowrap: true, card: 'line', cell: (r) => formatTime(r.createTime) },
+    { id: 'coin', header: t('cols.coin'), card: 'hidden', cell: (r) => r.coin },
+    {
+      id: 'chain',
+      header: t('cols.chain'),
+      card: 'line',
+      cell: (r, layout) =>
+        layout === 'cards' ? (
+          <Text as="span" fontFamily="mono">
+            {r.kind === 'bank' ? bank(r) : `${r.chain} · ${shortenAddress(r.address)}`}
+          </Text>
+        ) : (
+          r.chain
+        ),
+    },
+    { id: 'amount', header: t('cols.amount'), numeric: true, card: 'title', cell: (r, layout) => (layout === 'cards' ? <CardAmount amount={r.amount} coin={r.coin} /> : r.amount) },
+    { id: 'fee', header: t('cols.fee'), numeric: true, card: 'hidden', cell: (r) => r.fee },
+    { id: 'address', header: t('cols.address'), card: 'hidden', cell: (r) => <Mono text={r.kind === 'bank' ? bank(r) : shortenAddress(r.address)} title={r.address} /> },
+    { id: 'status', header: t('cols.status'), card: 'aside', cell: (r) => <StatusBadge t={t} status={r.status} /> },
+  ]
+}
+
+function transferColumns(t: TranslateFn): DataColumn<TransferRecord>[] {
+  const account = (r: TransferRecord, which: string) => `${t(`accounts.${which}`)}${which === 'margin_isolated' && r.symbol ? ` (${r.symbol})` : ''}`
+  return [
+    { id: 'time', header: t('cols.time'), nowrap: true, card: 'line', cell: (r) => formatTime(r.ctime) },
+    { id: 'coin', header: t('cols.coin'), card: 'hidden', cell: (r) => r.coinSymbol },
+    { id: 'amount', header: t('cols.amount'), numeric: true, card: 'title', cell: (r, layout) => (layout === 'cards' ? <CardAmount amount={r.amount} coin={r.coinSymbol} /> : r.amount) },
+    {
+      id: 'from',
+      header: t('cols.from'),
+      card: 'line',
+      cell: (r, layout) => (layout === 'cards' ? `${t(`accounts.${r.fromAccount}`)} → ${t(`accounts.${r.toAccount}`)}` : account(r, r.fromAccount)),
+    },
+    { id: 'to', header: t('cols.to'), card: 'hidden', cell: (r) => account(r, r.toAccount) },
+    { id: 'status', header: t('cols.status'), card: 'aside', cell: (r) => <StatusBadge t={t} status={r.status} /> },
+  ]
 }

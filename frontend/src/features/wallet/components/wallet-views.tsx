@@ -1,8 +1,9 @@
-import { Badge, Box, Button, Checkbox, HStack, Input, InputGroup, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react'
+import { Badge, Box, Button, Checkbox, HStack, Input, InputGroup, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { useQuery } from '@tanstack/react-query'
-import { useMemo, useState, type ReactNode } from 'react'
+import { forwardRef, useMemo, useState, type ReactNode } from 'react'
 import { LuSearch } from 'react-icons/lu'
-import { AppLink } from '@/components/layout/app-link'
+import { DataTable, type DataColumn, type DataLayout } from '@/components/data/data-table'
+import { AppLink, type AppLinkProps } from '@/components/layout/app-link'
 import { useLinkResolver } from '@/components/layout/link-target'
 import type { TranslateFn } from '@/lib/i18n'
 import { useTexts } from '@/lib/i18n'
@@ -16,6 +17,11 @@ import {
   getOverview,
   getSpotBalances,
   walletKeys,
+  type CrossCoin,
+  type EarnCoin,
+  type FuturesAccount,
+  type IsolatedPair,
+  type OTCCoin,
   type SpotRow,
 } from '../api/wallet-api'
 import { compareDecimals, formatFixed, HIDDEN_BALANCE, toChartNumber } from '../lib/format'
@@ -115,14 +121,18 @@ export function tradeHref(coin: string): string {
 }
 
 /** The Trade action of a coin: its trade page, or the spot maintenance page while the trade route has not landed. */
-function TradeLink({ coin, children }: { coin: string; children: ReactNode }) {
-  const resolve = useLinkResolver()
-  return (
-    <AppLink href={resolve(tradeHref(coin))}>
-      {children}
-    </AppLink>
-  )
-}
+// It forwards the props and ref a Button with asChild hands its child, so
+// the link takes the button's look.
+const TradeLink = forwardRef<HTMLAnchorElement, { coin: string; children: ReactNode } & Omit<AppLinkProps, 'href'>>(
+  function TradeLink({ coin, children, ...rest }, ref) {
+    const resolve = useLinkResolver()
+    return (
+      <AppLink ref={ref} href={resolve(tradeHref(coin))} {...rest}>
+        {children}
+      </AppLink>
+    )
+  },
+)
 
 /** Rows with a value under this many BTC count as small balances. */
 export const SMALL_BALANCE_BTC = '0.0001'
@@ -166,148 +176,110 @@ export function SpotView({ hidden, openModal }: ViewProps) {
             <Checkbox.Label>{t('spot.hideSmall')}</Checkbox.Label>
           </Checkbox.Root>
         </HStack>
-        {rows.length === 0 ? (
-          <Text color="fg.muted" py="6" textAlign="center" data-testid="wallet-empty">
-            {t('spot.empty')}
-          </Text>
-        ) : (
-          <>
-          <Stack gap="2" hideFrom="md" data-testid="spot-cards">
-            {rows.map((r) => (
-              <SpotCard key={r.coin} row={r} hidden={hidden} fiat={fiat} openModal={openModal} />
-            ))}
-          </Stack>
-          <Table.ScrollArea borderWidth="1px" rounded="md" hideBelow="md">
-            <Table.Root size="sm" data-testid="spot-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>{t('cols.coin')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.total')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.available')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.frozen')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.valuation')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.actions')}</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {rows.map((r) => (
-                  <Table.Row key={r.coin} data-testid={`spot-row-${r.coin}`}>
-                    <Table.Cell>
-                      <HStack gap="2">
-                        <CoinIcon coin={r.coin} src={r.icon} />
-                        <Stack gap="0">
-                          <Text fontWeight="medium">{r.showName || r.coin}</Text>
-                          <Text fontSize="xs" color="fg.muted">
-                            {r.longName}
-                          </Text>
-                        </Stack>
-                      </HStack>
-                    </Table.Cell>
-                    <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums" data-testid="spot-total">
-                      {hide(hidden, formatFixed(r.total, r.showPrecision))}
-                    </Table.Cell>
-                    <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums" data-testid="spot-available">
-                      {hide(hidden, formatFixed(r.normal, r.showPrecision))}
-                    </Table.Cell>
-                    <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                      {hide(hidden, formatFixed(r.freeze, r.showPrecision))}
-                    </Table.Cell>
-                    <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                      {hide(hidden, fiat(r.btcValuation))}
-                    </Table.Cell>
-                    <Table.Cell textAlign="end">
-                      <HStack gap="1" justify="flex-end">
-                        {r.depositOpen ? (
-                          <Button size="xs" variant="ghost" colorPalette="brand" onClick={() => openModal({ modal: 'deposit', coin: r.coin })} data-testid={`deposit-${r.coin}`}>
-                            {t('actions.deposit')}
-                          </Button>
-                        ) : null}
-                        {r.withdrawOpen ? (
-                          <Button size="xs" variant="ghost" colorPalette="brand" onClick={() => openModal({ modal: 'withdraw', coin: r.coin })} data-testid={`withdraw-${r.coin}`}>
-                            {t('actions.withdraw')}
-                          </Button>
-                        ) : null}
-                        {!r.isFiat ? (
-                          <Button asChild size="xs" variant="ghost">
-                            <TradeLink coin={r.coin}>{t('actions.trade')}</TradeLink>
-                          </Button>
-                        ) : null}
-                      </HStack>
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </Table.ScrollArea>
-          </>
-        )}
+        <DataTable<SpotRow>
+          columns={spotColumns(t, hidden, fiat)}
+          rows={rows}
+          rowKey={(r) => r.coin}
+          label={t('views.spot')}
+          testId="spot-table"
+          cardsTestId="spot-cards"
+          rowTestId={(r, layout) => (layout === 'cards' ? `spot-card-${r.coin}` : `spot-row-${r.coin}`)}
+          actions={(r, layout) => <SpotActions row={r} layout={layout} openModal={openModal} />}
+          actionsLabel={t('cols.actions')}
+          showActionsLabel
+          emptyText={t('spot.empty')}
+          emptyTestId="wallet-empty"
+        />
       </Stack>
     </QueryState>
   )
 }
 
-/** One coin of the spot list on phones: balances and the same actions as the table row. */
-function SpotCard({
-  row: r,
-  hidden,
-  fiat,
-  openModal,
-}: {
-  row: SpotRow
-  hidden: boolean
-  fiat: (amount: string | undefined, coin?: string) => string
-  openModal: (state: ModalState) => void
-}) {
-  const { t } = useTexts('wallet')
+type Fiat = (amount: string | undefined, coin?: string) => string
+
+/** A coin with its icon, the first cell of the account tables. */
+function CoinCell({ coin, icon }: { coin: string; icon?: string }) {
   return (
-    <Box borderWidth="1px" rounded="md" p="3" data-testid={`spot-card-${r.coin}`}>
-      <HStack justify="space-between" mb="2">
+    <HStack gap="2">
+      <CoinIcon coin={coin} src={icon} />
+      <Text>{coin}</Text>
+    </HStack>
+  )
+}
+
+/**
+ * The spot list's columns. On phones a card shows the coin as its title, the
+ * total with its valuation beside it, then available and frozen.
+ */
+function spotColumns(t: TranslateFn, hidden: boolean, fiat: Fiat): DataColumn<SpotRow>[] {
+  return [
+    {
+      id: 'coin',
+      header: t('cols.coin'),
+      card: 'title',
+      cell: (r) => (
         <HStack gap="2">
           <CoinIcon coin={r.coin} src={r.icon} />
           <Stack gap="0">
             <Text fontWeight="medium">{r.showName || r.coin}</Text>
-            <Text fontSize="xs" color="fg.muted">
+            <Text fontSize="xs" fontWeight="normal" color="fg.muted">
               {r.longName}
             </Text>
           </Stack>
         </HStack>
-        <Stack gap="0" textAlign="right">
-          <Text fontWeight="medium" fontVariantNumeric="tabular-nums">
-            {hide(hidden, formatFixed(r.total, r.showPrecision))}
-          </Text>
-          <Text fontSize="xs" color="fg.muted">
-            {hide(hidden, fiat(r.btcValuation))}
-          </Text>
-        </Stack>
-      </HStack>
-      <SimpleGrid columns={2} gap="1" fontSize="xs" mb="2">
-        <Text color="fg.muted">{t('cols.available')}</Text>
-        <Text textAlign="right" fontVariantNumeric="tabular-nums">
-          {hide(hidden, formatFixed(r.normal, r.showPrecision))}
-        </Text>
-        <Text color="fg.muted">{t('cols.frozen')}</Text>
-        <Text textAlign="right" fontVariantNumeric="tabular-nums">
-          {hide(hidden, formatFixed(r.freeze, r.showPrecision))}
-        </Text>
-      </SimpleGrid>
-      <HStack gap="2">
-        {r.depositOpen ? (
-          <Button size="xs" flex="1" variant="outline" onClick={() => openModal({ modal: 'deposit', coin: r.coin })} data-testid={`m-deposit-${r.coin}`}>
-            {t('actions.deposit')}
-          </Button>
-        ) : null}
-        {r.withdrawOpen ? (
-          <Button size="xs" flex="1" variant="outline" onClick={() => openModal({ modal: 'withdraw', coin: r.coin })} data-testid={`m-withdraw-${r.coin}`}>
-            {t('actions.withdraw')}
-          </Button>
-        ) : null}
-        {!r.isFiat ? (
-          <Button asChild size="xs" flex="1" variant="outline">
-            <TradeLink coin={r.coin}>{t('actions.trade')}</TradeLink>
-          </Button>
-        ) : null}
-      </HStack>
-    </Box>
+      ),
+    },
+    {
+      id: 'total',
+      header: t('cols.total'),
+      numeric: true,
+      card: 'aside',
+      testId: 'spot-total',
+      cell: (r, layout) =>
+        layout === 'cards' ? (
+          <Stack gap="0" textAlign="right">
+            <Text fontWeight="medium" fontVariantNumeric="tabular-nums">
+              {hide(hidden, formatFixed(r.total, r.showPrecision))}
+            </Text>
+            <Text fontSize="xs" color="fg.muted">
+              {hide(hidden, fiat(r.btcValuation))}
+            </Text>
+          </Stack>
+        ) : (
+          hide(hidden, formatFixed(r.total, r.showPrecision))
+        ),
+    },
+    { id: 'available', header: t('cols.available'), numeric: true, testId: 'spot-available', cell: (r) => hide(hidden, formatFixed(r.normal, r.showPrecision)) },
+    { id: 'frozen', header: t('cols.frozen'), numeric: true, cell: (r) => hide(hidden, formatFixed(r.freeze, r.showPrecision)) },
+    // The card shows the valuation under the total.
+    { id: 'valuation', header: t('cols.valuation'), numeric: true, card: 'hidden', cell: (r) => hide(hidden, fiat(r.btcValuation)) },
+  ]
+}
+
+/** The per-coin actions: small ghost buttons in the table, full-width outline buttons on a card. */
+function SpotActions({ row: r, layout, openModal }: { row: SpotRow; layout: DataLayout; openModal: (state: ModalState) => void }) {
+  const { t } = useTexts('wallet')
+  const card = layout === 'cards'
+  const style = card ? ({ flex: '1', variant: 'outline' } as const) : ({ variant: 'ghost' } as const)
+  const prefix = card ? 'm-' : ''
+  return (
+    <>
+      {r.depositOpen ? (
+        <Button size="xs" {...style} colorPalette={card ? undefined : 'brand'} onClick={() => openModal({ modal: 'deposit', coin: r.coin })} data-testid={`${prefix}deposit-${r.coin}`}>
+          {t('actions.deposit')}
+        </Button>
+      ) : null}
+      {r.withdrawOpen ? (
+        <Button size="xs" {...style} colorPalette={card ? undefined : 'brand'} onClick={() => openModal({ modal: 'withdraw', coin: r.coin })} data-testid={`${prefix}withdraw-${r.coin}`}>
+          {t('actions.withdraw')}
+        </Button>
+      ) : null}
+      {!r.isFiat ? (
+        <Button asChild size="xs" {...style}>
+          <TradeLink coin={r.coin}>{t('actions.trade')}</TradeLink>
+        </Button>
+      ) : null}
+    </>
   )
 }
 
@@ -317,6 +289,73 @@ function TransferButton({ t, onClick, testId }: { t: TranslateFn; onClick: () =>
       {t('actions.transfer')}
     </Button>
   )
+}
+
+function crossColumns(t: TranslateFn, hidden: boolean): DataColumn<CrossCoin>[] {
+  const v = (c: CrossCoin, amount: string) => hide(hidden, formatFixed(amount, c.returnPrecision || 4))
+  return [
+    { id: 'coin', header: t('cols.coin'), cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
+    { id: 'total', header: t('cols.total'), numeric: true, testId: 'cross-total', cell: (c) => v(c, c.totalBalance) },
+    { id: 'available', header: t('cols.available'), numeric: true, cell: (c) => v(c, c.normalBalance) },
+    { id: 'borrowed', header: t('cols.borrowed'), numeric: true, cell: (c) => v(c, c.borrowBalance) },
+    { id: 'interest', header: t('cols.interest'), numeric: true, cell: (c) => v(c, c.interest) },
+    { id: 'net', header: t('cols.net'), numeric: true, cell: (c) => v(c, c.netAssetBalance) },
+  ]
+}
+
+/** One side (base or quote coin) of an isolated margin pair. */
+interface IsolatedSide {
+  side: 'base' | 'quote'
+  coin: string
+  total: string
+  available: string
+  borrowed: string
+}
+
+function isolatedSides(p: IsolatedPair): IsolatedSide[] {
+  return [
+    { side: 'base', coin: p.baseCoin, total: p.baseTotalBalance, available: p.baseNormalBalance, borrowed: p.baseBorrowBalance },
+    { side: 'quote', coin: p.quoteCoin, total: p.quoteTotalBalance, available: p.quoteNormalBalance, borrowed: p.quoteBorrowBalance },
+  ]
+}
+
+function isolatedColumns(t: TranslateFn, hidden: boolean): DataColumn<IsolatedSide>[] {
+  return [
+    { id: 'coin', header: t('cols.coin'), cell: (r) => r.coin },
+    { id: 'total', header: t('cols.total'), numeric: true, testId: (r) => `isolated-${r.side}-total`, cell: (r) => hide(hidden, formatFixed(r.total, 4)) },
+    { id: 'available', header: t('cols.available'), numeric: true, cell: (r) => hide(hidden, formatFixed(r.available, 4)) },
+    { id: 'borrowed', header: t('cols.borrowed'), numeric: true, cell: (r) => hide(hidden, formatFixed(r.borrowed, 4)) },
+  ]
+}
+
+function otcColumns(t: TranslateFn, hidden: boolean, fiat: Fiat): DataColumn<OTCCoin>[] {
+  return [
+    { id: 'coin', header: t('cols.coin'), cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
+    { id: 'available', header: t('cols.available'), numeric: true, testId: 'otc-available', cell: (c) => hide(hidden, formatFixed(c.normal, 2)) },
+    { id: 'frozen', header: t('cols.frozen'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.lock, 2)) },
+    { id: 'total', header: t('cols.total'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.total, 2)) },
+    { id: 'valuation', header: t('cols.valuation'), numeric: true, cell: (c) => hide(hidden, fiat(c.btcValuation)) },
+  ]
+}
+
+function futuresColumns(t: TranslateFn, hidden: boolean): DataColumn<FuturesAccount>[] {
+  return [
+    { id: 'coin', header: t('cols.coin'), cell: (a) => <CoinCell coin={a.symbol} icon={a.icon} /> },
+    { id: 'available', header: t('cols.available'), numeric: true, testId: 'futures-available', cell: (a) => hide(hidden, formatFixed(a.canUseAmount, 8)) },
+    { id: 'margin', header: t('cols.margin'), numeric: true, cell: (a) => hide(hidden, formatFixed(a.totalMargin, 8)) },
+    { id: 'frozen', header: t('cols.frozen'), numeric: true, cell: (a) => hide(hidden, formatFixed(a.lockAmount, 8)) },
+    { id: 'total', header: t('cols.total'), numeric: true, cell: (a) => hide(hidden, formatFixed(a.totalAmount, 8)) },
+  ]
+}
+
+function earnColumns(t: TranslateFn, hidden: boolean): DataColumn<EarnCoin>[] {
+  return [
+    { id: 'coin', header: t('cols.coin'), cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
+    { id: 'balance', header: t('cols.balance'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.balance, 8)) },
+    { id: 'yearRate', header: t('cols.yearRate'), numeric: true, cell: (c) => `${formatFixed(c.yearRate, 2)}%` },
+    { id: 'totalInterest', header: t('cols.totalInterest'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.totalInterest, 8)) },
+    { id: 'auto', header: t('cols.auto'), numeric: true, cell: (c) => (c.autoStatus === 1 ? t('earn.on') : t('earn.off')) },
+  ]
 }
 
 /** Cross margin account: summary and per-coin balances. */
@@ -339,40 +378,16 @@ export function CrossView({ hidden, openModal }: ViewProps) {
             </SimpleGrid>
             <TransferButton t={t} onClick={() => openModal({ modal: 'transfer', account: 'margin_cross' })} testId="transfer-cross" />
           </HStack>
-          <Table.ScrollArea borderWidth="1px" rounded="md">
-            <Table.Root size="sm" data-testid="cross-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>{t('cols.coin')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.total')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.available')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.borrowed')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.interest')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.net')}</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {d.coinList.map((c) => {
-                  const p = c.returnPrecision || 4
-                  return (
-                    <Table.Row key={c.coinSymbol} data-testid={`cross-row-${c.coinSymbol}`}>
-                      <Table.Cell>
-                        <HStack gap="2">
-                          <CoinIcon coin={c.coinSymbol} src={c.icon} />
-                          <Text>{c.coinSymbol}</Text>
-                        </HStack>
-                      </Table.Cell>
-                      <Table.Cell textAlign="end" data-testid="cross-total">{hide(hidden, formatFixed(c.totalBalance, p))}</Table.Cell>
-                      <Table.Cell textAlign="end">{hide(hidden, formatFixed(c.normalBalance, p))}</Table.Cell>
-                      <Table.Cell textAlign="end">{hide(hidden, formatFixed(c.borrowBalance, p))}</Table.Cell>
-                      <Table.Cell textAlign="end">{hide(hidden, formatFixed(c.interest, p))}</Table.Cell>
-                      <Table.Cell textAlign="end">{hide(hidden, formatFixed(c.netAssetBalance, p))}</Table.Cell>
-                    </Table.Row>
-                  )
-                })}
-              </Table.Body>
-            </Table.Root>
-          </Table.ScrollArea>
+          <DataTable<CrossCoin>
+            layout="table"
+            columns={crossColumns(t, hidden)}
+            rows={d.coinList}
+            rowKey={(c) => c.coinSymbol}
+            label={t('views.cross')}
+            testId="cross-table"
+            rowTestId={(c) => `cross-row-${c.coinSymbol}`}
+            emptyText={t('empty')}
+          />
         </Stack>
       ) : null}
     </QueryState>
@@ -406,30 +421,14 @@ export function IsolatedView({ hidden, openModal }: ViewProps) {
                     {t('margin.riskShort', { rate: formatFixed(p.riskRate, 2) })}
                   </Text>
                 </HStack>
-                <Table.Root size="sm">
-                  <Table.Header>
-                    <Table.Row>
-                      <Table.ColumnHeader>{t('cols.coin')}</Table.ColumnHeader>
-                      <Table.ColumnHeader textAlign="end">{t('cols.total')}</Table.ColumnHeader>
-                      <Table.ColumnHeader textAlign="end">{t('cols.available')}</Table.ColumnHeader>
-                      <Table.ColumnHeader textAlign="end">{t('cols.borrowed')}</Table.ColumnHeader>
-                    </Table.Row>
-                  </Table.Header>
-                  <Table.Body>
-                    <Table.Row>
-                      <Table.Cell>{p.baseCoin}</Table.Cell>
-                      <Table.Cell textAlign="end" data-testid="isolated-base-total">{hide(hidden, formatFixed(p.baseTotalBalance, 4))}</Table.Cell>
-                      <Table.Cell textAlign="end">{hide(hidden, formatFixed(p.baseNormalBalance, 4))}</Table.Cell>
-                      <Table.Cell textAlign="end">{hide(hidden, formatFixed(p.baseBorrowBalance, 4))}</Table.Cell>
-                    </Table.Row>
-                    <Table.Row>
-                      <Table.Cell>{p.quoteCoin}</Table.Cell>
-                      <Table.Cell textAlign="end" data-testid="isolated-quote-total">{hide(hidden, formatFixed(p.quoteTotalBalance, 4))}</Table.Cell>
-                      <Table.Cell textAlign="end">{hide(hidden, formatFixed(p.quoteNormalBalance, 4))}</Table.Cell>
-                      <Table.Cell textAlign="end">{hide(hidden, formatFixed(p.quoteBorrowBalance, 4))}</Table.Cell>
-                    </Table.Row>
-                  </Table.Body>
-                </Table.Root>
+                <DataTable<IsolatedSide>
+                  layout="table"
+                  columns={isolatedColumns(t, hidden)}
+                  rows={isolatedSides(p)}
+                  rowKey={(r) => r.side}
+                  label={p.name}
+                  emptyText={t('empty')}
+                />
               </Box>
             ))}
           </SimpleGrid>
@@ -454,35 +453,16 @@ export function OtcView({ hidden, openModal }: ViewProps) {
             <Figure label={t('otc.total')} value={hide(hidden, `${formatFixed(d.totalBalance, 8)} ${d.totalBalanceSymbol}`)} sub={hide(hidden, fiat(d.totalBalance, d.totalBalanceSymbol))} />
             <TransferButton t={t} onClick={() => openModal({ modal: 'transfer', account: 'otc' })} testId="transfer-otc" />
           </HStack>
-          <Table.ScrollArea borderWidth="1px" rounded="md">
-            <Table.Root size="sm" data-testid="otc-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>{t('cols.coin')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.available')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.frozen')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.total')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.valuation')}</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {d.coinList.map((c) => (
-                  <Table.Row key={c.coinSymbol} data-testid={`otc-row-${c.coinSymbol}`}>
-                    <Table.Cell>
-                      <HStack gap="2">
-                        <CoinIcon coin={c.coinSymbol} src={c.icon} />
-                        <Text>{c.coinSymbol}</Text>
-                      </HStack>
-                    </Table.Cell>
-                    <Table.Cell textAlign="end" data-testid="otc-available">{hide(hidden, formatFixed(c.normal, 2))}</Table.Cell>
-                    <Table.Cell textAlign="end">{hide(hidden, formatFixed(c.lock, 2))}</Table.Cell>
-                    <Table.Cell textAlign="end">{hide(hidden, formatFixed(c.total, 2))}</Table.Cell>
-                    <Table.Cell textAlign="end">{hide(hidden, fiat(c.btcValuation))}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </Table.ScrollArea>
+          <DataTable<OTCCoin>
+            layout="table"
+            columns={otcColumns(t, hidden, fiat)}
+            rows={d.coinList}
+            rowKey={(c) => c.coinSymbol}
+            label={t('views.otc')}
+            testId="otc-table"
+            rowTestId={(c) => `otc-row-${c.coinSymbol}`}
+            emptyText={t('empty')}
+          />
         </Stack>
       ) : null}
     </QueryState>
@@ -514,35 +494,16 @@ export function FuturesView({ hidden, openModal }: ViewProps) {
             </SimpleGrid>
             <TransferButton t={t} onClick={() => openModal({ modal: 'transfer', account: 'futures' })} testId="transfer-futures" />
           </HStack>
-          <Table.ScrollArea borderWidth="1px" rounded="md">
-            <Table.Root size="sm" data-testid="futures-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>{t('cols.coin')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.available')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.margin')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.frozen')}</Table.ColumnHeader>
-                  <Table.ColumnHeader textAlign="end">{t('cols.total')}</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {d.accountList.map((a) => (
-                  <Table.Row key={a.symbol} data-testid={`futures-row-${a.symbol}`}>
-                    <Table.Cell>
-                      <HStack gap="2">
-                        <CoinIcon coin={a.symbol} src={a.icon} />
-                        <Text>{a.symbol}</Text>
-                      </HStack>
-                    </Table.Cell>
-                    <Table.Cell textAlign="end" data-testid="futures-available">{hide(hidden, formatFixed(a.canUseAmount, 8))}</Table.Cell>
-                    <Table.Cell textAlign="end">{hide(hidden, formatFixed(a.totalMargin, 8))}</Table.Cell>
-                    <Table.Cell textAlign="end">{hide(hidden, formatFixed(a.lockAmount, 8))}</Table.Cell>
-                    <Table.Cell textAlign="end">{hide(hidden, formatFixed(a.totalAmount, 8))}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          </Table.ScrollArea>
+          <DataTable<FuturesAccount>
+            layout="table"
+            columns={futuresColumns(t, hidden)}
+            rows={d.accountList}
+            rowKey={(a) => a.symbol}
+            label={t('views.futures')}
+            testId="futures-table"
+            rowTestId={(a) => `futures-row-${a.symbol}`}
+            emptyText={t('empty')}
+          />
         </Stack>
       ) : null}
     </QueryState>
@@ -565,41 +526,15 @@ export function EarnView({ hidden }: ViewProps) {
             <Figure label={t('earn.yesterday')} value={hide(hidden, `${formatFixed(d.interestYesterday, 8)} ${d.interestSymbol}`)} />
             <Figure label={t('earn.days30')} value={hide(hidden, `${formatFixed(d.interest30days, 8)} ${d.interestSymbol}`)} />
           </SimpleGrid>
-          {d.coinList.length === 0 ? (
-            <Text color="fg.muted" textAlign="center" py="6">
-              {t('empty')}
-            </Text>
-          ) : (
-            <Table.ScrollArea borderWidth="1px" rounded="md">
-              <Table.Root size="sm" data-testid="earn-table">
-                <Table.Header>
-                  <Table.Row>
-                    <Table.ColumnHeader>{t('cols.coin')}</Table.ColumnHeader>
-                    <Table.ColumnHeader textAlign="end">{t('cols.balance')}</Table.ColumnHeader>
-                    <Table.ColumnHeader textAlign="end">{t('cols.yearRate')}</Table.ColumnHeader>
-                    <Table.ColumnHeader textAlign="end">{t('cols.totalInterest')}</Table.ColumnHeader>
-                    <Table.ColumnHeader textAlign="end">{t('cols.auto')}</Table.ColumnHeader>
-                  </Table.Row>
-                </Table.Header>
-                <Table.Body>
-                  {d.coinList.map((c) => (
-                    <Table.Row key={c.coinSymbol}>
-                      <Table.Cell>
-                        <HStack gap="2">
-                          <CoinIcon coin={c.coinSymbol} src={c.icon} />
-                          <Text>{c.coinSymbol}</Text>
-                        </HStack>
-                      </Table.Cell>
-                      <Table.Cell textAlign="end">{hide(hidden, formatFixed(c.balance, 8))}</Table.Cell>
-                      <Table.Cell textAlign="end">{`${formatFixed(c.yearRate, 2)}%`}</Table.Cell>
-                      <Table.Cell textAlign="end">{hide(hidden, formatFixed(c.totalInterest, 8))}</Table.Cell>
-                      <Table.Cell textAlign="end">{c.autoStatus === 1 ? t('earn.on') : t('earn.off')}</Table.Cell>
-                    </Table.Row>
-                  ))}
-                </Table.Body>
-              </Table.Root>
-            </Table.ScrollArea>
-          )}
+          <DataTable<EarnCoin>
+            layout="table"
+            columns={earnColumns(t, hidden)}
+            rows={d.coinList}
+            rowKey={(c) => c.coinSymbol}
+            label={t('views.earn')}
+            testId="earn-table"
+            emptyText={t('empty')}
+          />
         </Stack>
       ) : null}
     </QueryState>
