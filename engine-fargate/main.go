@@ -28,6 +28,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"tenger/internal/gctune"
 	"tenger/internal/marketdata"
 	"tenger/internal/platform"
 	"tenger/internal/spot"
@@ -47,6 +48,8 @@ func main() {
 	if lvl, err := zerolog.ParseLevel(os.Getenv("LOG_LEVEL")); err == nil && lvl != zerolog.NoLevel {
 		log = log.Level(lvl)
 	}
+	gc := gctune.Apply()
+	log.Info().Int("gc_percent", gc.Percent).Int64("memory_limit", gc.Limit).Msg("garbage collector set")
 	if err := run(log); err != nil {
 		log.Error().Err(err).Msg("engine failed")
 		os.Exit(1)

@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"tenger/internal/content"
+	"tenger/internal/gctune"
 	"tenger/internal/httpapi"
 	"tenger/internal/platform"
 	"tenger/internal/store"
@@ -38,6 +39,8 @@ func runServe(args []string) error {
 		return err
 	}
 	log := zerolog.New(os.Stderr).With().Timestamp().Str("app", "tenger").Logger()
+	gc := gctune.Apply()
+	log.Info().Int("gc_percent", gc.Percent).Int64("memory_limit", gc.Limit).Msg("garbage collector set")
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -31,10 +31,10 @@
 //     checks the conditions (store.Eval) and computes the new items
 //     (store.Update.Apply). Every writer of a key holds its lock from read
 //     to commit, so condition checks and writes are atomic and serializable.
-//  2. Under one short global mutex it assigns the change-feed sequence
-//     numbers and hands the Pebble batch to the WAL and memtable
-//     (ApplyNoSyncWait with Sync), so feed order equals WAL order. Then it
-//     releases the key locks.
+//  2. It reserves the change-feed sequence numbers of its records and hands
+//     the Pebble batch to the WAL and memtable (ApplyNoSyncWait with Sync).
+//     No lock is held across the commit, so Pebble applies concurrent
+//     batches to its memtable in parallel. Then it releases the key locks.
 //  3. It waits for the WAL fsync (Batch.SyncWait) and only then
 //     acknowledges. Pebble syncs everything queued so far at once, so
 //     concurrent writers share fsyncs (group commit).
@@ -48,12 +48,17 @@
 // answers, so no answer rests on a state a crash could undo.
 //
 // The feed hands out only changes at or below the "durable sequence": the
-// highest sequence whose fsync has completed. Sequences are assigned in WAL
-// order and the WAL is synced in order, so when a writer's sync completes all
-// lower sequences are durable too. Plain readers (Get, Query) take no locks
-// and may observe a write during the fraction of a millisecond between its
-// commit and its fsync, as they would observe it just before its
-// acknowledgement.
+// highest sequence below which every reservation has completed its fsync
+// (or failed to commit and left a hole). Two writers of one key are ordered
+// by the key's lock, so one item's changes carry rising sequences; writers of
+// different keys may reach the WAL in another order than their sequences,
+// which is why the watermark moves only over contiguous completed
+// reservations (see sequencer): a reader never skips a change that becomes
+// durable later. As in DynamoDB Streams, order is guaranteed per item.
+//
+// Plain readers (Get, Query) take no locks and may observe a write during
+// the fraction of a millisecond between its commit and its fsync, as they
+// would observe it just before its acknowledgement.
 //
 // A write that would leave the item byte-for-byte unchanged is skipped and
 // emits no change, as DynamoDB Streams do.

@@ -115,7 +115,7 @@ func (f feed) Read(ctx context.Context, checkpoint string, limit int) ([]store.C
 		return nil, "", err
 	}
 	defer s.closeMu.RUnlock()
-	durable := s.durable.Load()
+	durable := s.seqs.durable.Load()
 	if after >= durable {
 		return nil, checkpoint, nil
 	}

@@ -16,5 +16,5 @@ func (f feed) Head(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer s.closeMu.RUnlock()
-	return strconv.FormatUint(s.durable.Load(), 10), nil
+	return strconv.FormatUint(s.seqs.durable.Load(), 10), nil
 }

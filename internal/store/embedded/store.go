@@ -10,7 +10,6 @@ import (
 	"math"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/cockroachdb/pebble"
@@ -60,10 +59,7 @@ type Store struct {
 
 	stripes [numStripes]stripe
 
-	commitMu sync.Mutex
-	seq      uint64        // last assigned feed sequence; guarded by commitMu
-	applied  atomic.Uint64 // last sequence handed to the WAL
-	durable  atomic.Uint64 // last sequence known to be fsynced
+	seqs sequencer // change-feed sequences and the durable watermark
 
 	stopSweep chan struct{}
 	sweepDone sync.WaitGroup
@@ -141,9 +137,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	s.seq = last
-	s.applied.Store(last)
-	s.durable.Store(last)
+	s.seqs.init(last)
 	if opts.SweepInterval > 0 {
 		s.sweepDone.Add(1)
 		go s.sweepLoop(opts.SweepInterval)
@@ -482,7 +476,7 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 	defer unlock()
 	// readOnly ends a write that wrote nothing: once what it read is durable.
 	readOnly := func(result error) error {
-		seen := s.applied.Load()
+		seen := s.seqs.reserved()
 		unlock()
 		if err := s.syncTo(seen); err != nil {
 			return err
@@ -492,7 +486,7 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 
 	var chBuf [2]change
 	changes := chBuf[:0]
-	var first store.Item
+	var firstItem store.Item
 	keyBuf := make([]byte, 0, 64)
 	for i, op := range ops {
 		var (
@@ -538,7 +532,7 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 			}
 		}
 		if i == 0 {
-			first = next
+			firstItem = next
 		}
 		c := change{key: op.key, stripe: op.stripe, old: cur, new: next, oldRaw: curRaw, hot: op.kind == store.OpUpdate}
 		switch {
@@ -558,9 +552,9 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 		changes = append(changes, c)
 	}
 	if len(changes) == 0 {
-		return first, 0, readOnly(nil)
+		return firstItem, 0, readOnly(nil)
 	}
-	b, mine, err := s.apply(changes)
+	b, first, last, err := s.apply(changes)
 	if err != nil {
 		// The batch may or may not be applied: forget what is cached.
 		for _, c := range changes {
@@ -580,22 +574,23 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 	if err != nil {
 		return nil, 0, fmt.Errorf("embedded: sync: %w", err)
 	}
-	s.markDurable(mine)
-	return first, len(changes), nil
+	s.seqs.complete(first, last)
+	return firstItem, len(changes), nil
 }
 
 // apply builds the batch of the changes, their index entries and feed
-// records, and hands it to Pebble under the commit mutex, so feed sequence
-// order is WAL order. It returns before the fsync; the caller waits for it
-// with Batch.SyncWait and then closes the batch.
-func (s *Store) apply(changes []change) (*pebble.Batch, uint64, error) {
-	b := s.db.NewBatch()
+// records, reserves the records' sequences and hands the batch to Pebble.
+// It returns before the fsync; the caller waits for it with Batch.SyncWait,
+// then completes the reservation and closes the batch. No lock is held
+// across the commit: Pebble orders concurrent batches in its WAL and applies
+// them to the memtable in parallel (see sequencer for the feed's order).
+func (s *Store) apply(changes []change) (b *pebble.Batch, first, last uint64, err error) {
+	b = s.db.NewBatch()
 	at := time.Now().UnixMilli()
 	recs := make([][]byte, len(changes))
 	for i := range changes {
 		c := &changes[i]
 		k := itemKey(nil, c.key)
-		var err error
 		if c.new == nil {
 			err = b.Delete(k, nil)
 		} else {
@@ -606,55 +601,47 @@ func (s *Store) apply(changes []change) (*pebble.Batch, uint64, error) {
 		}
 		if err != nil {
 			b.Close()
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		recs[i] = encodeChange(c, at)
 	}
-
-	s.commitMu.Lock()
-	defer s.commitMu.Unlock()
-	prev := s.seq
-	for _, r := range recs {
-		s.seq++
-		if err := b.Set(feedKey(s.seq), r, nil); err != nil {
-			s.seq = prev
+	first, last = s.seqs.reserve(len(recs))
+	for i, r := range recs {
+		if err = b.Set(feedKey(first+uint64(i)), r, nil); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		// ApplyNoSyncWait returns once the batch is in the WAL buffer and
+		// visible; Batch.SyncWait then waits for its fsync, which Pebble
+		// shares among all batches queued meanwhile (group commit).
+		if err = s.db.ApplyNoSyncWait(b, pebble.Sync); err != nil {
+			// A batch whose commit failed must not be reused or closed twice.
+			b = nil
+			err = fmt.Errorf("embedded: commit: %w", err)
+		}
+	}
+	if err != nil {
+		if b != nil {
 			b.Close()
-			return nil, 0, err
 		}
+		s.seqs.complete(first, last) // a hole: nothing of it was written
+		return nil, 0, 0, err
 	}
-	// ApplyNoSyncWait returns once the batch is in the WAL buffer and
-	// visible; Batch.SyncWait then waits for its fsync, which Pebble shares
-	// among all batches queued meanwhile (group commit).
-	if err := s.db.ApplyNoSyncWait(b, pebble.Sync); err != nil {
-		s.seq = prev
-		// A batch whose commit failed must not be reused or closed twice.
-		return nil, 0, fmt.Errorf("embedded: commit: %w", err)
-	}
-	s.applied.Store(s.seq)
-	return b, s.seq, nil
-}
-
-// markDurable raises the durable watermark to seq: every lower sequence
-// entered the WAL before it, so it is durable too.
-func (s *Store) markDurable(seq uint64) {
-	for {
-		d := s.durable.Load()
-		if d >= seq || s.durable.CompareAndSwap(d, seq) {
-			return
-		}
-	}
+	return b, first, last, nil
 }
 
 // syncTo makes every batch up to sequence seq durable, syncing the WAL when
-// they are not yet (Pebble groups this sync with concurrent ones).
+// the durable watermark is below it. The sync enters the WAL after every
+// batch applied so far, so what a caller read is durable once it returns;
+// it does not move the watermark, which only completed reservations do.
 func (s *Store) syncTo(seq uint64) error {
-	if s.durable.Load() >= seq {
+	if s.seqs.durable.Load() >= seq {
 		return nil
 	}
 	if err := s.db.LogData(nil, pebble.Sync); err != nil {
 		return fmt.Errorf("embedded: sync: %w", err)
 	}
-	s.markDurable(seq)
 	return nil
 }
 

@@ -112,7 +112,7 @@ func (s *Store) pruneFeed(now time.Time) error {
 	}
 	defer s.closeMu.RUnlock()
 	cutoff := now.Add(-s.opts.FeedRetention).UnixMilli()
-	durable := s.durable.Load()
+	durable := s.seqs.durable.Load()
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: feedKey(0), UpperBound: feedKey(durable + 1)})
 	if err != nil {
 		return err

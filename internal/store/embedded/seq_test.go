@@ -1,0 +1,75 @@
+package embedded
+
+import (
+	"math/rand"
+	"sync"
+	"testing"
+)
+
+// The durable watermark advances only over a contiguous run of completed
+// reservations, whatever order they complete in.
+func TestSequencerWatermarkIsContiguous(t *testing.T) {
+	var q sequencer
+	q.init(10)
+	a1, a2 := q.reserve(3) // 11..13
+	b1, b2 := q.reserve(1) // 14
+	c1, c2 := q.reserve(2) // 15..16
+	if a1 != 11 || a2 != 13 || b1 != 14 || b2 != 14 || c1 != 15 || c2 != 16 {
+		t.Fatalf("reservations %d-%d %d-%d %d-%d", a1, a2, b1, b2, c1, c2)
+	}
+	q.complete(c1, c2)
+	q.complete(b1, b2)
+	if d := q.durable.Load(); d != 10 {
+		t.Fatalf("watermark %d before the first reservation completed, want 10", d)
+	}
+	q.complete(a1, a2)
+	if d := q.durable.Load(); d != 16 {
+		t.Fatalf("watermark %d after all completed, want 16", d)
+	}
+	if len(q.pending) != 0 {
+		t.Fatalf("%d completed ranges left pending", len(q.pending))
+	}
+	if r := q.reserved(); r != 16 {
+		t.Fatalf("reserved %d, want 16", r)
+	}
+}
+
+// Under concurrency every sequence is handed out once and the watermark
+// ends at the last one.
+func TestSequencerConcurrent(t *testing.T) {
+	var q sequencer
+	q.init(0)
+	const workers, each = 8, 500
+	seen := make([]bool, workers*each*3+1)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var total uint64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(seed int64) {
+			defer wg.Done()
+			r := rand.New(rand.NewSource(seed))
+			for i := 0; i < each; i++ {
+				n := 1 + r.Intn(3)
+				first, last := q.reserve(n)
+				mu.Lock()
+				total += uint64(n)
+				for s := first; s <= last; s++ {
+					if seen[s] {
+						t.Errorf("sequence %d handed out twice", s)
+					}
+					seen[s] = true
+				}
+				mu.Unlock()
+				if d := q.durable.Load(); d >= first {
+					t.Errorf("watermark %d reached an incomplete reservation %d", d, first)
+				}
+				q.complete(first, last)
+			}
+		}(int64(w))
+	}
+	wg.Wait()
+	if d := q.durable.Load(); d != total {
+		t.Fatalf("watermark %d, want %d", d, total)
+	}
+}
