@@ -10,11 +10,14 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // defaultSettleTimeout bounds the wait for matching and settlement.
@@ -173,9 +176,53 @@ func (c *benchClient) lastCode(ctx context.Context, to string) (string, error) {
 	return "", fmt.Errorf("no code for %s in the dev outbox", to)
 }
 
-// benchUser signs a new user up and in and funds it with USDT and BTC
-// through the chain simulator.
-func benchUser(ctx context.Context, c *benchClient, email string, usdt, btc string) (string, error) {
+// benchPair is the traded pair's two coins, read from the public market list.
+type benchPair struct{ base, quote string }
+
+func benchPairOf(ctx context.Context, c *benchClient, symbol string) (benchPair, error) {
+	var doc struct {
+		Market map[string]map[string]struct{ Symbol, Base, Quote string }
+	}
+	if err := c.ok(ctx, "/fe-ex-api/common/public_info_market", "", map[string]any{}, &doc); err != nil {
+		return benchPair{}, err
+	}
+	for _, group := range doc.Market {
+		for _, p := range group {
+			if strings.EqualFold(p.Symbol, symbol) {
+				return benchPair{base: p.Base, quote: p.Quote}, nil
+			}
+		}
+	}
+	return benchPair{}, fmt.Errorf("pair %q is not in the market list", symbol)
+}
+
+// benchFunding is what each trader receives: enough of both coins for every
+// order of the run to be a buy (quote) or a sell (base), twice over.
+func benchFunding(f benchFlags) (base, quote decimal.Decimal, err error) {
+	price, err := decimal.NewFromString(f.price)
+	if err != nil || !price.IsPositive() {
+		return base, quote, fmt.Errorf("bad --price %q", f.price)
+	}
+	qty, err := decimal.NewFromString(f.qty)
+	if err != nil || !qty.IsPositive() {
+		return base, quote, fmt.Errorf("bad --qty %q", f.qty)
+	}
+	n := decimal.NewFromInt(int64(2 * f.orders))
+	return qty.Mul(n), price.Mul(qty).Mul(n).Ceil(), nil
+}
+
+// benchAsset is a coin of the deposit asset list.
+type benchAsset struct {
+	Code   string
+	IsFiat bool
+	Chains []struct{ Name string }
+}
+
+// benchUser signs a new user up and in and funds it with the pair's coins
+// through the simulators: a crypto coin by a chain deposit on its first
+// deposit chain, the fiat by an incoming bank transfer referenced with the
+// user id.
+func benchUser(ctx context.Context, c *benchClient, email string, funds map[string]decimal.Decimal) (string, error) {
 	if err := c.ok(ctx, "/fe-ex-api/v4/common/emailValidCode", "", map[string]any{"email": email, "operationType": 1}, nil); err != nil {
 		return "", err
 	}
@@ -190,31 +237,68 @@ func benchUser(ctx context.Context, c *benchClient, email string, usdt, btc stri
 	if err := c.ok(ctx, "/fe-ex-api/user/login_in", "", map[string]any{"email": email, "loginPword": "Bench2026x"}, &login); err != nil {
 		return "", err
 	}
-	for _, d := range []struct{ coin, chain, amount string }{{"USDT", "TRC20", usdt}, {"BTC", "BTC", btc}} {
-		var addr struct {
-			AddressLong string `json:"addressLong"`
-		}
-		if err := c.ok(ctx, "/fe-ex-api/wallet/get_charge_address", login.Token, map[string]any{"symbol": d.coin, "chain": d.chain}, &addr); err != nil {
-			return "", err
-		}
-		if err := c.ok(ctx, "/dev/chain/deposit", "", map[string]any{"coin": d.coin, "chain": d.chain, "address": addr.AddressLong, "amount": d.amount}, nil); err != nil {
-			return "", err
-		}
-		if err := c.ok(ctx, "/dev/chain/mine", "", map[string]any{"chain": d.chain, "blocks": 30}, nil); err != nil {
-			return "", err
+	var assets struct{ List []benchAsset }
+	if err := c.ok(ctx, "/fe-ex-api/wallet/recharge_list", login.Token, map[string]any{}, &assets); err != nil {
+		return "", err
+	}
+	for coin, amount := range funds {
+		i := slices.IndexFunc(assets.List, func(a benchAsset) bool { return a.Code == coin })
+		switch {
+		case i < 0:
+			return "", fmt.Errorf("%s is not open for deposits", coin)
+		case assets.List[i].IsFiat:
+			var me struct{ ID string }
+			if err := c.ok(ctx, "/fe-ex-api/common/user_info", login.Token, map[string]any{}, &me); err != nil {
+				return "", err
+			}
+			if err := c.ok(ctx, "/dev/bank/incoming", "", map[string]any{"amount": amount.String(), "reference": me.ID,
+				"bankTxId": "bench-" + email}, nil); err != nil {
+				return "", err
+			}
+		case len(assets.List[i].Chains) == 0:
+			return "", fmt.Errorf("%s has no deposit chain", coin)
+		default:
+			chain := assets.List[i].Chains[0].Name
+			var addr struct {
+				AddressLong string `json:"addressLong"`
+			}
+			if err := c.ok(ctx, "/fe-ex-api/wallet/get_charge_address", login.Token, map[string]any{"symbol": coin, "chain": chain}, &addr); err != nil {
+				return "", err
+			}
+			if err := c.ok(ctx, "/dev/chain/deposit", "", map[string]any{"coin": coin, "chain": chain, "address": addr.AddressLong, "amount": amount.String()}, nil); err != nil {
+				return "", err
+			}
+			if err := c.ok(ctx, "/dev/chain/mine", "", map[string]any{"chain": chain, "blocks": 64}, nil); err != nil {
+				return "", err
+			}
 		}
 	}
 	return login.Token, nil
+}
+
+// credited reports whether a balance shows the whole funding.
+func credited(normal string, want decimal.Decimal) bool {
+	d, err := decimal.NewFromString(normal)
+	return err == nil && d.GreaterThanOrEqual(want)
 }
 
 func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, error) {
 	tr := &http.Transport{MaxIdleConns: f.concurrency * 2, MaxIdleConnsPerHost: f.concurrency * 2, IdleConnTimeout: time.Minute}
 	c := &benchClient{base: strings.TrimRight(f.target, "/"), hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
 	run := time.Now().UnixNano()
+	pair, err := benchPairOf(ctx, c, f.symbol)
+	if err != nil {
+		return benchReport{}, fmt.Errorf("bench: %w", err)
+	}
+	baseAmt, quoteAmt, err := benchFunding(f)
+	if err != nil {
+		return benchReport{}, fmt.Errorf("bench: %w", err)
+	}
+	funds := map[string]decimal.Decimal{pair.base: baseAmt, pair.quote: quoteAmt}
 	tokens := make([]string, f.users)
-	fmt.Fprintf(progress, "creating and funding %d traders...\n", f.users)
+	fmt.Fprintf(progress, "creating %d traders, each funded with %s %s and %s %s...\n", f.users, baseAmt, pair.base, quoteAmt, pair.quote)
 	for i := range tokens {
-		t, err := benchUser(ctx, c, fmt.Sprintf("bench-%d-%d@bench.tenger", run, i), "100000000", "10000")
+		t, err := benchUser(ctx, c, fmt.Sprintf("bench-%d-%d@bench.tenger", run, i), funds)
 		if err != nil {
 			return benchReport{}, fmt.Errorf("bench: set-up: %w", err)
 		}
@@ -230,7 +314,7 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 			if err := c.ok(ctx, "/fe-ex-api/finance/v5/account_balance", t, map[string]any{}, &bal); err != nil {
 				return benchReport{}, err
 			}
-			if n := bal.AllCoinMap["BTC"].Normal; n != "" && n != "0" && !strings.HasPrefix(n, "0.0000") {
+			if credited(bal.AllCoinMap[pair.base].Normal, baseAmt) && credited(bal.AllCoinMap[pair.quote].Normal, quoteAmt) {
 				break
 			}
 			if time.Now().After(deadline) {

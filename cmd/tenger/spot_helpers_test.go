@@ -94,7 +94,7 @@ func (a *spotAPI) ok(path, token string, body any, out any) {
 // both deposits are credited to the spot account.
 func (a *spotAPI) newTrader(email, usdt, btc string) string {
 	a.t.Helper()
-	tok, err := benchUser(context.Background(), a.api, email, usdt, btc)
+	tok, err := benchUser(context.Background(), a.api, email, map[string]decimal.Decimal{"USDT": dec(usdt), "BTC": dec(btc)})
 	if err != nil {
 		a.t.Fatalf("set up %s: %v", email, err)
 	}
