@@ -60,6 +60,9 @@ type Store struct {
 	stripes [numStripes]stripe
 
 	seqs sequencer // change-feed sequences and the durable watermark
+	// reservedHook, when set (tests only), runs between a writer's sequence
+	// reservation and its commit.
+	reservedHook func(first uint64)
 
 	stopSweep chan struct{}
 	sweepDone sync.WaitGroup
@@ -606,6 +609,9 @@ func (s *Store) apply(changes []change) (b *pebble.Batch, first, last uint64, er
 		recs[i] = encodeChange(c, at)
 	}
 	first, last = s.seqs.reserve(len(recs))
+	if s.reservedHook != nil {
+		s.reservedHook(first)
+	}
 	for i, r := range recs {
 		if err = b.Set(feedKey(first+uint64(i)), r, nil); err != nil {
 			break
