@@ -123,13 +123,16 @@ func Prefix[Req any, K comparable](pending []Req, max int, cost func(Req) int, k
 	taken := make(map[K]bool, 16)
 	n, total := 0, 0
 	for _, r := range pending {
+		c := cost(r)
+		if n > 0 && total+c > max {
+			break
+		}
 		ks := keys(r)
 		clash := false
 		for _, k := range ks {
 			clash = clash || taken[k]
 		}
-		c := cost(r)
-		if n > 0 && (clash || total+c > max) {
+		if n > 0 && clash {
 			break
 		}
 		for _, k := range ks {

@@ -47,14 +47,22 @@ func newBatcher(l *Ledger) *combine.Combiner[Posting, outcome] {
 func takePostings(pending []Posting) int {
 	return combine.Prefix(pending, maxBatchOps,
 		func(p Posting) int { return 1 + len(p.Extra) + 2*len(p.Legs) },
-		func(p Posting) []store.Key {
-			ks := make([]store.Key, 0, 1+len(p.Extra))
-			ks = append(ks, store.Key{PK: "POST#" + p.ID, SK: "POST"})
+		func(p Posting) []batchKey {
+			ks := make([]batchKey, 1, 1+len(p.Extra))
+			ks[0].posting = p.ID
 			for _, x := range p.Extra {
-				ks = append(ks, x.Key)
+				ks = append(ks, batchKey{item: x.Key})
 			}
 			return ks
 		})
+}
+
+// batchKey is an item a posting writes besides balances: its own record
+// (named by the posting id; extras may not touch posting records) or one of
+// its extras.
+type batchKey struct {
+	posting string
+	item    store.Key
 }
 
 type outcome struct {
@@ -88,9 +96,9 @@ func (l *Ledger) buildBatch(batch []Posting) ([]store.Op, bool) {
 		d                delta
 		debitAv, debitFr decimal.Decimal
 	}
-	bal := map[string]*agg{}
-	var order []string
-	var ops []store.Op
+	bal := make(map[store.Key]*agg, 2*len(batch))
+	order := make([]*agg, 0, 2*len(batch))
+	ops := make([]store.Op, 0, 3*len(batch))
 	for _, p := range batch {
 		rec, err := l.record(p)
 		if err != nil {
@@ -99,12 +107,22 @@ func (l *Ledger) buildBatch(batch []Posting) ([]store.Op, bool) {
 		ops = append(ops, rec)
 		ops = append(ops, p.Extra...)
 		for _, d := range mergeLegs(p.Legs) {
-			k := d.pk + "|" + d.sk
+			k := store.Key{PK: d.pk, SK: d.sk}
 			a := bal[k]
 			if a == nil {
-				a = &agg{d: delta{acct: d.acct, coin: d.coin, pk: d.pk, sk: d.sk}}
+				// The first posting's delta is taken as it is: most
+				// balances of a batch are touched once, and decimal
+				// additions allocate.
+				a = &agg{d: d}
+				if d.avail.IsNegative() {
+					a.debitAv = d.avail.Neg()
+				}
+				if d.frozen.IsNegative() {
+					a.debitFr = d.frozen.Neg()
+				}
 				bal[k] = a
-				order = append(order, k)
+				order = append(order, a)
+				continue
 			}
 			a.d.avail = a.d.avail.Add(d.avail)
 			a.d.frozen = a.d.frozen.Add(d.frozen)
@@ -116,8 +134,7 @@ func (l *Ledger) buildBatch(batch []Posting) ([]store.Op, bool) {
 			}
 		}
 	}
-	for _, k := range order {
-		a := bal[k]
+	for _, a := range order {
 		if a.d.avail.IsZero() && a.d.frozen.IsZero() && a.debitAv.IsZero() && a.debitFr.IsZero() {
 			continue
 		}

@@ -347,10 +347,16 @@ func mergeLegs(legs []Leg) []delta {
 			i = len(out)
 			out = append(out, delta{acct: a, coin: coin, pk: pk, sk: sk})
 		}
+		// A bucket is usually moved by one leg: take the amount as it is
+		// (decimal additions allocate).
+		bucket := &out[i].frozen
 		if b == Available {
-			out[i].avail = out[i].avail.Add(amt)
+			bucket = &out[i].avail
+		}
+		if bucket.IsZero() {
+			*bucket = amt
 		} else {
-			out[i].frozen = out[i].frozen.Add(amt)
+			*bucket = bucket.Add(amt)
 		}
 	}
 	for _, lg := range legs {

@@ -25,8 +25,8 @@ const (
 	maxFeedLimit     = 10000
 )
 
-func encodeChange(c *change, at int64) []byte {
-	dst := make([]byte, 0, 16+len(c.key.PK)+len(c.key.SK)+len(c.oldRaw)+len(c.newRaw))
+// appendChange appends the change record of c to dst.
+func appendChange(dst []byte, c *change, at int64) []byte {
 	switch c.kind {
 	case store.ChangeInsert:
 		dst = append(dst, recInsert)

@@ -116,8 +116,10 @@ func indexTailKey(key []byte, prefixLen int) (store.Key, bool) {
 	return store.Key{}, false
 }
 
-func feedKey(seq uint64) []byte {
-	dst := make([]byte, 0, 9)
+func feedKey(seq uint64) []byte { return appendFeedKey(make([]byte, 0, 9), seq) }
+
+// appendFeedKey appends the feed key of seq to dst.
+func appendFeedKey(dst []byte, seq uint64) []byte {
 	dst = append(dst, nsFeed)
 	return binary.BigEndian.AppendUint64(dst, seq)
 }

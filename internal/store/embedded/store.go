@@ -489,6 +489,9 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 
 	var chBuf [2]change
 	changes := chBuf[:0]
+	if len(ops) > len(chBuf) {
+		changes = make([]change, 0, len(ops))
+	}
 	var firstItem store.Item
 	keyBuf := make([]byte, 0, 64)
 	for i, op := range ops {
@@ -590,14 +593,16 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 func (s *Store) apply(changes []change) (b *pebble.Batch, first, last uint64, err error) {
 	b = s.db.NewBatch()
 	at := time.Now().UnixMilli()
-	recs := make([][]byte, len(changes))
+	// Pebble copies keys and values into the batch, so one scratch buffer
+	// serves every key and record.
+	var scratch []byte
 	for i := range changes {
 		c := &changes[i]
-		k := itemKey(nil, c.key)
+		scratch = itemKey(scratch[:0], c.key)
 		if c.new == nil {
-			err = b.Delete(k, nil)
+			err = b.Delete(scratch, nil)
 		} else {
-			err = b.Set(k, c.newRaw, nil)
+			err = b.Set(scratch, c.newRaw, nil)
 		}
 		if err == nil {
 			err = maintainIndexes(b, c)
@@ -606,14 +611,15 @@ func (s *Store) apply(changes []change) (b *pebble.Batch, first, last uint64, er
 			b.Close()
 			return nil, 0, 0, err
 		}
-		recs[i] = encodeChange(c, at)
 	}
-	first, last = s.seqs.reserve(len(recs))
+	first, last = s.seqs.reserve(len(changes))
 	if s.reservedHook != nil {
 		s.reservedHook(first)
 	}
-	for i, r := range recs {
-		if err = b.Set(feedKey(first+uint64(i)), r, nil); err != nil {
+	var key [9]byte
+	for i := range changes {
+		scratch = appendChange(scratch[:0], &changes[i], at)
+		if err = b.Set(appendFeedKey(key[:0], first+uint64(i)), scratch, nil); err != nil {
 			break
 		}
 	}
