@@ -20,8 +20,10 @@ import (
 
 // Pair rules of btcusdt from the markets catalogue (markets_default.json).
 var (
-	btcLot    = decimal.RequireFromString("0.000001")
-	btcMinQty = decimal.RequireFromString("0.00001")
+	btcLot = decimal.RequireFromString("0.000001")
+	// minNotional is btcusdt's minimum order value in USDT.
+	minNotional = decimal.RequireFromString("5")
+	btcMinQty   = decimal.RequireFromString("0.00001")
 )
 
 // Default fee tier (internal/spot/fees.go, DefaultFeeTiers[0]): both users
@@ -147,6 +149,11 @@ func (m *spotModel) place(o *mOrder) {
 	}
 	crosses := len(*opp) > 0 && o.typ != "MARKET" && limitOK((*opp)[0].price)
 	if o.typ == "POST_ONLY" && crosses {
+		m.finish(o, stRejected)
+		return
+	}
+	// A market sell worth less than the minimum at the best bid.
+	if o.typ == "MARKET" && o.side == "SELL" && len(m.bids) > 0 && m.bids[0].price.Mul(o.volume).LessThan(minNotional) {
 		m.finish(o, stRejected)
 		return
 	}
@@ -406,6 +413,11 @@ func TestSpotModelEveryOrderType(t *testing.T) {
 	c2 := run.limit(alice, "SELL", "LIMIT", "50400", "0.02")
 	c3 := run.limit(bob, "BUY", "LIMIT", "49500", "0.01")
 	run.check("new resting orders")
+	// 0.0001 BTC fetches at most 4.95 USDT at the 49500 bid: below the 5
+	// USDT minimum, so the engine rejects it and the hold comes back.
+	tiny := run.market(alice, "SELL", "0.0001", "")
+	run.check("market sell below the minimum value")
+	run.want(tiny, stRejected)
 	run.cancel(alice, c1)
 	run.check("cancel one order")
 	run.want(c1, stCancelled)

@@ -391,6 +391,15 @@ func (b *Book) place(c *Command) {
 		b.reject(c, ReasonPostOnlyWouldTake)
 		return
 	}
+	if c.Type == Market && c.Side == Sell && b.cfg.MinNotional > 0 {
+		// A market sell has no price of its own; it can fetch at most its
+		// quantity at the best bid, so one worth less than the minimum
+		// there is refused like a limit order below it.
+		if bid, ok := b.bids.best(); ok && bid.key*c.Qty < b.cfg.MinNotional {
+			b.reject(c, ReasonBelowMinNotional)
+			return
+		}
+	}
 	e := b.newEvent()
 	*e = Event{Seq: b.seq, Symbol: b.cfg.Symbol, Kind: EvAccepted, OrderID: c.OrderID, UserID: c.UserID,
 		Side: c.Side, Price: c.Price, Qty: c.Qty, Quote: c.Quote}

@@ -253,6 +253,13 @@ func TestBookTable(t *testing.T) {
 			{lim(8, 2, Sell, 2, 300), []string{"rej #8 duplicate_order_id"}},
 			{withTIF(withStop(lim(9, 1, Buy, 2, 300), 310), PostOnly), []string{"rej #9 invalid_command"}},
 		}, book: "B#8:2@300"},
+		{name: "market sell worth less than the minimum at the best bid", cfg: BookConfig{MinNotional: 500}, steps: []step{
+			{lim(1, 1, Buy, 10, 100), nil},
+			{mkt(2, 2, Sell, 4), []string{"rej #2 below_min_notional"}},
+			{mkt(3, 2, Sell, 5), []string{"acc #3", "trade #3<-#1 5x100", "done #3 filled rem=0 filled=5 quote=500"}},
+			{cancel(1, 1), nil},
+			{mkt(4, 2, Sell, 1), []string{"acc #4", "done #4 ioc_remainder rem=1 filled=0 quote=0"}},
+		}, book: ""},
 		{name: "cancel: unknown, wrong user, filled, twice", steps: []step{
 			{cancel(1, 1), []string{"rej #1 unknown_order"}},
 			{lim(1, 1, Sell, 5, 100), nil},

@@ -18,7 +18,9 @@
 //   - Market (TIF must be IOC): by base quantity (Qty), or, for buys only, by
 //     a quote budget (Quote, in quote units = ticks × lots, see
 //     SymbolConfig.QuoteToUnits): asks are consumed level by level, buying
-//     only whole lots, never spending more than the budget.
+//     only whole lots, never spending more than the budget. A market sell
+//     whose quantity at the best bid is worth less than MinNotional is
+//     rejected with ReasonBelowMinNotional (it cannot fetch more than that).
 //   - IOC: fills what it can, the remainder ends with ReasonIOCRemainder.
 //   - FOK: fills entirely at once or ends with ReasonFOKNotFilled; nothing of
 //     it ever rests and nothing trades when it cannot fill entirely.

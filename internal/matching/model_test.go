@@ -177,6 +177,18 @@ func (r *refBook) place(c *Command) {
 		r.reject(c, ReasonPostOnlyWouldTake)
 		return
 	}
+	if c.Type == Market && c.Side == Sell && r.cfg.MinNotional > 0 {
+		bestBid := int64(-1)
+		for _, o := range r.resting {
+			if o.side == Buy && o.price > bestBid {
+				bestBid = o.price
+			}
+		}
+		if bestBid >= 0 && bestBid*c.Qty < r.cfg.MinNotional {
+			r.reject(c, ReasonBelowMinNotional)
+			return
+		}
+	}
 	r.emit(Event{Kind: EvAccepted, OrderID: c.OrderID, UserID: c.UserID, Side: c.Side, Price: c.Price, Qty: c.Qty, Quote: c.Quote})
 	t := &refOrder{id: c.OrderID, user: c.UserID, side: c.Side, tif: c.TIF, stp: stp, price: c.Price, qty: c.Qty, limit: c.Price}
 	if c.Type == Market {

@@ -97,5 +97,6 @@
 // Order statuses: 1 NEW, 2 PARTIALLY_FILLED, 3 FILLED, 4 CANCELLED (also an
 // IOC, FOK or market remainder, or self-trade prevention; partly filled
 // orders keep their deal volume), 5 REJECTED (post-only that would take, a
-// stop that would trigger at once).
+// stop that would trigger at once, a market sell worth less than the
+// pair's minimum value at the best bid).
 package spot
