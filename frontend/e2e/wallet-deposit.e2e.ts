@@ -1,11 +1,23 @@
 // Deposits by chain and by bank transfer, credited on screen without a reload.
-import { expect, test } from '@playwright/test'
+import { expect, test, type WebSocket } from '@playwright/test'
 import { PHONE } from './support/browser'
 import { dev, pickAsset, walletUser } from './wallet-support'
 
 test('chain deposit: address from the modal, simulated transfer, blocks mined, credited live', async ({ page, request, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   const w = await walletUser(page, request, 'deposit-chain')
+  // The sockets that authenticate as the user: only the app-wide private one (the wallet opens none of its own).
+  const authSockets = new Set<WebSocket>()
+  const depositPushes: { status: string; confirmations: number }[] = []
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (frame) => {
+      if (String(frame.payload).includes('"event":"auth"')) authSockets.add(ws)
+    })
+    ws.on('framereceived', (frame) => {
+      const msg = JSON.parse(String(frame.payload)) as { channel?: string; data?: { status: string; confirmations: number } }
+      if (msg.channel === 'deposit' && msg.data) depositPushes.push(msg.data)
+    })
+  })
   const modal = page.getByTestId('deposit-modal')
   await page.goto('/')
   // With the walletLive flag on (tenger serve), the navbar's Deposit button opens the deposit modal.
@@ -37,6 +49,7 @@ test('chain deposit: address from the modal, simulated transfer, blocks mined, c
   await dev(request, '/dev/chain/mine', { chain: 'BTC', blocks: 2 })
   await expect(recent).toHaveAttribute('data-status', 'credited', { timeout: 15_000 })
   await expect(modal.getByTestId('deposit-available')).toContainText('0.25000000 BTC')
+  expect(authSockets.size).toBe(1)
 
   // The history shows it too.
   await modal.getByTestId('deposit-history-link').click()
@@ -44,6 +57,10 @@ test('chain deposit: address from the modal, simulated transfer, blocks mined, c
   const row = page.getByTestId('deposit-row').first()
   await expect(row).toContainText('BTC')
   await expect(row.getByTestId('history-status')).toHaveAttribute('data-status', 'credited')
+  expect(authSockets.size).toBe(1)
+  // The server told that socket about each step of the deposit.
+  expect(depositPushes.map((d) => d.status)).toContain('confirming')
+  expect(depositPushes.at(-1)?.status).toBe('credited')
   expect(w.uid).not.toBe('')
 })
 
@@ -61,7 +78,7 @@ test('bank deposit: the bank block shows the user id as the reference; the trans
 
   await dev(request, '/dev/bank/incoming', { amount: '250000', reference: w.uid, bankTxId: `bank-e2e-${w.uid}` })
   await expect(modal.getByTestId('recent-deposit').first()).toHaveAttribute('data-status', 'credited', { timeout: 15_000 })
-  await expect(modal.getByTestId('deposit-available')).toContainText('250000.00 MNT')
+  await expect(modal.getByTestId('deposit-available')).toContainText('250,000.00 MNT')
   await modal.getByTestId('modal-close').click()
   await expect(page.getByTestId('spot-row-MNT').getByTestId('spot-available')).toHaveText('250,000.00')
 })

@@ -31,6 +31,7 @@ test('crypto withdrawal: three steps, spec errors, e-mail code from the outbox',
   await expect(modal.getByTestId('withdraw-amount')).toHaveValue('0.12')
   await modal.getByTestId('withdraw-all').click()
   await expect(modal.getByTestId('withdraw-amount')).toHaveValue('0.50000000')
+  await expect(modal.getByTestId('withdraw-fee')).toContainText('0.0002 BTC')
 
   // An invalid address is refused by the validity call.
   await modal.getByTestId('withdraw-address').fill('bc1notanaddress')
@@ -51,6 +52,8 @@ test('crypto withdrawal: three steps, spec errors, e-mail code from the outbox',
   await modal.getByTestId('withdraw-amount').fill('0.1')
   await modal.getByTestId('withdraw-confirm-2').click()
   await expect(step3.getByTestId('withdraw-summary')).toContainText('0.0998 BTC')
+  // The 0.0002 BTC fee keeps its digits (fees show at least 2 places, never 0.00 for a real fee).
+  await expect(step3.getByTestId('withdraw-summary')).toContainText('0.0002 BTC')
 
   // Codes: validated before the call, then a wrong code gets the 10009 text.
   await step3.locator('input[name="emailCode"]').fill('12')

@@ -19,11 +19,24 @@ const ORDER_KEYS: QueryKey[] = [
   ordersKeys.fills('42'),
 ]
 const BALANCE_KEYS: QueryKey[] = [balanceQuery.queryKey, walletKeys.fiat('USD'), walletKeys.overview('MNT'), walletKeys.otc('USD')]
+// What a deposit or a withdrawal moves: every wallet query, among them the
+// history tabs and the deposit modal's recent deposits (the filters the
+// history page and the modal build), and the wallet balances.
+const DEPOSIT_FILTER = { coinSymbol: 'BTC', page: 1, pageSize: 3 }
+const HISTORY_FILTER = { coinSymbol: undefined, status: undefined, startTime: 1_700_000_000_000, page: 2, pageSize: 10 }
+const FUNDS_KEYS: QueryKey[] = [
+  walletKeys.history('deposit', DEPOSIT_FILTER),
+  walletKeys.history('deposit', HISTORY_FILTER),
+  walletKeys.history('withdraw', HISTORY_FILTER),
+  walletKeys.assets('deposit'),
+  walletKeys.overview('MNT'),
+  walletKeys.fiat('USD'),
+]
 const OTHER_KEYS: QueryKey[] = [tickerQuery('btcusdt').queryKey, ['market-tickers'], userInfoKey]
 
 function seeded(): QueryClient {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } })
-  for (const key of [...ORDER_KEYS, ...BALANCE_KEYS, ...OTHER_KEYS]) qc.setQueryData(key, { seeded: true })
+  for (const key of [...ORDER_KEYS, ...BALANCE_KEYS, ...FUNDS_KEYS, ...OTHER_KEYS]) qc.setQueryData(key, { seeded: true })
   return qc
 }
 
@@ -55,12 +68,52 @@ describe('createUserUpdateInvalidator', () => {
     expect(spy).toHaveBeenCalledTimes(3) // trade balance + wallet
   })
 
+  it('refreshes every wallet query, history and recent deposits included, on deposit and withdraw messages', () => {
+    const qc = seeded()
+    const spy = vi.spyOn(qc, 'invalidateQueries')
+    const inv = createUserUpdateInvalidator(qc, 250)
+    // The deposit record as internal/deposit pushes it on each confirmation.
+    const deposit = { id: 'd1', coin: 'BTC', chain: 'BTC', txid: 'ab', vout: 0, address: 'bc1q', amount: '0.5', confirmations: 1, requiredConfirmations: 2, status: 'confirming', createTime: 1 }
+    inv.onMessage({ channel: 'deposit', ts: 1, data: deposit })
+    inv.onMessage({ channel: 'deposit', ts: 2, data: { ...deposit, confirmations: 2, status: 'credited' } })
+    vi.advanceTimersByTime(249)
+    expect(stale(qc, FUNDS_KEYS).some(Boolean)).toBe(false)
+    vi.advanceTimersByTime(1)
+    expect(stale(qc, FUNDS_KEYS).every(Boolean)).toBe(true)
+    expect(stale(qc, ORDER_KEYS).some(Boolean)).toBe(false)
+    expect(stale(qc, [balanceQuery.queryKey, ...OTHER_KEYS]).some(Boolean)).toBe(false)
+    expect(spy).toHaveBeenCalledTimes(1)
+    expect(spy).toHaveBeenLastCalledWith({ queryKey: walletKeys.all })
+
+    const qc2 = seeded()
+    const inv2 = createUserUpdateInvalidator(qc2, 250)
+    inv2.onMessage({ channel: 'withdraw', ts: 3, data: { id: 'w1', kind: 'chain', coin: 'USDT', status: 'PROCESSING', createTime: 1, updateTime: 2 } })
+    vi.advanceTimersByTime(250)
+    expect(stale(qc2, FUNDS_KEYS).every(Boolean)).toBe(true)
+    expect(stale(qc2, [...ORDER_KEYS, balanceQuery.queryKey, ...OTHER_KEYS]).some(Boolean)).toBe(false)
+  })
+
+  it('coalesces a credited deposit and its balance message into one refresh of each query', () => {
+    const qc = seeded()
+    const spy = vi.spyOn(qc, 'invalidateQueries')
+    const inv = createUserUpdateInvalidator(qc, 250)
+    inv.onMessage({ channel: 'deposit', ts: 1, data: { id: 'd1', status: 'credited' } })
+    inv.onMessage({ channel: 'user_balances', ts: 1, data: { coin: 'BTC', normal: '0.5', lock: '0' } })
+    inv.onMessage({ channel: 'withdraw', ts: 2, data: { id: 'w1', status: 'PENDING' } })
+    vi.advanceTimersByTime(250)
+    expect(stale(qc, [...BALANCE_KEYS, ...FUNDS_KEYS]).every(Boolean)).toBe(true)
+    // ['trade', 'balance'] and ['wallet'] once each, not the wallet twice.
+    const invalidated = spy.mock.calls.map((c) => c[0]?.queryKey)
+    expect(invalidated).toHaveLength(2)
+    expect(invalidated).toEqual(expect.arrayContaining([balanceQuery.queryKey, walletKeys.all]))
+  })
+
   it('refreshes everything after a reconnect and drops pending work on cancel', () => {
     const qc = seeded()
     const inv = createUserUpdateInvalidator(qc, 250)
     inv.all()
     vi.advanceTimersByTime(250)
-    expect(stale(qc, [...ORDER_KEYS, ...BALANCE_KEYS]).every(Boolean)).toBe(true)
+    expect(stale(qc, [...ORDER_KEYS, ...BALANCE_KEYS, ...FUNDS_KEYS]).every(Boolean)).toBe(true)
     expect(stale(qc, OTHER_KEYS)).toEqual([false, false, false])
 
     const qc2 = seeded()
@@ -125,7 +178,7 @@ describe('useLiveUserUpdates', () => {
     expect(FakeWebSocket.instances).toHaveLength(0)
   })
 
-  it('authenticates the socket of a signed-in user and refreshes orders and balances as updates arrive', () => {
+  it('authenticates the socket of a signed-in user and refreshes orders, balances and deposits as updates arrive', () => {
     const qc = seeded()
     qc.setQueryData(userInfoKey, { id: '10000001', email: 'a@example.mn' })
     document.cookie = 'token=tok-9; path=/'
@@ -146,6 +199,16 @@ describe('useLiveUserUpdates', () => {
     act(() => vi.advanceTimersByTime(300))
     expect(stale(qc, BALANCE_KEYS)).toEqual([true, true, true, true])
     expect(stale(qc, OTHER_KEYS)).toEqual([false, false, false])
+
+    // A deposit confirmation refreshes the history and the deposit modal's list.
+    for (const key of FUNDS_KEYS) qc.setQueryData(key, { seeded: 2 })
+    expect(stale(qc, FUNDS_KEYS).some(Boolean)).toBe(false)
+    act(() => ws.push({ channel: 'deposit', ts: 3, data: { id: 'd1', coin: 'BTC', confirmations: 1, requiredConfirmations: 2, status: 'confirming' } }))
+    act(() => vi.advanceTimersByTime(300))
+    expect(stale(qc, FUNDS_KEYS).every(Boolean)).toBe(true)
+    expect(stale(qc, OTHER_KEYS)).toEqual([false, false, false])
+    // It is the only socket: the wallet opens none of its own.
+    expect(FakeWebSocket.instances).toHaveLength(1)
 
     unmount()
     expect(ws.closed).toBe(true)

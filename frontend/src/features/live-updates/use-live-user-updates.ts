@@ -3,24 +3,35 @@ import { useEffect } from 'react'
 import { getConfig } from '@/lib/config'
 import { getToken } from '@/lib/cookies'
 import { useUserInfo } from '@/lib/session'
-import { UserSocket, type PrivateMessage } from './user-socket'
+import { UserSocket, type PrivateChannel, type PrivateMessage } from './user-socket'
 
 /**
- * Query-key prefixes refreshed by private updates. They are the prefixes of
- * the order lists of the trade page and the orders pages (open orders, order
- * history, trades, fills: ['trade', 'orders', ...]), of the trade page's
- * balance (['trade', 'balance']) and of every wallet query (['wallet', ...],
- * which the wallet refreshes after any balance change); the test checks them
- * against those features' own query keys.
+ * Query-key prefixes refreshed by private updates, per group of channels.
+ * They are the prefixes of the order lists of the trade page and the orders
+ * pages (open orders, order history, trades, fills: ['trade', 'orders', ...]),
+ * of the trade page's balance (['trade', 'balance']) and of every wallet
+ * query (['wallet', ...]: balances, views, the deposit modal's recent
+ * deposits and the history, which all move with a balance change or with a
+ * deposit or withdrawal); the test checks them against those features' own
+ * query keys.
  */
 export const LIVE_KEYS = {
   orders: [['trade', 'orders']] as QueryKey[],
   balances: [['trade', 'balance'], ['wallet']] as QueryKey[],
+  funds: [['wallet']] as QueryKey[],
 }
 
 type Group = keyof typeof LIVE_KEYS
 
-/** Coalesces invalidations: one refetch per group per burst of messages. */
+/** The group of queries a private channel makes stale. */
+const CHANNEL_GROUP: Record<PrivateChannel, Group> = {
+  user_orders: 'orders',
+  user_balances: 'balances',
+  deposit: 'funds',
+  withdraw: 'funds',
+}
+
+/** Coalesces invalidations: one refetch per query per burst of messages. */
 export interface UserUpdateInvalidator {
   /** Routes one private message to the queries it makes stale. */
   onMessage(message: PrivateMessage): void
@@ -30,41 +41,63 @@ export interface UserUpdateInvalidator {
   cancel(): void
 }
 
+const isPrefix = (prefix: QueryKey, key: QueryKey) =>
+  prefix.length <= key.length && prefix.every((part, i) => JSON.stringify(part) === JSON.stringify(key[i]))
+
 /**
- * Invalidates the order and balance queries when private messages arrive. A
- * trade settles as several messages (two balances, the order); they are
- * gathered for delay ms so the lists refetch once.
+ * The keys to invalidate for some groups, each once: a key that a shorter
+ * key of the set already covers (['wallet'] covers ['wallet', 'fiat']) is
+ * left out.
+ */
+function keysOf(groups: Iterable<Group>): QueryKey[] {
+  const unique = new Map<string, QueryKey>()
+  for (const group of groups) for (const key of LIVE_KEYS[group]) unique.set(JSON.stringify(key), key)
+  const keys = [...unique.values()]
+  return keys.filter((key) => !keys.some((other) => other.length < key.length && isPrefix(other, key)))
+}
+
+/**
+ * Invalidates the order, balance and wallet queries when private messages
+ * arrive. A trade settles as several messages (two balances, the order), a
+ * credited deposit as a deposit and a balance message; they are gathered
+ * for delay ms so each list refetches once.
  */
 export function createUserUpdateInvalidator(queryClient: QueryClient, delay = 250): UserUpdateInvalidator {
-  const timers = new Map<Group, ReturnType<typeof setTimeout>>()
-  const flush = (group: Group) => {
-    timers.delete(group)
-    for (const queryKey of LIVE_KEYS[group]) void queryClient.invalidateQueries({ queryKey })
+  const pending = new Set<Group>()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const flush = () => {
+    timer = undefined
+    const keys = keysOf(pending)
+    pending.clear()
+    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey })
   }
   const schedule = (group: Group) => {
-    if (!timers.has(group)) timers.set(group, setTimeout(() => flush(group), delay))
+    pending.add(group)
+    timer ??= setTimeout(flush, delay)
   }
   return {
     onMessage(message) {
-      if (message.channel === 'user_orders') schedule('orders')
-      else if (message.channel === 'user_balances') schedule('balances')
+      const group = CHANNEL_GROUP[message.channel]
+      if (group) schedule(group)
     },
     all() {
-      schedule('orders')
-      schedule('balances')
+      for (const group of Object.keys(LIVE_KEYS) as Group[]) schedule(group)
     },
     cancel() {
-      for (const t of timers.values()) clearTimeout(t)
-      timers.clear()
+      clearTimeout(timer)
+      timer = undefined
+      pending.clear()
     },
   }
 }
 
 /**
  * While a user is signed in, keeps an authenticated WebSocket open and
- * refreshes the open orders, order history, fills and balances (trade page
- * and wallet) as the user's own order and balance updates arrive, so they
- * change without a reload. Mounted once, in the root layout.
+ * refreshes the open orders, order history, fills, balances (trade page and
+ * wallet) and the wallet's deposits and withdrawals (history, the deposit
+ * modal's confirmations) as the user's own updates arrive, so they change
+ * without a reload. Mounted once, in the root layout; it is the app's only
+ * private socket.
  */
 export function useLiveUserUpdates(): void {
   const queryClient = useQueryClient()

@@ -68,7 +68,7 @@ describe('UserSocket', () => {
     vi.useRealTimers()
   })
 
-  it('authenticates with the session token on open and passes on only private messages', () => {
+  it('authenticates with the session token on open and passes on only private messages (orders, balances, deposits, withdrawals)', () => {
     client.start()
     expect(sockets).toHaveLength(1)
     expect(sockets[0].url).toBe('ws://x/ws')
@@ -80,12 +80,22 @@ describe('UserSocket', () => {
 
     const order = { channel: 'user_orders', ts: 5, data: { order_id: '7', event: 'placed' } }
     const balance = { channel: 'user_balances', ts: 6, data: { coin: 'USDT', normal: '90', lock: '10' } }
+    // deposit.Record and withdraw.Record as internal/deposit and internal/withdraw push them.
+    const deposit = {
+      channel: 'deposit',
+      ts: 8,
+      data: { id: 'd1', coin: 'BTC', chain: 'BTC', txid: 'ab', vout: 0, address: 'bc1q', amount: '0.5', confirmations: 1, requiredConfirmations: 2, status: 'confirming', createTime: 8 },
+    }
+    const withdraw = { channel: 'withdraw', ts: 9, data: { id: 'w1', kind: 'chain', coin: 'USDT', amount: '10', fee: '1', net: '9', status: 'PENDING', createTime: 9, updateTime: 9 } }
     sockets[0].push(order)
     sockets[0].push({ channel: 'market_btcusdt_ticker', ts: 7, tick: { close: '1' } })
-    sockets[0].push({ channel: 'deposit', ts: 8, data: {} })
+    sockets[0].push(deposit)
     sockets[0].push({ event_rep: 'sub', channel: 'user_orders', status: 'error', msg: 'private channel' })
+    sockets[0].push({ event_rep: 'sub', channel: 'deposit', status: 'ok' })
+    sockets[0].push({ channel: 'user_deposit', ts: 10, data: {} })
     sockets[0].push(balance)
-    expect(received).toEqual([order, balance])
+    sockets[0].push(withdraw)
+    expect(received).toEqual([order, deposit, balance, withdraw])
   })
 
   it('answers server pings', () => {

@@ -3,8 +3,13 @@ import { ReconnectingSocket, type SocketLike } from '@/lib/reconnecting-socket'
 /**
  * The signed-in user's private WebSocket (README "WebSocket"): it sends
  * {"event":"auth","params":{"token"}} on every (re)connect, after which the
- * server pushes the user's own user_orders and user_balances messages
- * {channel, ts, data} without any sub frame. It answers the server's
+ * server pushes the user's own messages {channel, ts, data} without any sub
+ * frame (internal/push): user_orders and user_balances (internal/userfeed),
+ * and deposit and withdraw, whose data is the deposit or withdrawal record
+ * as the history lists it ({id, coin, status, confirmations, ...}: the JSON
+ * of deposit.Record, sent when a deposit is seen, on every confirmation and
+ * when it is credited or held for review; of withdraw.Record, sent on every
+ * status change). It answers the server's
  * {"ping": n}, pings the server itself so an idle proxy keeps the line, and
  * reconnects with exponential backoff. A refused token ends it: reconnecting
  * with the same token would be refused again (the app starts a new socket
@@ -13,7 +18,7 @@ import { ReconnectingSocket, type SocketLike } from '@/lib/reconnecting-socket'
  */
 
 /** Private channels the server pushes after auth. */
-export const PRIVATE_CHANNELS = ['user_orders', 'user_balances'] as const
+export const PRIVATE_CHANNELS = ['user_orders', 'user_balances', 'deposit', 'withdraw'] as const
 export type PrivateChannel = (typeof PRIVATE_CHANNELS)[number]
 
 /** A pushed private message. */

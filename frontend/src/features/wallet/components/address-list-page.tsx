@@ -1,7 +1,8 @@
-import { Badge, Button, Container, Dialog, Heading, HStack, Portal, Stack, Table, Text } from '@chakra-ui/react'
+import { Badge, Button, Container, Dialog, Heading, HStack, Portal, Stack, Text } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { LuArrowLeft, LuPlus, LuTrash2 } from 'react-icons/lu'
+import { DataTable, type DataColumn } from '@/components/data/data-table'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
 import { notifySuccess } from '@/lib/notify'
@@ -39,10 +40,30 @@ export function AddressListPage() {
   }
 
   const rows = list.data ?? []
+  const copyLabels = { label: common.t('copy'), copiedLabel: common.t('copied'), failedLabel: modals.t('clipboardFailed') }
+  // A table on wide screens; on phones one card per address, coin and network first.
+  const columns: DataColumn<SavedAddress>[] = [
+    { id: 'coin', header: t('cols.coin'), card: 'title', cell: (a, layout) => (layout === 'cards' ? `${a.coinSymbol} · ${a.chain || a.trustType}` : a.coinSymbol) },
+    { id: 'chain', header: t('addressBook.chain'), card: 'hidden', cell: (a) => a.chain || a.trustType },
+    { id: 'label', header: t('addressBook.label'), cell: (a) => a.label },
+    {
+      id: 'address',
+      header: t('addressBook.address'),
+      cell: (a, layout) => (
+        <HStack gap="1" justify={layout === 'cards' ? 'flex-end' : 'flex-start'}>
+          <Text as="span" fontFamily="mono" fontSize="xs" title={a.address}>
+            {shortenAddress(a.address)}
+          </Text>
+          <CopyButton text={a.address} {...copyLabels} />
+        </HStack>
+      ),
+    },
+    { id: 'memo', header: t('addressBook.memo'), cell: (a) => a.memo || '--' },
+  ]
   return (
     <Container maxW="6xl" py={{ base: '4', md: '8' }} data-testid="address-list-page">
       <HStack justify="space-between" mb="6" flexWrap="wrap" gap="3">
-        <HStack gap="3">
+        <HStack gap="3" flexWrap="wrap" minW="0">
           <Button asChild size="sm" variant="ghost" aria-label={t('addressBook.back')}>
             <AppLink href="/wallet">
               <LuArrowLeft aria-hidden="true" />
@@ -72,43 +93,22 @@ export function AddressListPage() {
         retryText={common.t('retry')}
         emptyText={t('addressBook.empty')}
       >
-        <Table.ScrollArea borderWidth="1px" rounded="md">
-          <Table.Root size="sm" data-testid="address-table">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>{t('cols.coin')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('addressBook.chain')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('addressBook.label')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('addressBook.address')}</Table.ColumnHeader>
-                <Table.ColumnHeader>{t('addressBook.memo')}</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">{t('cols.actions')}</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {rows.map((a) => (
-                <Table.Row key={a.id} data-testid="address-row">
-                  <Table.Cell>{a.coinSymbol}</Table.Cell>
-                  <Table.Cell>{a.chain || a.trustType}</Table.Cell>
-                  <Table.Cell>{a.label}</Table.Cell>
-                  <Table.Cell>
-                    <HStack gap="1">
-                      <Text fontFamily="mono" fontSize="xs" title={a.address}>
-                        {shortenAddress(a.address)}
-                      </Text>
-                      <CopyButton text={a.address} label={common.t('copy')} copiedLabel={common.t('copied')} failedLabel={modals.t('clipboardFailed')} />
-                    </HStack>
-                  </Table.Cell>
-                  <Table.Cell>{a.memo || '--'}</Table.Cell>
-                  <Table.Cell textAlign="end">
-                    <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setDeleting(a)} aria-label={t('addressBook.delete')} data-testid="delete-address">
-                      <LuTrash2 aria-hidden="true" />
-                    </Button>
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </Table.ScrollArea>
+        <DataTable<SavedAddress>
+          columns={columns}
+          rows={rows}
+          rowKey={(a) => a.id}
+          label={t('addressBook.title')}
+          testId="address-table"
+          rowTestId="address-row"
+          emptyText={t('addressBook.empty')}
+          actionsLabel={t('cols.actions')}
+          showActionsLabel
+          actions={(a) => (
+            <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setDeleting(a)} aria-label={t('addressBook.delete')} data-testid="delete-address">
+              <LuTrash2 aria-hidden="true" />
+            </Button>
+          )}
+        />
       </QueryState>
 
       <AddAddressModal open={adding} onClose={() => setAdding(false)} />

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { createUserUpdateInvalidator } from '@/features/live-updates/use-live-user-updates'
 import { renderWithApp } from '@/test/render'
-import type { AssetEntry } from '../api/wallet-api'
+import type { AssetEntry, DepositRecord } from '../api/wallet-api'
 import { DepositModal } from './deposit-modal'
 
 const api = vi.hoisted(() => ({
@@ -88,5 +89,43 @@ describe('DepositModal', () => {
     expect(block.textContent).toContain('Khan Bank')
     expect(within(block).getByTestId('bank-account-no').textContent).toBe('5000123456')
     expect(api.getChargeAddress).not.toHaveBeenCalled()
+  })
+
+  it('shows a deposit and its confirmations as the private socket reports them, without a reload', async () => {
+    api.getChargeAddress.mockResolvedValue({
+      code: '0',
+      msg: '',
+      data: { addressStr: 'bc1qexample', addressLong: 'bc1qexample', memo: '', addressQRCode: '', tagType: 0 },
+    })
+    const record = (confirmations: number): DepositRecord => ({
+      id: 'd1',
+      coin: 'ETH',
+      chain: 'ETH',
+      txid: '0xabc',
+      address: 'bc1qexample',
+      amount: '0.25',
+      confirmations,
+      requiredConfirmations: 12,
+      status: 'confirming',
+      createTime: 1_700_000_000_000,
+    })
+    let served: DepositRecord[] = []
+    api.getDepositHistory.mockImplementation(async () => ({ list: served, count: served.length, page: 1, pageSize: 3 }))
+    const { queryClient } = renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    await within(modal).findByTestId('deposit-address')
+    await waitFor(() => expect(api.getDepositHistory).toHaveBeenCalled())
+    expect(within(modal).queryByTestId('recent-deposits')).toBeNull()
+
+    // The modal's own idle poll is 10 s; the socket's message brings the deposit at once.
+    const invalidator = createUserUpdateInvalidator(queryClient, 0)
+    served = [record(1)]
+    invalidator.onMessage({ channel: 'deposit', ts: 1, data: served[0] })
+    const status = await within(modal).findByTestId('deposit-status', undefined, { timeout: 2500 })
+    expect(status.textContent).toBe('Confirming 1/12')
+
+    served = [record(2)]
+    invalidator.onMessage({ channel: 'deposit', ts: 2, data: served[0] })
+    await waitFor(() => expect(within(modal).getByTestId('deposit-status').textContent).toBe('Confirming 2/12'), { timeout: 2500 })
   })
 })

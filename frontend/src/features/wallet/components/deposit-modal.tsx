@@ -13,7 +13,7 @@ import {
   type AssetEntry,
   type DepositRecord,
 } from '../api/wallet-api'
-import { formatTime, shortenAddress } from '../lib/format'
+import { formatAtLeast, formatTime, shortenAddress } from '../lib/format'
 import { AssetPicker } from './asset-picker'
 import { ChainButtons, CopyButton, InfoRow, QueryState } from './shared'
 import { WalletDialog } from './wallet-dialog'
@@ -76,9 +76,9 @@ function DepositBody({ coin }: { coin?: string }) {
         />
         {asset ? (
           <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="deposit-balances">
-            <InfoRow label={t('balance')}>{`${asset.totalBalance} ${asset.value}`}</InfoRow>
-            <InfoRow label={t('available')} testId="deposit-available">{`${asset.normal_balance} ${asset.value}`}</InfoRow>
-            <InfoRow label={t('freeze')}>{`${asset.lockBalance} ${asset.value}`}</InfoRow>
+            <InfoRow label={t('balance')}>{`${formatAtLeast(asset.totalBalance, asset.fix)} ${asset.value}`}</InfoRow>
+            <InfoRow label={t('available')} testId="deposit-available">{`${formatAtLeast(asset.normal_balance, asset.fix)} ${asset.value}`}</InfoRow>
+            <InfoRow label={t('freeze')}>{`${formatAtLeast(asset.lockBalance, asset.fix)} ${asset.value}`}</InfoRow>
           </Stack>
         ) : null}
         {asset && asset.chains.length > 0 ? (
@@ -97,7 +97,7 @@ function DepositBody({ coin }: { coin?: string }) {
             <ChainAddress symbol={asset.value} chain={chain} />
           )
         ) : null}
-        {asset ? <RecentDeposits coin={asset.code} /> : null}
+        {asset ? <RecentDeposits coin={asset.code} fix={asset.fix} /> : null}
         <AppLink href="/wallet/history?tab=deposit" color="brand.solid" fontSize="sm" data-testid="deposit-history-link">
           {t('orderHistory')}
         </AppLink>
@@ -232,11 +232,11 @@ function BankTransferBlock() {
 
 /** How often deposits are polled while one is confirming. */
 export const CONFIRMING_POLL_MS = 3000
-/** How often the open deposit modal looks for a new deposit (the WebSocket usually tells it first). */
+/** How often the open deposit modal looks for a new deposit (the app-wide private socket, features/live-updates, usually tells it first). */
 export const IDLE_POLL_MS = 10_000
 
 /** The latest deposits of the coin; polls while one is confirming so credits show without a reload. */
-function RecentDeposits({ coin }: { coin: string }) {
+function RecentDeposits({ coin, fix }: { coin: string; fix: number }) {
   const { t } = useTexts('walletModals')
   const queryClient = useQueryClient()
   const filter = useMemo(() => ({ coinSymbol: coin, page: 1, pageSize: 3 }), [coin])
@@ -267,7 +267,7 @@ function RecentDeposits({ coin }: { coin: string }) {
         {list.map((r) => (
           <HStack key={r.id} justify="space-between" fontSize="sm" data-testid="recent-deposit" data-status={r.status}>
             <Stack gap="0">
-              <Text fontVariantNumeric="tabular-nums">{`${r.amount} ${r.coin}`}</Text>
+              <Text fontVariantNumeric="tabular-nums">{`${formatAtLeast(r.amount, fix)} ${r.coin}`}</Text>
               <Text color="fg.muted" fontSize="xs">
                 {formatTime(r.createTime)}
               </Text>

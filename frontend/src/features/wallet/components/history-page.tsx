@@ -1,8 +1,9 @@
 import { Badge, Button, Container, Heading, HStack, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
-import { LuArrowLeft, LuChevronLeft, LuChevronRight } from 'react-icons/lu'
+import { useEffect, useMemo, useState } from 'react'
+import { LuArrowLeft } from 'react-icons/lu'
 import { DataTable, type DataColumn } from '@/components/data/data-table'
+import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
 import {
@@ -17,15 +18,14 @@ import {
   type TransferRecord,
   type WithdrawRecord,
 } from '../api/wallet-api'
-import { useWalletLive } from '../hooks/use-wallet-live'
-import { formatTime, shortenAddress } from '../lib/format'
+import { formatAtLeast, formatTime, shortenAddress } from '../lib/format'
 import { QueryState } from './shared'
 
 export const HISTORY_TABS = ['deposit', 'withdraw', 'transfer'] as const
 export type HistoryTab = (typeof HISTORY_TABS)[number]
 /** Order history covers the last 180 days (spec §9). */
 export const HISTORY_DAYS = [7, 30, 90, 180] as const
-const PAGE_SIZE = 10
+export const HISTORY_PAGE_SIZE = 10
 /** Poll interval while a record is still moving (confirming deposit, pending withdrawal). */
 export const LIVE_POLL_MS = 3000
 
@@ -38,6 +38,17 @@ const DEPOSIT_STATUSES = ['confirming', 'credited', 'review']
 const WITHDRAW_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESS', 'FAILED']
 const TRANSFER_TYPES = ['otc', 'futures', 'margin']
 
+/** The shared pager's texts, from the history texts. */
+function pagerLabels(t: TranslateFn): PagerLabels {
+  return {
+    nav: t('pager.nav'),
+    prev: t('pager.prev'),
+    next: t('pager.next'),
+    page: (page) => t('pager.page', { page }),
+    status: (page, pages) => t('pager.status', { page, pages }),
+  }
+}
+
 function isMoving(tab: HistoryTab, list: unknown[]): boolean {
   if (tab === 'deposit') return (list as DepositRecord[]).some((r) => r.status === 'confirming')
   if (tab === 'withdraw') return (list as WithdrawRecord[]).some((r) => r.status === 'PENDING' || r.status === 'PROCESSING')
@@ -47,7 +58,6 @@ function isMoving(tab: HistoryTab, list: unknown[]): boolean {
 /** /wallet/history: deposits, withdrawals and transfers with filters and pages. */
 export function HistoryPage({ tab, onTab }: { tab: HistoryTab; onTab: (tab: HistoryTab) => void }) {
   const { t } = useTexts('history')
-  useWalletLive()
   return (
     <Container maxW="7xl" py={{ base: '4', md: '8' }} data-testid="history-page">
       <HStack mb="6" gap="3">
@@ -95,7 +105,7 @@ function HistoryTable({ tab }: { tab: HistoryTab }) {
       ...(tab === 'transfer' ? { type: status || undefined } : { status: status || undefined }),
       startTime,
       page,
-      pageSize: PAGE_SIZE,
+      pageSize: HISTORY_PAGE_SIZE,
     }
   }, [coin, status, days, page, tab])
   const query = useQuery<Page<DepositRecord | WithdrawRecord | TransferRecord>>({
@@ -107,10 +117,22 @@ function HistoryTable({ tab }: { tab: HistoryTab }) {
     refetchInterval: (q) => (isMoving(tab, q.state.data?.list ?? []) ? LIVE_POLL_MS : false),
   })
   const list = query.data?.list ?? []
-  const count = query.data?.count ?? 0
-  const pages = Math.max(1, Math.ceil(count / PAGE_SIZE))
+  const count = query.data?.count
+  // A page that no longer exists (records aged out of the window) falls back to the last one.
+  useEffect(() => {
+    if (count !== undefined && count > 0 && page > pageCount(count, HISTORY_PAGE_SIZE)) setPage(pageCount(count, HISTORY_PAGE_SIZE))
+  }, [count, page])
   const statuses = tab === 'deposit' ? DEPOSIT_STATUSES : tab === 'withdraw' ? WITHDRAW_STATUSES : TRANSFER_TYPES
   const coins = Array.from(new Set((assets.data ?? []).map((a) => a.code)))
+  // Amounts at their coin's precision (spec §9), by code and by symbol (MNT and MONT).
+  const amount: AmountFn = useMemo(() => {
+    const fix = new Map<string, number>()
+    for (const a of assets.data ?? []) {
+      fix.set(a.code, a.fix)
+      fix.set(a.value, a.fix)
+    }
+    return (value, coin) => formatAtLeast(value, fix.get(coin) ?? 0)
+  }, [assets.data])
 
   const select = (label: string, value: string, onChange: (v: string) => void, options: { value: string; label: string }[], testId: string) => (
     <NativeSelect.Root size="sm" width="auto" minW="36">
@@ -166,21 +188,20 @@ function HistoryTable({ tab }: { tab: HistoryTab }) {
         emptyText={t('empty')}
       >
         {tab === 'deposit' ? (
-          <HistoryRecords tab={tab} t={t} rows={list as DepositRecord[]} columns={depositColumns(t)} />
+          <HistoryRecords tab={tab} t={t} rows={list as DepositRecord[]} columns={depositColumns(t, amount)} />
         ) : tab === 'withdraw' ? (
-          <HistoryRecords tab={tab} t={t} rows={list as WithdrawRecord[]} columns={withdrawColumns(t)} />
+          <HistoryRecords tab={tab} t={t} rows={list as WithdrawRecord[]} columns={withdrawColumns(t, amount)} />
         ) : (
-          <HistoryRecords tab={tab} t={t} rows={list as TransferRecord[]} columns={transferColumns(t)} />
+          <HistoryRecords tab={tab} t={t} rows={list as TransferRecord[]} columns={transferColumns(t, amount)} />
         )}
-        <HStack justify="flex-end" gap="2" data-testid="history-pagination">
-          <Button size="xs" variant="outline" aria-label={t('prev')} disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            <LuChevronLeft aria-hidden="true" />
-          </Button>
-          <Text fontSize="sm">{t('pageOf', { page, pages })}</Text>
-          <Button size="xs" variant="outline" aria-label={t('next')} disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
-            <LuChevronRight aria-hidden="true" />
-          </Button>
-        </HStack>
+        <Pager
+          page={page}
+          pageSize={HISTORY_PAGE_SIZE}
+          count={count ?? 0}
+          onPageChange={setPage}
+          labels={pagerLabels(t)}
+          testId="history-pager"
+        />
       </QueryState>
     </Stack>
   )
@@ -247,7 +268,15 @@ function Mono({ text, title }: { text: string; title?: string }) {
   )
 }
 
-function depositColumns(t: TranslateFn): DataColumn<DepositRecord>[] {
+/** A network name; the bank 'chain' of MNT is named in the page's language. */
+function chainName(t: TranslateFn, chain: string): string {
+  return chain.toLowerCase() === 'bank' ? t('bankChain') : chain
+}
+
+/** An amount of a coin as the history shows it. */
+type AmountFn = (value: string, coin: string) => string
+
+function depositColumns(t: TranslateFn, amount: AmountFn): DataColumn<DepositRecord>[] {
   return [
     { id: 'time', header: t('cols.time'), nowrap: true, card: 'line', cell: (r) => formatTime(r.createTime) },
     { id: 'coin', header: t('cols.coin'), card: 'hidden', cell: (r) => r.coin },
@@ -255,9 +284,9 @@ function depositColumns(t: TranslateFn): DataColumn<DepositRecord>[] {
       id: 'chain',
       header: t('cols.chain'),
       card: 'line',
-      cell: (r, layout) => (layout === 'cards' ? <Text as="span" fontFamily="mono">{`${r.chain} · ${shortenAddress(r.txid || '--')}`}</Text> : r.chain),
+      cell: (r, layout) => (layout === 'cards' ? <Text as="span" fontFamily="mono">{`${chainName(t, r.chain)} · ${shortenAddress(r.txid || '--')}`}</Text> : chainName(t, r.chain)),
     },
-    { id: 'amount', header: t('cols.amount'), numeric: true, card: 'title', cell: (r, layout) => (layout === 'cards' ? <CardAmount amount={r.amount} coin={r.coin} /> : r.amount) },
+    { id: 'amount', header: t('cols.amount'), numeric: true, card: 'title', cell: (r, layout) => (layout === 'cards' ? <CardAmount amount={amount(r.amount, r.coin)} coin={r.coin} /> : amount(r.amount, r.coin)) },
     { id: 'txid', header: t('cols.txid'), card: 'hidden', cell: (r) => <Mono text={shortenAddress(r.txid || '--')} title={r.txid} /> },
     {
       id: 'status',
@@ -274,7 +303,7 @@ function depositColumns(t: TranslateFn): DataColumn<DepositRecord>[] {
   ]
 }
 
-function withdrawColumns(t: TranslateFn): DataColumn<WithdrawRecord>[] {
+function withdrawColumns(t: TranslateFn, amount: AmountFn): DataColumn<WithdrawRecord>[] {
   const bank = (r: WithdrawRecord) => `${r.bankName ?? ''} ${r.bankAccNo ?? ''}`
   return [
     { id: 'time', header: t('cols.time'), nowrap: true, card: 'line', cell: (r) => formatTime(r.createTime) },
@@ -289,22 +318,23 @@ function withdrawColumns(t: TranslateFn): DataColumn<WithdrawRecord>[] {
             {r.kind === 'bank' ? bank(r) : `${r.chain} · ${shortenAddress(r.address)}`}
           </Text>
         ) : (
-          r.chain
+          chainName(t, r.chain)
         ),
     },
-    { id: 'amount', header: t('cols.amount'), numeric: true, card: 'title', cell: (r, layout) => (layout === 'cards' ? <CardAmount amount={r.amount} coin={r.coin} /> : r.amount) },
-    { id: 'fee', header: t('cols.fee'), numeric: true, card: 'hidden', cell: (r) => r.fee },
+    { id: 'amount', header: t('cols.amount'), numeric: true, card: 'title', cell: (r, layout) => (layout === 'cards' ? <CardAmount amount={amount(r.amount, r.coin)} coin={r.coin} /> : amount(r.amount, r.coin)) },
+    // Fees at 2 places (spec §9), with every significant digit of a smaller crypto fee.
+    { id: 'fee', header: t('cols.fee'), numeric: true, card: 'hidden', cell: (r) => formatAtLeast(r.fee, 2) },
     { id: 'address', header: t('cols.address'), card: 'hidden', cell: (r) => <Mono text={r.kind === 'bank' ? bank(r) : shortenAddress(r.address)} title={r.address} /> },
     { id: 'status', header: t('cols.status'), card: 'aside', cell: (r) => <StatusBadge t={t} status={r.status} /> },
   ]
 }
 
-function transferColumns(t: TranslateFn): DataColumn<TransferRecord>[] {
+function transferColumns(t: TranslateFn, amount: AmountFn): DataColumn<TransferRecord>[] {
   const account = (r: TransferRecord, which: string) => `${t(`accounts.${which}`)}${which === 'margin_isolated' && r.symbol ? ` (${r.symbol})` : ''}`
   return [
     { id: 'time', header: t('cols.time'), nowrap: true, card: 'line', cell: (r) => formatTime(r.ctime) },
     { id: 'coin', header: t('cols.coin'), card: 'hidden', cell: (r) => r.coinSymbol },
-    { id: 'amount', header: t('cols.amount'), numeric: true, card: 'title', cell: (r, layout) => (layout === 'cards' ? <CardAmount amount={r.amount} coin={r.coinSymbol} /> : r.amount) },
+    { id: 'amount', header: t('cols.amount'), numeric: true, card: 'title', cell: (r, layout) => (layout === 'cards' ? <CardAmount amount={amount(r.amount, r.coinSymbol)} coin={r.coinSymbol} /> : amount(r.amount, r.coinSymbol)) },
     {
       id: 'from',
       header: t('cols.from'),

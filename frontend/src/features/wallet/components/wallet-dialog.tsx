@@ -52,7 +52,8 @@ export function WalletDialog({
             minH={{ base: '100dvh', md: 'auto' }}
             rounded={{ base: '0', md: 'l3' }}
           >
-            <Dialog.Header>
+            {/* Room at the end for the close button, so a long title (mn_MN) wraps before it. */}
+            <Dialog.Header pe="14">
               <HStack gap="2">
                 {onBack ? (
                   <IconButton size="sm" variant="ghost" aria-label={backLabel} onClick={onBack} data-testid="modal-back">

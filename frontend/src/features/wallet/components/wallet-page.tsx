@@ -5,7 +5,6 @@ import { AppLink } from '@/components/layout/app-link'
 import { getLanguage } from '@/lib/cookies'
 import { useTexts } from '@/lib/i18n'
 import { useBalanceHide } from '../hooks/use-balance-hide'
-import { useWalletLive } from '../hooks/use-wallet-live'
 import { CrossView, EarnView, FuturesView, IsolatedView, OtcView, OverviewView, SpotView } from './wallet-views'
 import { WalletModals, type ModalState } from './wallet-modals'
 
@@ -22,7 +21,6 @@ export interface WalletSearch extends ModalState {
 export function WalletPage({ search, onSearch }: { search: WalletSearch; onSearch: (next: WalletSearch) => void }) {
   const { t } = useTexts('wallet')
   const { hidden, toggle } = useBalanceHide()
-  useWalletLive()
   const view = search.view ?? 'overview'
   const openModal = (m: ModalState) => onSearch({ view: search.view, ...m })
   const closeModal = () => onSearch({ view: search.view })

@@ -22,7 +22,7 @@ import {
   walletKeys,
   type AssetEntry,
 } from '../api/wallet-api'
-import { compareDecimals, formatFixed, isPositive, sanitizeAmount, subtractDecimals, truncateDecimals } from '../lib/format'
+import { compareDecimals, formatAtLeast, formatFixed, isPositive, sanitizeAmount, subtractDecimals, truncateDecimals } from '../lib/format'
 import { defaultMethod, withdrawErrorText } from '../lib/withdraw-errors'
 import { AddAddressModal } from './add-address-modal'
 import { AddBankModal } from './add-bank-modal'
@@ -280,9 +280,9 @@ function WithdrawBody({
           <AssetPicker assets={list} value={value} onChange={choose} label={t('asset')} searchLabel={t('searchAsset')} emptyLabel={t('noMatch')} />
           {asset ? (
             <Stack gap="1.5" borderWidth="1px" rounded="md" p="3">
-              <InfoRow label={t('balance')}>{`${asset.totalBalance} ${asset.value}`}</InfoRow>
-              <InfoRow label={t('available')}>{`${asset.normal_balance} ${asset.value}`}</InfoRow>
-              <InfoRow label={t('freeze')}>{`${asset.lockBalance} ${asset.value}`}</InfoRow>
+              <InfoRow label={t('balance')}>{`${formatAtLeast(asset.totalBalance, asset.fix)} ${asset.value}`}</InfoRow>
+              <InfoRow label={t('available')}>{`${formatAtLeast(asset.normal_balance, asset.fix)} ${asset.value}`}</InfoRow>
+              <InfoRow label={t('freeze')}>{`${formatAtLeast(asset.lockBalance, asset.fix)} ${asset.value}`}</InfoRow>
             </Stack>
           ) : null}
           {cost.isLoading ? (
@@ -439,8 +439,8 @@ function WithdrawBody({
             <Field.HelperText>{t('withdraw.availableLine', { amount: c ? formatFixed(c.can_withdraw_amount, 8) : asset.normal_balance, coin: symbol })}</Field.HelperText>
           </Field.Root>
           <Stack gap="1" borderWidth="1px" rounded="md" p="3">
-            <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatFixed(fee, 2)} ${symbol}`}</InfoRow>
-            {c && c.feeMin !== c.feeMax ? <InfoRow label={t('withdraw.feeRange')}>{`${formatFixed(c.feeMin, 2)} – ${formatFixed(c.feeMax, 2)}`}</InfoRow> : null}
+            <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
+            {c && c.feeMin !== c.feeMax ? <InfoRow label={t('withdraw.feeRange')}>{`${formatAtLeast(c.feeMin, 2)} – ${formatAtLeast(c.feeMax, 2)}`}</InfoRow> : null}
             {!bankMode ? <InfoRow label={t('withdraw.receive')}>{isPositive(amount) ? `${receive} ${symbol}` : '--'}</InfoRow> : null}
           </Stack>
           {formError ? (
@@ -458,7 +458,7 @@ function WithdrawBody({
         <Stack gap="4" data-testid="withdraw-step-3">
           <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-summary">
             <InfoRow label={t('amount')}>{`${amount} ${symbol}`}</InfoRow>
-            <InfoRow label={t('withdraw.fee')}>{`${formatFixed(fee, 2)} ${symbol}`}</InfoRow>
+            <InfoRow label={t('withdraw.fee')}>{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
             {!bankMode ? <InfoRow label={t('withdraw.receive')}>{`${receive} ${symbol}`}</InfoRow> : null}
             <InfoRow label={bankMode ? t('withdraw.recipientBank') : t('withdraw.address')}>
               <Text fontFamily="mono" fontSize="xs">

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   compareDecimals,
+  formatAtLeast,
   formatFixed,
   isAmountText,
   isPositive,
@@ -123,5 +124,23 @@ describe('valuation of other coins', () => {
     expect(valueInCurrency('12.5', 'USD', rates, 'USDT')).toEqual({ sign: '$', value: '12.50' })
     expect(valueInCurrency('2', 'MNT', rates, 'usdt')).toEqual({ sign: '₮', value: '6,900.00' })
     expect(valueInCurrency('2', 'MNT', rates, 'BTC')).toBeUndefined()
+  })
+})
+
+describe('formatAtLeast (records at the coin or fee precision, exactly)', () => {
+  it('pads to the precision and groups thousands', () => {
+    expect(formatAtLeast('2500', 6)).toBe('2,500.000000')
+    expect(formatAtLeast('1011', 2)).toBe('1,011.00')
+    expect(formatAtLeast('4', 2)).toBe('4.00')
+    expect(formatAtLeast('0.25000000', 8)).toBe('0.25000000')
+  })
+  it('keeps significant digits beyond the precision instead of rounding them away', () => {
+    expect(formatAtLeast('0.0005', 2)).toBe('0.0005')
+    expect(formatAtLeast('0.00020000', 2)).toBe('0.0002')
+    expect(formatAtLeast('1234.123456789', 8)).toBe('1,234.123456789')
+  })
+  it('shows -- for anything that is not a number', () => {
+    expect(formatAtLeast(undefined, 2)).toBe('--')
+    expect(formatAtLeast('abc', 2)).toBe('--')
   })
 })

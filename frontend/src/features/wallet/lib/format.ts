@@ -82,6 +82,25 @@ export function formatFixed(value: string | number | undefined | null, decimals:
   return frac !== undefined ? `${grouped}.${frac}` : grouped
 }
 
+/**
+ * A recorded amount (a deposit, a withdrawal, its fee) at `decimals` places
+ * with thousands separators, or at more places when the value has more
+ * significant digits: a record is shown exactly, never rounded away (a
+ * 0.0005 BTC fee stays 0.0005 under the 2-place fee rule of spec §9).
+ * '--' when not a number.
+ */
+export function formatAtLeast(value: string | number | undefined | null, decimals: number): string {
+  const d = parseDec(value)
+  if (!d) return '--'
+  let scale = d.scale
+  let int = d.int
+  while (scale > 0 && int % 10n === 0n) {
+    int /= 10n
+    scale -= 1
+  }
+  return formatFixed(value, Math.max(decimals, scale))
+}
+
 /** a × b of two decimal strings, rounded half up to `decimals`; '' when either is not a number. */
 export function multiplyDecimals(a: string, b: string, decimals: number): string {
   const x = parseDec(a)

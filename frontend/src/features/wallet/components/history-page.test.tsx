@@ -1,0 +1,152 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { createUserUpdateInvalidator } from '@/features/live-updates/use-live-user-updates'
+import { renderWithApp } from '@/test/render'
+import type { AssetEntry, DepositRecord, HistoryFilter, Page } from '../api/wallet-api'
+import { HISTORY_PAGE_SIZE, HistoryPage } from './history-page'
+
+const api = vi.hoisted(() => ({
+  getAssets: vi.fn(),
+  getDepositHistory: vi.fn(),
+  getWithdrawHistory: vi.fn(),
+  getTransferHistory: vi.fn(),
+}))
+vi.mock('../api/wallet-api', async (orig) => ({ ...(await orig<typeof import('../api/wallet-api')>()), ...api }))
+
+const deposit = (i: number, over: Partial<DepositRecord> = {}): DepositRecord => ({
+  id: `d${i}`,
+  coin: 'BTC',
+  chain: 'BTC',
+  txid: `tx${i}`,
+  address: 'bc1qexample',
+  amount: `0.${i}`,
+  confirmations: 2,
+  requiredConfirmations: 2,
+  status: 'credited',
+  createTime: 1_700_000_000_000 + i,
+  ...over,
+})
+
+/** A server page of `count` deposits: the rows of the asked page. */
+function pageOf(count: number, filter: HistoryFilter): Page<DepositRecord> {
+  const page = filter.page ?? 1
+  const size = filter.pageSize ?? HISTORY_PAGE_SIZE
+  const list = Array.from({ length: Math.max(0, Math.min(size, count - (page - 1) * size)) }, (_, i) => deposit((page - 1) * size + i + 1))
+  return { list, count, page, pageSize: size }
+}
+
+const lastFilter = (): HistoryFilter => api.getDepositHistory.mock.calls.at(-1)?.[0]
+
+/** The records shown: table rows on wide screens, cards on phones (jsdom has no media queries, so cards). */
+const rows = () => screen.queryAllByTestId(/^deposit-(row|card)$/)
+
+function show() {
+  return renderWithApp(<HistoryPage tab="deposit" onTab={() => {}} />)
+}
+
+describe('HistoryPage', () => {
+  beforeEach(() => {
+    vi.clearAllMocks()
+    api.getAssets.mockResolvedValue([])
+    api.getDepositHistory.mockImplementation(async (f: HistoryFilter) => pageOf(25, f))
+  })
+
+  it('pages with the shared pager: ten rows a page, previous/next and page numbers', async () => {
+    show()
+    const pager = await screen.findByTestId('history-pager')
+    expect(pager.tagName).toBe('NAV')
+    expect(pager.getAttribute('aria-label')).toBe('History pages')
+    expect(pager.getAttribute('data-pages')).toBe('3')
+    expect(lastFilter()).toMatchObject({ page: 1, pageSize: 10 })
+    expect(rows()).toHaveLength(10)
+    expect((within(pager).getByTestId('history-pager-prev') as HTMLButtonElement).disabled).toBe(true)
+    expect(within(pager).getByTestId('history-pager-page-1').getAttribute('aria-current')).toBe('page')
+    expect(within(pager).getByTestId('history-pager-status').textContent).toBe('Page 1 of 3')
+
+    fireEvent.click(within(pager).getByRole('button', { name: 'Next page' }))
+    await waitFor(() => expect(lastFilter()).toMatchObject({ page: 2, pageSize: 10 }))
+    await waitFor(() => expect(screen.getByTestId('history-pager').getAttribute('data-page')).toBe('2'))
+
+    fireEvent.click(screen.getByRole('button', { name: 'Page 3' }))
+    await waitFor(() => expect(lastFilter()).toMatchObject({ page: 3 }))
+    await waitFor(() => expect(rows()).toHaveLength(5))
+    expect((screen.getByTestId('history-pager-next') as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it('goes back to page 1 when a filter changes and asks for the chosen range (up to 180 days)', async () => {
+    show()
+    fireEvent.click(await screen.findByTestId('history-pager-next'))
+    await waitFor(() => expect(lastFilter()).toMatchObject({ page: 2 }))
+
+    fireEvent.change(screen.getByTestId('filter-status'), { target: { value: 'credited' } })
+    await waitFor(() => expect(lastFilter()).toMatchObject({ page: 1, status: 'credited' }))
+
+    const before = Date.now()
+    fireEvent.change(screen.getByTestId('filter-range'), { target: { value: '180' } })
+    await waitFor(() => expect(lastFilter().startTime).toBeLessThan(before - 179 * 86_400_000))
+    const start = lastFilter().startTime as number
+    expect(start).toBeGreaterThan(before - 180 * 86_400_000 - 120_000)
+    expect(start % 60_000).toBe(0)
+    expect(Array.from((screen.getByTestId('filter-range') as HTMLSelectElement).options).map((o) => o.value)).toEqual(['7', '30', '90', '180'])
+  })
+
+  it('shows no pager while everything fits on one page, and the empty state without records', async () => {
+    api.getDepositHistory.mockImplementation(async (f: HistoryFilter) => pageOf(4, f))
+    const { unmount } = show()
+    await waitFor(() => expect(rows()).toHaveLength(4))
+    expect(screen.queryByTestId('history-pager')).toBeNull()
+    unmount()
+
+    api.getDepositHistory.mockImplementation(async (f: HistoryFilter) => pageOf(0, f))
+    show()
+    expect(await screen.findByText('No records in this period')).toBeTruthy()
+    expect(screen.queryByTestId('history-pager')).toBeNull()
+  })
+
+  it('shows a new deposit and its confirmations as the private socket reports them, without a reload', async () => {
+    let served: DepositRecord[] = []
+    api.getDepositHistory.mockImplementation(async () => ({ list: served, count: served.length, page: 1, pageSize: 10 }))
+    const { queryClient } = show()
+    expect(await screen.findByText('No records in this period')).toBeTruthy()
+    // Nothing is moving, so the page does not poll: only the socket can bring the deposit in.
+    const invalidator = createUserUpdateInvalidator(queryClient, 0)
+    served = [deposit(1, { status: 'confirming', confirmations: 1, requiredConfirmations: 3 })]
+    invalidator.onMessage({ channel: 'deposit', ts: 1, data: served[0] })
+    const status = await screen.findByTestId('history-status')
+    expect(status.getAttribute('data-status')).toBe('confirming')
+    expect(status.textContent).toBe('Confirming 1/3')
+
+    // The next confirmation shows before the page's own 3 s poll would fetch again.
+    served = [deposit(1, { status: 'confirming', confirmations: 2, requiredConfirmations: 3 })]
+    invalidator.onMessage({ channel: 'deposit', ts: 2, data: served[0] })
+    await waitFor(() => expect(screen.getByTestId('history-status').textContent).toBe('Confirming 2/3'), { timeout: 2500 })
+  })
+
+  it('shows amounts at their coin precision and names the bank network in the page language', async () => {
+    const asset = (value: string, code: string, fix: number): AssetEntry => ({
+      value,
+      label: value,
+      img: '',
+      code,
+      fix,
+      normal_balance: '0',
+      totalBalance: '0',
+      lockBalance: '0',
+      chains: [],
+      trustType: '',
+      isFiat: code === 'MNT',
+      depositOpen: true,
+      withdrawOpen: true,
+    })
+    api.getAssets.mockResolvedValue([asset('BTC', 'BTC', 8), asset('MONT', 'MNT', 2)])
+    const list = [deposit(1, { amount: '0.1' }), deposit(2, { coin: 'MNT', chain: 'Bank', amount: '1011' }), deposit(3, { coin: 'BTC', amount: '0.123456789' })]
+    api.getDepositHistory.mockResolvedValue({ list, count: 3, page: 1, pageSize: 10 })
+    document.cookie = 'lan=mn_MN; path=/'
+    show()
+    await waitFor(() => expect(rows()[0]?.textContent).toContain('0.10000000 BTC'))
+    expect(rows()[1].textContent).toContain('1,011.00 MNT')
+    expect(rows()[1].textContent).toContain('Банк · ')
+    // A record is never rounded: more digits than the precision stay.
+    expect(rows()[2].textContent).toContain('0.123456789 BTC')
+  })
+})
