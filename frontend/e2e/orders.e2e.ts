@@ -197,6 +197,9 @@ test('orders page: open orders, cancel, history pages and filters, order details
   await expect(orderPage.getByTestId('order-detail-price')).toContainText('Market')
   await expect(orderPage.getByTestId('order-fills')).toHaveAttribute('data-layout', 'table')
   await expect(orderPage.getByTestId('order-fill').first()).toContainText('Taker')
+  // Fees line up at the ledger's 8 places, in the summary and on every fill.
+  await expect(orderPage.getByTestId('order-detail-fee')).toContainText(/\d\.\d{8} BTC/)
+  await expect(orderPage.getByTestId('order-fill').first()).toContainText(/\d\.\d{8} BTC/)
   await expect(orderPage.getByTestId('order-page-cancel')).toHaveCount(0)
   // Back to the list as it was: the history tab with the status filter.
   await orderPage.getByTestId('order-back').click()

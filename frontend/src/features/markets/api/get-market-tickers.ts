@@ -8,7 +8,7 @@ export const MARKET_TICKERS_PATH = '/fe-ex-api/market/tickers'
 export interface PairTicker {
   close?: string
   rose?: string
-  /** Hourly closes of the last 24 h, oldest first. */
+  /** The price 24 h ago (the ticker's open), then the hourly closes of the last 24 h, oldest first. */
   sparkline: number[]
 }
 
@@ -16,17 +16,22 @@ export interface PairTicker {
 export function parseTickers(data: unknown): Record<string, PairTicker> {
   const out: Record<string, PairTicker> = {}
   if (typeof data !== 'object' || data === null) return out
-  const root = data as { tickers?: Record<string, { close?: unknown; rose?: unknown }>; sparklines?: Record<string, unknown[]> }
+  const root = data as { tickers?: Record<string, { open?: unknown; close?: unknown; rose?: unknown }>; sparklines?: Record<string, unknown[]> }
   const keys = new Set([...Object.keys(root.tickers ?? {}), ...Object.keys(root.sparklines ?? {})])
   for (const key of keys) {
     const tk = root.tickers?.[key]
     const line = (root.sparklines?.[key] ?? []).map(Number).filter((n) => Number.isFinite(n))
     // A pair without trades reports close 0: show no price rather than 0.
     const traded = tk?.close !== undefined && tk.close !== '' && Number(tk.close) !== 0
+    // The line starts at the 24 h open: its direction then agrees with the
+    // 24 h change beside it, and a pair traded within the last hour only
+    // still gets a line (open to now) instead of an empty cell.
+    const open = Number(tk?.open)
+    const start = traded && tk?.open !== '' && Number.isFinite(open) && open > 0 ? [open] : []
     out[key.replace(/[/_-]/g, '').toLowerCase()] = {
       close: traded ? String(tk.close) : undefined,
       rose: traded && tk.rose !== undefined && tk.rose !== '' ? String(tk.rose) : undefined,
-      sparkline: line,
+      sparkline: [...start, ...line],
     }
   }
   return out

@@ -82,14 +82,25 @@ function MarketTable({
           <Table.Row>
             <Table.ColumnHeader>{t('markets.pair')}</Table.ColumnHeader>
             <Table.ColumnHeader hideBelow="sm">{t('markets.name')}</Table.ColumnHeader>
-            {showPrices && <Table.ColumnHeader textAlign="end">{t('markets.lastPrice')}</Table.ColumnHeader>}
-            {showPrices && <Table.ColumnHeader textAlign="end">{t('markets.change')}</Table.ColumnHeader>}
+            {/* Long headers (mn_MN) wrap instead of pushing the change column off a phone screen. */}
+            {showPrices && (
+              <Table.ColumnHeader textAlign="end" whiteSpace="normal">
+                {t('markets.lastPrice')}
+              </Table.ColumnHeader>
+            )}
+            {showPrices && (
+              <Table.ColumnHeader textAlign="end" whiteSpace="normal">
+                {t('markets.change')}
+              </Table.ColumnHeader>
+            )}
             {showTrend && (
               <Table.ColumnHeader textAlign="end" hideBelow="md">
                 {trade.t('markets.trend')}
               </Table.ColumnHeader>
             )}
-            <Table.ColumnHeader textAlign="end">{t('markets.action')}</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end" hideBelow="sm">
+              {t('markets.action')}
+            </Table.ColumnHeader>
           </Table.Row>
         </Table.Header>
         <Table.Body>
@@ -115,14 +126,17 @@ function MarketTable({
                       <LuStar fill={favourite ? 'currentColor' : 'none'} />
                     </IconButton>
                     <CoinIcon pair={pair} />
-                    <Text fontWeight="semibold">
-                      {pair.base}
-                      <Text as="span" color="fg.muted" fontWeight="normal">
-                        /{pair.quote}
+                    {/* The pair opens its trade page: at phone width it is the only way in (no Trade column). */}
+                    <AppLink href={`/trade/${pair.symbol}`} data-testid={`market-link-${pair.symbol}`} whiteSpace="nowrap">
+                      <Text as="span" fontWeight="semibold">
+                        {pair.base}
+                        <Text as="span" color="fg.muted" fontWeight="normal">
+                          /{pair.quote}
+                        </Text>
                       </Text>
-                    </Text>
+                    </AppLink>
                     {pair.isOpenCross && (
-                      <Badge size="xs" colorPalette="brand" variant="subtle">
+                      <Badge size="xs" colorPalette="brand" variant="subtle" hideBelow="sm">
                         {t('markets.margin')}
                       </Badge>
                     )}
@@ -150,7 +164,7 @@ function MarketTable({
                     <Sparkline values={live?.sparkline ?? []} label={trade.t('markets.trendOf', { pair: pair.showName })} />
                   </Table.Cell>
                 )}
-                <Table.Cell textAlign="end">
+                <Table.Cell textAlign="end" hideBelow="sm">
                   <Button asChild size="xs" variant="outline">
                     <AppLink href={`/trade/${pair.symbol}`} aria-label={`${t('markets.trade')} ${pair.showName}`}>
                       {t('markets.trade')}

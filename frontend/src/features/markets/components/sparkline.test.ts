@@ -24,6 +24,16 @@ describe('parseTickers', () => {
     expect(out.tonusdt).toEqual({ close: undefined, rose: undefined, sparkline: [] })
     expect(out.ethusdt).toEqual({ close: undefined, rose: undefined, sparkline: [] })
   })
+  it('starts the line at the 24 h open, so one hour of closes still draws a trend', () => {
+    const out = parseTickers({
+      tickers: { btcusdt: { open: '97019.56', close: '97058.90', rose: '0.000405' }, tonusdt: { open: '5.4', close: '0', rose: '0' } },
+      sparklines: { btcusdt: ['97058.90'], tonusdt: ['5.3'] },
+    })
+    expect(out.btcusdt.sparkline).toEqual([97019.56, 97058.9])
+    expect(sparklinePoints(out.btcusdt.sparkline, 96, 26)).not.toBe('')
+    // A pair without trades keeps its own closes only.
+    expect(out.tonusdt.sparkline).toEqual([5.3])
+  })
   it('tolerates a missing body', () => {
     expect(parseTickers(null)).toEqual({})
   })

@@ -2,7 +2,7 @@ import { Badge, Text } from '@chakra-ui/react'
 import type { DataColumn } from '@/components/data/data-table'
 import type { TranslateFn } from '@/lib/i18n'
 import type { SpotOrder, SpotPair, SpotTrade } from '../api/orders-api'
-import { fixed, formatDateTime, isPositive, orderAmount, orderPrice, pairOf, statusKey, statusPalette } from '../lib/order-format'
+import { fixed, formatDateTime, formatFee, isPositive, orderAmount, orderPrice, pairOf, statusKey, statusPalette } from '../lib/order-format'
 
 /** Buy in the up colour, sell in the down colour, in words (not colour alone). */
 export function SideLabel({ t, side }: { t: TranslateFn; side: string }) {
@@ -64,6 +64,6 @@ export function tradeColumns(t: TranslateFn, pairs: SpotPair[] | undefined): Dat
     { id: 'price', header: t('cols.price'), numeric: true, cell: (tr) => fixed(tr.price, p(tr).pricePrecision) },
     { id: 'amount', header: t('cols.amount'), numeric: true, cell: (tr) => fixed(tr.volume, p(tr).volumePlaces) },
     { id: 'total', header: t('cols.total'), numeric: true, cell: (tr) => fixed(tr.deal_money, p(tr).pricePrecision) },
-    { id: 'fee', header: t('cols.fee'), numeric: true, cell: (tr) => `${tr.fee} ${tr.fee_coin}` },
+    { id: 'fee', header: t('cols.fee'), numeric: true, cell: (tr) => formatFee(tr.fee, tr.fee_coin) },
   ]
 }

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { DataTable, type DataColumn } from '@/components/data/data-table'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
 import { OPEN_REFRESH_MS, orderFillsQuery, type SpotOrder, type SpotPair, type SpotTrade } from '../api/orders-api'
-import { fixed, formatDateTime, isOpenOrder, isPositive, orderAmount, orderPrice } from '../lib/order-format'
+import { fixed, formatDateTime, formatFee, isOpenOrder, isPositive, orderAmount, orderPrice } from '../lib/order-format'
 import { SideLabel, StatusBadge } from './order-columns'
 
 /**
@@ -43,7 +43,7 @@ export function orderFieldRows(t: TranslateFn, order: SpotOrder, pair: SpotPair)
     [t('cols.filled'), fixed(order.deal_volume, pair.volumePlaces), 'filled'],
     [t('cols.avgPrice'), isPositive(order.deal_volume) ? fixed(order.avg_price, pair.pricePrecision) : '—', 'avg'],
     [t('cols.total'), isPositive(order.deal_money) ? `${fixed(order.deal_money, pair.pricePrecision)} ${pair.quote}`.trim() : '—', 'total'],
-    [t('cols.fee'), isPositive(order.fee) ? `${order.fee} ${order.fee_coin ?? ''}`.trim() : '—', 'fee'],
+    [t('cols.fee'), isPositive(order.fee) ? formatFee(order.fee, order.fee_coin) : '—', 'fee'],
     [t('detail.created'), formatDateTime(order.created_at), 'created'],
     [t('detail.updated'), formatDateTime(order.updated_at), 'updated'],
   )
@@ -92,7 +92,7 @@ export function OrderFills({
     { id: 'price', header: t('cols.price'), numeric: true, cell: (f) => fixed(f.price, pair.pricePrecision) },
     { id: 'amount', header: t('cols.amount'), numeric: true, cell: (f) => fixed(f.volume, pair.volumePlaces) },
     { id: 'total', header: t('cols.total'), numeric: true, cell: (f) => fixed(f.deal_money, pair.pricePrecision) },
-    { id: 'fee', header: t('cols.fee'), numeric: true, cell: (f) => `${f.fee} ${f.fee_coin}` },
+    { id: 'fee', header: t('cols.fee'), numeric: true, cell: (f) => formatFee(f.fee, f.fee_coin) },
   ]
   return (
     <Stack gap="2">

@@ -82,7 +82,7 @@ describe('OrderPage', () => {
     expect(within(summary).getByTestId('order-detail-amount').textContent).toContain('0.002000')
     expect(within(summary).getByTestId('order-detail-avg').textContent).toContain('30100.00')
     expect(within(summary).getByTestId('order-detail-total').textContent).toContain('60.20 USDT')
-    expect(within(summary).getByTestId('order-detail-fee').textContent).toContain('0.000002 BTC')
+    expect(within(summary).getByTestId('order-detail-fee').textContent).toContain('0.00000200 BTC')
     expect(within(summary).getByTestId('order-detail-created').textContent).toContain('2024-05-01 09:30:00')
     expect(within(summary).getByTestId('order-detail-client-id').textContent).toContain('my-bot-7')
 
@@ -90,6 +90,7 @@ describe('OrderPage', () => {
     expect(rows).toHaveLength(2)
     expect(rows[0].textContent).toContain('Maker')
     expect(rows[1].textContent).toContain('30200.00')
+    expect(rows[1].textContent).toContain('0.00000100 BTC')
     expect(calls('/fe-ex-api/order/detail')).toEqual([{ order_id: '3001' }])
     expect(calls('/fe-ex-api/trade/list_by_order')).toEqual([{ order_id: '3001' }])
 

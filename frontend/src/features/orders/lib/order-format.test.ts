@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { getBundledTexts } from '@/lib/bundled-texts'
 import { lookup } from '@/lib/i18n'
 import { parseSpotPairs, stepPlaces, type SpotOrder, type SpotPair } from '../api/orders-api'
-import { fixed, formatDateTime, isOpenOrder, isPositive, orderAmount, orderPrice, pairOf, statusKey, statusPalette } from './order-format'
+import { fixed, formatDateTime, formatFee, isOpenOrder, isPositive, orderAmount, orderPrice, pairOf, statusKey, statusPalette } from './order-format'
 
 const BTC: SpotPair = { symbol: 'btcusdt', routeSymbol: 'BTC_USDT', base: 'BTC', quote: 'USDT', showName: 'BTC/USDT', pricePrecision: 2, volumePlaces: 6 }
 
@@ -47,6 +47,16 @@ describe('fixed', () => {
     expect(isPositive('0.000')).toBe(false)
     expect(isPositive('-1')).toBe(false)
     expect(isPositive(undefined)).toBe(false)
+  })
+})
+
+describe('formatFee', () => {
+  it('shows every fee at the ledger 8 places with its coin, so a column lines up', () => {
+    expect(formatFee('0.0000003', 'BTC')).toBe('0.00000030 BTC')
+    expect(formatFee('0.00000051', 'BTC')).toBe('0.00000051 BTC')
+    expect(formatFee('11.01717161', 'MNT')).toBe('11.01717161 MNT')
+    expect(formatFee('0.052', undefined)).toBe('0.05200000')
+    expect(formatFee(undefined, 'BTC')).toBe('—')
   })
 })
 

@@ -21,6 +21,18 @@ export function fixed(value: string | undefined, places: number | undefined): st
   return `${neg ? '-' : ''}${int}${places > 0 ? `.${frac}` : ''}`
 }
 
+/** Decimal places of fees: the ledger keeps every coin's fees to 8 places. */
+export const FEE_PLACES = 8
+
+/**
+ * A fee with its coin at the ledger's 8 places, so a column of fees lines up
+ * ('0.0000003' -> '0.00000030 BTC'); '—' when there is none.
+ */
+export function formatFee(fee: string | undefined, coin: string | undefined): string {
+  const text = fixed(fee, FEE_PLACES)
+  return text === '—' ? text : `${text} ${coin ?? ''}`.trim()
+}
+
 /** True when a decimal string is greater than zero. */
 export function isPositive(value: string | undefined): boolean {
   const m = value ? DECIMAL_RE.exec(value.trim()) : null
