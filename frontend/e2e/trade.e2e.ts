@@ -58,6 +58,8 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await page.getByTestId('tab-trade-history').click()
   await expect(page.getByTestId('trade-history-table').getByTestId('trade-row').first()).toBeVisible({ timeout: 15_000 })
   await expect(page.getByTestId('trade-history-table')).toContainText('Buy')
+  // Fees line up at the ledger's 8 places (the buy's fee is taken in BTC).
+  await expect(page.getByTestId('trade-history-table').getByTestId('trade-row').first()).toContainText(/\d\.\d{8} BTC/)
 
   // Book click fills the price.
   await page.getByTestId('order-type').selectOption('LIMIT')
@@ -86,8 +88,118 @@ test('trade page: anonymous users get a log-in prompt', async ({ page }) => {
   await page.goto('/market')
   await expect(page.getByTestId('market-table')).toContainText('24ц хандлага')
   await expect(page.getByTestId('market-row-BTC_USDT')).toBeVisible()
+  // The trend line starts at the 24 h open, so a pair traded in the last hour has one too.
+  await expect(page.getByTestId('market-row-BTC_USDT').getByTestId('sparkline')).toBeVisible({ timeout: 20_000 })
+  // At 390 px the price and the 24 h change fit beside the pair (no sideways
+  // scrolling, even with the long Mongolian headers) and the pair opens its trade page.
+  await page.setViewportSize(PHONE)
+  await expect(page.getByTestId('market-row-BTC_USDT')).toContainText('%')
+  const overflow = await page.getByTestId('market-table').evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth)
+  expect(overflow).toBeLessThanOrEqual(1)
+  await page.getByTestId('market-link-BTC_USDT').click()
+  await expect(page).toHaveURL(/\/trade\/BTC_USDT$/)
+  await expect(page.getByTestId('trade-header')).toContainText('BTC/USDT')
+  await expect(page.getByTestId('trade-signin')).toBeVisible()
   // Margin trading is not live: its trade link goes to the maintenance page.
   await page.goto('/trade/BTC_USDT?type=margin')
   await expect(page).toHaveURL(/\/maintenance\?area=margin/)
   await expect(page.getByTestId('maintenance-page')).toBeVisible()
 })
+
+test('trade page: percentage slider, order outcomes and wide tables', async ({ page, request }) => {
+  test.setTimeout(90_000)
+  const w = await walletUser(page, request, 'trade-ui')
+  await fundByChain(request, w, 'USDT', 'BEP20', '1000', 15)
+  const depth = await apiOk<{ buys: [string, string][]; asks: [string, string][] }>(request, '/market/depth', { symbol: 'btcusdt', limit: 5 }, w.token)
+  const low = String(Math.floor(Number(depth.buys[0][0]) * 0.8))
+  await setCookies(page.context(), { cusSkin: '2', stickyBar: '1' })
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/trade/BTC_USDT')
+  await expect(page.getByTestId('available-balance')).toContainText('1000.00 USDT')
+
+  // The slider is a labelled, keyboard-driven control: End spends it all,
+  // the amount cut to the 0.000001 BTC lot (never rounded up).
+  await page.getByTestId('price-input').fill(low)
+  const slider = page.getByRole('slider', { name: 'Share of the available balance' })
+  await slider.focus()
+  await slider.press('End')
+  await expect(slider).toHaveAttribute('aria-valuenow', '100')
+  const all = (Math.floor((1000 / Number(low)) * 1e6) / 1e6).toFixed(6)
+  await expect(page.getByTestId('amount-input')).toHaveValue(all)
+  expect(Number(await page.getByTestId('total-input').inputValue())).toBeLessThanOrEqual(1000)
+  await slider.press('PageDown')
+  await expect(page.getByTestId('percent-value')).toHaveText('90%')
+  // A tap on a mark sets that share exactly; a typed amount moves the slider.
+  await page.getByTestId('percent-mark-25').click()
+  await expect(slider).toHaveAttribute('aria-valuenow', '25')
+  await page.getByTestId('total-input').fill('500')
+  await expect(slider).toHaveAttribute('aria-valuenow', '50')
+
+  // A post-only buy above the best ask would take: the API accepts it, the
+  // engine rejects it, and the form says so instead of "Order placed".
+  await page.getByTestId('order-type').selectOption('POST_ONLY')
+  await page.getByTestId('price-input').fill((Number(depth.asks[0][0]) * 1.02).toFixed(2))
+  await page.getByTestId('amount-input').fill('0.001')
+  await page.getByTestId('order-submit').click()
+  await expect(page.getByTestId('toast-warning')).toContainText('would have taken liquidity')
+  await expect(toast(page)).toHaveCount(0)
+
+  // Open orders with long Mongolian texts at 1280 px: the table scrolls
+  // sideways under its Cancel column, which stays in view on a solid ground.
+  const stop = (Number(depth.asks[0][0]) * 1.5).toFixed(2)
+  for (const type of ['LIMIT', 'STOP_LIMIT', 'POST_ONLY']) {
+    await apiOk(request, '/order/create', { symbol: 'btcusdt', side: 'BUY', type, price: low, volume: '0.001', ...(type === 'STOP_LIMIT' ? { stopPrice: stop } : {}) }, w.token)
+  }
+  let open = 3
+  for (const theme of ['light', 'dark'] as const) {
+    await setCookies(page.context(), { cusSkin: theme === 'dark' ? '1' : '2', lan: 'mn_MN' })
+    await page.reload()
+    const table = page.getByTestId('open-orders-table')
+    await expect(table.getByTestId('order-row')).toHaveCount(open)
+    const layout = await table.evaluate((t) => {
+      const area = t.parentElement!.getBoundingClientRect()
+      const cancel = t.querySelector('[data-testid=cancel-order]')!.getBoundingClientRect()
+      const cell = t.querySelector('[data-testid=order-row] > td:last-child')!
+      return {
+        overflow: t.parentElement!.scrollWidth - t.parentElement!.clientWidth,
+        inside: cancel.left >= area.left && cancel.right <= area.right,
+        position: getComputedStyle(cell).position,
+        bg: getComputedStyle(cell).backgroundColor,
+      }
+    })
+    expect(layout.overflow).toBeGreaterThan(0)
+    expect(layout).toMatchObject({ inside: true, position: 'sticky' })
+    expect(layout.bg).not.toBe('rgba(0, 0, 0, 0)')
+    // And it cancels.
+    await table.getByTestId('cancel-order').first().click()
+    open -= 1
+    await expect(table.getByTestId('order-row')).toHaveCount(open)
+  }
+
+  // At 390 px the chart's periods stay on one row.
+  await page.setViewportSize(PHONE)
+  const periods = page.getByTestId('period-row').getByRole('button')
+  await expect(periods).toHaveCount(9)
+  const tops = await periods.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)))
+  expect(new Set(tops).size).toBe(1)
+
+  // The BTC icon is drawn with paths: no font needed for the ₿ sign.
+  const icon = await page.evaluate(async () => {
+    const text = await (await fetch('/coins/btc.svg')).text()
+    const img = new Image()
+    img.src = `data:image/svg+xml;base64,${btoa(text)}`
+    await img.decode()
+    const canvas = document.createElement('canvas')
+    canvas.width = canvas.height = 32
+    const ctx = canvas.getContext('2d')!
+    ctx.drawImage(img, 0, 0, 32, 32)
+    const px = (x: number, y: number) => Array.from(ctx.getImageData(x, y, 1, 1).data)
+    return { hasText: text.includes('<text'), bar: px(16, 16), hole: px(16, 13), edge: px(3, 16) }
+  })
+  expect(icon.hasText).toBe(false)
+  expect(icon.bar).toEqual([255, 255, 255, 255]) // the B's middle bar
+  expect(icon.hole[0]).toBeGreaterThan(200) // orange inside the upper bowl
+  expect(icon.hole[2]).toBeLessThan(100)
+  expect(icon.edge[2]).toBeLessThan(100) // orange disc
+})
+

@@ -137,4 +137,28 @@ describe('DataTable', () => {
     const terms = Array.from(first.querySelectorAll('dt')).map((d) => d.textContent)
     expect(terms).toEqual(['Price'])
   })
+
+  it('can keep the actions column in view while the rest scrolls sideways', async () => {
+    const actions = (r: Row) => <Button>Cancel {r.id}</Button>
+    const { unmount } = renderWithApp(table({ layout: 'table', actionsLabel: 'Actions', actions, stickyActions: true }))
+    const list = await screen.findByRole('table', { name: 'My orders' })
+    const header = within(list).getAllByRole('columnheader').at(-1)!
+    const cells = within(list).getAllByTestId('row').map((tr) => tr.lastElementChild as HTMLElement)
+    for (const el of [header, ...cells]) {
+      expect(el.getAttribute('data-sticky')).toBe('true')
+      const style = getComputedStyle(el)
+      expect(style.position).toBe('sticky')
+      expect(style.insetInlineEnd).toMatch(/^0(px)?$/)
+      // (That it is opaque in light and dark is checked in a browser: jsdom resolves no theme colours.)
+    }
+    expect(within(cells[0]).getByRole('button', { name: 'Cancel a' })).toBeTruthy()
+    // The other columns scroll as before.
+    expect(getComputedStyle(within(list).getAllByRole('columnheader')[0]).position).not.toBe('sticky')
+    unmount()
+    // Off by default.
+    renderWithApp(table({ layout: 'table', actionsLabel: 'Actions', actions }))
+    const plain = within(await screen.findByRole('table', { name: 'My orders' })).getAllByRole('columnheader').at(-1)!
+    expect(plain.getAttribute('data-sticky')).toBeNull()
+    expect(getComputedStyle(plain).position).not.toBe('sticky')
+  })
 })

@@ -45,6 +45,11 @@ export interface DataTableProps<T> {
   actionsLabel?: string
   /** Shows the actions header on screen, aligned with the buttons. */
   showActionsLabel?: boolean
+  /**
+   * Keeps the actions column in view at the end of the table while the other
+   * columns scroll sideways under it (wide tables, long Mongolian headers).
+   */
+  stickyActions?: boolean
   /** 'auto' shows cards below `cardsBelow` and a table from there up. */
   layout?: 'auto' | 'table' | 'cards'
   cardsBelow?: 'sm' | 'md' | 'lg'
@@ -80,8 +85,23 @@ function Cell<T>({ column, row }: { column: DataColumn<T>; row: T }) {
   )
 }
 
+/**
+ * Styles of a sticky actions cell: pinned to the end of the scroll area, on
+ * its row's own (opaque) background so that it follows the row's hover and
+ * the header's tint in light and dark, with a hairline on its start side
+ * (a box shadow: collapsed table borders do not move with sticky cells).
+ */
+const stickyEnd = {
+  position: 'sticky',
+  insetInlineEnd: '0',
+  zIndex: 1,
+  bg: 'inherit',
+  boxShadow: 'inset 1px 0 0 {colors.border}',
+} as const
+
 function TableView<T>(props: DataTableProps<T>) {
-  const { columns, rows, rowKey, label, actions, actionsLabel, showActionsLabel, testId, rowTestId, size = 'sm' } = props
+  const { columns, rows, rowKey, label, actions, actionsLabel, showActionsLabel, stickyActions, testId, rowTestId, size = 'sm' } = props
+  const sticky = stickyActions ? stickyEnd : undefined
   return (
     <Table.ScrollArea borderWidth="1px" rounded="md">
       <Table.Root size={size} aria-label={label} data-testid={testId} data-layout="table" interactive>
@@ -93,7 +113,7 @@ function TableView<T>(props: DataTableProps<T>) {
               </Table.ColumnHeader>
             ))}
             {actions && (
-              <Table.ColumnHeader scope="col" textAlign={showActionsLabel ? 'end' : undefined}>
+              <Table.ColumnHeader scope="col" textAlign={showActionsLabel ? 'end' : undefined} data-sticky={stickyActions || undefined} {...sticky}>
                 {showActionsLabel ? actionsLabel : <VisuallyHidden>{actionsLabel}</VisuallyHidden>}
               </Table.ColumnHeader>
             )}
@@ -106,7 +126,7 @@ function TableView<T>(props: DataTableProps<T>) {
                 <Cell key={c.id} column={c} row={row} />
               ))}
               {actions && (
-                <Table.Cell textAlign="end" whiteSpace="nowrap">
+                <Table.Cell textAlign="end" whiteSpace="nowrap" data-sticky={stickyActions || undefined} {...sticky}>
                   <HStack gap="1" justify="flex-end">
                     {actions(row, 'table')}
                   </HStack>

@@ -210,6 +210,10 @@ export const tradeHistoryQuery = (symbol: string, w: ListWindow = { page: 1, pag
 /** Places an order; rejects ApiError after the request client toasts it. */
 export const createOrder = (req: OrderRequest) => apiData<{ order_id: string }>('/fe-ex-api/order/create', { ...req })
 
+/** One of the user's orders, open or finished (/order/detail); quiet, for following an order just placed. */
+export const orderDetail = (orderId: string, signal?: AbortSignal) =>
+  apiData<OrderView>('/fe-ex-api/order/detail', { order_id: orderId }, { silent: true, signal })
+
 export const cancelOrder = (symbol: string, orderId: string) =>
   apiData('/fe-ex-api/order/cancel', { symbol, order_id: orderId })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { changeColor, formatRose } from './format'
+import { changeColor, formatFee, formatRose, localChartTime } from './format'
 import { stepSize } from './order-book'
 import { mergeTrades } from './recent-trades'
 
@@ -11,6 +11,33 @@ describe('trade display helpers', () => {
     expect(changeColor('0.01')).toBe('up')
     expect(changeColor('-0.01')).toBe('down')
     expect(changeColor('0')).toBe('fg')
+  })
+  it('shows a change that rounds to 0.00% neutral and without a sign', () => {
+    for (const tiny of ['0.00001', '0.000049', '-0.00003', '-0']) {
+      expect(formatRose(tiny)).toBe('0.00%')
+      expect(changeColor(tiny)).toBe('fg')
+    }
+    // Just enough to show as 0.01% keeps its sign and colour.
+    expect(formatRose('0.00006')).toBe('+0.01%')
+    expect(changeColor('0.00006')).toBe('up')
+    expect(formatRose('-0.00006')).toBe('-0.01%')
+    expect(changeColor('-0.00006')).toBe('down')
+    expect(formatRose('1.5')).toBe('+150.00%')
+    expect(changeColor(undefined)).toBe('fg')
+  })
+  it('lines fees up at 8 places with their coin', () => {
+    expect(formatFee('0.0000003', 'BTC')).toBe('0.00000030 BTC')
+    expect(formatFee('0.01030423', 'USDT')).toBe('0.01030423 USDT')
+    expect(formatFee('', 'BTC')).toBe('—')
+  })
+  it('moves chart times so the UTC axis reads the local wall clock', () => {
+    // Ulaanbaatar is UTC+8: getTimezoneOffset() is -480 there.
+    expect(localChartTime(1_700_000_000, -480)).toBe(1_700_000_000 + 8 * 3600)
+    expect(localChartTime(1_700_000_000, 0)).toBe(1_700_000_000)
+    const t = 1_795_270_500
+    const shifted = new Date(localChartTime(t) * 1000)
+    const local = new Date(t * 1000)
+    expect([shifted.getUTCHours(), shifted.getUTCMinutes()]).toEqual([local.getHours(), local.getMinutes()])
   })
   it('derives the depth merge steps from the tick', () => {
     expect(stepSize('0.01', 0)).toBe('0.01')

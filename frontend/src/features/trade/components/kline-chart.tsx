@@ -14,6 +14,7 @@ import { useColorMode } from '@/components/ui/color-mode'
 import { useTexts } from '@/lib/i18n'
 import { klineQuery, PERIODS, type Kline, type Period, type TradePair } from '../api/trade-api'
 import { useMarketChannel } from '../api/use-market-channel'
+import { localChartTime } from './format'
 
 /** Chart colours per theme (the same values as the up/down tokens of the theme). */
 export function chartColors(mode: 'light' | 'dark') {
@@ -24,7 +25,7 @@ export function chartColors(mode: 'light' | 'dark') {
 
 /** A candle as the chart's candle and volume bars. */
 export function toBars(k: Kline, colors: { up: string; down: string }) {
-  const time = k.id as UTCTimestamp
+  const time = localChartTime(k.id) as UTCTimestamp
   const open = Number(k.open)
   const close = Number(k.close)
   return {
@@ -98,11 +99,25 @@ export function KlineChart({ pair, height = 380 }: { pair: TradePair; height?: n
 
   return (
     <Box data-testid="kline-chart">
-      <HStack gap="1" px="2" py="2" wrap="wrap" role="group" aria-label={t('chart.period')}>
+      {/* One row at every width: it fits a 390 px phone and scrolls sideways on narrower screens rather than wrapping. */}
+      <HStack
+        gap={{ base: '0.5', sm: '1' }}
+        px="2"
+        py="2"
+        wrap="nowrap"
+        overflowX="auto"
+        overflowY="hidden"
+        scrollbarWidth="thin"
+        role="group"
+        aria-label={t('chart.period')}
+        data-testid="period-row"
+      >
         {PERIODS.map((p) => (
           <Button
             key={p}
+            flexShrink={0}
             size="2xs"
+            px={{ base: '1.5', sm: '2' }}
             variant={p === period ? 'subtle' : 'ghost'}
             colorPalette={p === period ? 'brand' : 'gray'}
             aria-pressed={p === period}

@@ -1,4 +1,4 @@
-import { Box, chakra, Flex, HStack, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, Flex, HStack, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTexts } from '@/lib/i18n'
@@ -63,13 +63,17 @@ function Level({
   )
 }
 
-/** Order book with depth bars and the precision-step selector; clicking a level fills the form's price. */
+/**
+ * Order book with depth bars and the precision-step selector; clicking a
+ * level fills the form's price. A book that could not be loaded says so and
+ * offers a retry (an empty one says it is empty).
+ */
 export function OrderBook({ pair, onPick }: { pair: TradePair; onPick: (price: string) => void }) {
   const { t } = useTexts('trade')
   const [step, setStep] = useState(0)
   const queryClient = useQueryClient()
   const q = depthQuery(pair.symbol, step)
-  const { data, isLoading } = useQuery(q)
+  const { data, isLoading, isError, isFetching, refetch } = useQuery(q)
   const { data: ticker } = useQuery(tickerQuery(pair.symbol))
   useMarketChannel(`market_${pair.symbol}_depth_step${step}`, (m) => {
     const tick = m.tick as Depth | undefined
@@ -105,6 +109,15 @@ export function OrderBook({ pair, onPick }: { pair: TradePair; onPick: (price: s
           {Array.from({ length: 8 }, (_, i) => (
             <Skeleton key={i} h="4" />
           ))}
+        </Stack>
+      ) : isError && !data ? (
+        <Stack px="2" py="6" align="center" gap="3" role="alert" data-testid="book-error">
+          <Text color="fg.error" fontSize="sm" textAlign="center">
+            {t('book.error')}
+          </Text>
+          <Button size="xs" variant="outline" loading={isFetching} onClick={() => void refetch()} data-testid="book-retry">
+            {t('book.retry')}
+          </Button>
         </Stack>
       ) : asks.length + buys.length === 0 ? (
         <Text px="2" py="6" textAlign="center" color="fg.muted" fontSize="sm" data-testid="book-empty">

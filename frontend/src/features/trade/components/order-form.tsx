@@ -1,20 +1,22 @@
-import { Button, chakra, Field, HStack, Input, InputGroup, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, Field, HStack, Input, InputGroup, NativeSelect, Skeleton, Slider, Stack, Text } from '@chakra-ui/react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { AppLink } from '@/components/layout/app-link'
+import { TOAST_DURATION_MS, toaster } from '@/components/ui/toaster'
 import { loginHref } from '@/lib/auth-guard'
 import { useTexts } from '@/lib/i18n'
-import { notifySuccess } from '@/lib/notify'
 import { useUserInfo } from '@/lib/session'
-import { balanceQuery, createOrder, type TradePair } from '../api/trade-api'
-import { fixed, placesOf, sanitizeInput } from '../lib/decimal'
+import { balanceQuery, createOrder, orderDetail, type TradePair } from '../api/trade-api'
+import { placesOf, sanitizeInput, truncated } from '../lib/decimal'
 import {
   amountFor,
   buildOrderRequest,
   hasPrice,
   isQuoteEntry,
   ORDER_TYPES,
+  PERCENT_MARKS,
   percentFill,
+  percentOfBalance,
   totalFor,
   totalPlaces,
   validateOrder,
@@ -23,8 +25,7 @@ import {
   type OrderSide,
   type OrderType,
 } from '../lib/order-form'
-
-const PERCENTS = [25, 50, 75, 100]
+import { followOrder, outcomeWarning, type FollowOptions } from '../lib/order-outcome'
 
 /** A price picked in the order book; n changes on every pick so the same price can be picked twice. */
 export interface PickedPrice {
@@ -90,15 +91,84 @@ function SignInPrompt({ symbol }: { symbol: string }) {
   )
 }
 
+/**
+ * The percentage slider: a share of the available balance, with marks at
+ * 0/25/50/75/100 %. Arrow keys move it by 1 %, Page Up/Down by 10 %,
+ * Home/End to either end.
+ */
+function PercentSlider({ value, onChange, disabled, label }: { value: number; onChange: (v: number) => void; disabled: boolean; label: string }) {
+  return (
+    <Slider.Root
+      size="sm"
+      min={0}
+      max={100}
+      step={1}
+      value={[value]}
+      onValueChange={(e) => onChange(e.value[0] ?? 0)}
+      disabled={disabled}
+      colorPalette="brand"
+      getAriaValueText={({ value: v }) => `${v}%`}
+      data-testid="percent-slider"
+    >
+      <HStack justify="space-between">
+        <Slider.Label fontSize="xs" color="fg.muted" fontWeight="normal">
+          {label}
+        </Slider.Label>
+        <Slider.ValueText fontSize="xs" fontVariantNumeric="tabular-nums" data-testid="percent-value">
+          {value}%
+        </Slider.ValueText>
+      </HStack>
+      {/* Inset so that the end marks' labels stay inside the form. */}
+      <Box px="2">
+        <Slider.Control>
+          <Slider.Track>
+            <Slider.Range />
+          </Slider.Track>
+          <Slider.Thumbs />
+          <Slider.MarkerGroup>
+            {PERCENT_MARKS.map((m) => (
+              <Slider.Marker key={m} value={m}>
+                <Slider.MarkerIndicator />
+                {/* A tap on a mark's label sets that share exactly (the keys do so for keyboard users: Home, End, Page Up/Down). */}
+                <Slider.MarkerLabel
+                  pointerEvents={disabled ? 'none' : 'auto'}
+                  cursor="pointer"
+                  px="1"
+                  rounded="sm"
+                  fontVariantNumeric="tabular-nums"
+                  color={m === value ? 'fg' : undefined}
+                  _hover={{ color: 'fg' }}
+                  onClick={() => !disabled && onChange(m)}
+                  data-testid={`percent-mark-${m}`}
+                >
+                  {m}%
+                </Slider.MarkerLabel>
+              </Slider.Marker>
+            ))}
+          </Slider.MarkerGroup>
+        </Slider.Control>
+      </Box>
+    </Slider.Root>
+  )
+}
+
+/** Props of {@link OrderForm}. */
+export interface OrderFormProps {
+  pair: TradePair
+  picked?: PickedPrice
+  /** How placed orders are followed up (the default looks for about 5 s; tests shorten it). */
+  follow?: Omit<FollowOptions, 'signal'>
+}
+
 /** Buy/Sell order form of spec §9 (or a sign-in prompt for anonymous users). */
-export function OrderForm({ pair, picked }: { pair: TradePair; picked?: PickedPrice }) {
+export function OrderForm({ pair, picked, follow }: OrderFormProps) {
   const { isSignedIn, isLoading } = useUserInfo()
   if (isLoading) return <Skeleton h="72" m="3" rounded="md" />
   if (!isSignedIn) return <SignInPrompt symbol={pair.routeSymbol} />
-  return <SignedInOrderForm pair={pair} picked={picked} />
+  return <SignedInOrderForm pair={pair} picked={picked} follow={follow} />
 }
 
-function SignedInOrderForm({ pair, picked }: { pair: TradePair; picked?: PickedPrice }) {
+function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   const { t } = useTexts('trade')
   const queryClient = useQueryClient()
   const [side, setSide] = useState<OrderSide>('BUY')
@@ -107,26 +177,11 @@ function SignedInOrderForm({ pair, picked }: { pair: TradePair; picked?: PickedP
   const [stopPrice, setStopPrice] = useState('')
   const [amount, setAmount] = useState('')
   const [total, setTotal] = useState('')
-  const [pct, setPct] = useState<number | null>(null)
+  // The slider's own position while it drives the amount; null when the
+  // amount was typed (the slider then shows the share it comes to).
+  const [sliderPct, setSliderPct] = useState<number | null>(null)
   const [showErrors, setShowErrors] = useState(false)
   const balances = useQuery(balanceQuery)
-
-  useEffect(() => {
-    if (!picked) return
-    setPrice(picked.price)
-  }, [picked])
-  // A new price keeps the amount and recomputes the total.
-  useEffect(() => {
-    if (!isQuoteEntry({ side, type })) setTotal(amount && hasPrice(type) ? totalFor(amount, price, pair) : '')
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [price, type])
-  useEffect(() => {
-    setPrice('')
-    setStopPrice('')
-    setAmount('')
-    setTotal('')
-    setPct(null)
-  }, [pair.symbol])
 
   const payCoin = side === 'BUY' ? pair.quote : pair.base
   const available = balances.data?.[payCoin]
@@ -140,36 +195,91 @@ function SignedInOrderForm({ pair, picked }: { pair: TradePair; picked?: PickedP
     return e ? t(`form.errors.${e.key}`, e.vars) : undefined
   }
   const quoteEntry = isQuoteEntry(draft)
+  const pct = sliderPct ?? percentOfBalance(draft, available)
+  const hasBalance = (Number(available) || 0) > 0
 
-  const mutation = useMutationSafe(pair, draft, () => {
-    notifySuccess(t('form.placed'))
-    setAmount('')
-    setTotal('')
-    setPct(null)
-    setShowErrors(false)
-    void queryClient.invalidateQueries({ queryKey: ['trade', 'orders'] })
-    void queryClient.invalidateQueries({ queryKey: ['trade', 'balance'] })
-  })
-
-  const applyPercent = (p: number) => {
-    setPct(p)
-    const fill = percentFill(p, side, type, available ?? '0', price, pair)
+  const fillPercent = (p: number, at: { type: OrderType; price: string }) => {
+    if (p <= 0) {
+      setAmount('')
+      setTotal('')
+      return
+    }
+    const fill = percentFill(p, side, at.type, available ?? '0', at.price, pair)
     setAmount(fill.amount)
     setTotal(fill.total)
   }
+
+  useEffect(() => {
+    if (!picked) return
+    setPrice(picked.price)
+  }, [picked])
+  // A new price or type keeps the slider's share when the slider set the
+  // amount (a buy gets the amount that share buys at the new price), and
+  // otherwise keeps the amount and recomputes the total.
+  useEffect(() => {
+    if (sliderPct !== null) fillPercent(sliderPct, { type, price })
+    else if (!isQuoteEntry({ side, type })) setTotal(amount && hasPrice(type) ? totalFor(amount, price, pair) : '')
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [price, type])
+  useEffect(() => {
+    setPrice('')
+    setStopPrice('')
+    setAmount('')
+    setTotal('')
+    setSliderPct(null)
+  }, [pair.symbol])
+
+  // Follow-ups of placed orders stop when the form goes away.
+  const following = useRef<AbortController | null>(null)
+  useEffect(() => () => following.current?.abort(), [])
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['trade', 'orders'] })
+    void queryClient.invalidateQueries({ queryKey: ['trade', 'balance'] })
+  }
+
+  const mutation = useMutation({
+    mutationFn: (d: OrderDraft) => createOrder(buildOrderRequest(d, pair)),
+    onSuccess: (data, d) => {
+      const placed = toaster.create({ type: 'success', title: t('form.placed'), duration: TOAST_DURATION_MS, closable: true })
+      setAmount('')
+      setTotal('')
+      setSliderPct(null)
+      setShowErrors(false)
+      refresh()
+      const orderId = data?.order_id
+      if (!orderId) return
+      // The API acknowledges the order before the engine has seen it: one
+      // that ends at once with nothing filled replaces "placed" with why.
+      following.current ??= new AbortController()
+      void followOrder(String(orderId), orderDetail, { ...follow, signal: following.current.signal }).then((order) => {
+        const key = order && outcomeWarning(d.type, order)
+        if (!key) return
+        toaster.dismiss(placed)
+        toaster.create({
+          type: 'warning',
+          title: t(`form.outcome.${key}.title`),
+          description: t(`form.outcome.${key}.body`),
+          duration: TOAST_DURATION_MS,
+          closable: true,
+        })
+        refresh()
+      })
+    },
+  })
 
   const switchSide = (s: OrderSide) => {
     setSide(s)
     setAmount('')
     setTotal('')
-    setPct(null)
+    setSliderPct(null)
     setShowErrors(false)
   }
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault()
     setShowErrors(true)
-    if (errors.length === 0) mutation.mutate()
+    if (errors.length === 0) mutation.mutate(draft)
   }
 
   return (
@@ -214,7 +324,7 @@ function SignedInOrderForm({ pair, picked }: { pair: TradePair; picked?: PickedP
         <HStack justify="space-between" fontSize="xs">
           <Text color="fg.muted">{t('form.available')}</Text>
           <Text fontVariantNumeric="tabular-nums" data-testid="available-balance">
-            {balances.isLoading ? '…' : `${fixed(available ?? '0', side === 'BUY' ? totalPlaces(pair) : amountPlaces)} ${payCoin}`}
+            {balances.isLoading ? '…' : `${truncated(available ?? '0', side === 'BUY' ? totalPlaces(pair) : amountPlaces)} ${payCoin}`}
           </Text>
         </HStack>
         {type === 'STOP_LIMIT' && (
@@ -233,7 +343,7 @@ function SignedInOrderForm({ pair, picked }: { pair: TradePair; picked?: PickedP
             value={amount}
             onChange={(v) => {
               setAmount(v)
-              setPct(null)
+              setSliderPct(null)
               setTotal(hasPrice(type) ? totalFor(v, price, pair) : '')
             }}
             coin={pair.base}
@@ -242,30 +352,22 @@ function SignedInOrderForm({ pair, picked }: { pair: TradePair; picked?: PickedP
             testId="amount-input"
           />
         )}
-        <HStack gap="1" role="group" aria-label={t('form.percent')}>
-          {PERCENTS.map((p) => (
-            <Button
-              key={p}
-              type="button"
-              size="2xs"
-              flex="1"
-              variant={pct === p ? 'subtle' : 'outline'}
-              colorPalette={pct === p ? 'brand' : 'gray'}
-              aria-pressed={pct === p}
-              data-testid={`percent-${p}`}
-              onClick={() => applyPercent(p)}
-            >
-              {p}%
-            </Button>
-          ))}
-        </HStack>
+        <PercentSlider
+          value={pct}
+          disabled={!hasBalance}
+          label={t('form.percent')}
+          onChange={(p) => {
+            setSliderPct(p)
+            fillPercent(p, { type, price })
+          }}
+        />
         {(quoteEntry || hasPrice(type)) && (
           <NumberField
             label={t('form.total')}
             value={total}
             onChange={(v) => {
               setTotal(v)
-              setPct(null)
+              setSliderPct(null)
               if (!quoteEntry) setAmount(amountFor(v, price, pair))
             }}
             coin={pair.quote}
@@ -290,11 +392,4 @@ function SignedInOrderForm({ pair, picked }: { pair: TradePair; picked?: PickedP
       </Stack>
     </chakra.form>
   )
-}
-
-function useMutationSafe(pair: TradePair, draft: OrderDraft, onDone: () => void) {
-  return useMutation({
-    mutationFn: () => createOrder(buildOrderRequest(draft, pair)),
-    onSuccess: onDone,
-  })
 }

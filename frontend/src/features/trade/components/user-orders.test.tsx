@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
-import type { OrderView, TradePair, TradeView } from '../api/trade-api'
+import type { OrderView, TradeView } from '../api/trade-api'
+import { BTC_USDT } from '../test-pair'
 import { PANEL_PAGE_SIZE, UserOrders } from './user-orders'
 
 const apiData = vi.hoisted(() => vi.fn())
@@ -12,19 +13,7 @@ vi.mock('@/lib/session', async (orig) => ({
 }))
 
 const DAY = 86_400_000
-const pair: TradePair = {
-  symbol: 'btcusdt',
-  routeSymbol: 'BTC_USDT',
-  showName: 'BTC/USDT',
-  base: 'BTC',
-  quote: 'USDT',
-  pricePrecision: 2,
-  volumePrecision: 6,
-  priceTick: '0.01',
-  lotSize: '0.000001',
-  minQty: '0.00001',
-  minNotional: '5',
-}
+const pair = BTC_USDT
 
 const order = (i: number, status: number): OrderView => ({
   order_id: String(i),
@@ -68,7 +57,8 @@ describe('UserOrders on the trade page', () => {
         return { count: all.length, orderList: page(all, body) }
       }
       if (path.endsWith('/order/entrust_history')) {
-        const all = Array.from({ length: 25 }, (_, i) => order(100 + i, 3))
+        // The newest: a market buy cut short after a part filled.
+        const all = [{ ...order(99, 4), deal_volume: '0.0004' }, ...Array.from({ length: 24 }, (_, i) => order(100 + i, 3))]
         return { count: all.length, orderList: page(all, body) }
       }
       if (path.endsWith('/order/trade_info_search')) {
@@ -96,7 +86,8 @@ describe('UserOrders on the trade page', () => {
     fireEvent.click(await screen.findByTestId('tab-order-history'))
     const list = await screen.findByTestId('order-history-table')
     expect(within(list).getAllByTestId('order-row')).toHaveLength(10)
-    expect(within(list).getAllByTestId('order-row')[0].textContent).toContain('Filled')
+    expect(within(list).getAllByTestId('order-row')[0].textContent).toContain('Partly filled, cancelled')
+    expect(within(list).getAllByTestId('order-row')[1].textContent).toContain('Filled')
     const first = calls('/fe-ex-api/order/entrust_history')[0]
     expect(first).toMatchObject({ symbol: 'btcusdt', page: 1, pageSize: PANEL_PAGE_SIZE })
     expect(first.startTime as number).toBeGreaterThanOrEqual(Date.now() - 180 * DAY - 60_000)
@@ -118,6 +109,6 @@ describe('UserOrders on the trade page', () => {
     const list = await screen.findByTestId('trade-history-table')
     expect(within(list).getAllByTestId('trade-row')).toHaveLength(3)
     expect(screen.queryByTestId('trade-history-pager')).toBeNull()
-    expect(within(list).getAllByTestId('trade-row')[0].textContent).toContain('0.052 USDT')
+    expect(within(list).getAllByTestId('trade-row')[0].textContent).toContain('0.05200000 USDT')
   })
 })

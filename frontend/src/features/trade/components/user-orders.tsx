@@ -20,8 +20,8 @@ import {
   type TradePair,
   type TradeView,
 } from '../api/trade-api'
-import { fixed, placesOf } from '../lib/decimal'
-import { formatTime } from './format'
+import { fixed, parseDec, placesOf } from '../lib/decimal'
+import { formatFee, formatTime } from './format'
 
 const REFRESH_MS = 4000
 /** Rows per page of each list of the panel. */
@@ -64,6 +64,11 @@ function pagerLabels(t: TranslateFn, nav: string): PagerLabels {
   }
 }
 
+/** The status text key: a cancelled order that had filled in part says so (its fills are real trades). */
+export function statusKey(o: Pick<OrderView, 'status' | 'deal_volume'>): string {
+  return o.status === 4 && (parseDec(o.deal_volume)?.units ?? 0n) > 0n ? 'partCancelled' : String(o.status)
+}
+
 function orderColumns(t: TranslateFn, pair: TradePair): DataColumn<OrderView>[] {
   const volPlaces = placesOf(pair.lotSize)
   return [
@@ -83,7 +88,7 @@ function orderColumns(t: TranslateFn, pair: TradePair): DataColumn<OrderView>[] 
       cell: (o) => (Number(o.volume) > 0 ? fixed(o.volume, volPlaces) : `${fixed(o.quote_volume, pair.pricePrecision)} ${pair.quote}`),
     },
     { id: 'filled', header: t('orders.filled'), numeric: true, cell: (o) => fixed(o.deal_volume, volPlaces) },
-    { id: 'status', header: t('orders.status'), card: 'aside', nowrap: true, cell: (o) => t(`orders.statuses.${o.status}`) },
+    { id: 'status', header: t('orders.status'), card: 'aside', nowrap: true, cell: (o) => t(`orders.statuses.${statusKey(o)}`) },
   ]
 }
 
@@ -94,7 +99,7 @@ function tradeColumns(t: TranslateFn, pair: TradePair): DataColumn<TradeView>[] 
     { id: 'price', header: t('orders.price'), numeric: true, cell: (tr) => fixed(tr.price, pair.pricePrecision) },
     { id: 'amount', header: t('orders.amount'), numeric: true, cell: (tr) => fixed(tr.volume, placesOf(pair.lotSize)) },
     { id: 'total', header: t('orders.total'), numeric: true, cell: (tr) => fixed(tr.deal_money, pair.pricePrecision) },
-    { id: 'fee', header: t('orders.fee'), numeric: true, cell: (tr) => `${tr.fee} ${tr.fee_coin}` },
+    { id: 'fee', header: t('orders.fee'), numeric: true, cell: (tr) => formatFee(tr.fee, tr.fee_coin) },
   ]
 }
 
@@ -151,6 +156,7 @@ function OpenOrders({ pair }: { pair: TradePair }) {
         emptyText={t('orders.emptyOpen')}
         emptyTestId="open-orders-empty"
         actionsLabel={o.t('cols.actions')}
+        stickyActions
         actions={(order) => (
           <Button
             size="2xs"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cmpDec, divDec, fixed, floorString, floorToStep, formatDec, onStep, parseDec, placesOf, roundToStep, sanitizeInput } from './decimal'
+import { cmpDec, divDec, fixed, floorString, floorToStep, formatDec, onStep, parseDec, placesOf, roundToStep, sanitizeInput, truncated } from './decimal'
 
 const d = (s: string) => parseDec(s)!
 
@@ -36,6 +36,14 @@ describe('decimal helpers', () => {
     expect(fixed('65000.5', 2)).toBe('65000.50')
     expect(fixed('0.123456', 4)).toBe('0.1235')
     expect(fixed(undefined, 2)).toBe('—')
+  })
+
+  it('cuts what may be spent towards zero instead of rounding it up', () => {
+    expect(truncated('0.05374069', 6)).toBe('0.053740')
+    expect(truncated('586.048883', 2)).toBe('586.04')
+    expect(fixed('586.048883', 2)).toBe('586.05')
+    expect(truncated('12', 2)).toBe('12.00')
+    expect(truncated(undefined, 2)).toBe('—')
   })
 
   it('checks grid membership, compares and divides', () => {

@@ -117,6 +117,16 @@ export function fixed(value: string | undefined, places: number): string {
   return formatDec(rounded, places)
 }
 
+/**
+ * Formats a number string with the given places, cut towards zero; '—' when
+ * not a number. For what the user may spend: a rounded-up balance would offer
+ * more than there is.
+ */
+export function truncated(value: string | undefined, places: number): string {
+  const v = parseDec(value)
+  return v ? formatDec(v, places) : '—'
+}
+
 /** Keeps only what a decimal input may hold while typing: digits and one dot, at most `places` decimals. */
 export function sanitizeInput(raw: string, places: number): string {
   let s = raw.replace(/,/g, '.').replace(/[^\d.]/g, '')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { amountFor, buildOrderRequest, percentFill, totalFor, validateOrder, type OrderDraft, type PairRules } from './order-form'
+import { amountFor, buildOrderRequest, percentFill, percentOfBalance, totalFor, validateOrder, type OrderDraft, type PairRules } from './order-form'
 
 const rules: PairRules = {
   symbol: 'btcusdt',
@@ -37,6 +37,50 @@ describe('percentage slider', () => {
   })
   it('gives nothing without a balance', () => {
     expect(percentFill(50, 'BUY', 'LIMIT', '0', '30000', rules)).toEqual({ amount: '', total: '' })
+  })
+})
+
+describe('slider position of a typed amount', () => {
+  it('is the share of the balance a sell would sell', () => {
+    expect(percentOfBalance(draft({ side: 'SELL', amount: '0.25' }), '1')).toBe(25)
+    expect(percentOfBalance(draft({ side: 'SELL', type: 'MARKET', amount: '0.3333' }), '1')).toBe(33)
+    expect(percentOfBalance(draft({ side: 'SELL', amount: '0.6666' }), '1')).toBe(67)
+  })
+  it('is the share of the quote balance a buy would spend', () => {
+    // 0.01 BTC at 30000 spends 300 of 1200 USDT.
+    expect(percentOfBalance(draft({ price: '30000', amount: '0.01' }), '1200')).toBe(25)
+    // Without a price yet, a typed total counts.
+    expect(percentOfBalance(draft({ total: '600' }), '1200')).toBe(50)
+    expect(percentOfBalance(draft({ type: 'MARKET', total: '900' }), '1200')).toBe(75)
+  })
+  it('stays within 0..100', () => {
+    expect(percentOfBalance(draft({ side: 'SELL', amount: '2' }), '1')).toBe(100)
+    expect(percentOfBalance(draft({ side: 'SELL', amount: '' }), '1')).toBe(0)
+    expect(percentOfBalance(draft({ side: 'SELL', amount: '0.5' }), '0')).toBe(0)
+    expect(percentOfBalance(draft({ side: 'SELL', amount: '0.5' }), undefined)).toBe(0)
+  })
+  it('comes back to where the slider put it', () => {
+    for (const p of [25, 50, 75, 100]) {
+      const sell = percentFill(p, 'SELL', 'LIMIT', '0.8', '30000', rules)
+      expect(percentOfBalance(draft({ side: 'SELL', price: '30000', ...sell }), '0.8')).toBe(p)
+      const buy = percentFill(p, 'BUY', 'MARKET', '1000', '', rules)
+      expect(percentOfBalance(draft({ type: 'MARKET', ...buy }), '1000')).toBe(p)
+    }
+  })
+})
+
+describe('percentage fill never offers more than there is', () => {
+  it('truncates to the lot and the total places, never rounding up', () => {
+    // All of 0.12349999 BTC is cut to the 0.0001 lot, not rounded to 0.1235.
+    expect(percentFill(100, 'SELL', 'LIMIT', '0.12349999', '30000', rules).amount).toBe('0.1234')
+    // 100% of 586.048883 USDT as a market buy: 586.04, not 586.05.
+    expect(percentFill(100, 'BUY', 'MARKET', '586.048883', '', rules).total).toBe('586.04')
+    // A buy's amount × price never exceeds the balance.
+    const buy = percentFill(100, 'BUY', 'LIMIT', '586.048883', '29999.99', rules)
+    expect(buy).toEqual({ amount: '0.0195', total: '584.99' })
+  })
+  it('follows a coarser lot', () => {
+    expect(percentFill(50, 'SELL', 'LIMIT', '7', '2', { ...rules, lotSize: '0.5', volumePrecision: 1 })).toEqual({ amount: '3.5', total: '7.00' })
   })
 })
 

@@ -135,6 +135,34 @@ export function percentFill(
   return { amount, total: hasPrice(type) ? totalFor(amount, price, rules) : '' }
 }
 
+/** Marks of the percentage slider. */
+export const PERCENT_MARKS = [0, 25, 50, 75, 100] as const
+
+/**
+ * The slider position (0..100, whole percent) of what the draft would spend:
+ * the quote total of a buy (a market buy's total, a priced buy's amount ×
+ * price) or the base amount of a sell, as a share of the available balance.
+ * 0 without a balance or an amount; 100 at or above the balance (validation
+ * says when it is too much).
+ */
+export function percentOfBalance(d: OrderDraft, available: string | undefined): number {
+  const avail = parseDec(available)
+  if (!avail || avail.units <= 0n) return 0
+  let spend: Dec | undefined
+  if (d.side === 'SELL') spend = parseDec(d.amount)
+  else if (isQuoteEntry(d)) spend = parseDec(d.total)
+  else if (hasPrice(d.type)) {
+    const amount = parseDec(d.amount)
+    const price = parseDec(d.price)
+    spend = amount && price ? mulDec(amount, price) : parseDec(d.total)
+  }
+  if (!spend || spend.units <= 0n) return 0
+  if (cmpDec(spend, avail) >= 0) return 100
+  // Per ten-thousand, then rounded to a whole percent.
+  const bp = divDec(mulDec(spend, { units: 10000n, scale: 0 }), avail, 0)!.units
+  return Math.min(100, Number((bp + 50n) / 100n))
+}
+
 /** Validates a draft; returns every failure (empty when the order may be sent). */
 export function validateOrder(d: OrderDraft, rules: PairRules, available: string | undefined): OrderError[] {
   const errors: OrderError[] = []

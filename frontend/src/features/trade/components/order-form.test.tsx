@@ -1,0 +1,226 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { Toaster, toaster } from '@/components/ui/toaster'
+import { renderWithApp } from '@/test/render'
+import type { OrderView } from '../api/trade-api'
+import { BTC_USDT } from '../test-pair'
+import { OrderForm } from './order-form'
+
+const apiData = vi.hoisted(() => vi.fn())
+vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import('@/lib/request-client')>()), apiData }))
+vi.mock('@/lib/session', async (orig) => ({
+  ...(await orig<typeof import('@/lib/session')>()),
+  useUserInfo: () => ({ user: { id: 1 }, isSignedIn: true, isLoading: false, refetch: vi.fn() }),
+}))
+
+const pair = BTC_USDT
+
+describe('OrderForm available balance', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance'))
+        return { coinList: [{ coin: 'USDT', normal: '586.048883', freeze: '0' }, { coin: 'BTC', normal: '0.05374069', freeze: '0' }] }
+      if (path.endsWith('/order/create')) return { order_id: '1' }
+      return {}
+    })
+  })
+
+  it('shows what may be spent cut to the pair places, never rounded up, and lets all of it be sold', async () => {
+    renderWithApp(<OrderForm pair={pair} />)
+    // 586.048883 USDT is 586.04 to spend, not 586.05.
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('586.04 USDT'))
+    fireEvent.click(screen.getByTestId('side-sell'))
+    expect(screen.getByTestId('available-balance').textContent).toBe('0.053740 BTC')
+
+    // Selling exactly the amount shown passes the balance check and is sent.
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.053740' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(apiData).toHaveBeenCalledWith('/fe-ex-api/order/create', expect.objectContaining({ side: 'SELL', type: 'MARKET', volume: '0.053740' })))
+    expect(screen.queryByTestId('amount-input-error')).toBeNull()
+  })
+})
+
+const balances = { coinList: [{ coin: 'USDT', normal: '1000.559', freeze: '0' }, { coin: 'BTC', normal: '0.05374069', freeze: '0' }] }
+
+const thumb = () => screen.getByRole('slider')
+/** Presses a key on the focused slider thumb; the slider reports its change after the event, so each press settles first. */
+async function press(key: string, times = 1) {
+  act(() => thumb().focus())
+  for (let i = 0; i < times; i++) {
+    fireEvent.keyDown(thumb(), { key })
+    await act(async () => {})
+  }
+}
+const value = (testId: string) => (screen.getByTestId(testId) as HTMLInputElement).value
+
+describe('OrderForm percentage slider', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => (path.endsWith('/finance/v5/account_balance') ? balances : {}))
+  })
+
+  it('is a labelled, keyboard-driven slider with marks at 0/25/50/75/100 %', async () => {
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1000.55 USDT'))
+    expect(thumb().getAttribute('aria-valuemin')).toBe('0')
+    expect(thumb().getAttribute('aria-valuemax')).toBe('100')
+    expect(thumb().getAttribute('aria-valuenow')).toBe('0')
+    // Named by its visible label.
+    expect(screen.getByRole('slider', { name: 'Share of the available balance' })).toBe(thumb())
+    const marks = screen.getByTestId('percent-slider').querySelectorAll('[data-part="marker"]')
+    expect(Array.from(marks, (m) => m.textContent)).toEqual(['0%', '25%', '50%', '75%', '100%'])
+    // The old quick buttons are gone: the marks do their job.
+    expect(screen.queryByTestId('percent-25')).toBeNull()
+  })
+
+  it('fills a sell amount from the base balance, cut to the lot, by keyboard', async () => {
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1000.55 USDT'))
+    fireEvent.click(screen.getByTestId('side-sell'))
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '30000' } })
+    await press('End')
+    expect(thumb().getAttribute('aria-valuenow')).toBe('100')
+    expect(thumb().getAttribute('aria-valuetext')).toBe('100%')
+    // 0.05374069 BTC on a 0.000001 lot: 0.053740, never 0.053741.
+    expect(value('amount-input')).toBe('0.053740')
+    expect(value('total-input')).toBe('1612.20')
+    await press('Home')
+    await press('PageUp', 5)
+    expect(screen.getByTestId('percent-value').textContent).toBe('50%')
+    expect(value('amount-input')).toBe('0.026870')
+    await press('ArrowLeft')
+    expect(value('amount-input')).toBe('0.026332')
+    // A tap on a mark's label sets that share exactly.
+    fireEvent.click(screen.getByTestId('percent-mark-75'))
+    await waitFor(() => expect(thumb().getAttribute('aria-valuenow')).toBe('75'))
+    expect(value('amount-input')).toBe('0.040305')
+  })
+
+  it('fills a limit buy amount at the price and a market buy total', async () => {
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1000.55 USDT'))
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '30000' } })
+    await press('PageUp', 2)
+    await press('ArrowRight', 5)
+    // 25% of 1000.559 USDT = 250.13 USDT buys 0.008337 BTC (250.11 USDT).
+    expect(value('amount-input')).toBe('0.008337')
+    expect(value('total-input')).toBe('250.11')
+    // A lower price keeps the share and buys more.
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '25000' } })
+    expect(value('amount-input')).toBe('0.010005')
+    expect(screen.getByTestId('percent-value').textContent).toBe('25%')
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    expect(screen.queryByTestId('amount-input')).toBeNull()
+    expect(value('total-input')).toBe('250.13')
+    await press('End')
+    expect(value('total-input')).toBe('1000.55')
+  })
+
+  it('moves to the share a typed amount or total comes to', async () => {
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1000.55 USDT'))
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '20000' } })
+    // 0.025 BTC at 20000 is 500 of 1000.559 USDT.
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.025' } })
+    expect(thumb().getAttribute('aria-valuenow')).toBe('50')
+    fireEvent.change(screen.getByTestId('total-input'), { target: { value: '750' } })
+    expect(thumb().getAttribute('aria-valuenow')).toBe('75')
+    // More than there is pins it at 100 % (and the form says the balance is short).
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '1' } })
+    expect(thumb().getAttribute('aria-valuenow')).toBe('100')
+    fireEvent.click(screen.getByTestId('side-sell'))
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.01343517' } })
+    expect(thumb().getAttribute('aria-valuenow')).toBe('25')
+  })
+
+  it('is disabled without a balance to share', async () => {
+    apiData.mockImplementation(async (path: string) => (path.endsWith('/finance/v5/account_balance') ? { coinList: [] } : {}))
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('0.00 USDT'))
+    expect(thumb().getAttribute('aria-disabled')).toBe('true')
+    fireEvent.click(screen.getByTestId('percent-mark-50'))
+    expect(value('amount-input')).toBe('')
+  })
+})
+
+describe('OrderForm follows orders that can end at once', () => {
+  let detail: Partial<OrderView>
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return balances
+      if (path.endsWith('/order/create')) return { order_id: '42' }
+      if (path.endsWith('/order/detail')) return { order_id: '42', deal_volume: '0', ...detail }
+      return {}
+    })
+  })
+  afterEach(() => act(() => toaster.remove()))
+
+  async function place(type: string, side: 'buy' | 'sell' = 'buy', placed = 'Order placed') {
+    renderWithApp(
+      <>
+        <OrderForm pair={pair} follow={{ intervalMs: 5, timeoutMs: 200 }} />
+        <Toaster />
+      </>,
+    )
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1000.55 USDT'))
+    if (side === 'sell') fireEvent.click(screen.getByTestId('side-sell'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: type } })
+    if (type !== 'MARKET') fireEvent.change(screen.getByTestId('price-input'), { target: { value: '30000' } })
+    if (type === 'STOP_LIMIT') fireEvent.change(screen.getByTestId('stop-price-input'), { target: { value: '29000' } })
+    if (type === 'MARKET' && side === 'buy') fireEvent.change(screen.getByTestId('total-input'), { target: { value: '50' } })
+    else fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await screen.findByText(placed)
+  }
+
+  it('replaces "Order placed" with a warning when a post-only order would have taken', async () => {
+    detail = { status: 5, type: 'POST_ONLY' }
+    await place('POST_ONLY')
+    expect(await screen.findByText('Post-only order not placed')).toBeTruthy()
+    expect(screen.getByText(/would have taken liquidity/)).toBeTruthy()
+    await waitFor(() => expect(screen.queryByText('Order placed')).toBeNull())
+    expect(apiData).toHaveBeenCalledWith('/fe-ex-api/order/detail', { order_id: '42' }, expect.objectContaining({ silent: true }))
+  })
+
+  it('warns when a fill-or-kill could not fill', async () => {
+    detail = { status: 4, type: 'FOK' }
+    await place('FOK', 'sell')
+    expect(await screen.findByText('Fill-or-kill order cancelled')).toBeTruthy()
+    expect(screen.getByText(/could not be filled completely/)).toBeTruthy()
+  })
+
+  it('stays quiet about an IOC that filled in part and about orders that filled', async () => {
+    detail = { status: 4, type: 'IOC', deal_volume: '0.0004' }
+    await place('IOC')
+    await waitFor(() => expect(apiData.mock.calls.filter(([p]) => p === '/fe-ex-api/order/detail').length).toBeGreaterThan(0))
+    await new Promise((r) => setTimeout(r, 50))
+    expect(screen.queryByText(/order cancelled/)).toBeNull()
+    expect(screen.getByText('Order placed')).toBeTruthy()
+  })
+
+  it('says so in Mongolian', async () => {
+    // The test setup clears cookies after each test.
+    document.cookie = 'lan=mn_MN; path=/'
+    detail = { status: 4, type: 'MARKET' }
+    await place('MARKET', 'buy', 'Захиалга амжилттай үүслээ')
+    expect(await screen.findByText('Зах зээлийн захиалга цуцлагдлаа')).toBeTruthy()
+    expect(screen.getByText(/биелүүлэх захиалга байгаагүй/)).toBeTruthy()
+  })
+
+  it('warns about a stop-limit whose stop is already reached', async () => {
+    detail = { status: 5, type: 'STOP_LIMIT' }
+    await place('STOP_LIMIT')
+    expect(await screen.findByText('Stop-limit order not placed')).toBeTruthy()
+  })
+
+  it('stays quiet about a limit order that rests', async () => {
+    detail = { status: 1, type: 'LIMIT' }
+    await place('LIMIT')
+    await waitFor(() => expect(apiData.mock.calls.filter(([p]) => p === '/fe-ex-api/order/detail').length).toBeGreaterThan(1))
+    expect(screen.queryByTestId('toast-warning')).toBeNull()
+    expect(screen.getByText('Order placed')).toBeTruthy()
+  })
+})
