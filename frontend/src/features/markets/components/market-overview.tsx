@@ -22,21 +22,13 @@ import { useMemo, useState } from 'react'
 import { LuCloudOff, LuInbox, LuSearch, LuStar } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
+import { changeColor, formatRose } from '@/lib/change'
 import { getFavourites, toggleFavourite } from '@/lib/storage'
 import { marketOverviewQuery, type MarketPair } from '../api/get-market-overview'
 import { marketTickersQuery, type PairTicker } from '../api/get-market-tickers'
 import { Sparkline } from './sparkline'
 
 const FAVOURITES_TAB = '__favourites__'
-
-/** Formats a 24 h change ratio ('0.0123') as '+1.23%'. */
-export function formatChange(rose: string | undefined): string | undefined {
-  if (rose === undefined) return undefined
-  const value = Number(rose)
-  if (!Number.isFinite(value)) return undefined
-  const pct = (value * 100).toFixed(2)
-  return `${value > 0 ? '+' : ''}${pct}%`
-}
 
 function CoinIcon({ pair }: { pair: MarketPair }) {
   if (pair.icon) {
@@ -108,7 +100,7 @@ function MarketTable({
             const favourite = favourites.includes(pair.symbol)
             const live = tickers?.[`${pair.base}${pair.quote}`.toLowerCase()]
             const close = live?.close ?? pair.close
-            const change = formatChange(live?.rose ?? pair.rose)
+            const rose = live?.rose ?? pair.rose
             const label = t(favourite ? 'markets.removeFavourite' : 'markets.addFavourite', { pair: pair.showName })
             return (
               <Table.Row key={pair.symbol} data-testid={`market-row-${pair.symbol}`}>
@@ -154,9 +146,9 @@ function MarketTable({
                   <Table.Cell
                     textAlign="end"
                     fontVariantNumeric="tabular-nums"
-                    color={change?.startsWith('-') ? 'down' : change && change !== '0.00%' ? 'up' : 'fg.muted'}
+                    color={changeColor(rose, 'fg.muted')}
                   >
-                    {change ?? '—'}
+                    {formatRose(rose)}
                   </Table.Cell>
                 )}
                 {showTrend && (

@@ -138,6 +138,7 @@ function OpenOrdersTab({
         emptyTestId="open-orders-empty"
         error={query.isError ? { text: t('error'), retryText: t('retry'), onRetry: () => void query.refetch() } : undefined}
         actionsLabel={t('cols.actions')}
+        stickyActions
         actions={(o) => (
           <>
             <Button size="xs" variant="ghost" aria-label={t('actions.detailsOf', { id: o.order_id })} onClick={() => onDetail(o)} data-testid="order-details">
@@ -212,6 +213,7 @@ function OrderHistoryTab({
         emptyTestId="order-history-empty"
         error={query.isError ? { text: t('error'), retryText: t('retry'), onRetry: () => void query.refetch() } : undefined}
         actionsLabel={t('cols.actions')}
+        stickyActions
         actions={(o) => (
           <Button size="xs" variant="ghost" aria-label={t('actions.detailsOf', { id: o.order_id })} onClick={() => onDetail(o)} data-testid="order-details">
             {t('actions.details')}

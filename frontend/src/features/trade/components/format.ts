@@ -1,31 +1,7 @@
 /** Display helpers shared by the trade page panels. */
 import { truncated } from '../lib/decimal'
 
-/**
- * A change ratio as whole hundredths of a percent ('0.0123' -> 123), the
- * precision it is shown with; undefined when absent.
- */
-function roseHundredths(rose: string | undefined): number | undefined {
-  const v = Number(rose)
-  if (rose === undefined || rose === '' || !Number.isFinite(v)) return undefined
-  // toFixed rounds the decimal text, so 0.00005 gives 0.01 like the display.
-  return Math.round(Number((v * 100).toFixed(2)) * 100)
-}
-
-/** '0.0123' -> '+1.23%'; a change that rounds to 0.00% shows as '0.00%' without a sign; '—' when absent. */
-export function formatRose(rose: string | undefined): string {
-  const h = roseHundredths(rose)
-  if (h === undefined) return '—'
-  if (h === 0) return '0.00%'
-  return `${h > 0 ? '+' : '-'}${(Math.abs(h) / 100).toFixed(2)}%`
-}
-
-/** Theme token for a change: up, down or neutral (also for a change that shows as 0.00%). */
-export function changeColor(rose: string | undefined): string {
-  const h = roseHundredths(rose)
-  if (!h) return 'fg'
-  return h > 0 ? 'up' : 'down'
-}
+export { changeColor, formatRose } from '@/lib/change'
 
 /** Unix ms -> local 'MM-DD HH:mm:ss' (or time only). */
 export function formatTime(ms: number, timeOnly = false): string {
