@@ -187,6 +187,14 @@ func (e *env) wantOrder(uid, id string, st Status, deal, money, fee string) {
 	}
 }
 
+// wantReason checks why an order ended, as clients see it (end_reason).
+func (e *env) wantReason(uid, id, reason string) {
+	e.t.Helper()
+	if got := e.order(uid, id).View(2).EndReason; got != reason {
+		e.t.Fatalf("order %s: end_reason %q, want %q", id, got, reason)
+	}
+}
+
 func (e *env) audit() {
 	e.t.Helper()
 	rep, err := e.led.Audit(e.ctx, "BTC", "USDT", "ETH", "MNT", "TRX", "XRP", "TON")

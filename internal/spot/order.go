@@ -58,20 +58,25 @@ const (
 
 // Order is one spot order as stored and shown.
 type Order struct {
-	ID            string
-	UID           string
-	Symbol        string
-	Side          string // BUY or SELL
-	Type          string
-	Price         decimal.Decimal // limit price (0 for market)
-	StopPrice     decimal.Decimal
-	Volume        decimal.Decimal // base quantity ordered (0 for a market buy by quote)
-	QuoteVolume   decimal.Decimal // quote budget of a market buy
-	DealVolume    decimal.Decimal // base executed
-	DealMoney     decimal.Decimal // quote executed
-	Fee           decimal.Decimal // fee charged, in FeeCoin (what the user receives)
-	FeeCoin       string
-	Status        Status
+	ID          string
+	UID         string
+	Symbol      string
+	Side        string // BUY or SELL
+	Type        string
+	Price       decimal.Decimal // limit price (0 for market)
+	StopPrice   decimal.Decimal
+	Volume      decimal.Decimal // base quantity ordered (0 for a market buy by quote)
+	QuoteVolume decimal.Decimal // quote budget of a market buy
+	DealVolume  decimal.Decimal // base executed
+	DealMoney   decimal.Decimal // quote executed
+	Fee         decimal.Decimal // fee charged, in FeeCoin (what the user receives)
+	FeeCoin     string
+	Status      Status
+	// Reason is why a finished order ended, as the engine said it
+	// (matching.Reason names: filled, cancelled, ioc_remainder,
+	// fok_not_filled, post_only_would_take, below_min_notional, ...); empty
+	// while it is open.
+	Reason        string
 	ClientOrderID string
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
@@ -175,7 +180,7 @@ func orderFromItem(it store.Item) Order {
 		ID: it.Str("id"), UID: it.Str("uid"), Symbol: it.Str("symbol"), Side: it.Str("side"), Type: it.Str("type"),
 		Price: it.Dec("price"), StopPrice: it.Dec("stopPrice"), Volume: it.Dec("volume"), QuoteVolume: it.Dec("quoteVolume"),
 		DealVolume: it.Dec("dealVolume"), DealMoney: it.Dec("dealMoney"), Fee: it.Dec("fee"), FeeCoin: it.Str("feeCoin"),
-		Status: Status(it.Int("status")), ClientOrderID: it.Str("clientOrderId"),
+		Status: Status(it.Int("status")), Reason: it.Str("reason"), ClientOrderID: it.Str("clientOrderId"),
 		CreatedAt: time.UnixMilli(it.Int("createdAt")).UTC(), UpdatedAt: time.UnixMilli(it.Int("updatedAt")).UTC(),
 	}
 	// Settlement never writes PARTIALLY_FILLED (so a trade and the order's

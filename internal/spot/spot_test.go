@@ -118,21 +118,25 @@ func TestIOCFOKPostOnly(t *testing.T) {
 	e.drain()
 	e.wantOrder(bob, ioc, StatusCancelled, "0.3", "9000", "0.0003")
 	e.wantBal(bob, "USDT", "91000", "0")
+	e.wantReason(bob, ioc, "ioc_remainder")
 
 	fok := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeFOK, Price: "30000", Volume: "1"})
 	e.drain()
 	e.wantOrder(bob, fok, StatusCancelled, "0", "0", "0")
 	e.wantBal(bob, "USDT", "91000", "0")
+	e.wantReason(bob, fok, "fok_not_filled")
 
 	e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
 	po := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypePostOnly, Price: "30000", Volume: "0.1"})
 	e.drain()
 	e.wantOrder(bob, po, StatusRejected, "0", "0", "0")
 	e.wantBal(bob, "USDT", "91000", "0")
+	e.wantReason(bob, po, "post_only_would_take")
 	// A post-only that does not cross rests.
 	po2 := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypePostOnly, Price: "29000", Volume: "0.1"})
 	e.drain()
 	e.wantOrder(bob, po2, StatusNew, "0", "0", "0")
+	e.wantReason(bob, po2, "")
 	e.wantBal(bob, "USDT", "88100", "2900")
 	// FOK that can fill: fills entirely.
 	fok2 := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeFOK, Price: "30000", Volume: "0.1"})

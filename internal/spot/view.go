@@ -26,6 +26,7 @@ type OrderView struct {
 	FeeCoin       string `json:"fee_coin" doc:"the coin the fee is taken in: base for buys, quote for sells"`
 	Status        int    `json:"status" doc:"1 NEW, 2 PARTIALLY_FILLED, 3 FILLED, 4 CANCELLED, 5 REJECTED"`
 	StatusText    string `json:"status_text"`
+	EndReason     string `json:"end_reason,omitempty" doc:"why a finished order ended: filled, cancelled, ioc_remainder (IOC or market remainder), fok_not_filled, stp (self-trade prevention), dust, post_only_would_take, below_min_notional, stop_would_trigger, ...; absent while open"`
 	CreatedAt     int64  `json:"created_at" doc:"Unix ms"`
 	UpdatedAt     int64  `json:"updated_at" doc:"Unix ms"`
 }
@@ -36,7 +37,7 @@ func (o Order) View(pricePrecision int32) OrderView {
 	v := OrderView{OrderID: o.ID, ClientOrderID: o.ClientOrderID, Symbol: o.Symbol, Side: o.Side, Type: o.Type,
 		Price: o.Price.String(), Volume: o.Volume.String(), DealVolume: o.DealVolume.String(), DealMoney: o.DealMoney.String(),
 		AvgPrice: o.AvgPrice(pricePrecision).String(), Fee: o.Fee.String(), FeeCoin: o.FeeCoin, Status: int(o.Status),
-		StatusText: o.Status.Text(), CreatedAt: o.CreatedAt.UnixMilli(), UpdatedAt: o.UpdatedAt.UnixMilli()}
+		StatusText: o.Status.Text(), EndReason: o.Reason, CreatedAt: o.CreatedAt.UnixMilli(), UpdatedAt: o.UpdatedAt.UnixMilli()}
 	if o.StopPrice.IsPositive() {
 		v.StopPrice = o.StopPrice.String()
 	}

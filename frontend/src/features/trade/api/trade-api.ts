@@ -67,6 +67,8 @@ export interface OrderView {
   avg_price: string
   status: number
   status_text: string
+  /** Why a finished order ended (the engine's reason: post_only_would_take, fok_not_filled, below_min_notional, stp ...). */
+  end_reason?: string
   created_at: number
 }
 

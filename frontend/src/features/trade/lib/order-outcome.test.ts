@@ -18,6 +18,18 @@ const order = (status: number, deal_volume = '0'): OrderView => ({
 })
 
 describe('what a placed order came to', () => {
+  it("names the engine's reason when the server gives it", () => {
+    const ended = (status: number, end_reason: string, deal_volume = '0') => ({ ...order(status, deal_volume), end_reason })
+    expect(outcomeWarning('MARKET', ended(5, 'below_min_notional'))).toBe('minValue')
+    expect(outcomeWarning('LIMIT', ended(4, 'stp'))).toBe('selfTrade')
+    expect(outcomeWarning('MARKET', ended(4, 'ioc_remainder'))).toBe('market')
+    expect(outcomeWarning('IOC', ended(4, 'ioc_remainder'))).toBe('ioc')
+    expect(outcomeWarning('POST_ONLY', ended(5, 'post_only_would_take'))).toBe('postOnly')
+    // A user's own cancel is no surprise; a partial fill is not warned about.
+    expect(outcomeWarning('LIMIT', ended(4, 'cancelled'))).toBeUndefined()
+    expect(outcomeWarning('MARKET', ended(4, 'ioc_remainder', '0.1'))).toBeUndefined()
+  })
+
   it('warns about orders that ended without filling, per type', () => {
     expect(outcomeWarning('POST_ONLY', order(5))).toBe('postOnly')
     expect(outcomeWarning('STOP_LIMIT', order(5))).toBe('stopLimit')

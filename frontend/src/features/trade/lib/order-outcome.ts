@@ -16,7 +16,17 @@ export const STATUS_CANCELLED = 4
 export const STATUS_REJECTED = 5
 
 /** Text key (under form.outcome) of the warning an order's end deserves. */
-export type OutcomeWarning = 'postOnly' | 'fok' | 'ioc' | 'market' | 'stopLimit' | 'rejected'
+export type OutcomeWarning = 'postOnly' | 'fok' | 'ioc' | 'market' | 'stopLimit' | 'minValue' | 'selfTrade' | 'rejected'
+
+/** Warnings by the engine's end reason (OrderView.end_reason). */
+const REASON_WARNINGS: Record<string, OutcomeWarning> = {
+  post_only_would_take: 'postOnly',
+  fok_not_filled: 'fok',
+  ioc_remainder: 'ioc',
+  stop_would_trigger: 'stopLimit',
+  below_min_notional: 'minValue',
+  stp: 'selfTrade',
+}
 
 /** True once an order can no longer change. */
 export function isFinal(status: number): boolean {
@@ -32,8 +42,15 @@ export function isFinal(status: number): boolean {
  * against. An IOC whose rest was cancelled after a part filled is normal and
  * gets none; a resting order that ends cancelled was cancelled by the user.
  */
-export function outcomeWarning(type: string, order: Pick<OrderView, 'status' | 'deal_volume'>): OutcomeWarning | undefined {
+export function outcomeWarning(
+  type: string,
+  order: Pick<OrderView, 'status' | 'deal_volume' | 'end_reason'>,
+): OutcomeWarning | undefined {
   if ((parseDec(order.deal_volume)?.units ?? 0n) > 0n) return undefined
+  // The server names the engine's reason; older answers without it fall
+  // back to what the type and status imply.
+  const byReason = order.end_reason && REASON_WARNINGS[order.end_reason]
+  if (byReason) return byReason === 'ioc' && type === 'MARKET' ? 'market' : byReason
   if (order.status === STATUS_REJECTED) {
     switch (type) {
       case 'POST_ONLY':
