@@ -1,6 +1,6 @@
 // Language, theme and the phone-width menu: the shell behaviours of spec §2–§4.
 import { expect, test } from '@playwright/test'
-import { cookieValue, PHONE } from './support/browser'
+import { cookieValue, PHONE, setCookies } from './support/browser'
 
 test('switching the language writes lan and reloads with Mongolian texts', async ({ page }) => {
   await page.goto('/auth/login')
@@ -53,4 +53,27 @@ test.describe('at phone width', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     expect(overflow).toBeLessThanOrEqual(0)
   })
+})
+
+// The desktop bar needs 1024 px for its six menus, account actions and
+// pickers; narrower windows (tablets) get the mobile bar instead of a
+// desktop bar whose right end is cut off.
+test.describe('at tablet and small laptop widths', () => {
+  for (const lan of ['en_US', 'mn_MN']) {
+    test(`the header fits the window in ${lan}`, async ({ page, context }) => {
+      await setCookies(context, { lan })
+      await page.setViewportSize({ width: 900, height: 800 })
+      await page.goto('/')
+      await expect(page.getByTestId('mobile-header')).toBeVisible()
+      await expect(page.getByTestId('desktop-navbar')).toBeHidden()
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+
+      await page.setViewportSize({ width: 1024, height: 800 })
+      await expect(page.getByTestId('desktop-navbar')).toBeVisible()
+      await expect(page.getByTestId('mobile-header')).toBeHidden()
+      const toggle = await page.getByTestId('theme-toggle').boundingBox()
+      expect(toggle).not.toBeNull()
+      expect(toggle!.x + toggle!.width).toBeLessThanOrEqual(1024)
+    })
+  }
 })

@@ -52,7 +52,7 @@ export function AppLayout() {
       <StickyBar />
       <Navbar />
       <MobileHeader />
-      <Box as="main" id="main-content" flex="1" tabIndex={-1} outline="none" pt={{ base: MOBILE_HEADER_HEIGHT, md: '0' }}>
+      <Box as="main" id="main-content" flex="1" tabIndex={-1} outline="none" pt={{ base: MOBILE_HEADER_HEIGHT, lg: '0' }}>
         <Outlet />
       </Box>
       <Footer />

@@ -187,7 +187,7 @@ function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open
   )
 }
 
-/** Fixed mobile top bar (below md): logo, deposit or sign-up, menu button. */
+/** Fixed mobile top bar (below lg, 1024 px: the desktop bar needs that width for its six menus and account actions): logo, deposit or sign-up, menu button. */
 export function MobileHeader() {
   const { t } = useTexts('navbar')
   const { isSignedIn, isLoading } = useUserInfo()
@@ -203,7 +203,7 @@ export function MobileHeader() {
   return (
     <Box
       as="header"
-      hideFrom="md"
+      hideFrom="lg"
       position="fixed"
       top="0"
       insetX="0"

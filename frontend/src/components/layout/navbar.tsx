@@ -19,7 +19,7 @@ function ProductMenu({ section }: { section: MenuSection }) {
   return (
     <Menu.Root positioning={{ placement: 'bottom-start' }}>
       <Menu.Trigger asChild>
-        <Button variant="ghost" size="sm" fontWeight="medium" data-testid={`nav-${section.id}`}>
+        <Button variant="ghost" size="sm" fontWeight="medium" px={{ base: '2', xl: '3' }} data-testid={`nav-${section.id}`}>
           {t(`menu.${section.id}`)}
           <LuChevronDown aria-hidden="true" />
         </Button>
@@ -110,7 +110,10 @@ function PreferencesMenu() {
       <Menu.Trigger asChild>
         <Button variant="ghost" size="sm" aria-label={nav.t('picker.language')} data-testid="preferences-trigger">
           <LuGlobe aria-hidden="true" />
-          {getLanguage() === 'mn_MN' ? 'MN' : 'EN'} / {getCurrency()}
+          {/* Below 1280 px the globe alone leaves room for the menus. */}
+          <Box as="span" hideBelow="xl">
+            {getLanguage() === 'mn_MN' ? 'MN' : 'EN'} / {getCurrency()}
+          </Box>
         </Button>
       </Menu.Trigger>
       <Portal>
@@ -151,7 +154,7 @@ function PreferencesMenu() {
   )
 }
 
-/** Desktop navbar (md and up): logo, product menus, account actions and preferences. */
+/** Desktop navbar (lg, 1024 px, and up): logo, product menus, account actions and preferences. */
 export function Navbar() {
   const { t } = useTexts('navbar')
   const common = useTexts('common')
@@ -160,7 +163,7 @@ export function Navbar() {
   return (
     <Box
       as="header"
-      hideBelow="md"
+      hideBelow="lg"
       position="sticky"
       top="0"
       zIndex="sticky"
@@ -168,18 +171,18 @@ export function Navbar() {
       borderBottomWidth="1px"
       data-testid="desktop-navbar"
     >
-      <Flex h="16" px="6" align="center" gap="4" maxW="1440px" mx="auto">
+      <Flex h="16" px={{ base: '4', xl: '6' }} align="center" gap={{ base: '2', xl: '4' }} maxW="1440px" mx="auto">
         <Link to="/" aria-label={t('logoAlt')}>
           <Logo />
         </Link>
         <Box as="nav" aria-label={t('mainNav')} flex="1">
-          <HStack gap="1">
+          <HStack gap={{ base: '0', xl: '1' }}>
             {MENU_SECTIONS.map((section) => (
               <ProductMenu key={section.id} section={section} />
             ))}
           </HStack>
         </Box>
-        <HStack gap="2">
+        <HStack gap={{ base: '1', xl: '2' }} flexShrink={0}>
           {isLoading ? null : isSignedIn ? (
             <>
               {walletLive && (

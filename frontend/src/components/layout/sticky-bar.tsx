@@ -15,7 +15,7 @@ export function StickyBar() {
     <Box
       as="section"
       aria-label={t('announcement.label')}
-      hideBelow="md"
+      hideBelow="lg"
       bg="brand.solid"
       color="brand.contrast"
       data-testid="sticky-bar"
