@@ -32,6 +32,9 @@ test('crypto withdrawal: three steps, spec errors, e-mail code from the outbox',
   await modal.getByTestId('withdraw-all').click()
   await expect(modal.getByTestId('withdraw-amount')).toHaveValue('0.50000000')
   await expect(modal.getByTestId('withdraw-fee')).toContainText('0.0002 BTC')
+  await expect(modal.getByTestId('withdraw-main-chain-tip')).toHaveText(
+    'Withdrawals on this network settle on the BTC main chain: send only to an address that can receive on it.',
+  )
 
   // An invalid address is refused by the validity call.
   await modal.getByTestId('withdraw-address').fill('bc1notanaddress')
@@ -93,6 +96,7 @@ test('bank withdrawal: add a bank account with the IBAN rules, withdraw MNT, app
   await expect(modal.getByTestId('asset-picker')).toContainText('MONT')
   await modal.getByTestId('withdraw-continue').click()
   await expect(modal.getByTestId('chain-Bank')).toHaveAttribute('aria-pressed', 'true')
+  await expect(modal.getByTestId('withdraw-main-chain-tip')).toHaveCount(0)
 
   // Add a bank account from the Add Bank link.
   await modal.getByTestId('add-bank-link').click()

@@ -326,9 +326,9 @@ function WithdrawBody({
             label={t('withdrawMethod')}
             bankLabel={t('bankMethod')}
           />
-          {c?.mainChainNameTip ? (
-            <Text fontSize="xs" color="fg.muted">
-              {c.mainChainNameTip}
+          {c?.mainChainNameTip && !bankMode ? (
+            <Text fontSize="xs" color="fg.muted" data-testid="withdraw-main-chain-tip">
+              {t('withdraw.mainChainTip', { chain: c.mainChainNameTip })}
             </Text>
           ) : null}
           {bankMode ? (
