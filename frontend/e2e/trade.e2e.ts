@@ -141,7 +141,7 @@ test('trade page: percentage slider, order outcomes and wide tables', async ({ p
   await page.getByTestId('price-input').fill((Number(depth.asks[0][0]) * 1.02).toFixed(2))
   await page.getByTestId('amount-input').fill('0.001')
   await page.getByTestId('order-submit').click()
-  await expect(page.getByTestId('toast-warning')).toContainText('would have taken liquidity')
+  await expect(toast(page, 'warning')).toContainText('would have taken liquidity')
   await expect(toast(page)).toHaveCount(0)
 
   // Open orders with long Mongolian texts at 1280 px: the table scrolls

@@ -7,7 +7,7 @@ export const DESKTOP = { width: 1280, height: 800 }
 export const PHONE = { width: 390, height: 844 }
 
 /** A toast of the given type (the shell's Toaster marks them with data-testid). */
-export function toast(page: Page, type: 'success' | 'error' = 'success') {
+export function toast(page: Page, type: 'success' | 'error' | 'warning' = 'success') {
   return page.getByTestId(`toast-${type}`)
 }
 
