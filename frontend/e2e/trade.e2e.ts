@@ -110,7 +110,19 @@ test('trade page: percentage slider, order outcomes and wide tables', async ({ p
   test.setTimeout(90_000)
   const w = await walletUser(page, request, 'trade-ui')
   await fundByChain(request, w, 'USDT', 'BEP20', '1000', 15)
-  const depth = await apiOk<{ buys: [string, string][]; asks: [string, string][] }>(request, '/market/depth', { symbol: 'btcusdt', limit: 5 }, w.token)
+  // The market maker fills both sides of the book within seconds of start;
+  // wait until it has, the prices below are taken from it.
+  type Depth = { buys: [string, string][]; asks: [string, string][] }
+  let depth: Depth = { buys: [], asks: [] }
+  await expect
+    .poll(
+      async () => {
+        depth = await apiOk<Depth>(request, '/market/depth', { symbol: 'btcusdt', limit: 5 }, w.token)
+        return depth.buys.length > 0 && depth.asks.length > 0
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true)
   const low = String(Math.floor(Number(depth.buys[0][0]) * 0.8))
   await setCookies(page.context(), { cusSkin: '2', stickyBar: '1' })
   await page.setViewportSize(DESKTOP)
