@@ -1,32 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { backoffDelay, MarketSocket, type SocketLike } from './market-socket'
-
-class FakeSocket implements SocketLike {
-  readyState = 0
-  onopen: ((ev: unknown) => void) | null = null
-  onclose: ((ev: unknown) => void) | null = null
-  onerror: ((ev: unknown) => void) | null = null
-  onmessage: ((ev: { data: unknown }) => void) | null = null
-  sent: unknown[] = []
-  constructor(readonly url: string) {}
-  send(data: string) {
-    this.sent.push(JSON.parse(data))
-  }
-  close() {
-    this.readyState = 3
-  }
-  open() {
-    this.readyState = 1
-    this.onopen?.({})
-  }
-  drop() {
-    this.readyState = 3
-    this.onclose?.({})
-  }
-  push(msg: unknown) {
-    this.onmessage?.({ data: JSON.stringify(msg) })
-  }
-}
+import { FakeSocket } from '@/test/fake-socket'
+import { backoffDelay, MarketSocket } from './market-socket'
 
 describe('MarketSocket', () => {
   let sockets: FakeSocket[]

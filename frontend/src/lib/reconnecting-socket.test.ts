@@ -1,37 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { backoffDelay, ReconnectingSocket, type ReconnectingSocketOptions, type SocketLike } from './reconnecting-socket'
-
-class FakeSocket implements SocketLike {
-  readyState = 0
-  onopen: ((ev: unknown) => void) | null = null
-  onclose: ((ev: unknown) => void) | null = null
-  onerror: ((ev: unknown) => void) | null = null
-  onmessage: ((ev: { data: unknown }) => void) | null = null
-  sent: unknown[] = []
-  closed = false
-  constructor(readonly url: string) {}
-  send(data: string) {
-    this.sent.push(JSON.parse(data))
-  }
-  close() {
-    this.closed = true
-    this.readyState = 3
-  }
-  open() {
-    this.readyState = 1
-    this.onopen?.({})
-  }
-  drop() {
-    this.readyState = 3
-    this.onclose?.({})
-  }
-  pushRaw(data: unknown) {
-    this.onmessage?.({ data })
-  }
-  push(msg: unknown) {
-    this.pushRaw(JSON.stringify(msg))
-  }
-}
+import { FakeSocket } from '@/test/fake-socket'
+import { backoffDelay, ReconnectingSocket, type ReconnectingSocketOptions } from './reconnecting-socket'
 
 describe('ReconnectingSocket', () => {
   let sockets: FakeSocket[]

@@ -7,6 +7,7 @@ import { ordersKeys } from '@/features/orders/api/orders-api'
 import { walletKeys } from '@/features/wallet/api/wallet-api'
 import { getConfig } from '@/lib/config'
 import { userInfoKey } from '@/lib/session'
+import { FakeSocket } from '@/test/fake-socket'
 import { createUserUpdateInvalidator, useLiveUserUpdates } from './use-live-user-updates'
 
 // The keys the trade page and the wallet really use (their own query
@@ -125,40 +126,12 @@ describe('createUserUpdateInvalidator', () => {
   })
 })
 
-class FakeWebSocket {
-  static instances: FakeWebSocket[] = []
-  readyState = 0
-  onopen: ((ev: unknown) => void) | null = null
-  onclose: ((ev: unknown) => void) | null = null
-  onerror: ((ev: unknown) => void) | null = null
-  onmessage: ((ev: { data: unknown }) => void) | null = null
-  sent: unknown[] = []
-  closed = false
-  constructor(readonly url: string) {
-    FakeWebSocket.instances.push(this)
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data))
-  }
-  close() {
-    this.closed = true
-    this.readyState = 3
-  }
-  open() {
-    this.readyState = 1
-    this.onopen?.({})
-  }
-  push(msg: unknown) {
-    this.onmessage?.({ data: JSON.stringify(msg) })
-  }
-}
-
 describe('useLiveUserUpdates', () => {
   const RealWebSocket = globalThis.WebSocket
   beforeEach(() => {
     vi.useFakeTimers()
-    FakeWebSocket.instances = []
-    globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket
+    FakeSocket.instances = []
+    globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket
   })
   afterEach(() => {
     globalThis.WebSocket = RealWebSocket
@@ -175,7 +148,7 @@ describe('useLiveUserUpdates', () => {
     qc.setQueryData(userInfoKey, null)
     document.cookie = 'token=tok-anon; path=/'
     mount(qc)
-    expect(FakeWebSocket.instances).toHaveLength(0)
+    expect(FakeSocket.instances).toHaveLength(0)
   })
 
   it('authenticates the socket of a signed-in user and refreshes orders, balances and deposits as updates arrive', () => {
@@ -183,8 +156,8 @@ describe('useLiveUserUpdates', () => {
     qc.setQueryData(userInfoKey, { id: '10000001', email: 'a@example.mn' })
     document.cookie = 'token=tok-9; path=/'
     const { unmount } = mount(qc)
-    expect(FakeWebSocket.instances).toHaveLength(1)
-    const ws = FakeWebSocket.instances[0]
+    expect(FakeSocket.instances).toHaveLength(1)
+    const ws = FakeSocket.instances[0]
     expect(ws.url).toBe(getConfig().ws)
     act(() => ws.open())
     expect(ws.sent).toEqual([{ event: 'auth', params: { token: 'tok-9' } }])
@@ -208,7 +181,7 @@ describe('useLiveUserUpdates', () => {
     expect(stale(qc, FUNDS_KEYS).every(Boolean)).toBe(true)
     expect(stale(qc, OTHER_KEYS)).toEqual([false, false, false])
     // It is the only socket: the wallet opens none of its own.
-    expect(FakeWebSocket.instances).toHaveLength(1)
+    expect(FakeSocket.instances).toHaveLength(1)
 
     unmount()
     expect(ws.closed).toBe(true)
