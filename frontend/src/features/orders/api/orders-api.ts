@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
+import { pairsQuery, parsePairs, type TradePair } from '@/features/trade/api/trade-api'
 import { ApiError, apiData } from '@/lib/request-client'
 
 /**
@@ -83,41 +84,30 @@ export interface SpotPair {
   volumePlaces?: number
 }
 
-type Raw = Record<string, unknown>
-const isRecord = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '')
-
 /** Decimal places of a step such as '0.0001' (4) or '1' (0). */
 export function stepPlaces(step: string): number {
   const m = /^\d*(?:\.(\d*?))0*$/.exec(step.trim())
   return m?.[1]?.length ?? 0
 }
 
+/** The orders pages' view of the trade page's pairs, sorted by name. */
+export function toSpotPairs(pairs: TradePair[]): SpotPair[] {
+  return pairs
+    .map((p) => ({
+      symbol: p.symbol,
+      routeSymbol: p.routeSymbol,
+      base: p.base,
+      quote: p.quote,
+      showName: p.showName,
+      pricePrecision: Number.isInteger(p.pricePrecision) && p.pricePrecision >= 0 ? p.pricePrecision : 2,
+      volumePlaces: stepPlaces(p.lotSize),
+    }))
+    .sort((a, b) => a.showName.localeCompare(b.showName))
+}
+
 /** Flattens /common/public_info_market into the pairs, sorted by name. */
 export function parseSpotPairs(data: unknown): SpotPair[] {
-  const market = isRecord(data) && isRecord(data.market) ? data.market : {}
-  const out: SpotPair[] = []
-  for (const group of Object.values(market)) {
-    if (!isRecord(group)) continue
-    for (const raw of Object.values(group)) {
-      if (!isRecord(raw)) continue
-      const base = str(raw.base).toUpperCase()
-      const quote = str(raw.quote).toUpperCase()
-      if (!base || !quote) continue
-      const lot = str(raw.lotSize)
-      const pp = Number(raw.pricePrecision)
-      out.push({
-        symbol: str(raw.symbol) || (base + quote).toLowerCase(),
-        routeSymbol: `${base}_${quote}`,
-        base,
-        quote,
-        showName: str(raw.showName) || `${base}/${quote}`,
-        pricePrecision: Number.isInteger(pp) && pp >= 0 ? pp : 2,
-        volumePlaces: lot ? stepPlaces(lot) : Number(raw.volumePrecision ?? 4),
-      })
-    }
-  }
-  return out.sort((a, b) => a.showName.localeCompare(b.showName))
+  return toSpotPairs(parsePairs(data))
 }
 
 /**
@@ -134,11 +124,8 @@ export const ordersKeys = {
   detail: (orderId: string) => ['trade', 'orders', 'spot-order', orderId] as const,
 }
 
-export const spotPairsQuery = queryOptions({
-  queryKey: ['orders', 'pairs'],
-  queryFn: async ({ signal }) => parseSpotPairs(await apiData('/fe-ex-api/common/public_info_market', {}, { silent: true, signal })),
-  staleTime: 5 * 60 * 1000,
-})
+/** The trade page's pairs query (one request and cache for both), seen as SpotPairs. */
+export const spotPairsQuery = queryOptions({ ...pairsQuery, select: toSpotPairs })
 
 /** The most open orders /order/list/new returns per request. */
 export const OPEN_PAGE_MAX = 500
