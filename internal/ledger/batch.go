@@ -110,27 +110,17 @@ func (l *Ledger) buildBatch(batch []Posting) ([]store.Op, bool) {
 			k := store.Key{PK: d.pk, SK: d.sk}
 			a := bal[k]
 			if a == nil {
-				// The first posting's delta is taken as it is: most
-				// balances of a batch are touched once, and decimal
-				// additions allocate.
-				a = &agg{d: d}
-				if d.avail.IsNegative() {
-					a.debitAv = d.avail.Neg()
-				}
-				if d.frozen.IsNegative() {
-					a.debitFr = d.frozen.Neg()
-				}
+				a = &agg{d: delta{acct: d.acct, coin: d.coin, pk: d.pk, sk: d.sk}}
 				bal[k] = a
 				order = append(order, a)
-				continue
 			}
-			a.d.avail = a.d.avail.Add(d.avail)
-			a.d.frozen = a.d.frozen.Add(d.frozen)
+			a.d.avail = plus(a.d.avail, d.avail)
+			a.d.frozen = plus(a.d.frozen, d.frozen)
 			if d.avail.IsNegative() {
-				a.debitAv = a.debitAv.Add(d.avail.Neg())
+				a.debitAv = plus(a.debitAv, d.avail.Neg())
 			}
 			if d.frozen.IsNegative() {
-				a.debitFr = a.debitFr.Add(d.frozen.Neg())
+				a.debitFr = plus(a.debitFr, d.frozen.Neg())
 			}
 		}
 	}

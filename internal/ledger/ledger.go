@@ -347,16 +347,10 @@ func mergeLegs(legs []Leg) []delta {
 			i = len(out)
 			out = append(out, delta{acct: a, coin: coin, pk: pk, sk: sk})
 		}
-		// A bucket is usually moved by one leg: take the amount as it is
-		// (decimal additions allocate).
-		bucket := &out[i].frozen
 		if b == Available {
-			bucket = &out[i].avail
-		}
-		if bucket.IsZero() {
-			*bucket = amt
+			out[i].avail = plus(out[i].avail, amt)
 		} else {
-			*bucket = bucket.Add(amt)
+			out[i].frozen = plus(out[i].frozen, amt)
 		}
 	}
 	for _, lg := range legs {
@@ -378,6 +372,15 @@ func mergeLegs(legs []Leg) []delta {
 		return kept[i].sk < kept[j].sk
 	})
 	return kept
+}
+
+// plus is x + y, taking y as it is when x is zero: most sums of a posting
+// or a batch have a single term, and decimal additions allocate.
+func plus(x, y decimal.Decimal) decimal.Decimal {
+	if x.IsZero() {
+		return y
+	}
+	return x.Add(y)
 }
 
 // postingHash fingerprints what a posting does (reason and legs, not the
