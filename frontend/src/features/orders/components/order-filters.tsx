@@ -5,6 +5,38 @@ import { useTexts } from '@/lib/i18n'
 import { FINISHED_STATUSES, SIDES, type Side, type SpotPair } from '../api/orders-api'
 import { nextSearch, searchRange, type OrdersSearch } from '../lib/order-filters'
 
+/** A labelled date input kept within the history window; an emptied input changes nothing. */
+function DateField({
+  label,
+  value,
+  bounds,
+  onChange,
+  testId,
+}: {
+  label: string
+  value: string
+  bounds: { min: string; max: string }
+  onChange: (v: string) => void
+  testId: string
+}) {
+  return (
+    <Field.Root width={{ base: 'full', sm: 'auto' }} flex={{ base: '1 1 40%', sm: '0 0 auto' }}>
+      <Field.Label fontSize="xs" color="fg.muted">
+        {label}
+      </Field.Label>
+      <Input
+        type="date"
+        size="sm"
+        min={bounds.min}
+        max={bounds.max}
+        value={value}
+        onChange={(e) => e.target.value && onChange(e.target.value)}
+        data-testid={testId}
+      />
+    </Field.Root>
+  )
+}
+
 function Select({
   label,
   value,
@@ -99,34 +131,20 @@ export function OrderFilters({
             ]}
             testId="filter-range"
           />
-          <Field.Root width={{ base: 'full', sm: 'auto' }} flex={{ base: '1 1 40%', sm: '0 0 auto' }}>
-            <Field.Label fontSize="xs" color="fg.muted">
-              {t('filters.from')}
-            </Field.Label>
-            <Input
-              type="date"
-              size="sm"
-              min={bounds.min}
-              max={bounds.max}
-              value={range.from}
-              onChange={(e) => e.target.value && change(clampDateRange(e.target.value, range.to))}
-              data-testid="filter-from"
-            />
-          </Field.Root>
-          <Field.Root width={{ base: 'full', sm: 'auto' }} flex={{ base: '1 1 40%', sm: '0 0 auto' }}>
-            <Field.Label fontSize="xs" color="fg.muted">
-              {t('filters.to')}
-            </Field.Label>
-            <Input
-              type="date"
-              size="sm"
-              min={bounds.min}
-              max={bounds.max}
-              value={range.to}
-              onChange={(e) => e.target.value && change(clampDateRange(range.from, e.target.value))}
-              data-testid="filter-to"
-            />
-          </Field.Root>
+          <DateField
+            label={t('filters.from')}
+            value={range.from}
+            bounds={bounds}
+            onChange={(v) => change(clampDateRange(v, range.to))}
+            testId="filter-from"
+          />
+          <DateField
+            label={t('filters.to')}
+            value={range.to}
+            bounds={bounds}
+            onChange={(v) => change(clampDateRange(range.from, v))}
+            testId="filter-to"
+          />
         </>
       )}
       {filtered && (
