@@ -6,6 +6,7 @@ import { useTexts, type TranslateFn } from '@/lib/i18n'
 import { OPEN_REFRESH_MS, orderFillsQuery, type SpotOrder, type SpotPair, type SpotTrade } from '../api/orders-api'
 import { fixed, formatDateTime, formatFee, isOpenOrder, isPositive, orderAmount, orderPrice } from '../lib/order-format'
 import { SideLabel, StatusBadge } from './order-columns'
+import { tableState } from './order-hooks'
 
 /**
  * The parts of one order that the side panel of the list and the order's
@@ -112,11 +113,9 @@ export function OrderFills({
         layout={layout}
         testId="order-fills"
         rowTestId="order-fill"
-        isLoading={fills.isLoading}
-        loadingLabel={t('loading')}
+        {...tableState(t, fills, t('detail.fillsError'))}
         emptyText={t('detail.noFills')}
         emptyTestId="order-fills-empty"
-        error={fills.isError ? { text: t('detail.fillsError'), retryText: t('retry'), onRetry: () => void fills.refetch() } : undefined}
       />
     </Stack>
   )

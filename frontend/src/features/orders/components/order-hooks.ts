@@ -1,9 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
-import { useTexts } from '@/lib/i18n'
+import type { DataTableError } from '@/components/data/data-table'
+import { useTexts, type TranslateFn } from '@/lib/i18n'
 import { notifyError, notifySuccess } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { cancelAllSpotOrders, cancelSpotOrder, ordersKeys, type SpotOrder } from '../api/orders-api'
+
+/** A query's loading and error state as the orders pages' tables take it (with a retry). */
+export function tableState(
+  t: TranslateFn,
+  query: { isLoading: boolean; isError: boolean; refetch: () => unknown },
+  errorText = t('error'),
+): { isLoading: boolean; loadingLabel: string; error?: DataTableError } {
+  return {
+    isLoading: query.isLoading,
+    loadingLabel: t('loading'),
+    error: query.isError ? { text: errorText, retryText: t('retry'), onRetry: () => void query.refetch() } : undefined,
+  }
+}
 
 /** Shows one error toast when a query stops loading (not one per failed poll). */
 export function useErrorToast(isError: boolean, message: string) {

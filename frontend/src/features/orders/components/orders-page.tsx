@@ -22,7 +22,7 @@ import { pairOf } from '../lib/order-format'
 import { orderColumns, tradeColumns } from './order-columns'
 import { OrderDetail } from './order-detail'
 import { OrderFilters } from './order-filters'
-import { useCancel, useErrorToast, type Cancel } from './order-hooks'
+import { tableState, useCancel, useErrorToast, type Cancel } from './order-hooks'
 
 /** Pager texts of the orders texts. */
 export function pagerLabels(t: TranslateFn, nav: string): PagerLabels {
@@ -132,11 +132,9 @@ function OpenOrdersTab({
         label={t('tabs.open')}
         testId="open-orders"
         rowTestId="open-order"
-        isLoading={query.isLoading}
-        loadingLabel={t('loading')}
+        {...tableState(t, query)}
         emptyText={t('empty.open')}
         emptyTestId="open-orders-empty"
-        error={query.isError ? { text: t('error'), retryText: t('retry'), onRetry: () => void query.refetch() } : undefined}
         actionsLabel={t('cols.actions')}
         stickyActions
         actions={(o) => (
@@ -207,11 +205,9 @@ function OrderHistoryTab({
         label={t('tabs.history')}
         testId="order-history"
         rowTestId="history-order"
-        isLoading={query.isLoading}
-        loadingLabel={t('loading')}
+        {...tableState(t, query)}
         emptyText={t('empty.history')}
         emptyTestId="order-history-empty"
-        error={query.isError ? { text: t('error'), retryText: t('retry'), onRetry: () => void query.refetch() } : undefined}
         actionsLabel={t('cols.actions')}
         stickyActions
         actions={(o) => (
@@ -259,11 +255,9 @@ function TradeHistoryTab({
         label={t('tabs.trades')}
         testId="trade-history"
         rowTestId="history-trade"
-        isLoading={query.isLoading}
-        loadingLabel={t('loading')}
+        {...tableState(t, query)}
         emptyText={t('empty.trades')}
         emptyTestId="trade-history-empty"
-        error={query.isError ? { text: t('error'), retryText: t('retry'), onRetry: () => void query.refetch() } : undefined}
       />
       <Pager
         page={filter.page}
