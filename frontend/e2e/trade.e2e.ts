@@ -26,6 +26,11 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await fundByChain(request, w, 'USDT', 'BEP20', '1000', 15)
   await setCookies(page.context(), { cusSkin: '2', stickyBar: '1' })
   await page.setViewportSize(DESKTOP)
+  // The form learns how its orders end from the private socket's pushes, not by polling /order/detail.
+  const detailLooks: string[] = []
+  page.on('request', (r) => {
+    if (r.url().endsWith('/order/detail')) detailLooks.push(r.url())
+  })
   await page.goto('/trade/BTC_USDT')
 
   // Live market: the maker's book, the chart canvas and the ticker render.
@@ -46,6 +51,9 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   const open = page.getByTestId('open-orders-table').getByTestId('order-row')
   await expect(open).toHaveCount(1)
   await expect(open.first()).toContainText(Number(price).toFixed(2))
+  // Resting in the book, it is never looked up (the fallback look would come at 2.5 s).
+  await page.waitForTimeout(3500)
+  expect(detailLooks).toEqual([])
 
   // Cancel it.
   await open.first().getByTestId('cancel-order').click()
@@ -60,6 +68,7 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await expect(page.getByTestId('trade-history-table')).toContainText('Buy')
   // Fees line up at the ledger's 8 places (the buy's fee is taken in BTC).
   await expect(page.getByTestId('trade-history-table').getByTestId('trade-row').first()).toContainText(/\d\.\d{8} BTC/)
+  expect(detailLooks).toEqual([])
 
   // Book click fills the price.
   await page.getByTestId('order-type').selectOption('LIMIT')
@@ -126,6 +135,10 @@ test('trade page: percentage slider, order outcomes and wide tables', async ({ p
   const low = String(Math.floor(Number(depth.buys[0][0]) * 0.8))
   await setCookies(page.context(), { cusSkin: '2', stickyBar: '1' })
   await page.setViewportSize(DESKTOP)
+  const detailLooks: string[] = []
+  page.on('request', (r) => {
+    if (r.url().endsWith('/order/detail')) detailLooks.push(r.url())
+  })
   await page.goto('/trade/BTC_USDT')
   await expect(page.getByTestId('available-balance')).toContainText('1000.00 USDT')
 
@@ -148,13 +161,15 @@ test('trade page: percentage slider, order outcomes and wide tables', async ({ p
   await expect(slider).toHaveAttribute('aria-valuenow', '50')
 
   // A post-only buy above the best ask would take: the API accepts it, the
-  // engine rejects it, and the form says so instead of "Order placed".
+  // engine rejects it, and the form says so instead of "Order placed",
+  // told by the private socket's push, without looking the order up.
   await page.getByTestId('order-type').selectOption('POST_ONLY')
   await page.getByTestId('price-input').fill((Number(depth.asks[0][0]) * 1.02).toFixed(2))
   await page.getByTestId('amount-input').fill('0.001')
   await page.getByTestId('order-submit').click()
   await expect(toast(page, 'warning')).toContainText('would have taken liquidity')
   await expect(toast(page)).toHaveCount(0)
+  expect(detailLooks).toEqual([])
 
   // Open orders with long Mongolian texts at 1280 px: the table scrolls
   // sideways under its Cancel column, which stays in view on a solid ground.

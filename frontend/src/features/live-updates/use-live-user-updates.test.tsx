@@ -9,6 +9,8 @@ import { getConfig } from '@/lib/config'
 import { userInfoKey } from '@/lib/session'
 import { FakeSocket } from '@/test/fake-socket'
 import { createUserUpdateInvalidator, useLiveUserUpdates } from './use-live-user-updates'
+import { isUserFeedReady, subscribeUserChannel } from './user-feed'
+import type { PrivateMessage } from './user-socket'
 
 // The keys the trade page and the wallet really use (their own query
 // options), so a renamed key fails here instead of silently going stale.
@@ -185,5 +187,62 @@ describe('useLiveUserUpdates', () => {
 
     unmount()
     expect(ws.closed).toBe(true)
+  })
+
+  it("passes the socket's messages to the features listening to their channel, and says when they can arrive", () => {
+    const qc = seeded()
+    qc.setQueryData(userInfoKey, { id: '10000001', email: 'a@example.mn' })
+    document.cookie = 'token=tok-9; path=/'
+    const orders: PrivateMessage[] = []
+    const balances: PrivateMessage[] = []
+    // A broken listener does not keep the message from the next one.
+    const failing = subscribeUserChannel('user_orders', () => {
+      throw new Error('a broken listener')
+    })
+    const stopOrders = subscribeUserChannel('user_orders', (m) => orders.push(m))
+    const stopBalances = subscribeUserChannel('user_balances', (m) => balances.push(m))
+    expect(isUserFeedReady()).toBe(false)
+    const { unmount } = mount(qc)
+    const ws = FakeSocket.instances[0]
+    act(() => ws.open())
+    expect(isUserFeedReady()).toBe(false)
+    act(() => ws.push({ event_rep: 'auth', status: 'ok' }))
+    expect(isUserFeedReady()).toBe(true)
+
+    // The order view as internal/userfeed pushes it: spot.OrderView plus event.
+    const done = {
+      channel: 'user_orders',
+      ts: 5,
+      data: { event: 'done', order_id: '42', symbol: 'btcusdt', type: 'POST_ONLY', status: 5, status_text: 'REJECTED', end_reason: 'post_only_would_take', deal_volume: '0' },
+    }
+    const balance = { channel: 'user_balances', ts: 6, data: { coin: 'USDT', normal: '100', lock: '0' } }
+    act(() => ws.push(done))
+    act(() => ws.push(balance))
+    act(() => ws.push({ channel: 'market_btcusdt_ticker', ts: 7, tick: { close: '1' } }))
+    expect(orders).toEqual([done])
+    expect(balances).toEqual([balance])
+    // The lists still refresh: the listeners come on top of the invalidation.
+    act(() => vi.advanceTimersByTime(300))
+    expect(stale(qc, ORDER_KEYS).every(Boolean)).toBe(true)
+
+    stopOrders()
+    act(() => ws.push(done))
+    expect(orders).toHaveLength(1)
+    act(() => ws.drop())
+    expect(isUserFeedReady()).toBe(false)
+    act(() => vi.advanceTimersByTime(1000))
+    const again = FakeSocket.instances[1]
+    act(() => again.open())
+    act(() => again.push({ event_rep: 'auth', status: 'ok' }))
+    expect(isUserFeedReady()).toBe(true)
+    act(() => again.push(balance))
+    expect(balances).toHaveLength(2)
+    // Still the app's one private socket at a time.
+    expect(FakeSocket.instances.filter((s) => !s.closed && s.readyState !== 3)).toHaveLength(1)
+
+    unmount()
+    expect(isUserFeedReady()).toBe(false)
+    stopBalances()
+    failing()
   })
 })

@@ -3,6 +3,7 @@ import { useEffect } from 'react'
 import { getConfig } from '@/lib/config'
 import { getToken } from '@/lib/cookies'
 import { useUserInfo } from '@/lib/session'
+import { attachUserFeed, publishUserMessage } from './user-feed'
 import { UserSocket, type PrivateChannel, type PrivateMessage } from './user-socket'
 
 /**
@@ -97,7 +98,8 @@ export function createUserUpdateInvalidator(queryClient: QueryClient, delay = 25
  * wallet) and the wallet's deposits and withdrawals (history, the deposit
  * modal's confirmations) as the user's own updates arrive, so they change
  * without a reload. Mounted once, in the root layout; it is the app's only
- * private socket.
+ * private socket. Other features get its messages through user-feed
+ * (subscribeUserChannel).
  */
 export function useLiveUserUpdates(): void {
   const queryClient = useQueryClient()
@@ -109,13 +111,18 @@ export function useLiveUserUpdates(): void {
     const socket = new UserSocket({
       url: () => getConfig().ws,
       token: getToken,
-      onMessage: (m) => invalidator.onMessage(m),
+      onMessage: (m) => {
+        invalidator.onMessage(m)
+        publishUserMessage(m)
+      },
       onReady: (resumed) => {
         if (resumed) invalidator.all()
       },
     })
+    const detach = attachUserFeed(socket)
     socket.start()
     return () => {
+      detach()
       socket.stop()
       invalidator.cancel()
     }

@@ -69,6 +69,24 @@ describe('UserSocket', () => {
     expect(received).toEqual([order, deposit, balance, withdraw])
   })
 
+  it('is ready only while the line is open and the token accepted', () => {
+    expect(client.isReady).toBe(false)
+    client.start()
+    sockets[0].open()
+    expect(client.isReady).toBe(false)
+    sockets[0].push({ event_rep: 'auth', status: 'ok' })
+    expect(client.isReady).toBe(true)
+    sockets[0].drop()
+    expect(client.isReady).toBe(false)
+    vi.advanceTimersByTime(100)
+    sockets[1].open()
+    expect(client.isReady).toBe(false)
+    sockets[1].push({ event_rep: 'auth', status: 'ok' })
+    expect(client.isReady).toBe(true)
+    client.stop()
+    expect(client.isReady).toBe(false)
+  })
+
   it('answers server pings', () => {
     client.start()
     sockets[0].open()

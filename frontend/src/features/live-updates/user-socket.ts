@@ -54,6 +54,8 @@ const privateChannels = new Set<string>(PRIVATE_CHANNELS)
 /** One authenticated socket for the signed-in user's own updates. */
 export class UserSocket {
   private readyOnce = false
+  /** True from the server's auth ok until the line closes. */
+  private authed = false
   /** The token read for the current connect attempt, sent once the line opens. */
   private token: string | undefined
   private readonly opts: UserSocketOptions
@@ -75,7 +77,18 @@ export class UserSocket {
       },
       onOpen: (send) => send({ event: 'auth', params: { token: this.token } }),
       onMessage: (m) => this.handle(m),
+      onStateChange: (open) => {
+        if (!open) this.authed = false
+      },
     })
+  }
+
+  /**
+   * True while the line is open and the server has accepted the token, so
+   * the user's updates arrive (false while connecting or reconnecting).
+   */
+  get isReady(): boolean {
+    return this.authed && this.line.isOpen
   }
 
   /** Connects (when there is a token). */
@@ -85,6 +98,7 @@ export class UserSocket {
 
   /** Closes the socket for good. */
   stop(): void {
+    this.authed = false
     this.line.close()
   }
 
@@ -93,6 +107,7 @@ export class UserSocket {
       if (m.status === 'ok') {
         const resumed = this.readyOnce
         this.readyOnce = true
+        this.authed = true
         this.line.resetBackoff()
         this.opts.onReady?.(resumed)
       } else {

@@ -2,7 +2,10 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Toaster, toaster } from '@/components/ui/toaster'
 import { renderWithApp } from '@/test/render'
+import { useLiveUserUpdates } from '@/features/live-updates/use-live-user-updates'
+import { FakeSocket } from '@/test/fake-socket'
 import type { OrderView } from '../api/trade-api'
+import { isFinal } from '../lib/order-outcome'
 import { BTC_USDT } from '../test-pair'
 import { OrderForm } from './order-form'
 
@@ -146,25 +149,58 @@ describe('OrderForm percentage slider', () => {
 })
 
 describe('OrderForm follows orders that can end at once', () => {
+  const RealWebSocket = globalThis.WebSocket
   let detail: Partial<OrderView>
+  /** What the server pushes about order 42 while /order/create runs (a push can beat the answer). */
+  let pushOnCreate: Partial<OrderView>[]
   beforeEach(() => {
+    FakeSocket.instances = []
+    globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket
+    document.cookie = 'token=tok-1; path=/'
+    detail = {}
+    pushOnCreate = []
     apiData.mockReset()
     apiData.mockImplementation(async (path: string) => {
       if (path.endsWith('/finance/v5/account_balance')) return balances
-      if (path.endsWith('/order/create')) return { order_id: '42' }
+      if (path.endsWith('/order/create')) {
+        for (const o of pushOnCreate) pushOrder(o)
+        return { order_id: '42' }
+      }
       if (path.endsWith('/order/detail')) return { order_id: '42', deal_volume: '0', ...detail }
       return {}
     })
   })
-  afterEach(() => act(() => toaster.remove()))
+  afterEach(() => {
+    act(() => toaster.remove())
+    globalThis.WebSocket = RealWebSocket
+  })
 
-  async function place(type: string, side: 'buy' | 'sell' = 'buy', placed = 'Order placed') {
+  const detailCalls = () => apiData.mock.calls.filter(([p]) => p === '/fe-ex-api/order/detail').length
+  const sleep = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)))
+  /** The app's private socket as the root layout keeps it (features/live-updates). */
+  function LiveUpdates() {
+    useLiveUserUpdates()
+    return null
+  }
+  const socket = () => FakeSocket.instances[0]
+  /** Pushes a user_orders message about order 42 as internal/userfeed sends it. */
+  function pushOrder(o: Partial<OrderView> & { event?: string }) {
+    socket().push({ channel: 'user_orders', ts: 1, data: { event: isFinal(o.status ?? 1) ? 'done' : 'placed', order_id: '42', symbol: 'btcusdt', deal_volume: '0', status: 1, ...o } })
+  }
+
+  async function place(type: string, { side = 'buy', placed = 'Order placed', live = true }: { side?: 'buy' | 'sell'; placed?: string; live?: boolean } = {}) {
     renderWithApp(
       <>
-        <OrderForm pair={pair} follow={{ intervalMs: 5, timeoutMs: 200 }} />
+        {live && <LiveUpdates />}
+        <OrderForm pair={pair} follow={{ fallbackMs: 150, timeoutMs: 600 }} />
         <Toaster />
       </>,
     )
+    if (live) {
+      await waitFor(() => expect(FakeSocket.instances).toHaveLength(1))
+      act(() => socket().open())
+      act(() => socket().push({ event_rep: 'auth', status: 'ok' }))
+    }
     await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1000.55 USDT'))
     if (side === 'sell') fireEvent.click(screen.getByTestId('side-sell'))
     fireEvent.change(screen.getByTestId('order-type'), { target: { value: type } })
@@ -176,50 +212,73 @@ describe('OrderForm follows orders that can end at once', () => {
     await screen.findByText(placed)
   }
 
-  it('replaces "Order placed" with a warning when a post-only order would have taken', async () => {
-    detail = { status: 5, type: 'POST_ONLY' }
+  it('replaces "Order placed" with a warning when the push says a post-only order would have taken, without looking it up', async () => {
+    // The rejection is pushed before /order/create answers.
+    pushOnCreate = [{ type: 'POST_ONLY' }, { status: 5, type: 'POST_ONLY', end_reason: 'post_only_would_take' }]
     await place('POST_ONLY')
     expect(await screen.findByText('Post-only order not placed')).toBeTruthy()
     expect(screen.getByText(/would have taken liquidity/)).toBeTruthy()
     await waitFor(() => expect(screen.queryByText('Order placed')).toBeNull())
-    expect(apiData).toHaveBeenCalledWith('/fe-ex-api/order/detail', { order_id: '42' }, expect.objectContaining({ silent: true }))
+    await sleep(700)
+    expect(detailCalls()).toBe(0)
   })
 
-  it('warns when a fill-or-kill could not fill', async () => {
-    detail = { status: 4, type: 'FOK' }
-    await place('FOK', 'sell')
+  it('warns when the push says a fill-or-kill could not fill', async () => {
+    detail = { status: 1, type: 'FOK' } // what a look-up would see; the push must tell
+    pushOnCreate = [{ type: 'FOK' }]
+    await place('FOK', { side: 'sell' })
+    act(() => pushOrder({ status: 4, type: 'FOK', end_reason: 'fok_not_filled' }))
     expect(await screen.findByText('Fill-or-kill order cancelled')).toBeTruthy()
     expect(screen.getByText(/could not be filled completely/)).toBeTruthy()
+    expect(detailCalls()).toBe(0)
   })
 
-  it('stays quiet about an IOC that filled in part and about orders that filled', async () => {
-    detail = { status: 4, type: 'IOC', deal_volume: '0.0004' }
+  it('stays quiet about an IOC that filled in part', async () => {
+    pushOnCreate = [{ type: 'IOC' }]
     await place('IOC')
-    await waitFor(() => expect(apiData.mock.calls.filter(([p]) => p === '/fe-ex-api/order/detail').length).toBeGreaterThan(0))
-    await new Promise((r) => setTimeout(r, 50))
+    act(() => pushOrder({ status: 4, type: 'IOC', deal_volume: '0.0004', end_reason: 'ioc_remainder' }))
+    await sleep(700)
     expect(screen.queryByText(/order cancelled/)).toBeNull()
     expect(screen.getByText('Order placed')).toBeTruthy()
+    expect(detailCalls()).toBe(0)
   })
 
   it('says so in Mongolian', async () => {
     // The test setup clears cookies after each test.
     document.cookie = 'lan=mn_MN; path=/'
-    detail = { status: 4, type: 'MARKET' }
-    await place('MARKET', 'buy', 'Захиалга амжилттай үүслээ')
+    pushOnCreate = [{ type: 'MARKET', price: '0' }, { status: 4, type: 'MARKET', price: '0', end_reason: 'ioc_remainder' }]
+    await place('MARKET', { placed: 'Захиалга амжилттай үүслээ' })
     expect(await screen.findByText('Зах зээлийн захиалга цуцлагдлаа')).toBeTruthy()
     expect(screen.getByText(/биелүүлэх захиалга байгаагүй/)).toBeTruthy()
+    expect(detailCalls()).toBe(0)
   })
 
-  it('warns about a stop-limit whose stop is already reached', async () => {
+  it('never looks up a limit order that rests, and stays quiet about it', async () => {
+    detail = { status: 1, type: 'LIMIT' }
+    pushOnCreate = [{ type: 'LIMIT' }]
+    await place('LIMIT')
+    act(() => pushOrder({ event: 'accepted', type: 'LIMIT' }))
+    await sleep(900)
+    expect(detailCalls()).toBe(0)
+    expect(screen.queryByTestId('toast-warning')).toBeNull()
+    expect(screen.getByText('Order placed')).toBeTruthy()
+  })
+
+  it('looks the order up once when no push comes (no socket), and warns from what it reads', async () => {
     detail = { status: 5, type: 'STOP_LIMIT' }
-    await place('STOP_LIMIT')
+    await place('STOP_LIMIT', { live: false })
     expect(await screen.findByText('Stop-limit order not placed')).toBeTruthy()
+    expect(apiData).toHaveBeenCalledWith('/fe-ex-api/order/detail', { order_id: '42' }, expect.objectContaining({ silent: true }))
+    await sleep(700)
+    expect(detailCalls()).toBe(1)
   })
 
-  it('stays quiet about a limit order that rests', async () => {
+  it('looks once, not repeatedly, when the socket is up but says nothing about the order', async () => {
     detail = { status: 1, type: 'LIMIT' }
     await place('LIMIT')
-    await waitFor(() => expect(apiData.mock.calls.filter(([p]) => p === '/fe-ex-api/order/detail').length).toBeGreaterThan(1))
+    await waitFor(() => expect(detailCalls()).toBe(1))
+    await sleep(900)
+    expect(detailCalls()).toBe(1)
     expect(screen.queryByTestId('toast-warning')).toBeNull()
     expect(screen.getByText('Order placed')).toBeTruthy()
   })

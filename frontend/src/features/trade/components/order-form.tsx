@@ -25,7 +25,7 @@ import {
   type OrderSide,
   type OrderType,
 } from '../lib/order-form'
-import { followOrder, outcomeWarning, type FollowOptions } from '../lib/order-outcome'
+import { outcomeWarning, watchOrder, type FollowOptions } from '../lib/order-outcome'
 
 /** A price picked in the order book; n changes on every pick so the same price can be picked twice. */
 export interface PickedPrice {
@@ -156,7 +156,7 @@ function PercentSlider({ value, onChange, disabled, label }: { value: number; on
 export interface OrderFormProps {
   pair: TradePair
   picked?: PickedPrice
-  /** How placed orders are followed up (the default looks for about 5 s; tests shorten it). */
+  /** How placed orders are followed up (the default waits about 5 s for the push that ends them; tests shorten it). */
   follow?: Omit<FollowOptions, 'signal'>
 }
 
@@ -239,8 +239,21 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   }
 
   const mutation = useMutation({
-    mutationFn: (d: OrderDraft) => createOrder(buildOrderRequest(d, pair)),
-    onSuccess: (data, d) => {
+    mutationFn: async (d: OrderDraft) => {
+      // The API acknowledges the order before the engine has seen it: one
+      // that ends at once with nothing filled replaces "placed" with why.
+      // The follow-up listens from before the order is sent, as the push
+      // that ends it can come before the answer.
+      following.current ??= new AbortController()
+      const watch = watchOrder({ ...follow, signal: following.current.signal })
+      try {
+        return { placed: await createOrder(buildOrderRequest(d, pair)), watch }
+      } catch (e) {
+        watch.stop()
+        throw e
+      }
+    },
+    onSuccess: ({ placed: data, watch }, d) => {
       const placed = toaster.create({ type: 'success', title: t('form.placed'), duration: TOAST_DURATION_MS, closable: true })
       setAmount('')
       setTotal('')
@@ -248,11 +261,11 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
       setShowErrors(false)
       refresh()
       const orderId = data?.order_id
-      if (!orderId) return
-      // The API acknowledges the order before the engine has seen it: one
-      // that ends at once with nothing filled replaces "placed" with why.
-      following.current ??= new AbortController()
-      void followOrder(String(orderId), orderDetail, { ...follow, signal: following.current.signal }).then((order) => {
+      if (!orderId) {
+        watch.stop()
+        return
+      }
+      void watch.follow(String(orderId), orderDetail).then((order) => {
         const key = order && outcomeWarning(d.type, order)
         if (!key) return
         toaster.dismiss(placed)

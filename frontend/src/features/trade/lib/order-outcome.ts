@@ -5,8 +5,11 @@
  * that finds nothing to trade against, or a stop-limit whose stop is already
  * reached is "placed" and then ends REJECTED or CANCELLED with nothing
  * filled. The form follows each order for a few seconds and says so instead
- * of leaving "Order placed" standing.
+ * of leaving "Order placed" standing. It learns how the order ended from the
+ * user_orders messages of the app's private socket (features/live-updates)
+ * and reads /order/detail at most once, when no message came.
  */
+import { isUserFeedReady, subscribeUserChannel } from '@/features/live-updates/user-feed'
 import type { OrderView } from '../api/trade-api'
 import { parseDec } from './decimal'
 
@@ -75,50 +78,124 @@ export function outcomeWarning(
   return undefined
 }
 
-/** How {@link followOrder} polls. */
+/** Where pushed orders come from; tests pass their own. */
+export interface OrderFeed {
+  /** Listens to the user's pushed orders; returns the unsubscriber. */
+  subscribe(listener: (order: OrderView) => void): () => void
+  /** True while pushes arrive (the private socket is open and signed in). */
+  isReady(): boolean
+}
+
+/** A pushed order: the data of a user_orders message (internal/userfeed OrderUpdate, spot.OrderView plus event). */
+function pushedOrder(data: unknown): OrderView | undefined {
+  if (typeof data !== 'object' || data === null) return undefined
+  const o = data as Partial<OrderView>
+  if (o.order_id === undefined || o.order_id === null || typeof o.status !== 'number') return undefined
+  return o as OrderView
+}
+
+/** The user_orders messages of the app-wide private socket. */
+export const liveOrderFeed: OrderFeed = {
+  subscribe: (listener) =>
+    subscribeUserChannel('user_orders', (m) => {
+      const order = pushedOrder(m.data)
+      if (order) listener(order)
+    }),
+  isReady: isUserFeedReady,
+}
+
+/** How orders are followed. */
 export interface FollowOptions {
-  /** Wait before the first look; each later wait is one step longer (0.4 s, 0.8 s, 1.2 s ...). */
-  intervalMs?: number
+  /** The pushed orders (default: the app's private socket). */
+  feed?: OrderFeed
+  /**
+   * When nothing was pushed about the order by then, or the socket is down
+   * and no final push came, look it up once with /order/detail.
+   */
+  fallbackMs?: number
   /** Give up after this long (the order is resting, or the server is slow). */
   timeoutMs?: number
   signal?: AbortSignal
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer)
-        resolve()
-      },
-      { once: true },
-    )
-  })
+/** The follow-up of an order about to be placed (see {@link watchOrder}). */
+export interface OrderWatch {
+  /**
+   * Follows the order the create call answered with; resolves with its final
+   * state, or undefined when it is still open (or could not be read) at the
+   * deadline or the follow-up was stopped.
+   */
+  follow(orderId: string, load: (orderId: string, signal?: AbortSignal) => Promise<OrderView>): Promise<OrderView | undefined>
+  /** Stops listening (the order was not placed); a follow-up under way resolves undefined. */
+  stop(): void
+}
 
 /**
- * Looks the order up until it is final or the time is up; resolves with its
- * final state, or undefined when it is still open (or could not be read) by
- * then. Failed look-ups are retried quietly: this is a courtesy check, the
- * order lists show the truth either way.
+ * Starts following an order before it is sent: the push that ends an order
+ * (a post-only rejected at once) can beat the answer to /order/create, so
+ * the watch listens from the start and keeps what was pushed. Once the
+ * order id is known, {@link OrderWatch.follow} waits for the push that shows
+ * the order final. /order/detail is a fallback, read at most once, at
+ * fallbackMs, and only when nothing was pushed about the order or the socket
+ * is not ready: a resting order, whose placement was pushed, is never
+ * looked up, and nothing polls. Failed look-ups are quiet: this is a
+ * courtesy check, the order lists show the truth either way.
  */
-export async function followOrder(
-  orderId: string,
-  load: (orderId: string, signal?: AbortSignal) => Promise<OrderView>,
-  { intervalMs = 400, timeoutMs = 5000, signal }: FollowOptions = {},
-): Promise<OrderView | undefined> {
-  const deadline = Date.now() + timeoutMs
-  for (let look = 1; !signal?.aborted; look++) {
-    await sleep(Math.min(intervalMs * look, Math.max(0, deadline - Date.now())), signal)
-    if (signal?.aborted) return undefined
-    try {
-      const order = await load(orderId, signal)
-      if (order && isFinal(order.status)) return order
-    } catch {
-      // Not readable yet (or offline): look again until the deadline.
-    }
-    if (Date.now() >= deadline) return undefined
+export function watchOrder({ feed = liveOrderFeed, fallbackMs = 2500, timeoutMs = 5000, signal }: FollowOptions = {}): OrderWatch {
+  /** The last pushed state of each order seen since the watch started. */
+  const pushed = new Map<string, OrderView>()
+  const timers: ReturnType<typeof setTimeout>[] = []
+  let following: string | undefined
+  let settle: ((order?: OrderView) => void) | undefined
+  let stopped = false
+  const unsubscribe = feed.subscribe((order) => {
+    const id = String(order.order_id)
+    pushed.set(id, order)
+    if (id === following && isFinal(order.status)) end(order)
+  })
+  /** Stops listening and resolves the follow-up, if any, with order. */
+  function end(order?: OrderView) {
+    if (stopped) return
+    stopped = true
+    unsubscribe()
+    timers.forEach(clearTimeout)
+    signal?.removeEventListener('abort', abort)
+    settle?.(order)
+    settle = undefined
   }
-  return undefined
+  const abort = () => end()
+  signal?.addEventListener('abort', abort, { once: true })
+  if (signal?.aborted) end()
+  return {
+    stop: () => end(),
+    follow(orderId, load) {
+      return new Promise((resolve) => {
+        if (stopped || following !== undefined) {
+          resolve(undefined)
+          return
+        }
+        following = orderId
+        settle = resolve
+        const known = pushed.get(orderId)
+        if (known && isFinal(known.status)) {
+          end(known)
+          return
+        }
+        timers.push(
+          setTimeout(() => {
+            if (pushed.has(orderId) && feed.isReady()) return
+            load(orderId, signal).then(
+              (order) => {
+                if (order && isFinal(order.status)) end(order)
+              },
+              () => {
+                // Not readable (or offline): a push may still come until the deadline.
+              },
+            )
+          }, fallbackMs),
+          setTimeout(() => end(), timeoutMs),
+        )
+      })
+    },
+  }
 }
