@@ -25,7 +25,7 @@
 //
 //	balance  pk "BAL#<owner>"   sk "<kind>#<sub>#<coin>"  avail, frozen (numbers)
 //	         gsi1pk "BALCOIN#<coin>" gsi1sk "<owner>#<kind>#<sub>"   (audit per coin)
-//	posting  pk "POST#<id>"     sk "POST"   reason, legs (JSON), at, hash
+//	posting  pk "POST#<id>"     sk "POST"   reason, legs (compact text, record.go), at
 //	         gsi2pk "POSTSHARD#<n>" gsi2sk "<at-ms>#<id>"            (audit replay)
 package ledger
 

@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -72,7 +71,7 @@ func (l *Ledger) Audit(ctx context.Context, coins ...string) (Report, error) {
 			for _, it := range page.Items {
 				rep.Postings++
 				var legs []Leg
-				if err := json.Unmarshal([]byte(it.Str("legs")), &legs); err != nil {
+				if legs, err = parseLegs(it.Str("legs")); err != nil {
 					rep.Problems = append(rep.Problems, fmt.Sprintf("posting %s: unreadable legs: %v", it.Str(store.AttrPK), err))
 					continue
 				}

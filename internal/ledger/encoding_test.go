@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 )
 
-// The posting record's hand-written encoders must produce exactly what the
-// reflective ones did: the audit decodes the legs with encoding/json, and
-// stored hashes are compared with newly computed ones on every replay.
+// The posting record's legs text must read back as the legs it was made of
+// (the audit replays it), records of the JSON format must still be read, and
+// the hash of those records must stay what it was (a replay compares it).
 
 func encodingCases() [][]Leg {
 	return [][]Leg{
@@ -21,23 +23,79 @@ func encodingCases() [][]Leg {
 		// Strings json.Marshal escapes take the reflective path.
 		{Move(UserAccount(`a"b`, Spot), UserAccount("<x&y>", OTC), "MNT", d("5"))},
 		{Move(UserAccount("ünï", Spot), UserAccount("tab\t", OTC), "MNT", d("5"))},
+		// The compact text's separators inside names.
+		{Move(IsolatedAccount("a/b>c", "x:y|z%"), UserAccount("%41", Spot), "U|S:", d("1"))},
 	}
 }
 
-func TestLegsJSONMatchesEncodingJSON(t *testing.T) {
+func TestLegsTextRoundTrip(t *testing.T) {
 	for i, legs := range encodingCases() {
-		want, err := json.Marshal(legs)
+		text := legsText(legs)
+		back, err := parseLegs(text)
+		if err != nil {
+			t.Fatalf("case %d: %q: %v", i, text, err)
+		}
+		if !sameLegs(back, legs) {
+			t.Errorf("case %d: %q reads back as %+v", i, text, back)
+		}
+	}
+	if got := legsText(encodingCases()[0]); got != "SYS/chain/TRC20/avail>1001/spot/avail:USDT:250.5" {
+		t.Errorf("compact text %q", got)
+	}
+}
+
+// Records written before the compact text hold the legs as JSON.
+func TestLegsJSONStillRead(t *testing.T) {
+	for i, legs := range encodingCases() {
+		js, err := json.Marshal(legs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := legsJSON(legs); got != string(want) {
-			t.Errorf("case %d:\n got %s\nwant %s", i, got, want)
-		}
-		var back []Leg
-		if err := json.Unmarshal([]byte(legsJSON(legs)), &back); err != nil || len(back) != len(legs) || !back[0].Amount.Equal(legs[0].Amount) {
-			t.Errorf("case %d: legs do not decode back: %v", i, err)
+		back, err := parseLegs(string(js))
+		if err != nil || !sameLegs(back, legs) {
+			t.Errorf("case %d: %s reads back as %+v (%v)", i, js, back, err)
 		}
 	}
+}
+
+func TestParseLegsRejectsGarbage(t *testing.T) {
+	for _, s := range []string{"", "x", "a/spot/avail", "a/spot/avail>b/spot/avail:USDT", "a/spot/avail>b/spot/avail:USDT:x",
+		"a/spot/avail>b:USDT:1", "a%2/spot/avail>b/spot/avail:USDT:1", "a%zz/spot/avail>b/spot/avail:USDT:1"} {
+		if legs, err := parseLegs(s); err == nil {
+			t.Errorf("%q parsed as %+v", s, legs)
+		}
+	}
+}
+
+func FuzzLegsText(f *testing.F) {
+	f.Add("1001", "TRC20", "USDT", "250.5")
+	f.Add("a/b>c", "x:y|z%", "U|S", "0.00000001")
+	f.Fuzz(func(t *testing.T, owner, sub, coin, amount string) {
+		amt, err := decimal.NewFromString(amount)
+		if err != nil || owner == "" || coin == "" {
+			return
+		}
+		legs := []Leg{{From: Account{Owner: owner, Kind: MarginIsolated, Sub: sub}, FromBucket: Frozen,
+			To: Account{Owner: owner, Kind: Spot}, ToBucket: Available, Coin: coin, Amount: amt}}
+		back, err := parseLegs(legsText(legs))
+		if err != nil || !sameLegs(back, legs) {
+			t.Fatalf("%q reads back as %+v (%v)", legsText(legs), back, err)
+		}
+	})
+}
+
+func sameLegs(a, b []Leg) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.From != y.From || x.To != y.To || x.FromBucket != y.FromBucket || x.ToBucket != y.ToBucket ||
+			x.Coin != y.Coin || !x.Amount.Equal(y.Amount) {
+			return false
+		}
+	}
+	return true
 }
 
 // referenceHash is the original, string-building posting hash.

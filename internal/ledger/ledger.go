@@ -211,16 +211,15 @@ func (l *Ledger) record(p Posting) (store.Op, error) {
 		}
 	}
 	now := l.now().UnixMilli()
-	rec := make(store.Item, 9)
+	rec := make(store.Item, 8)
 	rec[store.AttrPK] = "POST#" + p.ID
 	rec[store.AttrSK] = "POST"
 	rec["reason"] = p.Reason
-	rec["legs"] = legsJSON(p.Legs)
+	rec["legs"] = legsText(p.Legs)
 	if len(p.Meta) > 0 {
 		metaJSON, _ := json.Marshal(p.Meta)
 		rec["meta"] = string(metaJSON)
 	}
-	rec["hash"] = postingHash(p)
 	rec["at"] = now
 	rec[store.AttrGSI2PK] = shardKeys[shardOf(p.ID)]
 	rec[store.AttrGSI2SK] = postingSortKey(now, p.ID)
@@ -283,7 +282,7 @@ func (l *Ledger) replay(ctx context.Context, p Posting) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("ledger: read replayed posting %s: %w", p.ID, err)
 	}
-	if it.Str("hash") != postingHash(p) {
+	if !sameAsRecord(it, p) {
 		return Result{}, fmt.Errorf("%w: %s", ErrIDConflict, p.ID)
 	}
 	return Result{Replayed: true}, nil
@@ -384,7 +383,8 @@ func plus(x, y decimal.Decimal) decimal.Decimal {
 }
 
 // postingHash fingerprints what a posting does (reason and legs, not the
-// meta), so a replayed id can be told apart from a reused one. The layout of
+// meta) as records of the JSON format stored it (see record.go), so a
+// replay of such a record can be told apart from a reused id. The layout of
 // the hashed text is fixed: stored hashes are compared with it.
 func postingHash(p Posting) string {
 	b := make([]byte, 0, 32+96*len(p.Legs))
@@ -451,60 +451,6 @@ func postingSortKey(ms int64, id string) string {
 	b = append(b, '#')
 	b = append(b, id...)
 	return string(b)
-}
-
-// legsJSON encodes the legs exactly as json.Marshal does, without
-// reflection; strings that would need escaping fall back to json.Marshal.
-func legsJSON(legs []Leg) string {
-	b := make([]byte, 0, 160*len(legs))
-	b = append(b, '[')
-	for i, lg := range legs {
-		if !plainJSON(lg.From.Owner) || !plainJSON(string(lg.From.Kind)) || !plainJSON(lg.From.Sub) ||
-			!plainJSON(lg.To.Owner) || !plainJSON(string(lg.To.Kind)) || !plainJSON(lg.To.Sub) ||
-			!plainJSON(string(lg.FromBucket)) || !plainJSON(string(lg.ToBucket)) || !plainJSON(lg.Coin) {
-			slow, _ := json.Marshal(legs)
-			return string(slow)
-		}
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"from":`...)
-		b = appendAccountJSON(b, lg.From)
-		b = append(b, `,"fromBucket":"`...)
-		b = append(b, lg.FromBucket...)
-		b = append(b, `","to":`...)
-		b = appendAccountJSON(b, lg.To)
-		b = append(b, `,"toBucket":"`...)
-		b = append(b, lg.ToBucket...)
-		b = append(b, `","coin":"`...)
-		b = append(b, lg.Coin...)
-		b = append(b, `","amount":"`...)
-		b = append(b, lg.Amount.String()...)
-		b = append(b, `"}`...)
-	}
-	b = append(b, ']')
-	return string(b)
-}
-
-func appendAccountJSON(b []byte, a Account) []byte {
-	b = append(b, `{"Owner":"`...)
-	b = append(b, a.Owner...)
-	b = append(b, `","Kind":"`...)
-	b = append(b, a.Kind...)
-	b = append(b, `","Sub":"`...)
-	b = append(b, a.Sub...)
-	return append(b, `"}`...)
-}
-
-// plainJSON reports whether json.Marshal writes s between quotes unchanged.
-func plainJSON(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
 }
 
 // Balance is one account's holding of one coin.

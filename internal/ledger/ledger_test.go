@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -148,6 +149,45 @@ func TestIdempotency(t *testing.T) {
 	}
 	wantBalance(t, l, u, "BTC", "0.5", "0")
 	wantClean(t, l)
+}
+
+// A book written before the compact legs text holds JSON legs and a hash:
+// its postings still replay, still refuse a reused id and still audit.
+func TestRecordsOfTheJSONFormat(t *testing.T) {
+	st := openStore(t)
+	l := New(st, nil)
+	u := UserAccount("1", Spot)
+	old := Posting{ID: "dep:old", Reason: "deposit", Legs: []Leg{Move(ChainAccount("BTC"), u, "BTC", d("0.5"))}}
+	js, err := json.Marshal(old.Legs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, sk := balanceKeyParts(u, "BTC")
+	cpk, csk := balanceKeyParts(ChainAccount("BTC"), "BTC")
+	if err := st.Transact(context.Background(), []store.Op{
+		store.PutOp(store.Item{store.AttrPK: "POST#" + old.ID, store.AttrSK: "POST", "reason": old.Reason, "legs": string(js),
+			"hash": postingHash(old), "at": int64(1), store.AttrGSI2PK: shardKeys[shardOf(old.ID)],
+			store.AttrGSI2SK: postingSortKey(1, old.ID)}, nil),
+		store.PutOp(store.Item{store.AttrPK: pk, store.AttrSK: sk, "owner": "1", "kind": "spot", "sub": "", "coin": "BTC",
+			"avail": d("0.5"), "frozen": d("0"), store.AttrGSI1PK: "BALCOIN#BTC", store.AttrGSI1SK: "1#spot#"}, nil),
+		store.PutOp(store.Item{store.AttrPK: cpk, store.AttrSK: csk, "owner": SystemOwner, "kind": "chain", "sub": "BTC", "coin": "BTC",
+			"avail": d("-0.5"), "frozen": d("0"), store.AttrGSI1PK: "BALCOIN#BTC", store.AttrGSI1SK: SystemOwner + "#chain#BTC"}, nil),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if r := mustPost(t, l, old); !r.Replayed {
+		t.Fatal("the JSON-format posting was applied again")
+	}
+	other := old
+	other.Legs = []Leg{Move(ChainAccount("BTC"), u, "BTC", d("0.6"))}
+	if _, err := l.Post(context.Background(), other); !errors.Is(err, ErrIDConflict) {
+		t.Fatalf("reused id of a JSON-format posting: %v", err)
+	}
+	mustPost(t, l, Posting{ID: "dep:new", Reason: "deposit", Legs: []Leg{Move(ChainAccount("BTC"), u, "BTC", d("0.25"))}})
+	wantBalance(t, l, u, "BTC", "0.75", "0")
+	if rep := wantClean(t, l); rep.Postings != 2 {
+		t.Fatalf("audit replayed %d postings, want 2", rep.Postings)
+	}
 }
 
 func TestExtraOpsAtomic(t *testing.T) {
