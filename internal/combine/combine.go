@@ -3,7 +3,9 @@
 // wait, and the next commit takes them as one group. There is no
 // background goroutine: a waiting caller leads the next group. Up to Max
 // groups may be committing at once, so one group can be applied while
-// another waits for its fsync.
+// another waits for its fsync. A Commit that hands back a wait (a store
+// transaction applied but not yet durable, store.Pipelined) frees its slot
+// before waiting: the groups applied meanwhile then share the fsync.
 //
 // The ledger groups postings into one store transaction with it, and spot
 // settlement its plain transactions.
@@ -22,8 +24,11 @@ type Combiner[Req, Res any] struct {
 	// Take returns how many of the pending requests, a prefix and at least
 	// one, form the next group. It is called with the combiner locked.
 	Take func(pending []Req) int
-	// Commit commits one group and returns each request's result, in order.
-	Commit func(ctx context.Context, group []Req) []Res
+	// Commit commits one group and returns each request's result, in
+	// order. When it also returns a wait, the group's slot is freed first
+	// and wait is called after: it finishes the commit (waits for its
+	// durability) and may change the results before they are handed out.
+	Commit func(ctx context.Context, group []Req) (res []Res, wait func())
 
 	mu       sync.Mutex
 	pending  []*waiter[Req, Res]
@@ -57,9 +62,19 @@ func (c *Combiner[Req, Res]) Do(ctx context.Context, req Req) Res {
 			for i, g := range group {
 				reqs[i] = g.req
 			}
-			res := c.Commit(context.WithoutCancel(ctx), reqs)
+			res, wait := c.Commit(context.WithoutCancel(ctx), reqs)
 			c.mu.Lock()
 			c.inflight--
+			if wait != nil {
+				// The slot is free: the oldest waiter leads the next group
+				// while this one waits.
+				if len(c.pending) > 0 {
+					poke(c.pending[0])
+				}
+				c.mu.Unlock()
+				wait()
+				c.mu.Lock()
+			}
 			for i, g := range group {
 				g.res, g.done = res[i], true
 				if g != w {

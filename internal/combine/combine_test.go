@@ -15,7 +15,7 @@ func TestCombinerGroupsAndAnswersEveryRequest(t *testing.T) {
 	c := &Combiner[int, int]{
 		Max:  2,
 		Take: func(p []int) int { return min(len(p), 5) },
-		Commit: func(ctx context.Context, g []int) []int {
+		Commit: func(ctx context.Context, g []int) ([]int, func()) {
 			n := inflight.Add(1)
 			for {
 				m := maxSeen.Load()
@@ -34,7 +34,7 @@ func TestCombinerGroupsAndAnswersEveryRequest(t *testing.T) {
 			for i, r := range g {
 				out[i] = r * 10
 			}
-			return out
+			return out, nil
 		},
 	}
 	var wg sync.WaitGroup
@@ -63,18 +63,70 @@ func TestCombinerGroupsAndAnswersEveryRequest(t *testing.T) {
 func TestCommitIgnoresCancellation(t *testing.T) {
 	c := &Combiner[int, error]{
 		Take: func(p []int) int { return len(p) },
-		Commit: func(ctx context.Context, g []int) []error {
+		Commit: func(ctx context.Context, g []int) ([]error, func()) {
 			out := make([]error, len(g))
 			for i := range g {
 				out[i] = ctx.Err()
 			}
-			return out
+			return out, nil
 		},
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := c.Do(ctx, 1); err != nil {
 		t.Fatalf("commit saw %v", err)
+	}
+}
+
+// A commit that hands back a wait frees its slot before waiting: with Max 1
+// the next group commits while the first still waits, and the results the
+// wait sets are the ones handed out.
+func TestWaitFreesTheSlot(t *testing.T) {
+	secondCommitted := make(chan struct{})
+	var commits atomic.Int64
+	c := &Combiner[int, int]{
+		Max:  1,
+		Take: func(p []int) int { return 1 },
+		Commit: func(ctx context.Context, g []int) ([]int, func()) {
+			out := []int{-1}
+			n := commits.Add(1)
+			if n == 2 {
+				close(secondCommitted)
+			}
+			return out, func() {
+				if n == 1 {
+					select {
+					case <-secondCommitted:
+					case <-time.After(5 * time.Second):
+						t.Error("the second group did not commit while the first waited")
+					}
+				}
+				out[0] = g[0] * 10
+			}
+		},
+	}
+	var wg sync.WaitGroup
+	got := make([]int, 3)
+	first := make(chan struct{})
+	for i := 1; i <= 2; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if i == 2 {
+				<-first
+			}
+			got[i] = c.Do(context.Background(), i)
+		}(i)
+		if i == 1 {
+			for commits.Load() == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			close(first)
+		}
+	}
+	wg.Wait()
+	if got[1] != 10 || got[2] != 20 {
+		t.Fatalf("results %v, want 10 and 20 from the waits", got[1:])
 	}
 }
 

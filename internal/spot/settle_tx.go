@@ -28,7 +28,7 @@ const maxTxInflight = 2
 // newTxCombiner returns the combiner of settlement's transactions on st.
 func newTxCombiner(st store.Store) *txCombiner {
 	return &txCombiner{Max: maxTxInflight, Take: takeUnits,
-		Commit: func(ctx context.Context, units [][]store.Op) []error { return commitUnits(ctx, st, units) }}
+		Commit: func(ctx context.Context, units [][]store.Op) ([]error, func()) { return commitUnits(ctx, st, units) }}
 }
 
 // takeUnits returns how many of the pending units, a prefix, fit one
@@ -54,20 +54,32 @@ func opKey(op store.Op) store.Key {
 }
 
 // commitUnits runs the batch as one transaction, or unit by unit when that
-// fails or there is only one.
-func commitUnits(ctx context.Context, st store.Store, batch [][]store.Op) []error {
+// fails or there is only one. On a pipelined store the combined
+// transaction's fsync is waited for after the slot is freed (the returned
+// wait), as the ledger does.
+func commitUnits(ctx context.Context, st store.Store, batch [][]store.Op) ([]error, func()) {
 	errs := make([]error, len(batch))
 	if len(batch) > 1 {
 		var all []store.Op
 		for _, u := range batch {
 			all = append(all, u...)
 		}
-		if st.Transact(ctx, all) == nil {
-			return errs
+		if p, ok := st.(store.Pipelined); ok {
+			if durable, err := p.TransactApplied(ctx, all); err == nil {
+				return errs, func() {
+					if err := durable(); err != nil {
+						for i := range errs {
+							errs[i] = err
+						}
+					}
+				}
+			}
+		} else if st.Transact(ctx, all) == nil {
+			return errs, nil
 		}
 	}
 	for i, u := range batch {
 		errs[i] = st.Transact(ctx, u)
 	}
-	return errs
+	return errs, nil
 }

@@ -107,6 +107,20 @@ type Store interface {
 	Close() error
 }
 
+// Pipelined is implemented by stores that can hand a transaction back once
+// it is applied and before it is durable (the embedded store, whose
+// commits share fsyncs). A caller that batches writes (the ledger) then
+// lets its next batch be applied while the previous one waits for the
+// disk, and both are made durable by one fsync.
+type Pipelined interface {
+	// TransactApplied is Transact returning as soon as the transaction is
+	// applied: its conditions held, its writes are ordered before every
+	// later write and visible to readers. An error means what it means
+	// from Transact. Otherwise the caller must call durable, and may take
+	// the transaction as done only when durable returns nil.
+	TransactApplied(ctx context.Context, ops []Op) (durable func() error, err error)
+}
+
 // OpKind says what a transaction operation does.
 type OpKind int
 

@@ -29,20 +29,37 @@ const (
 
 var errCorrupt = errors.New("embedded: corrupt item encoding")
 
-// encodeItem appends the encoding of a normalized item to dst.
+// encodeItem appends the encoding of a normalized item to dst. The key
+// attributes are left out: every encoded item is stored or sent with its
+// key (the Pebble key, a change record's key), and decodeItem puts them
+// back. Items written before this rule carry them and decode as they are.
 func encodeItem(dst []byte, it store.Item) []byte {
-	return encodeMap(dst, it)
+	return encodeAttrs(dst, it, true)
 }
 
-func encodeMap(dst []byte, m map[string]any) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(m)))
-	if len(m) == 0 {
+func encodeMap(dst []byte, m map[string]any) []byte { return encodeAttrs(dst, m, false) }
+
+func encodeAttrs(dst []byte, m map[string]any, skipKey bool) []byte {
+	n := len(m)
+	if skipKey {
+		if _, ok := m[store.AttrPK]; ok {
+			n--
+		}
+		if _, ok := m[store.AttrSK]; ok {
+			n--
+		}
+	}
+	dst = binary.AppendUvarint(dst, uint64(n))
+	if n == 0 {
 		return dst
 	}
 	// Sort names without allocating for small items (the common case).
 	var buf [16]string
 	names := buf[:0]
 	for k := range m {
+		if skipKey && (k == store.AttrPK || k == store.AttrSK) {
+			continue
+		}
 		names = append(names, k)
 	}
 	sort.Strings(names)
@@ -161,26 +178,36 @@ func (d *decoder) fail() {
 	d.b = nil
 }
 
-// decodeItem decodes an item; the result shares no memory with b.
-func decodeItem(b []byte) (store.Item, error) {
+// decodeItem decodes the item stored under k; the result shares no memory
+// with b.
+func decodeItem(b []byte, k store.Key) (store.Item, error) {
 	d := decoder{b: b}
-	m := d.decodeMap()
+	m := d.decodeMapExtra(2)
 	if d.err != nil {
 		return nil, d.err
 	}
 	if len(d.b) != 0 {
 		return nil, errCorrupt
 	}
+	if _, ok := m[store.AttrPK]; !ok {
+		m[store.AttrPK] = k.PK
+	}
+	if _, ok := m[store.AttrSK]; !ok {
+		m[store.AttrSK] = k.SK
+	}
 	return store.Item(m), nil
 }
 
-func (d *decoder) decodeMap() map[string]any {
+func (d *decoder) decodeMap() map[string]any { return d.decodeMapExtra(0) }
+
+// decodeMapExtra decodes a map with room for extra more entries.
+func (d *decoder) decodeMapExtra(extra int) map[string]any {
 	n := d.uvarint()
 	if d.err != nil || n > uint64(len(d.b)) {
 		d.fail()
 		return nil
 	}
-	m := make(map[string]any, n)
+	m := make(map[string]any, int(n)+extra)
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		k := string(d.bytes())
 		m[k] = d.decodeValue()

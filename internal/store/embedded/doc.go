@@ -17,8 +17,10 @@
 // Items, the two secondary indexes, a TTL index and the change feed live in
 // separate key namespaces of one Pebble database (see keys.go). Items are
 // encoded in a compact, deterministic binary form with exact decimal numbers
-// (see codec.go). Every write maintains the index entries, the TTL entry and
-// appends a change record (old and new image) in the same atomic batch.
+// and without their key attributes, which the Pebble key holds (see
+// codec.go). Every write maintains the index entries, the TTL entry and
+// appends its change records (old and new image) in the same atomic batch,
+// all of them under one feed key (see feed.go).
 //
 // # Writes: atomic, serializable and durable
 //
@@ -38,6 +40,11 @@
 //  3. It waits for the WAL fsync (Batch.SyncWait) and only then
 //     acknowledges. Pebble syncs everything queued so far at once, so
 //     concurrent writers share fsyncs (group commit).
+//
+// TransactApplied (store.Pipelined) returns after step 2 and hands the
+// caller step 3 as a function: the ledger frees its batch slot before it
+// waits, so the next batch is applied while this one's fsync is pending and
+// both are acknowledged by one fsync.
 //
 // Releasing the key locks before the fsync pipelines writes to a hot key (a
 // fee account credited by every trade): the next writer reads the not yet

@@ -14,11 +14,59 @@ import (
 // Change record layout: kind byte, varint at (ms), length-prefixed pk and
 // sk, then length-prefixed old and new item encodings (length 0 = absent;
 // an encoded item is never empty).
+//
+// The records of one write are stored under ONE feed key, the sequence of
+// the first: a single record as it is, several as a block (recBlock, the
+// count, then each record length-prefixed), their sequences following on.
+// A ledger batch of twenty postings writes sixty changes, and one key for
+// them instead of sixty is a third of the keys the batch adds to Pebble's
+// memtable. A write's records are reserved and completed together, so the
+// durable watermark never falls inside a block.
 const (
 	recInsert byte = 1
 	recModify byte = 2
 	recRemove byte = 3
+	recBlock  byte = 0x10
 )
+
+// appendFeedValue appends the feed value of a write's changes to dst.
+func appendFeedValue(dst []byte, changes []change, at int64) []byte {
+	if len(changes) == 1 {
+		return appendChange(dst, &changes[0], at)
+	}
+	dst = append(dst, recBlock)
+	dst = binary.AppendUvarint(dst, uint64(len(changes)))
+	var rec []byte
+	for i := range changes {
+		rec = appendChange(rec[:0], &changes[i], at)
+		dst = binary.AppendUvarint(dst, uint64(len(rec)))
+		dst = append(dst, rec...)
+	}
+	return dst
+}
+
+// forEachRecord calls fn with each change record of the feed value stored
+// under sequence first, and the record's own sequence.
+func forEachRecord(first uint64, v []byte, fn func(seq uint64, rec []byte) error) error {
+	if len(v) == 0 || v[0] != recBlock {
+		return fn(first, v)
+	}
+	d := decoder{b: v[1:]}
+	n := d.uvarint()
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		rec := d.bytes()
+		if d.err != nil {
+			break
+		}
+		if err := fn(first+i, rec); err != nil {
+			return err
+		}
+	}
+	if d.err != nil || len(d.b) != 0 {
+		return errCorrupt
+	}
+	return nil
+}
 
 const (
 	defaultFeedLimit = 100
@@ -43,13 +91,19 @@ func appendChange(dst []byte, c *change, at int64) []byte {
 	return dst
 }
 
-// changeAt reads only the time of a change record.
-func changeAt(rec []byte) (int64, bool) {
-	if len(rec) < 2 {
-		return 0, false
-	}
-	at, n := binary.Varint(rec[1:])
-	return at, n > 0
+// changeAt reads only the time of a feed value's changes (one write's
+// changes share it) and the sequence of its last record.
+func changeAt(first uint64, v []byte) (at int64, last uint64, ok bool) {
+	err := forEachRecord(first, v, func(seq uint64, rec []byte) error {
+		if seq == first && len(rec) >= 2 {
+			var n int
+			at, n = binary.Varint(rec[1:])
+			ok = n > 0
+		}
+		last = seq
+		return nil
+	})
+	return at, last, ok && err == nil
 }
 
 func decodeChange(seq uint64, rec []byte) (store.Change, error) {
@@ -75,12 +129,12 @@ func decodeChange(seq uint64, rec []byte) (store.Change, error) {
 	}
 	var err error
 	if len(oldRaw) > 0 {
-		if c.Old, err = decodeItem(oldRaw); err != nil {
+		if c.Old, err = decodeItem(oldRaw, c.Key); err != nil {
 			return c, err
 		}
 	}
 	if len(newRaw) > 0 {
-		if c.New, err = decodeItem(newRaw); err != nil {
+		if c.New, err = decodeItem(newRaw, c.Key); err != nil {
 			return c, err
 		}
 	}
@@ -119,21 +173,35 @@ func (f feed) Read(ctx context.Context, checkpoint string, limit int) ([]store.C
 	if after >= durable {
 		return nil, checkpoint, nil
 	}
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: feedKey(after + 1), UpperBound: feedKey(durable + 1)})
+	// The value holding after+1 may start before it (a block).
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: feedKey(0), UpperBound: feedKey(durable + 1)})
 	if err != nil {
 		return nil, "", err
 	}
 	defer it.Close()
+	ok := it.SeekLT(feedKey(after + 1))
+	if !ok {
+		ok = it.SeekGE(feedKey(after + 1))
+	}
 	var out []store.Change
 	next := checkpoint
-	for ok := it.First(); ok && len(out) < limit; ok = it.Next() {
-		seq := binary.BigEndian.Uint64(it.Key()[1:])
-		c, err := decodeChange(seq, it.Value())
+	for ; ok && len(out) < limit; ok = it.Next() {
+		first := binary.BigEndian.Uint64(it.Key()[1:])
+		err := forEachRecord(first, it.Value(), func(seq uint64, rec []byte) error {
+			if seq <= after || len(out) >= limit {
+				return nil
+			}
+			c, err := decodeChange(seq, rec)
+			if err != nil {
+				return fmt.Errorf("embedded: feed record %d: %w", seq, err)
+			}
+			out = append(out, c)
+			next = c.ID
+			return nil
+		})
 		if err != nil {
-			return nil, "", fmt.Errorf("embedded: feed record %d: %w", seq, err)
+			return nil, "", err
 		}
-		out = append(out, c)
-		next = c.ID
 	}
 	if err := it.Error(); err != nil {
 		return nil, "", err

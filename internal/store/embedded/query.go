@@ -102,7 +102,11 @@ func (s *Store) Query(ctx context.Context, q store.Query) (store.Page, error) {
 		}
 		var item store.Item
 		if ns == nsItem {
-			if item, err = decodeItem(it.Value()); err != nil {
+			k, valid := parseTailKey(it.Key()[1:])
+			if !valid {
+				return store.Page{}, fmt.Errorf("embedded: corrupt item key %x", it.Key())
+			}
+			if item, err = decodeItem(it.Value(), k); err != nil {
 				return store.Page{}, err
 			}
 		} else {
@@ -110,7 +114,7 @@ func (s *Store) Query(ctx context.Context, q store.Query) (store.Page, error) {
 			if !valid {
 				return store.Page{}, fmt.Errorf("embedded: corrupt index key %x", it.Key())
 			}
-			if item, _, err = s.read(r, itemKey(nil, k)); err != nil {
+			if item, _, err = s.read(r, itemKey(nil, k), k); err != nil {
 				return store.Page{}, err
 			}
 			if item == nil {

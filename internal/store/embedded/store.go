@@ -56,6 +56,9 @@ type Store struct {
 	// so Close waits for in-flight operations and later ones see closed.
 	closeMu sync.RWMutex
 	closed  bool
+	// applied counts transactions handed back by TransactApplied whose
+	// durable has not returned; Close waits for them.
+	applied sync.WaitGroup
 
 	stripes [numStripes]stripe
 
@@ -177,8 +180,13 @@ func (s *Store) lastSequence() (uint64, error) {
 		return 0, err
 	}
 	if it.Last() && len(it.Key()) == 9 {
-		if seq := binary.BigEndian.Uint64(it.Key()[1:]); seq > last {
-			last = seq
+		err := forEachRecord(binary.BigEndian.Uint64(it.Key()[1:]), it.Value(), func(seq uint64, _ []byte) error {
+			last = max(last, seq)
+			return nil
+		})
+		if err != nil {
+			_ = it.Close()
+			return 0, fmt.Errorf("embedded: last feed record: %w", err)
 		}
 	}
 	return last, it.Close()
@@ -199,6 +207,7 @@ func (s *Store) Close() error {
 	s.sweepDone.Wait()
 	s.closeMu.Lock()
 	defer s.closeMu.Unlock()
+	s.applied.Wait()
 	return s.db.Close()
 }
 
@@ -225,7 +234,7 @@ func (s *Store) Get(ctx context.Context, k store.Key) (store.Item, error) {
 		return nil, err
 	}
 	defer s.closeMu.RUnlock()
-	it, _, err := s.read(s.db, itemKey(nil, k))
+	it, _, err := s.read(s.db, itemKey(nil, k), k)
 	if err != nil {
 		return nil, err
 	}
@@ -239,8 +248,9 @@ type reader interface {
 	Get(key []byte) ([]byte, io.Closer, error)
 }
 
-// read returns the decoded item and its raw encoding, or nil, nil when absent.
-func (s *Store) read(r reader, key []byte) (store.Item, []byte, error) {
+// read returns the decoded item under k (whose Pebble key is key) and its
+// raw encoding, or nil, nil when absent.
+func (s *Store) read(r reader, key []byte, k store.Key) (store.Item, []byte, error) {
 	v, closer, err := r.Get(key)
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, nil, nil
@@ -250,7 +260,7 @@ func (s *Store) read(r reader, key []byte) (store.Item, []byte, error) {
 	}
 	raw := bytes.Clone(v)
 	closer.Close()
-	it, err := decodeItem(raw)
+	it, err := decodeItem(raw, k)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -291,22 +301,44 @@ func (s *Store) Delete(ctx context.Context, k store.Key, cond store.Cond) error 
 
 // Transact applies the operations atomically.
 func (s *Store) Transact(ctx context.Context, ops []store.Op) error {
+	wops, err := prepareTx(ops)
+	if err != nil {
+		return err
+	}
+	_, err = s.write(ctx, wops, true)
+	return err
+}
+
+var _ store.Pipelined = (*Store)(nil)
+
+// TransactApplied is Transact returning once the batch is applied, before
+// its fsync (see store.Pipelined); durable waits for the fsync.
+func (s *Store) TransactApplied(ctx context.Context, ops []store.Op) (durable func() error, err error) {
+	wops, err := prepareTx(ops)
+	if err != nil {
+		return nil, err
+	}
+	_, _, durable, err = s.writeApplied(ctx, wops, true)
+	return durable, err
+}
+
+// prepareTx validates a transaction's operations.
+func prepareTx(ops []store.Op) ([]writeOp, error) {
 	if len(ops) == 0 || len(ops) > store.MaxTransactItems {
-		return fmt.Errorf("%w: a transaction holds 1 to %d operations, got %d", store.ErrInvalid, store.MaxTransactItems, len(ops))
+		return nil, fmt.Errorf("%w: a transaction holds 1 to %d operations, got %d", store.ErrInvalid, store.MaxTransactItems, len(ops))
 	}
 	wops := make([]writeOp, len(ops))
 	for i, o := range ops {
 		op, err := prepareOp(o)
 		if err != nil {
-			return fmt.Errorf("operation %d: %w", i, err)
+			return nil, fmt.Errorf("operation %d: %w", i, err)
 		}
 		wops[i] = op
 	}
 	if dup := duplicateKey(wops); dup != "" {
-		return fmt.Errorf("%w: item %s appears twice in one transaction", store.ErrInvalid, dup)
+		return nil, fmt.Errorf("%w: item %s appears twice in one transaction", store.ErrInvalid, dup)
 	}
-	_, err := s.write(ctx, wops, true)
-	return err
+	return wops, nil
 }
 
 func duplicateKey(ops []writeOp) string {
@@ -462,8 +494,25 @@ func (s *Store) write(ctx context.Context, ops []writeOp, tx bool) (store.Item, 
 // outcome that writes nothing (a failed condition, a check, a no-op) still
 // depends on what it read, so it first waits until that state is durable.
 func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item, int, error) {
-	if err := s.enter(ctx); err != nil {
+	it, n, durable, err := s.writeApplied(ctx, ops, tx)
+	if err != nil {
 		return nil, 0, err
+	}
+	if err := durable(); err != nil {
+		return nil, 0, err
+	}
+	return it, n, nil
+}
+
+// durableNow is the durable of a write that is durable when it returns.
+func durableNow() error { return nil }
+
+// writeApplied is writeN up to the fsync: it returns once the batch is
+// applied, with durable, which waits for the fsync and must be called.
+// A write that wrote nothing has waited for what it read already.
+func (s *Store) writeApplied(ctx context.Context, ops []writeOp, tx bool) (store.Item, int, func() error, error) {
+	if err := s.enter(ctx); err != nil {
+		return nil, 0, nil, err
 	}
 	defer s.closeMu.RUnlock()
 
@@ -504,19 +553,19 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 			cur, curRaw = c.item, c.raw
 		} else {
 			keyBuf = itemKey(keyBuf[:0], op.key)
-			if cur, curRaw, err = s.read(s.db, keyBuf); err != nil {
-				return nil, 0, err
+			if cur, curRaw, err = s.read(s.db, keyBuf, op.key); err != nil {
+				return nil, 0, nil, err
 			}
 		}
 		ok, err := store.Eval(op.cond, cur)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		if !ok {
 			if tx {
-				return nil, 0, readOnly(&store.TxCanceledError{Index: i})
+				return nil, 0, nil, readOnly(&store.TxCanceledError{Index: i})
 			}
-			return nil, 0, readOnly(fmt.Errorf("%w: %s", store.ErrConditionFailed, op.key))
+			return nil, 0, nil, readOnly(fmt.Errorf("%w: %s", store.ErrConditionFailed, op.key))
 		}
 		var next store.Item
 		switch op.kind {
@@ -526,7 +575,7 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 			next = op.item
 		case store.OpUpdate:
 			if next, err = op.upd.Apply(op.key, cur); err != nil {
-				return nil, 0, err
+				return nil, 0, nil, err
 			}
 		case store.OpDelete:
 			if cur == nil {
@@ -558,7 +607,10 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 		changes = append(changes, c)
 	}
 	if len(changes) == 0 {
-		return firstItem, 0, readOnly(nil)
+		if err := readOnly(nil); err != nil {
+			return nil, 0, nil, err
+		}
+		return firstItem, 0, durableNow, nil
 	}
 	b, first, last, err := s.apply(changes)
 	if err != nil {
@@ -566,7 +618,7 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 		for _, c := range changes {
 			delete(s.stripes[c.stripe].cache, c.key)
 		}
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	for _, c := range changes {
 		st := &s.stripes[c.stripe]
@@ -575,13 +627,19 @@ func (s *Store) writeN(ctx context.Context, ops []writeOp, tx bool) (store.Item,
 		}
 	}
 	unlock()
-	err = b.SyncWait()
-	b.Close()
-	if err != nil {
-		return nil, 0, fmt.Errorf("embedded: sync: %w", err)
+	// Close waits for the fsync of every batch applied before it.
+	s.applied.Add(1)
+	durable := func() error {
+		defer s.applied.Done()
+		err := b.SyncWait()
+		b.Close()
+		if err != nil {
+			return fmt.Errorf("embedded: sync: %w", err)
+		}
+		s.seqs.complete(first, last)
+		return nil
 	}
-	s.seqs.complete(first, last)
-	return firstItem, len(changes), nil
+	return firstItem, len(changes), durable, nil
 }
 
 // apply builds the batch of the changes, their index entries and feed
@@ -616,13 +674,10 @@ func (s *Store) apply(changes []change) (b *pebble.Batch, first, last uint64, er
 	if s.reservedHook != nil {
 		s.reservedHook(first)
 	}
+	// The batch's change records go under one feed key (feed.go).
 	var key [9]byte
-	for i := range changes {
-		scratch = appendChange(scratch[:0], &changes[i], at)
-		if err = b.Set(appendFeedKey(key[:0], first+uint64(i)), scratch, nil); err != nil {
-			break
-		}
-	}
+	scratch = appendFeedValue(scratch[:0], changes, at)
+	err = b.Set(appendFeedKey(key[:0], first), scratch, nil)
 	if err == nil {
 		// ApplyNoSyncWait returns once the batch is in the WAL buffer and
 		// visible; Batch.SyncWait then waits for its fsync, which Pebble

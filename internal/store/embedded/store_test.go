@@ -2,11 +2,13 @@ package embedded
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"time"
 
+	"github.com/cockroachdb/pebble"
 	"github.com/shopspring/decimal"
 
 	"testing"
@@ -191,6 +193,87 @@ func TestFeedPruning(t *testing.T) {
 	}
 }
 
+// A write's changes share one feed key; reads still see every change in
+// order, may stop and resume inside a block, and sequences continue after
+// a block on reopening.
+func TestFeedBlocks(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(dir, Options{SweepInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(sk string) store.Op { return store.PutOp(store.Item{"pk": "p", "sk": sk}, nil) }
+	if err := s.Put(ctx, store.Item{"pk": "p", "sk": "1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Transact(ctx, []store.Op{put("2"), put("3"), put("4"), put("5")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, store.Item{"pk": "p", "sk": "6"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Transact(ctx, []store.Op{put("7"), put("8"), put("9")}); err != nil {
+		t.Fatal(err)
+	}
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte{nsFeed}, UpperBound: []byte{nsFeed + 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var firsts []uint64
+	for ok := it.First(); ok; ok = it.Next() {
+		firsts = append(firsts, binary.BigEndian.Uint64(it.Key()[1:]))
+	}
+	_ = it.Close()
+	if fmt.Sprint(firsts) != "[1 2 6 7]" {
+		t.Fatalf("feed keys %v, want one per write: [1 2 6 7]", firsts)
+	}
+	for _, from := range []string{"", "1", "2", "3", "4", "5", "8"} {
+		cp, want := from, 0
+		if from != "" {
+			fmt.Sscan(from, &want)
+		}
+		for cp != "9" {
+			batch, next, err := s.Changes().Read(ctx, cp, 2)
+			if err != nil || len(batch) == 0 || len(batch) > 2 {
+				t.Fatalf("Read(%q, 2): %d changes, %v", cp, len(batch), err)
+			}
+			for _, c := range batch {
+				want++
+				if c.ID != fmt.Sprint(want) || c.Key.SK != fmt.Sprint(want) || c.Kind != store.ChangeInsert {
+					t.Fatalf("from %q: change %s of %s, want %d", from, c.ID, c.Key.SK, want)
+				}
+			}
+			cp = next
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openTest(t, dir, Options{SweepInterval: -1})
+	if err := s.Put(ctx, store.Item{"pk": "p", "sk": "10"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, next := readAll(t, s, "9")
+	if len(got) != 1 || got[0].ID != "10" || next != "10" {
+		t.Fatalf("after reopen: %+v next %q", got, next)
+	}
+	// Pruning removes whole blocks and remembers the last sequence of the
+	// last one.
+	if err := s.pruneFeed(time.Now().Add(48 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := readAll(t, s, ""); len(got) != 0 {
+		t.Fatalf("after pruning: %d left", len(got))
+	}
+	if err := s.Transact(ctx, []store.Op{put("11"), put("12")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := readAll(t, s, ""); len(got) != 2 || got[0].ID != "11" {
+		t.Fatalf("after pruning and a write: %+v", got)
+	}
+}
+
 func TestReopenKeepsEverything(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -356,19 +439,30 @@ func TestCodecRoundTrip(t *testing.T) {
 	if again := encodeItem(nil, it); string(again) != string(enc) {
 		t.Fatal("encoding is not deterministic")
 	}
-	got, err := decodeItem(enc)
+	key := store.Key{PK: "a", SK: "b"}
+	got, err := decodeItem(enc, key)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !storetest.EqualItems(got, it) {
 		t.Fatalf("round trip:\n got  %s\n want %s", storetest.Format(got), storetest.Format(it))
 	}
+	// The key attributes are not encoded (the key is stored beside the
+	// item); encodings that carry them, as items written before did, read
+	// the same.
+	withKey := encodeMap(nil, it)
+	if len(enc) >= len(withKey) {
+		t.Fatalf("the encoding holds the key: %d bytes, %d with it", len(enc), len(withKey))
+	}
+	if old, err := decodeItem(withKey, key); err != nil || !storetest.EqualItems(old, it) {
+		t.Fatalf("an encoding with the key attributes reads %s (%v)", storetest.Format(old), err)
+	}
 	if !got.Dec("big").Equal(big) || got.Dec("big").Exponent() != big.Exponent() {
 		t.Fatalf("big decimal: %s", got.Dec("big"))
 	}
 	// Truncated encodings are rejected, never mis-read.
 	for i := 0; i < len(enc); i++ {
-		if _, err := decodeItem(enc[:i]); err == nil {
+		if _, err := decodeItem(enc[:i], key); err == nil {
 			t.Fatalf("truncated encoding of %d bytes decoded", i)
 		}
 	}

@@ -117,13 +117,14 @@ func (s *Store) pruneFeed(now time.Time) error {
 	if err != nil {
 		return err
 	}
-	var last uint64
+	var last, lastKey uint64
 	for ok := it.First(); ok; ok = it.Next() {
-		at, valid := changeAt(it.Value())
+		first := binary.BigEndian.Uint64(it.Key()[1:])
+		at, end, valid := changeAt(first, it.Value())
 		if !valid || at >= cutoff {
 			break
 		}
-		last = binary.BigEndian.Uint64(it.Key()[1:])
+		last, lastKey = end, first
 	}
 	if err := it.Close(); err != nil {
 		return err
@@ -133,7 +134,7 @@ func (s *Store) pruneFeed(now time.Time) error {
 	}
 	b := s.db.NewBatch()
 	defer b.Close()
-	if err := b.DeleteRange(feedKey(0), feedKey(last+1), nil); err != nil {
+	if err := b.DeleteRange(feedKey(0), feedKey(lastKey+1), nil); err != nil {
 		return err
 	}
 	if err := b.Set(metaPruned, binary.BigEndian.AppendUint64(nil, last), nil); err != nil {
