@@ -9,6 +9,7 @@ describe('footer visibility (spec §2)', () => {
     '/wallet',
     '/wallet/history',
     '/mn_MN/wallet/overview',
+    '/en_US/newAssets/addressMent',
     '/futureBonus',
     '/futureBonus/rank',
     '/p2p/trading',

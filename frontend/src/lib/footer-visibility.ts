@@ -1,10 +1,12 @@
 /**
  * Footer rule of spec §2: hidden on login, register, any trade path, any
- * wallet path, futureBonus paths and p2p paths.
+ * wallet path, futureBonus paths and p2p paths. The wallet's withdrawal
+ * address list lives at /{lan}/newAssets/addressMent (spec §2), a wallet
+ * path too.
  */
 
 const HIDDEN_PREFIXES = ['/auth/login', '/auth/register']
-const HIDDEN_FRAGMENTS = ['trade', 'wallet', 'futurebonus', 'p2p']
+const HIDDEN_FRAGMENTS = ['trade', 'wallet', 'newassets', 'futurebonus', 'p2p']
 
 /** True when the footer must not be shown on this pathname. */
 export function isFooterHidden(pathname: string): boolean {
