@@ -146,29 +146,37 @@ func (l *Ledger) Post(ctx context.Context, p Posting) (Result, error) {
 	return o.res, o.err
 }
 
-// postOne commits one posting in its own transaction.
-func (l *Ledger) postOne(ctx context.Context, p Posting) (Result, error) {
+// postOne applies one posting in its own transaction. When it was written,
+// durable (non-nil) waits for it to be durable and must be called; the
+// posting is done only when durable returns nil (see transact).
+func (l *Ledger) postOne(ctx context.Context, p Posting) (res Result, durable func() error, err error) {
 	ops, nBal, err := l.build(p)
 	if err != nil {
-		return Result{}, err
+		return Result{}, nil, err
 	}
-	err = l.st.Transact(ctx, ops)
+	wait, err := l.transact(ctx, ops)
 	if err == nil {
-		l.known.addOps(ops[1 : 1+nBal])
-		return Result{}, nil
+		return Result{}, func() error {
+			if err := wait(); err != nil {
+				return err
+			}
+			l.known.addOps(ops[1 : 1+nBal])
+			return nil
+		}, nil
 	}
 	var tc *store.TxCanceledError
 	if !errors.As(err, &tc) {
-		return Result{}, err
+		return Result{}, nil, err
 	}
 	switch {
 	case tc.Index == 0:
-		return l.replay(ctx, p)
+		res, err = l.replay(ctx, p)
+		return res, nil, err
 	case tc.Index <= nBal:
 		d := l.deltaAt(p, tc.Index-1)
-		return Result{}, &InsufficientError{Account: d.acct, Coin: d.coin}
+		return Result{}, nil, &InsufficientError{Account: d.acct, Coin: d.coin}
 	default:
-		return Result{}, &ExtraFailedError{Index: tc.Index - 1 - nBal}
+		return Result{}, nil, &ExtraFailedError{Index: tc.Index - 1 - nBal}
 	}
 }
 
