@@ -74,9 +74,9 @@ type outcome struct {
 
 // commitBatch commits the batch as one transaction, or posting by posting
 // when that fails or a single posting is all there is. On a pipelined store
-// the durability of what it wrote is waited for after the batch's slot is
-// freed (the returned wait), so the next batch is applied meanwhile and
-// shares the fsync.
+// the combined transaction's durability is waited for after the batch's
+// slot is freed (the returned wait), so the next batch is applied meanwhile
+// and shares the fsync.
 func (l *Ledger) commitBatch(ctx context.Context, batch []Posting) ([]outcome, func()) {
 	out := make([]outcome, len(batch))
 	if len(batch) > 1 {
@@ -95,22 +95,10 @@ func (l *Ledger) commitBatch(ctx context.Context, batch []Posting) ([]outcome, f
 			}
 		}
 	}
-	// One by one: each posting's transaction is applied (its conditions
-	// checked against what the ones before it wrote) before the next, and
-	// all of them wait for their fsync after the slot is freed.
-	durables := make([]func() error, len(batch))
 	for i, p := range batch {
-		out[i].res, durables[i], out[i].err = l.postOne(ctx, p)
+		out[i].res, out[i].err = l.postOne(ctx, p)
 	}
-	return out, func() {
-		for i, durable := range durables {
-			if durable != nil {
-				if err := durable(); err != nil {
-					out[i] = outcome{err: err}
-				}
-			}
-		}
-	}
+	return out, nil
 }
 
 // transact applies ops in one transaction. On a pipelined store it returns

@@ -146,37 +146,29 @@ func (l *Ledger) Post(ctx context.Context, p Posting) (Result, error) {
 	return o.res, o.err
 }
 
-// postOne applies one posting in its own transaction. When it was written,
-// durable (non-nil) waits for it to be durable and must be called; the
-// posting is done only when durable returns nil (see transact).
-func (l *Ledger) postOne(ctx context.Context, p Posting) (res Result, durable func() error, err error) {
+// postOne commits one posting in its own transaction.
+func (l *Ledger) postOne(ctx context.Context, p Posting) (Result, error) {
 	ops, nBal, err := l.build(p)
 	if err != nil {
-		return Result{}, nil, err
+		return Result{}, err
 	}
-	wait, err := l.transact(ctx, ops)
+	err = l.st.Transact(ctx, ops)
 	if err == nil {
-		return Result{}, func() error {
-			if err := wait(); err != nil {
-				return err
-			}
-			l.known.addOps(ops[1 : 1+nBal])
-			return nil
-		}, nil
+		l.known.addOps(ops[1 : 1+nBal])
+		return Result{}, nil
 	}
 	var tc *store.TxCanceledError
 	if !errors.As(err, &tc) {
-		return Result{}, nil, err
+		return Result{}, err
 	}
 	switch {
 	case tc.Index == 0:
-		res, err = l.replay(ctx, p)
-		return res, nil, err
+		return l.replay(ctx, p)
 	case tc.Index <= nBal:
 		d := l.deltaAt(p, tc.Index-1)
-		return Result{}, nil, &InsufficientError{Account: d.acct, Coin: d.coin}
+		return Result{}, &InsufficientError{Account: d.acct, Coin: d.coin}
 	default:
-		return Result{}, nil, &ExtraFailedError{Index: tc.Index - 1 - nBal}
+		return Result{}, &ExtraFailedError{Index: tc.Index - 1 - nBal}
 	}
 }
 

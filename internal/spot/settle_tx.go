@@ -78,24 +78,8 @@ func commitUnits(ctx context.Context, st store.Store, batch [][]store.Op) ([]err
 			return errs, nil
 		}
 	}
-	p, pipelined := st.(store.Pipelined)
-	if !pipelined {
-		for i, u := range batch {
-			errs[i] = st.Transact(ctx, u)
-		}
-		return errs, nil
-	}
-	// Unit by unit, each applied before the next; the fsyncs are waited for
-	// after the slot is freed.
-	durables := make([]func() error, len(batch))
 	for i, u := range batch {
-		durables[i], errs[i] = p.TransactApplied(ctx, u)
+		errs[i] = st.Transact(ctx, u)
 	}
-	return errs, func() {
-		for i, durable := range durables {
-			if durable != nil {
-				errs[i] = durable()
-			}
-		}
-	}
+	return errs, nil
 }
