@@ -25,23 +25,32 @@ import (
 // maxBatchOps keeps a batch inside one store transaction.
 const maxBatchOps = store.MaxTransactItems
 
-// maxInflight is how many batches may be applied at once. On a pipelined
-// store (the embedded one, store.Pipelined) a batch gives up its slot once
-// it is applied and waits for its fsync outside it, so the batches applied
-// meanwhile share that fsync; the slots then only bound the CPU work of
-// building and applying batches, and two keep both cores busy. Before the
-// pipelining a slot was held through the fsync and four were needed. On
-// DynamoDB, which runs transactions in parallel, a slot is held for the
-// whole call. Batches in flight together are independent store
-// transactions, each with its own conditions, so the safety argument above
-// holds for each of them. Measured on 2 cores, medians of four alternating
-// runs: one slot 21.8k and 24.0k transfers/s (parallel, contended), two
-// 19.8k and 27.4k; in another phase 19.9k/21.4k against 18.6k/24.1k.
-const maxInflight = 2
+// How many batches may be applied at once. On a pipelined store (the
+// embedded one, store.Pipelined) a batch gives up its slot once it is
+// applied and waits for its fsync outside it, so the batches applied
+// meanwhile share that fsync; the slot then only bounds the CPU work of
+// building and applying batches, and one slot makes the largest batches,
+// hence the least work per posting. Measured on 2 cores, medians of six
+// alternating runs: one slot 25.1k transfers/s in parallel (48 µs CPU
+// each) and 26.4k on one hot account, two slots 22.8k (58 µs) and 27.5k;
+// the slowest runs 22.4k and 24.8k against 19.8k and 23.2k. On other
+// stores (DynamoDB runs transactions in parallel, each a network round
+// trip) a slot is held for the whole call, and four let batches overlap.
+// Batches in flight together are independent store transactions, each
+// with its own conditions checked when it was applied, so the safety
+// argument above holds for each of them.
+const (
+	maxInflightPipelined = 1
+	maxInflight          = 4
+)
 
 // newBatcher returns the ledger's combiner: postings in, results out.
 func newBatcher(l *Ledger) *combine.Combiner[Posting, outcome] {
-	return &combine.Combiner[Posting, outcome]{Max: maxInflight, Take: takePostings, Commit: l.commitBatch}
+	max := maxInflight
+	if _, ok := l.st.(store.Pipelined); ok {
+		max = maxInflightPipelined
+	}
+	return &combine.Combiner[Posting, outcome]{Max: max, Take: takePostings, Commit: l.commitBatch}
 }
 
 // takePostings returns how many of the pending postings, a prefix, fit one

@@ -21,8 +21,10 @@ import (
 // touches an item already taken waits for the next commit.
 type txCombiner = combine.Combiner[[]store.Op, error]
 
-// maxTxInflight matches the ledger: one commit can be applied while the
-// previous one waits for its fsync.
+// maxTxInflight bounds the commits applied at once. On the embedded store a
+// combined commit frees its slot before waiting for its fsync (see
+// commitUnits), so the slots bound CPU work, not disk waits; on DynamoDB
+// they let two transactions overlap.
 const maxTxInflight = 2
 
 // newTxCombiner returns the combiner of settlement's transactions on st.
