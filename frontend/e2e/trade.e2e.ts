@@ -9,6 +9,18 @@ import { fundByChain, walletUser } from './wallet-support'
 
 const OUT = path.join(import.meta.dirname, '..', 'test-results', 'screenshots', 'trade')
 
+/**
+ * Records the page's /order/detail requests: the order form learns how its
+ * orders end from the private socket's pushes, not by looking them up.
+ */
+function detailLooksOf(page: Page): string[] {
+  const looks: string[] = []
+  page.on('request', (r) => {
+    if (r.url().endsWith('/order/detail')) looks.push(r.url())
+  })
+  return looks
+}
+
 async function shoot(page: Page, name: string, theme: 'light' | 'dark', size: { width: number; height: number }) {
   await setCookies(page.context(), { cusSkin: theme === 'dark' ? '1' : '2', stickyBar: '1' })
   await page.setViewportSize(size)
@@ -26,11 +38,7 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await fundByChain(request, w, 'USDT', 'BEP20', '1000', 15)
   await setCookies(page.context(), { cusSkin: '2', stickyBar: '1' })
   await page.setViewportSize(DESKTOP)
-  // The form learns how its orders end from the private socket's pushes, not by polling /order/detail.
-  const detailLooks: string[] = []
-  page.on('request', (r) => {
-    if (r.url().endsWith('/order/detail')) detailLooks.push(r.url())
-  })
+  const detailLooks = detailLooksOf(page)
   await page.goto('/trade/BTC_USDT')
 
   // Live market: the maker's book, the chart canvas and the ticker render.
@@ -135,10 +143,7 @@ test('trade page: percentage slider, order outcomes and wide tables', async ({ p
   const low = String(Math.floor(Number(depth.buys[0][0]) * 0.8))
   await setCookies(page.context(), { cusSkin: '2', stickyBar: '1' })
   await page.setViewportSize(DESKTOP)
-  const detailLooks: string[] = []
-  page.on('request', (r) => {
-    if (r.url().endsWith('/order/detail')) detailLooks.push(r.url())
-  })
+  const detailLooks = detailLooksOf(page)
   await page.goto('/trade/BTC_USDT')
   await expect(page.getByTestId('available-balance')).toContainText('1000.00 USDT')
 

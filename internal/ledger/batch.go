@@ -90,7 +90,7 @@ func (l *Ledger) commitBatch(ctx context.Context, batch []Posting) ([]outcome, f
 	out := make([]outcome, len(batch))
 	if len(batch) > 1 {
 		if ops, ok := l.buildBatch(batch); ok {
-			durable, err := l.transact(ctx, ops)
+			durable, err := store.TransactApplied(ctx, l.st, ops)
 			if err == nil {
 				return out, func() {
 					if err := durable(); err != nil {
@@ -108,19 +108,6 @@ func (l *Ledger) commitBatch(ctx context.Context, batch []Posting) ([]outcome, f
 		out[i].res, out[i].err = l.postOne(ctx, p)
 	}
 	return out, nil
-}
-
-// transact applies ops in one transaction. On a pipelined store it returns
-// once they are applied, and durable waits for the fsync; otherwise they
-// are durable when it returns.
-func (l *Ledger) transact(ctx context.Context, ops []store.Op) (durable func() error, err error) {
-	if p, ok := l.st.(store.Pipelined); ok {
-		return p.TransactApplied(ctx, ops)
-	}
-	if err := l.st.Transact(ctx, ops); err != nil {
-		return nil, err
-	}
-	return func() error { return nil }, nil
 }
 
 // buildBatch builds the combined transaction: every posting's record and

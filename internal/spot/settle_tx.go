@@ -66,18 +66,14 @@ func commitUnits(ctx context.Context, st store.Store, batch [][]store.Op) ([]err
 		for _, u := range batch {
 			all = append(all, u...)
 		}
-		if p, ok := st.(store.Pipelined); ok {
-			if durable, err := p.TransactApplied(ctx, all); err == nil {
-				return errs, func() {
-					if err := durable(); err != nil {
-						for i := range errs {
-							errs[i] = err
-						}
+		if durable, err := store.TransactApplied(ctx, st, all); err == nil {
+			return errs, func() {
+				if err := durable(); err != nil {
+					for i := range errs {
+						errs[i] = err
 					}
 				}
 			}
-		} else if st.Transact(ctx, all) == nil {
-			return errs, nil
 		}
 	}
 	for i, u := range batch {

@@ -121,6 +121,19 @@ type Pipelined interface {
 	TransactApplied(ctx context.Context, ops []Op) (durable func() error, err error)
 }
 
+// TransactApplied runs ops on st as Pipelined.TransactApplied does when st
+// is pipelined; on any other store it runs Transact and hands back a
+// durable that has nothing left to wait for.
+func TransactApplied(ctx context.Context, st Store, ops []Op) (durable func() error, err error) {
+	if p, ok := st.(Pipelined); ok {
+		return p.TransactApplied(ctx, ops)
+	}
+	if err := st.Transact(ctx, ops); err != nil {
+		return nil, err
+	}
+	return func() error { return nil }, nil
+}
+
 // OpKind says what a transaction operation does.
 type OpKind int
 
