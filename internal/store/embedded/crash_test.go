@@ -185,8 +185,16 @@ func TestCrashDurability(t *testing.T) {
 			t.Fatalf("worker %d: counter %d but %d transaction items", w, n, items)
 		}
 	}
-	// The feed survived with no gaps, and the store keeps working.
-	var total int
+	// The feed survived in rising order, and the store keeps working.
+	// Sequences are reserved before a batch enters the WAL, and writers of
+	// different keys may enter it in another order than their sequences, so
+	// a write in flight at the kill can leave a hole: its sequences were
+	// reserved, a later one reached the WAL, its own batch never did. It was
+	// not acknowledged (its fsync never ran), and a hole is what a failed
+	// commit leaves too. Holes come only from writes in flight: at most one
+	// per worker, two sequences each.
+	var total, holes int
+	var lastID uint64
 	cp := ""
 	for {
 		batch, next, err := s.Changes().Read(ctx, cp, 1000)
@@ -198,11 +206,17 @@ func TestCrashDurability(t *testing.T) {
 		}
 		for _, c := range batch {
 			total++
-			if c.ID != strconv.Itoa(total) {
-				t.Fatalf("feed gap: change %s at position %d", c.ID, total)
+			id, err := strconv.ParseUint(c.ID, 10, 64)
+			if err != nil || id <= lastID {
+				t.Fatalf("feed out of order: change %s after %d", c.ID, lastID)
 			}
+			holes += int(id - lastID - 1)
+			lastID = id
 		}
 		cp = next
+	}
+	if holes > 2*crashWorkers {
+		t.Fatalf("feed has %d missing sequences; writes in flight could leave at most %d", holes, 2*crashWorkers)
 	}
 	// Every acknowledged put made one change, every transaction two; the
 	// writes in flight at the kill (at most one per worker) may add more.
@@ -223,5 +237,5 @@ func TestCrashDurability(t *testing.T) {
 	if batch, _, err := s.Changes().Read(ctx, cp, 10); err != nil || len(batch) != 1 || batch[0].Key.PK != "after" {
 		t.Fatalf("feed after recovery: %+v %v", batch, err)
 	}
-	t.Logf("%d acknowledged writes survived SIGKILL; feed holds %d changes", len(acked), total)
+	t.Logf("%d acknowledged writes survived SIGKILL; feed holds %d changes, %d sequences left unused", len(acked), total, holes)
 }

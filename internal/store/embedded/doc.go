@@ -61,7 +61,10 @@
 // different keys may reach the WAL in another order than their sequences,
 // which is why the watermark moves only over contiguous completed
 // reservations (see sequencer): a reader never skips a change that becomes
-// durable later. As in DynamoDB Streams, order is guaranteed per item.
+// durable later. As in DynamoDB Streams, order is guaranteed per item, and
+// sequences rise but need not be consecutive: besides a failed commit, a
+// crash can leave a hole, the reservation of a write in flight whose batch
+// had not reached the WAL when a later one did (it was never acknowledged).
 //
 // Plain readers (Get, Query) take no locks and may observe a write during
 // the fraction of a millisecond between its commit and its fsync, as they
