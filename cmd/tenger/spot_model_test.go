@@ -21,6 +21,8 @@ import (
 // Pair rules of btcusdt from the markets catalogue (markets_default.json).
 var (
 	btcLot = decimal.RequireFromString("0.000001")
+	// btcQuoteUnit is the price tick × the lot: what a market budget counts in.
+	btcQuoteUnit = decimal.RequireFromString("0.01").Mul(btcLot)
 	// minNotional is btcusdt's minimum order value in USDT.
 	minNotional = decimal.RequireFromString("5")
 	btcMinQty   = decimal.RequireFromString("0.00001")
@@ -54,6 +56,7 @@ type mOrder struct {
 	quoteVolume   decimal.Decimal // market buy budget
 	rem, budget   decimal.Decimal // what is left to trade
 	byQuote       bool
+	byBase        bool // a market buy by volume: its budget is the spendable USDT
 	dealVol       decimal.Decimal
 	dealMoney     decimal.Decimal
 	fee           decimal.Decimal
@@ -125,12 +128,20 @@ func (m *spotModel) place(o *mOrder) {
 		o.hold, o.holdCoin = o.volume, "BTC"
 	case o.byQuote:
 		o.hold, o.holdCoin = o.quoteVolume, "USDT"
+	case o.byBase:
+		// Everything spendable (whole quote units); the cap at the volume's
+		// cost at the book's top price is far above these balances.
+		avail := m.bal[o.user]["USDT"].avail
+		o.hold, o.holdCoin = avail.Sub(avail.Mod(btcQuoteUnit)), "USDT"
 	default:
 		o.hold, o.holdCoin = o.price.Mul(o.volume), "USDT"
 	}
 	b := m.bal[o.user][o.holdCoin]
 	b.avail, b.frozen = b.avail.Sub(o.hold), b.frozen.Add(o.hold)
 	o.rem, o.budget = o.volume, o.quoteVolume
+	if o.byBase {
+		o.budget = o.hold
+	}
 	m.orders = append(m.orders, o)
 
 	opp := &m.asks
@@ -152,8 +163,9 @@ func (m *spotModel) place(o *mOrder) {
 		m.finish(o, stRejected)
 		return
 	}
-	// A market sell worth less than the minimum at the best bid.
-	if o.typ == "MARKET" && o.side == "SELL" && len(m.bids) > 0 && m.bids[0].price.Mul(o.volume).LessThan(minNotional) {
+	// A market order by volume worth less than the minimum at the best
+	// opposite price.
+	if o.typ == "MARKET" && !o.byQuote && len(*opp) > 0 && (*opp)[0].price.Mul(o.volume).LessThan(minNotional) {
 		m.finish(o, stRejected)
 		return
 	}
@@ -183,6 +195,13 @@ func (m *spotModel) place(o *mOrder) {
 			q = decimal.Min(q, afford.Mul(btcLot))
 		} else {
 			q = decimal.Min(q, o.rem)
+		}
+		if o.byBase {
+			afford, _ := o.budget.QuoRem(mk.price.Mul(btcLot), 0)
+			if afford.IsZero() {
+				break // out of funds: the rest is cancelled
+			}
+			q = decimal.Min(q, afford.Mul(btcLot))
 		}
 		m.trade(o, mk, q)
 		if mk.rem.IsZero() || mk.rem.LessThan(btcMinQty) {
@@ -255,7 +274,7 @@ func (m *spotModel) trade(taker, maker *mOrder, q decimal.Decimal) {
 			o.rem = o.rem.Sub(q)
 		}
 	}
-	if taker.byQuote {
+	if taker.byQuote || taker.byBase {
 		taker.budget = taker.budget.Sub(t.money)
 	}
 	t.buyer.fee = t.buyer.fee.Add(t.buyFee)
@@ -401,9 +420,8 @@ func TestSpotModelEveryOrderType(t *testing.T) {
 	run.want(ms2, stCancelled)
 	run.want(b2, stFilled)
 
-	// Refused at entry, nothing held: a market buy by base quantity, an
-	// order off the tick grid, one beyond the balance.
-	run.refused(bob, map[string]any{"symbol": spotSymbol, "side": "BUY", "type": "MARKET", "volume": "0.01"})
+	// Refused at entry, nothing held: an order off the tick grid, one
+	// beyond the balance.
 	run.refused(bob, map[string]any{"symbol": spotSymbol, "side": "BUY", "type": "LIMIT", "price": "50000.001", "volume": "0.01"})
 	run.refused(alice, map[string]any{"symbol": spotSymbol, "side": "SELL", "type": "LIMIT", "price": "50000", "volume": "5"})
 	run.check("refused orders change nothing")
@@ -451,6 +469,16 @@ func TestSpotModelEveryOrderType(t *testing.T) {
 	run.limit(bob, "BUY", "LIMIT", "49000", "0.01")
 	run.check("final book")
 
+	// Market buys by base volume: the volume is bought and what the held
+	// budget did not spend comes back; one worth less than the minimum at
+	// the best ask (0.00005 × 50000 = 2.5 USDT) is rejected.
+	mbb := run.market(bob, "BUY", "0.004", "")
+	run.check("market buy by base volume")
+	run.want(mbb, stFilled)
+	mbbTiny := run.market(bob, "BUY", "0.00005", "")
+	run.check("market buy by base volume below the minimum value")
+	run.want(mbbTiny, stRejected)
+
 	if len(run.m.trades) < 12 {
 		t.Fatalf("only %d trades: the scenario exercised less than intended", len(run.m.trades))
 	}
@@ -477,7 +505,7 @@ func (r *spotModelRun) limit(user int, side, typ, price, volume string) *mOrder 
 	return o
 }
 
-// market places a MARKET order by base volume (sell) or quote volume (buy).
+// market places a MARKET order by base volume or, for a buy, quote volume.
 func (r *spotModelRun) market(user int, side, volume, quote string) *mOrder {
 	r.t.Helper()
 	req := map[string]any{"symbol": spotSymbol, "side": side, "type": "MARKET"}
@@ -491,7 +519,8 @@ func (r *spotModelRun) market(user int, side, volume, quote string) *mOrder {
 	if code != "0" {
 		r.t.Fatalf("%s MARKET %s %v: code %s %s", r.names[user], side, req, code, msg)
 	}
-	o := &mOrder{id: id, user: user, side: side, typ: "MARKET", volume: dec(volume), quoteVolume: dec(quote), byQuote: quote != ""}
+	o := &mOrder{id: id, user: user, side: side, typ: "MARKET", volume: dec(volume), quoteVolume: dec(quote), byQuote: quote != "",
+		byBase: side == "BUY" && quote == ""}
 	r.m.place(o)
 	return o
 }

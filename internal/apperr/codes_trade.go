@@ -55,10 +55,6 @@ var (
 	CodeTradeNumber = register("14011", http.StatusOK,
 		"Please enter a valid positive number",
 		"Зөв эерэг тоо оруулна уу")
-	// CodeTradeMarketBuyByBase: a market buy must give the quote amount to spend.
-	CodeTradeMarketBuyByBase = register("14012", http.StatusOK,
-		"A market buy takes the amount to spend (quoteVolume)",
-		"Зах зээлийн худалдан авалтад зарцуулах дүнг (quoteVolume) өгнө")
 	// CodeTradeInsufficient: the spot account holds less than the order needs.
 	CodeTradeInsufficient = register("14013", http.StatusOK,
 		"Insufficient available balance",

@@ -62,7 +62,8 @@ type taker struct {
 	side        Side
 	tif         TimeInForce
 	stp         STPMode
-	byQuote     bool
+	byQuote     bool   // a market buy spending at most budget
+	capped      bool   // byQuote with a quantity too: rem lots at most, budget the cap
 	end         Reason // set when matching must stop with this terminal reason
 }
 
@@ -355,7 +356,7 @@ func (b *Book) emitOrder(kind EventKind, r Reason, o *order) {
 
 func (b *Book) emitTakerDone(t *taker, r Reason) {
 	rem := t.rem
-	if t.byQuote {
+	if t.byQuote && !t.capped {
 		rem = 0
 	}
 	e := b.newEvent()
@@ -391,11 +392,18 @@ func (b *Book) place(c *Command) {
 		b.reject(c, ReasonPostOnlyWouldTake)
 		return
 	}
-	if c.Type == Market && c.Side == Sell && b.cfg.MinNotional > 0 {
-		// A market sell has no price of its own; it can fetch at most its
-		// quantity at the best bid, so one worth less than the minimum
+	if c.Type == Market && c.Qty != 0 && b.cfg.MinNotional > 0 {
+		// A market order by quantity has no price of its own: a sell can
+		// fetch at most its quantity at the best bid, a buy costs at least
+		// its quantity at the best ask, so one worth less than the minimum
 		// there is refused like a limit order below it.
-		if bid, ok := b.bids.best(); ok && bid.key*c.Qty < b.cfg.MinNotional {
+		best, ok := b.bids.best()
+		price := best.key
+		if c.Side == Buy {
+			best, ok = b.asks.best()
+			price = -best.key // asks are keyed by -price
+		}
+		if ok && price*c.Qty < b.cfg.MinNotional {
 			b.reject(c, ReasonBelowMinNotional)
 			return
 		}
@@ -428,7 +436,11 @@ func (b *Book) place(c *Command) {
 		if c.Quote != 0 {
 			t.byQuote = true
 			t.budget = c.Quote
-			t.rem = math.MaxInt64
+			if c.Qty == 0 {
+				t.rem = math.MaxInt64
+			} else {
+				t.capped = true
+			}
 		}
 	}
 	b.execute(&t, nilIdx)
@@ -446,6 +458,12 @@ func (b *Book) execute(t *taker, slot int32) {
 	switch {
 	case t.end != ReasonNone:
 		b.finishDone(t, slot, t.end)
+	case t.capped:
+		if t.rem == 0 {
+			b.finishDone(t, slot, ReasonFilled)
+		} else {
+			b.finishDone(t, slot, ReasonIOCRemainder)
+		}
 	case t.byQuote:
 		if t.budget == 0 {
 			b.finishDone(t, slot, ReasonFilled)
@@ -523,7 +541,10 @@ func (b *Book) match(t *taker) {
 			if t.byQuote {
 				afford := t.budget / price
 				if afford == 0 {
-					if t.filled > 0 {
+					if t.capped {
+						// Out of budget before the quantity is bought.
+						t.end = ReasonIOCRemainder
+					} else if t.filled > 0 {
 						t.end = ReasonFilled
 					} else {
 						t.end = ReasonDust

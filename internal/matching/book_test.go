@@ -49,6 +49,11 @@ func mktQuote(id, u uint64, quote int64) Command {
 	return Command{Kind: CmdPlace, OrderID: id, UserID: u, Side: Buy, Type: Market, TIF: IOC, Quote: quote}
 }
 
+// mktCapped is a market buy of qty lots spending at most quote.
+func mktCapped(id, u uint64, qty, quote int64) Command {
+	return Command{Kind: CmdPlace, OrderID: id, UserID: u, Side: Buy, Type: Market, TIF: IOC, Qty: qty, Quote: quote}
+}
+
 func cancel(id, u uint64) Command { return Command{Kind: CmdCancel, OrderID: id, UserID: u} }
 
 func cancelAll(u uint64) Command { return Command{Kind: CmdCancelAll, UserID: u} }
@@ -227,9 +232,34 @@ func TestBookTable(t *testing.T) {
 		}},
 		{name: "market sell by quote is invalid", steps: []step{
 			{Command{Kind: CmdPlace, OrderID: 1, UserID: 1, Side: Sell, Type: Market, TIF: IOC, Quote: 100}, []string{"rej #1 invalid_command"}},
-			{Command{Kind: CmdPlace, OrderID: 2, UserID: 1, Side: Buy, Type: Market, TIF: IOC, Quote: 100, Qty: 1}, []string{"rej #2 invalid_command"}},
+			{Command{Kind: CmdPlace, OrderID: 2, UserID: 1, Side: Sell, Type: Market, TIF: IOC, Quote: 100, Qty: 1}, []string{"rej #2 invalid_command"}},
 			{Command{Kind: CmdPlace, OrderID: 3, UserID: 1, Side: Buy, Type: Market, TIF: GTC, Qty: 1}, []string{"rej #3 invalid_command"}},
 		}},
+		{name: "market buy by quantity with a budget: the quantity is bought within it", steps: []step{
+			{lim(1, 1, Sell, 3, 100), nil},
+			{lim(2, 1, Sell, 5, 101), nil},
+			{mktCapped(3, 2, 4, 1000), []string{"acc #3",
+				"trade #3<-#1 3x100", "done #1 filled rem=0 filled=3 quote=300",
+				"trade #3<-#2 1x101", "done #3 filled rem=0 filled=4 quote=401"}},
+		}, book: "S#2:4@101"},
+		{name: "market buy by quantity with a budget: the budget runs out first", steps: []step{
+			{lim(1, 1, Sell, 3, 100), nil},
+			{lim(2, 1, Sell, 5, 101), nil},
+			{mktCapped(3, 2, 6, 550), []string{"acc #3",
+				"trade #3<-#1 3x100", "done #1 filled rem=0 filled=3 quote=300",
+				"trade #3<-#2 2x101", // 250 left buys 2 lots at 101, 48 cannot buy a third
+				"done #3 ioc_remainder rem=1 filled=5 quote=502"}},
+		}, book: "S#2:3@101"},
+		{name: "market buy by quantity with a budget below one lot buys nothing", steps: []step{
+			{lim(1, 1, Sell, 5, 100), nil},
+			{mktCapped(2, 2, 2, 99), []string{"acc #2", "done #2 ioc_remainder rem=2 filled=0 quote=0"}},
+		}, book: "S#1:5@100"},
+		{name: "market buy by quantity worth less than the minimum at the best ask is rejected", cfg: BookConfig{MinNotional: 500}, steps: []step{
+			{lim(1, 1, Sell, 9, 100), nil},
+			{mktCapped(2, 2, 4, 10000), []string{"rej #2 below_min_notional"}},
+			{mkt(3, 2, Buy, 4), []string{"rej #3 below_min_notional"}},
+			{mktCapped(4, 2, 5, 10000), []string{"acc #4", "trade #4<-#1 5x100", "done #4 filled rem=0 filled=5 quote=500"}},
+		}, book: "S#1:4@100"},
 		{name: "dust: maker remainder below min qty is cancelled", cfg: BookConfig{MinQty: 3}, steps: []step{
 			{lim(1, 1, Sell, 10, 100), nil},
 			{lim(2, 2, Buy, 8, 100), []string{"acc #2", "trade #2<-#1 8x100", "done #1 dust rem=2 filled=8 quote=800",

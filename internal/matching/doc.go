@@ -18,9 +18,12 @@
 //   - Market (TIF must be IOC): by base quantity (Qty), or, for buys only, by
 //     a quote budget (Quote, in quote units = ticks × lots, see
 //     SymbolConfig.QuoteToUnits): asks are consumed level by level, buying
-//     only whole lots, never spending more than the budget. A market sell
-//     whose quantity at the best bid is worth less than MinNotional is
-//     rejected with ReasonBelowMinNotional (it cannot fetch more than that).
+//     only whole lots, never spending more than the budget. A buy by
+//     quantity may carry a budget too, the funds held for it: it buys at
+//     most Qty lots, and if the budget runs out first the remainder ends
+//     with ReasonIOCRemainder. A market order by quantity worth less than
+//     MinNotional at the best opposite price is rejected with
+//     ReasonBelowMinNotional (a sell cannot fetch more, a buy costs more).
 //   - IOC: fills what it can, the remainder ends with ReasonIOCRemainder.
 //   - FOK: fills entirely at once or ends with ReasonFOKNotFilled; nothing of
 //     it ever rests and nothing trades when it cannot fill entirely.

@@ -31,7 +31,7 @@ type refOrder struct {
 	stp                          STPMode
 	price, qty, filled, fq, stop int64
 	time                         uint64
-	byQuote                      bool
+	byQuote, capped              bool
 	budget, limit                int64
 	end                          Reason
 }
@@ -177,14 +177,15 @@ func (r *refBook) place(c *Command) {
 		r.reject(c, ReasonPostOnlyWouldTake)
 		return
 	}
-	if c.Type == Market && c.Side == Sell && r.cfg.MinNotional > 0 {
-		bestBid := int64(-1)
+	if c.Type == Market && c.Qty != 0 && r.cfg.MinNotional > 0 {
+		// At the best opposite price: the highest bid, the lowest ask.
+		best := int64(-1)
 		for _, o := range r.resting {
-			if o.side == Buy && o.price > bestBid {
-				bestBid = o.price
+			if o.side != c.Side && (best < 0 || (c.Side == Sell) == (o.price > best)) {
+				best = o.price
 			}
 		}
-		if bestBid >= 0 && bestBid*c.Qty < r.cfg.MinNotional {
+		if best >= 0 && best*c.Qty < r.cfg.MinNotional {
 			r.reject(c, ReasonBelowMinNotional)
 			return
 		}
@@ -197,7 +198,7 @@ func (r *refBook) place(c *Command) {
 			t.limit = math.MaxInt64
 		}
 		if c.Quote != 0 {
-			t.byQuote, t.budget = true, c.Quote
+			t.byQuote, t.budget, t.capped = true, c.Quote, c.Qty != 0
 		}
 	}
 	r.exec(t)
@@ -225,7 +226,7 @@ func (r *refBook) makers(t *refOrder) []*refOrder {
 
 func (r *refBook) takerDone(t *refOrder, reason Reason) {
 	rem := t.qty
-	if t.byQuote {
+	if t.byQuote && !t.capped {
 		rem = 0
 	}
 	r.emit(Event{Kind: EvDone, Reason: reason, OrderID: t.id, UserID: t.user, Side: t.side, Price: t.price,
@@ -259,7 +260,7 @@ func (r *refBook) exec(t *refOrder) {
 			return
 		}
 	}
-	for t.byQuote || t.qty > 0 {
+	for (t.byQuote && !t.capped) || t.qty > 0 {
 		ms := r.makers(t)
 		if len(ms) == 0 {
 			break
@@ -302,13 +303,15 @@ func (r *refBook) exec(t *refOrder) {
 			break
 		}
 		q := m.qty
-		if !t.byQuote && t.qty < q {
+		if (!t.byQuote || t.capped) && t.qty < q {
 			q = t.qty
 		}
 		if t.byQuote {
 			afford := t.budget / m.price
 			if afford == 0 {
-				if t.filled > 0 {
+				if t.capped {
+					t.end = ReasonIOCRemainder
+				} else if t.filled > 0 {
 					t.end = ReasonFilled
 				} else {
 					t.end = ReasonDust
@@ -319,7 +322,8 @@ func (r *refBook) exec(t *refOrder) {
 				q = afford
 			}
 			t.budget -= m.price * q
-		} else {
+		}
+		if !t.byQuote || t.capped {
 			t.qty -= q
 		}
 		r.tradeID++
@@ -341,6 +345,10 @@ func (r *refBook) exec(t *refOrder) {
 	switch {
 	case t.end != ReasonNone:
 		r.takerDone(t, t.end)
+	case t.capped && t.qty == 0:
+		r.takerDone(t, ReasonFilled)
+	case t.capped:
+		r.takerDone(t, ReasonIOCRemainder)
 	case t.byQuote && t.budget == 0:
 		r.takerDone(t, ReasonFilled)
 	case t.byQuote:
@@ -552,6 +560,10 @@ func (g *cmdGen) next() Command {
 			if c.Side == Buy && r.IntN(2) == 0 {
 				c.Qty = 0
 				c.Quote = int64(1 + r.IntN(20000))
+			} else if c.Side == Buy && r.IntN(2) == 0 {
+				// By quantity, capped by a budget that may run out first.
+				c.Qty = int64(1 + r.IntN(25))
+				c.Quote = int64(1 + r.IntN(30000))
 			} else {
 				c.Qty = int64(1 + r.IntN(25))
 			}

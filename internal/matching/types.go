@@ -141,8 +141,10 @@ type Command struct {
 	// Qty is the quantity in lots (Place), or the new remaining quantity
 	// (Amend).
 	Qty int64
-	// Quote is the quote budget of a market buy by quote amount, in quote
-	// units (price tick × lot size); Qty must then be 0.
+	// Quote is the quote budget of a market buy, in quote units (price
+	// tick × lot size): with Qty 0 the order spends it (a buy by quote
+	// amount); with Qty > 0 it buys Qty lots spending at most Quote (a buy
+	// by quantity, capped by the funds held for it).
 	Quote int64
 	// StopPrice (ticks) makes a limit order a stop-limit order.
 	StopPrice int64

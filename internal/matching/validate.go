@@ -67,10 +67,14 @@ func (c *Command) validatePlace(cfg *BookConfig) Reason {
 		if c.Qty < 0 || c.Quote < 0 {
 			return ReasonInvalidQty
 		}
-		if (c.Qty == 0) == (c.Quote == 0) || (c.Quote != 0 && c.Side != Buy) {
+		if (c.Qty == 0 && c.Quote == 0) || (c.Quote != 0 && c.Side != Buy) {
 			return ReasonInvalidCommand
 		}
+		if c.Quote > cfg.MaxPrice*cfg.MaxQty {
+			return ReasonInvalidQty
+		}
 		if c.Qty != 0 {
+			// By quantity; a buy's Quote, when given, caps what it spends.
 			if c.Qty > cfg.MaxQty {
 				return ReasonInvalidQty
 			}
@@ -78,9 +82,6 @@ func (c *Command) validatePlace(cfg *BookConfig) Reason {
 				return ReasonBelowMinQty
 			}
 			return ReasonNone
-		}
-		if c.Quote > cfg.MaxPrice*cfg.MaxQty {
-			return ReasonInvalidQty
 		}
 		if c.Quote < cfg.MinNotional {
 			return ReasonBelowMinNotional

@@ -17,8 +17,17 @@
 //
 // The hold is exactly what the order can spend, because fees are taken from
 // what the user receives: a limit buy holds price × volume of the quote
-// coin, a market buy holds its quoteVolume (a market buy by base quantity
-// has no price cap and is refused), a sell holds its volume of the base coin.
+// coin, a market buy by quote amount holds its quoteVolume, a sell holds its
+// volume of the base coin. A market buy by base quantity (volume) has no
+// price to hold against: it holds everything of the quote coin the user can
+// spend, at most what the volume would cost at the book's top price, and
+// that hold is also its budget in the engine (matching.Command.Quote). It
+// buys the volume or stops when the budget is spent (then it ends
+// cancelled, partly filled); its end releases what it did not spend, in the
+// same engine batch, so the funds are held only for the moment of the
+// match. The budget is not stored as the order's quoteVolume. A market order
+// by volume worth less than the pair's minimum value at the best opposite
+// price is REJECTED.
 //
 // # Nothing lost between the commit and the send
 //
@@ -97,6 +106,6 @@
 // Order statuses: 1 NEW, 2 PARTIALLY_FILLED, 3 FILLED, 4 CANCELLED (also an
 // IOC, FOK or market remainder, or self-trade prevention; partly filled
 // orders keep their deal volume), 5 REJECTED (post-only that would take, a
-// stop that would trigger at once, a market sell worth less than the
-// pair's minimum value at the best bid).
+// stop that would trigger at once, a market order by volume worth less
+// than the pair's minimum value at the best opposite price).
 package spot

@@ -124,6 +124,7 @@ func randomTrading(t *testing.T, seed int64, n int) {
 func FuzzCheckOrder(f *testing.F) {
 	f.Add("btcusdt", "BUY", "LIMIT", "30000", "0.1", "", "")
 	f.Add("btcusdt", "BUY", "MARKET", "", "", "100", "")
+	f.Add("btcusdt", "BUY", "MARKET", "", "0.01", "", "")
 	f.Add("ethusdt", "SELL", "STOP_LIMIT", "2000.5", "0.3", "", "1999")
 	f.Add("usdtmnt", "SELL", "POST_ONLY", "3450.1", "10", "", "")
 	f.Add("btcusdt", "BUY", "FOK", "1e9", "1e-9", "", "")
@@ -136,6 +137,18 @@ func FuzzCheckOrder(f *testing.F) {
 				t.Fatalf("validator error outside the catalogue: %v", err)
 			}
 			return
+		}
+		if c.byBase {
+			// A market buy by volume is budgeted from the balance at entry.
+			if !c.hold.IsZero() || c.maxBudget <= 0 || c.cmd.Quote != 0 {
+				t.Fatalf("market buy by volume: hold %s, budget cap %d, quote %d before budgeting", c.hold, c.maxBudget, c.cmd.Quote)
+			}
+			if err := withBudget(&c, dec("123.456789")); err != nil {
+				t.Fatalf("budget from a positive balance: %v", err)
+			}
+			if c.cmd.Quote <= 0 || c.cmd.Quote > c.maxBudget || c.hold.GreaterThan(dec("123.456789")) {
+				t.Fatalf("budget %d (cap %d), hold %s of 123.456789", c.cmd.Quote, c.maxBudget, c.hold)
+			}
 		}
 		if !c.hold.IsPositive() {
 			t.Fatalf("accepted with hold %s", c.hold)

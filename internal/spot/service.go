@@ -166,12 +166,23 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 		if err != nil {
 			return "", err
 		}
+		if c.byBase {
+			bal, err := s.led.Balance(ctx, spotAccount(uid), c.holdCoin)
+			if err != nil {
+				return "", err
+			}
+			if err := withBudget(&c, bal.Available); err != nil {
+				return "", err
+			}
+		}
 		err = s.insert(ctx, uid, id, c, req, maker, taker)
 		var xf *ledger.ExtraFailedError
 		switch {
 		case err == nil:
 			s.send(ctx, c.pair.Symbol, id, &c.cmd)
 			return fmtID(id), nil
+		case errors.Is(err, ledger.ErrInsufficient) && c.byBase && attempt < 3:
+			continue // the balance moved since it was read: budget again
 		case errors.Is(err, ledger.ErrInsufficient):
 			return "", apperr.New(apperr.CodeTradeInsufficient)
 		case errors.As(err, &xf) && xf.Index == 1 && req.ClientOrderID != "":
@@ -239,7 +250,7 @@ func (s *Service) insert(ctx context.Context, uid string, id uint64, c checked, 
 	if c.cmd.Qty > 0 {
 		order["volume"] = c.cfg.FromLots(c.cmd.Qty)
 	}
-	if c.cmd.Quote > 0 {
+	if c.cmd.Quote > 0 && !c.byBase { // a buy by quantity's budget is its hold, not its request
 		order["quoteVolume"] = c.cfg.FromQuoteUnits(c.cmd.Quote)
 	}
 	if c.cmd.StopPrice > 0 {

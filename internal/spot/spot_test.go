@@ -93,6 +93,44 @@ func TestMarketBuyByQuoteLeavesNoHold(t *testing.T) {
 	e.audit()
 }
 
+func TestMarketBuyByBase(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "20000")
+	e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
+	e.place(alice, limit("btcusdt", "SELL", "31000", "0.5"))
+
+	// The volume is bought; until it is matched everything spendable is held.
+	buy := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.6"})
+	e.wantBal(bob, "USDT", "0", "20000")
+	e.drain()
+	// 0.5 at 30000 + 0.1 at 31000 = 18100; the other 1900 is released.
+	e.wantBal(bob, "USDT", "1900", "0")
+	e.wantBal(bob, "BTC", "0.5994", "0")
+	e.wantOrder(bob, buy, StatusFilled, "0.6", "18100", "0.0006")
+	if o := e.order(bob, buy); !o.Volume.Equal(dec("0.6")) || !o.QuoteVolume.IsZero() {
+		t.Fatalf("order %+v: volume 0.6 and no quoteVolume wanted (the budget is a hold, not a request)", o)
+	}
+
+	// The funds run out first: what 1900 buys at 31000 (whole lots), then cancelled.
+	short := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.1"})
+	e.drain()
+	e.wantOrder(bob, short, StatusCancelled, "0.06129", "1899.99", "0.00006129")
+	e.wantBal(bob, "USDT", "0.01", "0")
+
+	// Nothing to spend: refused at entry. Worth less than the minimum at the best ask: rejected, hold released.
+	wantCode(t, func() error {
+		_, err := e.svc.PlaceOrder(e.ctx, carol, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.1"})
+		return err
+	}(), apperr.CodeTradeInsufficient)
+	e.deposit(carol, "USDT", "100")
+	tiny := e.place(carol, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.00001"})
+	e.drain()
+	e.wantOrder(carol, tiny, StatusRejected, "0", "0", "0")
+	e.wantBal(carol, "USDT", "100", "0")
+	e.audit()
+}
+
 func TestMarketSell(t *testing.T) {
 	e := newEnv(t)
 	e.deposit(alice, "BTC", "1")
@@ -222,7 +260,9 @@ func TestValidationCodes(t *testing.T) {
 		{limit("btcusdt", "BUY", "-5", "1"), apperr.CodeTradeNumber},
 		{limit("btcusdt", "BUY", "abc", "1"), apperr.CodeTradeNumber},
 		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.001", QuoteVolume: "30"}, apperr.CodeTradeVolumeBoth},
-		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.001"}, apperr.CodeTradeMarketBuyByBase},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.001", QuoteVolume: "30"}, apperr.CodeTradeVolumeBoth},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket}, apperr.CodeTradeVolumeRequired},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.0010001"}, apperr.CodeTradeVolumeLot},
 		{PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeMarket, QuoteVolume: "30"}, apperr.CodeTradeVolumeBoth},
 		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.001", StopPrice: "1"}, apperr.CodeTradeStopPrice},
 		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeStopLimit, Price: "30000", Volume: "0.001"}, apperr.CodeTradeStopPrice},

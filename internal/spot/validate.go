@@ -1,6 +1,7 @@
 package spot
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -35,6 +36,11 @@ type checked struct {
 	typ      string
 	hold     decimal.Decimal
 	holdCoin string
+	// byBase marks a market buy by base quantity: its budget (cmd.Quote)
+	// and hold are set at entry from the spendable balance (withBudget),
+	// at most maxBudget quote units (the quantity at the book's top price).
+	byBase    bool
+	maxBudget int64
 }
 
 // checkOrder validates req against the pair's grid without touching any
@@ -88,10 +94,8 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 		return c, apperr.New(apperr.CodeTradeVolumeBoth)
 	}
 	if c.typ == TypeMarket && or.Side == matching.Buy {
-		if or.Quote == "" {
-			if or.Qty != "" {
-				return c, apperr.New(apperr.CodeTradeMarketBuyByBase)
-			}
+		// By quote amount (quoteVolume) or by base quantity (volume).
+		if or.Quote == "" && or.Qty == "" {
 			return c, apperr.New(apperr.CodeTradeVolumeRequired)
 		}
 	} else {
@@ -123,6 +127,10 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 	switch {
 	case or.Side == matching.Sell:
 		c.hold, c.holdCoin = c.cfg.FromLots(cmd.Qty), p.Base
+	case cmd.Type == matching.Market && cmd.Quote == 0:
+		// A buy by quantity: how much it may spend depends on the book when
+		// it is matched, so it gets a budget from the balance at entry.
+		c.holdCoin, c.byBase, c.maxBudget = p.Quote, true, cmd.Qty*bc.MaxPrice
 	case cmd.Type == matching.Market:
 		c.hold, c.holdCoin = c.cfg.FromQuoteUnits(cmd.Quote), p.Quote
 	default:
@@ -130,6 +138,27 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 		c.hold, c.holdCoin = c.cfg.FromQuoteUnits(cmd.Price*cmd.Qty), p.Quote
 	}
 	return c, nil
+}
+
+// withBudget gives a market buy by quantity its budget: everything of the
+// quote coin the user can spend (whole quote units), at most what the
+// quantity could cost at the book's top price. The order holds it for the
+// moment it takes to match, and its end releases what it did not spend.
+func withBudget(c *checked, available decimal.Decimal) error {
+	units, err := c.cfg.QuoteToUnitsFloor(available)
+	switch {
+	case errors.Is(err, matching.ErrTooLarge):
+		units = c.maxBudget
+	case err != nil:
+		units = 0
+	}
+	units = min(units, c.maxBudget)
+	if units <= 0 {
+		return apperr.New(apperr.CodeTradeInsufficient)
+	}
+	c.cmd.Quote = units
+	c.hold = c.cfg.FromQuoteUnits(units)
+	return nil
 }
 
 // reasonError maps a matching reject reason to the catalogue.
