@@ -541,7 +541,7 @@ func (b *Book) match(t *taker) {
 			if t.byQuote {
 				afford := t.budget / price
 				if afford == 0 {
-					if t.capped {
+					if t.capped && t.filled > 0 {
 						// Out of budget before the quantity is bought.
 						t.end = ReasonIOCRemainder
 					} else if t.filled > 0 {

@@ -250,9 +250,9 @@ func TestBookTable(t *testing.T) {
 				"trade #3<-#2 2x101", // 250 left buys 2 lots at 101, 48 cannot buy a third
 				"done #3 ioc_remainder rem=1 filled=5 quote=502"}},
 		}, book: "S#2:3@101"},
-		{name: "market buy by quantity with a budget below one lot buys nothing", steps: []step{
+		{name: "market buy by quantity with a budget below one lot is dust", steps: []step{
 			{lim(1, 1, Sell, 5, 100), nil},
-			{mktCapped(2, 2, 2, 99), []string{"acc #2", "done #2 ioc_remainder rem=2 filled=0 quote=0"}},
+			{mktCapped(2, 2, 2, 99), []string{"acc #2", "done #2 dust rem=2 filled=0 quote=0"}},
 		}, book: "S#1:5@100"},
 		{name: "market buy by quantity worth less than the minimum at the best ask is rejected", cfg: BookConfig{MinNotional: 500}, steps: []step{
 			{lim(1, 1, Sell, 9, 100), nil},

@@ -21,7 +21,8 @@
 //     only whole lots, never spending more than the budget. A buy by
 //     quantity may carry a budget too, the funds held for it: it buys at
 //     most Qty lots, and if the budget runs out first the remainder ends
-//     with ReasonIOCRemainder. A market order by quantity worth less than
+//     with ReasonIOCRemainder (ReasonDust when it could not buy a single
+//     lot). A market order by quantity worth less than
 //     MinNotional at the best opposite price is rejected with
 //     ReasonBelowMinNotional (a sell cannot fetch more, a buy costs more).
 //   - IOC: fills what it can, the remainder ends with ReasonIOCRemainder.

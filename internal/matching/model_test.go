@@ -309,7 +309,7 @@ func (r *refBook) exec(t *refOrder) {
 		if t.byQuote {
 			afford := t.budget / m.price
 			if afford == 0 {
-				if t.capped {
+				if t.capped && t.filled > 0 {
 					t.end = ReasonIOCRemainder
 				} else if t.filled > 0 {
 					t.end = ReasonFilled
