@@ -1,5 +1,6 @@
 // Spot trade page: a funded user sees the live book and chart, places and
-// cancels a limit buy, then fills a market buy against the dev market maker.
+// cancels a limit buy, then fills a market buy against the dev market maker,
+// by total and by amount.
 // Screenshots: frontend/test-results/screenshots/trade/.
 import { expect, test, type Page } from '@playwright/test'
 import path from 'node:path'
@@ -94,6 +95,85 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await page.getByTestId('mobile-tab-trades').click()
   await expect(page.getByTestId('market-trade').first()).toBeVisible()
   await expect(page.getByTestId('order-submit')).toBeVisible()
+})
+
+test('trade page: market buy by amount fills and gives the unspent balance back', async ({ page, request }) => {
+  test.setTimeout(90_000)
+  const w = await walletUser(page, request, 'trade-by-amount')
+  await fundByChain(request, w, 'USDT', 'BEP20', '1000', 15)
+  // Wait for the maker's asks and buy about 30 USDT worth, well within them.
+  type Depth = { buys: [string, string][]; asks: [string, string][] }
+  let asks: [string, string][] = []
+  await expect
+    .poll(
+      async () => {
+        asks = (await apiOk<Depth>(request, '/market/depth', { symbol: 'btcusdt', limit: 5 }, w.token)).asks
+        return asks.length
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThan(0)
+  const best = Number(asks[0][0])
+  const amount = (Math.floor((30 / best) * 1e6) / 1e6).toFixed(6)
+  expect(asks.reduce((sum, [, v]) => sum + Number(v), 0)).toBeGreaterThan(Number(amount))
+  await setCookies(page.context(), { cusSkin: '2', stickyBar: '1' })
+  await page.setViewportSize(DESKTOP)
+  const detailLooks = detailLooksOf(page)
+  await page.goto('/trade/BTC_USDT')
+  await expect(page.getByTestId('available-balance')).toContainText('1000.00 USDT')
+
+  // A market buy is by Total unless Amount is picked; Amount trades the
+  // total field for the amount, with a note on the hold and no slider.
+  await page.getByTestId('order-type').selectOption('MARKET')
+  await expect(page.getByTestId('market-by-total')).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByTestId('total-input')).toBeVisible()
+  await page.getByTestId('market-by-amount').click()
+  await expect(page.getByTestId('market-by-amount')).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByTestId('total-input')).toHaveCount(0)
+  await expect(page.getByTestId('amount-input-hint')).toHaveText('Holds your available USDT while it matches; what it does not spend comes back at once.')
+  const slider = page.getByRole('slider', { name: 'Share of the available balance' })
+  await expect(slider).toHaveAttribute('aria-disabled', 'true')
+  await expect(page.getByTestId('percent-value')).toHaveText('0%')
+
+  const sent = page.waitForRequest((r) => r.url().endsWith('/order/create'))
+  await page.getByTestId('amount-input').fill(amount)
+  await page.getByTestId('order-submit').click()
+  const body = (await sent).postDataJSON()
+  expect(body).toMatchObject({ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: amount })
+  expect(body).not.toHaveProperty('quoteVolume')
+  await expect(toast(page)).toBeVisible()
+
+  // It fills the amount, as the order history says.
+  await page.getByTestId('tab-order-history').click()
+  const row = page.getByTestId('order-history-table').getByTestId('order-row').first()
+  await expect(row).toContainText('Filled', { timeout: 15_000 })
+  await expect(row).toContainText(amount)
+  await expect(toast(page, 'warning')).toHaveCount(0)
+  expect(detailLooks).toEqual([])
+
+  // All the USDT was held while it matched; what it did not spend is back
+  // (about 970 USDT available, nothing left frozen).
+  const shown = async () => Number((await page.getByTestId('available-balance').textContent())?.replace(/[^\d.]/g, ''))
+  await expect.poll(shown, { timeout: 15_000 }).toBeGreaterThan(900)
+  expect(await shown()).toBeLessThan(1000)
+  type Balances = { coinList: { coin: string; normal: string; freeze: string }[] }
+  const usdt = (await apiOk<Balances>(request, '/finance/v5/account_balance', {}, w.token)).coinList.find((c) => c.coin.toUpperCase() === 'USDT')!
+  expect(Number(usdt.freeze)).toBe(0)
+  expect(Number(usdt.normal)).toBeGreaterThan(900)
+
+  // At 390 px in dark mode and in Mongolian the choice and the note fit the form.
+  await setCookies(page.context(), { cusSkin: '1', lan: 'mn_MN' })
+  await page.setViewportSize(PHONE)
+  await page.reload()
+  await expect(page.locator('html')).toHaveClass(/dark/)
+  await page.getByTestId('order-type').selectOption('MARKET')
+  await page.getByTestId('market-by-amount').click()
+  await expect(page.getByTestId('market-by-amount')).toHaveText('Тоо хэмжээ (BTC)')
+  await expect(page.getByTestId('amount-input-hint')).toContainText('боломжит USDT үлдэгдлийг')
+  const form = page.getByTestId('order-form')
+  expect(await form.evaluate((f) => f.scrollWidth - f.clientWidth)).toBeLessThanOrEqual(0)
+  await form.scrollIntoViewIfNeeded()
+  await form.screenshot({ path: path.join(OUT, 'market-by-amount-phone-dark.png') })
 })
 
 test('trade page: anonymous users get a log-in prompt', async ({ page }) => {

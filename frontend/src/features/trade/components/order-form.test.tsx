@@ -148,6 +148,131 @@ describe('OrderForm percentage slider', () => {
   })
 })
 
+describe('OrderForm market buy by amount', () => {
+  let usdt: string
+  beforeEach(() => {
+    usdt = '1000.559'
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return { coinList: [{ coin: 'USDT', normal: usdt, freeze: '0' }, { coin: 'BTC', normal: '0.05374069', freeze: '0' }] }
+      if (path.endsWith('/order/create')) return { order_id: '7' }
+      return {}
+    })
+  })
+  // The "Order placed" toasts wait in the app's toaster (no Toaster is mounted here); later tests must not inherit them.
+  afterEach(() => act(() => toaster.remove()))
+  const pressed = (testId: string) => screen.getByTestId(testId).getAttribute('aria-pressed')
+  const creates = () => apiData.mock.calls.filter(([p]) => p === '/fe-ex-api/order/create').map(([, body]) => body)
+
+  it('offers Total or Amount for a market buy only, Total first', async () => {
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1000.55 USDT'))
+    expect(screen.queryByTestId('market-by')).toBeNull()
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    expect(screen.getByRole('group', { name: 'Market buy by' })).toBe(screen.getByTestId('market-by'))
+    expect(screen.getByTestId('market-by-total').textContent).toBe('Total (USDT)')
+    expect(screen.getByTestId('market-by-amount').textContent).toBe('Amount (BTC)')
+    expect(pressed('market-by-total')).toBe('true')
+    expect(pressed('market-by-amount')).toBe('false')
+    expect(screen.queryByTestId('amount-input')).toBeNull()
+    fireEvent.click(screen.getByTestId('side-sell'))
+    expect(screen.queryByTestId('market-by')).toBeNull()
+  })
+
+  it('switches the fields, clears what was entered, disables the slider at 0 % and sends the volume', async () => {
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1000.55 USDT'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    await press('PageUp', 5)
+    expect(value('total-input')).toBe('500.27')
+
+    fireEvent.click(screen.getByTestId('market-by-amount'))
+    expect(pressed('market-by-amount')).toBe('true')
+    expect(pressed('market-by-total')).toBe('false')
+    expect(screen.queryByTestId('total-input')).toBeNull()
+    expect(value('amount-input')).toBe('')
+    expect(screen.getByTestId('amount-input-hint').textContent).toBe('Holds your available USDT while it matches; what it does not spend comes back at once.')
+    // The hint is read out with the field.
+    expect(screen.getByTestId('amount-input').getAttribute('aria-describedby')).toContain(screen.getByTestId('amount-input-hint').id)
+    expect(thumb().getAttribute('aria-disabled')).toBe('true')
+    expect(thumb().getAttribute('aria-valuenow')).toBe('0')
+    expect(screen.getByTestId('percent-value').textContent).toBe('0%')
+    fireEvent.click(screen.getByTestId('percent-mark-50'))
+    expect(value('amount-input')).toBe('')
+
+    // Below the minimum quantity it is refused.
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.000001' } })
+    expect(thumb().getAttribute('aria-valuenow')).toBe('0')
+    fireEvent.click(screen.getByTestId('order-submit'))
+    expect(screen.getByTestId('amount-input-error').textContent).toBe('The minimum amount is 0.00001 BTC')
+    expect(creates()).toEqual([])
+
+    // More than the balance would buy at any sane price is still sent: the server spends what there is.
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.5' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(creates()).toEqual([{ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: '0.5' }]))
+    await waitFor(() => expect(value('amount-input')).toBe(''))
+    // Still by amount for the next order.
+    expect(pressed('market-by-amount')).toBe('true')
+
+    // Back to Total: the amount goes, the slider works again and a total is sent as quoteVolume.
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.01' } })
+    fireEvent.click(screen.getByTestId('market-by-total'))
+    expect(screen.queryByTestId('amount-input')).toBeNull()
+    expect(value('total-input')).toBe('')
+    expect(thumb().getAttribute('aria-disabled')).toBeNull()
+    fireEvent.change(screen.getByTestId('total-input'), { target: { value: '50' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(creates()).toHaveLength(2))
+    expect(creates()[1]).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', quoteVolume: '50' })
+  })
+
+  it('keeps a limit amount but not the slider share when the type becomes a market buy by amount', async () => {
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1000.55 USDT'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.click(screen.getByTestId('market-by-amount'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'LIMIT' } })
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '30000' } })
+    await press('PageUp', 5)
+    expect(value('amount-input')).toBe('0.016675')
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    expect(pressed('market-by-amount')).toBe('true')
+    expect(value('amount-input')).toBe('0.016675')
+    expect(screen.getByTestId('percent-value').textContent).toBe('0%')
+    expect(thumb().getAttribute('aria-disabled')).toBe('true')
+  })
+
+  it.each([
+    ['a zero quote balance', () => void (usdt = '0')],
+    [
+      'a coin the account never held',
+      () => apiData.mockImplementation(async (path: string) => (path.endsWith('/finance/v5/account_balance') ? { coinList: [] } : {})),
+    ],
+  ])('says the balance is short for a market buy by amount with %s', async (_, setUp) => {
+    setUp()
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('0.00 USDT'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.click(screen.getByTestId('market-by-amount'))
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    expect(screen.getByTestId('amount-input-error').textContent).toBe('Insufficient balance')
+    expect(creates()).toEqual([])
+  })
+
+  it('speaks Mongolian', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1000.55 USDT'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    await waitFor(() => expect(screen.getByTestId('market-by-amount').textContent).toBe('Тоо хэмжээ (BTC)'))
+    expect(screen.getByTestId('market-by-total').textContent).toBe('Нийт дүн (USDT)')
+    fireEvent.click(screen.getByTestId('market-by-amount'))
+    expect(screen.getByTestId('amount-input-hint').textContent).toContain('боломжит USDT үлдэгдлийг')
+  })
+})
+
 describe('OrderForm follows orders that can end at once', () => {
   const RealWebSocket = globalThis.WebSocket
   let detail: Partial<OrderView>
@@ -188,7 +313,10 @@ describe('OrderForm follows orders that can end at once', () => {
     socket().push({ channel: 'user_orders', ts: 1, data: { event: isFinal(o.status ?? 1) ? 'done' : 'placed', order_id: '42', symbol: 'btcusdt', deal_volume: '0', status: 1, ...o } })
   }
 
-  async function place(type: string, { side = 'buy', placed = 'Order placed', live = true }: { side?: 'buy' | 'sell'; placed?: string; live?: boolean } = {}) {
+  async function place(
+    type: string,
+    { side = 'buy', placed = 'Order placed', live = true, byAmount = false }: { side?: 'buy' | 'sell'; placed?: string; live?: boolean; byAmount?: boolean } = {},
+  ) {
     renderWithApp(
       <>
         {live && <LiveUpdates />}
@@ -206,7 +334,8 @@ describe('OrderForm follows orders that can end at once', () => {
     fireEvent.change(screen.getByTestId('order-type'), { target: { value: type } })
     if (type !== 'MARKET') fireEvent.change(screen.getByTestId('price-input'), { target: { value: '30000' } })
     if (type === 'STOP_LIMIT') fireEvent.change(screen.getByTestId('stop-price-input'), { target: { value: '29000' } })
-    if (type === 'MARKET' && side === 'buy') fireEvent.change(screen.getByTestId('total-input'), { target: { value: '50' } })
+    if (byAmount) fireEvent.click(screen.getByTestId('market-by-amount'))
+    if (type === 'MARKET' && side === 'buy' && !byAmount) fireEvent.change(screen.getByTestId('total-input'), { target: { value: '50' } })
     else fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
     fireEvent.click(screen.getByTestId('order-submit'))
     await screen.findByText(placed)
@@ -251,6 +380,30 @@ describe('OrderForm follows orders that can end at once', () => {
     expect(await screen.findByText('Зах зээлийн захиалга цуцлагдлаа')).toBeTruthy()
     expect(screen.getByText(/биелүүлэх захиалга байгаагүй/)).toBeTruthy()
     expect(detailCalls()).toBe(0)
+  })
+
+  it('warns when a market buy by amount finds nothing to buy', async () => {
+    pushOnCreate = [{ type: 'MARKET', price: '0' }, { status: 4, type: 'MARKET', price: '0', end_reason: 'ioc_remainder' }]
+    await place('MARKET', { byAmount: true })
+    expect(apiData).toHaveBeenCalledWith('/fe-ex-api/order/create', { symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: '0.001' })
+    expect(await screen.findByText('Market order cancelled')).toBeTruthy()
+    expect(detailCalls()).toBe(0)
+  })
+
+  it('warns when a market buy by amount is worth less than the minimum at the best ask', async () => {
+    pushOnCreate = [{ status: 5, type: 'MARKET', price: '0', end_reason: 'below_min_notional' }]
+    await place('MARKET', { byAmount: true })
+    expect(await screen.findByText('Market order not placed')).toBeTruthy()
+    expect(screen.getByText(/less than the pair's minimum order value/)).toBeTruthy()
+  })
+
+  it('stays quiet about a market buy by amount that ran out of funds after a part filled', async () => {
+    pushOnCreate = [{ type: 'MARKET', price: '0' }]
+    await place('MARKET', { byAmount: true })
+    act(() => pushOrder({ status: 4, type: 'MARKET', price: '0', deal_volume: '0.0004', end_reason: 'ioc_remainder' }))
+    await sleep(700)
+    expect(screen.queryByTestId('toast-warning')).toBeNull()
+    expect(screen.getByText('Order placed')).toBeTruthy()
   })
 
   it('never looks up a limit order that rests, and stays quiet about it', async () => {

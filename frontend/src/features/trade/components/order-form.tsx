@@ -12,6 +12,7 @@ import {
   amountFor,
   buildOrderRequest,
   hasPrice,
+  isMarketBuyByAmount,
   isQuoteEntry,
   ORDER_TYPES,
   PERCENT_MARKS,
@@ -20,6 +21,7 @@ import {
   totalFor,
   totalPlaces,
   validateOrder,
+  type MarketBuyBy,
   type OrderDraft,
   type OrderError,
   type OrderSide,
@@ -40,6 +42,7 @@ function NumberField({
   coin,
   places,
   error,
+  hint,
   testId,
 }: {
   label: string
@@ -48,6 +51,8 @@ function NumberField({
   coin: string
   places: number
   error?: string
+  /** A muted note under the field (read out with it). */
+  hint?: string
   testId: string
 }) {
   return (
@@ -67,6 +72,7 @@ function NumberField({
         />
       </InputGroup>
       {error && <Field.ErrorText data-testid={`${testId}-error`}>{error}</Field.ErrorText>}
+      {hint && <Field.HelperText data-testid={`${testId}-hint`}>{hint}</Field.HelperText>}
     </Field.Root>
   )
 }
@@ -177,6 +183,8 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   const [stopPrice, setStopPrice] = useState('')
   const [amount, setAmount] = useState('')
   const [total, setTotal] = useState('')
+  // How a market buy is entered; kept while the side or type changes.
+  const [marketBy, setMarketBy] = useState<MarketBuyBy>('total')
   // The slider's own position while it drives the amount; null when the
   // amount was typed (the slider then shows the share it comes to).
   const [sliderPct, setSliderPct] = useState<number | null>(null)
@@ -184,10 +192,11 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   const balances = useQuery(balanceQuery)
 
   const payCoin = side === 'BUY' ? pair.quote : pair.base
-  const available = balances.data?.[payCoin]
+  // A coin the account has never held is a zero balance once the balances are in.
+  const available = balances.data ? (balances.data[payCoin] ?? '0') : undefined
   const pricePlaces = Math.max(pair.pricePrecision, placesOf(pair.priceTick))
   const amountPlaces = placesOf(pair.lotSize)
-  const draft: OrderDraft = { side, type, price, stopPrice, amount, total }
+  const draft: OrderDraft = { side, type, price, stopPrice, amount, total, marketBy }
   const errors = validateOrder(draft, pair, available)
   const errorOf = (field: OrderError['field']) => {
     if (!showErrors) return undefined
@@ -195,7 +204,10 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
     return e ? t(`form.errors.${e.key}`, e.vars) : undefined
   }
   const quoteEntry = isQuoteEntry(draft)
-  const pct = sliderPct ?? percentOfBalance(draft, available)
+  // A market buy by amount has no price to turn a share of the balance into
+  // an amount: the slider stays at 0 % and disabled.
+  const byAmount = isMarketBuyByAmount(draft)
+  const pct = byAmount ? 0 : (sliderPct ?? percentOfBalance(draft, available))
   const hasBalance = (Number(available) || 0) > 0
 
   const fillPercent = (p: number, at: { type: OrderType; price: string }) => {
@@ -215,10 +227,14 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   }, [picked])
   // A new price or type keeps the slider's share when the slider set the
   // amount (a buy gets the amount that share buys at the new price), and
-  // otherwise keeps the amount and recomputes the total.
+  // otherwise keeps the amount and recomputes the total. A market buy by
+  // amount keeps the amount and has no total (nor a slider share).
   useEffect(() => {
-    if (sliderPct !== null) fillPercent(sliderPct, { type, price })
-    else if (!isQuoteEntry({ side, type })) setTotal(amount && hasPrice(type) ? totalFor(amount, price, pair) : '')
+    if (isMarketBuyByAmount({ side, type, marketBy })) {
+      setSliderPct(null)
+      setTotal('')
+    } else if (sliderPct !== null) fillPercent(sliderPct, { type, price })
+    else if (!isQuoteEntry({ side, type, marketBy })) setTotal(amount && hasPrice(type) ? totalFor(amount, price, pair) : '')
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [price, type])
   useEffect(() => {
@@ -289,6 +305,15 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
     setShowErrors(false)
   }
 
+  const switchMarketBy = (m: MarketBuyBy) => {
+    if (m === marketBy) return
+    setMarketBy(m)
+    setAmount('')
+    setTotal('')
+    setSliderPct(null)
+    setShowErrors(false)
+  }
+
   const submit = (e: React.FormEvent) => {
     e.preventDefault()
     setShowErrors(true)
@@ -334,6 +359,24 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
+        {type === 'MARKET' && side === 'BUY' && (
+          <HStack gap="0" borderWidth="1px" rounded="md" p="0.5" role="group" aria-label={t('form.marketBy.label')} data-testid="market-by">
+            {(['total', 'amount'] as const).map((m) => (
+              <Button
+                key={m}
+                type="button"
+                flex="1"
+                size="xs"
+                variant={marketBy === m ? 'subtle' : 'ghost'}
+                aria-pressed={marketBy === m}
+                data-testid={`market-by-${m}`}
+                onClick={() => switchMarketBy(m)}
+              >
+                {t(`form.marketBy.${m}`, { coin: m === 'total' ? pair.quote : pair.base })}
+              </Button>
+            ))}
+          </HStack>
+        )}
         <HStack justify="space-between" fontSize="xs">
           <Text color="fg.muted">{t('form.available')}</Text>
           <Text fontVariantNumeric="tabular-nums" data-testid="available-balance">
@@ -362,12 +405,13 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
             coin={pair.base}
             places={amountPlaces}
             error={errorOf('amount')}
+            hint={byAmount ? t('form.marketBy.hint', { coin: pair.quote }) : undefined}
             testId="amount-input"
           />
         )}
         <PercentSlider
           value={pct}
-          disabled={!hasBalance}
+          disabled={!hasBalance || byAmount}
           label={t('form.percent')}
           onChange={(p) => {
             setSliderPct(p)

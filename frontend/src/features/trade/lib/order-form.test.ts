@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { amountFor, buildOrderRequest, percentFill, percentOfBalance, totalFor, validateOrder, type OrderDraft, type PairRules } from './order-form'
+import {
+  amountFor,
+  buildOrderRequest,
+  isMarketBuyByAmount,
+  isQuoteEntry,
+  percentFill,
+  percentOfBalance,
+  totalFor,
+  validateOrder,
+  type OrderDraft,
+  type PairRules,
+} from './order-form'
 
 const rules: PairRules = {
   symbol: 'btcusdt',
@@ -125,5 +136,50 @@ describe('order validation', () => {
     expect(buildOrderRequest(draft({ side: 'SELL', type: 'STOP_LIMIT', price: '1', stopPrice: '2', amount: '3' }), rules)).toEqual({
       symbol: 'btcusdt', side: 'SELL', type: 'STOP_LIMIT', price: '1', stopPrice: '2', volume: '3',
     })
+  })
+})
+
+describe('market buy by amount', () => {
+  const byAmount = (over: Partial<OrderDraft>) => draft({ type: 'MARKET', marketBy: 'amount', ...over })
+
+  it('is a buy entered as a base amount, not as a total', () => {
+    expect(isMarketBuyByAmount(byAmount({}))).toBe(true)
+    expect(isQuoteEntry(byAmount({}))).toBe(false)
+    // By total is the default; the choice means nothing to sells and priced orders.
+    expect(isQuoteEntry(draft({ type: 'MARKET' }))).toBe(true)
+    expect(isMarketBuyByAmount(byAmount({ side: 'SELL' }))).toBe(false)
+    expect(isMarketBuyByAmount(byAmount({ type: 'LIMIT' }))).toBe(false)
+  })
+  it('requires an amount on the lot grid and at least the minimum quantity', () => {
+    expect(validateOrder(byAmount({ amount: '' }), rules, '1000').map((e) => [e.field, e.key])).toEqual([['amount', 'amountRequired']])
+    expect(validateOrder(byAmount({ amount: '0' }), rules, '1000').map((e) => e.key)).toEqual(['amountRequired'])
+    expect(validateOrder(byAmount({ amount: '0.00015' }), rules, '1000').map((e) => [e.field, e.key])).toEqual([['amount', 'amountLot']])
+    expect(validateOrder(byAmount({ amount: '0.0001' }), rules, '1000')).toEqual([])
+    const errs = validateOrder(byAmount({ amount: '0.0001' }), { ...rules, minQty: '0.001' }, '1000')
+    expect(errs).toEqual([{ field: 'amount', key: 'minQty', vars: { min: '0.001', coin: 'BTC' } }])
+  })
+  it('asks only for some quote balance (it has no price to value the amount at)', () => {
+    // Far more than 1 USDT could buy: the server spends what there is.
+    expect(validateOrder(byAmount({ amount: '10' }), rules, '1')).toEqual([])
+    expect(validateOrder(byAmount({ amount: '0.01' }), rules, '0')).toEqual([{ field: 'amount', key: 'insufficient' }])
+    expect(validateOrder(byAmount({ amount: '0.01' }), rules, '0.00')).toEqual([{ field: 'amount', key: 'insufficient' }])
+    // Not loaded yet: nothing to say.
+    expect(validateOrder(byAmount({ amount: '0.01' }), rules, undefined)).toEqual([])
+    // No minimum value check here: the engine values it at the best ask.
+    expect(validateOrder(byAmount({ amount: '0.0001' }), { ...rules, minNotional: '1000000' }, '1000')).toEqual([])
+  })
+  it('ignores a stale total', () => {
+    expect(validateOrder(byAmount({ amount: '0.001', total: '1' }), rules, '1000')).toEqual([])
+  })
+  it('sends volume and no quoteVolume', () => {
+    expect(buildOrderRequest(byAmount({ amount: '0.0100', total: '50' }), rules)).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: '0.0100' })
+    expect(buildOrderRequest(draft({ type: 'MARKET', marketBy: 'total', amount: '0.01', total: '50' }), rules)).toEqual({
+      symbol: 'btcusdt', side: 'BUY', type: 'MARKET', quoteVolume: '50',
+    })
+    // A sell sends its volume whichever way a buy would be entered.
+    expect(buildOrderRequest(byAmount({ side: 'SELL', amount: '0.5' }), rules)).toEqual({ symbol: 'btcusdt', side: 'SELL', type: 'MARKET', volume: '0.5' })
+  })
+  it('puts the slider at 0 %', () => {
+    expect(percentOfBalance(byAmount({ amount: '0.01', total: '500' }), '1000')).toBe(0)
   })
 })

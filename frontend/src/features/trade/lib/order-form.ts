@@ -3,6 +3,12 @@
  * percentage slider, amount/total syncing and validation against the pair's
  * tick, lot, minimum quantity and minimum notional. Pure functions so they are
  * unit-tested without a browser.
+ *
+ * A market buy is entered either as a quote total to spend (quoteVolume) or
+ * as a base amount to buy (volume). The server holds all of the user's
+ * available quote coin for a buy by amount while it matches and releases
+ * what it did not spend at once, so such a buy has no price to check a
+ * balance against: it only needs some quote coin to spend.
  */
 import {
   cmpDec,
@@ -37,6 +43,9 @@ export interface PairRules {
   minNotional: string
 }
 
+/** How a market buy is entered: the quote total to spend, or the base amount to buy. */
+export type MarketBuyBy = 'total' | 'amount'
+
 /** What the user typed. */
 export interface OrderDraft {
   side: OrderSide
@@ -44,8 +53,10 @@ export interface OrderDraft {
   price: string
   stopPrice: string
   amount: string
-  /** Quote total; the input of a market buy. */
+  /** Quote total; the input of a market buy by total. */
   total: string
+  /** How a market buy is entered (default 'total'); other orders ignore it. */
+  marketBy?: MarketBuyBy
 }
 
 /** A validation failure: the field it belongs to and a text key under form.errors. */
@@ -71,9 +82,14 @@ export function hasPrice(type: OrderType): boolean {
   return type !== 'MARKET'
 }
 
-/** True when the draft is entered as a quote total (market buy). */
-export function isQuoteEntry(d: Pick<OrderDraft, 'side' | 'type'>): boolean {
-  return d.type === 'MARKET' && d.side === 'BUY'
+/** True when the draft is entered as a quote total (a market buy by total). */
+export function isQuoteEntry(d: Pick<OrderDraft, 'side' | 'type' | 'marketBy'>): boolean {
+  return d.type === 'MARKET' && d.side === 'BUY' && d.marketBy !== 'amount'
+}
+
+/** True for a market buy entered as a base amount (sent as volume, without a price). */
+export function isMarketBuyByAmount(d: Pick<OrderDraft, 'side' | 'type' | 'marketBy'>): boolean {
+  return d.type === 'MARKET' && d.side === 'BUY' && d.marketBy === 'amount'
 }
 
 function step(places: number): Dec {
@@ -142,12 +158,13 @@ export const PERCENT_MARKS = [0, 25, 50, 75, 100] as const
  * The slider position (0..100, whole percent) of what the draft would spend:
  * the quote total of a buy (a market buy's total, a priced buy's amount ×
  * price) or the base amount of a sell, as a share of the available balance.
- * 0 without a balance or an amount; 100 at or above the balance (validation
+ * 0 without a balance or an amount, and for a market buy by amount (it has
+ * no price to value the amount at); 100 at or above the balance (validation
  * says when it is too much).
  */
 export function percentOfBalance(d: OrderDraft, available: string | undefined): number {
   const avail = parseDec(available)
-  if (!avail || avail.units <= 0n) return 0
+  if (!avail || avail.units <= 0n || isMarketBuyByAmount(d)) return 0
   let spend: Dec | undefined
   if (d.side === 'SELL') spend = parseDec(d.amount)
   else if (isQuoteEntry(d)) spend = parseDec(d.total)
@@ -201,14 +218,18 @@ export function validateOrder(d: OrderDraft, rules: PairRules, available: string
   if (hasPrice(d.type) && price && price.units > 0n && minNotional && cmpDec(mulDec(amount, price), minNotional) < 0)
     errors.push({ field: 'total', key: 'minNotional', vars: { min: rules.minNotional, coin: rules.quote } })
   const avail = parseDec(available)
-  if (avail) {
+  if (avail && isMarketBuyByAmount(d)) {
+    // Without a price the amount cannot be valued: the server holds
+    // whatever quote coin there is, so only none at all is too little.
+    if (avail.units <= 0n) errors.push({ field: 'amount', key: 'insufficient' })
+  } else if (avail) {
     const need = d.side === 'SELL' ? amount : price && hasPrice(d.type) ? mulDec(amount, price) : undefined
     if (need && cmpDec(need, avail) > 0) errors.push({ field: d.side === 'SELL' ? 'amount' : 'total', key: 'insufficient' })
   }
   return errors
 }
 
-/** Builds the /order/create body of a valid draft. */
+/** Builds the /order/create body of a valid draft (a market buy by amount sends volume, by total quoteVolume). */
 export function buildOrderRequest(d: OrderDraft, rules: PairRules): OrderRequest {
   const req: OrderRequest = { symbol: rules.symbol, side: d.side, type: d.type }
   if (hasPrice(d.type)) req.price = d.price

@@ -26,6 +26,7 @@ describe('what a placed order came to', () => {
     expect(outcomeWarning('MARKET', ended(4, 'ioc_remainder'))).toBe('market')
     expect(outcomeWarning('IOC', ended(4, 'ioc_remainder'))).toBe('ioc')
     expect(outcomeWarning('POST_ONLY', ended(5, 'post_only_would_take'))).toBe('postOnly')
+    expect(outcomeWarning('MARKET', ended(4, 'dust'))).toBe('marketFunds')
     // A user's own cancel is no surprise; a partial fill is not warned about.
     expect(outcomeWarning('LIMIT', ended(4, 'cancelled'))).toBeUndefined()
     expect(outcomeWarning('MARKET', ended(4, 'ioc_remainder', '0.1'))).toBeUndefined()

@@ -19,7 +19,7 @@ export const STATUS_CANCELLED = 4
 export const STATUS_REJECTED = 5
 
 /** Text key (under form.outcome) of the warning an order's end deserves. */
-export type OutcomeWarning = 'postOnly' | 'fok' | 'ioc' | 'market' | 'stopLimit' | 'minValue' | 'selfTrade' | 'rejected'
+export type OutcomeWarning = 'postOnly' | 'fok' | 'ioc' | 'market' | 'marketFunds' | 'stopLimit' | 'minValue' | 'selfTrade' | 'rejected'
 
 /** Warnings by the engine's end reason (OrderView.end_reason). */
 const REASON_WARNINGS: Record<string, OutcomeWarning> = {
@@ -29,6 +29,9 @@ const REASON_WARNINGS: Record<string, OutcomeWarning> = {
   stop_would_trigger: 'stopLimit',
   below_min_notional: 'minValue',
   stp: 'selfTrade',
+  // Only a market buy ends as dust with nothing filled: the funds for it
+  // (its total, or the balance held for a buy by amount) buy no single lot.
+  dust: 'marketFunds',
 }
 
 /** True once an order can no longer change. */
