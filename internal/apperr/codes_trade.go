@@ -92,4 +92,8 @@ var (
 	CodeTradeAmendType = register("14021", http.StatusOK,
 		"Only LIMIT, POST_ONLY and STOP_LIMIT orders can be amended",
 		"Зөвхөн LIMIT, POST_ONLY, STOP_LIMIT захиалгыг өөрчилж болно")
+	// CodeTradeSTP: an unknown self-trade prevention mode.
+	CodeTradeSTP = register("14022", http.StatusOK,
+		"Self-trade prevention (stp) must be cancel_taker, cancel_maker, cancel_both or decrement",
+		"Өөртэйгөө арилжаалахаас сэргийлэх горим (stp) нь cancel_taker, cancel_maker, cancel_both эсвэл decrement байна")
 )

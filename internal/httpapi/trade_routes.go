@@ -24,11 +24,12 @@ type OrderCreateReq struct {
 	QuoteVolume   FlexString `json:"quoteVolume" doc:"quote amount to spend: MARKET buy only, instead of volume"`
 	StopPrice     FlexString `json:"stopPrice" doc:"STOP_LIMIT only: the last price that activates the order"`
 	ClientOrderID string     `json:"clientOrderId" doc:"optional idempotency key per user: a retry returns the first order's id"`
+	STP           string     `json:"stp" doc:"optional self-trade prevention when the order meets one of your own: cancel_taker, cancel_maker, cancel_both or decrement (default: the pair's, cancel_taker unless the operator set another)"`
 }
 
 // Validate bounds the fields (the service checks the values).
 func (r *OrderCreateReq) Validate() error {
-	for _, f := range []string{r.Symbol, r.Side, r.Type, string(r.Price), string(r.Volume), string(r.QuoteVolume), string(r.StopPrice)} {
+	for _, f := range []string{r.Symbol, r.Side, r.Type, string(r.Price), string(r.Volume), string(r.QuoteVolume), string(r.StopPrice), r.STP} {
 		if len(f) > 64 {
 			return apperr.Param("field too long")
 		}
@@ -214,7 +215,7 @@ func NewTradeRouter(svc *spot.Service, opts Options) *Router {
 		func(c *Call, req *OrderCreateReq) (*OrderCreateResp, error) {
 			id, err := svc.PlaceOrder(c.Ctx, uid(c), spot.PlaceRequest{Symbol: req.Symbol, Side: req.Side, Type: req.Type,
 				Price: req.Price.String(), Volume: req.Volume.String(), QuoteVolume: req.QuoteVolume.String(),
-				StopPrice: req.StopPrice.String(), ClientOrderID: req.ClientOrderID})
+				StopPrice: req.StopPrice.String(), ClientOrderID: req.ClientOrderID, STP: req.STP})
 			if err != nil {
 				return nil, err
 			}

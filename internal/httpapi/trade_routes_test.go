@@ -90,6 +90,9 @@ func TestTradeRoutes(t *testing.T) {
 	if a := tradeCall(t, h, p+"/order/create", "tb", map[string]any{"symbol": "btcusdt", "side": "BUY", "type": "LIMIT", "price": "30000.001", "volume": "0.1"}); a.Code != apperr.CodeTradePriceTick {
 		t.Fatalf("off-tick price: %+v", a)
 	}
+	if a := tradeCall(t, h, p+"/order/create", "tb", map[string]any{"symbol": "btcusdt", "side": "BUY", "type": "LIMIT", "price": "30000", "volume": "0.1", "stp": "maybe"}); a.Code != apperr.CodeTradeSTP {
+		t.Fatalf("unknown self-trade prevention: %+v", a)
+	}
 	if a := tradeCall(t, h, p+"/order/create", "", map[string]any{"symbol": "btcusdt"}); a.Code != apperr.CodeNotSignedIn {
 		t.Fatalf("anonymous create: %+v", a)
 	}

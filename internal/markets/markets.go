@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -50,9 +51,17 @@ type Pair struct {
 	IsOpenCross     bool            `json:"isOpenCross"`
 	ETFOpen         bool            `json:"etfOpen"`
 	Recommend       bool            `json:"recommend"`
+	// SelfTradePrevention is what happens when an order would trade with
+	// an order of the same user, unless the order names its own mode:
+	// cancel_taker (the default when empty), cancel_maker, cancel_both or
+	// decrement (see matching.STPMode).
+	SelfTradePrevention string `json:"selfTradePrevention,omitempty"`
 	// Closed pairs are listed nowhere and take no orders.
 	Closed bool `json:"closed"`
 }
+
+// STPModes are the self-trade prevention modes a pair or an order may name.
+var STPModes = []string{"cancel_taker", "cancel_maker", "cancel_both", "decrement"}
 
 // Name is the display name "BTC/USDT".
 func (p Pair) Name() string { return p.Base + "/" + p.Quote }
@@ -73,6 +82,8 @@ func (p Pair) validate() error {
 		return fmt.Errorf("%w: %s: minimums must not be negative", ErrInvalid, p.Symbol)
 	case -p.PriceTick.Exponent() > p.PricePrecision || -p.LotSize.Exponent() > p.VolumePrecision:
 		return fmt.Errorf("%w: %s: tick or lot finer than the precision", ErrInvalid, p.Symbol)
+	case p.SelfTradePrevention != "" && !slices.Contains(STPModes, p.SelfTradePrevention):
+		return fmt.Errorf("%w: %s: selfTradePrevention must be one of %s", ErrInvalid, p.Symbol, strings.Join(STPModes, ", "))
 	}
 	return nil
 }

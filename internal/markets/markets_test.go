@@ -38,13 +38,13 @@ func TestOperatorFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(`[{"symbol":"ethbtc","base":"ETH","quote":"BTC","sort":1,"pricePrecision":6,"volumePrecision":4,"priceTick":"0.000001","lotSize":"0.0001","minQty":"0.001","minNotional":"0.0001"},
+	write(`[{"symbol":"ethbtc","base":"ETH","quote":"BTC","sort":1,"pricePrecision":6,"volumePrecision":4,"priceTick":"0.000001","lotSize":"0.0001","minQty":"0.001","minNotional":"0.0001","selfTradePrevention":"cancel_maker"},
 	        {"symbol":"btcusdt","base":"BTC","quote":"USDT","sort":1,"pricePrecision":2,"volumePrecision":6,"priceTick":"0.01","lotSize":"0.000001","closed":true}]`)
 	c, err = Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := c.List(); len(l) != 1 || l[0].Symbol != "ethbtc" {
+	if l := c.List(); len(l) != 1 || l[0].Symbol != "ethbtc" || l[0].SelfTradePrevention != "cancel_maker" {
 		t.Fatalf("list %v", l)
 	}
 	if p, ok := c.Pair("btcusdt"); !ok || !p.Closed {
@@ -57,6 +57,7 @@ func TestOperatorFile(t *testing.T) {
 		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.001","lotSize":"1","pricePrecision":2}]`,
 		`[{"symbol":"ethusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2}]`,
 		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"surprise":1}]`,
+		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"selfTradePrevention":"default"}]`,
 		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2},{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2}]`,
 	}
 	for i, s := range bad {

@@ -83,6 +83,18 @@ const (
 	STPDecrement STPMode = 4
 )
 
+// ParseSTP reads an explicit mode by its String name (cancel_taker,
+// cancel_maker, cancel_both, decrement); "default" and anything else are
+// refused.
+func ParseSTP(s string) (STPMode, bool) {
+	for m := STPCancelTaker; m <= STPDecrement; m++ {
+		if s == m.String() {
+			return m, true
+		}
+	}
+	return STPDefault, false
+}
+
 func (m STPMode) String() string {
 	switch m {
 	case STPDefault:

@@ -29,6 +29,15 @@
 // by volume worth less than the pair's minimum value at the best opposite
 // price is REJECTED.
 //
+// # Self-trade prevention
+//
+// An order that would trade with one of its owner's resting orders follows
+// its stp (PlaceRequest.STP), or else its pair's SelfTradePrevention, or
+// else cancel_taker (matching.STPMode). The mode is resolved at entry and
+// written into the command, so a journal replays the same after an operator
+// changes a pair's default, and a mode other than cancel_taker is stored on
+// the order ("stp") for a rebuild of the book from stored orders.
+//
 // # Nothing lost between the commit and the send
 //
 // If the API process dies after the commit and before the send, the order

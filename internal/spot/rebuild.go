@@ -374,9 +374,15 @@ func openOrderInfo(cfg matching.SymbolConfig, it store.Item, triggered bool) (ma
 	if err != nil {
 		return matching.OrderInfo{}, fmt.Errorf("bad id %q", it.Str("id"))
 	}
-	o := matching.OrderInfo{ID: id, UserID: userNum(it.Str("uid")), Side: matching.Sell, TIF: matching.GTC}
+	o := matching.OrderInfo{ID: id, UserID: userNum(it.Str("uid")), Side: matching.Sell, TIF: matching.GTC, STP: matching.STPCancelTaker}
 	if it.Str("side") == "BUY" {
 		o.Side = matching.Buy
+	}
+	if s := it.Str("stp"); s != "" {
+		var ok bool
+		if o.STP, ok = matching.ParseSTP(s); !ok {
+			return o, fmt.Errorf("self-trade prevention %q", s)
+		}
 	}
 	switch it.Str("type") {
 	case TypeLimit, TypeStopLimit:

@@ -219,7 +219,11 @@ func (s *Service) existingClientOrder(ctx context.Context, uid string, req Place
 }
 
 func fingerprint(r PlaceRequest) string {
-	return strings.ToLower(strings.Join([]string{r.Symbol, r.Side, r.Type, r.Price, r.Volume, r.QuoteVolume, r.StopPrice}, "|"))
+	parts := []string{r.Symbol, r.Side, r.Type, r.Price, r.Volume, r.QuoteVolume, r.StopPrice}
+	if r.STP != "" { // appended only when given: mappings stored before the field keep their fingerprint
+		parts = append(parts, r.STP)
+	}
+	return strings.ToLower(strings.Join(parts, "|"))
 }
 
 // insert is the entry transaction: hold + order + client id + outbox.
@@ -258,6 +262,9 @@ func (s *Service) insert(ctx context.Context, uid string, id uint64, c checked, 
 	}
 	if req.ClientOrderID != "" {
 		order["clientOrderId"] = req.ClientOrderID
+	}
+	if c.stp != matching.STPCancelTaker.String() {
+		order["stp"] = c.stp // absent means cancel_taker, as for orders stored before the field
 	}
 	extra := []store.Op{store.PutOp(order, store.ItemNotExists())}
 	if req.ClientOrderID != "" {

@@ -2,11 +2,18 @@ package spot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"tenger/internal/apperr"
+	"tenger/internal/markets"
+	"tenger/internal/matching"
 	"tenger/internal/queue"
+	"tenger/internal/store"
 )
 
 const (
@@ -220,6 +227,90 @@ func TestSelfTradePrevention(t *testing.T) {
 	e.drain()
 	e.wantBal(alice, "BTC", "1", "0")
 	e.audit()
+}
+
+func TestSelfTradePreventionModes(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(alice, "USDT", "10000")
+	stpOf := func(id string) string {
+		t.Helper()
+		n, _ := strconv.ParseUint(id, 10, 64)
+		it, err := e.st.Get(e.ctx, orderKey(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it.Str("stp")
+	}
+
+	// The order's own mode: cancel_maker removes alice's resting sell, and her buy rests.
+	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
+	req := limit("btcusdt", "BUY", "30000", "0.1")
+	req.STP = "CANCEL_MAKER"
+	buy := e.place(alice, req)
+	e.drain()
+	e.wantOrder(alice, sell, StatusCancelled, "0", "0", "0")
+	e.wantOrder(alice, buy, StatusNew, "0", "0", "0")
+	e.wantBal(alice, "BTC", "1", "0")
+	e.wantBal(alice, "USDT", "7000", "3000")
+	if stpOf(buy) != "cancel_maker" || stpOf(sell) != "" {
+		t.Fatalf("stored modes %q %q: the order's own, none for the default", stpOf(buy), stpOf(sell))
+	}
+	req.STP = "cancel_everything"
+	_, err := e.svc.PlaceOrder(e.ctx, alice, req)
+	wantCode(t, err, apperr.CodeTradeSTP)
+
+	// The pair's mode when the order names none: cancel_both ends both.
+	dir := t.TempDir()
+	pairs, _ := json.Marshal(func() []markets.Pair {
+		l := e.cat.List()
+		for i := range l {
+			if l[i].Symbol == "btcusdt" {
+				l[i].SelfTradePrevention = "cancel_both"
+			}
+		}
+		return l
+	}())
+	if err := os.WriteFile(filepath.Join(dir, markets.FileName), pairs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next, err := markets.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cat.Replace(next); err != nil {
+		t.Fatal(err)
+	}
+	sell2 := e.place(alice, limit("btcusdt", "SELL", "30000", "0.05"))
+	e.drain()
+	e.wantOrder(alice, sell2, StatusCancelled, "0", "0", "0")
+	e.wantOrder(alice, buy, StatusCancelled, "0", "0", "0")
+	if stpOf(sell2) != "cancel_both" {
+		t.Fatalf("stored mode %q, want the pair's cancel_both", stpOf(sell2))
+	}
+	e.wantBal(alice, "BTC", "1", "0")
+	e.wantBal(alice, "USDT", "10000", "0")
+	e.audit()
+}
+
+func TestRebuiltOrderKeepsItsSelfTradePrevention(t *testing.T) {
+	cfg := symbolConfig(func() markets.Pair { p, _ := newCatalogue().Pair("btcusdt"); return p }())
+	item := func(stp string) store.Item {
+		it := store.Item{"id": "7", "uid": alice, "side": "BUY", "type": TypeLimit, "price": dec("30000"), "volume": dec("0.1")}
+		if stp != "" {
+			it["stp"] = stp
+		}
+		return it
+	}
+	for stp, want := range map[string]matching.STPMode{"": matching.STPCancelTaker, "decrement": matching.STPDecrement, "cancel_both": matching.STPCancelBoth} {
+		o, err := openOrderInfo(cfg, item(stp), false)
+		if err != nil || o.STP != want {
+			t.Errorf("stp %q: %v %v, want %v", stp, o.STP, err, want)
+		}
+	}
+	if _, err := openOrderInfo(cfg, item("default"), false); err == nil {
+		t.Error("an unknown stored mode was accepted")
+	}
 }
 
 func TestClientOrderIDIdempotent(t *testing.T) {

@@ -22,6 +22,9 @@ type PlaceRequest struct {
 	QuoteVolume   string // quote amount to spend (market buy only)
 	StopPrice     string // STOP_LIMIT only
 	ClientOrderID string
+	// STP is the self-trade prevention mode (matching.STPMode names);
+	// empty means the pair's (markets.Pair.SelfTradePrevention).
+	STP string
 }
 
 // MaxClientOrderIDLen bounds clientOrderId.
@@ -36,6 +39,7 @@ type checked struct {
 	typ      string
 	hold     decimal.Decimal
 	holdCoin string
+	stp      string // the self-trade prevention mode, resolved (never "default")
 	// byBase marks a market buy by base quantity: its budget (cmd.Quote)
 	// and hold are set at entry from the spendable balance (withBudget),
 	// at most maxBudget quote units (the quantity at the book's top price).
@@ -86,6 +90,19 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 		or.Price = "" // a market order has no limit; a price sent along is ignored
 	default:
 		return c, apperr.New(apperr.CodeTradeType)
+	}
+	// The mode is fixed on the command here, not left to the book's
+	// default, so a journal replays the same after the pair's default
+	// changes, and it is stored on the order for a rebuild of the book.
+	c.stp = strings.ToLower(strings.TrimSpace(req.STP))
+	if c.stp == "" {
+		c.stp = p.SelfTradePrevention
+	}
+	if c.stp == "" {
+		c.stp = matching.STPCancelTaker.String()
+	}
+	if or.STP, ok = matching.ParseSTP(c.stp); !ok {
+		return c, apperr.New(apperr.CodeTradeSTP)
 	}
 	if c.typ != TypeStopLimit && or.StopPrice != "" {
 		return c, apperr.New(apperr.CodeTradeStopPrice)
