@@ -50,7 +50,7 @@ type apiFunction struct {
 var apiFunctions = []apiFunction{
 	{
 		Name:        "profile",
-		Description: "accounts, sign-up and sign-in, security settings (/fe-ex-api user, common, security)",
+		Description: "accounts, sign-up and sign-in, security settings, market lists and favourites (/fe-ex-api user, common, security, optional)",
 		Routes: []string{
 			"/fe-ex-api/user/{proxy+}",
 			"/fe-ex-api/common/{proxy+}",
@@ -58,6 +58,7 @@ var apiFunctions = []apiFunction{
 			"/fe-ex-api/security/{proxy+}",
 			"/fe-ex-api/public_info_v5",
 			"/fe-ex-api/market/{proxy+}",
+			"/fe-ex-api/optional/{proxy+}",
 		},
 		// Sign-out, password change and reset close the user's WebSocket
 		// connections (platform.Deps.Auth's OnRevoke), and nothing more.

@@ -123,6 +123,21 @@ func TestSignUpAndInFromSampleEvents(t *testing.T) {
 	if _, env = fntest.Do(t, h, ev); env.Code != "0" || !strings.Contains(string(env.Data), `"BTC/USDT"`) {
 		t.Errorf("public_info_v5: %+v", env)
 	}
+	// Favourite pairs are kept per user (on DynamoDB here, with its
+	// conditional writes) and come back in the market document.
+	ev.RawPath, ev.RequestContext.HTTP.Path = "/fe-ex-api/optional/update_symbol", "/fe-ex-api/optional/update_symbol"
+	ev.RouteKey, ev.RequestContext.RouteKey = "POST /fe-ex-api/optional/{proxy+}", "POST /fe-ex-api/optional/{proxy+}"
+	for _, body := range []string{`{"symbols":"ethusdt","operationType":1}`, `{"symbols":"BTC/USDT,ethusdt","operationType":"0"}`} {
+		ev.Body = body
+		if _, env = fntest.Do(t, h, ev); env.Code != "0" {
+			t.Errorf("update_symbol %s: %+v", body, env)
+		}
+	}
+	ev.RawPath, ev.RequestContext.HTTP.Path = "/fe-ex-api/public_info_v5", "/fe-ex-api/public_info_v5"
+	ev.Body = `{}`
+	if _, env = fntest.Do(t, h, ev); env.Code != "0" || !strings.Contains(string(env.Data), `"followCoinList":["ethusdt","btcusdt"]`) {
+		t.Errorf("public_info_v5 after starring two pairs: %+v", env)
+	}
 
 	for _, secret := range []string{code, login.Token, "Passw0rd2026"} {
 		if strings.Contains(logs.String(), secret) {

@@ -21,4 +21,8 @@ var (
 	CodeMarketRangeInvalid = register("14503", http.StatusOK,
 		"Invalid range: from must not be after to, and limit must be positive",
 		"Хугацааны муж буруу: from нь to-оос хойш байж болохгүй, limit эерэг байна")
+	// CodeFavouritesFull: a favourite list may hold at most favourites.MaxSymbols pairs.
+	CodeFavouritesFull = register("14504", http.StatusOK,
+		"At most %d favourite pairs",
+		"Дуртай хосууд хамгийн ихдээ %d байна")
 )

@@ -1,7 +1,11 @@
 package httpapi
 
 import (
+	"strings"
+
+	"tenger/internal/apperr"
 	"tenger/internal/coins"
+	"tenger/internal/favourites"
 	"tenger/internal/marketdata"
 	"tenger/internal/markets"
 )
@@ -69,13 +73,15 @@ func pairInfo(p markets.Pair) MarketPairInfo {
 // NewMarketRouter serves the public market lists from the coin and pair
 // catalogues, without prices.
 func NewMarketRouter(cc *coins.Catalogue, mc *markets.Catalogue, opts Options) *Router {
-	return NewMarketRouterWith(cc, mc, nil, opts)
+	return NewMarketRouterWith(cc, mc, nil, nil, opts)
 }
 
 // NewMarketRouterWith serves the public market lists and, when md is not
 // nil, joins the 24 h tickers to them and serves the market data calls
-// (depth, trades, tickers, klines; see marketdata_routes.go).
-func NewMarketRouterWith(cc *coins.Catalogue, mc *markets.Catalogue, md *marketdata.Service, opts Options) *Router {
+// (depth, trades, tickers, klines; see marketdata_routes.go). With favs it
+// keeps signed-in users' favourite pairs (/optional/...) and lists them in
+// followCoinList.
+func NewMarketRouterWith(cc *coins.Catalogue, mc *markets.Catalogue, md *marketdata.Service, favs *favourites.Service, opts Options) *Router {
 	r := NewRouter(opts)
 	info := func(c *Call, _ *Empty) (PublicInfoMarket, error) {
 		doc := PublicInfoMarket{CoinList: map[string]CoinInfo{}, Market: map[string]map[string]MarketPairInfo{},
@@ -89,6 +95,13 @@ func NewMarketRouterWith(cc *coins.Catalogue, mc *markets.Catalogue, md *marketd
 				doc.Market[p.Quote] = map[string]MarketPairInfo{}
 			}
 			doc.Market[p.Quote][p.Name()] = pairInfo(p)
+		}
+		if favs != nil && c.Signed() {
+			list, err := favs.List(c.Ctx, c.Principal.UserID)
+			if err != nil {
+				return doc, err
+			}
+			doc.FollowCoinList = list
 		}
 		if md != nil {
 			doc.Tickers = md.Tickers()
@@ -118,5 +131,53 @@ func NewMarketRouterWith(cc *coins.Catalogue, mc *markets.Catalogue, md *marketd
 	if md != nil {
 		addMarketDataRoutes(r, md)
 	}
+	if favs != nil {
+		addFavouriteRoutes(r, favs)
+	}
 	return r
+}
+
+// FavouritesReq is /optional/update_symbol.
+type FavouritesReq struct {
+	Symbols       string  `json:"symbols" v:"required" doc:"a pair (btcusdt or BTC/USDT), or several separated by commas with operationType 0"`
+	OperationType FlexInt `json:"operationType" v:"required" doc:"0 add several (a visitor's local list at sign-in), 1 add one, 2 remove one"`
+}
+
+// Validate bounds the list before it is parsed.
+func (r *FavouritesReq) Validate() error {
+	if len(r.Symbols) > 4096 {
+		return apperr.Param("symbols: too long")
+	}
+	return nil
+}
+
+// FavouritesResp is the caller's list after the call.
+type FavouritesResp struct {
+	Symbols []string `json:"symbols" doc:"favourite pair symbols in the order they were added"`
+}
+
+func addFavouriteRoutes(r *Router, favs *favourites.Service) {
+	priv := RouteOpts{Auth: Private}
+	priv.Summary = "Add or remove favourite pairs; data.symbols is the new list (followCoinList of public_info_market)"
+	Handle(r, "/fe-ex-api/optional/update_symbol", priv, func(c *Call, req *FavouritesReq) (*FavouritesResp, error) {
+		var syms []string
+		for _, s := range strings.Split(req.Symbols, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				syms = append(syms, s)
+			}
+		}
+		list, err := favs.Update(c.Ctx, c.Principal.UserID, favourites.Op(req.OperationType.V), syms)
+		if err != nil {
+			return nil, err
+		}
+		return &FavouritesResp{Symbols: list}, nil
+	})
+	priv.Summary = "The caller's favourite pairs; data.symbols"
+	Handle(r, "/fe-ex-api/optional/list_symbol", priv, func(c *Call, _ *Empty) (*FavouritesResp, error) {
+		list, err := favs.List(c.Ctx, c.Principal.UserID)
+		if err != nil {
+			return nil, err
+		}
+		return &FavouritesResp{Symbols: list}, nil
+	})
 }

@@ -51,7 +51,7 @@ func newMarketDataRouter(t *testing.T) (*Router, *marketdata.Service) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewMarketRouterWith(cc, markets.Defaults(), md, Options{Service: "market", Log: zerolog.Nop()}), md
+	return NewMarketRouterWith(cc, markets.Defaults(), md, nil, Options{Service: "market", Log: zerolog.Nop()}), md
 }
 
 func mdCall(t *testing.T, h http.Handler, method, target, body string) mdAnswer {

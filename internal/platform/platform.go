@@ -16,6 +16,7 @@ import (
 	"tenger/internal/analytics"
 	"tenger/internal/auth"
 	"tenger/internal/coins"
+	"tenger/internal/favourites"
 	"tenger/internal/httpapi"
 	"tenger/internal/ledger"
 	"tenger/internal/marketdata"
@@ -146,7 +147,7 @@ func (d *Deps) ProfileArea() []*httpapi.Router {
 	return []*httpapi.Router{
 		httpapi.NewProfileRouter(d.Auth(), d.APIOptions("profile", sessions)),
 		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), d.APIOptions("site", sessions)),
-		httpapi.NewMarketRouterWith(d.Coins, d.Markets, d.md, d.APIOptions("market", sessions)),
+		httpapi.NewMarketRouterWith(d.Coins, d.Markets, d.md, favourites.New(d.Store, d.Markets), d.APIOptions("market", sessions)),
 	}
 }
 
