@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { clearStoredTokens, FAVOURITES_KEY, getFavourites, toggleFavourite } from './storage'
+import {
+  clearStoredTokens,
+  FAVOURITES_KEY,
+  FAVOURITES_OWNER_KEY,
+  getFavourites,
+  getFavouritesOwner,
+  setFavourites,
+  setFavouritesOwner,
+  toggleFavourite,
+} from './storage'
 
 describe('market favourites', () => {
   it('keeps a list of symbols under one local storage key', () => {
@@ -16,6 +25,19 @@ describe('market favourites', () => {
     expect(getFavourites()).toEqual([])
     localStorage.setItem(FAVOURITES_KEY, JSON.stringify(['A_B', 3, null]))
     expect(getFavourites()).toEqual(['A_B'])
+  })
+
+  it('replaces the list with a server answer and remembers whose list it mirrors', () => {
+    toggleFavourite('BTC_USDT')
+    setFavourites(['ETH_USDT', 'TON_USDT'])
+    expect(getFavourites()).toEqual(['ETH_USDT', 'TON_USDT'])
+    expect(getFavouritesOwner()).toBeUndefined()
+    setFavouritesOwner('42')
+    expect(localStorage.getItem(FAVOURITES_OWNER_KEY)).toBe('42')
+    expect(getFavouritesOwner()).toBe('42')
+    setFavouritesOwner(undefined)
+    expect(localStorage.getItem(FAVOURITES_OWNER_KEY)).toBeNull()
+    expect(getFavourites()).toEqual(['ETH_USDT', 'TON_USDT'])
   })
 })
 

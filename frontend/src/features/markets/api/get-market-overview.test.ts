@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseMarketOverview } from './get-market-overview'
+import { parseMarketOverview, sessionTag } from './get-market-overview'
 
 describe('parseMarketOverview', () => {
   it('groups pairs by quote coin, sorted by sort, with coin names', () => {
@@ -48,5 +48,25 @@ describe('parseMarketOverview', () => {
     expect(parseMarketOverview(null)).toEqual({ groups: [], coinCount: 0, pairCount: 0 })
     expect(parseMarketOverview({ market: 'x', coinList: [] }).groups).toEqual([])
     expect(parseMarketOverview({ market: { USDT: [null, 3, 'x'] } }).pairCount).toBe(0)
+  })
+
+  it('reads followCoinList, the signed-in caller\'s favourites, when the server sends it', () => {
+    expect(parseMarketOverview({ market: {}, followCoinList: ['btcusdt', 3, '', 'tonusdt'] }).followCoinList).toEqual([
+      'btcusdt',
+      'tonusdt',
+    ])
+    expect(parseMarketOverview({ market: {}, followCoinList: [] }).followCoinList).toEqual([])
+    expect(parseMarketOverview({ market: {} }).followCoinList).toBeUndefined()
+  })
+})
+
+describe('sessionTag', () => {
+  it('fingerprints the session token without keeping it', () => {
+    expect(sessionTag('')).toBeUndefined()
+    const tag = sessionTag('token-a')
+    expect(tag).toMatch(/^[0-9a-f]+$/)
+    expect(tag).not.toContain('token')
+    expect(sessionTag('token-a')).toBe(tag)
+    expect(sessionTag('token-b')).not.toBe(tag)
   })
 })

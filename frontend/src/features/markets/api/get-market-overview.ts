@@ -1,5 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
+import { getToken } from '@/lib/cookies'
 import { apiData } from '@/lib/request-client'
+import { parseSymbols } from './favourites-api'
 
 /**
  * Market overview from POST /fe-ex-api/common/public_info_market: coinList
@@ -40,6 +42,16 @@ export interface MarketOverview {
   groups: MarketGroup[]
   coinCount: number
   pairCount: number
+  /**
+   * followCoinList: the signed-in caller's favourite pairs as server symbols
+   * ('btcusdt'), empty for a visitor; absent when the server sends none.
+   */
+  followCoinList?: string[]
+  /**
+   * {@link sessionTag} of the session the overview was fetched in:
+   * followCoinList belongs to that session only.
+   */
+  session?: string
 }
 
 type Raw = Record<string, unknown>
@@ -128,13 +140,34 @@ export function parseMarketOverview(data: unknown): MarketOverview {
     groups.sort((a, b) => rank(a.quote) - rank(b.quote))
   }
   const coinCount = isRecord(coinList) ? Object.keys(coinList).length : Array.isArray(coinList) ? coinList.length : 0
-  return { groups, coinCount, pairCount: groups.reduce((n, g) => n + g.pairs.length, 0) }
+  const overview: MarketOverview = { groups, coinCount, pairCount: groups.reduce((n, g) => n + g.pairs.length, 0) }
+  if (Array.isArray(root.followCoinList)) overview.followCoinList = parseSymbols(root.followCoinList)
+  return overview
+}
+
+/**
+ * A short fingerprint (FNV-1a) of the session token cookie, undefined when
+ * signed out: it tells whether a cached overview was fetched in the current
+ * session without keeping the token itself in the query cache.
+ */
+export function sessionTag(token = getToken()): string | undefined {
+  if (!token) return undefined
+  let hash = 0x811c9dc5
+  for (let i = 0; i < token.length; i++) {
+    hash ^= token.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash.toString(16)
 }
 
 /** Query options of the market overview; an error answer is not toasted (the table shows it). */
 export const marketOverviewQuery = queryOptions({
   queryKey: ['public-info-market'],
-  queryFn: async ({ signal }) => parseMarketOverview(await apiData(PUBLIC_INFO_MARKET_PATH, {}, { silent: true, signal })),
+  queryFn: async ({ signal }) => {
+    const session = sessionTag()
+    const overview = parseMarketOverview(await apiData(PUBLIC_INFO_MARKET_PATH, {}, { silent: true, signal }))
+    return session ? { ...overview, session } : overview
+  },
   staleTime: 60 * 1000,
   retry: 1,
 })

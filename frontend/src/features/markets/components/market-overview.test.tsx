@@ -1,11 +1,22 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { FAVOURITES_KEY } from '@/lib/storage'
+import { ApiError } from '@/lib/request-client'
+import { USER_INFO_PATH } from '@/lib/session'
+import { FAVOURITES_KEY, FAVOURITES_OWNER_KEY } from '@/lib/storage'
 import { renderWithApp } from '@/test/render'
+import { UPDATE_FAVOURITES_PATH } from '../api/favourites-api'
+import { PUBLIC_INFO_MARKET_PATH } from '../api/get-market-overview'
 import { MarketOverview } from './market-overview'
 
 const apiData = vi.hoisted(() => vi.fn())
-vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import('@/lib/request-client')>()), apiData }))
+const apiPost = vi.hoisted(() => vi.fn())
+const notifyError = vi.hoisted(() => vi.fn())
+vi.mock('@/lib/request-client', async (orig) => ({
+  ...(await orig<typeof import('@/lib/request-client')>()),
+  apiData,
+  apiPost,
+}))
+vi.mock('@/lib/notify', () => ({ notifyError, notifySuccess: vi.fn() }))
 
 const market = {
   coinList: { BTC: { longName: 'Bitcoin' }, TON: { longName: 'Toncoin' }, USDT: { longName: 'Tether USD' } },
@@ -28,10 +39,18 @@ const tickers = {
   sparklines: { btcusdt: ['97500.5'], tonusdt: ['5.35'] },
 }
 
+// user_info answers 10002: a visitor.
+const visitor = async () => ({ code: '10002', msg: 'Not signed in', data: null })
+const signedIn = async (path: string) =>
+  path === USER_INFO_PATH ? { code: '0', msg: '', data: { id: 7, email: 'a@example.com' } } : visitor()
+
 describe('MarketOverview', () => {
   beforeEach(() => {
     localStorage.clear()
     apiData.mockReset()
+    apiPost.mockReset()
+    notifyError.mockReset()
+    apiPost.mockImplementation(visitor)
     apiData.mockImplementation(async (path: string) => (path.endsWith('/market/tickers') ? tickers : market))
   })
 
@@ -61,5 +80,151 @@ describe('MarketOverview', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'Search coin' }), { target: { value: 'bitc' } })
     await waitFor(() => expect(screen.queryByTestId('market-row-TON_USDT')).toBeNull())
     expect(screen.getByTestId('market-row-BTC_USDT')).toBeTruthy()
+  })
+
+  it('leaves a visitor\'s stars to local storage without calling the server', async () => {
+    renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-BTC_USDT')
+    fireEvent.click(screen.getByRole('button', { name: 'Add BTC/USDT to favourites' }))
+    expect(JSON.parse(localStorage.getItem(FAVOURITES_KEY)!)).toEqual(['BTC_USDT'])
+    expect(apiData.mock.calls.some(([path]) => path === UPDATE_FAVOURITES_PATH)).toBe(false)
+  })
+})
+
+/** A fake favourites server behind the mocked api layer. */
+function fakeServer(initial: string[]) {
+  const state = { list: [...initial], fail: undefined as Error | undefined, overviews: 0 }
+  apiPost.mockImplementation(signedIn)
+  apiData.mockImplementation(async (path: string, body: { symbols?: string; operationType?: number }) => {
+    if (path.endsWith('/market/tickers')) return tickers
+    if (path === PUBLIC_INFO_MARKET_PATH) {
+      state.overviews++
+      return { ...market, followCoinList: [...state.list] }
+    }
+    if (path === UPDATE_FAVOURITES_PATH) {
+      if (state.fail) {
+        const error = state.fail
+        state.fail = undefined
+        throw error
+      }
+      const symbols = String(body.symbols).split(',')
+      state.list =
+        body.operationType === 2
+          ? state.list.filter((s) => !symbols.includes(s))
+          : [...state.list, ...symbols.filter((s) => !state.list.includes(s))]
+      return { symbols: [...state.list] }
+    }
+    throw new Error(`unexpected ${path}`)
+  })
+  return state
+}
+
+const updates = () => apiData.mock.calls.filter(([path]) => path === UPDATE_FAVOURITES_PATH).map(([, body]) => body)
+const stored = () => JSON.parse(localStorage.getItem(FAVOURITES_KEY) ?? '[]') as string[]
+const star = (pair: string) => screen.getByRole('button', { name: new RegExp(`(Add|Remove) ${pair} (to|from) favourites`) })
+
+describe('MarketOverview favourites of a signed-in user', () => {
+  beforeEach(() => {
+    localStorage.clear()
+    apiData.mockReset()
+    apiPost.mockReset()
+    notifyError.mockReset()
+  })
+
+  it('merges a visitor\'s stars into the account once, then follows the server list', async () => {
+    localStorage.setItem(FAVOURITES_KEY, JSON.stringify(['TON_USDT', 'BTC_USDT']))
+    const server = fakeServer(['btcusdt'])
+    const first = renderWithApp(<MarketOverview as="page" />)
+    await waitFor(() => expect(updates()).toEqual([{ symbols: 'tonusdt', operationType: 0 }]))
+    await waitFor(() => expect(stored()).toEqual(['BTC_USDT', 'TON_USDT']))
+    expect(localStorage.getItem(FAVOURITES_OWNER_KEY)).toBe('7')
+    expect(star('TON/USDT').getAttribute('aria-pressed')).toBe('true')
+    expect(star('BTC/USDT').getAttribute('aria-pressed')).toBe('true')
+    fireEvent.click(screen.getByRole('tab', { name: /Favourites/ }))
+    await waitFor(() => expect(screen.queryByTestId('market-row-USDT_MNT')).toBeNull())
+    expect(screen.getByTestId('market-row-TON_USDT')).toBeTruthy()
+    first.unmount()
+
+    // Removed in another browser: the next load takes the server's list and adds nothing back.
+    server.list = ['btcusdt']
+    renderWithApp(<MarketOverview as="page" />)
+    await waitFor(() => expect(stored()).toEqual(['BTC_USDT']))
+    expect(star('TON/USDT').getAttribute('aria-pressed')).toBe('false')
+    expect(updates()).toHaveLength(1)
+  })
+
+  it('takes followCoinList as it is when the visitor starred nothing the server lacks', async () => {
+    localStorage.setItem(FAVOURITES_KEY, JSON.stringify(['TON_USDT']))
+    fakeServer(['usdtmnt', 'tonusdt'])
+    renderWithApp(<MarketOverview as="page" />)
+    await waitFor(() => expect(stored()).toEqual(['USDT_MNT', 'TON_USDT']))
+    await waitFor(() => expect(star('TON/USDT').getAttribute('aria-pressed')).toBe('true'))
+    fireEvent.click(screen.getByRole('tab', { name: /Favourites/ }))
+    expect((await screen.findByTestId('market-row-USDT_MNT')).textContent).toContain('USDT/MNT')
+    expect(star('USDT/MNT').getAttribute('aria-pressed')).toBe('true')
+    expect(screen.queryByTestId('market-row-BTC_USDT')).toBeNull()
+    expect(localStorage.getItem(FAVOURITES_OWNER_KEY)).toBe('7')
+    expect(updates()).toEqual([])
+  })
+
+  it('saves a star on the server and takes back a refused one with the server message', async () => {
+    localStorage.setItem(FAVOURITES_OWNER_KEY, '7')
+    const server = fakeServer([])
+    renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-TON_USDT')
+    await waitFor(() => expect(localStorage.getItem(FAVOURITES_KEY)).toBe('[]'))
+
+    fireEvent.click(star('TON/USDT'))
+    // Shown at once, before the answer.
+    expect(star('TON/USDT').getAttribute('aria-pressed')).toBe('true')
+    await waitFor(() => expect(stored()).toEqual(['TON_USDT']))
+    expect(updates()).toEqual([{ symbols: 'tonusdt', operationType: 1 }])
+
+    server.fail = new ApiError({ code: '14504', msg: 'At most 100 favourite pairs', data: null })
+    fireEvent.click(star('BTC/USDT'))
+    await waitFor(() => expect(notifyError).toHaveBeenCalledWith('At most 100 favourite pairs'))
+    expect(star('BTC/USDT').getAttribute('aria-pressed')).toBe('false')
+    expect(stored()).toEqual(['TON_USDT'])
+
+    // A transport failure has no server message: the favourites text says it.
+    server.fail = new Error('Error: Network error')
+    fireEvent.click(star('TON/USDT'))
+    await waitFor(() => expect(notifyError).toHaveBeenLastCalledWith('Your favourites could not be saved. Please try again.'))
+    expect(star('TON/USDT').getAttribute('aria-pressed')).toBe('true')
+
+    fireEvent.click(star('TON/USDT'))
+    await waitFor(() => expect(stored()).toEqual([]))
+    expect(updates().at(-1)).toEqual({ symbols: 'tonusdt', operationType: 2 })
+    expect(star('TON/USDT').getAttribute('aria-pressed')).toBe('false')
+  })
+
+  it('fetches the list again when the cached one predates the sign-in', async () => {
+    const server = fakeServer(['btcusdt'])
+    const fetchOverview = apiData.getMockImplementation()!
+    apiData.mockImplementation(async (path: string, body: unknown) => {
+      const answer = await fetchOverview(path, body)
+      // The first overview was asked for before the token cookie existed.
+      if (path === PUBLIC_INFO_MARKET_PATH && server.overviews === 1) {
+        document.cookie = 'token=session-1; path=/'
+        return { ...answer, followCoinList: [] }
+      }
+      return answer
+    })
+    renderWithApp(<MarketOverview as="page" />)
+    await waitFor(() => expect(server.overviews).toBe(2))
+    await waitFor(() => expect(stored()).toEqual(['BTC_USDT']))
+    expect(star('BTC/USDT').getAttribute('aria-pressed')).toBe('true')
+  })
+
+  it('drops the cached account list when the market list is shown signed out', async () => {
+    localStorage.setItem(FAVOURITES_KEY, JSON.stringify(['BTC_USDT']))
+    localStorage.setItem(FAVOURITES_OWNER_KEY, '7')
+    apiPost.mockImplementation(visitor)
+    apiData.mockImplementation(async (path: string) => (path.endsWith('/market/tickers') ? tickers : market))
+    renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-BTC_USDT')
+    await waitFor(() => expect(star('BTC/USDT').getAttribute('aria-pressed')).toBe('false'))
+    expect(stored()).toEqual([])
+    expect(localStorage.getItem(FAVOURITES_OWNER_KEY)).toBeNull()
   })
 })

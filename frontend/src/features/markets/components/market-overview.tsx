@@ -23,9 +23,9 @@ import { LuCloudOff, LuInbox, LuSearch, LuStar } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
 import { changeColor, formatRose } from '@/lib/change'
-import { getFavourites, toggleFavourite } from '@/lib/storage'
 import { marketOverviewQuery, type MarketPair } from '../api/get-market-overview'
 import { marketTickersQuery, type PairTicker } from '../api/get-market-tickers'
+import { useFavourites } from '../lib/use-favourites'
 import { Sparkline } from './sparkline'
 
 const FAVOURITES_TAB = '__favourites__'
@@ -193,13 +193,16 @@ export interface MarketOverviewProps {
   initialTab?: 'favourites'
 }
 
-/** Market overview table with quote-currency tabs, search and favourites. */
+/**
+ * Market overview table with quote-currency tabs, search and favourites (a
+ * signed-in user's follow the account, see useFavourites).
+ */
 export function MarketOverview({ as = 'section', initialTab }: MarketOverviewProps) {
   const { t } = useTexts('home')
   const common = useTexts('common')
   const query = useQuery(marketOverviewQuery)
   const tickers = useQuery(marketTickersQuery)
-  const [favourites, setFavourites] = useState<string[]>(() => getFavourites())
+  const { favourites, toggle } = useFavourites(query.data)
   const [search, setSearch] = useState('')
   const groups = query.data?.groups ?? []
   const [tab, setTab] = useState<string | null>(initialTab === 'favourites' ? FAVOURITES_TAB : null)
@@ -246,7 +249,7 @@ export function MarketOverview({ as = 'section', initialTab }: MarketOverviewPro
       <MarketTable
         pairs={visible}
         favourites={favourites}
-        onToggle={(symbol) => setFavourites(toggleFavourite(symbol))}
+        onToggle={toggle}
         showPrices={showPrices}
         tickers={tickers.data}
       />
