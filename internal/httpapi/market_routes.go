@@ -83,7 +83,33 @@ func NewMarketRouter(cc *coins.Catalogue, mc *markets.Catalogue, opts Options) *
 // followCoinList.
 func NewMarketRouterWith(cc *coins.Catalogue, mc *markets.Catalogue, md *marketdata.Service, favs *favourites.Service, opts Options) *Router {
 	r := NewRouter(opts)
-	info := func(c *Call, _ *Empty) (PublicInfoMarket, error) {
+	info := marketInfo(cc, mc, md, favs)
+	Handle(r, "/fe-ex-api/common/public_info_market", RouteOpts{Summary: "Coins and pairs grouped by quote coin"}, info)
+	Handle(r, "/fe-ex-api/public_info_v5", RouteOpts{Summary: "Coins and pairs grouped by quote coin (v5 path)"}, info)
+	Handle(r, "/fe-ex-api/common/market_recommend_symbol", RouteOpts{Summary: "Recommended pairs"},
+		func(c *Call, _ *Empty) ([]RecommendedPair, error) {
+			out := []RecommendedPair{}
+			for _, p := range mc.List() {
+				if p.Recommend {
+					out = append(out, RecommendedPair{Symbol: p.Symbol, Name: p.Name(), ShowName: p.Name()})
+				}
+			}
+			return out, nil
+		})
+	if md != nil {
+		addMarketDataRoutes(r, md)
+	}
+	if favs != nil {
+		addFavouriteRoutes(r, favs)
+	}
+	return r
+}
+
+// marketInfo is the handler of the market document (public_info_market):
+// coins, pairs by quote coin, with md the 24 h tickers, with favs the
+// signed-in caller's favourite pairs.
+func marketInfo(cc *coins.Catalogue, mc *markets.Catalogue, md *marketdata.Service, favs *favourites.Service) func(c *Call, _ *Empty) (PublicInfoMarket, error) {
+	return func(c *Call, _ *Empty) (PublicInfoMarket, error) {
 		doc := PublicInfoMarket{CoinList: map[string]CoinInfo{}, Market: map[string]map[string]MarketPairInfo{},
 			MarketOrder: mc.Quotes(), FollowCoinList: []string{}}
 		for _, coin := range cc.List() {
@@ -116,25 +142,6 @@ func NewMarketRouterWith(cc *coins.Catalogue, mc *markets.Catalogue, md *marketd
 		}
 		return doc, nil
 	}
-	Handle(r, "/fe-ex-api/common/public_info_market", RouteOpts{Summary: "Coins and pairs grouped by quote coin"}, info)
-	Handle(r, "/fe-ex-api/public_info_v5", RouteOpts{Summary: "Coins and pairs grouped by quote coin (v5 path)"}, info)
-	Handle(r, "/fe-ex-api/common/market_recommend_symbol", RouteOpts{Summary: "Recommended pairs"},
-		func(c *Call, _ *Empty) ([]RecommendedPair, error) {
-			out := []RecommendedPair{}
-			for _, p := range mc.List() {
-				if p.Recommend {
-					out = append(out, RecommendedPair{Symbol: p.Symbol, Name: p.Name(), ShowName: p.Name()})
-				}
-			}
-			return out, nil
-		})
-	if md != nil {
-		addMarketDataRoutes(r, md)
-	}
-	if favs != nil {
-		addFavouriteRoutes(r, favs)
-	}
-	return r
 }
 
 // FavouritesReq is /optional/update_symbol.

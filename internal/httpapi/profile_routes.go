@@ -332,6 +332,18 @@ func metaOf(c *Call) auth.Meta {
 // protects cookie-authenticated calls.
 func setSession(c *Call, token string) { c.SetCookie(CookieToken, token, auth.SessionTTL, false) }
 
+// addCodeRoutes serves the send-code calls at emailPath and smsPath.
+func addCodeRoutes(r *Router, svc *auth.Service, emailPath, smsPath string) {
+	Handle(r, emailPath, RouteOpts{Summary: "Send a 6-digit code by e-mail (new code after 90 s; valid 5 min)", Auth: Public},
+		func(c *Call, req *EmailCodeReq) (Empty, error) {
+			return Empty{}, svc.SendEmailCode(c.Ctx, metaOf(c), req.Email, int(req.OperationType.V))
+		})
+	Handle(r, smsPath, RouteOpts{Summary: "Send a 6-digit code by SMS (new code after 90 s; valid 5 min)", Auth: Public},
+		func(c *Call, req *SMSCodeReq) (Empty, error) {
+			return Empty{}, svc.SendSMSCode(c.Ctx, metaOf(c), req.CountryCode.String(), req.MobileNumber.String(), int(req.OperationType.V))
+		})
+}
+
 // NewProfileRouter serves accounts and sign-in under /fe-ex-api. When
 // opts.Sessions is nil the service's own sessions are used.
 func NewProfileRouter(svc *auth.Service, opts Options) *Router {
@@ -345,14 +357,7 @@ func NewProfileRouter(svc *auth.Service, opts Options) *Router {
 	pub := func(s string) RouteOpts { return RouteOpts{Summary: s, Auth: Public} }
 	priv := func(s string) RouteOpts { return RouteOpts{Summary: s, Auth: Private} }
 
-	Handle(r, "/fe-ex-api/v4/common/emailValidCode", pub("Send a 6-digit code by e-mail (new code after 90 s; valid 5 min)"),
-		func(c *Call, req *EmailCodeReq) (Empty, error) {
-			return Empty{}, svc.SendEmailCode(c.Ctx, metaOf(c), req.Email, int(req.OperationType.V))
-		})
-	Handle(r, "/fe-ex-api/v4/common/smsValidCode", pub("Send a 6-digit code by SMS (new code after 90 s; valid 5 min)"),
-		func(c *Call, req *SMSCodeReq) (Empty, error) {
-			return Empty{}, svc.SendSMSCode(c.Ctx, metaOf(c), req.CountryCode.String(), req.MobileNumber.String(), int(req.OperationType.V))
-		})
+	addCodeRoutes(r, svc, "/fe-ex-api/v4/common/emailValidCode", "/fe-ex-api/v4/common/smsValidCode")
 	Handle(r, "/fe-ex-api/user/register", pub("Create an account with the code of operationType 1"),
 		func(c *Call, req *RegisterReq) (RegisterResp, error) {
 			uid, err := svc.Register(c.Ctx, metaOf(c), auth.RegisterInput{

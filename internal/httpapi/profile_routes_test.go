@@ -16,6 +16,7 @@ import (
 
 	"tenger/internal/apperr"
 	"tenger/internal/auth"
+	"tenger/internal/store"
 	"tenger/internal/store/embedded"
 )
 
@@ -57,6 +58,8 @@ func (o *profOutbox) last(to string, op int) string {
 type profEnv struct {
 	dir   string
 	h     http.Handler
+	svc   *auth.Service
+	st    store.Store
 	clock *profClock
 	box   *profOutbox
 	close func()
@@ -79,7 +82,7 @@ func (p *profEnv) open(t *testing.T) {
 	}
 	svc := auth.New(auth.Options{Store: st, Notifier: auth.NotifierFunc(p.box.send), Now: p.clock.Now, Log: zerolog.Nop(),
 		Password: &auth.PasswordParams{MemoryKiB: 64, Time: 1, Threads: 1}, SecretKey: []byte("k")})
-	p.h = NewProfileRouter(svc, Options{Log: zerolog.Nop(), Now: p.clock.Now})
+	p.h, p.svc, p.st = NewProfileRouter(svc, Options{Log: zerolog.Nop(), Now: p.clock.Now}), svc, st
 	p.close = func() { _ = st.Close() }
 }
 

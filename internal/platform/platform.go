@@ -219,6 +219,7 @@ func (d *Deps) WalletArea() ([]*httpapi.Router, error) {
 	out := []*httpapi.Router{
 		httpapi.NewWalletRouter(d.Wallet(), d.APIOptions("wallet", sessions)),
 		funds.Router(d.APIOptions("funds", sessions)),
+		httpapi.NewWalletNamedRouter(d.Auth(), d.Coins, d.Markets, favourites.New(d.Store, d.Markets), d.APIOptions("wallet-named", sessions)),
 	}
 	if d.Config.Dev {
 		out = append(out, funds.DevRouter(d.APIOptions("dev-funds", sessions)))
