@@ -94,6 +94,6 @@ var (
 		"Зөвхөн LIMIT, POST_ONLY, STOP_LIMIT захиалгыг өөрчилж болно")
 	// CodeTradeSTP: an unknown self-trade prevention mode.
 	CodeTradeSTP = register("14022", http.StatusOK,
-		"Self-trade prevention (stp) must be cancel_taker, cancel_maker, cancel_both or decrement",
-		"Өөртэйгөө арилжаалахаас сэргийлэх горим (stp) нь cancel_taker, cancel_maker, cancel_both эсвэл decrement байна")
+		"Self-trade prevention (stp) must be cancel_taker, cancel_maker or cancel_both",
+		"Өөртэйгөө арилжаалахаас сэргийлэх горим (stp) нь cancel_taker, cancel_maker эсвэл cancel_both байна")
 )

@@ -24,7 +24,7 @@ type OrderCreateReq struct {
 	QuoteVolume   FlexString `json:"quoteVolume" doc:"quote amount to spend: MARKET buy only, instead of volume"`
 	StopPrice     FlexString `json:"stopPrice" doc:"STOP_LIMIT only: the last price that activates the order"`
 	ClientOrderID string     `json:"clientOrderId" doc:"optional idempotency key per user: a retry returns the first order's id"`
-	STP           string     `json:"stp" doc:"optional self-trade prevention when the order meets one of your own: cancel_taker, cancel_maker, cancel_both or decrement (default: the pair's, cancel_taker unless the operator set another)"`
+	STP           string     `json:"stp" doc:"optional self-trade prevention when the order meets one of your own: cancel_taker, cancel_maker or cancel_both (default: the pair's, cancel_taker unless the operator set another)"`
 }
 
 // Validate bounds the fields (the service checks the values).

@@ -53,15 +53,17 @@ type Pair struct {
 	Recommend       bool            `json:"recommend"`
 	// SelfTradePrevention is what happens when an order would trade with
 	// an order of the same user, unless the order names its own mode:
-	// cancel_taker (the default when empty), cancel_maker, cancel_both or
-	// decrement (see matching.STPMode).
+	// cancel_taker (the default when empty), cancel_maker or cancel_both
+	// (see matching.STPMode; the core's decrement is not offered, as
+	// settlement and book rebuilds know quantities only from trades and
+	// amends).
 	SelfTradePrevention string `json:"selfTradePrevention,omitempty"`
 	// Closed pairs are listed nowhere and take no orders.
 	Closed bool `json:"closed"`
 }
 
 // STPModes are the self-trade prevention modes a pair or an order may name.
-var STPModes = []string{"cancel_taker", "cancel_maker", "cancel_both", "decrement"}
+var STPModes = []string{"cancel_taker", "cancel_maker", "cancel_both"}
 
 // Name is the display name "BTC/USDT".
 func (p Pair) Name() string { return p.Base + "/" + p.Quote }

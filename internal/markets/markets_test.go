@@ -58,6 +58,7 @@ func TestOperatorFile(t *testing.T) {
 		`[{"symbol":"ethusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2}]`,
 		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"surprise":1}]`,
 		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"selfTradePrevention":"default"}]`,
+		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"selfTradePrevention":"decrement"}]`,
 		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2},{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2}]`,
 	}
 	for i, s := range bad {

@@ -33,7 +33,9 @@
 //
 // An order that would trade with one of its owner's resting orders follows
 // its stp (PlaceRequest.STP), or else its pair's SelfTradePrevention, or
-// else cancel_taker (matching.STPMode). The mode is resolved at entry and
+// else cancel_taker (matching.STPMode; the core's decrement is refused, as
+// it changes quantities without a trade or an amend, which settlement and
+// book rebuilds would not see). The mode is resolved at entry and
 // written into the command, so a journal replays the same after an operator
 // changes a pair's default, and a mode other than cancel_taker is stored on
 // the order ("stp") for a rebuild of the book from stored orders.

@@ -256,9 +256,11 @@ func TestSelfTradePreventionModes(t *testing.T) {
 	if stpOf(buy) != "cancel_maker" || stpOf(sell) != "" {
 		t.Fatalf("stored modes %q %q: the order's own, none for the default", stpOf(buy), stpOf(sell))
 	}
-	req.STP = "cancel_everything"
-	_, err := e.svc.PlaceOrder(e.ctx, alice, req)
-	wantCode(t, err, apperr.CodeTradeSTP)
+	for _, bad := range []string{"cancel_everything", "decrement", "default"} {
+		req.STP = bad
+		_, err := e.svc.PlaceOrder(e.ctx, alice, req)
+		wantCode(t, err, apperr.CodeTradeSTP)
+	}
 
 	// The pair's mode when the order names none: cancel_both ends both.
 	dir := t.TempDir()
@@ -302,7 +304,7 @@ func TestRebuiltOrderKeepsItsSelfTradePrevention(t *testing.T) {
 		}
 		return it
 	}
-	for stp, want := range map[string]matching.STPMode{"": matching.STPCancelTaker, "decrement": matching.STPDecrement, "cancel_both": matching.STPCancelBoth} {
+	for stp, want := range map[string]matching.STPMode{"": matching.STPCancelTaker, "cancel_maker": matching.STPCancelMaker, "cancel_both": matching.STPCancelBoth} {
 		o, err := openOrderInfo(cfg, item(stp), false)
 		if err != nil || o.STP != want {
 			t.Errorf("stp %q: %v %v, want %v", stp, o.STP, err, want)

@@ -22,8 +22,8 @@ type PlaceRequest struct {
 	QuoteVolume   string // quote amount to spend (market buy only)
 	StopPrice     string // STOP_LIMIT only
 	ClientOrderID string
-	// STP is the self-trade prevention mode (matching.STPMode names);
-	// empty means the pair's (markets.Pair.SelfTradePrevention).
+	// STP is the self-trade prevention mode: cancel_taker, cancel_maker or
+	// cancel_both; empty means the pair's (markets.Pair.SelfTradePrevention).
 	STP string
 }
 
@@ -101,7 +101,9 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 	if c.stp == "" {
 		c.stp = matching.STPCancelTaker.String()
 	}
-	if or.STP, ok = matching.ParseSTP(c.stp); !ok {
+	if or.STP, ok = matching.ParseSTP(c.stp); !ok || or.STP == matching.STPDecrement {
+		// Decrement removes quantity without a trade or an amend, which
+		// settlement and book rebuilds would not see (see rebuild.go).
 		return c, apperr.New(apperr.CodeTradeSTP)
 	}
 	if c.typ != TypeStopLimit && or.StopPrice != "" {
