@@ -129,9 +129,12 @@ func (m *spotModel) place(o *mOrder) {
 	case o.byQuote:
 		o.hold, o.holdCoin = o.quoteVolume, "USDT"
 	case o.byBase:
-		// Everything spendable (whole quote units); the cap at the volume's
-		// cost at the book's top price is far above these balances.
+		// Everything spendable (whole quote units), at most the volume at
+		// the last trade price × 1.5 (the price band; the scenario has traded).
 		avail := m.bal[o.user]["USDT"].avail
+		if len(m.trades) > 0 {
+			avail = decimal.Min(avail, o.volume.Mul(m.trades[len(m.trades)-1].price).Mul(decimal.RequireFromString("1.5")))
+		}
 		o.hold, o.holdCoin = avail.Sub(avail.Mod(btcQuoteUnit)), "USDT"
 	default:
 		o.hold, o.holdCoin = o.price.Mul(o.volume), "USDT"

@@ -130,7 +130,7 @@ test('trade page: market buy by amount fills and gives the unspent balance back'
   await page.getByTestId('market-by-amount').click()
   await expect(page.getByTestId('market-by-amount')).toHaveAttribute('aria-pressed', 'true')
   await expect(page.getByTestId('total-input')).toHaveCount(0)
-  await expect(page.getByTestId('amount-input-hint')).toHaveText('Holds your available USDT while it matches; what it does not spend comes back at once.')
+  await expect(page.getByTestId('amount-input-hint')).toHaveText('Holds your available USDT (at most the amount at the last price plus 50%) while it matches; what it does not spend comes back at once.')
   const slider = page.getByRole('slider', { name: 'Share of the available balance' })
   await expect(slider).toHaveAttribute('aria-disabled', 'true')
   await expect(page.getByTestId('percent-value')).toHaveText('0%')

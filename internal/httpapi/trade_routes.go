@@ -20,7 +20,7 @@ type OrderCreateReq struct {
 	Side          string     `json:"side" v:"required" doc:"BUY or SELL"`
 	Type          string     `json:"type" v:"required" doc:"LIMIT, MARKET, FOK, IOC, POST_ONLY or STOP_LIMIT"`
 	Price         FlexString `json:"price" doc:"limit price on the pair's tick grid (not for MARKET)"`
-	Volume        FlexString `json:"volume" doc:"base quantity on the lot grid; a MARKET buy gives volume or quoteVolume (by volume it holds the spendable quote balance while it matches and releases what it does not spend)"`
+	Volume        FlexString `json:"volume" doc:"base quantity on the lot grid; a MARKET buy gives volume or quoteVolume (by volume it holds the spendable quote balance, at most the volume at the last trade price + 50%, while it matches, and releases what it does not spend)"`
 	QuoteVolume   FlexString `json:"quoteVolume" doc:"quote amount to spend: MARKET buy only, instead of volume"`
 	StopPrice     FlexString `json:"stopPrice" doc:"STOP_LIMIT only: the last price that activates the order"`
 	ClientOrderID string     `json:"clientOrderId" doc:"optional idempotency key per user: a retry returns the first order's id"`

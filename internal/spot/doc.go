@@ -20,8 +20,10 @@
 // coin, a market buy by quote amount holds its quoteVolume, a sell holds its
 // volume of the base coin. A market buy by base quantity (volume) has no
 // price to hold against: it holds everything of the quote coin the user can
-// spend, at most what the volume would cost at the book's top price, and
-// that hold is also its budget in the engine (matching.Command.Quote). It
+// spend, at most its volume at the last trade price × MarketBuyBand (price
+// protection; before the pair's first trade, at most its cost at the book's
+// top price), and that hold is also its budget in the engine
+// (matching.Command.Quote). It
 // buys the volume or stops when the budget is spent (then it ends
 // cancelled, partly filled); its end releases what it did not spend, in the
 // same engine batch, so the funds are held only for the moment of the

@@ -167,6 +167,13 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 			return "", err
 		}
 		if c.byBase {
+			last, err := s.lastPrice(ctx, c.pair.Symbol)
+			if err != nil {
+				return "", err
+			}
+			if last.IsPositive() {
+				capBudget(&c, last)
+			}
 			bal, err := s.led.Balance(ctx, spotAccount(uid), c.holdCoin)
 			if err != nil {
 				return "", err
@@ -200,6 +207,19 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 }
 
 var errIDTaken = errors.New("spot: order id taken")
+
+// lastPrice is the pair's last settled trade price (the book marks), zero
+// before its first trade.
+func (s *Service) lastPrice(ctx context.Context, symbol string) (decimal.Decimal, error) {
+	it, err := s.st.Get(ctx, marksKey(symbol))
+	if errors.Is(err, store.ErrNotFound) {
+		return decimal.Zero, nil
+	}
+	if err != nil {
+		return decimal.Zero, err
+	}
+	return it.Dec("price"), nil
+}
 
 // existingClientOrder returns the id of the user's order with this
 // clientOrderId when its parameters match, CodeTradeClientOrderReused when

@@ -107,7 +107,8 @@ func TestMarketBuyByBase(t *testing.T) {
 	e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
 	e.place(alice, limit("btcusdt", "SELL", "31000", "0.5"))
 
-	// The volume is bought; until it is matched everything spendable is held.
+	// The volume is bought; until it is matched everything spendable is held
+	// (before the pair's first trade there is no price to bound it).
 	buy := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.6"})
 	e.wantBal(bob, "USDT", "0", "20000")
 	e.drain()
@@ -124,6 +125,15 @@ func TestMarketBuyByBase(t *testing.T) {
 	e.drain()
 	e.wantOrder(bob, short, StatusCancelled, "0.06129", "1899.99", "0.00006129")
 	e.wantBal(bob, "USDT", "0.01", "0")
+
+	// With a last trade price, the hold is at most the volume at that price
+	// × MarketBuyBand: 0.2 × 31000 × 1.5 = 9300 of bob's 10000.01.
+	e.deposit(bob, "USDT", "10000")
+	banded := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.2"})
+	e.wantBal(bob, "USDT", "700.01", "9300")
+	e.drain()
+	e.wantOrder(bob, banded, StatusFilled, "0.2", "6200", "0.0002")
+	e.wantBal(bob, "USDT", "3800.01", "0")
 
 	// Nothing to spend: refused at entry. Worth less than the minimum at the best ask: rejected, hold released.
 	wantCode(t, func() error {

@@ -159,10 +159,26 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 	return c, nil
 }
 
+// MarketBuyBand is the price protection of a market buy by quantity: its
+// budget is at most its volume at the pair's last trade price times this,
+// so it never pays more than half as much again as the last price on
+// average, and holds no more of the balance than that while it matches.
+var MarketBuyBand = decimal.RequireFromString("1.5")
+
+// capBudget lowers a market buy by quantity's budget cap to its volume at
+// price × MarketBuyBand (price: the last trade price).
+func capBudget(c *checked, price decimal.Decimal) {
+	amount := c.cfg.FromLots(c.cmd.Qty).Mul(price).Mul(MarketBuyBand)
+	if units, err := c.cfg.QuoteToUnitsFloor(amount); err == nil {
+		c.maxBudget = min(c.maxBudget, units)
+	}
+}
+
 // withBudget gives a market buy by quantity its budget: everything of the
-// quote coin the user can spend (whole quote units), at most what the
-// quantity could cost at the book's top price. The order holds it for the
-// moment it takes to match, and its end releases what it did not spend.
+// quote coin the user can spend (whole quote units), at most its cap (what
+// the quantity could cost at the book's top price, or within the price
+// band of the last trade). The order holds it for the moment it takes to
+// match, and its end releases what it did not spend.
 func withBudget(c *checked, available decimal.Decimal) error {
 	units, err := c.cfg.QuoteToUnitsFloor(available)
 	switch {

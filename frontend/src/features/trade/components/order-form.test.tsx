@@ -191,7 +191,7 @@ describe('OrderForm market buy by amount', () => {
     expect(pressed('market-by-total')).toBe('false')
     expect(screen.queryByTestId('total-input')).toBeNull()
     expect(value('amount-input')).toBe('')
-    expect(screen.getByTestId('amount-input-hint').textContent).toBe('Holds your available USDT while it matches; what it does not spend comes back at once.')
+    expect(screen.getByTestId('amount-input-hint').textContent).toBe('Holds your available USDT (at most the amount at the last price plus 50%) while it matches; what it does not spend comes back at once.')
     // The hint is read out with the field.
     expect(screen.getByTestId('amount-input').getAttribute('aria-describedby')).toContain(screen.getByTestId('amount-input-hint').id)
     expect(thumb().getAttribute('aria-disabled')).toBe('true')
