@@ -143,7 +143,7 @@ func FuzzCheckOrder(f *testing.F) {
 			if !c.hold.IsZero() || c.maxBudget <= 0 || c.cmd.Quote != 0 {
 				t.Fatalf("market buy by volume: hold %s, budget cap %d, quote %d before budgeting", c.hold, c.maxBudget, c.cmd.Quote)
 			}
-			if err := withBudget(&c, dec("123.456789")); err != nil {
+			if err := withBudget(&c, dec("123.456789"), decimal.Zero); err != nil {
 				t.Fatalf("budget from a positive balance: %v", err)
 			}
 			if c.cmd.Quote <= 0 || c.cmd.Quote > c.maxBudget || c.hold.GreaterThan(dec("123.456789")) {

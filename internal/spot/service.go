@@ -171,14 +171,11 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 			if err != nil {
 				return "", err
 			}
-			if last.IsPositive() {
-				capBudget(&c, last)
-			}
 			bal, err := s.led.Balance(ctx, spotAccount(uid), c.holdCoin)
 			if err != nil {
 				return "", err
 			}
-			if err := withBudget(&c, bal.Available); err != nil {
+			if err := withBudget(&c, bal.Available, last); err != nil {
 				return "", err
 			}
 		}

@@ -2,6 +2,7 @@ package spot
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -101,11 +102,11 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 	if c.stp == "" {
 		c.stp = matching.STPCancelTaker.String()
 	}
-	if or.STP, ok = matching.ParseSTP(c.stp); !ok || or.STP == matching.STPDecrement {
-		// Decrement removes quantity without a trade or an amend, which
-		// settlement and book rebuilds would not see (see rebuild.go).
+	// Only the modes markets.STPModes offers (not the core's decrement).
+	if !slices.Contains(markets.STPModes, c.stp) {
 		return c, apperr.New(apperr.CodeTradeSTP)
 	}
+	or.STP, _ = matching.ParseSTP(c.stp)
 	if c.typ != TypeStopLimit && or.StopPrice != "" {
 		return c, apperr.New(apperr.CodeTradeStopPrice)
 	}
@@ -165,29 +166,28 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 // average, and holds no more of the balance than that while it matches.
 var MarketBuyBand = decimal.RequireFromString("1.5")
 
-// capBudget lowers a market buy by quantity's budget cap to its volume at
-// price × MarketBuyBand (price: the last trade price).
-func capBudget(c *checked, price decimal.Decimal) {
-	amount := c.cfg.FromLots(c.cmd.Qty).Mul(price).Mul(MarketBuyBand)
-	if units, err := c.cfg.QuoteToUnitsFloor(amount); err == nil {
-		c.maxBudget = min(c.maxBudget, units)
-	}
-}
-
 // withBudget gives a market buy by quantity its budget: everything of the
-// quote coin the user can spend (whole quote units), at most its cap (what
-// the quantity could cost at the book's top price, or within the price
-// band of the last trade). The order holds it for the moment it takes to
-// match, and its end releases what it did not spend.
-func withBudget(c *checked, available decimal.Decimal) error {
+// quote coin the user can spend (whole quote units), at most what the
+// quantity could cost at the book's top price and, once the pair has
+// traded (last > 0), at most its volume at last × MarketBuyBand. The order
+// holds it for the moment it takes to match, and its end releases what it
+// did not spend.
+func withBudget(c *checked, available, last decimal.Decimal) error {
+	limit := c.maxBudget
+	if last.IsPositive() {
+		band := c.cfg.FromLots(c.cmd.Qty).Mul(last).Mul(MarketBuyBand)
+		if units, err := c.cfg.QuoteToUnitsFloor(band); err == nil {
+			limit = min(limit, units)
+		}
+	}
 	units, err := c.cfg.QuoteToUnitsFloor(available)
 	switch {
 	case errors.Is(err, matching.ErrTooLarge):
-		units = c.maxBudget
+		units = limit
 	case err != nil:
 		units = 0
 	}
-	units = min(units, c.maxBudget)
+	units = min(units, limit)
 	if units <= 0 {
 		return apperr.New(apperr.CodeTradeInsufficient)
 	}

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
+import { pairSymbol } from '@/lib/pair-symbol'
 import { apiData } from '@/lib/request-client'
 
 /** POST /fe-ex-api/market/tickers: every pair's 24 h ticker plus hourly sparkline closes. */
@@ -28,7 +29,7 @@ export function parseTickers(data: unknown): Record<string, PairTicker> {
     // still gets a line (open to now) instead of an empty cell.
     const open = Number(tk?.open)
     const start = traded && tk?.open !== '' && Number.isFinite(open) && open > 0 ? [open] : []
-    out[key.replace(/[/_-]/g, '').toLowerCase()] = {
+    out[pairSymbol(key)] = {
       close: traded ? String(tk.close) : undefined,
       rose: traded && tk.rose !== undefined && tk.rose !== '' ? String(tk.rose) : undefined,
       sparkline: [...start, ...line],

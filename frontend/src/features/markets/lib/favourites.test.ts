@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseMarketOverview } from '../api/get-market-overview'
-import { applyToggle, favouritesToAdd, fromServerSymbols, MAX_FAVOURITES, serverSymbol, withPending } from './favourites'
+import { applyToggle, favouritesToAdd, fromServerSymbols, MAX_FAVOURITES, withPending } from './favourites'
 
 const pairs = parseMarketOverview({
   market: {
@@ -10,12 +10,6 @@ const pairs = parseMarketOverview({
 }).groups.flatMap((g) => g.pairs)
 
 describe('favourites sync', () => {
-  it('turns route symbols and pair names into server symbols', () => {
-    expect(serverSymbol('BTC_USDT')).toBe('btcusdt')
-    expect(serverSymbol('USDT/MNT')).toBe('usdtmnt')
-    expect(serverSymbol('btcusdt')).toBe('btcusdt')
-  })
-
   it('reads a server list as route symbols in its order, leaving out pairs the market list lacks', () => {
     expect(fromServerSymbols(['tonusdt', 'usdtmnt', 'dogeusdt', 'BTC/USDT', 'tonusdt'], pairs)).toEqual([
       'TON_USDT',

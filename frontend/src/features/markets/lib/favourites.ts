@@ -1,3 +1,4 @@
+import { pairSymbol } from '@/lib/pair-symbol'
 import type { MarketPair } from '../api/get-market-overview'
 
 /**
@@ -15,20 +16,15 @@ export interface FavouriteToggle {
   add: boolean
 }
 
-/** The server's pair symbol of a route symbol or pair name: 'BTC_USDT' and 'BTC/USDT' → 'btcusdt'. */
-export function serverSymbol(symbol: string): string {
-  return symbol.replace(/[/_-]/g, '').toLowerCase()
-}
-
 /**
  * Route symbols of a server list, in the server's order; symbols of pairs
  * the market list does not show are left out.
  */
 export function fromServerSymbols(list: string[], pairs: MarketPair[]): string[] {
-  const bySymbol = new Map(pairs.map((p) => [serverSymbol(p.symbol), p.symbol]))
+  const bySymbol = new Map(pairs.map((p) => [pairSymbol(p.symbol), p.symbol]))
   const out: string[] = []
   for (const s of list) {
-    const symbol = bySymbol.get(serverSymbol(s))
+    const symbol = bySymbol.get(pairSymbol(s))
     if (symbol && !out.includes(symbol)) out.push(symbol)
   }
   return out
@@ -41,11 +37,11 @@ export function fromServerSymbols(list: string[], pairs: MarketPair[]): string[]
  * and the list is cut to the room left under {@link MAX_FAVOURITES}.
  */
 export function favouritesToAdd(local: string[], server: string[], pairs: MarketPair[]): string[] {
-  const known = new Set(pairs.map((p) => serverSymbol(p.symbol)))
-  const have = new Set(server.map(serverSymbol))
+  const known = new Set(pairs.map((p) => pairSymbol(p.symbol)))
+  const have = new Set(server.map(pairSymbol))
   const add: string[] = []
   for (const s of local) {
-    const sym = serverSymbol(s)
+    const sym = pairSymbol(s)
     if (known.has(sym) && !have.has(sym) && !add.includes(sym)) add.push(sym)
   }
   return add.slice(0, Math.max(0, MAX_FAVOURITES - have.size))

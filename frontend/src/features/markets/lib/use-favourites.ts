@@ -2,12 +2,13 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTexts } from '@/lib/i18n'
 import { notifyError } from '@/lib/notify'
+import { pairSymbol } from '@/lib/pair-symbol'
 import { ApiError } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import { getFavourites, getFavouritesOwner, setFavourites, setFavouritesOwner, toggleFavourite } from '@/lib/storage'
 import { FAVOURITES_OP, updateFavourites } from '../api/favourites-api'
 import { marketOverviewQuery, sessionTag, type MarketOverview } from '../api/get-market-overview'
-import { favouritesToAdd, fromServerSymbols, serverSymbol, withPending, type FavouriteToggle } from './favourites'
+import { favouritesToAdd, fromServerSymbols, withPending, type FavouriteToggle } from './favourites'
 
 /** What {@link useFavourites} gives the market lists. */
 export interface Favourites {
@@ -129,7 +130,7 @@ export function useFavourites(overview: MarketOverview | undefined): Favourites 
     const owner = uid
     enqueue(async () => {
       try {
-        const serverList = await updateFavourites(change.add ? FAVOURITES_OP.add : FAVOURITES_OP.remove, [serverSymbol(symbol)])
+        const serverList = await updateFavourites(change.add ? FAVOURITES_OP.add : FAVOURITES_OP.remove, [pairSymbol(symbol)])
         pending.current = pending.current.filter((c) => c !== change)
         adopt(serverList, owner)
       } catch (error) {

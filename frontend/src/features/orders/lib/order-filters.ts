@@ -1,4 +1,5 @@
 import { clampDateRange, rangeMillis, type DateRange } from '@/components/data/history-range'
+import { pairSymbol } from '@/lib/pair-symbol'
 import { FINISHED_STATUSES, SIDES, type HistoryFilter, type Side, type SpotOrder } from '../api/orders-api'
 
 /**
@@ -35,7 +36,7 @@ export function parseOrdersSearch(raw: Record<string, unknown>): OrdersSearch {
   const out: OrdersSearch = {}
   if (typeof raw.tab === 'string' && (ORDER_TABS as readonly string[]).includes(raw.tab)) out.tab = raw.tab as OrderTab
   if (typeof raw.symbol === 'string') {
-    const s = raw.symbol.replace(/[/_-]/g, '').toLowerCase()
+    const s = pairSymbol(raw.symbol)
     if (SYMBOL_RE.test(s)) out.symbol = s
   }
   if (typeof raw.side === 'string' && (SIDES as readonly string[]).includes(raw.side.toUpperCase())) out.side = raw.side.toUpperCase() as Side
