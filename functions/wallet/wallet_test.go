@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
@@ -171,6 +172,26 @@ func TestWalletFromSampleEvents(t *testing.T) {
 	// does not serve it.
 	if env := fntest.Call(t, h, fntest.SampleEvent(t, "http_wallet_email_code.json", map[string]string{"token": tok}), nil); env.Code == "0" {
 		t.Fatalf("wallet function served emailValidCode: %+v", env)
+	}
+	// Its named operations emailValid and marketData are the wallet
+	// function's, through the same services.
+	named := func(path string) events.APIGatewayV2HTTPRequest {
+		ev := fntest.SampleEvent(t, "http_wallet_email_code.json", map[string]string{"token": tok})
+		ev.RawPath, ev.RequestContext.HTTP.Path = path, path
+		ev.RouteKey, ev.RequestContext.RouteKey = "POST /fe-ex-api/wallet/{proxy+}", "POST /fe-ex-api/wallet/{proxy+}"
+		return ev
+	}
+	before := box.LastCode(email)
+	fntest.Call(t, h, named("/fe-ex-api/wallet/emailValid"), new(json.RawMessage))
+	if c := box.LastCode(email); len(c) != 6 || c == before {
+		t.Fatalf("wallet/emailValid mailed no new code: %q (before %q)", c, before)
+	}
+	var md struct {
+		Market map[string]map[string]json.RawMessage
+	}
+	fntest.Call(t, h, named("/fe-ex-api/wallet/marketData"), &md)
+	if md.Market["USDT"]["BTC/USDT"] == nil {
+		t.Fatalf("wallet/marketData without BTC/USDT: %+v", md)
 	}
 	emailCode := func() string {
 		t.Helper()
