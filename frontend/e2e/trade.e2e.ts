@@ -161,6 +161,18 @@ test('trade page: market buy by amount fills and gives the unspent balance back'
   expect(Number(usdt.freeze)).toBe(0)
   expect(Number(usdt.normal)).toBeGreaterThan(900)
 
+  // An amount worth about twice the balance buys what the held funds (or the
+  // book) reach; the form says how much was traded and that the rest was
+  // cancelled, instead of leaving "Order placed" standing.
+  const most = (Math.floor((2 * Number(usdt.normal) / best) * 1e6) / 1e6).toFixed(6)
+  await page.getByTestId('amount-input').fill(most)
+  await page.getByTestId('order-submit').click()
+  const partial = toast(page, 'warning')
+  await expect(partial).toContainText('Market order partly filled', { timeout: 15_000 })
+  await expect(partial).toContainText(/(?!0\.0+ )\d+\.\d{6} BTC was traded/)
+  await expect(row).toContainText('Partly filled, cancelled')
+  expect(detailLooks).toEqual([])
+
   // At 390 px in dark mode and in Mongolian the choice and the note fit the form.
   await setCookies(page.context(), { cusSkin: '1', lan: 'mn_MN' })
   await page.setViewportSize(PHONE)

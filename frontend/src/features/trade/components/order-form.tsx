@@ -288,7 +288,7 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
         toaster.create({
           type: 'warning',
           title: t(`form.outcome.${key}.title`),
-          description: t(`form.outcome.${key}.body`),
+          description: t(`form.outcome.${key}.body`, { filled: truncated(order.deal_volume, amountPlaces), coin: pair.base }),
           duration: TOAST_DURATION_MS,
           closable: true,
         })

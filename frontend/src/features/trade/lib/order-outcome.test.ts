@@ -27,9 +27,11 @@ describe('what a placed order came to', () => {
     expect(outcomeWarning('IOC', ended(4, 'ioc_remainder'))).toBe('ioc')
     expect(outcomeWarning('POST_ONLY', ended(5, 'post_only_would_take'))).toBe('postOnly')
     expect(outcomeWarning('MARKET', ended(4, 'dust'))).toBe('marketFunds')
-    // A user's own cancel is no surprise; a partial fill is not warned about.
+    // A user's own cancel is no surprise; a partial IOC fill is not warned about.
     expect(outcomeWarning('LIMIT', ended(4, 'cancelled'))).toBeUndefined()
-    expect(outcomeWarning('MARKET', ended(4, 'ioc_remainder', '0.1'))).toBeUndefined()
+    expect(outcomeWarning('IOC', ended(4, 'ioc_remainder', '0.1'))).toBeUndefined()
+    // A market order is expected to fill: the rest cancelled is told.
+    expect(outcomeWarning('MARKET', ended(4, 'ioc_remainder', '0.1'))).toBe('marketPartial')
   })
 
   it('warns about orders that ended without filling, per type', () => {
@@ -45,7 +47,8 @@ describe('what a placed order came to', () => {
   it('says nothing about fills, partial IOCs, open orders or resting orders the user cancelled', () => {
     expect(outcomeWarning('IOC', order(4, '0.3'))).toBeUndefined()
     expect(outcomeWarning('FOK', order(3, '1'))).toBeUndefined()
-    expect(outcomeWarning('MARKET', order(4, '0.0001'))).toBeUndefined()
+    expect(outcomeWarning('MARKET', order(3, '1'))).toBeUndefined()
+    expect(outcomeWarning('MARKET', order(4, '0.0001'))).toBe('marketPartial')
     expect(outcomeWarning('POST_ONLY', order(1))).toBeUndefined()
     for (const type of ['LIMIT', 'POST_ONLY', 'STOP_LIMIT']) expect(outcomeWarning(type, order(4))).toBeUndefined()
   })

@@ -19,7 +19,17 @@ export const STATUS_CANCELLED = 4
 export const STATUS_REJECTED = 5
 
 /** Text key (under form.outcome) of the warning an order's end deserves. */
-export type OutcomeWarning = 'postOnly' | 'fok' | 'ioc' | 'market' | 'marketFunds' | 'stopLimit' | 'minValue' | 'selfTrade' | 'rejected'
+export type OutcomeWarning =
+  | 'postOnly'
+  | 'fok'
+  | 'ioc'
+  | 'market'
+  | 'marketFunds'
+  | 'marketPartial'
+  | 'stopLimit'
+  | 'minValue'
+  | 'selfTrade'
+  | 'rejected'
 
 /** Warnings by the engine's end reason (OrderView.end_reason). */
 const REASON_WARNINGS: Record<string, OutcomeWarning> = {
@@ -40,8 +50,11 @@ export function isFinal(status: number): boolean {
 }
 
 /**
- * The warning for an order that ended with nothing filled, or undefined when
- * there is nothing to warn about. The engine REJECTS a post-only order that
+ * The warning for an order that ended with nothing filled, or for a market
+ * order that ended partly filled, or undefined when there is nothing to warn
+ * about. A market order is expected to fill: when the book runs out of
+ * orders, or a market buy runs out of the funds held for it, the rest is
+ * cancelled and the trader is told what was traded ('marketPartial'). The engine REJECTS a post-only order that
  * would take and a stop-limit whose stop the last price has already reached
  * (and any order it finds malformed); it CANCELS a fill-or-kill that cannot
  * fill completely and an IOC or market order that finds nothing to trade
@@ -52,7 +65,9 @@ export function outcomeWarning(
   type: string,
   order: Pick<OrderView, 'status' | 'deal_volume' | 'end_reason'>,
 ): OutcomeWarning | undefined {
-  if ((parseDec(order.deal_volume)?.units ?? 0n) > 0n) return undefined
+  if ((parseDec(order.deal_volume)?.units ?? 0n) > 0n) {
+    return type === 'MARKET' && order.status === STATUS_CANCELLED ? 'marketPartial' : undefined
+  }
   // The server names the engine's reason; older answers without it fall
   // back to what the type and status imply.
   const byReason = order.end_reason && REASON_WARNINGS[order.end_reason]
