@@ -216,6 +216,38 @@ describe('MarketOverview favourites of a signed-in user', () => {
     expect(star('BTC/USDT').getAttribute('aria-pressed')).toBe('true')
   })
 
+  it('keeps a star clicked before the user is known, and saves it where the user turns out to belong', async () => {
+    // Signed in: the star goes to the server once user_info answers.
+    localStorage.setItem(FAVOURITES_OWNER_KEY, '7')
+    const server = fakeServer([])
+    let answer: (v: unknown) => void = () => {}
+    apiPost.mockImplementation((path: string) => (path === USER_INFO_PATH ? new Promise((r) => (answer = r)) : visitor()))
+    const first = renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-TON_USDT')
+    fireEvent.click(star('TON/USDT'))
+    expect(star('TON/USDT').getAttribute('aria-pressed')).toBe('true')
+    expect(updates()).toEqual([])
+    answer(await signedIn(USER_INFO_PATH))
+    await waitFor(() => expect(updates()).toEqual([{ symbols: 'tonusdt', operationType: 1 }]))
+    await waitFor(() => expect(stored()).toEqual(['TON_USDT']))
+    expect(server.list).toEqual(['tonusdt'])
+    expect(star('TON/USDT').getAttribute('aria-pressed')).toBe('true')
+    first.unmount()
+
+    // A visitor: the star stays in local storage, and nothing is sent.
+    localStorage.clear()
+    apiData.mockClear()
+    apiData.mockImplementation(async (path: string) => (path.endsWith('/market/tickers') ? tickers : market))
+    apiPost.mockImplementation((path: string) => (path === USER_INFO_PATH ? new Promise((r) => (answer = r)) : visitor()))
+    renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-BTC_USDT')
+    fireEvent.click(star('BTC/USDT'))
+    answer(await visitor())
+    await waitFor(() => expect(stored()).toEqual(['BTC_USDT']))
+    expect(star('BTC/USDT').getAttribute('aria-pressed')).toBe('true')
+    expect(updates()).toEqual([])
+  })
+
   it('drops the cached account list when the market list is shown signed out', async () => {
     localStorage.setItem(FAVOURITES_KEY, JSON.stringify(['BTC_USDT']))
     localStorage.setItem(FAVOURITES_OWNER_KEY, '7')

@@ -31,6 +31,10 @@ export interface Favourites {
  * (a star removed in another browser stays removed), and a market list
  * shown signed out drops that cached list: it was the account's, not the
  * visitor's.
+ *
+ * A star clicked before the user info has answered is shown at once and
+ * waits: it goes to the server once the user turns out signed in, to local
+ * storage once a visitor (or while the local list is still to be merged).
  */
 export function useFavourites(overview: MarketOverview | undefined): Favourites {
   const { t } = useTexts('home')
@@ -44,6 +48,8 @@ export function useFavourites(overview: MarketOverview | undefined): Favourites 
   const confirmed = useRef<string[] | null>(null)
   confirmed.current ??= getFavourites()
   const pending = useRef<FavouriteToggle[]>([])
+  // Stars clicked while the user was unknown (also in pending, to be shown).
+  const early = useRef<FavouriteToggle[]>([])
   // Calls to the server run one after another, so answers arrive in order.
   const queue = useRef<Promise<void>>(Promise.resolve())
   const inFlight = useRef(0)
@@ -70,6 +76,38 @@ export function useFavourites(overview: MarketOverview | undefined): Favourites 
   }
 
   const fail = (error: unknown) => notifyError(error instanceof ApiError ? error.message : t('markets.favouriteFailed'))
+
+  /** Saves a pending change on the server; the answer replaces the list, a refusal takes the change back. */
+  const send = (change: FavouriteToggle, owner: string) =>
+    enqueue(async () => {
+      try {
+        const serverList = await updateFavourites(change.add ? FAVOURITES_OP.add : FAVOURITES_OP.remove, [pairSymbol(change.symbol)])
+        pending.current = pending.current.filter((c) => c !== change)
+        adopt(serverList, owner)
+      } catch (error) {
+        pending.current = pending.current.filter((c) => c !== change)
+        show()
+        fail(error)
+      }
+    })
+
+  // The user is known: the stars clicked before go where that user's stars go.
+  // (Before the merge below, so that it waits for their answers.)
+  useEffect(() => {
+    if (uid === undefined || early.current.length === 0) return
+    const changes = early.current
+    early.current = []
+    // A visitor's, or a list not merged into the account yet (the merge adds them).
+    if (uid === null || getFavouritesOwner() === undefined) {
+      pending.current = pending.current.filter((c) => !changes.includes(c))
+      confirmed.current = withPending(confirmed.current ?? [], changes)
+      setFavourites(confirmed.current)
+      show()
+      return
+    }
+    for (const change of changes) send(change, uid)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the signed-in state becomes known
+  }, [uid])
 
   // Signed out: a cached account list is not the visitor's.
   useEffect(() => {
@@ -119,7 +157,7 @@ export function useFavourites(overview: MarketOverview | undefined): Favourites 
   }, [uid, overview, pairs])
 
   const toggle = (symbol: string) => {
-    if (typeof uid !== 'string') {
+    if (uid === null) {
       confirmed.current = toggleFavourite(symbol)
       show()
       return
@@ -127,18 +165,8 @@ export function useFavourites(overview: MarketOverview | undefined): Favourites 
     const change: FavouriteToggle = { symbol, add: !withPending(confirmed.current ?? [], pending.current).includes(symbol) }
     pending.current = [...pending.current, change]
     show()
-    const owner = uid
-    enqueue(async () => {
-      try {
-        const serverList = await updateFavourites(change.add ? FAVOURITES_OP.add : FAVOURITES_OP.remove, [pairSymbol(symbol)])
-        pending.current = pending.current.filter((c) => c !== change)
-        adopt(serverList, owner)
-      } catch (error) {
-        pending.current = pending.current.filter((c) => c !== change)
-        show()
-        fail(error)
-      }
-    })
+    if (uid === undefined) early.current.push(change)
+    else send(change, uid)
   }
 
   return { favourites, toggle }
