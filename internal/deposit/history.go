@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"tenger/internal/apperr"
 	"tenger/internal/store"
 )
 
@@ -60,7 +61,14 @@ func (f Filter) Normalize(now time.Time) Filter {
 // keys "<created ms>#<id>") within the filter's time range, newest first,
 // keeps those match accepts and returns the filter's page and the total
 // count of matches.
+//
+// A range that ends before it starts (after Normalize, also one that ends
+// before the 180-day window) is refused with 13540, as the transfer
+// history refuses it.
 func QueryHistory(ctx context.Context, st store.Store, pk string, f Filter, match func(store.Item) bool) ([]store.Item, int, error) {
+	if f.From.After(f.To) {
+		return nil, 0, apperr.New(apperr.CodeWalletHistoryRange)
+	}
 	q := store.Query{Index: store.IndexGSI1, PK: pk, Desc: true, Limit: 200,
 		SK: store.SKRange(fmt.Sprintf("%013d", f.From.UnixMilli()), fmt.Sprintf("%013d~", f.To.UnixMilli()))}
 	var matched []store.Item

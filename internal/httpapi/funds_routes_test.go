@@ -149,6 +149,14 @@ func TestFundsRoutesEndToEnd(t *testing.T) {
 	if hist.List[0].Status != "credited" || hist.List[0].Confirmations != 19 {
 		t.Fatalf("credited %+v", hist.List[0])
 	}
+	// A range that ends before it starts, or before the 180-day window, is refused (not a 5xx).
+	for _, body := range []map[string]any{{"endTime": 123}, {"startTime": time.Now().UnixMilli(), "endTime": time.Now().Add(-time.Hour).UnixMilli()}} {
+		for _, path := range []string{"/fe-ex-api/wallet/deposit_history", "/fe-ex-api/wallet/withdraw_history"} {
+			if a := e.call(t, path, tok, body); a.Code != apperr.CodeWalletHistoryRange {
+				t.Fatalf("%s %v: %+v", path, body, a)
+			}
+		}
+	}
 
 	// Bank deposit with the user id as the reference.
 	e.ok(t, "/dev/bank/incoming", "", map[string]any{"amount": "300000", "reference": uid, "bankTxId": "K1"}, nil)

@@ -115,6 +115,18 @@ func TestTradeRoutes(t *testing.T) {
 		hist.OrderList[0].AvgPrice != "30000" || hist.OrderList[0].Fee != "0.0001" {
 		t.Fatalf("bob's history %+v", hist)
 	}
+	// A range that ends before it starts, or before the 180-day window, holds nothing (not a 5xx).
+	for _, body := range []map[string]any{{"endTime": 123}, {"startTime": time.Now().UnixMilli(), "endTime": time.Now().Add(-time.Hour).UnixMilli()}} {
+		for _, path := range []string{"/order/entrust_history", "/order/entrust_search", "/order/trade_info_search"} {
+			a := tradeCall(t, h, p+path, "tb", body)
+			var page struct {
+				Count int `json:"count"`
+			}
+			if a.Code != "0" || json.Unmarshal(a.Data, &page) != nil || page.Count != 0 {
+				t.Fatalf("%s %v: %+v", path, body, a)
+			}
+		}
+	}
 	var open OrderList
 	_ = json.Unmarshal(tradeCall(t, h, p+"/order/list/new", "ta", map[string]any{}).Data, &open)
 	if open.Count != 1 || open.OrderList[0].OrderID != created.OrderID || open.OrderList[0].Status != 2 {

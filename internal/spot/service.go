@@ -501,6 +501,9 @@ func sym(s string) (string, bool) {
 // newest first, and returns the page and the total number of matches.
 func (s *Service) SearchOrders(ctx context.Context, uid string, f OrderFilter) ([]Order, int, error) {
 	f.norm(s.now())
+	if f.From.After(f.To) {
+		return nil, 0, nil // a range that ends before the window (or its start): nothing in it
+	}
 	q := store.Query{Index: store.IndexGSI1, PK: pkUserOrds + uid, Desc: true, Limit: 500,
 		SK: store.SKRange(fmt.Sprintf("%013d", f.From.UnixMilli()), fmt.Sprintf("%013d~", f.To.UnixMilli()))}
 	var out []Order
@@ -541,6 +544,9 @@ func hasStatus(list []Status, s Status) bool {
 // SearchTrades pages through the user's trades of the last 180 days, newest first.
 func (s *Service) SearchTrades(ctx context.Context, uid string, f OrderFilter) ([]Trade, int, error) {
 	f.norm(s.now())
+	if f.From.After(f.To) {
+		return nil, 0, nil
+	}
 	q := store.Query{Index: store.IndexGSI1, PK: pkUserTrds + uid, Desc: true, Limit: 500,
 		SK: store.SKRange(fmt.Sprintf("%013d", f.From.UnixMilli()), fmt.Sprintf("%013d~", f.To.UnixMilli()))}
 	var out []Trade
