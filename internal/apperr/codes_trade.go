@@ -96,4 +96,9 @@ var (
 	CodeTradeSTP = register("14022", http.StatusOK,
 		"Self-trade prevention (stp) must be cancel_taker, cancel_maker or cancel_both",
 		"Өөртэйгөө арилжаалахаас сэргийлэх горим (stp) нь cancel_taker, cancel_maker эсвэл cancel_both байна")
+	// CodeTradeMarketPrice: a price sent with a MARKET order, which trades
+	// at the book's prices (a limit price needs LIMIT, IOC or FOK).
+	CodeTradeMarketPrice = register("14023", http.StatusOK,
+		"A MARKET order takes no price; for a price limit use LIMIT, IOC or FOK",
+		"MARKET захиалгад үнэ өгөхгүй; үнийн хязгаартай бол LIMIT, IOC эсвэл FOK ашиглана уу")
 )

@@ -55,9 +55,10 @@ var (
 // it keeps hostile input from costing big-number arithmetic.
 const MaxAmountLen = 40
 
-// isPlainDecimal reports whether s is digits with at most one decimal point
-// and at least one digit ("5", "5.", ".5", "0.25").
-func isPlainDecimal(s string) bool {
+// IsPlainDecimal reports whether s is digits with at most one decimal point
+// and at least one digit ("5", "5.", ".5", "0.25"): how users' amounts and
+// orders' prices and quantities are written (no sign, exponent or spaces).
+func IsPlainDecimal(s string) bool {
 	digits, dots := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
@@ -83,7 +84,7 @@ func ParseAmount(s string, precision int32) (decimal.Decimal, error) {
 	if len(s) > MaxAmountLen {
 		return decimal.Zero, fmt.Errorf("%w: at most %d characters", ErrAmountTooLong, MaxAmountLen)
 	}
-	if !isPlainDecimal(s) {
+	if !IsPlainDecimal(s) {
 		return decimal.Zero, ErrAmountFormat
 	}
 	if i := strings.IndexByte(s, '.'); i >= 0 {

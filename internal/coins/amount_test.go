@@ -99,7 +99,7 @@ func FuzzParseAmount(f *testing.F) {
 		if !d.IsPositive() {
 			t.Fatalf("ParseAmount(%q) = %s, not positive", s, d)
 		}
-		if !isPlainDecimal(s) || len(s) > MaxAmountLen {
+		if !IsPlainDecimal(s) || len(s) > MaxAmountLen {
 			t.Fatalf("accepted %q", s)
 		}
 		p := max(prec, 0)

@@ -339,7 +339,7 @@ func parseDecimal(field, v string) (*decimal.Decimal, error) {
 	// Plain decimal notation only, sign allowed so validation can say
 	// "negative" rather than "not a number".
 	body := strings.TrimPrefix(v, "-")
-	if body == "" || !isPlainDecimal(body) {
+	if body == "" || !IsPlainDecimal(body) {
 		return nil, valueErr(field, v, "a decimal number")
 	}
 	d, err := decimal.NewFromString(v)

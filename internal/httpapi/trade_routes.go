@@ -19,11 +19,11 @@ type OrderCreateReq struct {
 	Symbol        string     `json:"symbol" v:"required" doc:"pair, e.g. btcusdt (BTC/USDT and BTC_USDT also accepted)"`
 	Side          string     `json:"side" v:"required" doc:"BUY or SELL"`
 	Type          string     `json:"type" v:"required" doc:"LIMIT, MARKET, FOK, IOC, POST_ONLY or STOP_LIMIT"`
-	Price         FlexString `json:"price" doc:"limit price on the pair's tick grid (not for MARKET)"`
+	Price         FlexString `json:"price" doc:"limit price on the pair's tick grid, digits with at most one decimal point (no sign or exponent); a MARKET order takes none (14023)"`
 	Volume        FlexString `json:"volume" doc:"base quantity on the lot grid; a MARKET buy gives volume or quoteVolume (by volume it holds the spendable quote balance, at most the volume at the last trade price + 50%, while it matches, and releases what it does not spend)"`
 	QuoteVolume   FlexString `json:"quoteVolume" doc:"quote amount to spend: MARKET buy only, instead of volume"`
 	StopPrice     FlexString `json:"stopPrice" doc:"STOP_LIMIT only: the last price that activates the order"`
-	ClientOrderID string     `json:"clientOrderId" doc:"optional idempotency key per user: a retry returns the first order's id"`
+	ClientOrderID string     `json:"clientOrderId" doc:"optional idempotency key per user (1-64 letters, digits and -_.:/): a retry returns the first order's id"`
 	STP           string     `json:"stp" doc:"optional self-trade prevention when the order meets one of your own: cancel_taker, cancel_maker or cancel_both (default: the pair's, cancel_taker unless the operator set another)"`
 }
 

@@ -3,12 +3,15 @@ package spot
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/apperr"
+	"tenger/internal/coins"
 	"tenger/internal/ledger"
+	"tenger/internal/matching"
 )
 
 // TestRandomTradingConservesHoldings places random orders of every type from
@@ -152,6 +155,14 @@ func FuzzCheckOrder(f *testing.F) {
 		}
 		if !c.hold.IsPositive() {
 			t.Fatalf("accepted with hold %s", c.hold)
+		}
+		for _, n := range []string{price, vol, quote, stop} {
+			if n := strings.TrimSpace(n); n != "" && !coins.IsPlainDecimal(n) {
+				t.Fatalf("accepted the number %q", n)
+			}
+		}
+		if c.cmd.Type == matching.Market && strings.TrimSpace(price) != "" {
+			t.Fatal("a market order accepted with a price")
 		}
 		if c.cmd.Qty > 0 && !c.cfg.FromLots(c.cmd.Qty).Mod(c.cfg.LotSize).IsZero() {
 			t.Fatal("quantity off the lot grid")

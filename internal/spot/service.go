@@ -148,8 +148,8 @@ func (s *Service) feeRates(ctx context.Context, uid string) (maker, taker decima
 // id. With a clientOrderId, a retry returns the first order's id.
 func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) (string, error) {
 	req.ClientOrderID = strings.TrimSpace(req.ClientOrderID)
-	if len(req.ClientOrderID) > MaxClientOrderIDLen {
-		return "", apperr.Param("clientOrderId: at most 64 characters")
+	if req.ClientOrderID != "" && !ValidClientOrderID(req.ClientOrderID) {
+		return "", apperr.Param("clientOrderId: 1 to 64 letters, digits and -_.:/")
 	}
 	if req.ClientOrderID != "" {
 		if id, err := s.existingClientOrder(ctx, uid, req); id != "" || err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"tenger/internal/apperr"
@@ -329,7 +330,7 @@ func TestClientOrderIDIdempotent(t *testing.T) {
 	e := newEnv(t)
 	e.deposit(bob, "USDT", "10000")
 	r := limit("btcusdt", "BUY", "20000", "0.1")
-	r.ClientOrderID = "c-1"
+	r.ClientOrderID = "bot-7:2026/11.21_c-1"
 	a := e.place(bob, r)
 	b := e.place(bob, r)
 	if a != b {
@@ -370,6 +371,20 @@ func TestValidationCodes(t *testing.T) {
 		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.001", StopPrice: "1"}, apperr.CodeTradeStopPrice},
 		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeStopLimit, Price: "30000", Volume: "0.001"}, apperr.CodeTradeStopPrice},
 		{limit("btcusdt", "BUY", "30000", "0.01"), apperr.CodeTradeInsufficient},
+		// Numbers are plain decimals, as wallet amounts: no exponent or sign.
+		{limit("btcusdt", "BUY", ".5e3", "0.01"), apperr.CodeTradeNumber},
+		{limit("btcusdt", "BUY", "1E3", "0.01"), apperr.CodeTradeNumber},
+		{limit("btcusdt", "BUY", "30000", "1e-2"), apperr.CodeTradeNumber},
+		{limit("btcusdt", "BUY", "+30000", "0.01"), apperr.CodeTradeNumber},
+		{limit("btcusdt", "BUY", "30000", "0x10"), apperr.CodeTradeNumber},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, QuoteVolume: "3e1"}, apperr.CodeTradeNumber},
+		// A market order trades at the book's prices: a price sent with it is refused, not ignored.
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Price: "1000", Volume: "0.001"}, apperr.CodeTradeMarketPrice},
+		{PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeMarket, Price: "1000", Volume: "0.001"}, apperr.CodeTradeMarketPrice},
+		// A clientOrderId is letters, digits and -_.:/ only.
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.001", ClientOrderID: "a\x00b\nc"}, apperr.CodeParam},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.001", ClientOrderID: "my order"}, apperr.CodeParam},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.001", ClientOrderID: strings.Repeat("x", 65)}, apperr.CodeParam},
 	}
 	for i, c := range cases {
 		_, err := e.svc.PlaceOrder(e.ctx, bob, c.r)

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/apperr"
+	"tenger/internal/coins"
 	"tenger/internal/markets"
 	"tenger/internal/matching"
 )
@@ -30,6 +31,23 @@ type PlaceRequest struct {
 
 // MaxClientOrderIDLen bounds clientOrderId.
 const MaxClientOrderIDLen = 64
+
+// ValidClientOrderID reports whether id is a clientOrderId the API takes:
+// 1 to MaxClientOrderIDLen letters, digits and "-_.:/" (no spaces or control
+// characters, which would end up in lists, logs and exports).
+func ValidClientOrderID(id string) bool {
+	if id == "" || len(id) > MaxClientOrderIDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || strings.IndexByte("-_.:/", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
 
 // checked is a validated order: the engine command (Seq 0) and the hold.
 type checked struct {
@@ -87,8 +105,10 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 			return c, apperr.New(apperr.CodeTradeStopPrice)
 		}
 	case TypeMarket:
+		if or.Price != "" {
+			return c, apperr.New(apperr.CodeTradeMarketPrice)
+		}
 		or.Type, or.TIF = matching.Market, matching.IOC
-		or.Price = "" // a market order has no limit; a price sent along is ignored
 	default:
 		return c, apperr.New(apperr.CodeTradeType)
 	}
@@ -130,7 +150,7 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 		}
 	}
 	for _, s := range []string{or.Price, or.Qty, or.Quote, or.StopPrice} {
-		if len(s) > 40 {
+		if s != "" && (len(s) > 40 || !coins.IsPlainDecimal(s)) {
 			return c, apperr.New(apperr.CodeTradeNumber)
 		}
 	}
