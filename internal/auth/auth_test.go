@@ -224,6 +224,31 @@ func TestCodeSendRateLimits(t *testing.T) {
 	wantCode(t, e.svc.SendEmailCode(ctx, meta("9.9.9.8"), "z@example.com", OpRegister), "")
 }
 
+// Asking for a sign-up or reset code says whether an account uses the
+// e-mail, so every asking counts against the IP's sends, answered or not:
+// listing which accounts exist goes no faster than codes go out.
+func TestAccountLookupsCountAgainstCodeSends(t *testing.T) {
+	e := newEnv(t)
+	e.registerEmail(t, "known@example.com", "secret123")
+	lim := DefaultLimits
+	lim.CodeIPSends = 3
+	e.svc.limits = lim
+	ip := meta("7.7.7.7")
+	wantCode(t, e.svc.ResetStart(ctx, ip, Account{Email: "nobody1@example.com"}), apperr.CodeAccountNotFound)
+	wantCode(t, e.svc.SendEmailCode(ctx, ip, "known@example.com", OpRegister), apperr.CodeAccountExists)
+	wantCode(t, e.svc.ResetStart(ctx, ip, Account{Email: "nobody2@example.com"}), apperr.CodeAccountNotFound)
+	for _, err := range []error{
+		e.svc.ResetStart(ctx, ip, Account{Email: "nobody3@example.com"}),
+		e.svc.ResetStart(ctx, ip, Account{Email: "known@example.com"}),
+		e.svc.SendEmailCode(ctx, ip, "known@example.com", OpRegister),
+	} {
+		wantCode(t, err, apperr.CodeTooManyRequests)
+	}
+	// Step two tells nothing either: no account, no code, the answer of an expired one.
+	_, err := e.svc.ResetVerify(ctx, meta("7.7.7.8"), Account{Email: "nobody4@example.com"}, "123456")
+	wantCode(t, err, apperr.CodeCodeExpired)
+}
+
 func TestLoginLockoutAndRetryAfter(t *testing.T) {
 	e := newEnv(t)
 	e.registerEmail(t, "lock@example.com", "secret123")

@@ -115,6 +115,12 @@ func (s *Service) ownTarget(ctx context.Context, m Meta, channel string) (ident,
 func (s *Service) sendCodeChecked(ctx context.Context, m Meta, id ident, op int) error {
 	switch {
 	case op == OpRegister || op == OpForgot:
+		// Whether an account uses the e-mail or phone shows in the answer,
+		// so every asking counts against the IP's code sends, answered or
+		// not: nobody can list which accounts exist faster than codes go.
+		if err := s.allowCodeIP(ctx, m); err != nil {
+			return err
+		}
 		_, err := s.st.Get(ctx, id.uniqueKey())
 		switch {
 		case err == nil && op == OpRegister:
@@ -154,21 +160,39 @@ func (s *Service) sendCodeChecked(ctx context.Context, m Meta, id ident, op int)
 	default:
 		return apperr.New(apperr.CodeOperationNotAllowed)
 	}
+	if op == OpRegister || op == OpForgot {
+		return s.deliverCode(ctx, m, id, op) // the IP was counted above
+	}
 	return s.sendCode(ctx, m, id, op)
 }
 
 // sendCode issues and delivers a code, subject to the IP and target limits
 // and the 90-second resend window.
 func (s *Service) sendCode(ctx context.Context, m Meta, id ident, op int) error {
-	if m.IP != "" {
-		d, err := s.limiter.Allow(ctx, "code-ip:"+m.IP, s.limits.CodeIPSends, s.limits.CodeSendWindow)
-		if err != nil {
-			return internal(err)
-		}
-		if !d.Allowed {
-			return limited(apperr.CodeTooManyRequests, d)
-		}
+	if err := s.allowCodeIP(ctx, m); err != nil {
+		return err
 	}
+	return s.deliverCode(ctx, m, id, op)
+}
+
+// allowCodeIP counts one code send against the caller's IP.
+func (s *Service) allowCodeIP(ctx context.Context, m Meta) error {
+	if m.IP == "" {
+		return nil
+	}
+	d, err := s.limiter.Allow(ctx, "code-ip:"+m.IP, s.limits.CodeIPSends, s.limits.CodeSendWindow)
+	if err != nil {
+		return internal(err)
+	}
+	if !d.Allowed {
+		return limited(apperr.CodeTooManyRequests, d)
+	}
+	return nil
+}
+
+// deliverCode issues and delivers a code, subject to the target limit and
+// the 90-second resend window (the IP was counted by the caller).
+func (s *Service) deliverCode(ctx context.Context, m Meta, id ident, op int) error {
 	code, sentAt, err := s.issueCode(ctx, id, op)
 	if err != nil {
 		return err

@@ -114,16 +114,19 @@ func (s *Service) ResetVerify(ctx context.Context, m Meta, acct Account, code st
 	if err != nil {
 		return "", err
 	}
+	// The code first: an e-mail or phone without an account has no code,
+	// so it gets the answer of a wrong or expired one, and this step tells
+	// nobody which accounts exist (step one does, within the code limits).
+	del, err := s.checkCode(ctx, id, OpForgot, code)
+	if err != nil {
+		return "", err
+	}
 	u, err := s.userByIdent(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", apperr.New(apperr.CodeAccountNotFound)
 	}
 	if err != nil {
 		return "", internal(err)
-	}
-	del, err := s.checkCode(ctx, id, OpForgot, code)
-	if err != nil {
-		return "", err
 	}
 	token, hash := newToken()
 	now := s.now()
