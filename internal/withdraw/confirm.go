@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -226,13 +227,8 @@ func (s *Service) findBankAccount(ctx context.Context, uid string, in BankInput)
 func (s *Service) submit(ctx context.Context, uid string, sub submission) (Result, error) {
 	// A retried submit (same idempotency key) answers what the first did,
 	// before codes are checked: they were used up by the first.
-	if r, err := s.Get(ctx, sub.id); err == nil {
-		if r.UID != uid {
-			return Result{}, apperr.New(apperr.CodeWithdrawalUnknown)
-		}
-		return Result{ID: r.ID, Status: r.Status, URL: r.URL}, nil
-	} else if !errors.Is(err, apperr.New(apperr.CodeWithdrawalUnknown)) {
-		return Result{}, err
+	if r, ok, err := s.submitted(ctx, uid, sub.id); ok || err != nil {
+		return r, err
 	}
 	now := s.o.Now()
 	until, err := s.o.Wallet.WithdrawLockedUntil(ctx, uid)
@@ -258,6 +254,21 @@ func (s *Service) submit(ctx context.Context, uid string, sub submission) (Resul
 		return Result{}, err
 	}
 	if err := s.checkCodes(ctx, uid, sub.codes); err != nil {
+		// A retry sent while the first submit was still running finds its
+		// codes used up by that submit: once the first has committed, it
+		// answers what the first made rather than "code expired".
+		if ae := apperr.As(err); ae.Entry.Code == apperr.CodeCodeExpired || ae.Entry.Code == apperr.CodeCodeBurned {
+			for wait := 0; wait < retryWaits; wait++ {
+				if r, ok, gerr := s.submitted(ctx, uid, sub.id); ok || gerr != nil {
+					return r, gerr
+				}
+				select {
+				case <-ctx.Done():
+					return Result{}, err
+				case <-time.After(retryWait):
+				}
+			}
+		}
 		return Result{}, err
 	}
 	rec := Record{ID: sub.id, UID: uid, Kind: sub.kind, Coin: sub.coin.Symbol, Chain: sub.cfg.Name, Address: sub.address,
@@ -317,6 +328,28 @@ func (s *Service) submit(ctx context.Context, uid string, sub submission) (Resul
 	}
 	s.notify(ctx, rec)
 	return Result{ID: rec.ID, Status: rec.Status, URL: rec.URL}, nil
+}
+
+// How long a submit whose codes were used up looks for a concurrent submit
+// of the same idempotency key to commit (a few store round trips).
+const (
+	retryWaits = 6
+	retryWait  = 50 * time.Millisecond
+)
+
+// submitted answers a submit whose idempotency key made a withdrawal
+// already (ok); another user's withdrawal is never shown.
+func (s *Service) submitted(ctx context.Context, uid, id string) (Result, bool, error) {
+	r, err := s.Get(ctx, id)
+	switch {
+	case err == nil && r.UID != uid:
+		return Result{}, true, apperr.New(apperr.CodeWithdrawalUnknown)
+	case err == nil:
+		return Result{ID: r.ID, Status: r.Status, URL: r.URL}, true, nil
+	case errors.Is(err, apperr.New(apperr.CodeWithdrawalUnknown)):
+		return Result{}, false, nil
+	}
+	return Result{}, false, err
 }
 
 // checkCodes requires and verifies the codes the user's flags call for

@@ -358,6 +358,46 @@ func TestRailRefusalReleases(t *testing.T) {
 }
 
 // Concurrent submits of one user cannot overrun the 24 h limit together.
+// Retries sent while the first submit still runs (a client that timed out
+// and sent again) find the codes used up by it, and answer the withdrawal it
+// made rather than "code expired"; one withdrawal is held.
+func TestConcurrentRetriesAnswerTheFirstSubmit(t *testing.T) {
+	e := newEnv(t)
+	e.user("u1", true, true, false)
+	e.fund("u1", "BTC", "BTC", "1")
+	in := btcInput(t, "0.3", allCodes)
+	in.RequestID = "req-par"
+	ids := make([]string, 10)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			r, err := e.svc.Confirm(ctx, "u1", in)
+			if err != nil {
+				t.Errorf("submit %d: %v", i, err)
+			}
+			ids[i] = r.ID
+		}(i)
+	}
+	wg.Wait()
+	for _, id := range ids {
+		if id != ids[0] || id == "" {
+			t.Fatalf("ids %v", ids)
+		}
+	}
+	if b := e.spot("u1", "BTC"); !b.Frozen.Equal(dec("0.3")) {
+		t.Fatalf("frozen %s", b.Frozen)
+	}
+	// The same key from another user is that user's own withdrawal.
+	e.user("u2", true, true, false)
+	e.fund("u2", "BTC", "BTC", "1")
+	if r, err := e.svc.Confirm(ctx, "u2", in); err != nil || r.ID == ids[0] {
+		t.Fatalf("u2: %+v %v", r, err)
+	}
+	e.audit()
+}
+
 func TestDailyLimitHoldsUnderConcurrency(t *testing.T) {
 	e := newEnv(t)
 	e.user("u1", false, false, true) // Google codes are not used up
