@@ -175,7 +175,7 @@ type Record struct {
 	Amount      decimal.Decimal `json:"amount" doc:"debited amount (fee included)"`
 	Fee         decimal.Decimal `json:"fee"`
 	Net         decimal.Decimal `json:"net" doc:"amount sent: amount minus fee"`
-	USDT        decimal.Decimal `json:"usdtValue"`
+	USDT        decimal.Decimal `json:"usdtValue" doc:"value in USDT when submitted, to 8 places"`
 	Status      string          `json:"status" doc:"PENDING, PROCESSING, SUCCESS or FAILED"`
 	TxID        string          `json:"txid,omitempty"`
 	BankName    string          `json:"bankName,omitempty"`
@@ -192,7 +192,7 @@ func wdKey(id string) store.Key { return store.Key{PK: "WD#" + id, SK: "WD"} }
 func recordOf(it store.Item) Record {
 	return Record{ID: it.Str("id"), UID: it.Str("uid"), Kind: it.Str("kind"), Coin: it.Str("coin"), Chain: it.Str("chain"),
 		Address: it.Str("address"), Memo: it.Str("memo"), AddressID: it.Str("addressId"), Amount: it.Dec("amount"),
-		Fee: it.Dec("fee"), Net: it.Dec("net"), USDT: it.Dec("usdt"), Status: it.Str("status"), TxID: it.Str("txid"),
+		Fee: it.Dec("fee"), Net: it.Dec("net"), USDT: it.Dec("usdt").Round(8), Status: it.Str("status"), TxID: it.Str("txid"),
 		BankName: it.Str("bankName"), AccountNo: it.Str("accountNo"), AccountName: it.Str("accountName"),
 		URL: it.Str("url"), Reason: it.Str("reason"), Created: it.Int("created"), Updated: it.Int("updated")}
 }

@@ -398,6 +398,25 @@ func TestConcurrentRetriesAnswerTheFirstSubmit(t *testing.T) {
 	e.audit()
 }
 
+func TestHistoryShowsTheUSDTValueTo8Places(t *testing.T) {
+	e := newEnv(t)
+	e.user("u1", true, true, false)
+	e.fund("u1", "BTC", "BTC", "1")
+	e.wal.mu.Lock()
+	e.wal.prices["BTC"] = dec("50000.123456789123456789")
+	e.wal.mu.Unlock()
+	if _, err := e.svc.Confirm(ctx, "u1", btcInput(t, "0.3", allCodes)); err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := e.svc.History(ctx, "u1", deposit.Filter{})
+	if err != nil || len(l) != 1 {
+		t.Fatalf("history %v %v", l, err)
+	}
+	if got := l[0].USDT.String(); got != "15000.03703704" {
+		t.Fatalf("usdtValue %s", got)
+	}
+}
+
 func TestDailyLimitHoldsUnderConcurrency(t *testing.T) {
 	e := newEnv(t)
 	e.user("u1", false, false, true) // Google codes are not used up
