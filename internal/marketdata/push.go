@@ -3,8 +3,10 @@ package marketdata
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
+	"tenger/internal/markets"
 	"tenger/internal/push"
 )
 
@@ -23,6 +25,37 @@ func TickerChannel(symbol string) string { return "market_" + symbol + "_ticker"
 
 // KlineChannel is market_{symbol}_kline_{period}.
 func KlineChannel(symbol string, p Period) string { return "market_" + symbol + "_kline_" + string(p) }
+
+// KnownChannel returns the check of the market channels subscribers may
+// ask for: market_{symbol}_depth_step{0..2}, _trade_ticker, _ticker and
+// _kline_{period}, for a pair of the catalogue as it is now (pairs added
+// to markets.json are known at once).
+func KnownChannel(cat *markets.Catalogue) push.ChannelFunc {
+	return func(ch string) bool {
+		rest, ok := strings.CutPrefix(ch, "market_")
+		if !ok {
+			return false
+		}
+		sym, kind, ok := strings.Cut(rest, "_")
+		if !ok {
+			return false
+		}
+		if _, ok := cat.Pair(sym); !ok {
+			return false
+		}
+		switch {
+		case kind == "trade_ticker" || kind == "ticker":
+			return true
+		case strings.HasPrefix(kind, "depth_step"):
+			step := strings.TrimPrefix(kind, "depth_step")
+			return step == "0" || step == "1" || step == "2"
+		case strings.HasPrefix(kind, "kline_"):
+			_, ok := ParsePeriod(strings.TrimPrefix(kind, "kline_"))
+			return ok
+		}
+		return false
+	}
+}
 
 type outMsg struct {
 	channel string

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"tenger/internal/markets"
 )
 
 func lv(p, q string) Level { return Level{Price: d(p), Qty: d(q)} }
@@ -221,4 +223,20 @@ func TestStartStopLoop(t *testing.T) {
 	}
 	e.md.Stop()
 	e.checkKlines()
+}
+
+func TestKnownChannel(t *testing.T) {
+	known := KnownChannel(markets.Defaults())
+	for _, ch := range []string{"market_btcusdt_ticker", "market_btcusdt_trade_ticker", "market_ethusdt_depth_step0",
+		"market_ethusdt_depth_step2", "market_usdtmnt_kline_1min", "market_btcusdt_kline_1month"} {
+		if !known(ch) {
+			t.Errorf("%s refused", ch)
+		}
+	}
+	for _, ch := range []string{"market_dogeusdt_ticker", "market_btcusdt_depth_step9", "market_btcusdt_kline_7min",
+		"market_btcusdt", "market__ticker", "btcusdt_ticker", "market_btcusdt_tickers", "market_btcusdt_depth_step", "chat_1"} {
+		if known(ch) {
+			t.Errorf("%s accepted", ch)
+		}
+	}
 }

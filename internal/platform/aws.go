@@ -21,6 +21,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"tenger/internal/coins"
+	"tenger/internal/marketdata"
 	"tenger/internal/markets"
 	"tenger/internal/notify"
 	"tenger/internal/notify/sesnotify"
@@ -133,7 +134,7 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 		mgmt := apigatewaymanagementapi.NewFromConfig(awsCfg, func(o *apigatewaymanagementapi.Options) {
 			o.BaseEndpoint = aws.String(ep)
 		})
-		d.Push = apigw.New(d.Store, mgmt, apigw.Options{Auth: PushAuth(d.Auth()), Logger: log})
+		d.Push = apigw.New(d.Store, mgmt, apigw.Options{Auth: PushAuth(d.Auth()), Channels: marketdata.KnownChannel(d.Markets), Logger: log})
 	}
 	return d, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -50,6 +51,10 @@ func ParseFrame(b []byte) (Frame, error) {
 	}
 	var r rawFrame
 	if err := json.Unmarshal(b, &r); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return Frame{}, fmt.Errorf("%w: %s must be a %s", ErrInvalid, te.Field, te.Type)
+		}
 		return Frame{}, fmt.Errorf("%w: frame is not a JSON object", ErrInvalid)
 	}
 	if len(r.Ping) > 0 && r.Event == "" {
@@ -100,6 +105,9 @@ type eventRep struct {
 	TS       int64  `json:"ts"`
 }
 
+// ErrorReply is the reply to a frame that cannot be read at all (a binary frame).
+func ErrorReply(msg string) []byte { return rep("error", "", "error", msg) }
+
 func rep(event, channel, status, msg string) []byte {
 	b, _ := json.Marshal(eventRep{EventRep: event, Channel: channel, Status: status, Msg: msg, TS: time.Now().UnixMilli()})
 	return b
@@ -113,12 +121,18 @@ func Pong(f Frame) []byte {
 	return append(append([]byte(`{"pong":`), f.Ping...), '}')
 }
 
+// ChannelFunc reports whether a public channel exists (a pair in the
+// catalogue, a known depth step or kline period).
+type ChannelFunc func(channel string) bool
+
 // HandleFrame applies one client frame of connection connID to p and
-// returns the reply to send back to that connection. A malformed frame or a
-// refused token gets an error reply and a nil error (the connection stays
-// open); the error is non-nil only when p failed (ErrGone: close the
-// connection). auth may be nil, in which case auth frames are refused.
-func HandleFrame(ctx context.Context, p Pusher, auth AuthFunc, connID string, raw []byte) ([]byte, error) {
+// returns the reply to send back to that connection. A malformed frame, an
+// unknown channel or a refused token gets an error reply and a nil error
+// (the connection stays open); the error is non-nil only when p failed
+// (ErrGone: close the connection). auth may be nil, in which case auth
+// frames are refused; known may be nil, in which case any well-formed
+// public channel may be subscribed to.
+func HandleFrame(ctx context.Context, p Pusher, auth AuthFunc, known ChannelFunc, connID string, raw []byte) ([]byte, error) {
 	f, err := ParseFrame(raw)
 	if err != nil {
 		return rep("error", "", "error", strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": ")), nil
@@ -129,6 +143,9 @@ func HandleFrame(ctx context.Context, p Pusher, auth AuthFunc, connID string, ra
 	case FrameSub:
 		if strings.HasPrefix(f.Channel, PrivateChannelPrefix) {
 			return rep("sub", f.Channel, "error", "private channel: send an auth frame, its messages then arrive without a subscription"), nil
+		}
+		if known != nil && !known(f.Channel) {
+			return rep("sub", f.Channel, "error", "unknown channel"), nil
 		}
 		if err := p.Subscribe(ctx, connID, f.Channel); err != nil {
 			return nil, err

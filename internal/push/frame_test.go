@@ -1,6 +1,7 @@
 package push
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -85,4 +86,52 @@ func FuzzParseFrame(f *testing.F) {
 			t.Fatalf("unknown kind %d", fr.Kind)
 		}
 	})
+}
+
+// subPusher records subscriptions.
+type subPusher struct {
+	Pusher
+	subs []string
+}
+
+func (p *subPusher) Subscribe(_ context.Context, _, ch string) error {
+	p.subs = append(p.subs, ch)
+	return nil
+}
+
+func (p *subPusher) Unsubscribe(context.Context, string, string) error { return nil }
+
+// TestHandleFrameRefusesUnknownChannels: with a channel check, a
+// subscription to a channel it does not know gets an error reply and is not
+// made; a frame with a wrongly typed field says which field.
+func TestHandleFrameRefusesUnknownChannels(t *testing.T) {
+	p := &subPusher{}
+	known := func(ch string) bool { return ch == "market_btcusdt_ticker" }
+	reply := func(frame string) eventRep {
+		b, err := HandleFrame(context.Background(), p, nil, known, "c1", []byte(frame))
+		var r eventRep
+		if err != nil || json.Unmarshal(b, &r) != nil {
+			t.Fatalf("%s: %s %v", frame, b, err)
+		}
+		return r
+	}
+	if r := reply(`{"event":"sub","params":{"channel":"market_dogeusdt_ticker"}}`); r.Status != "error" || r.Msg != "unknown channel" {
+		t.Fatalf("unknown channel: %+v", r)
+	}
+	if r := reply(`{"event":"sub","params":{"channel":"market_btcusdt_ticker"}}`); r.Status != "ok" {
+		t.Fatalf("known channel: %+v", r)
+	}
+	if len(p.subs) != 1 || p.subs[0] != "market_btcusdt_ticker" {
+		t.Fatalf("subscriptions %v", p.subs)
+	}
+	if r := reply(`{"event":"sub","params":{"channel":123}}`); r.Status != "error" || r.Msg != "params.channel must be a string" {
+		t.Fatalf("typed channel: %+v", r)
+	}
+	if r := reply(`{"event":"unsub","params":{"channel":"market_dogeusdt_ticker"}}`); r.Status != "ok" {
+		t.Fatalf("unsub of an unknown channel: %+v", r)
+	}
+	var r eventRep
+	if err := json.Unmarshal(ErrorReply("text frames only"), &r); err != nil || r.TS <= 0 || r.Msg != "text frames only" {
+		t.Fatalf("error reply %+v %v", r, err)
+	}
 }

@@ -48,7 +48,6 @@ func ValidClientOrderID(id string) bool {
 	return true
 }
 
-
 // checked is a validated order: the engine command (Seq 0) and the hold.
 type checked struct {
 	pair     markets.Pair

@@ -51,6 +51,8 @@ type Options struct {
 	Concurrency int
 	// Auth resolves auth frames; nil refuses them.
 	Auth push.AuthFunc
+	// Channels, when set, refuses subscriptions to channels it does not know.
+	Channels push.ChannelFunc
 	// Logger receives delivery warnings; message contents are never logged.
 	Logger zerolog.Logger
 	// Now replaces the clock (tests); nil means time.Now.
@@ -150,7 +152,7 @@ func (f *Fanout) OnDisconnect(ctx context.Context, connID string) error {
 // OnMessage handles one client frame ($default route) and posts the reply
 // to the client. A connection found gone is forgotten, not an error.
 func (f *Fanout) OnMessage(ctx context.Context, connID string, body []byte) error {
-	reply, err := push.HandleFrame(ctx, f, f.opts.Auth, connID, body)
+	reply, err := push.HandleFrame(ctx, f, f.opts.Auth, f.opts.Channels, connID, body)
 	if err == nil && reply != nil {
 		err = f.SendTo(ctx, connID, reply)
 	}

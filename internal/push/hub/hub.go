@@ -36,6 +36,8 @@ type Options struct {
 	PingInterval time.Duration
 	// Auth resolves auth frames; nil refuses them.
 	Auth push.AuthFunc
+	// Channels, when set, refuses subscriptions to channels it does not know.
+	Channels push.ChannelFunc
 	// OriginPatterns lists the browser origins allowed besides the page's
 	// own host (coder/websocket's AcceptOptions.OriginPatterns).
 	OriginPatterns []string
@@ -153,10 +155,10 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		if typ != websocket.MessageText {
-			h.enqueue(c, []byte(`{"event_rep":"error","status":"error","msg":"text frames only"}`))
+			h.enqueue(c, push.ErrorReply("text frames only"))
 			continue
 		}
-		reply, err := push.HandleFrame(ctx, h, h.opts.Auth, c.id, data)
+		reply, err := push.HandleFrame(ctx, h, h.opts.Auth, h.opts.Channels, c.id, data)
 		if err != nil {
 			break
 		}
