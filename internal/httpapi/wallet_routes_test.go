@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -445,8 +446,14 @@ func TestWalletRoutesAddressBookBankAndSettings(t *testing.T) {
 	var cs map[string]int64
 	w.ok(t, "/fe-ex-api/v4/capital_password/reset", tok, map[string]any{"newCapitalPwd": "trade123", "confirmCapitalPwd": "trade123",
 		"smsAuthCode": w.SMSCode(t, u, auth.OpTradePassword), "googleCode": ""}, &cs)
+	if cs["isCapitalPwordSet"] != 1 || cs["lockSeconds"] != 0 || cs["withdrawLockedUntil"] != 0 {
+		t.Fatalf("capital %v (a first trade password bans nothing)", cs)
+	}
+	w.Clock.Add(2 * time.Minute)
+	w.ok(t, "/fe-ex-api/v4/capital_password/reset", tok, map[string]any{"newCapitalPwd": "trade456", "confirmCapitalPwd": "trade456",
+		"smsAuthCode": w.SMSCode(t, u, auth.OpTradePassword), "googleCode": ""}, &cs)
 	if cs["isCapitalPwordSet"] != 1 || cs["lockSeconds"] != 86400 {
-		t.Fatalf("capital %v", cs)
+		t.Fatalf("capital changed %v", cs)
 	}
 	w.ok(t, "/fe-ex-api/wallet/capital_password_status", vtok, nil, &cs)
 	if cs["isCapitalPwordSet"] != 0 || cs["withdrawLockedUntil"] != 0 {

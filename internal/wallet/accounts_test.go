@@ -254,10 +254,18 @@ func TestCapitalPasswordAndWithdrawLock(t *testing.T) {
 	set(wallet.CapitalPasswordInput{NewPassword: "trade123", Codes: wallet.Codes{SMS: "123456"}}, apperr.CodeGoogleCodeRequired)
 	set(wallet.CapitalPasswordInput{NewPassword: "trade123", Codes: wallet.Codes{SMS: e.SMSCode(t, u, auth.OpAddBank), Google: e.GoogleCode(t, u)}},
 		apperr.CodeCodeExpired) // an SMS of another operation
+	set(wallet.CapitalPasswordInput{NewPassword: "trade012", Confirm: "trade012",
+		Codes: wallet.Codes{SMS: e.SMSCode(t, u, auth.OpTradePassword), Google: e.GoogleCode(t, u)}}, "")
+	// A first trade password changes no one's access: withdrawals stay open (spec §6: a change bans them).
+	until, err := e.Wallet.WithdrawLockedUntil(ctx, u.UID)
+	if err != nil || !until.IsZero() {
+		t.Fatalf("locked after the first trade password: %v %v", until, err)
+	}
+	e.Clock.Add(2 * time.Minute)
 	set(wallet.CapitalPasswordInput{NewPassword: "trade123", Confirm: "trade123",
 		Codes: wallet.Codes{SMS: e.SMSCode(t, u, auth.OpTradePassword), Google: e.GoogleCode(t, u)}}, "")
 	now := e.Clock.Now()
-	until, err := e.Wallet.WithdrawLockedUntil(ctx, u.UID)
+	until, err = e.Wallet.WithdrawLockedUntil(ctx, u.UID)
 	wt.WantCode(t, err, "")
 	if !until.Equal(now.Add(24 * time.Hour).Truncate(time.Millisecond)) {
 		t.Fatalf("locked until %v, want %v", until, now.Add(24*time.Hour))
@@ -291,8 +299,8 @@ func TestCapitalPasswordAndWithdrawLock(t *testing.T) {
 	_, err = e.Wallet.SetCapitalPassword(ctx, v.UID, wallet.CapitalPasswordInput{NewPassword: "trade123",
 		Codes: wallet.Codes{Email: e.EmailCode(t, v, auth.OpTradePassword)}})
 	wt.WantCode(t, err, "")
-	if until, _ := e.Wallet.WithdrawLockedUntil(ctx, v.UID); until.IsZero() {
-		t.Fatal("no lock after setting the trade password")
+	if until, _ := e.Wallet.WithdrawLockedUntil(ctx, v.UID); !until.IsZero() {
+		t.Fatal("locked after the first trade password")
 	}
 	// The fee-coin switch.
 	if on, _ := e.Wallet.FeeCoinOpen(ctx, v.UID); on {

@@ -2,6 +2,7 @@ package wallet
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 	"unicode"
@@ -68,8 +69,8 @@ type CapitalStatus struct {
 // SetCapitalPassword sets or replaces the trade password. It needs the SMS
 // code of operationType 6 sent to the bound phone (the form always asks for
 // it); an account without a phone gives the e-mail code of operationType 6
-// instead; plus the Google code when the authenticator is on. Withdrawals
-// are then blocked for 24 hours.
+// instead; plus the Google code when the authenticator is on. A change of
+// an existing password then blocks withdrawals for 24 hours.
 func (s *Service) SetCapitalPassword(ctx context.Context, uid string, in CapitalPasswordInput) (CapitalStatus, error) {
 	u, err := s.user(ctx, uid)
 	if err != nil {
@@ -116,12 +117,25 @@ func (s *Service) SetCapitalPassword(ctx context.Context, uid string, in Capital
 		return CapitalStatus{}, internal(err)
 	}
 	now := s.now()
+	// A first trade password changes no one's access, so only a change (a
+	// password replaced) blocks withdrawals for 24 hours (spec §6). The
+	// first one is written on condition that there is none yet: a set that
+	// loses that race is a change.
+	first := store.NewUpdate().Set(attrCapitalHash, hash).Set(attrCapitalSetAt, now.UnixMilli()).SetIfMissing("uid", uid)
+	_, err = s.st.Update(ctx, settingsKey(uid), first, store.NotExists(attrCapitalHash))
+	switch {
+	case err == nil:
+		s.log.Info().Str("uid", uid).Msg("trade password set")
+		return s.CapitalStatus(ctx, uid)
+	case !errors.Is(err, store.ErrConditionFailed):
+		return CapitalStatus{}, internal(err)
+	}
 	upd := store.NewUpdate().Set(attrCapitalHash, hash).Set(attrCapitalSetAt, now.UnixMilli()).
 		Set(attrWithdrawLocked, now.Add(WithdrawBan).UnixMilli())
 	if err := s.setSetting(ctx, uid, upd); err != nil {
 		return CapitalStatus{}, err
 	}
-	s.log.Info().Str("uid", uid).Msg("trade password set; withdrawals blocked for 24 h")
+	s.log.Info().Str("uid", uid).Msg("trade password changed; withdrawals blocked for 24 h")
 	return s.CapitalStatus(ctx, uid)
 }
 
