@@ -288,8 +288,13 @@ func (s *settler) finish(ctx context.Context, e *matching.Event, rejected bool) 
 	}
 	release := m.hold.Sub(consumed)
 	now := s.now()
+	// endDeal is the quantity the order traded in its life (the core's
+	// count). The batch's trade postings land concurrently with this end,
+	// in any order: a reader of the order (the private order feed) knows
+	// its fill figures are final once dealVolume has reached endDeal.
 	upd := store.NewUpdate().Set("status", int64(status)).Set("updatedAt", now).Set("doneAt", now).
-		Set("reason", e.Reason.String()).Set("seq", int64(e.Seq)).Remove(store.AttrGSI2PK).Remove(store.AttrGSI2SK)
+		Set("reason", e.Reason.String()).Set("seq", int64(e.Seq)).Set(AttrEndDeal, cfg.FromLots(e.Filled)).
+		Remove(store.AttrGSI2PK).Remove(store.AttrGSI2SK)
 	ops := []store.Op{
 		store.UpdateOp(orderKey(e.OrderID), upd, store.And(store.ItemExists(), store.NotExists("doneAt"))),
 		store.DeleteOp(outboxKey(m.symbol, e.OrderID), nil),

@@ -47,6 +47,18 @@ func (o Order) View(pricePrecision int32) OrderView {
 	return v
 }
 
+// AttrEndDeal is set on an order when it ends: the quantity it traded in
+// its life. The end is written concurrently with the order's last trades,
+// so an order item whose dealVolume is below it still waits for fills.
+const AttrEndDeal = "endDeal"
+
+// FillsPending reports whether a finished order item still waits for trades
+// its end already counts (see AttrEndDeal); items stored without endDeal
+// never wait.
+func FillsPending(it store.Item) bool {
+	return it.Has(AttrEndDeal) && it.Dec("dealVolume").LessThan(it.Dec(AttrEndDeal))
+}
+
 // OrderFromItem reads a stored order item, for readers of the change feed;
 // ok is false for any other item.
 func OrderFromItem(k store.Key, it store.Item) (o Order, ok bool) {

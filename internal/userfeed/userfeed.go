@@ -115,7 +115,11 @@ func (t *Translator) Translate(ch store.Change) (Message, bool) {
 		if o.UID == "" || o.ID == "" {
 			return Message{}, false
 		}
-		user, channel, data = o.UID, ChannelOrders, t.orderUpdate(orderEvent(ch), o)
+		event := orderEvent(ch)
+		if event == "" {
+			return Message{}, false
+		}
+		user, channel, data = o.UID, ChannelOrders, t.orderUpdate(event, o)
 	case strings.HasPrefix(ch.Key.PK, balancePK):
 		owner := strings.TrimPrefix(ch.Key.PK, balancePK)
 		b, ok := balanceUpdate(ch)
@@ -136,13 +140,21 @@ func (t *Translator) Translate(ch store.Change) (Message, bool) {
 	return Message{User: user, Channel: channel, Body: body}, true
 }
 
-// orderEvent names what a change did to an order.
+// orderEvent names what a change did to an order, or "" for a change that
+// is not told. An order's end is written concurrently with its last trades
+// (spot.AttrEndDeal): an end that lands before them is held back, and the
+// trade that completes its fills is told as the end, so "done" always comes
+// last and carries the final figures.
 func orderEvent(ch store.Change) string {
 	if ch.Kind == store.ChangeInsert || ch.Old == nil {
 		return EventPlaced
 	}
 	switch {
+	case ch.New.Has("doneAt") && spot.FillsPending(ch.New):
+		return ""
 	case ch.New.Has("doneAt") && !ch.Old.Has("doneAt"):
+		return EventDone
+	case ch.New.Has("doneAt") && spot.FillsPending(ch.Old):
 		return EventDone
 	case !ch.New.Dec("dealVolume").Equal(ch.Old.Dec("dealVolume")):
 		return EventTrade

@@ -134,6 +134,53 @@ func TestOrderLifecycle(t *testing.T) {
 	}
 }
 
+// TestDoneComesLastWithTheFinalFigures: settlement writes an order's end
+// concurrently with its last trades. An end that lands first (dealVolume
+// below endDeal) is held back, as are trades that still leave fills
+// pending; the trade that completes the fills is told as "done", with the
+// final figures.
+func TestDoneComesLastWithTheFinalFigures(t *testing.T) {
+	tr := New(markets.Defaults())
+	dec := decimal.RequireFromString
+	part := orderItem("10000001", store.Item{"seq": int64(9), "dealVolume": dec("0.004"), "dealMoney": dec("260.002")})
+	early := orderItem("10000001", store.Item{"seq": int64(10), "dealVolume": dec("0.004"), "dealMoney": dec("260.002"),
+		"status": int64(3), "doneAt": int64(1700000000900), "endDeal": dec("0.01")})
+	if m, ok := tr.Translate(modify(part, early)); ok {
+		t.Fatalf("an end before its last trades was told: %s", m.Body)
+	}
+	second := early.Clone()
+	second["dealVolume"], second["dealMoney"] = dec("0.007"), dec("455.0035")
+	if m, ok := tr.Translate(modify(early, second)); ok {
+		t.Fatalf("a trade that leaves fills pending was told: %s", m.Body)
+	}
+	last := second.Clone()
+	last["dealVolume"], last["dealMoney"] = dec("0.01"), dec("650.005")
+	m, ok := tr.Translate(modify(second, last))
+	if !ok {
+		t.Fatal("the completing trade was not told")
+	}
+	if _, d := decode(t, m); d["event"] != "done" || d["status_text"] != "FILLED" || d["deal_volume"] != "0.01" || d["avg_price"] != "65000.5" {
+		t.Fatalf("done message %s", m.Body)
+	}
+	// The usual order: trades first, then the end, which is told at once.
+	ended := last.Clone()
+	before := last.Clone()
+	delete(before, "doneAt")
+	before["status"] = int64(1)
+	if _, d := decode(t, mustTranslate(t, tr, modify(before, ended))); d["event"] != "done" || d["deal_volume"] != "0.01" {
+		t.Fatalf("done after its trades: %v", d)
+	}
+}
+
+func mustTranslate(t *testing.T, tr *Translator, ch store.Change) Message {
+	t.Helper()
+	m, ok := tr.Translate(ch)
+	if !ok {
+		t.Fatalf("change %v not told", ch.Key)
+	}
+	return m
+}
+
 func balance(owner, sk, avail, frozen string) store.Item {
 	return store.Item{store.AttrPK: "BAL#" + owner, store.AttrSK: sk, "avail": decimal.RequireFromString(avail),
 		"frozen": decimal.RequireFromString(frozen), "owner": owner}
@@ -350,15 +397,15 @@ func TestConsumerFollowsTrading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A trade and the order's end commute in settlement: wait for both.
+	// A trade and the order's end commute in settlement; "done" is told
+	// last either way (an end that lands first waits for the fill).
 	buys := rec.waitFor(t, buyer, "the buy order's fill", func(ms []envelope) bool {
-		seen := map[string]bool{}
 		for _, m := range ms {
-			if m.Channel == ChannelOrders && orderData(t, m).OrderID == buyID {
-				seen[orderData(t, m).Event] = true
+			if m.Channel == ChannelOrders && orderData(t, m).OrderID == buyID && orderData(t, m).Event == EventDone {
+				return true
 			}
 		}
-		return seen[EventTrade] && seen[EventDone]
+		return false
 	})
 	if err := x.svc.CancelOrder(ctx, seller, "btcusdt", sellID); err != nil {
 		t.Fatal(err)
@@ -391,9 +438,9 @@ func TestConsumerFollowsTrading(t *testing.T) {
 	buyEvents, buyLast := events(buys, buyID)
 	// The taker's acceptance, fill and end are settled from one engine
 	// batch: settlement may fold the acceptance into the end, and the fill
-	// and the end commute.
+	// and the end commute (an end landing first is told with the fill).
 	switch fmt.Sprint(buyEvents) {
-	case "[placed accepted trade done]", "[placed accepted done trade]", "[placed trade done]", "[placed done trade]":
+	case "[placed accepted trade done]", "[placed accepted done]", "[placed trade done]", "[placed done]":
 	default:
 		t.Errorf("buy order events %v", buyEvents)
 	}
