@@ -218,7 +218,7 @@ func (m *Maker) Reference(symbol string) (decimal.Decimal, bool) {
 	return r, ok
 }
 
-func (m *Maker) stepPair(ctx context.Context, p markets.Pair) error {
+func (m *Maker) stepPair(ctx context.Context, p markets.Pair) (rerr error) {
 	r := m.o.Rand
 	// Mean-reverting random walk: 5% pull to the seed, ~0.15% noise.
 	ref, seed := m.ref[p.Symbol], m.seed[p.Symbol]
@@ -230,15 +230,29 @@ func (m *Maker) stepPair(ctx context.Context, p markets.Pair) error {
 	}
 	m.ref[p.Symbol] = ref
 
-	for _, uid := range []string{m.quoter, m.taker} {
-		ids, err := m.o.Placer.OpenOrders(ctx, uid, p.Symbol)
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			if err := m.o.Placer.Cancel(ctx, uid, p.Symbol, id); err != nil {
-				return err
+	// The new quotes go in before the old ones are cancelled, so the book
+	// is never empty between two steps (a trader's order placed in such a
+	// moment would rest far from the market, and the next step's taker
+	// would fill it there). A new quote that crosses an old one of the
+	// quoter is cancelled by self-trade prevention instead of trading.
+	old, err := m.o.Placer.OpenOrders(ctx, m.quoter, p.Symbol)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, id := range old {
+			if err := m.o.Placer.Cancel(ctx, m.quoter, p.Symbol, id); err != nil && rerr == nil {
+				rerr = err
 			}
+		}
+	}()
+	ids, err := m.o.Placer.OpenOrders(ctx, m.taker, p.Symbol)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := m.o.Placer.Cancel(ctx, m.taker, p.Symbol, id); err != nil {
+			return err
 		}
 	}
 	one := decimal.NewFromInt(1)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -27,6 +28,9 @@ type fakePlacer struct {
 	open     map[string]fakeOrder
 	placed   []fakeOrder
 	canceled int
+	// emptied notes each cancel that left its user without an open order
+	// on that side of that book.
+	emptied []string
 }
 
 var _ OrderPlacer = (*fakePlacer)(nil)
@@ -51,6 +55,15 @@ func (f *fakePlacer) Cancel(_ context.Context, uid, symbol, id string) error {
 	}
 	delete(f.open, id)
 	f.canceled++
+	left := 0
+	for _, x := range f.open {
+		if x.uid == uid && x.symbol == symbol && x.side == o.side {
+			left++
+		}
+	}
+	if left == 0 {
+		f.emptied = append(f.emptied, uid+" "+symbol+" "+o.side)
+	}
 	return nil
 }
 
@@ -109,6 +122,26 @@ func newMakerEnv(t *testing.T, symbols ...string) (*Maker, *fakePlacer, *fakeAcc
 		t.Fatal(err)
 	}
 	return m, pl, acc
+}
+
+// The quoter's new quotes go in before its old ones are cancelled: its side
+// of a book is never empty between two steps.
+func TestMakerNeverEmptiesTheBook(t *testing.T) {
+	m, pl, acc := newMakerEnv(t, "btcusdt", "btcmnt")
+	for round := 0; round < 10; round++ {
+		if err := m.Step(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	quoter := acc.users[MakerQuoter]
+	for _, e := range pl.emptied {
+		if strings.HasPrefix(e, quoter+" ") {
+			t.Fatalf("a requote emptied the book: %s (all: %v)", e, pl.emptied)
+		}
+	}
+	if pl.canceled == 0 {
+		t.Fatal("nothing was requoted")
+	}
 }
 
 func TestMakerKeepsTwoSidedBooks(t *testing.T) {
