@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Languages the catalogue speaks. Anything else falls back to English.
@@ -73,9 +75,51 @@ func (e *Error) Message(lang string) string {
 		tmpl = e.Entry.MN
 	}
 	if len(e.Args) > 0 && strings.Contains(tmpl, "%") {
-		return fmt.Sprintf(tmpl, e.Args...)
+		// Text arguments may echo what the caller sent.
+		args := make([]any, len(e.Args))
+		for i, a := range e.Args {
+			if s, ok := a.(string); ok {
+				a = printable(s)
+			}
+			args[i] = a
+		}
+		return fmt.Sprintf(tmpl, args...)
 	}
 	return tmpl
+}
+
+// maxEchoLen bounds a caller's text echoed in a message (a symbol, a chain
+// name): enough for any real value, short enough to keep messages readable.
+const maxEchoLen = 64
+
+// printable is s as a message may echo it: control and format characters
+// (NUL, line breaks, bidirectional overrides) dropped, invalid UTF-8
+// replaced, and at most maxEchoLen characters.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			clean = false
+			break
+		}
+	}
+	if clean && utf8.RuneCountInString(s) <= maxEchoLen {
+		return s
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			continue
+		}
+		if n == maxEchoLen {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
 }
 
 // WithErrorMsg sets the errorMsg key.
