@@ -24,6 +24,12 @@ test('chain deposit: address from the modal, simulated transfer, blocks mined, c
   await page.getByTestId('desktop-navbar').getByRole('link', { name: 'Deposit' }).click()
   await expect(page).toHaveURL(/\/wallet\?modal=deposit/)
   await expect(modal).toBeVisible()
+  // Escape in the asset search closes the list only, not the modal.
+  await modal.getByTestId('asset-picker').click()
+  await modal.getByTestId('asset-search').press('Escape')
+  await expect(modal.getByTestId('asset-picker-list')).toHaveCount(0)
+  await expect(modal).toBeVisible()
+  await expect(page).toHaveURL(/\?modal=deposit/)
   await pickAsset(page, modal, 'BTC')
   await expect(modal.getByTestId('chain-BTC')).toHaveAttribute('aria-pressed', 'true')
 

@@ -108,4 +108,6 @@ test('transfers between spot and OTC, futures, cross and isolated margin', async
   expect(history.count).toBe(8)
   await page.goto('/wallet/history?tab=transfer')
   await expect(page.getByTestId('transfer-row')).toHaveCount(8)
+  // The latest, isolated margin → spot, names its pair.
+  await expect(page.getByTestId('transfer-row').first()).toContainText('(BTC/USDT)')
 })

@@ -9,14 +9,16 @@ export interface CodeInputProps extends Omit<InputProps, 'onChange' | 'value'> {
 
 /**
  * A verification code input: digits only, at most six, with the numeric
- * keyboard on phones and one-time-code autofill.
+ * keyboard on phones and one-time-code autofill. There is no maxLength: the
+ * browser would cut a typed or pasted value to six characters before the
+ * non-digits are removed (' 053216 ' would give '05321'), so the value is
+ * stripped to digits first and then cut to six.
  */
 export function CodeInput({ value, onValueChange, ...rest }: CodeInputProps) {
   return (
     <Input
       inputMode="numeric"
       autoComplete="one-time-code"
-      maxLength={CODE_LENGTH}
       letterSpacing="0.2em"
       _placeholder={{ letterSpacing: 'normal' }}
       {...rest}

@@ -1,12 +1,12 @@
 import { ChakraProvider } from '@chakra-ui/react'
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { system } from '@/components/ui/theme'
-import { SendCodeButton, type SendResult } from './send-code-button'
+import { SendCodeButton, sendCodeLocks, type SendResult } from './send-code-button'
 
 const disabled = (el: HTMLElement) => (el as HTMLButtonElement).disabled
 
-function renderButton(onSend: () => Promise<SendResult>, startRunning = false) {
+function renderButton(onSend: () => Promise<SendResult>, startRunning = false, lockKey?: string) {
   return render(
     <ChakraProvider value={system}>
       <SendCodeButton
@@ -15,6 +15,7 @@ function renderButton(onSend: () => Promise<SendResult>, startRunning = false) {
         countdownLabel={(s) => `Resend in ${s}s`}
         onSend={onSend}
         startRunning={startRunning}
+        lockKey={lockKey}
       />
     </ChakraProvider>,
   )
@@ -25,7 +26,10 @@ describe('SendCodeButton', () => {
     // Only the countdown's clock is faked; testing-library keeps real timeouts.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] })
   })
-  afterEach(() => vi.useRealTimers())
+  afterEach(() => {
+    vi.useRealTimers()
+    sendCodeLocks.clear()
+  })
 
   it('counts down 90 s after a successful send, then offers to resend', async () => {
     const onSend = vi.fn(async () => ({ ok: true }))
@@ -63,5 +67,23 @@ describe('SendCodeButton', () => {
   it('starts counting at once when the code went out with the previous step', async () => {
     renderButton(async () => ({ ok: true }), true)
     expect(disabled(await screen.findByRole('button', { name: 'Resend in 90s' }))).toBe(true)
+  })
+
+  it('keeps counting when it mounts again with the same lock key (a step back and forth, a reopened modal)', async () => {
+    const onSend = vi.fn(async () => ({ ok: true }))
+    const first = renderButton(onSend, false, 'withdraw:u1:email:17')
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
+    await screen.findByRole('button', { name: 'Resend in 90s' })
+    await act(async () => {})
+    act(() => vi.advanceTimersByTime(20_000))
+    first.unmount()
+
+    renderButton(onSend, false, 'withdraw:u1:email:17')
+    expect(disabled(await screen.findByRole('button', { name: 'Resend in 70s' }))).toBe(true)
+    cleanup()
+    // Another channel or operation has its own lock.
+    renderButton(onSend, false, 'withdraw:u1:sms:10')
+    expect(disabled(screen.getByRole('button', { name: 'Send code' }))).toBe(false)
+    expect(onSend).toHaveBeenCalledTimes(1)
   })
 })

@@ -23,7 +23,8 @@ export const walletKeys = {
   futuresStats: ['wallet', 'futures-stats'] as const,
   earn: (currency: string) => ['wallet', 'earn', currency] as const,
   assets: (dir: 'deposit' | 'withdraw') => ['wallet', 'assets', dir] as const,
-  address: (symbol: string, chain: string) => ['wallet', 'address', symbol, chain] as const,
+  // Outside ['wallet']: an address does not change with balances, so a balance refresh must not fetch it again.
+  address: (symbol: string, chain: string) => ['deposit-address', symbol, chain] as const,
   bankBlock: ['wallet', 'bank-block'] as const,
   cost: (symbol: string, chain: string) => ['wallet', 'cost', symbol, chain] as const,
   banks: ['wallet', 'banks'] as const,

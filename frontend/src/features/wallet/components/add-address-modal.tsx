@@ -175,6 +175,7 @@ function AddAddressForm({
             onChange={setSms}
             error={codesTouched ? codeErrors.sms : undefined}
             send={() => sendSms(OP.other)}
+            lockKey={`${user?.id ?? ''}:sms:${OP.other}`}
             seconds={ADD_ADDRESS_RESEND_SECONDS}
             sentLabel={t('codes.sentLabel')}
             testId="send-sms"

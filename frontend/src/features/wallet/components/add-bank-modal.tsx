@@ -200,6 +200,7 @@ function AddBankForm({ onDone, onAdded }: { onDone: () => void; onAdded?: (id: s
             }}
             error={touched.sms ? errors.sms : undefined}
             send={() => sendSms(OP.addBankSms)}
+            lockKey={`${user?.id ?? ''}:sms:${OP.addBankSms}`}
             testId="send-sms"
           />
         ) : null}

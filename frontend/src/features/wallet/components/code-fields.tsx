@@ -28,6 +28,7 @@ export function SendCodeField({
   send,
   seconds,
   sentLabel,
+  lockKey,
   testId,
 }: {
   t: TranslateFn
@@ -40,6 +41,8 @@ export function SendCodeField({
   seconds?: number
   /** Shown on the button while it is locked (add address: 'Code sent'). */
   sentLabel?: string
+  /** Keeps the resend countdown across steps and reopenings (see SendCodeButton). */
+  lockKey?: string
   testId?: string
 }) {
   const onSend = async (): Promise<SendResult> => {
@@ -59,6 +62,7 @@ export function SendCodeField({
           countdownLabel={(s) => (sentLabel ? `${sentLabel} (${s}s)` : t('codes.resendIn', { seconds: s }))}
           onSend={onSend}
           seconds={seconds}
+          lockKey={lockKey}
         />
       </HStack>
     </FormField>

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createUserUpdateInvalidator } from '@/features/live-updates/use-live-user-updates'
 import { renderWithApp } from '@/test/render'
@@ -64,6 +64,57 @@ describe('DepositModal', () => {
     const modal = await screen.findByTestId('deposit-modal')
     expect((await within(modal).findByTestId('deposit-address')).textContent).toBe('rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh')
     expect(within(modal).getByTestId('deposit-memo').textContent).toBe('4242')
+  })
+
+  it('memo coins: shows and copies the address alone (addressLong) and the memo apart, not address_memo', async () => {
+    const xrp = 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3'
+    const writeText = vi.fn(async () => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    api.getChargeAddress.mockResolvedValue({
+      code: '0',
+      msg: '',
+      data: { addressLong: xrp, addressStr: `${xrp}_100000`, memo: '100000', addressQRCode: '', tagType: 1 },
+    })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="XRP" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    const shown = await within(modal).findByTestId('deposit-address')
+    expect(shown.textContent).toBe(xrp)
+    expect(shown.getAttribute('data-address')).toBe(xrp)
+    expect(within(modal).getByTestId('deposit-memo').textContent).toBe('100000')
+    fireEvent.click(within(modal).getByTestId('copy-address'))
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(xrp))
+    fireEvent.click(within(modal).getByTestId('copy-memo'))
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith('100000'))
+  })
+
+  it('asks for the deposit address once per opening, also when earlier deposits were credited', async () => {
+    api.getChargeAddress.mockResolvedValue({
+      code: '0',
+      msg: '',
+      data: { addressStr: 'bc1qexample', addressLong: 'bc1qexample', memo: '', addressQRCode: '', tagType: 0 },
+    })
+    const credited: DepositRecord = {
+      id: 'd0',
+      coin: 'ETH',
+      chain: 'ETH',
+      txid: '0xabc',
+      address: 'bc1qexample',
+      amount: '0.25',
+      confirmations: 12,
+      requiredConfirmations: 12,
+      status: 'credited',
+      createTime: 1_700_000_000_000,
+    }
+    api.getDepositHistory.mockResolvedValue({ list: [credited], count: 1, page: 1, pageSize: 3 })
+    const { queryClient } = renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    await within(modal).findByTestId('recent-deposits')
+    await within(modal).findByTestId('deposit-address')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(api.getChargeAddress).toHaveBeenCalledTimes(1)
+    // A balance refresh (a credited deposit, the private socket) does not fetch the address again.
+    await queryClient.invalidateQueries({ queryKey: ['wallet'] })
+    expect(api.getChargeAddress).toHaveBeenCalledTimes(1)
   })
 
   it('shows the server message in place of the address on a non-zero code (spec §8)', async () => {

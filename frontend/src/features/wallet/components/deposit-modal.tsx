@@ -13,7 +13,7 @@ import {
   type AssetEntry,
   type DepositRecord,
 } from '../api/wallet-api'
-import { formatAtLeast, formatTime, shortenAddress } from '../lib/format'
+import { formatAtLeast, formatTime, shortenAddress, splitDepositAddress } from '../lib/format'
 import { AssetPicker } from './asset-picker'
 import { ChainButtons, CopyButton, InfoRow, QueryState } from './shared'
 import { WalletDialog } from './wallet-dialog'
@@ -136,13 +136,7 @@ function ChainAddress({ symbol, chain }: { symbol: string; chain: string }) {
   }
   const data = envelope.data
   // Spec §3: an address of the form address_memo is split into address and memo.
-  let address = data.addressStr || data.addressLong
-  let memo = data.memo
-  if (!memo && address.includes('_')) {
-    const at = address.indexOf('_')
-    memo = address.slice(at + 1)
-    address = address.slice(0, at)
-  }
+  const { address, memo } = splitDepositAddress(data)
   const copyProps = { label: common.t('copy'), copiedLabel: common.t('copied'), failedLabel: t('clipboardFailed') }
   return (
     <Stack gap="3" data-testid="deposit-address-block">
@@ -247,15 +241,18 @@ function RecentDeposits({ coin, fix }: { coin: string; fix: number }) {
       (q.state.data?.list ?? []).some((r: DepositRecord) => r.status === 'confirming') ? CONFIRMING_POLL_MS : IDLE_POLL_MS,
   })
   const list = query.data?.list ?? []
-  // When a deposit is credited, every balance on screen is refreshed.
+  // When a deposit is credited, every balance on screen is refreshed. The first
+  // answer only sets what was already credited: it refreshes nothing.
+  const loaded = query.isSuccess
   const credited = list.filter((r) => r.status === 'credited').map((r) => r.id).join(',')
   const seen = useRef<string | undefined>(undefined)
   useEffect(() => {
+    if (!loaded) return
     if (seen.current !== undefined && seen.current !== credited) {
       void queryClient.invalidateQueries({ queryKey: walletKeys.all, refetchType: 'active' })
     }
     seen.current = credited
-  }, [credited, queryClient])
+  }, [loaded, credited, queryClient])
   if (list.length === 0) return null
   return (
     <Box>

@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createUserUpdateInvalidator } from '@/features/live-updates/use-live-user-updates'
 import { renderWithApp } from '@/test/render'
-import type { AssetEntry, DepositRecord, HistoryFilter, Page } from '../api/wallet-api'
-import { HISTORY_PAGE_SIZE, HistoryPage } from './history-page'
+import type { AssetEntry, DepositRecord, HistoryFilter, Page, TransferRecord } from '../api/wallet-api'
+import { HISTORY_PAGE_SIZE, HistoryPage, pairName } from './history-page'
 
 const api = vi.hoisted(() => ({
   getAssets: vi.fn(),
@@ -148,5 +148,36 @@ describe('HistoryPage', () => {
     expect(rows()[1].textContent).toContain('Банк · ')
     // A record is never rounded: more digits than the precision stay.
     expect(rows()[2].textContent).toContain('0.123456789 BTC')
+  })
+
+  it('names the pair of an isolated margin transfer on the card (phones) and in the table', async () => {
+    const transfer = (over: Partial<TransferRecord>): TransferRecord => ({
+      id: 't1',
+      type: 'margin',
+      coinSymbol: 'USDT',
+      amount: '10',
+      fromAccount: 'spot',
+      toAccount: 'margin_isolated',
+      fromAccountName: 'Spot account',
+      toAccountName: 'Isolated margin BTCUSDT',
+      symbol: 'BTCUSDT',
+      status: 'success',
+      ctime: 1_700_000_000_000,
+      ...over,
+    })
+    api.getTransferHistory.mockResolvedValue({
+      list: [transfer({}), transfer({ id: 't2', coinSymbol: 'ETH', fromAccount: 'margin_isolated', toAccount: 'spot', symbol: 'ETHUSDT' }), transfer({ id: 't3', toAccount: 'otc', symbol: '' })],
+      count: 3,
+      page: 1,
+      pageSize: 10,
+    })
+    renderWithApp(<HistoryPage tab="transfer" onTab={() => {}} />)
+    const cards = await screen.findAllByTestId('transfer-card')
+    expect(cards[0].textContent).toContain('(BTC/USDT)')
+    expect(cards[1].textContent).toContain('(ETH/USDT)')
+    expect(cards[2].textContent).not.toContain('(')
+    expect(pairName('BTCUSDT', 'BTC')).toBe('BTC/USDT')
+    expect(pairName('TRXUSDT', 'USDT')).toBe('TRX/USDT')
+    expect(pairName('BTCUSDT', 'ETH')).toBe('BTCUSDT')
   })
 })

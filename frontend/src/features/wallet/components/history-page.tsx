@@ -329,8 +329,25 @@ function withdrawColumns(t: TranslateFn, amount: AmountFn): DataColumn<WithdrawR
   ]
 }
 
+/**
+ * An isolated margin pair as BASE/QUOTE: the record's pair code (BTCUSDT)
+ * split at its coin, which is the base or the quote; the code as it is
+ * otherwise.
+ */
+export function pairName(symbol: string, coin: string): string {
+  const s = symbol.toUpperCase().replace(/[/_-]/g, '')
+  const c = coin.toUpperCase()
+  if (c && s.length > c.length) {
+    if (s.startsWith(c)) return `${c}/${s.slice(c.length)}`
+    if (s.endsWith(c)) return `${s.slice(0, -c.length)}/${c}`
+  }
+  return symbol
+}
+
 function transferColumns(t: TranslateFn, amount: AmountFn): DataColumn<TransferRecord>[] {
-  const account = (r: TransferRecord, which: string) => `${t(`accounts.${which}`)}${which === 'margin_isolated' && r.symbol ? ` (${r.symbol})` : ''}`
+  // An isolated margin account is named with its pair, when the record has it.
+  const account = (r: TransferRecord, which: string) =>
+    `${t(`accounts.${which}`)}${which === 'margin_isolated' && r.symbol ? ` (${pairName(r.symbol, r.coinSymbol)})` : ''}`
   return [
     { id: 'time', header: t('cols.time'), nowrap: true, card: 'line', cell: (r) => formatTime(r.ctime) },
     { id: 'coin', header: t('cols.coin'), card: 'hidden', cell: (r) => r.coinSymbol },
@@ -339,7 +356,7 @@ function transferColumns(t: TranslateFn, amount: AmountFn): DataColumn<TransferR
       id: 'from',
       header: t('cols.from'),
       card: 'line',
-      cell: (r, layout) => (layout === 'cards' ? `${t(`accounts.${r.fromAccount}`)} → ${t(`accounts.${r.toAccount}`)}` : account(r, r.fromAccount)),
+      cell: (r, layout) => (layout === 'cards' ? `${account(r, r.fromAccount)} → ${account(r, r.toAccount)}` : account(r, r.fromAccount)),
     },
     { id: 'to', header: t('cols.to'), card: 'hidden', cell: (r) => account(r, r.toAccount) },
     { id: 'status', header: t('cols.status'), card: 'aside', cell: (r) => <StatusBadge t={t} status={r.status} /> },

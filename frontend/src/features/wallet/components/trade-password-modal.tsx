@@ -126,6 +126,7 @@ function TradePasswordForm({ onDone }: { onDone: () => void }) {
           }}
           error={touched.code ? errors.code : undefined}
           send={() => (hasPhone ? sendSms(OP.tradePassword) : sendEmail(OP.tradePassword))}
+          lockKey={`${user?.id ?? ''}:${hasPhone ? 'sms' : 'email'}:${OP.tradePassword}`}
           testId="send-code"
         />
         {needGoogle ? (

@@ -1,6 +1,12 @@
 import { CloseButton, Dialog, HStack, IconButton, Portal } from '@chakra-ui/react'
-import type { ReactNode } from 'react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import { LuArrowLeft } from 'react-icons/lu'
+
+/**
+ * Marks a part of a modal that handles Escape itself (an open dropdown):
+ * Escape pressed inside it does not close the modal.
+ */
+export const OWN_ESCAPE = 'data-own-escape'
 
 /**
  * The frame of every wallet modal: title, optional back arrow, close
@@ -18,6 +24,7 @@ export function WalletDialog({
   closeLabel,
   testId,
   busy,
+  focusKey,
 }: {
   open: boolean
   onClose: () => void
@@ -29,7 +36,16 @@ export function WalletDialog({
   closeLabel: string
   testId: string
   busy?: boolean
+  focusKey?: string | number
 }) {
+  const content = useRef<HTMLDivElement>(null)
+  const titleRef = useRef<HTMLHeadingElement>(null)
+  const lastKey = useRef(focusKey)
+  useEffect(() => {
+    if (lastKey.current === focusKey) return
+    lastKey.current = focusKey
+    titleRef.current?.focus({ preventScroll: true })
+  }, [focusKey])
   return (
     <Dialog.Root
       open={open}
@@ -41,12 +57,18 @@ export function WalletDialog({
       placement="center"
       size={{ base: 'full', md: 'md' }}
       closeOnInteractOutside={!busy}
+      // Escape inside an open dropdown closes only the dropdown.
+      onEscapeKeyDown={(e) => {
+        if (e.target instanceof Element && e.target.closest(`[${OWN_ESCAPE}]`)) e.preventDefault()
+      }}
+      initialFocusEl={() => content.current?.querySelector<HTMLElement>('[data-autofocus],[autofocus]') ?? titleRef.current}
       scrollBehavior="inside"
     >
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
           <Dialog.Content
+            ref={content}
             data-testid={testId}
             // 'full' on phones only: keep the desktop dialog its natural height.
             minH={{ base: '100dvh', md: 'auto' }}
@@ -60,7 +82,9 @@ export function WalletDialog({
                     <LuArrowLeft aria-hidden="true" />
                   </IconButton>
                 ) : null}
-                <Dialog.Title>{title}</Dialog.Title>
+                <Dialog.Title ref={titleRef} tabIndex={-1} _focus={{ outline: 'none' }} data-testid="modal-title">
+                  {title}
+                </Dialog.Title>
               </HStack>
             </Dialog.Header>
             <Dialog.Body>{children}</Dialog.Body>

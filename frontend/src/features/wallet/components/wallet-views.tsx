@@ -57,14 +57,18 @@ function hide(hidden: boolean, v: string): string {
   return hidden ? HIDDEN_BALANCE : v
 }
 
-/** A summary figure: label, main value, secondary value. */
+/**
+ * A summary figure: label, main value, secondary value. A value never breaks
+ * inside a number: it wraps only at a space (before its unit), and the grids
+ * give each figure a full row on phones.
+ */
 function Figure({ label, value, sub, testId }: { label: string; value: string; sub?: string; testId?: string }) {
   return (
-    <Stack gap="0.5" data-testid={testId}>
+    <Stack gap="0.5" minW="0" data-testid={testId}>
       <Text fontSize="sm" color="fg.muted">
         {label}
       </Text>
-      <Text fontSize="xl" fontWeight="semibold" fontVariantNumeric="tabular-nums">
+      <Text fontSize="xl" fontWeight="semibold" fontVariantNumeric="tabular-nums" overflowWrap="normal" wordBreak="keep-all" data-figure-value="">
         {value}
       </Text>
       {sub ? (
@@ -147,15 +151,29 @@ export function filterSpotRows(rows: SpotRow[], search: string, hideSmall: boole
   })
 }
 
+/**
+ * The server names coins in English; the fiat's name is shown in the page's
+ * language (the currency names of the common texts: 'Монгол төгрөг' in mn_MN).
+ */
+export function localizeFiatName(rows: SpotRow[], mntName: string): SpotRow[] {
+  if (!mntName) return rows
+  return rows.map((r) => (r.coin === 'MNT' ? { ...r, longName: mntName } : r))
+}
+
 /** The fiat and spot coin list with the per-coin actions (spec §2). */
 export function SpotView({ hidden, openModal }: ViewProps) {
   const { t } = useTexts('wallet')
+  const common = useTexts('common')
   const states = useStateTexts()
   const { currency, fiat } = useValuation()
   const q = useQuery({ queryKey: walletKeys.fiat(currency), queryFn: () => getSpotBalances(currency) })
   const [search, setSearch] = useState('')
   const [hideSmall, setHideSmall] = useState(false)
-  const rows = useMemo(() => filterSpotRows(q.data?.coinList ?? [], search, hideSmall), [q.data, search, hideSmall])
+  const mntName = common.t('currencies.MNT')
+  const rows = useMemo(
+    () => filterSpotRows(localizeFiatName(q.data?.coinList ?? [], mntName), search, hideSmall),
+    [q.data, mntName, search, hideSmall],
+  )
   return (
     <QueryState isLoading={q.isLoading} isError={q.isError} onRetry={() => void q.refetch()} {...states}>
       <Stack gap="4" data-testid="spot-view">
@@ -256,29 +274,47 @@ function spotColumns(t: TranslateFn, hidden: boolean, fiat: Fiat): DataColumn<Sp
   ]
 }
 
-/** The per-coin actions: small ghost buttons in the table, full-width outline buttons on a card. */
+/**
+ * The per-coin actions: small ghost buttons in the table, full-width outline
+ * buttons on a card, all in the same colour. Each action keeps its slot
+ * (Deposit, Withdraw, Trade): one that is not offered for the coin leaves an
+ * invisible placeholder, so the others stay in their columns row after row.
+ */
 function SpotActions({ row: r, layout, openModal }: { row: SpotRow; layout: DataLayout; openModal: (state: ModalState) => void }) {
   const { t } = useTexts('wallet')
   const card = layout === 'cards'
-  const style = card ? ({ flex: '1', variant: 'outline' } as const) : ({ variant: 'ghost' } as const)
+  const style = card ? ({ flex: '1', variant: 'outline' } as const) : ({ variant: 'ghost', colorPalette: 'brand' } as const)
   const prefix = card ? 'm-' : ''
+  const slot = (label: string, testId: string) => (
+    <Button size="xs" {...style} visibility="hidden" aria-hidden="true" tabIndex={-1} disabled data-testid={`${prefix}slot-${testId}`}>
+      {label}
+    </Button>
+  )
   return (
     <>
       {r.depositOpen ? (
-        <Button size="xs" {...style} colorPalette={card ? undefined : 'brand'} onClick={() => openModal({ modal: 'deposit', coin: r.coin })} data-testid={`${prefix}deposit-${r.coin}`}>
+        <Button size="xs" {...style} onClick={() => openModal({ modal: 'deposit', coin: r.coin })} data-testid={`${prefix}deposit-${r.coin}`}>
           {t('actions.deposit')}
         </Button>
-      ) : null}
+      ) : (
+        slot(t('actions.deposit'), `deposit-${r.coin}`)
+      )}
       {r.withdrawOpen ? (
-        <Button size="xs" {...style} colorPalette={card ? undefined : 'brand'} onClick={() => openModal({ modal: 'withdraw', coin: r.coin })} data-testid={`${prefix}withdraw-${r.coin}`}>
+        <Button size="xs" {...style} onClick={() => openModal({ modal: 'withdraw', coin: r.coin })} data-testid={`${prefix}withdraw-${r.coin}`}>
           {t('actions.withdraw')}
         </Button>
-      ) : null}
+      ) : (
+        slot(t('actions.withdraw'), `withdraw-${r.coin}`)
+      )}
       {!r.isFiat ? (
         <Button asChild size="xs" {...style}>
-          <TradeLink coin={r.coin}>{t('actions.trade')}</TradeLink>
+          <TradeLink coin={r.coin} data-testid={`${prefix}trade-${r.coin}`}>
+            {t('actions.trade')}
+          </TradeLink>
         </Button>
-      ) : null}
+      ) : (
+        slot(t('actions.trade'), `trade-${r.coin}`)
+      )}
     </>
   )
 }
@@ -370,10 +406,10 @@ export function CrossView({ hidden, openModal }: ViewProps) {
       {d ? (
         <Stack gap="4" data-testid="cross-view">
           <HStack justify="space-between" align="flex-start" flexWrap="wrap" gap="4">
-            <SimpleGrid columns={{ base: 2, md: 4 }} gap="4" flex="1">
+            <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap="4" flex="1" data-testid="cross-summary">
               <Figure label={t('margin.total')} value={hide(hidden, `${formatFixed(d.totalBalance, 8)} ${d.totalBalanceSymbol}`)} sub={hide(hidden, fiat(d.totalBalance, d.totalBalanceSymbol))} />
-              <Figure label={t('margin.net')} value={hide(hidden, formatFixed(d.netAssetBalance, 8))} />
-              <Figure label={t('margin.borrowed')} value={hide(hidden, formatFixed(d.totalBorrowBalance, 8))} />
+              <Figure label={t('margin.net')} value={hide(hidden, `${formatFixed(d.netAssetBalance, 8)} ${d.totalBalanceSymbol}`)} testId="cross-net" />
+              <Figure label={t('margin.borrowed')} value={hide(hidden, `${formatFixed(d.totalBorrowBalance, 8)} ${d.totalBalanceSymbol}`)} testId="cross-borrowed" />
               <Figure label={t('margin.risk')} value={formatFixed(d.riskRate, 2)} sub={t('margin.remind', { rate: formatFixed(d.remindRiskRate, 2) })} />
             </SimpleGrid>
             <TransferButton t={t} onClick={() => openModal({ modal: 'transfer', account: 'margin_cross' })} testId="transfer-cross" />
@@ -521,7 +557,7 @@ export function EarnView({ hidden }: ViewProps) {
     <QueryState isLoading={q.isLoading} isError={q.isError} onRetry={() => void q.refetch()} {...states}>
       {d ? (
         <Stack gap="4" data-testid="earn-view">
-          <SimpleGrid columns={{ base: 1, sm: 3 }} gap="4">
+          <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
             <Figure label={t('earn.total')} value={hide(hidden, `${formatFixed(d.totalBalance, 8)} ${d.totalBalanceSymbol}`)} sub={hide(hidden, fiat(d.totalBalance, d.totalBalanceSymbol))} />
             <Figure label={t('earn.yesterday')} value={hide(hidden, `${formatFixed(d.interestYesterday, 8)} ${d.interestSymbol}`)} />
             <Figure label={t('earn.days30')} value={hide(hidden, `${formatFixed(d.interest30days, 8)} ${d.interestSymbol}`)} />

@@ -22,7 +22,7 @@ import {
   walletKeys,
   type AssetEntry,
 } from '../api/wallet-api'
-import { compareDecimals, formatAtLeast, formatFixed, isPositive, sanitizeAmount, subtractDecimals, truncateDecimals } from '../lib/format'
+import { compareDecimals, formatAtLeast, formatFixed, formatTime, isPositive, sanitizeAmount, subtractDecimals, truncateDecimals } from '../lib/format'
 import { defaultMethod, withdrawErrorText } from '../lib/withdraw-errors'
 import { AddAddressModal } from './add-address-modal'
 import { AddBankModal } from './add-bank-modal'
@@ -68,6 +68,7 @@ export function WithdrawModal({ open, onClose, coin }: { open: boolean; onClose:
       backLabel={common.t('back')}
       onBack={back}
       testId="withdraw-modal"
+      focusKey={step}
     >
       <WithdrawBody coin={coin} step={step} setStep={setStep} onDone={onClose} />
     </WalletDialog>
@@ -86,6 +87,7 @@ function WithdrawBody({
   onDone: () => void
 }) {
   const { t } = useTexts('walletModals')
+  const walletTexts = useTexts('wallet')
   const common = useTexts('common')
   const queryClient = useQueryClient()
   const { user } = useUserInfo()
@@ -160,10 +162,15 @@ function WithdrawBody({
   const needSms = c ? c.needSmsCode : user?.isOpenMobileCheck === 1
   const needGoogle = c ? c.needGoogleCode : user?.googleStatus === 1
 
+  // Spec §8: the bounds of the cost info are checked here, before any code is sent;
+  // a crypto withdrawal sends amount − fee, so the amount must be above the fee.
   const amountError = (): string | undefined => {
     if (!amount) return t('errors.required')
     if (!isPositive(amount)) return t('errors.amountPositive')
+    if (c && isPositive(c.withdraw_min) && compareDecimals(amount, c.withdraw_min) < 0) return t('errors.amountNotEnough')
+    if (c && isPositive(c.withdraw_max) && compareDecimals(amount, c.withdraw_max) > 0) return t('errors.amountExceeded')
     if (c && compareDecimals(amount, c.can_withdraw_amount) > 0) return t('errors.insufficient')
+    if (!bankMode && compareDecimals(amount, fee) <= 0) return walletTexts.t('withdraw.amountAtMostFee', { fee: formatAtLeast(fee, 2), coin: symbol })
     return undefined
   }
 
@@ -302,7 +309,7 @@ function WithdrawBody({
           {locked ? (
             <Alert.Root status="warning" data-testid="withdraw-locked">
               <Alert.Indicator />
-              <Alert.Description>{t('withdraw.locked', { time: new Date(lockedUntil).toLocaleString() })}</Alert.Description>
+              <Alert.Description>{t('withdraw.locked', { time: formatTime(lockedUntil) })}</Alert.Description>
             </Alert.Root>
           ) : null}
           <Button colorPalette="brand" disabled={!asset || locked} onClick={() => setStep(2)} data-testid="withdraw-continue">
@@ -338,7 +345,10 @@ function WithdrawBody({
                 <NativeSelect.Root>
                   <NativeSelect.Field
                     value={bankId}
-                    onChange={(e) => setBankId(e.target.value)}
+                    onChange={(e) => {
+                      setBankId(e.target.value)
+                      setFormError(undefined)
+                    }}
                     data-testid="withdraw-bank-select"
                     placeholder={banks.data?.length ? undefined : t('withdraw.noBank')}
                   >
@@ -441,7 +451,7 @@ function WithdrawBody({
           <Stack gap="1" borderWidth="1px" rounded="md" p="3">
             <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
             {c && c.feeMin !== c.feeMax ? <InfoRow label={t('withdraw.feeRange')}>{`${formatAtLeast(c.feeMin, 2)} – ${formatAtLeast(c.feeMax, 2)}`}</InfoRow> : null}
-            {!bankMode ? <InfoRow label={t('withdraw.receive')}>{isPositive(amount) ? `${receive} ${symbol}` : '--'}</InfoRow> : null}
+            {!bankMode ? <InfoRow label={t('withdraw.receive')}>{isPositive(receive) ? `${receive} ${symbol}` : '--'}</InfoRow> : null}
           </Stack>
           {formError ? (
             <Text color="fg.error" fontSize="sm" role="alert" data-testid="withdraw-form-error">
@@ -475,6 +485,7 @@ function WithdrawBody({
               onChange={setSmsCode}
               error={codeTouched ? codesErrors.sms : undefined}
               send={() => sendSms(OP.withdrawSms)}
+              lockKey={`${user?.id ?? ''}:sms:${OP.withdrawSms}`}
               testId="send-sms"
             />
           ) : null}
@@ -487,6 +498,7 @@ function WithdrawBody({
               onChange={setEmailCode}
               error={codeTouched ? codesErrors.email : undefined}
               send={() => sendEmail(OP.withdrawEmail)}
+              lockKey={`${user?.id ?? ''}:email:${OP.withdrawEmail}`}
               testId="send-email"
             />
           ) : null}
@@ -511,7 +523,15 @@ function WithdrawBody({
         </Stack>
       ) : null}
 
-      <AddBankModal open={addBankOpen} onClose={() => setAddBankOpen(false)} onAdded={(id) => setBankId(id)} />
+      <AddBankModal
+        open={addBankOpen}
+        onClose={() => setAddBankOpen(false)}
+        onAdded={(id) => {
+          setBankId(id)
+          // The "choose a bank" error no longer holds.
+          setFormError(undefined)
+        }}
+      />
       <AddAddressModal
         open={addAddressOpen}
         onClose={() => setAddAddressOpen(false)}

@@ -9,6 +9,7 @@ import {
   rateLocale,
   sanitizeAmount,
   shortenAddress,
+  splitDepositAddress,
   subtractDecimals,
   truncateDecimals,
   truncateTrim,
@@ -142,5 +143,19 @@ describe('formatAtLeast (records at the coin or fee precision, exactly)', () => 
   it('shows -- for anything that is not a number', () => {
     expect(formatAtLeast(undefined, 2)).toBe('--')
     expect(formatAtLeast('abc', 2)).toBe('--')
+  })
+})
+
+describe('splitDepositAddress (spec §3: address_memo is split)', () => {
+  const xrp = 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3'
+  it('shows addressLong alone and the memo apart when the server sends both forms', () => {
+    expect(splitDepositAddress({ addressLong: xrp, addressStr: `${xrp}_100000`, memo: '100000' })).toEqual({ address: xrp, memo: '100000' })
+  })
+  it('cuts addressStr at its last underscore without addressLong', () => {
+    expect(splitDepositAddress({ addressLong: '', addressStr: `${xrp}_100000`, memo: '100000' })).toEqual({ address: xrp, memo: '100000' })
+    expect(splitDepositAddress({ addressStr: `${xrp}_4242`, memo: '' })).toEqual({ address: xrp, memo: '4242' })
+  })
+  it('leaves an address without a memo as it is', () => {
+    expect(splitDepositAddress({ addressLong: 'bc1qexample', addressStr: 'bc1qexample', memo: '' })).toEqual({ address: 'bc1qexample', memo: '' })
   })
 })

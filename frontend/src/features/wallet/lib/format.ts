@@ -15,6 +15,29 @@ export function shortenAddress(address: string): string {
   return `${address.slice(0, ADDRESS_HEAD)}…${address.slice(-ADDRESS_TAIL)}`
 }
 
+/**
+ * Spec §3: the deposit address to show and copy, and its memo. The server
+ * gives the bare address (addressLong), the memo, and addressStr, which for
+ * memo coins (XRP, TON) is address_memo. The address is addressLong when
+ * given, else addressStr cut at its last underscore; the memo is the given
+ * one, else what follows that underscore.
+ */
+export function splitDepositAddress(data: { addressLong?: string; addressStr?: string; memo?: string }): {
+  address: string
+  memo: string
+} {
+  const memo = (data.memo ?? '').trim()
+  const long = (data.addressLong ?? '').trim()
+  if (long) {
+    // Never the combined form, even if a server sent it as addressLong.
+    return { address: memo && long.endsWith(`_${memo}`) ? long.slice(0, -memo.length - 1) : long, memo }
+  }
+  const str = (data.addressStr ?? '').trim()
+  const at = str.lastIndexOf('_')
+  if (at <= 0) return { address: str, memo }
+  return { address: str.slice(0, at), memo: memo || str.slice(at + 1) }
+}
+
 /** A parsed decimal: value = int / 10^scale. */
 interface Dec {
   int: bigint

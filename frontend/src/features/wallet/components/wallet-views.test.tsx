@@ -1,0 +1,130 @@
+import { screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { renderWithApp } from '@/test/render'
+import type { CrossBalance, SpotRow } from '../api/wallet-api'
+import { CrossView, SpotView } from './wallet-views'
+
+const api = vi.hoisted(() => ({
+  getRates: vi.fn(),
+  getSpotBalances: vi.fn(),
+  getCrossBalance: vi.fn(),
+}))
+vi.mock('../api/wallet-api', async (orig) => ({ ...(await orig<typeof import('../api/wallet-api')>()), ...api }))
+
+const row = (coin: string, over: Partial<SpotRow> = {}): SpotRow => ({
+  coin,
+  name: coin,
+  total: '1',
+  normal: '1',
+  freeze: '0',
+  overcharge_balance: '0',
+  valuation: '1',
+  btcValuation: '1',
+  icon: '',
+  longName: coin,
+  showName: coin,
+  showPrecision: 8,
+  mainChainName: coin,
+  depositOpen: true,
+  withdrawOpen: true,
+  isFiat: false,
+  ...over,
+})
+
+const cross: CrossBalance = {
+  coinList: [],
+  totalBalance: '0.00000000',
+  totalBalanceSymbol: 'BTC',
+  netAssetBalance: '0.00000000',
+  totalBorrowBalance: '0.00000000',
+  totalBalanceFiat: '0.00',
+  riskRate: '0',
+  remindRiskRate: '1.5',
+  lang_logo: '$',
+}
+
+/** Every media query matches: Chakra picks its widest breakpoint, so tables show as on a desktop. */
+function wideScreen() {
+  vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query: string) =>
+      ({
+        matches: true,
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      }) as MediaQueryList,
+  )
+}
+
+describe('wallet views', () => {
+  beforeEach(() => {
+    vi.clearAllMocks()
+    api.getRates.mockResolvedValue({})
+    api.getCrossBalance.mockResolvedValue(cross)
+    api.getSpotBalances.mockResolvedValue({
+      totalBalance: '2',
+      totalBalanceSymbol: 'BTC',
+      totalValuation: '2',
+      currency: 'USD',
+      lang_logo: '$',
+      coinList: [
+        row('BTC'),
+        row('ETH', { withdrawOpen: false }),
+        row('XRP', { depositOpen: false }),
+        row('MNT', { longName: 'Mongolian Tögrög', isFiat: true }),
+      ],
+    })
+  })
+  afterEach(() => vi.restoreAllMocks())
+
+  it('cross margin summary: every figure has its unit and never breaks inside a number', async () => {
+    renderWithApp(<CrossView hidden={false} openModal={() => {}} />)
+    const net = await screen.findByTestId('cross-net')
+    expect(net.textContent).toContain('0.00000000 BTC')
+    expect(screen.getByTestId('cross-borrowed').textContent).toContain('0.00000000 BTC')
+    for (const value of screen.getByTestId('cross-summary').querySelectorAll('[data-figure-value]')) {
+      const style = getComputedStyle(value)
+      expect(style.overflowWrap).toBe('normal')
+      expect(style.wordBreak).toBe('keep-all')
+    }
+  })
+
+  it('spot actions keep fixed slots when Deposit or Withdraw is not offered, and Trade has the same colour', async () => {
+    wideScreen()
+    renderWithApp(<SpotView hidden={false} openModal={() => {}} />)
+    await screen.findByTestId('spot-table')
+    const actions = (coin: string) => {
+      const cells = within(screen.getByTestId(`spot-row-${coin}`)).getAllByRole('cell')
+      return Array.from(cells.at(-1)!.querySelectorAll('button, a'))
+    }
+    // Three slots in every row, in the same order.
+    for (const coin of ['BTC', 'ETH', 'XRP', 'MNT']) expect(actions(coin)).toHaveLength(3)
+    const eth = actions('ETH')
+    expect(eth[1].getAttribute('data-testid')).toBe('slot-withdraw-ETH')
+    expect(eth[1].getAttribute('aria-hidden')).toBe('true')
+    expect(getComputedStyle(eth[1]).visibility).toBe('hidden')
+    expect(actions('XRP')[0].getAttribute('data-testid')).toBe('slot-deposit-XRP')
+    expect(actions('MNT')[2].getAttribute('data-testid')).toBe('slot-trade-MNT')
+    // Placeholders are not reachable.
+    expect(within(screen.getByTestId('spot-row-ETH')).queryByRole('button', { name: 'Withdraw' })).toBeNull()
+
+    const [deposit, , trade] = actions('BTC')
+    // jsdom resolves no CSS variables: compare the colour palette each one draws with.
+    const palette = (el: Element) => getComputedStyle(el).getPropertyValue('--chakra-colors-color-palette-fg')
+    expect(palette(deposit)).toBe('var(--chakra-colors-brand-fg)')
+    expect(palette(trade)).toBe(palette(deposit))
+  })
+
+  it('names MNT in the page language (mn_MN: Монгол төгрөг) instead of the server English name', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    wideScreen()
+    renderWithApp(<SpotView hidden={false} openModal={() => {}} />)
+    const mnt = await screen.findByTestId('spot-row-MNT')
+    expect(mnt.textContent).toContain('Монгол төгрөг')
+    expect(mnt.textContent).not.toContain('Tögrög')
+  })
+})

@@ -1,0 +1,163 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { sendCodeLocks } from '@/components/form/send-code-button'
+import { renderWithApp } from '@/test/render'
+import type { AssetEntry, BankAccount, WithdrawCost } from '../api/wallet-api'
+import { formatTime } from '../lib/format'
+import { WithdrawModal } from './withdraw-modal'
+
+const api = vi.hoisted(() => ({
+  getAssets: vi.fn(),
+  getCost: vi.fn(),
+  getBankAccounts: vi.fn(),
+  validateWithdrawAddress: vi.fn(),
+  sendEmail: vi.fn(),
+  sendSms: vi.fn(),
+  confirmWithdraw: vi.fn(),
+  bankWithdraw: vi.fn(),
+}))
+vi.mock('../api/wallet-api', async (orig) => ({ ...(await orig<typeof import('../api/wallet-api')>()), ...api }))
+vi.mock('@/lib/notify', () => ({ notifySuccess: vi.fn(), notifyError: vi.fn() }))
+// The add-bank form has its own tests: here it only reports a new account.
+vi.mock('./add-bank-modal', () => ({
+  AddBankModal: ({ open, onAdded }: { open: boolean; onAdded?: (id: string) => void }) =>
+    open ? (
+      <button type="button" data-testid="stub-add-bank" onClick={() => onAdded?.('b1')}>
+        add
+      </button>
+    ) : null,
+}))
+
+const asset = (value: string, chain: string, isFiat = false): AssetEntry => ({
+  value,
+  label: value === 'MONT' ? 'MNT' : value,
+  img: '',
+  code: value === 'MONT' ? 'MNT' : value,
+  fix: isFiat ? 2 : 8,
+  normal_balance: '1.00000000',
+  totalBalance: '1.00000000',
+  lockBalance: '0',
+  chains: [{ name: chain, mainChainName: chain, tagType: 0 }],
+  trustType: chain,
+  isFiat,
+  depositOpen: true,
+  withdrawOpen: true,
+})
+
+const cost = (over: Partial<WithdrawCost> = {}): WithdrawCost => ({
+  coin: 'BTC',
+  chain: 'BTC',
+  feeMin: '0.0002',
+  feeMax: '0.0002',
+  defaultFee: '0.0002',
+  withdraw_min: '0.0001',
+  withdraw_max: '10.0000',
+  can_withdraw_amount: '1.00000000',
+  left_withdraw_daily_amount: '100000.00',
+  total_withdraw_daily_max_limit: '100000.00',
+  used_withdraw_daily_amount: '0.00',
+  mainChainNameTip: '',
+  tagType: 0,
+  precision: 8,
+  userWithdrawAddrList: [],
+  verifyAddress: false,
+  needEmailCode: true,
+  needSmsCode: false,
+  needGoogleCode: false,
+  ...over,
+})
+
+const ok = { code: '0', msg: '', data: null }
+
+async function openStep2(coin = 'BTC') {
+  renderWithApp(<WithdrawModal open onClose={() => {}} coin={coin} />)
+  const modal = await screen.findByTestId('withdraw-modal')
+  await within(modal).findByTestId('withdraw-limits')
+  fireEvent.click(within(modal).getByTestId('withdraw-continue'))
+  await within(modal).findByTestId('withdraw-step-2')
+  return modal
+}
+
+function fillCrypto(modal: HTMLElement, amount: string) {
+  fireEvent.change(within(modal).getByTestId('withdraw-address'), { target: { value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' } })
+  fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: amount } })
+  fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+}
+
+describe('WithdrawModal', () => {
+  beforeEach(() => {
+    vi.clearAllMocks()
+    api.getAssets.mockResolvedValue([asset('BTC', 'BTC'), asset('MONT', 'Bank', true)])
+    api.getCost.mockResolvedValue(cost())
+    api.getBankAccounts.mockResolvedValue([])
+    api.validateWithdrawAddress.mockResolvedValue(ok)
+    api.sendEmail.mockResolvedValue(ok)
+  })
+  afterEach(() => sendCodeLocks.clear())
+
+  it('refuses on step 2 an amount at or below the fee, below the minimum or above the maximum (spec §8)', async () => {
+    api.getCost.mockResolvedValue(cost({ withdraw_min: '0.0001', withdraw_max: '0.5000' }))
+    const modal = await openStep2()
+    const error = () => within(modal).getByTestId('withdraw-form-error').textContent
+
+    fillCrypto(modal, '0.0002')
+    await waitFor(() => expect(error()).toBe('The amount must be more than the fee (0.0002 BTC)'))
+    fillCrypto(modal, '0.00005')
+    await waitFor(() => expect(error()).toBe('The amount is below the minimum withdrawal'))
+    fillCrypto(modal, '0.6')
+    await waitFor(() => expect(error()).toBe('The amount is above the single withdrawal maximum'))
+    expect(api.validateWithdrawAddress).not.toHaveBeenCalled()
+    expect(within(modal).queryByTestId('withdraw-step-3')).toBeNull()
+
+    fillCrypto(modal, '0.1')
+    await within(modal).findByTestId('withdraw-step-3')
+    expect(within(modal).getByTestId('withdraw-summary').textContent).toContain('0.0998 BTC')
+  })
+
+  it('moves focus to the step 3 title, and keeps the send-code countdown across Back and return', async () => {
+    const modal = await openStep2()
+    fillCrypto(modal, '0.1')
+    const step3 = await within(modal).findByTestId('withdraw-step-3')
+    const title = within(modal).getByTestId('modal-title')
+    await waitFor(() => expect(document.activeElement).toBe(title))
+    expect(title.textContent).toBe('Confirm transaction')
+
+    fireEvent.click(within(step3).getByTestId('send-email'))
+    await waitFor(() => expect((within(step3).getByTestId('send-email') as HTMLButtonElement).disabled).toBe(true))
+    expect(within(step3).getByTestId('send-email').textContent).toMatch(/Resend in \d+s/)
+
+    fireEvent.click(within(modal).getByTestId('modal-back'))
+    await within(modal).findByTestId('withdraw-step-2')
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    const again = await within(modal).findByTestId('withdraw-step-3')
+    const button = within(again).getByTestId('send-email') as HTMLButtonElement
+    await waitFor(() => expect(button.textContent).toMatch(/Resend in \d+s/))
+    expect(button.disabled).toBe(true)
+    expect(api.sendEmail).toHaveBeenCalledTimes(1)
+  })
+
+  it('clears the choose-a-bank error once a bank account is added', async () => {
+    const bank: BankAccount = { id: 'b1', title: 'Khan Bank', account: 'MN123456789012345678', userName: 'Bat', icon: '', payment: 'khan' }
+    api.getCost.mockResolvedValue(cost({ coin: 'MONT', chain: 'Bank', defaultFee: '500', withdraw_min: '5000', withdraw_max: '50000000', can_withdraw_amount: '100000.00', precision: 2 }))
+    const modal = await openStep2('MONT')
+    fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '20000' } })
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    expect((await within(modal).findByTestId('withdraw-form-error')).textContent).toBe('Choose a bank account')
+
+    api.getBankAccounts.mockResolvedValue([bank])
+    fireEvent.click(within(modal).getByTestId('add-bank-link'))
+    await act(async () => {
+      fireEvent.click(await screen.findByTestId('stub-add-bank'))
+    })
+    await waitFor(() => expect(within(modal).queryByTestId('withdraw-form-error')).toBeNull())
+  })
+
+  it('shows the withdrawal lock time in the app date format', async () => {
+    const until = Date.now() + 3_600_000
+    api.getCost.mockResolvedValue(cost({ withdrawLockedUntil: until }))
+    renderWithApp(<WithdrawModal open onClose={() => {}} coin="BTC" />)
+    const notice = await screen.findByTestId('withdraw-locked')
+    expect(notice.textContent).toContain(formatTime(until))
+    expect(formatTime(until)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+  })
+})
