@@ -7,7 +7,11 @@ import { valueInCurrency } from '../lib/format'
 export function useValuation() {
   const currency = getCurrency()
   const rates = useQuery({ queryKey: walletKeys.rates, queryFn: getRates, staleTime: 60 * 1000 })
-  /** The amount (BTC unless `coin` is given) in the chosen currency, '≈ $1,234.56'. */
+  /**
+   * The amount (BTC unless `coin` is given) in the chosen currency, '≈ $1,234.56'.
+   * A holding is valued through its own coin's rate, so MNT in MNT is its
+   * amount exactly (not MNT → BTC → MNT, which rounds twice).
+   */
   const fiat = (amount: string | undefined, coin = 'BTC'): string => {
     const v = amount ? valueInCurrency(amount, currency, rates.data, coin) : undefined
     return v ? `≈ ${v.sign}${v.value}` : '--'

@@ -119,6 +119,25 @@ describe('wallet views', () => {
     expect(palette(trade)).toBe(palette(deposit))
   })
 
+  it('values each holding through its own coin rate: MNT in MNT is its amount exactly', async () => {
+    document.cookie = 'user_Currency=MNT; path=/'
+    wideScreen()
+    // 1 BTC = 337,771,903 MNT; 1,480,000 MNT valued through BTC would round to 1,479,999.xx.
+    api.getRates.mockResolvedValue({ mn_MN: { BTC: '337771903', MNT: '1', lang_logo: '₮' }, en_US: { BTC: '97000', MNT: '0.000287', lang_logo: '$' } })
+    api.getSpotBalances.mockResolvedValue({
+      totalBalance: '0.00438167',
+      totalBalanceSymbol: 'BTC',
+      totalValuation: '1480000',
+      currency: 'MNT',
+      lang_logo: '₮',
+      coinList: [row('MNT', { total: '1480000', normal: '1480000', btcValuation: '0.00438166', isFiat: true, showPrecision: 2 })],
+    })
+    renderWithApp(<SpotView hidden={false} openModal={() => {}} />)
+    const mnt = await screen.findByTestId('spot-row-MNT')
+    await vi.waitFor(() => expect(mnt.textContent).toContain('≈ ₮1,480,000.00'))
+    document.cookie = 'user_Currency=; path=/; max-age=0'
+  })
+
   it('names MNT in the page language (mn_MN: Монгол төгрөг) instead of the server English name', async () => {
     document.cookie = 'lan=mn_MN; path=/'
     wideScreen()

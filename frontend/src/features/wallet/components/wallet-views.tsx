@@ -260,7 +260,7 @@ function spotColumns(t: TranslateFn, hidden: boolean, fiat: Fiat): DataColumn<Sp
               {hide(hidden, formatFixed(r.total, r.showPrecision))}
             </Text>
             <Text fontSize="xs" color="fg.muted">
-              {hide(hidden, fiat(r.btcValuation))}
+              {hide(hidden, fiat(r.total, r.coin))}
             </Text>
           </Stack>
         ) : (
@@ -270,7 +270,7 @@ function spotColumns(t: TranslateFn, hidden: boolean, fiat: Fiat): DataColumn<Sp
     { id: 'available', header: t('cols.available'), numeric: true, testId: 'spot-available', cell: (r) => hide(hidden, formatFixed(r.normal, r.showPrecision)) },
     { id: 'frozen', header: t('cols.frozen'), numeric: true, cell: (r) => hide(hidden, formatFixed(r.freeze, r.showPrecision)) },
     // The card shows the valuation under the total.
-    { id: 'valuation', header: t('cols.valuation'), numeric: true, card: 'hidden', cell: (r) => hide(hidden, fiat(r.btcValuation)) },
+    { id: 'valuation', header: t('cols.valuation'), numeric: true, card: 'hidden', cell: (r) => hide(hidden, fiat(r.total, r.coin)) },
   ]
 }
 
@@ -370,7 +370,7 @@ function otcColumns(t: TranslateFn, hidden: boolean, fiat: Fiat): DataColumn<OTC
     { id: 'available', header: t('cols.available'), numeric: true, testId: 'otc-available', cell: (c) => hide(hidden, formatFixed(c.normal, 2)) },
     { id: 'frozen', header: t('cols.frozen'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.lock, 2)) },
     { id: 'total', header: t('cols.total'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.total, 2)) },
-    { id: 'valuation', header: t('cols.valuation'), numeric: true, cell: (c) => hide(hidden, fiat(c.btcValuation)) },
+    { id: 'valuation', header: t('cols.valuation'), numeric: true, cell: (c) => hide(hidden, fiat(c.total, c.coinSymbol)) },
   ]
 }
 
