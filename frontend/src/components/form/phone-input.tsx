@@ -56,7 +56,6 @@ export function PhoneInput({
         type="tel"
         inputMode="numeric"
         autoComplete="tel-national"
-        maxLength={14}
         placeholder={placeholder}
         aria-invalid={invalid || undefined}
         value={number}
