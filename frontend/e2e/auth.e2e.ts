@@ -1,7 +1,7 @@
 // Sign-up, sign-in, sign-out, the protected-page redirect, forgot password and
 // the validation messages, driven through the real screens.
 import { expect, test } from '@playwright/test'
-import { cookieValue, signOutWithUserMenu, submitLoginForm, toast } from './support/browser'
+import { cookieValue, PHONE, setCookies, signOutWithUserMenu, submitLoginForm, toast } from './support/browser'
 import { api, latestCode, OP_FORGOT_PASSWORD, OP_REGISTER, registerUser, uniqueEmail } from './support/server-api'
 
 test('register by e-mail with the outbox code, sign in, open the user menu, sign out', async ({ page, request }) => {
@@ -42,6 +42,23 @@ test('register by e-mail with the outbox code, sign in, open the user menu, sign
   await signOutWithUserMenu(page)
   await expect(page).toHaveURL(/\/$/)
   expect(await cookieValue(page.context(), 'token')).toBeFalsy()
+})
+
+test('register at 390 px in Mongolian: the countdown button and the code input both fit the card', async ({ page }) => {
+  await setCookies(page.context(), { lan: 'mn_MN', stickyBar: '1' })
+  await page.setViewportSize(PHONE)
+  await page.goto('/auth/register')
+  const form = page.getByTestId('register-form')
+  await form.locator('input[name="email"]').fill(uniqueEmail('register-mn'))
+  await form.getByTestId('send-code').click()
+  await expect(form.getByTestId('send-code')).toHaveText(/секундын дараа дахин илгээх/)
+  const card = (await form.boundingBox())!
+  const input = (await form.locator('input[name="code"]').boundingBox())!
+  const button = (await form.getByTestId('send-code').boundingBox())!
+  expect(input.width).toBeGreaterThanOrEqual(120)
+  expect(input.x + input.width).toBeLessThanOrEqual(card.x + card.width)
+  expect(button.x + button.width).toBeLessThanOrEqual(card.x + card.width)
+  expect(await form.evaluate((f) => f.scrollWidth - f.clientWidth)).toBeLessThanOrEqual(0)
 })
 
 test('a protected page sends an anonymous visitor to login and back', async ({ page, request }) => {

@@ -146,7 +146,8 @@ test('orders page: open orders, cancel, history pages and filters, order details
   await expect(open).toHaveAttribute('data-layout', 'table')
   await expect(open.getByTestId('open-order')).toHaveCount(2)
   await expect(open.getByTestId('open-order').first()).toContainText('BTC/USDT')
-  await expect(open.getByTestId('open-order').first()).toContainText(`${price}.00`)
+  // Prices group thousands (58,411.00).
+  await expect(open.getByTestId('open-order').first()).toContainText(Number(price).toLocaleString('en-US', { minimumFractionDigits: 2 }))
   await expect(open.getByTestId('order-status').first()).toHaveText('Open')
 
   // Cancel one from its row.
@@ -249,7 +250,9 @@ test('orders page at 390 px in Mongolian: cards, cancel all, order details', asy
   const market = await marketBuy(request, w, '15')
   await placeLimit(request, w, price, volume)
   await placeLimit(request, w, price, volume)
-  await settled(request, w, 2, 1)
+  // An IOC far below the book ends at once with nothing: its long Mongolian type name is checked in the wide table.
+  await apiOk(request, '/order/create', { symbol: 'btcusdt', side: 'BUY', type: 'IOC', price, volume }, w.token)
+  await settled(request, w, 2, 2)
 
   await setCookies(page.context(), { cusSkin: '2', stickyBar: '1', lan: 'mn_MN' })
   await page.setViewportSize(PHONE)
@@ -290,7 +293,7 @@ test('orders page at 390 px in Mongolian: cards, cancel all, order details', asy
   await page.getByTestId('orders-tab-history').click()
   const history = page.getByTestId('order-history')
   await expect(history).toHaveAttribute('data-layout', 'cards')
-  await expect(history.getByTestId('history-order')).toHaveCount(3)
+  await expect(history.getByTestId('history-order')).toHaveCount(4)
   await page.getByTestId('filter-status').selectOption(String(market.status))
   const bought = history.locator(`[data-testid="history-order"][data-key="${market.id}"]`)
   await expect(bought.getByTestId('order-status')).toHaveText(MARKET_LABELS.mn_MN[market.status])
@@ -300,6 +303,15 @@ test('orders page at 390 px in Mongolian: cards, cancel all, order details', asy
   await page.keyboard.press('Escape')
   await expect(detail).toHaveCount(0)
   for (const theme of ['light', 'dark'] as const) await shoot(page, 'phone-history', theme, PHONE, 'mn_MN')
+
+  // At 1366 px the history is a table that fits its box: a long type ("Шууд эсвэл цуцлах") or status
+  // ("Хэсэгчлэн биелээд цуцлагдсан") wraps in its cell instead of sliding under the pinned Details column.
+  await page.getByTestId('filter-status').selectOption('')
+  await page.setViewportSize({ width: 1366, height: 900 })
+  await expect(history).toHaveAttribute('data-layout', 'table')
+  await expect(history.getByTestId('history-order')).toHaveCount(4)
+  expect(await history.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth)).toBeLessThanOrEqual(0)
+  await page.setViewportSize(PHONE)
 
   // The market order's own page by URL at 390 px: fields, fill cards, nothing wider than the screen.
   await page.goto(`/order/spot/${market.id}`)

@@ -47,7 +47,7 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await expect(page.getByTestId('book-sell').first()).toBeVisible()
   await expect(page.getByTestId('kline-canvas').locator('canvas').first()).toBeVisible()
   await expect(page.getByTestId('last-price')).not.toHaveText('—')
-  await expect(page.getByTestId('available-balance')).toContainText('1000.00 USDT')
+  await expect(page.getByTestId('available-balance')).toContainText('1,000.000000 USDT')
 
   // Limit buy well below the best bid rests in the book.
   const depth = await apiOk<{ buys: [string, string][] }>(request, '/market/depth', { symbol: 'btcusdt', limit: 5 }, w.token)
@@ -59,7 +59,7 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await expect(toast(page)).toBeVisible()
   const open = page.getByTestId('open-orders-table').getByTestId('order-row')
   await expect(open).toHaveCount(1)
-  await expect(open.first()).toContainText(Number(price).toFixed(2))
+  await expect(open.first()).toContainText(Number(price).toLocaleString('en-US', { minimumFractionDigits: 2 }))
   // Resting in the book, it is never looked up (the fallback look would come at 2.5 s).
   await page.waitForTimeout(3500)
   expect(detailLooks).toEqual([])
@@ -120,7 +120,7 @@ test('trade page: market buy by amount fills and gives the unspent balance back'
   await page.setViewportSize(DESKTOP)
   const detailLooks = detailLooksOf(page)
   await page.goto('/trade/BTC_USDT')
-  await expect(page.getByTestId('available-balance')).toContainText('1000.00 USDT')
+  await expect(page.getByTestId('available-balance')).toContainText('1,000.000000 USDT')
 
   // A market buy is by Total unless Amount is picked; Amount trades the
   // total field for the amount, with a note on the hold and no slider.
@@ -184,6 +184,14 @@ test('trade page: market buy by amount fills and gives the unspent balance back'
   await expect(page.getByTestId('amount-input-hint')).toContainText('боломжит USDT үлдэгдлийг')
   const form = page.getByTestId('order-form')
   expect(await form.evaluate((f) => f.scrollWidth - f.clientWidth)).toBeLessThanOrEqual(0)
+  // The orders panel's three tabs share the row (their names wrap) instead of running off its edge.
+  const tabs = page.getByTestId('user-orders-tabs')
+  expect(await tabs.evaluate((l) => l.scrollWidth - l.clientWidth)).toBeLessThanOrEqual(0)
+  const panel = (await page.getByTestId('user-orders').boundingBox())!
+  for (const id of ['tab-open-orders', 'tab-order-history', 'tab-trade-history']) {
+    const box = (await page.getByTestId(id).boundingBox())!
+    expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width)
+  }
   await form.scrollIntoViewIfNeeded()
   await form.screenshot({ path: path.join(OUT, 'market-by-amount-phone-dark.png') })
 })
@@ -237,7 +245,7 @@ test('trade page: percentage slider, order outcomes and wide tables', async ({ p
   await page.setViewportSize(DESKTOP)
   const detailLooks = detailLooksOf(page)
   await page.goto('/trade/BTC_USDT')
-  await expect(page.getByTestId('available-balance')).toContainText('1000.00 USDT')
+  await expect(page.getByTestId('available-balance')).toContainText('1,000.000000 USDT')
 
   // The slider is a labelled, keyboard-driven control: End spends it all,
   // the amount cut to the 0.000001 BTC lot (never rounded up).

@@ -116,6 +116,43 @@ describe('MarketSocket', () => {
     pinging.close()
   })
 
+  it('tells when it is down and reconnecting, and when it is back', () => {
+    const changes = vi.fn()
+    client.onReconnectingChange(changes)
+    client.subscribe('c1', vi.fn())
+    // Connecting for the first time is not reconnecting.
+    expect(client.isReconnecting).toBe(false)
+    sockets[0].open()
+    expect(client.isReconnecting).toBe(false)
+    sockets[0].drop()
+    expect(client.isReconnecting).toBe(true)
+    expect(changes).toHaveBeenCalledTimes(1)
+    // A failed attempt keeps it down (no second notice).
+    vi.advanceTimersByTime(100)
+    sockets[1].drop()
+    expect(client.isReconnecting).toBe(true)
+    expect(changes).toHaveBeenCalledTimes(1)
+    vi.advanceTimersByTime(200)
+    sockets[2].open()
+    expect(client.isReconnecting).toBe(false)
+    expect(changes).toHaveBeenCalledTimes(2)
+  })
+
+  it('is not reconnecting once nobody listens or after close()', () => {
+    const off = client.subscribe('c1', vi.fn())
+    sockets[0].open()
+    sockets[0].drop()
+    expect(client.isReconnecting).toBe(true)
+    off()
+    expect(client.isReconnecting).toBe(false)
+    client.subscribe('c2', vi.fn())
+    vi.advanceTimersByTime(100)
+    sockets.at(-1)!.drop()
+    expect(client.isReconnecting).toBe(true)
+    client.close()
+    expect(client.isReconnecting).toBe(false)
+  })
+
   it('caps the backoff delay', () => {
     expect(backoffDelay(0, 100, 1000)).toBe(100)
     expect(backoffDelay(3, 100, 1000)).toBe(800)

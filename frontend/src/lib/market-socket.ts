@@ -42,7 +42,9 @@ export interface MarketSocketOptions {
 export class MarketSocket {
   private readonly listeners = new Map<string, Set<MarketListener>>()
   private readonly stateListeners = new Set<(open: boolean) => void>()
+  private readonly downListeners = new Set<() => void>()
   private readonly line: ReconnectingSocket
+  private down = false
 
   constructor(options: MarketSocketOptions) {
     const url = options.url
@@ -59,8 +61,32 @@ export class MarketSocket {
         for (const channel of this.listeners.keys()) send({ event: 'sub', params: { channel } })
       },
       onMessage: (m) => this.dispatch(m),
-      onStateChange: (open) => this.stateListeners.forEach((fn) => fn(open)),
+      onStateChange: (open) => {
+        this.setDown(!open && this.listeners.size > 0)
+        this.stateListeners.forEach((fn) => fn(open))
+      },
     })
+  }
+
+  /**
+   * True from an unexpected close (or a failed connect) while channels are
+   * still wanted until the socket is open again: what arrives on screen is
+   * frozen meanwhile, and the page says so.
+   */
+  get isReconnecting(): boolean {
+    return this.down
+  }
+
+  /** Calls fn whenever {@link isReconnecting} changes; returns the remover (fits useSyncExternalStore). */
+  onReconnectingChange(fn: () => void): () => void {
+    this.downListeners.add(fn)
+    return () => this.downListeners.delete(fn)
+  }
+
+  private setDown(down: boolean): void {
+    if (down === this.down) return
+    this.down = down
+    this.downListeners.forEach((fn) => fn())
   }
 
   /** True while the socket is open. */
@@ -97,11 +123,14 @@ export class MarketSocket {
     if (!set || !set.delete(listener) || set.size > 0) return
     this.listeners.delete(channel)
     this.line.send({ event: 'unsub', params: { channel } })
+    // Nobody waits for the line any more: nothing is frozen on screen.
+    if (this.listeners.size === 0) this.setDown(false)
   }
 
   /** Closes the socket for good (until the next subscribe). */
   close(): void {
     this.line.close()
+    this.setDown(false)
   }
 
   private dispatch(m: Record<string, unknown>): void {

@@ -1,4 +1,4 @@
-import { Button, HStack, Link, Stack, Steps, Text } from '@chakra-ui/react'
+import { Button, Link, Stack, Steps, Text } from '@chakra-ui/react'
 import { Link as RouterLink, useNavigate } from '@tanstack/react-router'
 import { useState, type FormEvent } from 'react'
 import { LuArrowLeft } from 'react-icons/lu'
@@ -26,6 +26,7 @@ import { setLoginPrefill } from '../prefill'
 import { AccountFields, initialAccount, toAccountRef, validateAccount, type AccountState } from './account-fields'
 import { AuthCard } from './auth-card'
 import { NewPasswordFields } from './new-password-fields'
+import { CodeRow } from './code-row'
 
 type Step = 0 | 1 | 2
 type Errors = Partial<Record<'account' | 'code' | 'password' | 'confirmation', string>>
@@ -164,7 +165,7 @@ export function ForgotPasswordPage() {
                 {t('step2Hint', { target })}
               </Text>
               <FormField label={t('codeLabel')} error={errors.code}>
-                <HStack width="full" gap="2">
+                <CodeRow>
                   <CodeInput
                     name="code"
                     autoFocus
@@ -187,7 +188,7 @@ export function ForgotPasswordPage() {
                       return { ok: true }
                     }}
                   />
-                </HStack>
+                </CodeRow>
               </FormField>
               <Button type="submit" colorPalette="brand" size="lg" loading={busy} width="full">
                 {t('next')}

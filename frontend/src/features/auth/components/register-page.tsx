@@ -20,6 +20,7 @@ import { setLoginPrefill } from '../prefill'
 import { AccountFields, initialAccount, toAccountRef, validateAccount, type AccountState } from './account-fields'
 import { AuthCard } from './auth-card'
 import { NewPasswordFields } from './new-password-fields'
+import { CodeRow } from './code-row'
 
 type Errors = Partial<Record<'account' | 'code' | 'password' | 'confirmation' | 'agree', string>>
 
@@ -105,7 +106,7 @@ export function RegisterPage() {
             disabled={submitting}
           />
           <FormField label={t('codeLabel')} error={errors.code}>
-            <HStack width="full" gap="2">
+            <CodeRow>
               <CodeInput
                 name="code"
                 placeholder={t('codePlaceholder')}
@@ -122,7 +123,7 @@ export function RegisterPage() {
                 countdownLabel={(seconds) => t('resendIn', { seconds })}
                 onSend={onSendCode}
               />
-            </HStack>
+            </CodeRow>
           </FormField>
           <NewPasswordFields
             texts={{

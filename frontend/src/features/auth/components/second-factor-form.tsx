@@ -7,6 +7,7 @@ import { SendCodeButton } from '@/components/form/send-code-button'
 import { validateCode, validateGoogleCode, validationMessage } from '@/lib/account-validation'
 import { RESEND_SECONDS } from '@/lib/use-countdown'
 import { confirmLogin, isSuccess, type LoginChallenge } from '../api/auth-api'
+import { CodeRow } from './code-row'
 
 /** Props of {@link SecondFactorForm}. */
 export interface SecondFactorFormProps {
@@ -65,7 +66,7 @@ export function SecondFactorForm({ challenge, t, onBack, onResend, onSignedIn }:
               }}
             />
           ) : (
-            <HStack width="full" gap="2">
+            <CodeRow>
               <CodeInput
                 name="authCode"
                 autoFocus
@@ -77,7 +78,7 @@ export function SecondFactorForm({ challenge, t, onBack, onResend, onSignedIn }:
                 }}
               />
               <ResendButton t={t} onResend={onResend} />
-            </HStack>
+            </CodeRow>
           )}
         </FormField>
         <Button type="submit" colorPalette="brand" size="lg" loading={submitting} width="full">

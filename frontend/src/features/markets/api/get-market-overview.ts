@@ -29,6 +29,8 @@ export interface MarketPair {
   close?: string
   /** 24 h change ratio as a decimal string (0.0123 = +1.23 %), when present. */
   rose?: string
+  /** Decimal places of the pair's prices, when the server says. */
+  pricePrecision?: number
 }
 
 /** Pairs of one quote currency. */
@@ -70,6 +72,11 @@ function truthy(value: unknown): boolean {
   return value === true || value === 1 || value === '1' || value === 'true'
 }
 
+function precision(value: unknown): number | undefined {
+  const n = Number(str(value))
+  return str(value) !== undefined && Number.isInteger(n) && n >= 0 && n <= 18 ? n : undefined
+}
+
 function coinInfo(coinList: unknown, coin: string): Raw | undefined {
   if (isRecord(coinList)) {
     const entry = coinList[coin] ?? coinList[coin.toUpperCase()] ?? coinList[coin.toLowerCase()]
@@ -104,6 +111,7 @@ function parsePair(key: string | undefined, raw: unknown, quote: string, coinLis
     etfOpen: truthy(raw.etfOpen),
     close: str(raw.close) ?? str(raw.price) ?? str(raw.last),
     rose: str(raw.rose) ?? str(raw.change),
+    pricePrecision: precision(raw.pricePrecision),
   }
 }
 

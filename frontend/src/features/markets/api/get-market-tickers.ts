@@ -38,9 +38,47 @@ export function parseTickers(data: unknown): Record<string, PairTicker> {
   return out
 }
 
+/** How often the tickers are polled while the market socket is down (it pushes them otherwise). */
+export const TICKERS_POLL_MS = 15_000
+/** How often they are read while the socket is up: the hourly sparklines only. */
+export const TICKERS_SLOW_POLL_MS = 5 * 60_000
+
 export const marketTickersQuery = queryOptions({
   queryKey: ['market-tickers'],
   queryFn: async ({ signal }) => parseTickers(await apiData(MARKET_TICKERS_PATH, {}, { silent: true, signal })),
-  refetchInterval: 15_000,
+  refetchInterval: TICKERS_POLL_MS,
   retry: 1,
 })
+
+/** The market_{symbol}_ticker channel of a pair (any spelling of it). */
+export function tickerChannel(symbol: string): string {
+  return `market_${pairSymbol(symbol)}_ticker`
+}
+
+/**
+ * The tickers with one pair's pushed 24 h ticker ({close, rose, ...}) applied:
+ * its price and change move, its sparkline stays. A close of 0 (no trades)
+ * shows no price, as in {@link parseTickers}.
+ */
+export function applyPushedTicker(
+  tickers: Record<string, PairTicker> | undefined,
+  symbol: string,
+  tick: unknown,
+): Record<string, PairTicker> | undefined {
+  if (typeof tick !== 'object' || tick === null) return tickers
+  const t = tick as { close?: unknown; rose?: unknown }
+  const close = typeof t.close === 'number' ? String(t.close) : t.close
+  if (typeof close !== 'string' || close === '') return tickers
+  const key = pairSymbol(symbol)
+  const traded = Number(close) !== 0
+  const rose = typeof t.rose === 'number' ? String(t.rose) : t.rose
+  const old = tickers?.[key]
+  return {
+    ...tickers,
+    [key]: {
+      sparkline: old?.sparkline ?? [],
+      close: traded ? close : undefined,
+      rose: traded && typeof rose === 'string' && rose !== '' ? rose : undefined,
+    },
+  }
+}

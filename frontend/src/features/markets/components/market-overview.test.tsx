@@ -1,8 +1,10 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/request-client'
 import { USER_INFO_PATH } from '@/lib/session'
 import { FAVOURITES_KEY, FAVOURITES_OWNER_KEY } from '@/lib/storage'
+import { MarketSocket } from '@/lib/market-socket'
+import { FakeSocket } from '@/test/fake-socket'
 import { renderWithApp } from '@/test/render'
 import { UPDATE_FAVOURITES_PATH } from '../api/favourites-api'
 import { PUBLIC_INFO_MARKET_PATH } from '../api/get-market-overview'
@@ -22,7 +24,7 @@ const market = {
   coinList: { BTC: { longName: 'Bitcoin' }, TON: { longName: 'Toncoin' }, USDT: { longName: 'Tether USD' } },
   market: {
     USDT: {
-      'BTC/USDT': { name: 'BTC/USDT', showName: 'BTC/USDT', sort: 1, isOpenCross: true },
+      'BTC/USDT': { name: 'BTC/USDT', showName: 'BTC/USDT', sort: 1, isOpenCross: true, pricePrecision: 2 },
       'TON/USDT': { name: 'TON/USDT', showName: 'TON/USDT', sort: 2 },
     },
     MNT: { 'USDT/MNT': { name: 'USDT/MNT', showName: 'USDT/MNT', sort: 1 } },
@@ -57,13 +59,62 @@ describe('MarketOverview', () => {
   it('shows live prices, coloured changes and a trend line per pair, each pair linking to its trade page', async () => {
     renderWithApp(<MarketOverview as="page" />)
     const btc = await screen.findByTestId('market-row-BTC_USDT')
-    await waitFor(() => expect(btc.textContent).toContain('97500.5'))
+    // At the pair's price places, thousands grouped.
+    await waitFor(() => expect(btc.textContent).toContain('97,500.50'))
     expect(btc.textContent).toContain('+0.52%')
     expect(screen.getByTestId('market-row-TON_USDT').textContent).toContain('-0.93%')
     // One hourly close plus the 24 h open still draws a line, labelled for screen readers.
     await waitFor(() => expect(within(btc).getByRole('img', { name: /BTC\/USDT/ })).toBeTruthy())
     // The pair name is a link to the trade page (the only way in on a phone, where the Trade column is hidden).
     expect(screen.getByTestId('market-link-BTC_USDT').getAttribute('href')).toBe('/trade/BTC_USDT')
+  })
+
+  it('searches every quote group once something is typed', async () => {
+    renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-BTC_USDT')
+    // "mnt" on the USDT tab finds USDT/MNT of the MNT group.
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search coin' }), { target: { value: 'mnt' } })
+    await screen.findByTestId('market-row-USDT_MNT')
+    expect(screen.queryByTestId('market-row-BTC_USDT')).toBeNull()
+    // "btc" on the MNT tab finds BTC/USDT; clearing the search shows the tab's own pairs again.
+    fireEvent.click(screen.getByTestId('market-tab-MNT'))
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search coin' }), { target: { value: 'btc' } })
+    await screen.findByTestId('market-row-BTC_USDT')
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search coin' }), { target: { value: '' } })
+    await waitFor(() => expect(screen.queryByTestId('market-row-BTC_USDT')).toBeNull())
+    expect(screen.getByTestId('market-row-USDT_MNT')).toBeTruthy()
+  })
+
+  it("subscribes the shown pairs' tickers over the market socket and shows what it pushes", async () => {
+    const sockets: FakeSocket[] = []
+    const socket = new MarketSocket({
+      url: 'ws://x/ws',
+      create: (u) => {
+        const s = new FakeSocket(u)
+        sockets.push(s)
+        return s
+      },
+      pingInterval: 0,
+    })
+    renderWithApp(<MarketOverview as="page" socket={socket} />)
+    const btc = await screen.findByTestId('market-row-BTC_USDT')
+    await waitFor(() => expect(btc.textContent).toContain('97,500.50'))
+    await waitFor(() => expect(sockets).toHaveLength(1))
+    act(() => sockets[0].open())
+    expect(sockets[0].sent).toEqual(
+      expect.arrayContaining([
+        { event: 'sub', params: { channel: 'market_btcusdt_ticker' } },
+        { event: 'sub', params: { channel: 'market_tonusdt_ticker' } },
+      ]),
+    )
+    act(() => sockets[0].push({ channel: 'market_btcusdt_ticker', ts: 1, tick: { symbol: 'btcusdt', close: '98765.432', rose: '0.0123' } }))
+    await waitFor(() => expect(btc.textContent).toContain('98,765.43'))
+    expect(btc.textContent).toContain('+1.23%')
+    // Another tab's pairs are subscribed instead.
+    fireEvent.click(screen.getByTestId('market-tab-MNT'))
+    await waitFor(() => expect(sockets[0].sent).toContainEqual({ event: 'sub', params: { channel: 'market_usdtmnt_ticker' } }))
+    expect(sockets[0].sent).toContainEqual({ event: 'unsub', params: { channel: 'market_btcusdt_ticker' } })
+    socket.close()
   })
 
   it('keeps favourites in local storage and lists them under the Favourites tab', async () => {

@@ -17,18 +17,56 @@ import {
   Text,
   VStack,
 } from '@chakra-ui/react'
-import { useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useState } from 'react'
 import { LuCloudOff, LuInbox, LuSearch, LuStar } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
+import { useMarketSocketOpen } from '@/features/trade/api/use-market-connection'
+import { fixed } from '@/features/trade/lib/decimal'
 import { useTexts } from '@/lib/i18n'
 import { changeColor, formatRose } from '@/lib/change'
+import { getMarketSocket, type MarketSocket } from '@/lib/market-socket'
 import { marketOverviewQuery, type MarketPair } from '../api/get-market-overview'
-import { marketTickersQuery, type PairTicker } from '../api/get-market-tickers'
+import {
+  applyPushedTicker,
+  marketTickersQuery,
+  tickerChannel,
+  TICKERS_POLL_MS,
+  TICKERS_SLOW_POLL_MS,
+  type PairTicker,
+} from '../api/get-market-tickers'
 import { useFavourites } from '../lib/use-favourites'
 import { Sparkline } from './sparkline'
 
 const FAVOURITES_TAB = '__favourites__'
+
+/** A last price at the pair's places (as sent without them), grouped in thousands. */
+function formatPrice(close: string | undefined, places: number | undefined): string {
+  if (close === undefined) return '—'
+  if (places !== undefined) return fixed(close, places)
+  const dot = close.indexOf('.')
+  return fixed(close, dot < 0 ? 0 : close.length - dot - 1)
+}
+
+/**
+ * Keeps the shown pairs' prices live: subscribes their market_{symbol}_ticker
+ * channels and writes each push into the tickers query. The tickers poll
+ * every 15 s only while the socket is down (and slowly otherwise, for the
+ * hourly sparklines).
+ */
+function useLiveTickers(symbols: string[], socket: MarketSocket) {
+  const queryClient = useQueryClient()
+  const key = symbols.join(',')
+  useEffect(() => {
+    if (!key) return
+    const offs = key.split(',').map((symbol) =>
+      socket.subscribe(tickerChannel(symbol), (m) =>
+        queryClient.setQueryData(marketTickersQuery.queryKey, (old: Record<string, PairTicker> | undefined) => applyPushedTicker(old, symbol, m.tick)),
+      ),
+    )
+    return () => offs.forEach((off) => off())
+  }, [key, socket, queryClient])
+}
 
 function CoinIcon({ pair }: { pair: MarketPair }) {
   if (pair.icon) {
@@ -139,7 +177,7 @@ function MarketTable({
                 </Table.Cell>
                 {showPrices && (
                   <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                    {close ?? '—'}
+                    {formatPrice(close, pair.pricePrecision)}
                   </Table.Cell>
                 )}
                 {showPrices && (
@@ -191,17 +229,20 @@ export interface MarketOverviewProps {
   /** 'page' renders the title as the page's h1 (on /market), 'section' as an h2 (home). */
   as?: 'page' | 'section'
   initialTab?: 'favourites'
+  /** The market socket (tests pass their own). */
+  socket?: MarketSocket
 }
 
 /**
  * Market overview table with quote-currency tabs, search and favourites (a
  * signed-in user's follow the account, see useFavourites).
  */
-export function MarketOverview({ as = 'section', initialTab }: MarketOverviewProps) {
+export function MarketOverview({ as = 'section', initialTab, socket = getMarketSocket() }: MarketOverviewProps) {
   const { t } = useTexts('home')
   const common = useTexts('common')
   const query = useQuery(marketOverviewQuery)
-  const tickers = useQuery(marketTickersQuery)
+  const live = useMarketSocketOpen(socket)
+  const tickers = useQuery({ ...marketTickersQuery, refetchInterval: live ? TICKERS_SLOW_POLL_MS : TICKERS_POLL_MS })
   const { favourites, toggle } = useFavourites(query.data)
   const [search, setSearch] = useState('')
   const groups = query.data?.groups ?? []
@@ -210,12 +251,19 @@ export function MarketOverview({ as = 'section', initialTab }: MarketOverviewPro
   const showPrices =
     groups.some((g) => g.pairs.some((p) => p.close !== undefined)) || Object.values(tickers.data ?? {}).some((x) => x.close !== undefined)
 
+  // A search looks through every quote group ("mnt" on the USDT tab finds
+  // BTC/MNT); the Favourites tab searches the favourites only.
   const visible = useMemo(() => {
     const all = groups.flatMap((g) => g.pairs)
-    const base = activeTab === FAVOURITES_TAB ? all.filter((p) => favourites.includes(p.symbol)) : (groups.find((g) => g.quote === activeTab)?.pairs ?? [])
     const q = search.trim().toUpperCase()
+    const base =
+      activeTab === FAVOURITES_TAB ? all.filter((p) => favourites.includes(p.symbol)) : q ? all : (groups.find((g) => g.quote === activeTab)?.pairs ?? [])
     return q ? base.filter((p) => p.name.includes(q) || (p.longName ?? '').toUpperCase().includes(q)) : base
   }, [groups, activeTab, favourites, search])
+  useLiveTickers(
+    visible.map((p) => p.symbol),
+    socket,
+  )
 
   let body: React.ReactNode
   if (query.isLoading) {

@@ -82,6 +82,8 @@ export interface SpotPair {
   pricePrecision?: number
   /** Decimal places of base amounts (from the lot size); undefined as for prices. */
   volumePlaces?: number
+  /** Decimal places of the quote coin (its showPrecision), for amounts in the quote coin such as a market buy's budget. */
+  quotePlaces?: number
 }
 
 /** Decimal places of a step such as '0.0001' (4) or '1' (0). */
@@ -101,6 +103,7 @@ export function toSpotPairs(pairs: TradePair[]): SpotPair[] {
       showName: p.showName,
       pricePrecision: Number.isInteger(p.pricePrecision) && p.pricePrecision >= 0 ? p.pricePrecision : 2,
       volumePlaces: stepPlaces(p.lotSize),
+      quotePlaces: p.quotePlaces,
     }))
     .sort((a, b) => a.showName.localeCompare(b.showName))
 }

@@ -1,6 +1,7 @@
 import { Badge, Text } from '@chakra-ui/react'
 import type { DataColumn } from '@/components/data/data-table'
 import type { TranslateFn } from '@/lib/i18n'
+import { StopLine, type StopLineTexts } from '@/features/trade/components/stop-line'
 import type { SpotOrder, SpotPair, SpotTrade } from '../api/orders-api'
 import { fixed, formatDateTime, formatFee, isPositive, orderAmount, orderPrice, pairOf, statusKey, statusPalette } from '../lib/order-format'
 
@@ -13,28 +14,80 @@ export function SideLabel({ t, side }: { t: TranslateFn; side: string }) {
   )
 }
 
-/** An order's status as a coloured badge with its words. */
+/**
+ * An order's status as a coloured badge with its words. A long status
+ * (mn_MN "Хэсэгчлэн биелээд цуцлагдсан") wraps inside its cell instead of
+ * widening the table under the pinned actions column.
+ */
 export function StatusBadge({ t, order }: { t: TranslateFn; order: Pick<SpotOrder, 'status' | 'deal_volume'> }) {
   const key = statusKey(order)
   return (
-    <Badge colorPalette={statusPalette(order)} variant="subtle" data-testid="order-status" data-status={order.status}>
+    <Badge
+      colorPalette={statusPalette(order)}
+      variant="subtle"
+      whiteSpace="normal"
+      overflowWrap="break-word"
+      h="auto"
+      minH="5"
+      py="0.5"
+      lineHeight="short"
+      maxW="9rem"
+      data-testid="order-status"
+      data-status={order.status}
+    >
       {t(`status.${key}`)}
     </Badge>
   )
 }
 
+/** Texts of the stop line under a stop-limit order's price. */
+export function stopTexts(t: TranslateFn): StopLineTexts {
+  return {
+    trigger: (op, price) => t('stop.trigger', { op, price }),
+    waiting: t('stop.waiting'),
+    triggered: t('stop.triggered'),
+  }
+}
+
 /**
  * The columns of an order list. `finished` adds the average price and the
  * executed total, which only mean something once an order has traded.
+ * `lastPrices` (by symbol) tells open stop-limit orders whether their stop
+ * has been reached.
  */
-export function orderColumns(t: TranslateFn, pairs: SpotPair[] | undefined, finished: boolean): DataColumn<SpotOrder>[] {
+export function orderColumns(
+  t: TranslateFn,
+  pairs: SpotPair[] | undefined,
+  finished: boolean,
+  lastPrices?: Record<string, string | undefined>,
+): DataColumn<SpotOrder>[] {
   const p = (o: SpotOrder) => pairOf(pairs, o.symbol)
+  const stop = stopTexts(t)
   const cols: DataColumn<SpotOrder>[] = [
     { id: 'pair', header: t('cols.pair'), card: 'title', nowrap: true, cell: (o) => <Text as="span" fontWeight="semibold">{p(o).showName}</Text> },
     { id: 'side', header: t('cols.side'), card: 'title', cell: (o) => <SideLabel t={t} side={o.side} /> },
     { id: 'time', header: t('cols.time'), nowrap: true, cell: (o) => formatDateTime(o.created_at) },
-    { id: 'type', header: t('cols.type'), nowrap: true, cell: (o) => t(`types.${o.type}`) || o.type },
-    { id: 'price', header: t('cols.price'), numeric: true, cell: (o) => orderPrice(o, p(o)) ?? t('market') },
+    {
+      id: 'type',
+      header: t('cols.type'),
+      // The table scroll area keeps cells on one line; a long type (mn_MN "Шууд эсвэл цуцлах") may wrap instead.
+      cell: (o) => (
+        <Text as="span" whiteSpace="normal">
+          {t(`types.${o.type}`) || o.type}
+        </Text>
+      ),
+    },
+    {
+      id: 'price',
+      header: t('cols.price'),
+      numeric: true,
+      cell: (o) => (
+        <>
+          {orderPrice(o, p(o)) ?? t('market')}
+          <StopLine order={o} places={p(o).pricePrecision} lastPrice={lastPrices?.[o.symbol]} texts={stop} />
+        </>
+      ),
+    },
     { id: 'amount', header: t('cols.amount'), numeric: true, cell: (o) => orderAmount(o, p(o)) },
     { id: 'filled', header: t('cols.filled'), numeric: true, cell: (o) => fixed(o.deal_volume, p(o).volumePlaces) },
   ]

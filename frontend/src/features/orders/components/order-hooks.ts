@@ -71,10 +71,11 @@ export function useCancel() {
       settle(o.order_id)
     },
   })
+  // `pair` (its display name) when only one pair's orders are cancelled: the toast names it.
   const cancelAll = useMutation({
-    mutationFn: (symbol: string) => cancelAllSpotOrders(symbol),
-    onSuccess: () => {
-      notifySuccess(t('toasts.cancelledAll'))
+    mutationFn: ({ symbol }: { symbol: string; pair?: string }) => cancelAllSpotOrders(symbol),
+    onSuccess: (_data, { pair }) => {
+      notifySuccess(pair ? t('toasts.cancelledAllPair', { pair }) : t('toasts.cancelledAll'))
       void refresh()
     },
     onError: (error) => toastTransportError(error, common.t('error')),

@@ -19,7 +19,7 @@ const filled: SpotOrder = {
   price: '30000',
   volume: '0.002',
   deal_volume: '0.002',
-  deal_money: '60.2',
+  deal_money: '60.2087',
   avg_price: '30100',
   fee: '0.000002',
   fee_coin: 'BTC',
@@ -31,7 +31,7 @@ const filled: SpotOrder = {
 
 const fills: SpotTrade[] = [
   { trade_id: 't1', order_id: '3001', symbol: 'btcusdt', side: 'BUY', role: 'MAKER', price: '30000', volume: '0.001', deal_money: '30', fee: '0.000001', fee_coin: 'BTC', created_at: filled.created_at },
-  { trade_id: 't2', order_id: '3001', symbol: 'btcusdt', side: 'BUY', role: 'TAKER', price: '30200', volume: '0.001', deal_money: '30.2', fee: '0.000001', fee_coin: 'BTC', created_at: filled.updated_at! },
+  { trade_id: 't2', order_id: '3001', symbol: 'btcusdt', side: 'BUY', role: 'TAKER', price: '30200', volume: '0.001', deal_money: '30.2087', fee: '0.000001', fee_coin: 'BTC', created_at: filled.updated_at! },
 ]
 
 const market = {
@@ -78,10 +78,11 @@ describe('OrderPage', () => {
     expect(within(heading).getByTestId('order-status').textContent).toBe('Filled')
     const summary = screen.getByRole('region', { name: 'Order summary' })
     expect(within(summary).getByTestId('order-detail-order-id').textContent).toContain('3001')
-    expect(within(summary).getByTestId('order-detail-price').textContent).toContain('30000.00')
+    expect(within(summary).getByTestId('order-detail-price').textContent).toContain('30,000.00')
     expect(within(summary).getByTestId('order-detail-amount').textContent).toContain('0.002000')
-    expect(within(summary).getByTestId('order-detail-avg').textContent).toContain('30100.00')
-    expect(within(summary).getByTestId('order-detail-total').textContent).toContain('60.20 USDT')
+    expect(within(summary).getByTestId('order-detail-avg').textContent).toContain('30,100.00')
+    // Totals round half up, as on the trade page (60.2087 -> 60.21, not 60.20).
+    expect(within(summary).getByTestId('order-detail-total').textContent).toContain('60.21 USDT')
     expect(within(summary).getByTestId('order-detail-fee').textContent).toContain('0.00000200 BTC')
     expect(within(summary).getByTestId('order-detail-created').textContent).toContain('2024-05-01 09:30:00')
     expect(within(summary).getByTestId('order-detail-client-id').textContent).toContain('my-bot-7')
@@ -89,7 +90,8 @@ describe('OrderPage', () => {
     const rows = await screen.findAllByTestId('order-fill')
     expect(rows).toHaveLength(2)
     expect(rows[0].textContent).toContain('Maker')
-    expect(rows[1].textContent).toContain('30200.00')
+    expect(rows[1].textContent).toContain('30,200.00')
+    expect(rows[1].textContent).toContain('30.21')
     expect(rows[1].textContent).toContain('0.00000100 BTC')
     expect(calls('/fe-ex-api/order/detail')).toEqual([{ order_id: '3001' }])
     expect(calls('/fe-ex-api/trade/list_by_order')).toEqual([{ order_id: '3001' }])
@@ -155,7 +157,7 @@ describe('OrderPage', () => {
     renderWithApp(<OrderPage orderId="3002" search={{}} />)
     await screen.findByTestId('order-detail-heading')
     expect(await screen.findByTestId('order-fills-empty')).toBeTruthy()
-    expect(screen.getByTestId('order-detail-price').textContent).toContain('30000.00')
+    expect(screen.getByTestId('order-detail-price').textContent).toContain('30,000.00')
     expect(screen.getByTestId('order-detail-avg').textContent).toContain('—')
     const before = calls('/fe-ex-api/order/detail').length
     orders['3002'] = { ...orders['3002'], status: 4, status_text: 'CANCELLED' }

@@ -8,6 +8,8 @@ import { OrdersPage } from './orders-page'
 
 const apiData = vi.hoisted(() => vi.fn())
 vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import('@/lib/request-client')>()), apiData }))
+const notifySuccess = vi.hoisted(() => vi.fn())
+vi.mock('@/lib/notify', async (orig) => ({ ...(await orig<typeof import('@/lib/notify')>()), notifySuccess }))
 
 const DAY = 86_400_000
 
@@ -76,6 +78,8 @@ function route(path: string, body: Record<string, unknown>) {
     }
     case '/fe-ex-api/order/trade_info_search':
       return { count: 1, tradeList: [fill] }
+    case '/fe-ex-api/market/tickers':
+      return { tickers: { btcusdt: { open: '96000', close: '97000', rose: '0.01' } }, sparklines: {} }
     case '/fe-ex-api/trade/list_by_order':
       return { count: 1, tradeList: body.order_id === '2001' ? [] : [fill] }
     default:
@@ -100,6 +104,7 @@ describe('OrdersPage', () => {
     apiData.mockReset()
     apiData.mockImplementation(async (path: string, body: Record<string, unknown>) => route(path, body))
     openOrders = Array.from({ length: 12 }, (_, i) => order(i))
+    notifySuccess.mockReset()
   })
 
   it('lists open orders a page at a time and filters them by side', async () => {
@@ -112,7 +117,7 @@ describe('OrdersPage', () => {
     expect(screen.getByRole('search', { name: 'Filter orders' })).toBeTruthy()
     const first = within(list).getAllByTestId('open-order')[0]
     expect(first.textContent).toContain('BTC/USDT')
-    expect(first.textContent).toContain('20000.00')
+    expect(first.textContent).toContain('20,000.00')
     expect(within(first).getByTestId('order-status').textContent).toBe('Open')
     expect(screen.getByTestId('open-count').textContent).toBe('12 in total')
     // Page 2 holds the other two.
@@ -148,6 +153,46 @@ describe('OrdersPage', () => {
     expect(dialog.textContent).toContain('All 12 open BTC/USDT orders will be cancelled')
     fireEvent.click(within(dialog).getByTestId('cancel-all-confirm'))
     await waitFor(() => expect(calls('/fe-ex-api/order/cancel_all')).toEqual([{ symbol: 'btcusdt' }]))
+    // Only this pair's orders went: the toast says which.
+    await waitFor(() => expect(notifySuccess).toHaveBeenCalledWith('All open BTC/USDT orders cancelled'))
+  })
+
+  it("shows an open stop-limit order's stop and whether the last price has reached it", async () => {
+    openOrders = [
+      order(0, { type: 'STOP_LIMIT', price: '99000', stop_price: '98000' }),
+      order(1, { type: 'STOP_LIMIT', side: 'SELL', price: '98000', stop_price: '98500' }),
+      order(2),
+    ]
+    renderWithApp(<Harness initial={{}} />)
+    const list = await screen.findByTestId('open-orders')
+    const [buy, sell, limit] = within(list).getAllByTestId('open-order')
+    expect(within(buy).getByTestId('order-stop').textContent).toContain('Stop ≥ 98,000.00')
+    // The last price (97000, from the tickers) is short of the buy's stop and past the sell's.
+    await waitFor(() => expect(within(buy).getByTestId('order-stop-state').textContent).toBe('Waiting for the stop'))
+    expect(within(sell).getByTestId('order-stop').textContent).toContain('Stop ≤ 98,500.00')
+    expect(within(sell).getByTestId('order-stop-state').textContent).toBe('Triggered')
+    expect(within(limit).queryByTestId('order-stop')).toBeNull()
+  })
+
+  it('says the filters, not the period, leave nothing to show', async () => {
+    renderWithApp(<Harness initial={{ tab: 'history', status: 5, side: 'SELL' }} />)
+    expect((await screen.findByTestId('order-history-empty')).textContent).toBe('No orders match these filters')
+    fireEvent.click(screen.getByTestId('orders-tab-trades'))
+    await screen.findByTestId('trade-history')
+    fireEvent.change(screen.getByTestId('filter-pair'), { target: { value: 'ethusdt' } })
+    apiData.mockImplementation(async (path: string, body: Record<string, unknown>) =>
+      path === '/fe-ex-api/order/trade_info_search' ? { count: 0, tradeList: [] } : route(path, body),
+    )
+    fireEvent.change(screen.getByTestId('filter-side'), { target: { value: 'BUY' } })
+    expect((await screen.findByTestId('trade-history-empty')).textContent).toBe('No trades match these filters')
+  })
+
+  it('says the period is empty when no filter is set', async () => {
+    apiData.mockImplementation(async (path: string, body: Record<string, unknown>) =>
+      path === '/fe-ex-api/order/entrust_history' ? { count: 0, orderList: [] } : route(path, body),
+    )
+    renderWithApp(<Harness initial={{ tab: 'history' }} />)
+    expect((await screen.findByTestId('order-history-empty')).textContent).toBe('No finished orders in this period')
   })
 
   it('pages through the order history of the last 180 days and filters its status', async () => {
@@ -205,10 +250,10 @@ describe('OrdersPage', () => {
     const panel = await screen.findByTestId('order-detail')
     expect(within(panel).getByTestId('order-detail-heading').textContent).toContain('BTC/USDT')
     expect(within(panel).getByTestId('order-detail-order-id').textContent).toContain('2000')
-    expect(within(panel).getByTestId('order-detail-avg').textContent).toContain('30000.00')
+    expect(within(panel).getByTestId('order-detail-avg').textContent).toContain('30,000.00')
     const fills = await within(panel).findAllByTestId('order-fill')
     expect(fills).toHaveLength(1)
-    expect(fills[0].textContent).toContain('30100.50')
+    expect(fills[0].textContent).toContain('30,100.50')
     expect(fills[0].textContent).toContain('Taker')
     expect(calls('/fe-ex-api/trade/list_by_order')).toEqual([{ order_id: '2000' }])
     // A finished order has no cancel button.

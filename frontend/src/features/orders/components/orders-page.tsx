@@ -1,4 +1,4 @@
-import { Box, Button, Container, Dialog, Flex, Heading, HStack, Portal, Stack, Tabs, Text } from '@chakra-ui/react'
+import { Box, Button, Container, Flex, Heading, HStack, Stack, Tabs, Text } from '@chakra-ui/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { LuChartCandlestick, LuListX } from 'react-icons/lu'
@@ -6,6 +6,7 @@ import { DataTable } from '@/components/data/data-table'
 import { HISTORY_WINDOW_DAYS } from '@/components/data/history-range'
 import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
+import { marketTickersQuery } from '@/features/markets/api/get-market-tickers'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
 import {
   HISTORY_REFRESH_MS,
@@ -17,8 +18,9 @@ import {
   type SpotOrder,
   type SpotPair,
 } from '../api/orders-api'
-import { filterOpenOrders, historyFilter, nextSearch, ORDER_TABS, PAGE_SIZE, pageSlice, type OrdersSearch, type OrderTab } from '../lib/order-filters'
+import { emptyKey, filterOpenOrders, historyFilter, nextSearch, ORDER_TABS, PAGE_SIZE, pageSlice, type OrdersSearch, type OrderTab } from '../lib/order-filters'
 import { pairOf } from '../lib/order-format'
+import { CancelAllDialog } from './cancel-all-dialog'
 import { orderColumns, tradeColumns } from './order-columns'
 import { OrderDetail } from './order-detail'
 import { OrderFilters } from './order-filters'
@@ -45,49 +47,6 @@ function useClampPage(page: number, count: number | undefined, search: OrdersSea
   }, [page, count, search, onSearch])
 }
 
-function CancelAllDialog({
-  open,
-  onClose,
-  onConfirm,
-  pair,
-  count,
-  busy,
-}: {
-  open: boolean
-  onClose: () => void
-  onConfirm: () => void
-  pair?: SpotPair
-  count: number
-  busy: boolean
-}) {
-  const { t } = useTexts('orders')
-  return (
-    <Dialog.Root open={open} onOpenChange={(d) => !d.open && onClose()} role="alertdialog" placement="center" lazyMount unmountOnExit>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="cancel-all-dialog" mx="4">
-            <Dialog.Header>
-              <Dialog.Title>{t('confirmCancelAll.title')}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Text>{pair ? t('confirmCancelAll.bodyPair', { n: count, pair: pair.showName }) : t('confirmCancelAll.bodyAll', { n: count })}</Text>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose} data-testid="cancel-all-keep">
-                {t('confirmCancelAll.keep')}
-              </Button>
-              <Button colorPalette="red" loading={busy} onClick={onConfirm} data-testid="cancel-all-confirm">
-                {t('confirmCancelAll.confirm')}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
-  )
-}
-
 function OpenOrdersTab({
   search,
   onSearch,
@@ -109,7 +68,11 @@ function OpenOrdersTab({
   const matching = filterOpenOrders(all, search.side)
   const { rows, page } = pageSlice(matching, search.page ?? 1)
   useClampPage(search.page ?? 1, query.data ? matching.length : undefined, search, onSearch)
-  const columns = useMemo(() => orderColumns(t, pairs, false), [t, pairs])
+  // Open stop-limit orders say whether the last price has reached their stop.
+  const hasStops = all.some((o) => o.type === 'STOP_LIMIT')
+  const tickers = useQuery({ ...marketTickersQuery, enabled: hasStops }).data
+  const lastPrices = useMemo(() => (tickers ? Object.fromEntries(Object.entries(tickers).map(([k, v]) => [k, v.close])) : undefined), [tickers])
+  const columns = useMemo(() => orderColumns(t, pairs, false, lastPrices), [t, pairs, lastPrices])
   const { cancel, cancelAll, pending } = cancels
   const pair = search.symbol ? pairOf(pairs, search.symbol) : undefined
   return (
@@ -133,7 +96,7 @@ function OpenOrdersTab({
         testId="open-orders"
         rowTestId="open-order"
         {...tableState(t, query)}
-        emptyText={t('empty.open')}
+        emptyText={t(`empty.${emptyKey(search, 'open')}`)}
         emptyTestId="open-orders-empty"
         actionsLabel={t('cols.actions')}
         stickyActions
@@ -166,8 +129,8 @@ function OpenOrdersTab({
       <CancelAllDialog
         open={confirming}
         onClose={() => setConfirming(false)}
-        onConfirm={() => cancelAll.mutate(search.symbol ?? '', { onSettled: () => setConfirming(false) })}
-        pair={pair}
+        onConfirm={() => cancelAll.mutate({ symbol: search.symbol ?? '', pair: pair?.showName }, { onSettled: () => setConfirming(false) })}
+        pair={pair?.showName}
         count={all.length}
         busy={cancelAll.isPending}
       />
@@ -206,7 +169,7 @@ function OrderHistoryTab({
         testId="order-history"
         rowTestId="history-order"
         {...tableState(t, query)}
-        emptyText={t('empty.history')}
+        emptyText={t(`empty.${emptyKey(search, 'history')}`)}
         emptyTestId="order-history-empty"
         actionsLabel={t('cols.actions')}
         stickyActions
@@ -256,7 +219,7 @@ function TradeHistoryTab({
         testId="trade-history"
         rowTestId="history-trade"
         {...tableState(t, query)}
-        emptyText={t('empty.trades')}
+        emptyText={t(`empty.${emptyKey(search, 'trades')}`)}
         emptyTestId="trade-history-empty"
       />
       <Pager

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { searchBody, type SpotOrder } from '../api/orders-api'
-import { filterOpenOrders, historyFilter, nextSearch, PAGE_SIZE, pageSlice, parseOrdersSearch, searchRange } from './order-filters'
+import { emptyKey, filterOpenOrders, historyFilter, nextSearch, PAGE_SIZE, pageSlice, parseOrdersSearch, searchRange } from './order-filters'
 
 const NOW = new Date(2025, 5, 15, 13, 45, 30).getTime()
 const DAY = 86_400_000
@@ -88,5 +88,17 @@ describe('open orders in memory', () => {
     expect(pageSlice(orders, 3)).toMatchObject({ page: 3, rows: [{ order_id: '20' }, { order_id: '21' }, { order_id: '22' }] })
     expect(pageSlice(orders, 9).page).toBe(3)
     expect(pageSlice([], 2)).toEqual({ rows: [], page: 1 })
+  })
+})
+
+describe('empty lists', () => {
+  it('blames the filters when one is on, the period otherwise', () => {
+    expect(emptyKey({}, 'history')).toBe('history')
+    expect(emptyKey({ from: '2025-01-01' }, 'history')).toBe('history')
+    expect(emptyKey({ status: 5, side: 'SELL' }, 'history')).toBe('filtered')
+    expect(emptyKey({ symbol: 'btcusdt' }, 'trades')).toBe('filteredTrades')
+    expect(emptyKey({ side: 'BUY' }, 'open')).toBe('filtered')
+    expect(emptyKey({}, 'open')).toBe('open')
+    expect(emptyKey({}, 'trades')).toBe('trades')
   })
 })

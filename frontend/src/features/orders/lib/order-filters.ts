@@ -73,6 +73,17 @@ export function filterOpenOrders(orders: SpotOrder[], side: Side | undefined): S
   return side ? orders.filter((o) => o.side === side) : orders
 }
 
+/**
+ * The text key (under `empty.`) of a list with nothing to show: when a pair,
+ * side or status filter is on, the filters are why ("No orders match these
+ * filters"), not the period or the account.
+ */
+export function emptyKey(search: OrdersSearch, tab: OrderTab): string {
+  const filtered = !!search.symbol || !!search.side || (tab === 'history' && search.status !== undefined)
+  if (!filtered) return tab
+  return tab === 'trades' ? 'filteredTrades' : 'filtered'
+}
+
 /** One page of an in-memory list, with the page number brought into range. */
 export function pageSlice<T>(list: T[], page: number, pageSize = PAGE_SIZE): { rows: T[]; page: number } {
   const pages = Math.max(1, Math.ceil(list.length / pageSize))

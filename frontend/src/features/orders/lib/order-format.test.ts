@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { getBundledTexts } from '@/lib/bundled-texts'
 import { lookup } from '@/lib/i18n'
 import { parseSpotPairs, stepPlaces, type SpotOrder, type SpotPair } from '../api/orders-api'
+import { fixed as tradeFixed } from '@/features/trade/lib/decimal'
 import { fixed, formatDateTime, formatFee, isOpenOrder, isPositive, orderAmount, orderPrice, pairOf, statusKey, statusPalette } from './order-format'
 
 const BTC: SpotPair = { symbol: 'btcusdt', routeSymbol: 'BTC_USDT', base: 'BTC', quote: 'USDT', showName: 'BTC/USDT', pricePrecision: 2, volumePlaces: 6 }
@@ -25,10 +26,10 @@ function order(over: Partial<SpotOrder>): SpotOrder {
 }
 
 describe('fixed', () => {
-  it('pads and cuts decimals without floats', () => {
-    expect(fixed('30000', 2)).toBe('30000.00')
-    expect(fixed('0.1234567', 6)).toBe('0.123456')
-    expect(fixed('12345678901234567890.123', 2)).toBe('12345678901234567890.12')
+  it('pads and rounds decimals half up without floats, grouping thousands', () => {
+    expect(fixed('30000', 2)).toBe('30,000.00')
+    expect(fixed('0.1234567', 6)).toBe('0.123457')
+    expect(fixed('12345678901234567890.125', 2)).toBe('12,345,678,901,234,567,890.13')
     expect(fixed('.5', 1)).toBe('0.5')
     expect(fixed('007', 0)).toBe('7')
     expect(fixed('-0.001', 2)).toBe('0.00')
@@ -39,6 +40,16 @@ describe('fixed', () => {
     expect(fixed('', 2)).toBe('—')
     expect(fixed('1e5', 2)).toBe('—')
     expect(fixed('12.5', undefined)).toBe('12.5')
+    expect(fixed('1234.5', undefined)).toBe('1,234.5')
+  })
+
+  it('shows a fill exactly as the trade page does', () => {
+    // The QA report: 6.34 and 145.71 on the trade page, 6.33 and 145.70 here.
+    for (const [value, places] of [['6.335', 2], ['145.7051', 2], ['76.2087', 2], ['97123.456', 2], ['0.0000655', 6]] as const) {
+      expect(fixed(value, places)).toBe(tradeFixed(value, places))
+    }
+    expect(fixed('6.335', 2)).toBe('6.34')
+    expect(fixed('76.2087', 2)).toBe('76.21')
   })
 
   it('tells positive amounts', () => {
@@ -91,13 +102,16 @@ describe('status labels', () => {
 
 describe('order values', () => {
   it('shows the price or none for market orders', () => {
-    expect(orderPrice(order({}), BTC)).toBe('30000.00')
+    expect(orderPrice(order({}), BTC)).toBe('30,000.00')
     expect(orderPrice(order({ type: 'MARKET', price: '0' }), BTC)).toBeUndefined()
   })
 
   it('shows the base amount, or the quote budget of a market buy', () => {
     expect(orderAmount(order({}), BTC)).toBe('0.500000')
     expect(orderAmount(order({ type: 'MARKET', volume: '0', quote_volume: '50' }), BTC)).toBe('50.00 USDT')
+    // The budget is in the quote coin: at its places (MNT 2) when known, not the price's (USDT/MNT 1).
+    const usdtMnt: SpotPair = { symbol: 'usdtmnt', routeSymbol: 'USDT_MNT', base: 'USDT', quote: 'MNT', showName: 'USDT/MNT', pricePrecision: 1, volumePlaces: 2, quotePlaces: 2 }
+    expect(orderAmount(order({ symbol: 'usdtmnt', type: 'MARKET', volume: '0', quote_volume: '10000000' }), usdtMnt)).toBe('10,000,000.00 MNT')
   })
 
   it('falls back to the symbol when the pair list is missing', () => {
@@ -129,6 +143,12 @@ describe('pairs', () => {
       ['usdtmnt', 'USDT/MNT', 1, 2],
     ])
     expect(parseSpotPairs(null)).toEqual([])
+    // The quote coin's places come from the coin list's showPrecision.
+    const withCoins = parseSpotPairs({
+      coinList: { MNT: { showPrecision: 2 }, USDT: { showPrecision: 6 } },
+      market: { MNT: { 'USDT/MNT': { symbol: 'usdtmnt', base: 'USDT', quote: 'MNT', pricePrecision: 1, lotSize: '0.01' } } },
+    })
+    expect(withCoins[0].quotePlaces).toBe(2)
   })
 
   it('counts the places of a step', () => {

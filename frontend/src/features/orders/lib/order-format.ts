@@ -1,37 +1,27 @@
 import type { SpotOrder, SpotPair } from '../api/orders-api'
 import { ORDER_STATUS } from '../api/orders-api'
+import { FEE_PLACES, formatDisplay, formatFee, groupThousands } from '@/features/trade/lib/decimal'
 
 /** Display helpers of the orders pages. Amounts stay strings: no float ever touches them. */
 
 const DECIMAL_RE = /^(-)?(\d*)(?:\.(\d*))?$/
 
 /**
- * A decimal string with exactly `places` decimals (padded, or cut towards
- * zero: the server's values already sit on the pair's grid). Anything that
- * is not a plain decimal is shown as '—'.
+ * A decimal string for display with exactly `places` decimals, rounded half
+ * up and grouped in thousands: the one display rule of the trade and orders
+ * screens ({@link formatDisplay}), so a fill shows the same total on both.
+ * Without places the value is shown as sent (grouped). Anything that is not
+ * a plain decimal is shown as '—'.
  */
 export function fixed(value: string | undefined, places: number | undefined): string {
-  if (value === undefined || value === '') return '—'
+  if (value === undefined || value.trim() === '') return '—'
+  if (places !== undefined) return formatDisplay(value, places)
   const m = DECIMAL_RE.exec(value.trim())
   if (!m || (m[2] === '' && !m[3])) return '—'
-  if (places === undefined) return value
-  const int = (m[2] || '0').replace(/^0+(?=\d)/, '')
-  const frac = (m[3] ?? '').padEnd(places, '0').slice(0, places)
-  const neg = m[1] === '-' && /[1-9]/.test(int + frac)
-  return `${neg ? '-' : ''}${int}${places > 0 ? `.${frac}` : ''}`
+  return groupThousands(value.trim())
 }
 
-/** Decimal places of fees: the ledger keeps every coin's fees to 8 places. */
-export const FEE_PLACES = 8
-
-/**
- * A fee with its coin at the ledger's 8 places, so a column of fees lines up
- * ('0.0000003' -> '0.00000030 BTC'); '—' when there is none.
- */
-export function formatFee(fee: string | undefined, coin: string | undefined): string {
-  const text = fixed(fee, FEE_PLACES)
-  return text === '—' ? text : `${text} ${coin ?? ''}`.trim()
-}
+export { FEE_PLACES, formatFee }
 
 /** True when a decimal string is greater than zero. */
 export function isPositive(value: string | undefined): boolean {
@@ -94,7 +84,7 @@ export function pairOf(pairs: SpotPair[] | undefined, symbol: string): SpotPair 
  */
 export function orderAmount(o: SpotOrder, pair: SpotPair): string {
   if (isPositive(o.volume)) return fixed(o.volume, pair.volumePlaces)
-  if (isPositive(o.quote_volume)) return `${fixed(o.quote_volume, pair.pricePrecision)} ${pair.quote}`.trim()
+  if (isPositive(o.quote_volume)) return `${fixed(o.quote_volume, pair.quotePlaces ?? pair.pricePrecision)} ${pair.quote}`.trim()
   return '—'
 }
 

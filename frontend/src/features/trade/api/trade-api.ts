@@ -11,6 +11,10 @@ export interface TradePair extends PairRules {
   showName: string
   close?: string
   rose?: string
+  /** Decimal places of the base coin's balances (the coin list's showPrecision), when known. */
+  basePlaces?: number
+  /** Decimal places of the quote coin's balances (the coin list's showPrecision), when known. */
+  quotePlaces?: number
 }
 
 /** Order book: [price, quantity] pairs, best first. */
@@ -100,9 +104,18 @@ export function apiSymbol(symbol: string): string {
   return symbol.replace(/[/_-]/g, '').toLowerCase()
 }
 
+/** The showPrecision of a coin of public_info_market's coinList, when it has a sane one. */
+function coinPlaces(coinList: unknown, coin: string): number | undefined {
+  if (!isRecord(coinList)) return undefined
+  const info = coinList[coin] ?? coinList[coin.toLowerCase()]
+  const places = isRecord(info) ? Number(info.showPrecision) : NaN
+  return Number.isInteger(places) && places >= 0 && places <= 18 ? places : undefined
+}
+
 /** Flattens public_info_market into the pairs with their rules. */
 export function parsePairs(data: unknown): TradePair[] {
   const market = isRecord(data) && isRecord(data.market) ? data.market : {}
+  const coinList = isRecord(data) ? data.coinList : undefined
   const out: TradePair[] = []
   for (const group of Object.values(market)) {
     if (!isRecord(group)) continue
@@ -125,6 +138,8 @@ export function parsePairs(data: unknown): TradePair[] {
         minNotional: s(raw.minNotional, '0'),
         close: s(raw.close) || undefined,
         rose: s(raw.rose) || undefined,
+        basePlaces: coinPlaces(coinList, base),
+        quotePlaces: coinPlaces(coinList, quote),
       })
     }
   }

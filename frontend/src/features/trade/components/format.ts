@@ -1,5 +1,5 @@
 /** Display helpers shared by the trade page panels. */
-import { truncated } from '../lib/decimal'
+export { FEE_PLACES, formatFee } from '../lib/decimal'
 
 export { changeColor, formatRose } from '@/lib/change'
 
@@ -9,15 +9,6 @@ export function formatTime(ms: number, timeOnly = false): string {
   const pad = (n: number) => String(n).padStart(2, '0')
   const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
   return timeOnly ? time : `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`
-}
-
-/** Decimal places of fees: the ledger keeps every coin's fees to 8 places. */
-export const FEE_PLACES = 8
-
-/** A fee with its coin at the ledger's 8 places, so a column of fees lines up ('0.0000003' -> '0.00000030 BTC'). */
-export function formatFee(fee: string | undefined, coin: string | undefined): string {
-  const text = truncated(fee, FEE_PLACES)
-  return text === '—' ? text : `${text} ${coin ?? ''}`.trim()
 }
 
 /**

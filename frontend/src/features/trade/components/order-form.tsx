@@ -7,9 +7,10 @@ import { loginHref } from '@/lib/auth-guard'
 import { useTexts } from '@/lib/i18n'
 import { useUserInfo } from '@/lib/session'
 import { balanceQuery, createOrder, orderDetail, type TradePair } from '../api/trade-api'
-import { placesOf, sanitizeInput, truncated } from '../lib/decimal'
+import { fixed, groupThousands, placesOf, sanitizeInput, truncated } from '../lib/decimal'
 import {
   amountFor,
+  availablePlaces,
   buildOrderRequest,
   hasPrice,
   isMarketBuyByAmount,
@@ -135,7 +136,12 @@ function PercentSlider({ value, onChange, disabled, label }: { value: number; on
             {PERCENT_MARKS.map((m) => (
               <Slider.Marker key={m} value={m}>
                 <Slider.MarkerIndicator />
-                {/* A tap on a mark's label sets that share exactly (the keys do so for keyboard users: Home, End, Page Up/Down). */}
+                {/*
+                  A tap on a mark's label sets that share exactly (the keys do so for keyboard users: Home, End, Page Up/Down).
+                  It acts on the press and keeps it from the slider's control: the control would otherwise take the press
+                  as a drag to the pointer's spot (26 % beside the 25 % label), and when that change moved the layout (an
+                  error under a field going away) the label never got the click that corrects it.
+                */}
                 <Slider.MarkerLabel
                   pointerEvents={disabled ? 'none' : 'auto'}
                   cursor="pointer"
@@ -144,6 +150,11 @@ function PercentSlider({ value, onChange, disabled, label }: { value: number; on
                   fontVariantNumeric="tabular-nums"
                   color={m === value ? 'fg' : undefined}
                   _hover={{ color: 'fg' }}
+                  onPointerDown={(e) => {
+                    e.stopPropagation()
+                    e.preventDefault()
+                    if (!disabled) onChange(m)
+                  }}
                   onClick={() => !disabled && onChange(m)}
                   data-testid={`percent-mark-${m}`}
                 >
@@ -201,7 +212,8 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   const errorOf = (field: OrderError['field']) => {
     if (!showErrors) return undefined
     const e = errors.find((x) => x.field === field)
-    return e ? t(`form.errors.${e.key}`, e.vars) : undefined
+    // Amounts in the messages group thousands like the rest of the page ("at least 5,000 MNT").
+    return e ? t(`form.errors.${e.key}`, e.vars && Object.fromEntries(Object.entries(e.vars).map(([k, v]) => [k, groupThousands(v)]))) : undefined
   }
   const quoteEntry = isQuoteEntry(draft)
   // A market buy by amount has no price to turn a share of the balance into
@@ -288,7 +300,7 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
         toaster.create({
           type: 'warning',
           title: t(`form.outcome.${key}.title`),
-          description: t(`form.outcome.${key}.body`, { filled: truncated(order.deal_volume, amountPlaces), coin: pair.base }),
+          description: t(`form.outcome.${key}.body`, { filled: fixed(order.deal_volume, amountPlaces), coin: pair.base }),
           duration: TOAST_DURATION_MS,
           closable: true,
         })
@@ -380,7 +392,7 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
         <HStack justify="space-between" fontSize="xs">
           <Text color="fg.muted">{t('form.available')}</Text>
           <Text fontVariantNumeric="tabular-nums" data-testid="available-balance">
-            {balances.isLoading ? '…' : `${truncated(available ?? '0', side === 'BUY' ? totalPlaces(pair) : amountPlaces)} ${payCoin}`}
+            {balances.isLoading ? '…' : `${truncated(available ?? '0', availablePlaces(pair, side))} ${payCoin}`}
           </Text>
         </HStack>
         {type === 'STOP_LIMIT' && (
@@ -434,7 +446,7 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
           />
         )}
         <Text fontSize="2xs" color="fg.muted" data-testid="min-notional">
-          {t('form.minNotional', { min: pair.minNotional, coin: pair.quote })}
+          {t('form.minNotional', { min: groupThousands(pair.minNotional), coin: pair.quote })}
         </Text>
         <Button
           type="submit"

@@ -6,6 +6,7 @@ import { tickerQuery, type Ticker, type TradePair } from '../api/trade-api'
 import { useMarketChannel } from '../api/use-market-channel'
 import { fixed } from '../lib/decimal'
 import { changeColor, formatRose } from './format'
+import { ReconnectingNotice } from './reconnecting-notice'
 
 function Stat({ label, value, color, testId }: { label: string; value: string; color?: string; testId?: string }) {
   return (
@@ -73,6 +74,9 @@ export function TradeHeader({ pair, pairs }: { pair: TradePair; pairs: TradePair
         <Stat label={t('header.volume', { coin: pair.base })} value={fixed(ticker?.vol, pair.volumePrecision)} />
         <Stat label={t('header.amount', { coin: pair.quote })} value={fixed(ticker?.amount, 2)} />
       </HStack>
+      <Box ms="auto">
+        <ReconnectingNotice />
+      </Box>
     </Flex>
   )
 }

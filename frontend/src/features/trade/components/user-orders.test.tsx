@@ -1,11 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
-import type { OrderView, TradeView } from '../api/trade-api'
+import { tickerQuery, type OrderView, type TradeView } from '../api/trade-api'
 import { BTC_USDT } from '../test-pair'
 import { PANEL_PAGE_SIZE, UserOrders } from './user-orders'
 
 const apiData = vi.hoisted(() => vi.fn())
+const notifySuccess = vi.hoisted(() => vi.fn())
+vi.mock('@/lib/notify', async (orig) => ({ ...(await orig<typeof import('@/lib/notify')>()), notifySuccess }))
 vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import('@/lib/request-client')>()), apiData }))
 vi.mock('@/lib/session', async (orig) => ({
   ...(await orig<typeof import('@/lib/session')>()),
@@ -48,21 +50,23 @@ const page = <T,>(all: T[], body: Record<string, unknown>) => all.slice((Number(
 
 const calls = (path: string) => apiData.mock.calls.filter((c) => c[0] === path).map((c) => c[1] as Record<string, unknown>)
 
+let openList: OrderView[] = []
+
 describe('UserOrders on the trade page', () => {
   beforeEach(() => {
+    openList = Array.from({ length: 13 }, (_, i) => order(i, 1))
+    notifySuccess.mockReset()
     apiData.mockReset()
     apiData.mockImplementation(async (path: string, body: Record<string, unknown>) => {
-      if (path.endsWith('/order/list/new')) {
-        const all = Array.from({ length: 13 }, (_, i) => order(i, 1))
-        return { count: all.length, orderList: page(all, body) }
-      }
+      if (path.endsWith('/order/list/new')) return { count: openList.length, orderList: page(openList, body) }
       if (path.endsWith('/order/entrust_history')) {
         // The newest: a market buy cut short after a part filled.
         const all = [{ ...order(99, 4), deal_volume: '0.0004' }, ...Array.from({ length: 24 }, (_, i) => order(100 + i, 3))]
         return { count: all.length, orderList: page(all, body) }
       }
       if (path.endsWith('/order/trade_info_search')) {
-        const all = Array.from({ length: 3 }, (_, i) => trade(i))
+        // Fills whose totals have more places than shown: they round half up, as on the orders pages.
+        const all = [...Array.from({ length: 3 }, (_, i) => trade(i)), { ...trade(3), price: '97123.456', volume: '0.000065', deal_money: '6.335' }, { ...trade(4), deal_money: '1145.7051' }]
         return { count: all.length, tradeList: page(all, body) }
       }
       return {}
@@ -107,8 +111,54 @@ describe('UserOrders on the trade page', () => {
     renderWithApp(<UserOrders pair={pair} />)
     fireEvent.click(await screen.findByTestId('tab-trade-history'))
     const list = await screen.findByTestId('trade-history-table')
-    expect(within(list).getAllByTestId('trade-row')).toHaveLength(3)
+    expect(within(list).getAllByTestId('trade-row')).toHaveLength(5)
     expect(screen.queryByTestId('trade-history-pager')).toBeNull()
-    expect(within(list).getAllByTestId('trade-row')[0].textContent).toContain('0.05200000 USDT')
+    const rows = within(list).getAllByTestId('trade-row')
+    expect(rows[0].textContent).toContain('0.05200000 USDT')
+    expect(rows[0].textContent).toContain('26,000.00')
+    // Totals round half up like every other screen (6.335 -> 6.34, not 6.33) and group thousands.
+    expect(rows[3].textContent).toContain('97,123.46')
+    expect(rows[3].textContent).toContain('6.34')
+    expect(rows[3].textContent).not.toContain('6.33')
+    expect(rows[4].textContent).toContain('1,145.71')
+  })
+
+  it("shows a stop-limit order's stop under its price, and whether it still waits for it", async () => {
+    openList = [
+      { ...order(1, 1), type: 'STOP_LIMIT', price: '99000', stop_price: '98000' },
+      { ...order(2, 1), type: 'STOP_LIMIT', side: 'SELL', price: '98000', stop_price: '98500' },
+      { ...order(3, 1), type: 'MARKET', price: '0', volume: '0', quote_volume: '10000000' },
+    ]
+    const { queryClient } = renderWithApp(<UserOrders pair={{ ...pair, quotePlaces: 6 }} />)
+    // The header keeps the ticker; the panel reads the last price from it (97000: the sell's stop at 98500 is passed).
+    queryClient.setQueryData(tickerQuery(pair.symbol).queryKey, { open: '0', high: '0', low: '0', close: '97000', vol: '0', amount: '0', rose: '0' })
+    const list = await screen.findByTestId('open-orders-table')
+    const [buy, sell, market] = within(list).getAllByTestId('order-row')
+    expect(within(buy).getByTestId('order-stop').textContent).toContain('Stop ≥ 98,000.00')
+    await waitFor(() => expect(within(buy).getByTestId('order-stop-state').textContent).toBe('Waiting for the stop'))
+    expect(within(sell).getByTestId('order-stop').textContent).toContain('Stop ≤ 98,500.00')
+    expect(within(sell).getByTestId('order-stop-state').getAttribute('data-state')).toBe('triggered')
+    expect(within(market).queryByTestId('order-stop')).toBeNull()
+    // A market buy's budget at its coin's places, not the price's.
+    expect(market.textContent).toContain('10,000,000.000000 USDT')
+  })
+
+  it("asks before cancelling all of the pair's orders, and names the pair when done", async () => {
+    renderWithApp(<UserOrders pair={pair} />)
+    await screen.findByTestId('open-orders-table')
+    fireEvent.click(screen.getByTestId('cancel-all'))
+    const dialog = await screen.findByTestId('cancel-all-dialog')
+    expect(dialog.textContent).toContain('All 13 open BTC/USDT orders will be cancelled')
+    expect(calls('/fe-ex-api/order/cancel_all')).toEqual([])
+    // Keeping them closes the dialog and cancels nothing.
+    fireEvent.click(within(dialog).getByTestId('cancel-all-keep'))
+    await waitFor(() => expect(screen.queryByTestId('cancel-all-dialog')).toBeNull())
+    expect(calls('/fe-ex-api/order/cancel_all')).toEqual([])
+
+    fireEvent.click(screen.getByTestId('cancel-all'))
+    fireEvent.click(within(await screen.findByTestId('cancel-all-dialog')).getByTestId('cancel-all-confirm'))
+    await waitFor(() => expect(calls('/fe-ex-api/order/cancel_all')).toEqual([{ symbol: 'btcusdt' }]))
+    await waitFor(() => expect(notifySuccess).toHaveBeenCalledWith('All open BTC/USDT orders cancelled'))
+    await waitFor(() => expect(screen.queryByTestId('cancel-all-dialog')).toBeNull())
   })
 })

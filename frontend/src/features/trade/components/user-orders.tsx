@@ -6,6 +6,7 @@ import { DataTable, type DataColumn } from '@/components/data/data-table'
 import { HISTORY_PRESETS, HISTORY_WINDOW_DAYS, presetRange, rangeMillis } from '@/components/data/history-range'
 import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
+import { CancelAllDialog } from '@/features/orders/components/cancel-all-dialog'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
 import { notifySuccess } from '@/lib/notify'
 import { useUserInfo } from '@/lib/session'
@@ -14,6 +15,7 @@ import {
   cancelOrder,
   openOrdersQuery,
   orderHistoryQuery,
+  tickerQuery,
   tradeHistoryQuery,
   type ListWindow,
   type OrderView,
@@ -22,6 +24,7 @@ import {
 } from '../api/trade-api'
 import { fixed, parseDec, placesOf } from '../lib/decimal'
 import { formatFee, formatTime } from './format'
+import { StopLine, type StopLineTexts } from './stop-line'
 
 const REFRESH_MS = 4000
 /** Rows per page of each list of the panel. */
@@ -69,8 +72,18 @@ export function statusKey(o: Pick<OrderView, 'status' | 'deal_volume'>): string 
   return o.status === 4 && (parseDec(o.deal_volume)?.units ?? 0n) > 0n ? 'partCancelled' : String(o.status)
 }
 
-function orderColumns(t: TranslateFn, pair: TradePair): DataColumn<OrderView>[] {
+function stopTexts(t: TranslateFn): StopLineTexts {
+  return {
+    trigger: (op, price) => t('orders.stop', { op, price }),
+    waiting: t('orders.stopWaiting'),
+    triggered: t('orders.stopTriggered'),
+  }
+}
+
+/** The columns of an order list; `lastPrice` tells open stop-limit orders whether their stop is reached. */
+function orderColumns(t: TranslateFn, pair: TradePair, lastPrice?: string): DataColumn<OrderView>[] {
   const volPlaces = placesOf(pair.lotSize)
+  const stop = stopTexts(t)
   return [
     { id: 'side', header: t('orders.side'), card: 'title', cell: (o) => <SideText side={o.side} /> },
     { id: 'type', header: t('orders.type'), card: 'title', nowrap: true, cell: (o) => t(`form.types.${o.type}`) },
@@ -79,13 +92,19 @@ function orderColumns(t: TranslateFn, pair: TradePair): DataColumn<OrderView>[] 
       id: 'price',
       header: t('orders.price'),
       numeric: true,
-      cell: (o) => (Number(o.price) > 0 ? fixed(o.price, pair.pricePrecision) : t('orders.market')),
+      cell: (o) => (
+        <>
+          {Number(o.price) > 0 ? fixed(o.price, pair.pricePrecision) : t('orders.market')}
+          <StopLine order={o} places={pair.pricePrecision} lastPrice={lastPrice} texts={stop} />
+        </>
+      ),
     },
     {
       id: 'amount',
       header: t('orders.amount'),
       numeric: true,
-      cell: (o) => (Number(o.volume) > 0 ? fixed(o.volume, volPlaces) : `${fixed(o.quote_volume, pair.pricePrecision)} ${pair.quote}`),
+      cell: (o) =>
+        Number(o.volume) > 0 ? fixed(o.volume, volPlaces) : `${fixed(o.quote_volume, pair.quotePlaces ?? pair.pricePrecision)} ${pair.quote}`,
     },
     { id: 'filled', header: t('orders.filled'), numeric: true, cell: (o) => fixed(o.deal_volume, volPlaces) },
     { id: 'status', header: t('orders.status'), card: 'aside', nowrap: true, cell: (o) => t(`orders.statuses.${statusKey(o)}`) },
@@ -124,22 +143,26 @@ function OpenOrders({ pair }: { pair: TradePair }) {
       refresh()
     },
   })
+  const [confirming, setConfirming] = useState(false)
   const cancelAll = useMutation({
     mutationFn: () => cancelAllOrders(pair.symbol),
     onSuccess: () => {
-      notifySuccess(t('orders.cancelledAll'))
+      notifySuccess(t('orders.cancelledAll', { pair: pair.showName }))
       refresh()
     },
+    onSettled: () => setConfirming(false),
   })
+  // The header keeps the ticker fresh (socket and first load); it tells waiting stops from reached ones.
+  const lastPrice = useQuery({ ...tickerQuery(pair.symbol), enabled: false }).data?.close
   useClampPage(page, data?.count, setPage)
-  const columns = useMemo(() => orderColumns(t, pair), [t, pair])
+  const columns = useMemo(() => orderColumns(t, pair, lastPrice), [t, pair, lastPrice])
   const orders = data?.orderList ?? []
   const count = data?.count ?? 0
   return (
     <Stack gap="2">
       {count > 0 && (
         <HStack justify="end">
-          <Button size="xs" variant="outline" colorPalette="red" loading={cancelAll.isPending} data-testid="cancel-all" onClick={() => cancelAll.mutate()}>
+          <Button size="xs" variant="outline" colorPalette="red" data-testid="cancel-all" onClick={() => setConfirming(true)}>
             {t('orders.cancelAll')}
           </Button>
         </HStack>
@@ -170,6 +193,14 @@ function OpenOrders({ pair }: { pair: TradePair }) {
         )}
       />
       <Pager page={page} pageSize={PANEL_PAGE_SIZE} count={count} onPageChange={setPage} labels={pagerLabels(o.t, t('orders.open'))} testId="open-orders-pager" />
+      <CancelAllDialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        onConfirm={() => cancelAll.mutate()}
+        pair={pair.showName}
+        count={count}
+        busy={cancelAll.isPending}
+      />
     </Stack>
   )
 }
@@ -250,16 +281,33 @@ export function UserOrders({ pair }: { pair: TradePair }) {
     <Box borderWidth="1px" rounded="lg" bg="bg.panel" data-testid="user-orders">
       <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value)} size="sm" lazyMount unmountOnExit>
         <HStack justify="space-between" borderBottomWidth="1px" pe="2" gap="2" flexWrap="wrap">
-          <Tabs.List px="2" borderBottomWidth="0" overflowX="auto" overflowY="hidden">
-            <Tabs.Trigger value="open" data-testid="tab-open-orders" whiteSpace="nowrap" flexShrink={0}>
-              {t('orders.open')}
-            </Tabs.Trigger>
-            <Tabs.Trigger value="history" data-testid="tab-order-history" whiteSpace="nowrap" flexShrink={0}>
-              {t('orders.history')}
-            </Tabs.Trigger>
-            <Tabs.Trigger value="trades" data-testid="tab-trade-history" whiteSpace="nowrap" flexShrink={0}>
-              {t('orders.trades')}
-            </Tabs.Trigger>
+          {/* On a phone the three tabs share the row and their names wrap (long in mn_MN) rather than run off its edge. */}
+          <Tabs.List px="2" borderBottomWidth="0" overflowX="auto" overflowY="hidden" flex={{ base: '1 1 100%', sm: '0 1 auto' }} data-testid="user-orders-tabs">
+            {(
+              [
+                ['open', 'orders.open', 'tab-open-orders'],
+                ['history', 'orders.history', 'tab-order-history'],
+                ['trades', 'orders.trades', 'tab-trade-history'],
+              ] as const
+            ).map(([value, label, testId]) => (
+              <Tabs.Trigger
+                key={value}
+                value={value}
+                data-testid={testId}
+                flex={{ base: '1 1 0', sm: '0 0 auto' }}
+                minW="0"
+                justifyContent="center"
+                textAlign="center"
+                whiteSpace={{ base: 'normal', sm: 'nowrap' }}
+                h="auto"
+                minH="9"
+                py="1"
+                px={{ base: '1', sm: '3' }}
+                lineHeight="short"
+              >
+                {t(label)}
+              </Tabs.Trigger>
+            ))}
           </Tabs.List>
           {isSignedIn && (
             <HStack gap="2" ps="2" pb={{ base: '2', sm: '0' }}>

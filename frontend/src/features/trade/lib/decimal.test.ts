@@ -1,5 +1,21 @@
 import { describe, expect, it } from 'vitest'
-import { cmpDec, divDec, fixed, floorString, floorToStep, formatDec, onStep, parseDec, placesOf, roundToStep, sanitizeInput, truncated } from './decimal'
+import {
+  cmpDec,
+  divDec,
+  fixed,
+  floorString,
+  floorToStep,
+  formatDec,
+  formatDisplay,
+  formatFee,
+  groupThousands,
+  onStep,
+  parseDec,
+  placesOf,
+  roundToStep,
+  sanitizeInput,
+  truncated,
+} from './decimal'
 
 const d = (s: string) => parseDec(s)!
 
@@ -33,7 +49,7 @@ describe('decimal helpers', () => {
   it('rounds to the nearest step, halves up', () => {
     expect(formatDec(roundToStep(d('1.005'), d('0.01')), 2)).toBe('1.01')
     expect(formatDec(roundToStep(d('1.004'), d('0.01')), 2)).toBe('1.00')
-    expect(fixed('65000.5', 2)).toBe('65000.50')
+    expect(fixed('65000.5', 2)).toBe('65,000.50')
     expect(fixed('0.123456', 4)).toBe('0.1235')
     expect(fixed(undefined, 2)).toBe('—')
   })
@@ -44,6 +60,34 @@ describe('decimal helpers', () => {
     expect(fixed('586.048883', 2)).toBe('586.05')
     expect(truncated('12', 2)).toBe('12.00')
     expect(truncated(undefined, 2)).toBe('—')
+  })
+
+  it('shows money by one rule: what was spent or received rounds half up, what may be spent is cut', () => {
+    // The fills of the QA report: the same figures on every screen.
+    expect(fixed('6.335', 2)).toBe('6.34')
+    expect(fixed('145.7051', 2)).toBe('145.71')
+    expect(fixed('76.2087', 2)).toBe('76.21')
+    expect(formatDisplay('76.2087', 2)).toBe('76.21')
+    expect(formatDisplay('76.2087', 2, 'truncate')).toBe('76.20')
+    expect(truncated('9606546.529', 2)).toBe('9,606,546.52')
+    // Halves go away from zero on the magnitude, and nothing shows as -0.
+    expect(fixed('-1.005', 2)).toBe('-1.01')
+    expect(fixed('-0.004', 2)).toBe('0.00')
+    expect(fixed('0.5', 0)).toBe('1')
+    expect(fixed(12, 1)).toBe('12.0')
+    expect(formatDisplay('abc', 2)).toBe('—')
+    expect(formatFee('0.000000005', 'BTC')).toBe('0.00000001 BTC')
+  })
+
+  it('groups thousands with commas in every language, never inside the decimals', () => {
+    expect(fixed('337771903', 0)).toBe('337,771,903')
+    expect(fixed('1616558.22', 2)).toBe('1,616,558.22')
+    expect(fixed('10000000', 2)).toBe('10,000,000.00')
+    expect(fixed('999.999', 2)).toBe('1,000.00')
+    expect(fixed('0.12345678', 8)).toBe('0.12345678')
+    expect(groupThousands('-1234567.8912')).toBe('-1,234,567.8912')
+    expect(groupThousands('123')).toBe('123')
+    expect(groupThousands('—')).toBe('—')
   })
 
   it('checks grid membership, compares and divides', () => {

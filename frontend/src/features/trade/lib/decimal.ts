@@ -109,22 +109,67 @@ export function floorString(value: string, step: string): string {
   return formatDec(floorToStep(v, s), placesOf(step))
 }
 
-/** Formats a number string with the given places for display; '—' when not a number. */
-export function fixed(value: string | undefined, places: number): string {
-  const v = parseDec(value)
-  if (!v) return '—'
-  const rounded = roundToStep(v, { units: 1n, scale: places })
-  return formatDec(rounded, places)
+/**
+ * Rounds to `places` decimals, halves away from zero (half-up on the
+ * magnitude: 0.125 -> 0.13, -0.125 -> -0.13).
+ */
+export function roundDec(d: Dec, places: number): Dec {
+  if (places >= d.scale) return d
+  const div = 10n ** BigInt(d.scale - places)
+  const neg = d.units < 0n
+  const abs = neg ? -d.units : d.units
+  let q = abs / div
+  if ((abs % div) * 2n >= div) q += 1n
+  return { units: neg ? -q : q, scale: places }
+}
+
+/** Puts thousands separators into the whole part of a formatted decimal ('-1234567.891' -> '-1,234,567.891'). */
+export function groupThousands(text: string): string {
+  const m = /^(-?)(\d+)(\.\d*)?$/.exec(text)
+  if (!m) return text
+  return `${m[1]}${m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3] ?? ''}`
 }
 
 /**
- * Formats a number string with the given places, cut towards zero; '—' when
- * not a number. For what the user may spend: a rounded-up balance would offer
- * more than there is.
+ * THE display rule of money and quantities on the trade, markets and orders
+ * screens (en_US and mn_MN alike, as the wallet does): exactly `places`
+ * decimals, thousands grouped with commas, and
+ * - 'round' (the default): halves up, for what was spent or received or is
+ *   quoted (prices, amounts, totals, fees, volumes), so the same fill shows
+ *   the same figure on every screen;
+ * - 'truncate': cut towards zero, only for what the user may still spend
+ *   (an available balance): a rounded-up balance would offer more than there is.
+ * '—' when the value is not a number. Never used for an input's value.
  */
-export function truncated(value: string | undefined, places: number): string {
+export function formatDisplay(value: string | number | undefined | null, places: number, mode: 'round' | 'truncate' = 'round'): string {
   const v = parseDec(value)
-  return v ? formatDec(v, places) : '—'
+  if (!v) return '—'
+  const p = Math.max(0, places)
+  const text = formatDec(mode === 'round' ? roundDec(v, p) : v, p)
+  // No '-0.00' for a tiny negative that shows as zero.
+  return groupThousands(/^-[0.]+$/.test(text) ? text.slice(1) : text)
+}
+
+/** A number string for display at `places`, rounded half-up and grouped ('—' when not a number); see {@link formatDisplay}. */
+export function fixed(value: string | number | undefined | null, places: number): string {
+  return formatDisplay(value, places, 'round')
+}
+
+/**
+ * A balance the user may spend at `places`, cut towards zero and grouped
+ * ('—' when not a number): a rounded-up balance would offer more than there is.
+ */
+export function truncated(value: string | number | undefined | null, places: number): string {
+  return formatDisplay(value, places, 'truncate')
+}
+
+/** Decimal places of fees: the ledger keeps every coin's fees to 8 places. */
+export const FEE_PLACES = 8
+
+/** A fee with its coin at the ledger's 8 places, so a column of fees lines up ('0.0000003' -> '0.00000030 BTC'); '—' without one. */
+export function formatFee(fee: string | undefined, coin: string | undefined): string {
+  const text = fixed(fee, FEE_PLACES)
+  return text === '—' ? text : `${text} ${coin ?? ''}`.trim()
 }
 
 /** Keeps only what a decimal input may hold while typing: digits and one dot, at most `places` decimals. */

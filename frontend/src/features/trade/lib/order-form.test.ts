@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   amountFor,
+  availablePlaces,
   buildOrderRequest,
   isMarketBuyByAmount,
   isQuoteEntry,
@@ -32,6 +33,17 @@ const draft = (over: Partial<OrderDraft>): OrderDraft => ({
   amount: '',
   total: '',
   ...over,
+})
+
+describe('available balance places', () => {
+  it("uses the paying coin's own places, and the pair's only when the coin's are not known", () => {
+    const usdtMnt = { ...rules, symbol: 'usdtmnt', base: 'USDT', quote: 'MNT', pricePrecision: 1, priceTick: '0.1', lotSize: '0.01' }
+    // MNT has 2 places although USDT/MNT prices have 1; USDT has 6 although its lot has 2.
+    expect(availablePlaces({ ...usdtMnt, basePlaces: 6, quotePlaces: 2 }, 'BUY')).toBe(2)
+    expect(availablePlaces({ ...usdtMnt, basePlaces: 6, quotePlaces: 2 }, 'SELL')).toBe(6)
+    expect(availablePlaces(usdtMnt, 'BUY')).toBe(1)
+    expect(availablePlaces(usdtMnt, 'SELL')).toBe(2)
+  })
 })
 
 describe('percentage slider', () => {

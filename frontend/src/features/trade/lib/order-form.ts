@@ -105,6 +105,15 @@ function amountPlaces(rules: PairRules): number {
   return Math.max(placesOf(rules.lotSize), 0)
 }
 
+/**
+ * Decimal places of the available balance of the coin a side pays with: the
+ * coin's own precision (the coin list's showPrecision: 2 for MNT, 6 for
+ * USDT), or the pair's total or amount places when it is not known.
+ */
+export function availablePlaces(rules: PairRules & { basePlaces?: number; quotePlaces?: number }, side: OrderSide): number {
+  return side === 'BUY' ? (rules.quotePlaces ?? totalPlaces(rules)) : (rules.basePlaces ?? amountPlaces(rules))
+}
+
 /** amount × price, truncated to the total's places ('' when either is missing). */
 export function totalFor(amount: string, price: string, rules: PairRules): string {
   const a = parseDec(amount)
