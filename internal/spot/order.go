@@ -78,8 +78,10 @@ type Order struct {
 	// while it is open.
 	Reason        string
 	ClientOrderID string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// Triggered is set once a stop order's stop was reached.
+	Triggered bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // AvgPrice is the volume-weighted average execution price (0 before any fill).
@@ -116,6 +118,10 @@ type Trade struct {
 //	trade row   pk "STRD#<orderId>" sk "<tradeId 20d>" gsi1 "STRDU#<uid>" / "<at 13d>#<symbol>#<tradeId 20d>"
 //	volume      pk "SVOL#<uid>" sk "<yyyymmdd>#<shard>" quote volume of USDT-quoted pairs that day, in up
 //	                                                    to volumeShards items (tradeId mod volumeShards)
+//
+// attrTriggeredAt is set on a stop order when its stop is reached (Unix ms).
+const attrTriggeredAt = "triggeredAt"
+
 const (
 	pkOrder    = "SORD#"
 	skOrder    = "O"
@@ -180,7 +186,7 @@ func orderFromItem(it store.Item) Order {
 		ID: it.Str("id"), UID: it.Str("uid"), Symbol: it.Str("symbol"), Side: it.Str("side"), Type: it.Str("type"),
 		Price: it.Dec("price"), StopPrice: it.Dec("stopPrice"), Volume: it.Dec("volume"), QuoteVolume: it.Dec("quoteVolume"),
 		DealVolume: it.Dec("dealVolume"), DealMoney: it.Dec("dealMoney"), Fee: it.Dec("fee"), FeeCoin: it.Str("feeCoin"),
-		Status: Status(it.Int("status")), Reason: it.Str("reason"), ClientOrderID: it.Str("clientOrderId"),
+		Status: Status(it.Int("status")), Reason: it.Str("reason"), ClientOrderID: it.Str("clientOrderId"), Triggered: it.Has(attrTriggeredAt),
 		CreatedAt: time.UnixMilli(it.Int("createdAt")).UTC(), UpdatedAt: time.UnixMilli(it.Int("updatedAt")).UTC(),
 	}
 	// Settlement never writes PARTIALLY_FILLED (so a trade and the order's

@@ -102,6 +102,8 @@ func (s *settler) plan(ctx context.Context, cmd *matching.Command, evs []matchin
 			j, err = s.trade(ctx, &e)
 		case matching.EvAmended:
 			j, err = s.amended(ctx, cmd, &e) // amend.go
+		case matching.EvTriggered:
+			j = s.triggered(&e)
 		case matching.EvDone:
 			j, err = s.finish(ctx, &e, false)
 			*done = append(*done, e.OrderID)
@@ -192,6 +194,19 @@ func (s *settler) accepted(ctx context.Context, e *matching.Event) (job, error) 
 		store.DeleteOp(outboxKey(m.symbol, e.OrderID), nil),
 	}
 	return func(ctx context.Context) error { return s.tx.Do(ctx, ops) }, nil
+}
+
+// triggered marks a stop order whose stop was reached (it now rests as a
+// limit order), once: a replay finds the mark set and writes nothing.
+func (s *settler) triggered(e *matching.Event) job {
+	ops := []store.Op{store.UpdateOp(orderKey(e.OrderID), store.NewUpdate().Set(attrTriggeredAt, s.now()),
+		store.And(store.ItemExists(), store.NotExists(attrTriggeredAt)))}
+	return func(ctx context.Context) error {
+		if err := s.tx.Do(ctx, ops); err != nil && !errors.Is(err, store.ErrConditionFailed) {
+			return err
+		}
+		return nil
+	}
 }
 
 func (s *settler) trade(ctx context.Context, e *matching.Event) (job, error) {

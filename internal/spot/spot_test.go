@@ -212,12 +212,24 @@ func TestStopLimit(t *testing.T) {
 	stop := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeStopLimit, Price: "31000", StopPrice: "30500", Volume: "0.1"})
 	e.drain()
 	e.wantOrder(bob, stop, StatusNew, "0", "0", "0")
-	// Trades at 30500 and 30600 trigger the stop, which then buys the 31000 ask.
+	triggered := func(want bool) {
+		t.Helper()
+		o, err := e.svc.GetOrder(e.ctx, bob, stop)
+		if v := o.View(2); err != nil || v.Triggered == nil || *v.Triggered != want {
+			t.Fatalf("triggered %v, want %v (%v)", v.Triggered, want, err)
+		}
+	}
+	triggered(false)
+	// A trade at 30500 triggers the stop, which rests at 31000 until the 31000 ask comes.
 	e.place(alice, limit("btcusdt", "SELL", "30500", "0.1"))
 	e.place(bob, limit("btcusdt", "BUY", "30500", "0.1"))
+	e.drain()
+	e.wantOrder(bob, stop, StatusNew, "0", "0", "0")
+	triggered(true)
 	e.place(alice, limit("btcusdt", "SELL", "31000", "0.1"))
 	e.drain()
 	e.wantOrder(bob, stop, StatusFilled, "0.1", "3100", "0.0001")
+	triggered(true)
 	e.audit()
 }
 

@@ -17,6 +17,7 @@ type OrderView struct {
 	Type          string `json:"type"`
 	Price         string `json:"price" doc:"limit price; 0 for market orders"`
 	StopPrice     string `json:"stop_price,omitempty"`
+	Triggered     *bool  `json:"triggered,omitempty" doc:"STOP_LIMIT only: true once the last price reached the stop and the order rests in the book"`
 	Volume        string `json:"volume" doc:"base quantity ordered; 0 for a market buy by quote"`
 	QuoteVolume   string `json:"quote_volume,omitempty" doc:"quote budget of a market buy"`
 	DealVolume    string `json:"deal_volume" doc:"base quantity executed"`
@@ -40,6 +41,9 @@ func (o Order) View(pricePrecision int32) OrderView {
 		StatusText: o.Status.Text(), EndReason: o.Reason, CreatedAt: o.CreatedAt.UnixMilli(), UpdatedAt: o.UpdatedAt.UnixMilli()}
 	if o.StopPrice.IsPositive() {
 		v.StopPrice = o.StopPrice.String()
+	}
+	if o.Type == TypeStopLimit {
+		v.Triggered = &o.Triggered
 	}
 	if o.QuoteVolume.IsPositive() {
 		v.QuoteVolume = o.QuoteVolume.String()

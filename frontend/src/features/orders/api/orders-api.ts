@@ -35,6 +35,8 @@ export interface SpotOrder {
   type: string
   price: string
   stop_price?: string
+  /** STOP_LIMIT only: true once the stop was reached and the order rests in the book. */
+  triggered?: boolean
   volume: string
   quote_volume?: string
   deal_volume: string

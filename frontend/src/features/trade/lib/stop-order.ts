@@ -14,7 +14,7 @@ export interface StopOrderFields {
   status: number
   stop_price?: string
   deal_volume?: string
-  /** Whether the stop has been reached, if the server says so (it does not yet). */
+  /** Whether the stop has been reached: the server sends it for STOP_LIMIT orders. */
   triggered?: boolean
 }
 
@@ -35,10 +35,9 @@ export function hasStop(o: Pick<StopOrderFields, 'stop_price'>): boolean {
 /**
  * The state of an open order's stop, or undefined when there is none to tell
  * (not a stop order, finished, or nothing known). A `triggered` flag of the
- * server wins; an order that has traded has triggered; otherwise the last
- * price tells: at or past the stop the engine has activated it. A last price
- * short of the stop reads as waiting (an order whose stop was reached and the
- * price then went back would also read so: the server does not say yet).
+ * server wins (it sends one for every STOP_LIMIT order); without it (an
+ * older answer) an order that has traded has triggered, and otherwise the
+ * last price tells: at or past the stop the engine has activated it.
  */
 export function stopState(o: StopOrderFields, lastPrice: string | undefined): StopState | undefined {
   if (!hasStop(o) || (o.status !== 1 && o.status !== 2)) return undefined
