@@ -33,9 +33,12 @@ type MarketPairInfo struct {
 	PricePrecision  int32  `json:"pricePrecision"`
 	VolumePrecision int32  `json:"volumePrecision"`
 	PriceTick       string `json:"priceTick"`
-	LotSize         string `json:"lotSize"`
-	MinQty          string `json:"minQty"`
-	MinNotional     string `json:"minNotional"`
+	// DepthSteps are the price grids of the order book's merge steps 0..2
+	// (depth step and market_{symbol}_depth_step{n}).
+	DepthSteps  []string `json:"depthSteps"`
+	LotSize     string   `json:"lotSize"`
+	MinQty      string   `json:"minQty"`
+	MinNotional string   `json:"minNotional"`
 	// Close, Rose and Vol come from the 24 h ticker (absent without market data).
 	Close string `json:"close,omitempty" doc:"last price"`
 	Rose  string `json:"rose,omitempty" doc:"24 h change ratio, 0.0123 = +1.23%"`
@@ -66,7 +69,7 @@ func pairInfo(p markets.Pair) MarketPairInfo {
 	return MarketPairInfo{
 		Name: p.Name(), ShowName: p.Name(), Symbol: p.Symbol, Base: p.Base, Quote: p.Quote, Sort: p.Sort,
 		EtfOpen: p.ETFOpen, IsOpenCross: p.IsOpenCross, PricePrecision: p.PricePrecision, VolumePrecision: p.VolumePrecision,
-		PriceTick: p.PriceTick.String(), LotSize: p.LotSize.String(), MinQty: p.MinQty.String(), MinNotional: p.MinNotional.String(),
+		PriceTick: p.PriceTick.String(), DepthSteps: depthSteps(p), LotSize: p.LotSize.String(), MinQty: p.MinQty.String(), MinNotional: p.MinNotional.String(),
 	}
 }
 
@@ -187,4 +190,13 @@ func addFavouriteRoutes(r *Router, favs *favourites.Service) {
 		}
 		return &FavouritesResp{Symbols: list}, nil
 	})
+}
+
+// depthSteps lists a pair's order book merge grids, steps 0..2.
+func depthSteps(p markets.Pair) []string {
+	out := make([]string, markets.DepthStepCount)
+	for i := range out {
+		out[i] = p.DepthStep(i).String()
+	}
+	return out
 }

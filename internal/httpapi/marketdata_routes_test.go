@@ -74,10 +74,11 @@ func TestMarketDataRoutes(t *testing.T) {
 	}{
 		{"depth", "POST", PathMarketDepth, `{"symbol":"btcusdt"}`, "0",
 			`{"buys":[["100.57","1"],["100.51","2"]],"asks":[["100.61","1"]],"ts":1769990430000}`},
+		// btcusdt merges on its depthSteps, grids 10 and 100.
 		{"depth step1 as type, BTC/USDT", "POST", PathMarketDepth, `{"symbol":"BTC/USDT","type":"step1"}`, "0",
-			`{"buys":[["100.5","3"]],"asks":[["100.7","1"]],"ts":1769990430000}`},
+			`{"buys":[["100","3"]],"asks":[["110","1"]],"ts":1769990430000}`},
 		{"depth GET", "GET", PathMarketDepth + "?symbol=btcusdt&step=2&limit=1", "", "0",
-			`{"buys":[["100","3"]],"asks":[["101","1"]],"ts":1769990430000}`},
+			`{"buys":[["100","3"]],"asks":[["200","1"]],"ts":1769990430000}`},
 		{"depth bad step", "POST", PathMarketDepth, `{"symbol":"btcusdt","step":3}`, "14502", ""},
 		{"depth bad type", "POST", PathMarketDepth, `{"symbol":"btcusdt","type":"step9"}`, "14502", ""},
 		{"depth unknown", "POST", PathMarketDepth, `{"symbol":"dogeusdt"}`, "14500", ""},

@@ -36,12 +36,25 @@ func TestDepthStepsMerge(t *testing.T) {
 	check(0, 0, [][2]string{{"100.57", "1"}, {"100.55", "2"}, {"100.49", "3"}, {"99.99", "1"}},
 		[][2]string{{"100.61", "1"}, {"100.68", "1"}, {"100.71", "2"}, {"101.00", "1"}})
 	check(0, 2, [][2]string{{"100.57", "1"}, {"100.55", "2"}}, [][2]string{{"100.61", "1"}, {"100.68", "1"}})
-	// Step 1 (grid 0.1): bids round down, asks round up.
-	check(1, 0, [][2]string{{"100.5", "3"}, {"100.4", "3"}, {"99.9", "1"}},
-		[][2]string{{"100.7", "2"}, {"100.8", "2"}, {"101.0", "1"}})
-	// Step 2 (grid 1).
-	check(2, 0, [][2]string{{"100", "6"}, {"99", "1"}}, [][2]string{{"101", "5"}})
-	check(2, 1, [][2]string{{"100", "6"}}, [][2]string{{"101", "5"}})
+	// btcusdt's steps 1 and 2 are its depthSteps, grids 10 and 100 (markets_default.json):
+	// bids round down, asks round up.
+	check(1, 0, [][2]string{{"100", "6"}, {"90", "1"}}, [][2]string{{"110", "5"}})
+	check(2, 0, [][2]string{{"100", "6"}, {"0", "1"}}, [][2]string{{"200", "5"}})
+	check(2, 1, [][2]string{{"100", "6"}}, [][2]string{{"200", "5"}})
+	// A pair without depthSteps merges on tick × 10 and tick × 100.
+	plain := markets.Pair{PriceTick: d("0.01")}
+	for _, c := range []struct {
+		step       int
+		buys, asks [][2]string
+	}{
+		{1, [][2]string{{"100.5", "3"}, {"100.4", "3"}, {"99.9", "1"}}, [][2]string{{"100.7", "2"}, {"100.8", "2"}, {"101.0", "1"}}},
+		{2, [][2]string{{"100", "6"}, {"99", "1"}}, [][2]string{{"101", "5"}}},
+	} {
+		g := plain.DepthStep(c.step)
+		if b, a := mergeLevels(bids, g, 2, true, true, 10), mergeLevels(asks, g, 2, true, false, 10); !reflect.DeepEqual(b, c.buys) || !reflect.DeepEqual(a, c.asks) {
+			t.Errorf("default grid %s: buys %v asks %v", g, b, a)
+		}
+	}
 	if _, err := e.md.Depth("btcusdt", 3, 0); err == nil {
 		t.Fatal("step 3 accepted")
 	}

@@ -105,26 +105,24 @@ func (s *Service) Depth(symbol string, step, limit int) (DepthView, error) {
 }
 
 func (st *symState) depthView(step, limit int) DepthView {
-	v := DepthView{Buys: mergeLevels(st.bids, st.pair.PriceTick, st.pair.PricePrecision, step, true, limit),
-		Asks: mergeLevels(st.asks, st.pair.PriceTick, st.pair.PricePrecision, step, false, limit)}
+	grid := st.pair.DepthStep(step)
+	v := DepthView{Buys: mergeLevels(st.bids, grid, st.pair.PricePrecision, step > 0, true, limit),
+		Asks: mergeLevels(st.asks, grid, st.pair.PricePrecision, step > 0, false, limit)}
 	if !st.depthAt.IsZero() {
 		v.TS = st.depthAt.UnixMilli()
 	}
 	return v
 }
 
-var ten = decimal.NewFromInt(10)
-
-// mergeLevels groups levels (best first) onto the step's price grid: bids
-// round down and asks round up, so merged levels never cross.
-func mergeLevels(levels []Level, tick decimal.Decimal, prec int32, step int, bid bool, limit int) [][2]string {
+// mergeLevels groups levels (best first) onto the price grid (merge set;
+// otherwise the levels are the tick's): bids round down and asks round up,
+// so merged levels never cross. Prices show the grid's decimals, at most
+// the pair's.
+func mergeLevels(levels []Level, grid decimal.Decimal, prec int32, merge bool, bid bool, limit int) [][2]string {
 	out := make([][2]string, 0, min(len(levels), limit))
-	grid := tick
-	for i := 0; i < step; i++ {
-		grid = grid.Mul(ten)
-		prec--
+	if merge {
+		prec = min(prec, max(-grid.Exponent(), 0))
 	}
-	prec = max(prec, 0)
 	var cur, qty decimal.Decimal
 	have := false
 	emit := func() {
@@ -132,7 +130,7 @@ func mergeLevels(levels []Level, tick decimal.Decimal, prec int32, step int, bid
 	}
 	for _, l := range levels {
 		p := l.Price
-		if step > 0 && grid.IsPositive() {
+		if merge && grid.IsPositive() {
 			n := p.Div(grid)
 			if bid {
 				n = n.Floor()

@@ -58,8 +58,27 @@ type Pair struct {
 	// settlement and book rebuilds know quantities only from trades and
 	// amends).
 	SelfTradePrevention string `json:"selfTradePrevention,omitempty"`
+	// DepthSteps are the price grids of the merged order book's steps 1
+	// and 2 (step 0 is the tick): two increasing multiples of the tick.
+	// Empty means tick × 10 and tick × 100.
+	DepthSteps []decimal.Decimal `json:"depthSteps,omitempty"`
 	// Closed pairs are listed nowhere and take no orders.
 	Closed bool `json:"closed"`
+}
+
+// DepthStepCount is how many merge steps an order book offers (0, 1, 2).
+const DepthStepCount = 3
+
+// DepthStep is the price grid of the book's merge step n (0..2): the tick,
+// then DepthSteps, or tick × 10^n when they are not set.
+func (p Pair) DepthStep(n int) decimal.Decimal {
+	if n <= 0 {
+		return p.PriceTick
+	}
+	if len(p.DepthSteps) == DepthStepCount-1 && n < DepthStepCount {
+		return p.DepthSteps[n-1]
+	}
+	return p.PriceTick.Shift(int32(n))
 }
 
 // STPModes are the self-trade prevention modes a pair or an order may name.
@@ -86,6 +105,15 @@ func (p Pair) validate() error {
 		return fmt.Errorf("%w: %s: tick or lot finer than the precision", ErrInvalid, p.Symbol)
 	case p.SelfTradePrevention != "" && !slices.Contains(STPModes, p.SelfTradePrevention):
 		return fmt.Errorf("%w: %s: selfTradePrevention must be one of %s", ErrInvalid, p.Symbol, strings.Join(STPModes, ", "))
+	case len(p.DepthSteps) != 0 && len(p.DepthSteps) != DepthStepCount-1:
+		return fmt.Errorf("%w: %s: depthSteps lists the grids of steps 1 and 2", ErrInvalid, p.Symbol)
+	}
+	prev := p.PriceTick
+	for _, g := range p.DepthSteps {
+		if !g.GreaterThan(prev) || !g.Mod(p.PriceTick).IsZero() {
+			return fmt.Errorf("%w: %s: depthSteps must be increasing multiples of the price tick", ErrInvalid, p.Symbol)
+		}
+		prev = g
 	}
 	return nil
 }

@@ -50,6 +50,18 @@ func TestOperatorFile(t *testing.T) {
 	if p, ok := c.Pair("btcusdt"); !ok || !p.Closed {
 		t.Fatal("closed pair must still be found by symbol")
 	}
+	// Depth merge grids: the tick, then depthSteps or tick × 10 and × 100.
+	eth, _ := c.Pair("ethbtc")
+	if eth.DepthStep(0).String() != "0.000001" || eth.DepthStep(1).String() != "0.00001" || eth.DepthStep(2).String() != "0.0001" {
+		t.Fatalf("default steps %s %s %s", eth.DepthStep(0), eth.DepthStep(1), eth.DepthStep(2))
+	}
+	write(`[{"symbol":"btcmnt","base":"BTC","quote":"MNT","pricePrecision":0,"volumePrecision":6,"priceTick":"1","lotSize":"0.000001","depthSteps":["10000","100000"]}]`)
+	if c, err = Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := c.Pair("btcmnt"); p.DepthStep(0).String() != "1" || p.DepthStep(1).String() != "10000" || p.DepthStep(2).String() != "100000" {
+		t.Fatalf("configured steps %v", p.DepthSteps)
+	}
 	bad := []string{
 		`{`,
 		`[{"symbol":"BTCUSDT","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2}]`,
@@ -59,6 +71,9 @@ func TestOperatorFile(t *testing.T) {
 		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"surprise":1}]`,
 		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"selfTradePrevention":"default"}]`,
 		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"selfTradePrevention":"decrement"}]`,
+		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"depthSteps":["10"]}]`,
+		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"depthSteps":["100","10"]}]`,
+		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2,"depthSteps":["0.015","10"]}]`,
 		`[{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2},{"symbol":"btcusdt","base":"BTC","quote":"USDT","priceTick":"0.01","lotSize":"1","pricePrecision":2}]`,
 	}
 	for i, s := range bad {

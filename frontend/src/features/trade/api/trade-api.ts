@@ -11,6 +11,8 @@ export interface TradePair extends PairRules {
   showName: string
   close?: string
   rose?: string
+  /** The order book's merge grids of depth steps 0..2 (the server's), when the market document gives them. */
+  depthSteps?: string[]
   /** Decimal places of the base coin's balances (the coin list's showPrecision), when known. */
   basePlaces?: number
   /** Decimal places of the quote coin's balances (the coin list's showPrecision), when known. */
@@ -135,6 +137,7 @@ export function parsePairs(data: unknown): TradePair[] {
         pricePrecision: Number(raw.pricePrecision ?? 2),
         volumePrecision: Number(raw.volumePrecision ?? 4),
         priceTick: s(raw.priceTick, '0.01'),
+        depthSteps: Array.isArray(raw.depthSteps) && raw.depthSteps.length === 3 ? raw.depthSteps.map((x) => s(x)) : undefined,
         lotSize: s(raw.lotSize, '0.0001'),
         minQty: s(raw.minQty, '0'),
         minNotional: s(raw.minNotional, '0'),

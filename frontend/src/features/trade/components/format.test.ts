@@ -44,6 +44,9 @@ describe('trade display helpers', () => {
     expect(stepSize('0.01', 1)).toBe('0.1')
     expect(stepSize('0.01', 2)).toBe('1')
     expect(stepSize('0.5', 2)).toBe('50')
+    // The server's grids, when the market document gives them.
+    expect(stepSize('0.01', 1, ['0.01', '10', '100'])).toBe('10')
+    expect(stepSize('1', 2, ['1', '10000', '100000'])).toBe('100000')
   })
   it('merges pushed trades newest first without duplicates', () => {
     const t = (id: string, ts: number) => ({ id, ts, side: 'BUY' as const, price: '1', vol: '1' })

@@ -9,8 +9,13 @@ import { changeColor } from './format'
 
 const ROWS = 12
 
-/** The merge step of depth step n: the tick × 10^n as a decimal string. */
-export function stepSize(tick: string, n: number): string {
+/**
+ * The merge step of depth step n: the pair's depthSteps[n] from the market
+ * document (the server merges on the same grids), else the tick × 10^n.
+ */
+export function stepSize(tick: string, n: number, steps?: readonly string[]): string {
+  const given = steps?.[n]
+  if (given && parseDec(given)) return given
   const d = parseDec(tick) ?? { units: 1n, scale: 2 }
   return formatDec(mulDec(d, { units: 10n ** BigInt(n), scale: 0 }), Math.max(0, placesOf(tick) - n))
 }
@@ -79,7 +84,7 @@ export function OrderBook({ pair, onPick }: { pair: TradePair; onPick: (price: s
     const tick = m.tick as Depth | undefined
     if (tick && Array.isArray(tick.buys) && Array.isArray(tick.asks)) queryClient.setQueryData(q.queryKey, tick)
   })
-  const places = Math.max(0, placesOf(stepSize(pair.priceTick, step)))
+  const places = Math.max(0, placesOf(stepSize(pair.priceTick, step, pair.depthSteps)))
   const asks = (data?.asks ?? []).slice(0, ROWS).reverse()
   const buys = (data?.buys ?? []).slice(0, ROWS)
   const max = Math.max(1e-12, ...[...asks, ...buys].map(([, v]) => Number(v)))
@@ -93,7 +98,7 @@ export function OrderBook({ pair, onPick }: { pair: TradePair; onPick: (price: s
           <NativeSelect.Field aria-label={t('book.step')} data-testid="book-step" value={String(step)} onChange={(e) => setStep(Number(e.target.value))}>
             {[0, 1, 2].map((n) => (
               <option key={n} value={n}>
-                {stepSize(pair.priceTick, n)}
+                {stepSize(pair.priceTick, n, pair.depthSteps)}
               </option>
             ))}
           </NativeSelect.Field>
