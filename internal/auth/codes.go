@@ -130,6 +130,7 @@ func (s *Service) sendCodeChecked(ctx context.Context, m Meta, id ident, op int)
 		case err != nil && !errors.Is(err, store.ErrNotFound):
 			return internal(err)
 		}
+		return s.deliverCode(ctx, m, id, op) // the IP was counted above
 	case op == OpBindPhone || op == OpChangeTarget:
 		if m.UserID == "" {
 			return apperr.New(apperr.CodeNotSignedIn)
@@ -159,9 +160,6 @@ func (s *Service) sendCodeChecked(ctx context.Context, m Meta, id ident, op int)
 		}
 	default:
 		return apperr.New(apperr.CodeOperationNotAllowed)
-	}
-	if op == OpRegister || op == OpForgot {
-		return s.deliverCode(ctx, m, id, op) // the IP was counted above
 	}
 	return s.sendCode(ctx, m, id, op)
 }

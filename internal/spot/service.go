@@ -467,7 +467,10 @@ type OrderFilter struct {
 	PageSize int // default 20, at most 100
 }
 
-func (f *OrderFilter) norm(now time.Time) {
+// norm applies the defaults and the 180-day window at now; it reports
+// false when the range holds nothing (it ends before it starts, or before
+// the window).
+func (f *OrderFilter) norm(now time.Time) bool {
 	if f.Page < 1 {
 		f.Page = 1
 	}
@@ -488,6 +491,7 @@ func (f *OrderFilter) norm(now time.Time) {
 	}
 	f.Side = strings.ToUpper(f.Side)
 	f.Type = strings.ToUpper(f.Type)
+	return !f.From.After(f.To)
 }
 
 func sym(s string) (string, bool) {
@@ -500,9 +504,8 @@ func sym(s string) (string, bool) {
 // SearchOrders pages through the user's orders of the last 180 days,
 // newest first, and returns the page and the total number of matches.
 func (s *Service) SearchOrders(ctx context.Context, uid string, f OrderFilter) ([]Order, int, error) {
-	f.norm(s.now())
-	if f.From.After(f.To) {
-		return nil, 0, nil // a range that ends before the window (or its start): nothing in it
+	if !f.norm(s.now()) {
+		return nil, 0, nil
 	}
 	q := store.Query{Index: store.IndexGSI1, PK: pkUserOrds + uid, Desc: true, Limit: 500,
 		SK: store.SKRange(fmt.Sprintf("%013d", f.From.UnixMilli()), fmt.Sprintf("%013d~", f.To.UnixMilli()))}
@@ -543,8 +546,7 @@ func hasStatus(list []Status, s Status) bool {
 
 // SearchTrades pages through the user's trades of the last 180 days, newest first.
 func (s *Service) SearchTrades(ctx context.Context, uid string, f OrderFilter) ([]Trade, int, error) {
-	f.norm(s.now())
-	if f.From.After(f.To) {
+	if !f.norm(s.now()) {
 		return nil, 0, nil
 	}
 	q := store.Query{Index: store.IndexGSI1, PK: pkUserTrds + uid, Desc: true, Limit: 500,

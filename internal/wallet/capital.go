@@ -121,14 +121,14 @@ func (s *Service) SetCapitalPassword(ctx context.Context, uid string, in Capital
 	// password replaced) blocks withdrawals for 24 hours (spec §6). The
 	// first one is written on condition that there is none yet: a set that
 	// loses that race is a change.
-	first := store.NewUpdate().Set(attrCapitalHash, hash).Set(attrCapitalSetAt, now.UnixMilli()).SetIfMissing("uid", uid)
-	_, err = s.st.Update(ctx, settingsKey(uid), first, store.NotExists(attrCapitalHash))
+	first := store.NewUpdate().Set(attrCapitalHash, hash).Set(attrCapitalSetAt, now.UnixMilli())
+	err = s.setSettingIf(ctx, uid, first, store.NotExists(attrCapitalHash))
 	switch {
 	case err == nil:
 		s.log.Info().Str("uid", uid).Msg("trade password set")
 		return s.CapitalStatus(ctx, uid)
 	case !errors.Is(err, store.ErrConditionFailed):
-		return CapitalStatus{}, internal(err)
+		return CapitalStatus{}, err
 	}
 	upd := store.NewUpdate().Set(attrCapitalHash, hash).Set(attrCapitalSetAt, now.UnixMilli()).
 		Set(attrWithdrawLocked, now.Add(WithdrawBan).UnixMilli())

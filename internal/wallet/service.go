@@ -108,8 +108,14 @@ func (s *Service) settings(ctx context.Context, uid string) (store.Item, error) 
 
 // setSetting writes attributes of the settings item (creating it).
 func (s *Service) setSetting(ctx context.Context, uid string, upd *store.Update) error {
+	return s.setSettingIf(ctx, uid, upd, nil)
+}
+
+// setSettingIf is setSetting on condition cond (nil: none); a failed
+// condition still matches store.ErrConditionFailed.
+func (s *Service) setSettingIf(ctx context.Context, uid string, upd *store.Update, cond store.Cond) error {
 	upd.SetIfMissing("uid", uid)
-	if _, err := s.st.Update(ctx, settingsKey(uid), upd, nil); err != nil {
+	if _, err := s.st.Update(ctx, settingsKey(uid), upd, cond); err != nil {
 		return internal(err)
 	}
 	return nil

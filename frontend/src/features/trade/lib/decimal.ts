@@ -3,6 +3,7 @@
  * are never floats: each value is a bigint scaled by 10^scale, so rounding to
  * the pair's tick and lot grids is exact (0.1 + 0.2 stays 0.3).
  */
+import { groupThousands } from '@/lib/group-thousands'
 
 /** A decimal as an integer count of 10^-scale units. */
 export interface Dec {
@@ -123,12 +124,7 @@ export function roundDec(d: Dec, places: number): Dec {
   return { units: neg ? -q : q, scale: places }
 }
 
-/** Puts thousands separators into the whole part of a formatted decimal ('-1234567.891' -> '-1,234,567.891'). */
-export function groupThousands(text: string): string {
-  const m = /^(-?)(\d+)(\.\d*)?$/.exec(text)
-  if (!m) return text
-  return `${m[1]}${m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3] ?? ''}`
-}
+export { groupThousands }
 
 /**
  * THE display rule of money and quantities on the trade, markets and orders

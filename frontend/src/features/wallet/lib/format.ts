@@ -3,6 +3,7 @@
  * stay decimal strings end to end: the arithmetic here is done on BigInt
  * scaled integers so a balance is never rounded through a binary float.
  */
+import { groupThousands } from '@/lib/group-thousands'
 
 /** Addresses longer than this are shortened for display (spec §5). */
 export const ADDRESS_SHORT_LIMIT = 37
@@ -99,10 +100,7 @@ export function truncateTrim(value: string, decimals: number): string {
 export function formatFixed(value: string | number | undefined | null, decimals: number): string {
   const d = parseDec(value)
   if (!d) return '--'
-  const s = toFixedString(d, Math.max(0, decimals), 'round')
-  const [whole, frac] = s.split('.')
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-  return frac !== undefined ? `${grouped}.${frac}` : grouped
+  return groupThousands(toFixedString(d, Math.max(0, decimals), 'round'))
 }
 
 /**
