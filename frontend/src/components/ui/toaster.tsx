@@ -1,6 +1,7 @@
 'use client'
 
 import { Toaster as ChakraToaster, Portal, Spinner, Stack, Toast, createToaster } from '@chakra-ui/react'
+import { useTexts } from '@/lib/i18n'
 
 /** Toast auto-close time of spec §9. */
 export const TOAST_DURATION_MS = 5000
@@ -15,9 +16,12 @@ export const toaster = createToaster({
 
 /** Renders the toasts created through {@link toaster}; mount once near the root. */
 export function Toaster() {
+  // The region's and the close buttons' names default to English
+  // ("Notifications", "Dismiss notification"); screen readers announce them.
+  const { t } = useTexts('common')
   return (
     <Portal>
-      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
+      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }} aria-label={t('notifications')}>
         {(toast) => (
           <Toast.Root width={{ md: 'sm' }} data-testid={`toast-${toast.type ?? 'info'}`}>
             {toast.type === 'loading' ? <Spinner size="sm" color="blue.solid" /> : <Toast.Indicator />}
@@ -26,7 +30,7 @@ export function Toaster() {
               {toast.description && <Toast.Description>{toast.description}</Toast.Description>}
             </Stack>
             {toast.action && <Toast.ActionTrigger>{toast.action.label}</Toast.ActionTrigger>}
-            {toast.closable && <Toast.CloseTrigger />}
+            {toast.closable && <Toast.CloseTrigger aria-label={t('dismissNotification')} />}
           </Toast.Root>
         )}
       </ChakraToaster>
