@@ -106,6 +106,10 @@ var (
 	CodeWalletBankAccountNotFound = register("13525", http.StatusOK,
 		"Bank account not found",
 		"Банкны данс олдсонгүй")
+	// CodeWalletBankAccountTaken: another user has saved this IBAN.
+	CodeWalletBankAccountTaken = register("13527", http.StatusOK,
+		"This bank account is registered to another user. Please add an account in your own name",
+		"Энэ данс өөр хэрэглэгчид бүртгэлтэй байна. Өөрийн нэр дээрх дансаа нэмнэ үү")
 	// CodeWalletBankAccountsFull: the maximum number of bank accounts is saved.
 	CodeWalletBankAccountsFull = register("13526", http.StatusOK,
 		"You can add at most %d bank accounts",

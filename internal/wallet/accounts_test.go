@@ -215,15 +215,30 @@ func TestBankAccounts(t *testing.T) {
 	if l, _ := e.Wallet.BankAccounts(ctx, v.UID); len(l) != 0 {
 		t.Fatalf("other user sees %+v", l)
 	}
-	// A user without flags needs no code; the holder falls back to the e-mail.
+	// An IBAN saved by one user cannot be added by another while the
+	// first keeps it, typed either way.
+	_, err = e.Wallet.AddBankAccount(ctx, v.UID, wallet.AddBankInput{Account: goodIBAN, Payment: "KHAN"})
+	wt.WantCode(t, err, apperr.CodeWalletBankAccountTaken)
+	_, err = e.Wallet.AddBankAccount(ctx, v.UID, wallet.AddBankInput{Account: "MN" + goodIBAN, Payment: "2"})
+	wt.WantCode(t, err, apperr.CodeWalletBankAccountTaken)
+	if l, _ := e.Wallet.BankAccounts(ctx, v.UID); len(l) != 0 {
+		t.Fatalf("a refused add saved %+v", l)
+	}
+	wt.WantCode(t, e.Wallet.DeleteBankAccount(ctx, u.UID, b.ID), "")
+	_, err = e.Wallet.BankAccount(ctx, u.UID, b.ID)
+	wt.WantCode(t, err, apperr.CodeWalletBankAccountNotFound)
+	// Deleting frees it. A user without flags needs no code; the holder
+	// falls back to the e-mail.
 	vb, err := e.Wallet.AddBankAccount(ctx, v.UID, wallet.AddBankInput{Account: goodIBAN, Payment: "KHAN"})
 	wt.WantCode(t, err, "")
 	if vb.UserName != v.Email {
 		t.Fatalf("holder %q", vb.UserName)
 	}
-	wt.WantCode(t, e.Wallet.DeleteBankAccount(ctx, u.UID, b.ID), "")
-	_, err = e.Wallet.BankAccount(ctx, u.UID, b.ID)
-	wt.WantCode(t, err, apperr.CodeWalletBankAccountNotFound)
+	// Now the first user is refused, and the user's own re-add is "exists".
+	_, err = e.Wallet.AddBankAccount(ctx, u.UID, wallet.AddBankInput{Account: goodIBAN, Payment: "KHAN", Codes: sms28()})
+	wt.WantCode(t, err, apperr.CodeWalletBankAccountTaken)
+	_, err = e.Wallet.AddBankAccount(ctx, v.UID, wallet.AddBankInput{Account: goodIBAN, Payment: "KHAN"})
+	wt.WantCode(t, err, apperr.CodeWalletBankAccountExists)
 	_, err = e.Wallet.BankAccount(ctx, u.UID, "")
 	wt.WantCode(t, err, apperr.CodeWalletBankAccountNotFound)
 	if len(wallet.Banks()) < 9 {

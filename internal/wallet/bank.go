@@ -71,6 +71,19 @@ type BankAccount struct {
 
 func bankKey(uid, id string) store.Key { return store.Key{PK: walletPK(uid), SK: "BANK#" + id} }
 
+// ibanClaimKey is the item that binds an IBAN to the one user who saved it
+// (attribute uid). A bank account serves one customer: an account shared by
+// several users' withdrawals is how stolen or laundered funds leave an
+// exchange, so a second user cannot add it while the first keeps it.
+func ibanClaimKey(iban string) store.Key { return store.Key{PK: "BANKIBAN#" + iban, SK: "CLAIM"} }
+
+// ownClaim is the condition on an IBAN claim that the caller may write or
+// delete it: there is none (accounts saved before claims existed have
+// none), or it is the caller's.
+func ownClaim(uid string) store.Cond {
+	return store.Or(store.ItemNotExists(), store.Eq("uid", uid))
+}
+
 func bankAccountOf(it store.Item) BankAccount {
 	return BankAccount{
 		ID: it.Str("id"), Title: it.Str("title"), Account: it.Str("account"), UserName: it.Str("userName"),
@@ -120,7 +133,8 @@ func HolderName(u auth.User) string {
 }
 
 // AddBankAccount saves a bank account after the IBAN rules (spec §5) and the
-// codes the user's flags require: the SMS code may have been requested under
+// codes the user's flags require; an IBAN another user has saved is refused
+// (CodeWalletBankAccountTaken): the SMS code may have been requested under
 // operationType 28 (addBank) or 6 (add bank SMS), both are accepted.
 func (s *Service) AddBankAccount(ctx context.Context, uid string, in AddBankInput) (BankAccount, error) {
 	u, err := s.user(ctx, uid)
@@ -156,10 +170,18 @@ func (s *Service) AddBankAccount(ctx context.Context, uid string, in AddBankInpu
 		store.AttrPK: k.PK, store.AttrSK: k.SK, "id": id, "title": bank.Title, "account": iban,
 		"userName": HolderName(u), "icon": bank.Icon, "payment": bank.Payment, "ctime": s.now().UnixMilli(),
 	}
-	if err := s.st.Put(ctx, it, store.ItemNotExists()); err != nil {
-		if errors.Is(err, store.ErrConditionFailed) {
-			return BankAccount{}, apperr.New(apperr.CodeWalletBankAccountExists)
-		}
+	ck := ibanClaimKey(iban)
+	err = s.st.Transact(ctx, []store.Op{
+		store.PutOp(it, store.ItemNotExists()),
+		store.PutOp(store.Item{store.AttrPK: ck.PK, store.AttrSK: ck.SK, "uid": uid}, ownClaim(uid)),
+	})
+	var tc *store.TxCanceledError
+	switch {
+	case errors.As(err, &tc) && tc.Index == 1:
+		return BankAccount{}, apperr.New(apperr.CodeWalletBankAccountTaken)
+	case errors.Is(err, store.ErrConditionFailed):
+		return BankAccount{}, apperr.New(apperr.CodeWalletBankAccountExists)
+	case err != nil:
 		return BankAccount{}, internal(err)
 	}
 	return bankAccountOf(it), nil
@@ -204,10 +226,16 @@ func (s *Service) BankAccount(ctx context.Context, uid, id string) (BankAccount,
 
 // DeleteBankAccount removes one of the user's bank accounts.
 func (s *Service) DeleteBankAccount(ctx context.Context, uid, id string) error {
-	if _, err := s.BankAccount(ctx, uid, id); err != nil {
+	acct, err := s.BankAccount(ctx, uid, id)
+	if err != nil {
 		return err
 	}
-	err := s.st.Delete(ctx, bankKey(uid, strings.TrimSpace(id)), store.ItemExists())
+	// The claim goes with the account, so the IBAN is free for another
+	// user; the condition never removes another user's claim.
+	err = s.st.Transact(ctx, []store.Op{
+		store.DeleteOp(bankKey(uid, strings.TrimSpace(id)), store.ItemExists()),
+		store.DeleteOp(ibanClaimKey(acct.Account), ownClaim(uid)),
+	})
 	if errors.Is(err, store.ErrConditionFailed) {
 		return apperr.New(apperr.CodeWalletBankAccountNotFound)
 	}

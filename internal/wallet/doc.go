@@ -18,6 +18,8 @@
 //	                                             one entry per destination)
 //	WALLET#<uid>    BANK#<id>                    bank account: title, account (IBAN), userName, icon,
 //	                                             payment, ctime (id = hash of the IBAN)
+//	BANKIBAN#<iban> CLAIM                        uid: the one user whose bank account this IBAN is
+//	                                             (written and deleted with the BANK# item)
 //	WALLET#<uid>    XFER#<ms:013d>#<posting>     transfer record, written in the posting's transaction
 //	WALLET#<uid>    SNAP#<yyyy-mm-dd>            daily valuation snapshot (USDT per account kind)
 //
