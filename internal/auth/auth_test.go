@@ -650,3 +650,58 @@ func TestLoadOrCreateKey(t *testing.T) {
 		t.Fatal("reloaded key does not open sealed secrets")
 	}
 }
+
+// A browser that signed in to an account is a trusted device of it: others
+// locking the account out do not lock it, and its own failures lock only it.
+func TestTrustedDeviceSignsInWhileTheAccountIsLocked(t *testing.T) {
+	e := newEnv(t)
+	e.registerEmail(t, "owner@example.com", "secret123")
+	e.registerEmail(t, "other@example.com", "secret456")
+	acct := Account{Email: "owner@example.com"}
+	res, err := e.svc.Login(ctx, meta("5.5.5.5"), acct, "secret123")
+	wantCode(t, err, "")
+	if len(res.DeviceToken) != 64 {
+		t.Fatalf("device token %q", res.DeviceToken)
+	}
+	dev := meta("5.5.5.5")
+	dev.DeviceToken = res.DeviceToken
+	// Signing in again on the trusted device issues no new token.
+	again, err := e.svc.Login(ctx, dev, acct, "secret123")
+	wantCode(t, err, "")
+	if again.DeviceToken != "" {
+		t.Fatalf("a trusted device got a new token %q", again.DeviceToken)
+	}
+	// Someone else locks the account.
+	for i := 0; i < 5; i++ {
+		_, _ = e.svc.Login(ctx, meta("6.6.6.6"), acct, "guess-1234")
+	}
+	_, err = e.svc.Login(ctx, meta("5.5.5.5"), acct, "secret123")
+	wantCode(t, err, apperr.CodeAccountLocked)
+	// The owner's device still signs in.
+	_, err = e.svc.Login(ctx, dev, acct, "secret123")
+	wantCode(t, err, "")
+	// The token of one account is no pass for another.
+	other := meta("5.5.5.5")
+	other.DeviceToken = res.DeviceToken
+	for i := 0; i < 5; i++ {
+		_, _ = e.svc.Login(ctx, meta("7.7.7.7"), Account{Email: "other@example.com"}, "guess-1234")
+	}
+	_, err = e.svc.Login(ctx, other, Account{Email: "other@example.com"}, "secret456")
+	wantCode(t, err, apperr.CodeAccountLocked)
+	// Wrong passwords on the device lock the device, like an account.
+	for i := 0; i < 4; i++ {
+		_, err = e.svc.Login(ctx, dev, acct, "wrongpass1")
+		wantCode(t, err, apperr.CodeBadCredentials)
+	}
+	_, err = e.svc.Login(ctx, dev, acct, "wrongpass1")
+	wantCode(t, err, apperr.CodeAccountLocked)
+	_, err = e.svc.Login(ctx, dev, acct, "secret123")
+	wantCode(t, err, apperr.CodeAccountLocked)
+	// A device stays trusted for DeviceTTL.
+	e.clock.Add(DeviceTTL + time.Minute)
+	for i := 0; i < 5; i++ {
+		_, _ = e.svc.Login(ctx, meta("6.6.6.7"), acct, "guess-1234")
+	}
+	_, err = e.svc.Login(ctx, dev, acct, "secret123")
+	wantCode(t, err, apperr.CodeAccountLocked)
+}

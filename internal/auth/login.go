@@ -19,6 +19,9 @@ const (
 type LoginResult struct {
 	Token         string
 	ChallengeType string
+	// DeviceToken, when set, is a new trusted-device token to hand to the
+	// browser (set with the session, see device.go).
+	DeviceToken string
 }
 
 func challengeKey(hash string) store.Key { return store.Key{PK: "CHALLENGE#" + hash, SK: "CHALLENGE"} }
@@ -46,19 +49,29 @@ func (s *Service) Login(ctx context.Context, m Meta, acct Account, password stri
 		}
 	}
 	// The lock is per e-mail/phone, whether or not it has an account, so
-	// the answers do not tell which accounts exist.
+	// the answers do not tell which accounts exist; a trusted device of the
+	// account has a lock of its own instead (device.go).
+	u, err := s.userByIdent(ctx, id)
+	found := err == nil
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return LoginResult{}, internal(err)
+	}
 	lockKey := "login-acct:" + id.target()
+	if found && m.DeviceToken != "" {
+		dev, err := s.deviceOf(ctx, m.DeviceToken, u.ID)
+		if err != nil {
+			return LoginResult{}, internal(err)
+		}
+		if dev != "" {
+			lockKey = "login-dev:" + dev
+		}
+	}
 	d, err := s.limiter.Check(ctx, lockKey)
 	if err != nil {
 		return LoginResult{}, internal(err)
 	}
 	if !d.Allowed {
 		return LoginResult{}, limited(apperr.CodeAccountLocked, d)
-	}
-	u, err := s.userByIdent(ctx, id)
-	found := err == nil
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return LoginResult{}, internal(err)
 	}
 	hash := s.dummy
 	if found {
@@ -121,8 +134,14 @@ func (s *Service) finishLogin(ctx context.Context, u User, m Meta) (LoginResult,
 	if err != nil {
 		return LoginResult{}, err
 	}
+	// A device the owner signed in on stays able to sign in while others
+	// lock the account; failing to remember it only loses that comfort.
+	device, err := s.trustDevice(ctx, u, m)
+	if err != nil {
+		device = ""
+	}
 	s.recordHistory(ctx, u.ID, histLogin, actLogin, m)
-	return LoginResult{Token: token}, nil
+	return LoginResult{Token: token, DeviceToken: device}, nil
 }
 
 // ConfirmLogin finishes a challenged sign-in with the Google code or the SMS

@@ -141,6 +141,9 @@ type Meta struct {
 	Device string
 	// Lang picks the language of sent messages and history actions.
 	Lang string
+	// DeviceToken is the trusted-device token the caller presented (see
+	// device.go); "" when none.
+	DeviceToken string
 	// UserID and SessionID identify a signed-in caller ("" when anonymous).
 	UserID    string
 	SessionID string

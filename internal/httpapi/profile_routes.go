@@ -324,7 +324,20 @@ func (s sessionsOf) ResolveSession(ctx context.Context, token string) (Principal
 func AuthSessions(svc *auth.Service) SessionResolver { return sessionsOf{svc: svc} }
 
 func metaOf(c *Call) auth.Meta {
-	return auth.Meta{IP: c.IP, Device: c.Device, Lang: c.Lang, UserID: c.Principal.UserID, SessionID: c.Principal.SessionID}
+	m := auth.Meta{IP: c.IP, Device: c.Device, Lang: c.Lang, UserID: c.Principal.UserID, SessionID: c.Principal.SessionID}
+	if ck, err := c.Req.Cookie(CookieDevice); err == nil {
+		m.DeviceToken = ck.Value
+	}
+	return m
+}
+
+// signedIn sets the cookies of a completed sign-in: the session, and the
+// trusted-device token when the sign-in made the browser a trusted device.
+func signedIn(c *Call, res auth.LoginResult) {
+	setSession(c, res.Token)
+	if res.DeviceToken != "" {
+		c.SetCookie(CookieDevice, res.DeviceToken, auth.DeviceTTL, true)
+	}
 }
 
 // setSession sets the session cookie. It is not HttpOnly on purpose: the web
@@ -372,7 +385,7 @@ func NewProfileRouter(svc *auth.Service, opts Options) *Router {
 				return nil, err
 			}
 			if res.ChallengeType == "" {
-				setSession(c, res.Token)
+				signedIn(c, res)
 			}
 			return &LoginResp{Token: res.Token, Type: res.ChallengeType}, nil
 		})
@@ -382,7 +395,7 @@ func NewProfileRouter(svc *auth.Service, opts Options) *Router {
 			if err != nil {
 				return nil, err
 			}
-			setSession(c, res.Token)
+			signedIn(c, res)
 			return &LoginResp{Token: res.Token}, nil
 		})
 	Handle(r, "/fe-ex-api/user/login_out", pub("Sign out: revoke the session and clear the cookie"),

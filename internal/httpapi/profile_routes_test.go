@@ -91,6 +91,7 @@ type authMode struct {
 	header string // exchange-token header
 	cookie string // token cookie
 	xsrf   bool   // send the XSRF cookie and header
+	device string // trusted-device cookie
 }
 
 func hdr(token string) authMode { return authMode{header: token} }
@@ -114,6 +115,9 @@ func (p *profEnv) post(t *testing.T, path string, body any, a authMode) (*httpte
 	}
 	if a.cookie != "" {
 		req.AddCookie(&http.Cookie{Name: CookieToken, Value: a.cookie})
+	}
+	if a.device != "" {
+		req.AddCookie(&http.Cookie{Name: CookieDevice, Value: a.device})
 	}
 	if a.xsrf {
 		req.AddCookie(&http.Cookie{Name: CookieXSRF, Value: "xsrf-1"})
@@ -568,4 +572,40 @@ func TestProfileSettingsCodeFailures(t *testing.T) {
 	p.clock.Add(30 * time.Second)
 	p.fails(t, pGoogleOff, withEnv(map[string]any{"googleCode": code6(t, g["secret"].(string), p.clock.Now())}), a, apperr.CodeSMSCodeRequired)
 	p.fails(t, pNickname, withEnv(map[string]any{"nickName": "ok"}), authMode{}, apperr.CodeNotSignedIn)
+}
+
+// The sign-in sets the trusted-device cookie, HttpOnly, and a sign-in that
+// presents it passes while others have locked the account.
+func TestLoginTrustedDeviceCookie(t *testing.T) {
+	p := newProfEnv(t)
+	p.signUp(t, "dev@example.com", "secret123")
+	rec, env := p.post(t, pLogin, withEnv(map[string]any{"email": "dev@example.com", "loginPword": "secret123"}), authMode{})
+	if env.Code != "0" {
+		t.Fatalf("login: %+v", env)
+	}
+	var dev *http.Cookie
+	for _, c := range rec.Result().Cookies() {
+		if c.Name == CookieDevice {
+			dev = c
+		}
+	}
+	if dev == nil || len(dev.Value) != 64 || !dev.HttpOnly || dev.SameSite != http.SameSiteLaxMode || dev.MaxAge != 180*24*3600 {
+		t.Fatalf("device cookie %+v", dev)
+	}
+	for i := 0; i < 5; i++ {
+		p.post(t, pLogin, withEnv(map[string]any{"email": "dev@example.com", "loginPword": "guess-1234"}), authMode{})
+	}
+	login := withEnv(map[string]any{"email": "dev@example.com", "loginPword": "secret123"})
+	if _, env := p.post(t, pLogin, login, authMode{}); env.Code != apperr.CodeAccountLocked {
+		t.Fatalf("without the device cookie: %+v", env)
+	}
+	rec, env = p.post(t, pLogin, login, authMode{device: dev.Value})
+	if env.Code != "0" {
+		t.Fatalf("with the device cookie: %+v", env)
+	}
+	for _, c := range rec.Result().Cookies() {
+		if c.Name == CookieDevice {
+			t.Fatalf("a trusted device got a new cookie %+v", c)
+		}
+	}
 }

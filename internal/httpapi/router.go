@@ -26,7 +26,10 @@ import (
 
 // Cookie and header names of the browser path.
 const (
-	CookieToken    = "token"
+	CookieToken = "token"
+	// CookieDevice holds the trusted-device token of the browser's last
+	// sign-in (HttpOnly; see internal/auth/device.go).
+	CookieDevice   = "tenger_device"
 	CookieLang     = "lan"
 	CookieXSRF     = "XSRF-TOKEN"
 	HeaderXSRF     = "X-XSRF-TOKEN"
