@@ -88,10 +88,18 @@ func ParseAmount(s string, precision int32) (decimal.Decimal, error) {
 		return decimal.Zero, ErrAmountFormat
 	}
 	if i := strings.IndexByte(s, '.'); i >= 0 {
-		// Trailing zeros do not add precision ("1.50" at precision 1 is 1.5).
+		// Trailing zeros do not add precision ("1.50" at precision 1 is 1.5),
+		// and the value is taken without them: "1.000…0" with thirty zeros
+		// is 1, not a number of thirty decimals that the ledger refuses.
 		frac := strings.TrimRight(s[i+1:], "0")
 		if int32(len(frac)) > max(precision, 0) {
 			return decimal.Zero, fmt.Errorf("%w: at most %d", ErrAmountPrecision, max(precision, 0))
+		}
+		if s = s[:i]; frac != "" {
+			s += "." + frac
+		}
+		if s == "" {
+			s = "0"
 		}
 	}
 	d, err := decimal.NewFromString(s)

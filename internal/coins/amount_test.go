@@ -49,10 +49,15 @@ func TestParseAmount(t *testing.T) {
 		{"1.50", 1, "1.5"},
 		{"00012.3400", 2, "12.34"},
 		{"0.00000001", 8, "0.00000001"},
+		{"1.000000000000000000000000000000", 6, "1"},
+		{"0.100000000000000000000000000000", 1, "0.1"},
+		{"7.", 0, "7"},
 	}
 	for _, c := range ok {
 		got, err := ParseAmount(c.in, c.prec)
-		if err != nil || !got.Equal(dec(c.want)) {
+		// The value carries no more decimals than the precision allows:
+		// the ledger refuses amounts of more than 18.
+		if err != nil || !got.Equal(dec(c.want)) || got.Exponent() < -c.prec {
 			t.Errorf("ParseAmount(%q, %d) = %s, %v; want %s", c.in, c.prec, got, err, c.want)
 		}
 	}
@@ -73,6 +78,8 @@ func TestParseAmount(t *testing.T) {
 		{"١٢", 8, ErrAmountFormat},
 		{"0", 8, ErrAmountZero},
 		{"0.000", 8, ErrAmountZero},
+		{".000", 8, ErrAmountZero},
+		{"0.", 0, ErrAmountZero},
 		{"1.234", 2, ErrAmountPrecision},
 		{"1.5", 0, ErrAmountPrecision},
 		{"0.000000001", 8, ErrAmountPrecision},
