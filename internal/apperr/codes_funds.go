@@ -101,4 +101,8 @@ var (
 	CodeSimInput = register("13023", http.StatusOK,
 		"Simulator input rejected: %s",
 		"Симуляторын оролт буруу: %s")
+	// CodeWithdrawRequestReused: a withdrawal requestId reused for a different withdrawal.
+	CodeWithdrawRequestReused = register("13024", http.StatusOK,
+		"This request id was already used for a different withdrawal",
+		"Энэ хүсэлтийн дугаар өөр татан авалтад ашиглагдсан байна")
 )

@@ -227,7 +227,7 @@ func (s *Service) findBankAccount(ctx context.Context, uid string, in BankInput)
 func (s *Service) submit(ctx context.Context, uid string, sub submission) (Result, error) {
 	// A retried submit (same idempotency key) answers what the first did,
 	// before codes are checked: they were used up by the first.
-	if r, ok, err := s.submitted(ctx, uid, sub.id); ok || err != nil {
+	if r, ok, err := s.submitted(ctx, uid, sub); ok || err != nil {
 		return r, err
 	}
 	now := s.o.Now()
@@ -259,7 +259,7 @@ func (s *Service) submit(ctx context.Context, uid string, sub submission) (Resul
 		// answers what the first made rather than "code expired".
 		if ae := apperr.As(err); ae.Entry.Code == apperr.CodeCodeExpired || ae.Entry.Code == apperr.CodeCodeBurned {
 			for wait := 0; wait < retryWaits; wait++ {
-				if r, ok, gerr := s.submitted(ctx, uid, sub.id); ok || gerr != nil {
+				if r, ok, gerr := s.submitted(ctx, uid, sub); ok || gerr != nil {
 					return r, gerr
 				}
 				select {
@@ -339,17 +339,28 @@ const (
 
 // submitted answers a submit whose idempotency key made a withdrawal
 // already (ok); another user's withdrawal is never shown.
-func (s *Service) submitted(ctx context.Context, uid, id string) (Result, bool, error) {
-	r, err := s.Get(ctx, id)
+func (s *Service) submitted(ctx context.Context, uid string, sub submission) (Result, bool, error) {
+	r, err := s.Get(ctx, sub.id)
 	switch {
 	case err == nil && r.UID != uid:
 		return Result{}, true, apperr.New(apperr.CodeWithdrawalUnknown)
+	case err == nil && !sameWithdrawal(r, sub):
+		// A client that reuses its requestId for another withdrawal must
+		// not be told that this one was made.
+		return Result{}, true, apperr.New(apperr.CodeWithdrawRequestReused)
 	case err == nil:
 		return Result{ID: r.ID, Status: r.Status, URL: r.URL}, true, nil
 	case errors.Is(err, apperr.New(apperr.CodeWithdrawalUnknown)):
 		return Result{}, false, nil
 	}
 	return Result{}, false, err
+}
+
+// sameWithdrawal reports whether a stored withdrawal is what sub asks for:
+// the same coin, chain, destination and amount.
+func sameWithdrawal(r Record, sub submission) bool {
+	return r.Kind == sub.kind && r.Coin == sub.coin.Symbol && r.Chain == sub.cfg.Name && r.Address == sub.address &&
+		r.Memo == sub.memo && r.AccountNo == sub.accountNo && r.Amount.Equal(sub.amount)
 }
 
 // checkCodes requires and verifies the codes the user's flags call for

@@ -197,6 +197,12 @@ func TestRetriedSubmitHoldsOnce(t *testing.T) {
 	if err != nil || b.ID != a.ID {
 		t.Fatalf("retry %+v %v", b, err)
 	}
+	// The same requestId for another amount is not that withdrawal.
+	other := btcInput(t, "0.25", allCodes)
+	other.RequestID = "req-1"
+	if _, err := e.svc.Confirm(ctx, "u1", other); !errors.Is(err, apperr.New(apperr.CodeWithdrawRequestReused)) {
+		t.Fatalf("reused requestId: %v", err)
+	}
 	// Without a requestId, the same codes derive the same key.
 	e.auth.issue("u1")
 	c, err := e.svc.Confirm(ctx, "u1", btcInput(t, "0.2", allCodes))
