@@ -231,3 +231,18 @@ func (n FlexInt) MarshalJSON() ([]byte, error) {
 
 // Empty is the request or response type of routes without fields.
 type Empty struct{}
+
+// maxPage bounds every list's page number, so offsets never overflow.
+const maxPage = 100000
+
+// checkPaging is the paging rule of every list: page 1 to maxPage and
+// pageSize 1 to maxSize when given.
+func checkPaging(page, size FlexInt, maxSize int) error {
+	if page.Set && (page.V < 1 || page.V > maxPage) {
+		return apperr.Param(fmt.Sprintf("page: 1 to %d", maxPage))
+	}
+	if size.Set && (size.V < 1 || size.V > int64(maxSize)) {
+		return apperr.Param(fmt.Sprintf("pageSize: 1 to %d", maxSize))
+	}
+	return nil
+}

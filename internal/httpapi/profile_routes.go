@@ -298,13 +298,7 @@ type HistoryReq struct {
 
 // Validate checks the paging.
 func (r *HistoryReq) Validate() error {
-	if r.Page.Set && (r.Page.V < 1 || r.Page.V > 100000) {
-		return apperr.Param("page: must be 1 or more")
-	}
-	if r.PageSize.Set && (r.PageSize.V < 1 || r.PageSize.V > auth.MaxPageSize) {
-		return apperr.Param("pageSize: must be 1-100")
-	}
-	return nil
+	return checkPaging(r.Page, r.PageSize, auth.MaxPageSize)
 }
 
 // sessionsOf adapts the profile service to SessionResolver (auth cannot

@@ -94,8 +94,11 @@ func (r *OrderSymbolReq) Validate() error {
 	if len(r.Symbol) > 40 {
 		return apperr.Param("symbol: too long")
 	}
-	return nil
+	return checkPaging(r.Page, r.PageSize, maxOpenOrdersPage)
 }
+
+// maxOpenOrdersPage is the largest page of /order/list/new.
+const maxOpenOrdersPage = 500
 
 // OrderSearchReq is /order/entrust_history, /order/entrust_search and
 // /order/trade_info_search. Only the last 180 days are searched.
@@ -115,7 +118,7 @@ func (r *OrderSearchReq) Validate() error {
 	if len(r.Symbol) > 40 || len(r.Side) > 8 || len(r.Type) > 16 || len(r.Status) > 20 {
 		return apperr.Param("field too long")
 	}
-	return nil
+	return checkPaging(r.Page, r.PageSize, spot.MaxPageSize)
 }
 
 func (r *OrderSearchReq) filter() (spot.OrderFilter, error) {
@@ -240,10 +243,10 @@ func NewTradeRouter(svc *spot.Service, opts Options) *Router {
 				return nil, err
 			}
 			page, size := int(req.Page.V), int(req.PageSize.V)
-			if page < 1 {
+			if !req.Page.Set {
 				page = 1
 			}
-			if size < 1 || size > 500 {
+			if !req.PageSize.Set {
 				size = 100
 			}
 			out := &OrderList{Count: len(os), OrderList: []OrderView{}}

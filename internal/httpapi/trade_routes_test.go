@@ -285,3 +285,32 @@ func TestTradeAmendRoute(t *testing.T) {
 		t.Fatalf("OpenAPI entry of /order/amend: %+v", op)
 	}
 }
+
+// Paging out of bounds is a parameter error on every order list; a page
+// number whose offset overflowed used to crash /order/list/new.
+func TestTradeListPaging(t *testing.T) {
+	h, _, _ := newTradeEnv(t)
+	const p = "/fe-ex-api"
+	if a := tradeCall(t, h, p+"/order/create", "ta", map[string]any{"symbol": "btcusdt", "side": "SELL", "type": "LIMIT", "price": "30000", "volume": "0.2"}); a.Code != "0" {
+		t.Fatalf("create: %+v", a)
+	}
+	for _, path := range []string{"/order/list/new", "/order/entrust_history", "/order/entrust_search", "/order/trade_info_search"} {
+		for _, body := range []map[string]any{
+			{"page": 4611686018427387904}, {"page": "9223372036854775807"}, {"page": 0}, {"page": -1}, {"page": 100001},
+			{"pageSize": 0}, {"pageSize": -1}, {"pageSize": 10000},
+		} {
+			if a := tradeCall(t, h, p+path, "ta", body); a.Code != apperr.CodeParam {
+				t.Errorf("%s %v: %+v", path, body, a)
+			}
+		}
+	}
+	var open OrderList
+	a := tradeCall(t, h, p+"/order/list/new", "ta", map[string]any{"page": 100000, "pageSize": 500})
+	if _ = json.Unmarshal(a.Data, &open); a.Code != "0" || open.Count != 1 || len(open.OrderList) != 0 {
+		t.Fatalf("last page: %+v", a)
+	}
+	a = tradeCall(t, h, p+"/order/list/new", "ta", map[string]any{"page": 1, "pageSize": 1})
+	if _ = json.Unmarshal(a.Data, &open); a.Code != "0" || len(open.OrderList) != 1 {
+		t.Fatalf("first page: %+v", a)
+	}
+}

@@ -213,11 +213,8 @@ func (r *WalletHistoryReq) Validate() error {
 			return err
 		}
 	}
-	if r.Page.Set && (r.Page.V < 1 || r.Page.V > 100000) {
-		return apperr.Param("page: must be 1 or more")
-	}
-	if r.PageSize.Set && (r.PageSize.V < 1 || r.PageSize.V > wallet.MaxPageSize) {
-		return apperr.Param("pageSize: must be 1-100")
+	if err := checkPaging(r.Page, r.PageSize, wallet.MaxPageSize); err != nil {
+		return err
 	}
 	if r.StartTime.Set && r.StartTime.V < 0 || r.EndTime.Set && r.EndTime.V < 0 {
 		return apperr.Param("startTime/endTime: Unix ms")

@@ -464,8 +464,11 @@ type OrderFilter struct {
 	Type     string
 	From, To time.Time
 	Page     int // 1-based
-	PageSize int // default 20, at most 100
+	PageSize int // default 20, at most MaxPageSize
 }
+
+// MaxPageSize is the largest page of order and trade searches.
+const MaxPageSize = 100
 
 // norm applies the defaults and the 180-day window at now; it reports
 // false when the range holds nothing (it ends before it starts, or before
@@ -477,8 +480,8 @@ func (f *OrderFilter) norm(now time.Time) bool {
 	if f.PageSize < 1 {
 		f.PageSize = 20
 	}
-	if f.PageSize > 100 {
-		f.PageSize = 100
+	if f.PageSize > MaxPageSize {
+		f.PageSize = MaxPageSize
 	}
 	if earliest := now.Add(-HistoryWindow); f.From.Before(earliest) {
 		f.From = earliest
