@@ -28,7 +28,12 @@ import (
 //   - it must be on the pair's lot grid, and the remaining quantity
 //     (volume − deal_volume) must meet the pair's minimum quantity and, at
 //     the order's price, its minimum notional;
-//   - the price never changes, and the order keeps its place in the queue.
+//   - the price never changes, and the order keeps its place in the queue;
+//   - "current volume" includes amends accepted but not yet applied by the
+//     engine: each accepted amend stores its volume on the order
+//     ("amendTo"), conditional on being below the one before, so two
+//     amends sent at once are never both answered success when the engine
+//     can apply only the smaller (an amend never increases an order).
 //
 // The command goes to the engine through the orders queue, as a cancel
 // does. The engine checks it again against the live book (the order may
@@ -51,11 +56,39 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 	if !ok {
 		return apperr.New(apperr.CodeTradeSymbolUnknown, clip(o.Symbol, 40))
 	}
-	cmd, err := amendCommand(symbolConfig(p), o, uid, volume)
+	cfg := symbolConfig(p)
+	cmd, err := amendCommand(cfg, o, uid, volume)
+	if err != nil {
+		return err
+	}
+	v := cfg.FromLots(cmd.Qty)
+	_, err = s.st.Update(ctx, orderKey(cmd.OrderID), store.NewUpdate().Set(attrAmendTo, v),
+		store.And(store.ItemExists(), store.NotExists("doneAt"),
+			store.Or(store.NotExists(attrAmendTo), store.Compare(attrAmendTo, store.CmpGt, v))))
+	if errors.Is(err, store.ErrConditionFailed) {
+		// Another amend (or the order's end) came first: judge this one
+		// against what the order is now.
+		if o, err = s.openOrder(ctx, uid, symbol, orderID); err != nil {
+			return err
+		}
+		_, err = amendCommand(cfg, o, uid, volume)
+		if err == nil {
+			err = apperr.New(apperr.CodeTradeAmendVolume, currentVolume(o).String(), o.DealVolume.String())
+		}
+		return err
+	}
 	if err != nil {
 		return err
 	}
 	return s.sendCmd(ctx, o.Symbol, "", &cmd)
+}
+
+// currentVolume is the order's volume after the amends accepted so far.
+func currentVolume(o Order) decimal.Decimal {
+	if o.AmendTo.IsPositive() && o.AmendTo.LessThan(o.Volume) {
+		return o.AmendTo
+	}
+	return o.Volume
 }
 
 // amendCommand validates an amend of o to volume against the pair's grid
@@ -78,8 +111,8 @@ func amendCommand(cfg matching.SymbolConfig, o Order, uid, volume string) (match
 	if err != nil {
 		return matching.Command{}, apperr.New(apperr.CodeTradeNumber)
 	}
-	if !v.LessThan(o.Volume) || !v.GreaterThan(o.DealVolume) {
-		return matching.Command{}, apperr.New(apperr.CodeTradeAmendVolume, o.Volume.String(), o.DealVolume.String())
+	if cur := currentVolume(o); !v.LessThan(cur) || !v.GreaterThan(o.DealVolume) {
+		return matching.Command{}, apperr.New(apperr.CodeTradeAmendVolume, cur.String(), o.DealVolume.String())
 	}
 	lots, err := cfg.ToLots(v)
 	if err != nil {
@@ -129,7 +162,8 @@ func amendCommand(cfg matching.SymbolConfig, o Order, uid, volume string) (match
 // journal settles it the same way: Quote the new total and StopPrice the
 // total before, both in lots. An amend that would not reduce the order
 // (it filled further since the API checked, or a redelivered message
-// already applied) gets Qty 0, which the core refuses with no change.
+// already applied) gets Qty 0, which the core refuses with no change
+// (Quote still carries the new total it asked for).
 // An order that is not live is left for the core to refuse.
 func (e *Engine) prepareAmend(c *matching.Command) {
 	total := c.Qty
@@ -144,7 +178,9 @@ func (e *Engine) prepareAmend(c *matching.Command) {
 	}
 	before := o.Filled + o.Qty
 	if total >= before || total-o.Filled < 1 {
-		c.Qty = 0
+		// Quote keeps the refused total, so settlement of the refusal can
+		// withdraw the order's pending amend of it (amendRefused).
+		c.Qty, c.Quote = 0, total
 		return
 	}
 	c.Qty, c.Quote, c.StopPrice = total-o.Filled, total, before
@@ -198,4 +234,23 @@ func (s *settler) amended(ctx context.Context, cmd *matching.Command, e *matchin
 		}
 		return err
 	}, nil
+}
+
+// amendRefused settles the engine's refusal of an amend: the order's
+// pending amend of that volume ("amendTo", set by AmendOrder) did not
+// happen, so it no longer bounds the next amend. A refusal of an older
+// amend leaves a newer, smaller pending amend alone.
+func (s *settler) amendRefused(cmd *matching.Command) job {
+	cfg, ok := s.cfgs[cmd.Symbol]
+	if !ok || cmd.Quote <= 0 {
+		return nil // journalled before refusals carried the volume
+	}
+	ops := []store.Op{store.UpdateOp(orderKey(cmd.OrderID), store.NewUpdate().Remove(attrAmendTo),
+		store.And(store.ItemExists(), store.Eq(attrAmendTo, cfg.FromLots(cmd.Quote))))}
+	return func(ctx context.Context) error {
+		if err := s.tx.Do(ctx, ops); err != nil && !errors.Is(err, store.ErrConditionFailed) {
+			return err
+		}
+		return nil
+	}
 }

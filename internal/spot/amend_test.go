@@ -9,6 +9,7 @@ import (
 
 	"tenger/internal/apperr"
 	"tenger/internal/ledger"
+	"tenger/internal/markets"
 	"tenger/internal/matching"
 )
 
@@ -204,9 +205,18 @@ func TestAmendReplayAndRedelivery(t *testing.T) {
 		t.Fatal("replay rebuilt a different book")
 	}
 	// The same amend message delivered again is sequenced again: the
-	// engine sees no reduction and refuses it.
+	// engine sees no reduction and refuses it. (The API refuses a second
+	// amend to the same volume, so the message is sent twice here.)
 	e.amend(alice, sell, "0.5")
-	e.amend(alice, sell, "0.5")
+	o := e.order(alice, sell)
+	cmd, err := amendCommand(symbolConfig(mustPair(t, e, "btcusdt")), Order{ID: o.ID, Symbol: o.Symbol, Type: o.Type,
+		Price: o.Price, Volume: dec("0.6"), DealVolume: o.DealVolume}, alice, "0.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.sendCmd(e.ctx, "btcusdt", "", &cmd); err != nil {
+		t.Fatal(err)
+	}
 	e.drain()
 	e.wantBal(alice, "BTC", "0.5", "0.5")
 	e.place(bob, limit("btcusdt", "BUY", "30000", "0.5"))
@@ -496,4 +506,38 @@ func FuzzAmendCommand(f *testing.F) {
 			t.Fatalf("accepted a remainder %s below the minimums (%v)", nv.Sub(dv), err)
 		}
 	})
+}
+
+// TestAmendsBeforeTheEngineApplies: a second amend sent before the engine
+// applied the first is judged against the first (an amend never increases
+// an order), so no amend is answered success that the engine then drops.
+func TestAmendsBeforeTheEngineApplies(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	id := e.place(alice, limit("btcusdt", "SELL", "30000", "0.002"))
+	e.drain()
+	e.amend(alice, id, "0.0005")
+	// Not drained: the engine has not applied 0.0005 yet.
+	for _, v := range []string{"0.0019", "0.0005", "0.001"} {
+		err := e.svc.AmendOrder(e.ctx, alice, "btcusdt", id, v)
+		if ae := apperr.As(err); ae == nil || ae.Entry.Code != apperr.CodeTradeAmendVolume {
+			t.Fatalf("amend to %s after 0.0005: %v", v, err)
+		}
+	}
+	e.amend(alice, id, "0.0004")
+	e.drain()
+	if o := e.order(alice, id); !o.Volume.Equal(dec("0.0004")) {
+		t.Fatalf("volume %s, want 0.0004", o.Volume)
+	}
+	e.wantBal(alice, "BTC", "0.9996", "0.0004")
+	e.audit()
+}
+
+func mustPair(t *testing.T, e *env, symbol string) markets.Pair {
+	t.Helper()
+	p, ok := e.svc.cat.Pair(symbol)
+	if !ok {
+		t.Fatalf("no pair %s", symbol)
+	}
+	return p
 }

@@ -80,6 +80,9 @@ type Order struct {
 	ClientOrderID string
 	// Triggered is set once a stop order's stop was reached.
 	Triggered bool
+	// AmendTo is the volume of the last amend accepted by the API (zero
+	// when none); the engine may not have applied it yet (amend.go).
+	AmendTo   decimal.Decimal
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -121,6 +124,9 @@ type Trade struct {
 //
 // attrTriggeredAt is set on a stop order when its stop is reached (Unix ms).
 const attrTriggeredAt = "triggeredAt"
+
+// attrAmendTo is the volume of the order's last accepted amend.
+const attrAmendTo = "amendTo"
 
 const (
 	pkOrder    = "SORD#"
@@ -187,6 +193,7 @@ func orderFromItem(it store.Item) Order {
 		Price: it.Dec("price"), StopPrice: it.Dec("stopPrice"), Volume: it.Dec("volume"), QuoteVolume: it.Dec("quoteVolume"),
 		DealVolume: it.Dec("dealVolume"), DealMoney: it.Dec("dealMoney"), Fee: it.Dec("fee"), FeeCoin: it.Str("feeCoin"),
 		Status: Status(it.Int("status")), Reason: it.Str("reason"), ClientOrderID: it.Str("clientOrderId"), Triggered: it.Has(attrTriggeredAt),
+		AmendTo:   it.Dec(attrAmendTo),
 		CreatedAt: time.UnixMilli(it.Int("createdAt")).UTC(), UpdatedAt: time.UnixMilli(it.Int("updatedAt")).UTC(),
 	}
 	// Settlement never writes PARTIALLY_FILLED (so a trade and the order's

@@ -113,10 +113,14 @@ func (s *settler) plan(ctx context.Context, cmd *matching.Command, evs []matchin
 		case matching.EvRejected:
 			// Only a refused Place ends an order; a refused cancel (unknown
 			// or already finished order) changes nothing, and a duplicate
-			// id means the order is live and must keep its hold.
+			// id means the order is live and must keep its hold. A refused
+			// amend withdraws the order's pending amend.
 			if cmd.Kind == matching.CmdPlace && e.Reason != matching.ReasonDuplicateOrderID {
 				j, err = s.finish(ctx, &e, true)
 				*done = append(*done, e.OrderID)
+			}
+			if cmd.Kind == matching.CmdAmend {
+				j = s.amendRefused(cmd) // amend.go
 			}
 		}
 		if errors.Is(err, errNoOrder) {
