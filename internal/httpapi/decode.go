@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"tenger/internal/apperr"
 )
@@ -58,7 +59,7 @@ func decodeError(err error) error {
 	case errors.As(err, &se):
 		return apperr.Param(fmt.Sprintf("malformed JSON at byte %d", se.Offset))
 	case errors.As(err, &te):
-		field := te.Field
+		field := jsonPath(te.Field)
 		if field == "" {
 			field = "body"
 		}
@@ -69,6 +70,21 @@ func decodeError(err error) error {
 	return apperr.Param("malformed JSON")
 }
 
+// jsonPath is the path of a mistyped field as the caller wrote it: the
+// decoder names fields of embedded request structs after their Go type
+// ("WalletTransferBase.amount"), which means nothing to a client. The API's
+// field names all start lower case.
+func jsonPath(field string) string {
+	parts := strings.Split(field, ".")
+	kept := parts[:0]
+	for _, p := range parts {
+		if p != "" && !unicode.IsUpper(rune(p[0])) {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ".")
+}
+
 func jsonKind(t reflect.Type) string {
 	if t == nil {
 		return "a valid value"
@@ -77,7 +93,7 @@ func jsonKind(t reflect.Type) string {
 	case reflect.TypeFor[FlexInt]():
 		return "an integer"
 	case reflect.TypeFor[FlexString]():
-		return "a string"
+		return "a string or a number"
 	}
 	switch t.Kind() {
 	case reflect.String:

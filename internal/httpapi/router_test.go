@@ -89,6 +89,7 @@ func TestDecodeAndValidate(t *testing.T) {
 		{"trailing data", `{"email":"a@b.c"} {}`, "410", "data after the object"},
 		{"wrong type", `{"email":5}`, "410", "email: must be a string"},
 		{"wrong flexint", `{"email":"a@b.c","count":"x"}`, "410", "count: must be an integer"},
+		{"wrong flexstring", `{"email":"a@b.c","code":true}`, "410", "code: must be a string or a number"},
 		{"wrong array", `{"email":"a@b.c","tags":"x"}`, "410", "tags: must be an array"},
 		{"missing required", `{}`, "410", "email: required"},
 		{"empty body", ``, "410", "email: required"},
@@ -239,5 +240,21 @@ func TestOpenAPIListsRoutes(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `"10002"`) {
 		t.Error("error catalogue missing from the document")
+	}
+}
+
+// A mistyped field of an embedded request struct is named as the client
+// wrote it, without the Go type's name.
+func TestDecodeErrorNamesJSONPath(t *testing.T) {
+	type Base struct {
+		Amount string `json:"amount"`
+	}
+	var req struct {
+		Base
+		Coin string `json:"coinSymbol"`
+	}
+	err := decodeError(json.Unmarshal([]byte(`{"amount":5,"coinSymbol":"USDT"}`), &req))
+	if ae := apperr.As(err); ae.Entry.Code != apperr.CodeParam || !strings.HasSuffix(ae.Entry.EN, ": amount: must be a string") {
+		t.Fatalf("%v", err)
 	}
 }
