@@ -105,4 +105,8 @@ var (
 	CodeWithdrawRequestReused = register("13024", http.StatusOK,
 		"This request id was already used for a different withdrawal",
 		"Энэ хүсэлтийн дугаар өөр татан авалтад ашиглагдсан байна")
+	// CodeWithdrawOwnAddress: a withdrawal to the user's own deposit address.
+	CodeWithdrawOwnAddress = register("13025", http.StatusOK,
+		"This is your own deposit address. Please withdraw to an address outside your Tenger account",
+		"Энэ бол таны өөрийн орлогын хаяг. Tenger дансаас гадуурх хаяг руу татна уу")
 )

@@ -79,7 +79,7 @@ func NewFunds(cfg FundsConfig) (*Funds, error) {
 	cs := chainsim.New(chainsim.Options{Store: cfg.Store, Coins: cfg.Coins, Now: cfg.Now, Log: cfg.Log, Completer: runner})
 	bs := banksim.New(banksim.Options{Store: cfg.Store, Now: cfg.Now, Log: cfg.Log, Completer: runner})
 	wd := withdraw.New(withdraw.Options{Store: cfg.Store, Ledger: cfg.Ledger, Coins: cfg.Coins, Wallet: cfg.Wallet, Auth: cfg.Auth,
-		Chain: cs, Bank: bs, BankLedger: bank.Bank, DailyLimitUSDT: cfg.DailyLimitUSDT, Push: cfg.Push, Now: cfg.Now, Log: cfg.Log})
+		Chain: cs, Bank: bs, Deposits: dep, BankLedger: bank.Bank, DailyLimitUSDT: cfg.DailyLimitUSDT, Push: cfg.Push, Now: cfg.Now, Log: cfg.Log})
 	wd.SetRunner(runner, runner)
 	runner.Register(wd.Steps().Definition())
 	f := &Funds{Deposit: dep, Withdraw: wd, Runner: runner, Chain: cs, Bank: bs, Watcher: dep.NewWatcher(cs, 0)}

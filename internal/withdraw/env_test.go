@@ -190,6 +190,14 @@ type env struct {
 	runner *workflow.Runner
 	svc    *withdraw.Service
 	hook   func(in workflow.Instance, tr workflow.Transition, err error) error
+	owners ownerMap
+}
+
+// ownerMap is a deposit-address book: "chain|address|memo" → uid.
+type ownerMap map[string]string
+
+func (m ownerMap) OwnerOf(_ context.Context, chainName, address, memo string) (string, error) {
+	return m[chainName+"|"+address+"|"+memo], nil
 }
 
 func newEnv(t *testing.T) *env {
@@ -199,7 +207,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	e := &env{t: t, dir: t.TempDir(), clk: &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}, cat: cat,
-		auth: newVerifier(), wal: newWallet()}
+		auth: newVerifier(), wal: newWallet(), owners: ownerMap{}}
 	e.open()
 	t.Cleanup(func() { _ = e.st.Close() })
 	return e
@@ -223,7 +231,7 @@ func (e *env) open() {
 	e.chain = chainsim.New(chainsim.Options{Store: st, Coins: e.cat, Now: e.clk.Now, Log: zerolog.Nop(), Completer: e.runner})
 	e.bank = banksim.New(banksim.Options{Store: st, Now: e.clk.Now, Log: zerolog.Nop(), Completer: e.runner})
 	e.svc = withdraw.New(withdraw.Options{Store: st, Ledger: e.led, Coins: e.cat, Wallet: e.wal, Auth: e.auth, Chain: e.chain,
-		Bank: e.bank, Now: e.clk.Now, Log: zerolog.Nop()})
+		Bank: e.bank, Deposits: e.owners, Now: e.clk.Now, Log: zerolog.Nop()})
 	e.svc.SetRunner(e.runner, e.runner)
 	e.runner.Register(e.svc.Steps().Definition())
 }

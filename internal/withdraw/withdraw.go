@@ -62,6 +62,12 @@ const (
 // DefaultDailyLimitUSDT is withdraw_daily_limit_usdt when not configured.
 var DefaultDailyLimitUSDT = decimal.NewFromInt(100000)
 
+// DepositOwners maps a deposit destination to the user it belongs to
+// (*deposit.Service); "" when it is no user's.
+type DepositOwners interface {
+	OwnerOf(ctx context.Context, chainName, address, memo string) (string, error)
+}
+
 // Wallet is what withdrawals need from the accounts side (*wallet.Service).
 type Wallet interface {
 	IsSavedAddress(ctx context.Context, uid, coin, chainName, address, memo string) (bool, error)
@@ -121,6 +127,10 @@ type Options struct {
 	Auth   Verifier
 	Chain  ChainRail
 	Bank   BankRail
+	// Deposits, when set, lets a withdrawal refuse the user's own deposit
+	// address (CodeWithdrawOwnAddress): the coins would come straight back,
+	// less the fee.
+	Deposits DepositOwners
 	// BankLedger is the ledger sub-account of the bank MNT is paid from
 	// (the deposit service's BankInfo.Bank).
 	BankLedger string

@@ -459,3 +459,21 @@ func TestDailyLimitHoldsUnderConcurrency(t *testing.T) {
 	}
 	e.audit()
 }
+
+// A withdrawal to the user's own deposit address is refused before any
+// code is used; another user's address is an ordinary destination.
+func TestWithdrawToOwnDepositAddress(t *testing.T) {
+	e := newEnv(t)
+	e.user("u1", true, false, false)
+	e.user("u2", true, false, false)
+	e.fund("u1", "BTC", "BTC", "1")
+	e.fund("u2", "BTC", "BTC", "1")
+	in := btcInput(t, "0.1", withdraw.Codes{Email: "wrong"})
+	e.owners["BTC|"+in.Address+"|"] = "u1"
+	if _, err := e.svc.Confirm(ctx, "u1", in); !errors.Is(err, apperr.New(apperr.CodeWithdrawOwnAddress)) {
+		t.Fatalf("own address: %v", err)
+	}
+	if _, err := e.svc.Confirm(ctx, "u2", in); errors.Is(err, apperr.New(apperr.CodeWithdrawOwnAddress)) {
+		t.Fatalf("another user's address refused: %v", err)
+	}
+}
