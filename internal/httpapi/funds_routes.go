@@ -286,7 +286,7 @@ func NewFundsRouter(dep *deposit.Service, wd *withdraw.Service, opts Options) *R
 			if ch == "" {
 				ch = req.TrustType
 			}
-			return Empty{}, wd.ValidateAddress(req.CoinSymbol, ch, req.Address)
+			return Empty{}, wd.ValidateAddress(c.Ctx, c.Principal.UserID, req.CoinSymbol, ch, req.Address)
 		})
 	fundsHandle(r, []string{w("confirm_withdraw")},
 		priv("Submit a chain withdrawal with the codes the account needs; holds the amount and starts the withdrawal workflow"),

@@ -119,14 +119,8 @@ func (s *Service) Confirm(ctx context.Context, uid string, in ConfirmInput) (Res
 	if err != nil {
 		return Result{}, err
 	}
-	if s.o.Deposits != nil {
-		owner, err := s.o.Deposits.OwnerOf(ctx, cfg.Name, address, memo)
-		if err != nil {
-			return Result{}, internal(err)
-		}
-		if owner == uid {
-			return Result{}, apperr.New(apperr.CodeWithdrawOwnAddress)
-		}
+	if err := s.notOwnAddress(ctx, uid, cfg.Name, address, memo); err != nil {
+		return Result{}, err
 	}
 	amt, fee, err := CheckAmount(cfg, in.Amount, in.Fee)
 	if err != nil {

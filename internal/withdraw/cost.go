@@ -188,8 +188,9 @@ func (s *Service) Settings(ctx context.Context, uid, symbol, chainName string) (
 }
 
 // ValidateAddress is validate_withdraw_address: nil (code 0) when the
-// address (address_memo on memo chains) is valid on the chain.
-func (s *Service) ValidateAddress(symbol, chainName, address string) error {
+// address (address_memo on memo chains) is valid on the chain and is not
+// the deposit address of uid ("" skips that check).
+func (s *Service) ValidateAddress(ctx context.Context, uid, symbol, chainName, address string) error {
 	_, cfg, err := deposit.Resolve(s.o.Coins, symbol, chainName, deposit.DirWithdraw)
 	if err != nil {
 		return err
@@ -200,8 +201,28 @@ func (s *Service) ValidateAddress(symbol, chainName, address string) error {
 		}
 		return nil
 	}
-	_, _, err = checkAddress(cfg, address, "")
-	return err
+	a, m, err := checkAddress(cfg, address, "")
+	if err != nil || uid == "" {
+		return err
+	}
+	return s.notOwnAddress(ctx, uid, cfg.Name, a, m)
+}
+
+// notOwnAddress refuses the user's own deposit address as a withdrawal's
+// destination (CodeWithdrawOwnAddress): the coins would only come back,
+// less the fee.
+func (s *Service) notOwnAddress(ctx context.Context, uid, chainName, address, memo string) error {
+	if s.o.Deposits == nil {
+		return nil
+	}
+	owner, err := s.o.Deposits.OwnerOf(ctx, chainName, address, memo)
+	if err != nil {
+		return internal(err)
+	}
+	if owner == uid {
+		return apperr.New(apperr.CodeWithdrawOwnAddress)
+	}
+	return nil
 }
 
 // checkAddress splits address_memo, validates both parts and returns them.

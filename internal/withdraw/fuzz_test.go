@@ -1,6 +1,7 @@
 package withdraw_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func FuzzValidateAddress(f *testing.F) {
 		case "BANK":
 			coin = "MONT"
 		}
-		if err := svc.ValidateAddress(coin, chainName, address); err != nil {
+		if err := svc.ValidateAddress(context.Background(), "", coin, chainName, address); err != nil {
 			return
 		}
 		cfg, ok := cat.Chain(coin, chainName)

@@ -127,9 +127,8 @@ type Options struct {
 	Auth   Verifier
 	Chain  ChainRail
 	Bank   BankRail
-	// Deposits, when set, lets a withdrawal refuse the user's own deposit
-	// address (CodeWithdrawOwnAddress): the coins would come straight back,
-	// less the fee.
+	// Deposits, when set, lets withdrawals refuse the user's own deposit
+	// address (notOwnAddress).
 	Deposits DepositOwners
 	// BankLedger is the ledger sub-account of the bank MNT is paid from
 	// (the deposit service's BankInfo.Bank).

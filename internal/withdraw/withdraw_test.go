@@ -122,11 +122,11 @@ func TestAmountAddressAndFundsRules(t *testing.T) {
 		t.Fatalf("record %+v", r)
 	}
 	// Address validation call.
-	if err := e.svc.ValidateAddress("USDT", "TRC20", addr(t, chain.TRX).Address); err != nil {
+	if err := e.svc.ValidateAddress(ctx, "u1", "USDT", "TRC20", addr(t, chain.TRX).Address); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, e.svc.ValidateAddress("USDT", "TRC20", addr(t, chain.ETH).Address), apperr.CodeAddressInvalid)
-	if err := e.svc.ValidateAddress("MONT", "Bank", "MN123456789012345678"); err != nil {
+	wantCode(t, e.svc.ValidateAddress(ctx, "u1", "USDT", "TRC20", addr(t, chain.ETH).Address), apperr.CodeAddressInvalid)
+	if err := e.svc.ValidateAddress(ctx, "u1", "MONT", "Bank", "MN123456789012345678"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -472,6 +472,11 @@ func TestWithdrawToOwnDepositAddress(t *testing.T) {
 	e.owners["BTC|"+in.Address+"|"] = "u1"
 	if _, err := e.svc.Confirm(ctx, "u1", in); !errors.Is(err, apperr.New(apperr.CodeWithdrawOwnAddress)) {
 		t.Fatalf("own address: %v", err)
+	}
+	// Step one of the withdraw screen says so before codes are sent.
+	wantCode(t, e.svc.ValidateAddress(ctx, "u1", "BTC", "BTC", in.Address), apperr.CodeWithdrawOwnAddress)
+	if err := e.svc.ValidateAddress(ctx, "u2", "BTC", "BTC", in.Address); err != nil {
+		t.Fatalf("another user's address: %v", err)
 	}
 	if _, err := e.svc.Confirm(ctx, "u2", in); errors.Is(err, apperr.New(apperr.CodeWithdrawOwnAddress)) {
 		t.Fatalf("another user's address refused: %v", err)
