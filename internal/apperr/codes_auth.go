@@ -18,7 +18,7 @@ var (
 	CodeAccountLocked = register("12003", http.StatusOK,
 		"Too many failed attempts. Try again in %d seconds",
 		"Хэт олон удаа буруу оролдлоо. %d секундын дараа дахин оролдоно уу")
-	// CodeCodeResendWait: a new code for the same target and operation within 90 s; data {retryAfter}.
+	// CodeCodeResendWait: a new code for the same target and operation within its resend window (90 s; 60 s for operationType 11); data {retryAfter}.
 	CodeCodeResendWait = register("12004", http.StatusOK,
 		"A code was sent recently. You can request a new one in %d seconds",
 		"Код саяхан илгээгдсэн. %d секундын дараа шинэ код авах боломжтой")

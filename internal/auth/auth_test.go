@@ -705,3 +705,24 @@ func TestTrustedDeviceSignsInWhileTheAccountIsLocked(t *testing.T) {
 	_, err = e.svc.Login(ctx, dev, acct, "secret123")
 	wantCode(t, err, apperr.CodeAccountLocked)
 }
+
+// The add-address modal (operationType 11) unlocks its send button after
+// 60 s (spec §4); the server lets it send then. Other operations keep 90 s.
+func TestSecurityCodeResendsAfter60s(t *testing.T) {
+	e := newEnv(t)
+	e.registerEmail(t, "sec@example.com", "secret123")
+	m := e.login(t, Account{Email: "sec@example.com"}, "secret123")
+	wantCode(t, e.svc.SendSMSCode(ctx, m, "976", "95000001", OpBindPhone), "")
+	wantCode(t, e.svc.BindMobile(ctx, m, "976", "95000001", e.box.last("+97695000001", OpBindPhone), ""), "")
+	wantCode(t, e.svc.SendSMSCode(ctx, m, "", "", OpSecurity), "")
+	wantCode(t, e.svc.SendSMSCode(ctx, m, "", "", OpTradePassword), "")
+	e.clock.Add(59 * time.Second)
+	err := e.svc.SendSMSCode(ctx, m, "", "", OpSecurity)
+	wantCode(t, err, apperr.CodeCodeResendWait)
+	if ra := apperr.As(err).Data.(retryData).RetryAfter; ra != 1 {
+		t.Fatalf("retryAfter %d, want 1", ra)
+	}
+	e.clock.Add(time.Second)
+	wantCode(t, e.svc.SendSMSCode(ctx, m, "", "", OpSecurity), "")
+	wantCode(t, e.svc.SendSMSCode(ctx, m, "", "", OpTradePassword), apperr.CodeCodeResendWait)
+}

@@ -214,6 +214,14 @@ func (s *Service) deliverCode(ctx context.Context, m Meta, id ident, op int) err
 	return nil
 }
 
+// resendWindow is how long after a code of op a new one may be sent.
+func resendWindow(op int) time.Duration {
+	if op == OpSecurity {
+		return SecurityResend
+	}
+	return CodeResend
+}
+
 // issueCode stores a new code for id+op unless one was sent within the
 // resend window (a burned code may be replaced at once).
 func (s *Service) issueCode(ctx context.Context, id ident, op int) (code string, sentAt int64, err error) {
@@ -227,15 +235,16 @@ func (s *Service) issueCode(ctx context.Context, id ident, op int) (code string,
 		"salt": salt, "hash": codeHash(salt, code), "sentAt": sentAt,
 		"expiresAt": now.Add(CodeTTL).UnixMilli(), "tries": 0, store.AttrTTL: ttlAt(now.Add(CodeTTL)),
 	}
+	resend := resendWindow(op)
 	cond := store.Or(store.ItemNotExists(),
-		store.Compare("sentAt", store.CmpLe, now.Add(-CodeResend).UnixMilli()),
+		store.Compare("sentAt", store.CmpLe, now.Add(-resend).UnixMilli()),
 		store.Compare("tries", store.CmpGe, CodeMaxTries))
 	err = s.st.Put(ctx, it, cond)
 	if errors.Is(err, store.ErrConditionFailed) {
 		cur, gerr := s.st.Get(ctx, k)
-		wait := CodeResend
+		wait := resend
 		if gerr == nil {
-			wait = time.UnixMilli(cur.Int("sentAt")).Add(CodeResend).Sub(now)
+			wait = time.UnixMilli(cur.Int("sentAt")).Add(resend).Sub(now)
 		}
 		secs := int((wait + time.Second - 1) / time.Second)
 		if secs < 1 {

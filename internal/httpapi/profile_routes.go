@@ -341,11 +341,11 @@ func setSession(c *Call, token string) { c.SetCookie(CookieToken, token, auth.Se
 
 // addCodeRoutes serves the send-code calls at emailPath and smsPath.
 func addCodeRoutes(r *Router, svc *auth.Service, emailPath, smsPath string) {
-	Handle(r, emailPath, RouteOpts{Summary: "Send a 6-digit code by e-mail (new code after 90 s; valid 5 min)", Auth: Public},
+	Handle(r, emailPath, RouteOpts{Summary: "Send a 6-digit code by e-mail (new code after 90 s, 60 s for operationType 11; valid 5 min)", Auth: Public},
 		func(c *Call, req *EmailCodeReq) (Empty, error) {
 			return Empty{}, svc.SendEmailCode(c.Ctx, metaOf(c), req.Email, int(req.OperationType.V))
 		})
-	Handle(r, smsPath, RouteOpts{Summary: "Send a 6-digit code by SMS (new code after 90 s; valid 5 min)", Auth: Public},
+	Handle(r, smsPath, RouteOpts{Summary: "Send a 6-digit code by SMS (new code after 90 s, 60 s for operationType 11; valid 5 min)", Auth: Public},
 		func(c *Call, req *SMSCodeReq) (Empty, error) {
 			return Empty{}, svc.SendSMSCode(c.Ctx, metaOf(c), req.CountryCode.String(), req.MobileNumber.String(), int(req.OperationType.V))
 		})
