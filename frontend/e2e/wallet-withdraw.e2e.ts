@@ -51,7 +51,8 @@ test('crypto withdrawal: three steps, spec errors, e-mail code from the outbox',
 
   await modal.getByTestId('withdraw-amount').fill('0.1')
   await modal.getByTestId('withdraw-confirm-2').click()
-  await expect(step3.getByTestId('withdraw-summary')).toContainText('0.0998 BTC')
+  // Amount and received amount at the coin's precision (8 for BTC).
+  await expect(step3.getByTestId('withdraw-summary')).toContainText('0.09980000 BTC')
   // Focus moves to the step's title, not to the page.
   await expect(modal.getByTestId('modal-title')).toBeFocused()
   // The 0.0002 BTC fee keeps its digits (fees show at least 2 places, never 0.00 for a real fee).

@@ -5,7 +5,7 @@ import { useTexts } from '@/lib/i18n'
 import { notifyError, notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
-import { addWithdrawAddress, getAssets, getVerifyAddress, OP, sendSms, walletKeys, type AssetEntry } from '../api/wallet-api'
+import { addWithdrawAddress, getAssets, getVerifyAddress, OP, sendSms, validateWithdrawAddress, walletKeys, type AssetEntry } from '../api/wallet-api'
 import { AssetPicker } from './asset-picker'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
 import { ChainButtons, InfoRow } from './shared'
@@ -84,6 +84,9 @@ function AddAddressForm({
   const [touched, setTouched] = useState(false)
   const [codesTouched, setCodesTouched] = useState(false)
   const [submitting, setSubmitting] = useState(false)
+  // The server's verdict on the address (and memo), asked before any code is sent.
+  const [addressRefused, setAddressRefused] = useState<string>()
+  const [checking, setChecking] = useState(false)
   const asset = list.find((a) => a.value === value)
   const chains = addressChains(asset)
   const tagChain = chains.find((c) => c.name === chain)?.tagType ?? 0
@@ -101,12 +104,13 @@ function AddAddressForm({
 
   const chooseChain = (name: string) => {
     setChain(name)
+    setAddressRefused(undefined)
     // The memo field is cleared when switching to a chain without a tag type (spec §5).
     if (!(chains.find((c) => c.name === name)?.tagType ?? 0)) setMemo('')
   }
 
   const errors = {
-    address: address.trim() ? undefined : t('errors.required'),
+    address: address.trim() ? addressRefused : t('errors.required'),
     label: !label.trim() ? t('errors.required') : label.trim().length > LABEL_MAX ? t('addAddress.labelLong', { n: LABEL_MAX }) : undefined,
   }
   const codeErrors = {
@@ -114,10 +118,26 @@ function AddAddressForm({
     google: needGoogle ? codeError(t, google, 'google') : undefined,
   }
 
-  const next = () => {
+  // Step 1 → 2: the address is checked by the same validity call as a withdrawal, so a
+  // mistyped address is refused here rather than after the codes were sent.
+  const next = async () => {
     setTouched(true)
-    if (errors.address || errors.label || !asset || !chain) return
-    setStep(2)
+    if (!address.trim() || errors.label || !asset || !chain) return
+    setChecking(true)
+    try {
+      const target = tagChain && memo.trim() ? `${address.trim()}_${memo.trim()}` : address.trim()
+      const envelope = await validateWithdrawAddress(asset.value, chain, target)
+      if (!isSuccess(envelope)) {
+        setAddressRefused(envelope.msg || t('withdraw.invalidAddress'))
+        return
+      }
+      setAddressRefused(undefined)
+      setStep(2)
+    } catch (e) {
+      setAddressRefused(e instanceof Error ? e.message : String(e))
+    } finally {
+      setChecking(false)
+    }
   }
 
   const submit = async () => {
@@ -198,6 +218,7 @@ function AddAddressForm({
         value={value}
         onChange={(a) => {
           setValue(a.value)
+          setAddressRefused(undefined)
           const first = addressChains(a)[0]
           setChain(first?.name ?? '')
           if (!first?.tagType) setMemo('')
@@ -209,13 +230,31 @@ function AddAddressForm({
       <ChainButtons chains={chains} value={chain} onChange={chooseChain} label={t('addAddress.chain')} bankLabel={t('bankMethod')} />
       <Field.Root invalid={touched && !!errors.address} required>
         <Field.Label>{t('addAddress.address')}</Field.Label>
-        <Input name="address" value={address} onChange={(e) => setAddress(e.target.value.trim())} fontFamily="mono" autoComplete="off" data-testid="add-address-address" />
+        <Input
+          name="address"
+          value={address}
+          onChange={(e) => {
+            setAddress(e.target.value.trim())
+            setAddressRefused(undefined)
+          }}
+          fontFamily="mono"
+          autoComplete="off"
+          data-testid="add-address-address"
+        />
         {touched && errors.address ? <Field.ErrorText>{errors.address}</Field.ErrorText> : null}
       </Field.Root>
       {tagChain ? (
         <Field.Root>
           <Field.Label>{t('addAddress.memo')}</Field.Label>
-          <Input name="memo" value={memo} onChange={(e) => setMemo(e.target.value.trim())} data-testid="add-address-memo" />
+          <Input
+            name="memo"
+            value={memo}
+            onChange={(e) => {
+              setMemo(e.target.value.trim())
+              setAddressRefused(undefined)
+            }}
+            data-testid="add-address-memo"
+          />
         </Field.Root>
       ) : null}
       <Field.Root invalid={touched && !!errors.label} required>
@@ -237,7 +276,7 @@ function AddAddressForm({
           </Stack>
         </Switch.Label>
       </Switch.Root>
-      <Button colorPalette="brand" onClick={next} data-testid="add-address-next">
+      <Button colorPalette="brand" loading={checking} onClick={() => void next()} data-testid="add-address-next">
         {common.t('confirm')}
       </Button>
     </Stack>

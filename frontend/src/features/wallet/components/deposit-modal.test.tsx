@@ -81,6 +81,9 @@ describe('DepositModal', () => {
     expect(shown.textContent).toBe(xrp)
     expect(shown.getAttribute('data-address')).toBe(xrp)
     expect(within(modal).getByTestId('deposit-memo').textContent).toBe('100000')
+    // Each copy button is named after what it copies (screen readers).
+    expect(within(modal).getByRole('button', { name: 'Copy: Deposit address' })).toBe(within(modal).getByTestId('copy-address'))
+    expect(within(modal).getByRole('button', { name: 'Copy: Memo (tag)' })).toBe(within(modal).getByTestId('copy-memo'))
     fireEvent.click(within(modal).getByTestId('copy-address'))
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(xrp))
     fireEvent.click(within(modal).getByTestId('copy-memo'))

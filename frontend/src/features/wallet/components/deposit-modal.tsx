@@ -137,7 +137,8 @@ function ChainAddress({ symbol, chain }: { symbol: string; chain: string }) {
   const data = envelope.data
   // Spec §3: an address of the form address_memo is split into address and memo.
   const { address, memo } = splitDepositAddress(data)
-  const copyProps = { label: common.t('copy'), copiedLabel: common.t('copied'), failedLabel: t('clipboardFailed') }
+  // Each copy button is named after what it copies, so a screen reader tells them apart.
+  const copyProps = (what: string) => ({ label: t('copyField', { what }), copiedLabel: common.t('copied'), failedLabel: t('clipboardFailed') })
   return (
     <Stack gap="3" data-testid="deposit-address-block">
       {data.addressQRCode ? (
@@ -153,7 +154,7 @@ function ChainAddress({ symbol, chain }: { symbol: string; chain: string }) {
           <Text fontFamily="mono" fontSize="sm" title={address} data-testid="deposit-address" data-address={address}>
             {shortenAddress(address)}
           </Text>
-          <CopyButton text={address} testId="copy-address" {...copyProps} />
+          <CopyButton text={address} testId="copy-address" {...copyProps(t('deposit.address'))} />
         </HStack>
       </Stack>
       {memo ? (
@@ -165,7 +166,7 @@ function ChainAddress({ symbol, chain }: { symbol: string; chain: string }) {
             <Text fontFamily="mono" fontSize="sm" data-testid="deposit-memo">
               {memo}
             </Text>
-            <CopyButton text={memo} testId="copy-memo" {...copyProps} />
+            <CopyButton text={memo} testId="copy-memo" {...copyProps(t('deposit.memo'))} />
           </HStack>
           <Alert.Root status="warning" size="sm">
             <Alert.Indicator />
@@ -194,7 +195,8 @@ function BankTransferBlock() {
   if (query.isError || !query.data) return <Text color="fg.error">{common.t('error')}</Text>
   const b = query.data
   const mn = lan === 'mn_MN'
-  const copyProps = { label: common.t('copy'), copiedLabel: common.t('copied'), failedLabel: t('clipboardFailed') }
+  // Each copy button is named after what it copies, so a screen reader tells them apart.
+  const copyProps = (what: string) => ({ label: t('copyField', { what }), copiedLabel: common.t('copied'), failedLabel: t('clipboardFailed') })
   return (
     <Stack gap="2" borderWidth="1px" rounded="md" p="3" data-testid="bank-block">
       <Text fontWeight="semibold">{t('deposit.bankTitle')}</Text>
@@ -204,7 +206,7 @@ function BankTransferBlock() {
           <Text fontFamily="mono" data-testid="bank-account-no">
             {b.accountNo}
           </Text>
-          <CopyButton text={b.accountNo} testId="copy-account-no" {...copyProps} />
+          <CopyButton text={b.accountNo} testId="copy-account-no" {...copyProps(t('deposit.accountNo'))} />
         </HStack>
       </InfoRow>
       <InfoRow label={t('deposit.recipient')}>{mn ? b.recipient : b.recipientEn || b.recipient}</InfoRow>
@@ -213,7 +215,7 @@ function BankTransferBlock() {
           <Text fontFamily="mono" fontWeight="semibold" data-testid="bank-reference">
             {b.transactionValue}
           </Text>
-          <CopyButton text={b.transactionValue} testId="copy-reference" {...copyProps} />
+          <CopyButton text={b.transactionValue} testId="copy-reference" {...copyProps(t('deposit.transactionValue'))} />
         </HStack>
       </InfoRow>
       <Alert.Root status="info" size="sm">

@@ -1,5 +1,5 @@
 import { Alert, Button, Stack } from '@chakra-ui/react'
-import { useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { FormField } from '@/components/form/form-field'
 import { PasswordInput } from '@/components/form/password-input'
@@ -7,7 +7,7 @@ import { useTexts } from '@/lib/i18n'
 import { notifyError, notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
-import { OP, sendEmail, sendSms, setCapitalPassword, walletKeys } from '../api/wallet-api'
+import { getCapitalStatus, OP, sendEmail, sendSms, setCapitalPassword, walletKeys } from '../api/wallet-api'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
 import { WalletDialog } from './wallet-dialog'
 
@@ -22,14 +22,23 @@ export function tradePasswordError(t: (k: string) => string, value: string): str
 export function TradePasswordModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTexts('walletModals')
   const common = useTexts('common')
+  // A user who already has a trade password is changing it: the title says so.
+  const status = useQuery({ queryKey: walletKeys.capital, queryFn: getCapitalStatus, enabled: open })
+  const isSet = status.data?.isCapitalPwordSet === 1
   return (
-    <WalletDialog open={open} onClose={onClose} title={t('tradePassword.title')} closeLabel={common.t('close')} testId="trade-password-modal">
-      <TradePasswordForm onDone={onClose} />
+    <WalletDialog
+      open={open}
+      onClose={onClose}
+      title={t(isSet ? 'tradePassword.changeTitle' : 'tradePassword.title')}
+      closeLabel={common.t('close')}
+      testId="trade-password-modal"
+    >
+      <TradePasswordForm onDone={onClose} isSet={isSet} />
     </WalletDialog>
   )
 }
 
-function TradePasswordForm({ onDone }: { onDone: () => void }) {
+function TradePasswordForm({ onDone, isSet }: { onDone: () => void; isSet: boolean }) {
   const { t } = useTexts('walletModals')
   const common = useTexts('common')
   const queryClient = useQueryClient()
@@ -65,7 +74,7 @@ function TradePasswordForm({ onDone }: { onDone: () => void }) {
         ...(needGoogle ? { googleCode: google } : {}),
       })
       if (isSuccess(envelope)) {
-        notifySuccess(t('tradePassword.success'))
+        notifySuccess(t(isSet ? 'tradePassword.changed' : 'tradePassword.success'))
         await queryClient.invalidateQueries({ queryKey: walletKeys.all })
         onDone()
       }

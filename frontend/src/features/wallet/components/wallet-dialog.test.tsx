@@ -23,4 +23,15 @@ describe('WalletDialog focus', () => {
     expect(document.activeElement).not.toBe(within(modal).getByTestId('modal-close'))
     expect(document.activeElement).not.toBe(within(modal).getByTestId('modal-back'))
   })
+
+  it('keeps the header buttons before the form in the focus order, as on screen: back, close, then the fields', async () => {
+    renderWithApp(
+      <WalletDialog open onClose={() => {}} onBack={() => {}} backLabel="Back" title="Withdraw" closeLabel="Close" testId="modal">
+        <input aria-label="Amount" data-testid="field" />
+      </WalletDialog>,
+    )
+    const modal = await screen.findByTestId('modal')
+    const focusable = Array.from(modal.querySelectorAll<HTMLElement>('button, input')).map((e) => e.getAttribute('data-testid'))
+    expect(focusable).toEqual(['modal-back', 'modal-close', 'field'])
+  })
 })

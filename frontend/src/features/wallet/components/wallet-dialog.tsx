@@ -87,11 +87,16 @@ export function WalletDialog({
                 </Dialog.Title>
               </HStack>
             </Dialog.Header>
-            <Dialog.Body>{children}</Dialog.Body>
-            {footer ? <Dialog.Footer>{footer}</Dialog.Footer> : null}
+            {/*
+              The close button comes right after the header in the document, as it is placed on
+              screen: keyboard focus goes back arrow, title, close, then the form, rather than
+              reaching the header buttons only after every field.
+            */}
             <Dialog.CloseTrigger asChild>
               <CloseButton size="sm" aria-label={closeLabel} data-testid="modal-close" />
             </Dialog.CloseTrigger>
+            <Dialog.Body>{children}</Dialog.Body>
+            {footer ? <Dialog.Footer>{footer}</Dialog.Footer> : null}
           </Dialog.Content>
         </Dialog.Positioner>
       </Portal>

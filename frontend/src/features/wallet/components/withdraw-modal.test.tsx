@@ -111,7 +111,9 @@ describe('WithdrawModal', () => {
 
     fillCrypto(modal, '0.1')
     await within(modal).findByTestId('withdraw-step-3')
-    expect(within(modal).getByTestId('withdraw-summary').textContent).toContain('0.0998 BTC')
+    // The summary shows the amounts at the coin's precision, as the fee and the history do.
+    expect(within(modal).getByTestId('withdraw-summary').textContent).toContain('0.10000000 BTC')
+    expect(within(modal).getByTestId('withdraw-summary').textContent).toContain('0.09980000 BTC')
   })
 
   it('moves focus to the step 3 title, and keeps the send-code countdown across Back and return', async () => {
@@ -150,6 +152,66 @@ describe('WithdrawModal', () => {
       fireEvent.click(await screen.findByTestId('stub-add-bank'))
     })
     await waitFor(() => expect(within(modal).queryByTestId('withdraw-form-error')).toBeNull())
+  })
+
+  it('fills a saved TON address and its memo from the address book even when the address holds underscores', async () => {
+    const ton = 'UQAk8NIcHHZlaHKtQd22scWEeWxy5gSGehoYro_esF8is7Gt'
+    api.getAssets.mockResolvedValue([{ ...asset('TON', 'TON'), chains: [{ name: 'TON', mainChainName: 'TON', tagType: 1 }] }])
+    api.getCost.mockResolvedValue(
+      cost({ coin: 'TON', chain: 'TON', tagType: 1, defaultFee: '0.05', userWithdrawAddrList: [{ id: 'a1', address: `${ton}_555`, label: 'Mine', trustType: 'TON' }] }),
+    )
+    const modal = await openStep2('TON')
+    fireEvent.change(within(modal).getByTestId('address-book-select'), { target: { value: 'a1' } })
+    expect((within(modal).getByTestId('withdraw-address') as HTMLInputElement).value).toBe(ton)
+    expect((within(modal).getByTestId('withdraw-memo') as HTMLInputElement).value).toBe('555')
+    fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '0.5' } })
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    await within(modal).findByTestId('withdraw-step-3')
+    expect(api.validateWithdrawAddress).toHaveBeenCalledWith('TON', 'TON', `${ton}_555`)
+  })
+
+  it('with address verification on, refuses an unsaved address on step 2, before any code is sent', async () => {
+    const saved = 'bc1qsavedsavedsavedsavedsavedsavedsaved00'
+    api.getCost.mockResolvedValue(cost({ verifyAddress: true, userWithdrawAddrList: [{ id: 'a1', address: saved, label: 'Cold', trustType: 'BTC' }] }))
+    const modal = await openStep2()
+    fillCrypto(modal, '0.1')
+    expect((await within(modal).findByTestId('withdraw-form-error')).textContent).toBe(
+      'Address verification is on: choose an address from your address book.',
+    )
+    expect(api.validateWithdrawAddress).not.toHaveBeenCalled()
+    expect(within(modal).queryByTestId('withdraw-step-3')).toBeNull()
+
+    fireEvent.change(within(modal).getByTestId('address-book-select'), { target: { value: 'a1' } })
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    await within(modal).findByTestId('withdraw-step-3')
+  })
+
+  it('groups the thousands of a bank withdrawal amount on the confirm step', async () => {
+    const bank: BankAccount = { id: 'b1', title: 'Khan Bank', account: 'MN123456789012345678', userName: 'Bat', icon: '', payment: 'khan' }
+    api.getBankAccounts.mockResolvedValue([bank])
+    api.getCost.mockResolvedValue(cost({ coin: 'MONT', chain: 'Bank', defaultFee: '500', withdraw_min: '5000', withdraw_max: '50000000', can_withdraw_amount: '100000.00', precision: 2 }))
+    const modal = await openStep2('MONT')
+    await waitFor(() => expect((within(modal).getByTestId('withdraw-bank-select') as HTMLSelectElement).value).toBe('b1'))
+    fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '20000' } })
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    const summary = await within(modal).findByTestId('withdraw-summary')
+    expect(summary.textContent).toContain('20,000.00 MONT')
+  })
+
+  it('refuses on step 2 a USDT amount above the 24-hour remaining limit', async () => {
+    api.getAssets.mockResolvedValue([asset('USDT', 'TRC20')])
+    api.getCost.mockResolvedValue(
+      cost({ coin: 'USDT', chain: 'TRC20', defaultFee: '1', withdraw_min: '10', withdraw_max: '1000000', can_withdraw_amount: '200000', left_withdraw_daily_amount: '1500.00', precision: 6 }),
+    )
+    const modal = await openStep2('USDT')
+    fireEvent.change(within(modal).getByTestId('withdraw-address'), { target: { value: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' } })
+    fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '1500.5' } })
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    expect((await within(modal).findByTestId('withdraw-form-error')).textContent).toBe('The amount is above your 24-hour remaining limit (1,500.00 USDT)')
+    expect(api.validateWithdrawAddress).not.toHaveBeenCalled()
+    fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '1500' } })
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    await within(modal).findByTestId('withdraw-step-3')
   })
 
   it('shows the withdrawal lock time in the app date format', async () => {

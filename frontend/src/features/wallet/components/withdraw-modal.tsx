@@ -22,7 +22,17 @@ import {
   walletKeys,
   type AssetEntry,
 } from '../api/wallet-api'
-import { compareDecimals, formatAtLeast, formatFixed, formatTime, isPositive, sanitizeAmount, subtractDecimals, truncateDecimals } from '../lib/format'
+import {
+  compareDecimals,
+  formatAtLeast,
+  formatFixed,
+  formatTime,
+  isPositive,
+  sanitizeAmount,
+  splitSavedAddress,
+  subtractDecimals,
+  truncateDecimals,
+} from '../lib/format'
 import { defaultMethod, withdrawErrorText } from '../lib/withdraw-errors'
 import { AddAddressModal } from './add-address-modal'
 import { AddBankModal } from './add-bank-modal'
@@ -149,6 +159,13 @@ function WithdrawBody({
   const precision = c?.precision ?? asset?.fix ?? 8
   const fee = c?.defaultFee ?? '0'
   const chainAddresses = (c?.userWithdrawAddrList ?? []).filter((e) => !e.trustType || e.trustType === method)
+  // A saved entry is "address_memo" on memo chains, split as the server splits it (a TON address may hold underscores).
+  const savedParts = (entry: { address: string; trustType: string }) => splitSavedAddress(entry.address, entry.trustType || method, (c?.tagType ?? 0) > 0)
+  const isSavedTarget = () =>
+    chainAddresses.some((e) => {
+      const parts = savedParts(e)
+      return parts.address === address.trim() && parts.memo === memo.trim()
+    })
   const bank = (banks.data ?? []).find((b) => b.id === bankId)
   const lockedUntil = c?.withdrawLockedUntil ?? 0
   const locked = lockedUntil > Date.now()
@@ -170,6 +187,10 @@ function WithdrawBody({
     if (c && isPositive(c.withdraw_min) && compareDecimals(amount, c.withdraw_min) < 0) return t('errors.amountNotEnough')
     if (c && isPositive(c.withdraw_max) && compareDecimals(amount, c.withdraw_max) > 0) return t('errors.amountExceeded')
     if (c && compareDecimals(amount, c.can_withdraw_amount) > 0) return t('errors.insufficient')
+    // The 24-hour limit is in USDT (spec §9): a USDT amount is checked exactly here, before any code is sent.
+    if (c && symbol === 'USDT' && c.left_withdraw_daily_amount !== '' && compareDecimals(amount, c.left_withdraw_daily_amount) > 0) {
+      return t('errors.dailyExceeded', { left: formatFixed(c.left_withdraw_daily_amount, 2) })
+    }
     if (!bankMode && compareDecimals(amount, fee) <= 0) return walletTexts.t('withdraw.amountAtMostFee', { fee: formatAtLeast(fee, 2), coin: symbol })
     return undefined
   }
@@ -182,6 +203,9 @@ function WithdrawBody({
       if (!bank) return setFormError(t('withdraw.chooseBank'))
     } else if (!address.trim()) {
       return setFormError(t('withdraw.enterAddress'))
+    } else if (c?.verifyAddress && !isSavedTarget()) {
+      // The server refuses an unsaved address while verification is on: say so before any code is sent.
+      return setFormError(t('withdraw.notSaved'))
     }
     if (aErr) return setFormError(aErr)
     setChecking(true)
@@ -398,9 +422,9 @@ function WithdrawBody({
                       const entry = chainAddresses.find((a) => a.id === id)
                       setAddressId(id)
                       if (entry) {
-                        const at = entry.address.indexOf('_')
-                        setAddress(at >= 0 ? entry.address.slice(0, at) : entry.address)
-                        setMemo(at >= 0 ? entry.address.slice(at + 1) : '')
+                        const parts = savedParts(entry)
+                        setAddress(parts.address)
+                        setMemo(parts.memo)
                       }
                     }}
                   >
@@ -451,7 +475,7 @@ function WithdrawBody({
           <Stack gap="1" borderWidth="1px" rounded="md" p="3">
             <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
             {c && c.feeMin !== c.feeMax ? <InfoRow label={t('withdraw.feeRange')}>{`${formatAtLeast(c.feeMin, 2)} – ${formatAtLeast(c.feeMax, 2)}`}</InfoRow> : null}
-            {!bankMode ? <InfoRow label={t('withdraw.receive')}>{isPositive(receive) ? `${receive} ${symbol}` : '--'}</InfoRow> : null}
+            {!bankMode ? <InfoRow label={t('withdraw.receive')}>{isPositive(receive) ? `${formatAtLeast(receive, precision)} ${symbol}` : '--'}</InfoRow> : null}
           </Stack>
           {formError ? (
             <Text color="fg.error" fontSize="sm" role="alert" data-testid="withdraw-form-error">
@@ -467,9 +491,10 @@ function WithdrawBody({
       {step === 3 && asset ? (
         <Stack gap="4" data-testid="withdraw-step-3">
           <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-summary">
-            <InfoRow label={t('amount')}>{`${amount} ${symbol}`}</InfoRow>
+            {/* The amounts to check before confirming, at the coin's precision with grouped thousands, like the fee and the history. */}
+            <InfoRow label={t('amount')}>{`${formatAtLeast(amount, precision)} ${symbol}`}</InfoRow>
             <InfoRow label={t('withdraw.fee')}>{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
-            {!bankMode ? <InfoRow label={t('withdraw.receive')}>{`${receive} ${symbol}`}</InfoRow> : null}
+            {!bankMode ? <InfoRow label={t('withdraw.receive')}>{`${formatAtLeast(receive, precision)} ${symbol}`}</InfoRow> : null}
             <InfoRow label={bankMode ? t('withdraw.recipientBank') : t('withdraw.address')}>
               <Text fontFamily="mono" fontSize="xs">
                 {bankMode ? `${bank?.title ?? ''} ${bank?.account ?? ''}` : memo ? `${address} (${memo})` : address}

@@ -10,6 +10,7 @@ import {
   sanitizeAmount,
   shortenAddress,
   splitDepositAddress,
+  splitSavedAddress,
   subtractDecimals,
   truncateDecimals,
   truncateTrim,
@@ -157,5 +158,19 @@ describe('splitDepositAddress (spec §3: address_memo is split)', () => {
   })
   it('leaves an address without a memo as it is', () => {
     expect(splitDepositAddress({ addressLong: 'bc1qexample', addressStr: 'bc1qexample', memo: '' })).toEqual({ address: 'bc1qexample', memo: '' })
+  })
+})
+
+describe('splitSavedAddress (address_memo of the address book, as the server splits it)', () => {
+  const ton = 'UQAk8NIcHHZlaHKtQd22scWEeWxy5gSGehoYro_esF8is7Gt'
+  it('keeps a TON address whole: its 48 characters, then the memo', () => {
+    expect(splitSavedAddress(`${ton}_555`, 'TON', true)).toEqual({ address: ton, memo: '555' })
+    expect(splitSavedAddress(`${ton}_a_b`, 'TON', true)).toEqual({ address: ton, memo: 'a_b' })
+    expect(splitSavedAddress(ton, 'TON', true)).toEqual({ address: ton, memo: '' })
+  })
+  it('splits XRP at the first underscore and never splits a chain without memos', () => {
+    expect(splitSavedAddress('rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3_100001', 'XRP', true)).toEqual({ address: 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3', memo: '100001' })
+    expect(splitSavedAddress('0xabc_def', 'ETH', false)).toEqual({ address: '0xabc_def', memo: '' })
+    expect(splitSavedAddress('0:abcdef_12', 'TON', true)).toEqual({ address: '0:abcdef', memo: '12' })
   })
 })

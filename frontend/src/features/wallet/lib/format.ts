@@ -39,6 +39,33 @@ export function splitDepositAddress(data: { addressLong?: string; addressStr?: s
   return { address: str.slice(0, at), memo: memo || str.slice(at + 1) }
 }
 
+/** Length of a TON user-friendly (base64url) address. */
+const TON_FRIENDLY_LENGTH = 48
+
+/**
+ * Splits a saved withdrawal address of a memo chain, given in the
+ * "address_memo" form (get_cost's userWithdrawAddrList, spec §3), the way
+ * the server does. An XRP address has no underscore, so the first one
+ * separates; a TON user-friendly address is base64url and may itself hold
+ * underscores, so it is its fixed 48 characters and the memo follows the
+ * underscore after them (a raw TON address, with a colon, has none). A
+ * chain without memos never splits.
+ */
+export function splitSavedAddress(value: string, chain: string, memoChain: boolean): { address: string; memo: string } {
+  const s = value.trim()
+  if (!memoChain) return { address: s, memo: '' }
+  if (chain.toUpperCase() === 'TON' && !s.includes(':')) {
+    if (s.length > TON_FRIENDLY_LENGTH && s[TON_FRIENDLY_LENGTH] === '_') {
+      return { address: s.slice(0, TON_FRIENDLY_LENGTH), memo: s.slice(TON_FRIENDLY_LENGTH + 1) }
+    }
+    if (s.length <= TON_FRIENDLY_LENGTH) return { address: s, memo: '' }
+    const at = s.lastIndexOf('_')
+    return at >= 0 ? { address: s.slice(0, at), memo: s.slice(at + 1) } : { address: s, memo: '' }
+  }
+  const at = s.indexOf('_')
+  return at >= 0 ? { address: s.slice(0, at), memo: s.slice(at + 1) } : { address: s, memo: '' }
+}
+
 /** A parsed decimal: value = int / 10^scale. */
 interface Dec {
   int: bigint
