@@ -158,4 +158,78 @@ describe('MarketSocket', () => {
     expect(backoffDelay(3, 100, 1000)).toBe(800)
     expect(backoffDelay(10, 100, 1000)).toBe(1000)
   })
+
+  describe('line clients (the private feed on the same connection)', () => {
+    function lineClient(want = true) {
+      const calls: string[] = []
+      const state = { want }
+      return {
+        state,
+        calls,
+        client: {
+          wanted: () => state.want,
+          onOpen: (send: (f: unknown) => void) => {
+            calls.push('open')
+            send({ event: 'auth', params: { token: 't' } })
+          },
+          onMessage: (m: Record<string, unknown>) => calls.push(`msg:${String(m.channel ?? m.event_rep)}`),
+          onClose: () => calls.push('close'),
+        },
+      }
+    }
+
+    it('connects for a client that wants the line, sends its frames before the subs and shows it every frame', () => {
+      const c = lineClient()
+      client.subscribe('c1', vi.fn())
+      client.attach(c.client)
+      expect(sockets).toHaveLength(1)
+      sockets[0].open()
+      expect(sockets[0].sent).toEqual([{ event: 'auth', params: { token: 't' } }, { event: 'sub', params: { channel: 'c1' } }])
+      sockets[0].push({ channel: 'c1', ts: 1 })
+      sockets[0].push({ channel: 'user_orders', ts: 1 })
+      expect(c.calls).toEqual(['open', 'msg:c1', 'msg:user_orders'])
+      sockets[0].drop()
+      expect(c.calls.at(-1)).toBe('close')
+    })
+
+    it('a wanting client alone keeps the line and reconnects it; an idle one does not open it', () => {
+      const idle = lineClient(false)
+      client.attach(idle.client)
+      expect(sockets).toHaveLength(0)
+      const c = lineClient()
+      client.attach(c.client)
+      expect(sockets).toHaveLength(1)
+      sockets[0].open()
+      sockets[0].drop()
+      vi.advanceTimersByTime(100)
+      expect(sockets).toHaveLength(2)
+      // Not reconnecting in the market sense: no channel is frozen on screen.
+      expect(client.isReconnecting).toBe(false)
+    })
+
+    it('release closes the line nobody wants, or replaces a connection the server tied to the client', () => {
+      const c = lineClient()
+      const detach = client.attach(c.client)
+      sockets[0].open()
+      client.subscribe('c1', vi.fn())
+      c.state.want = false
+      detach()
+      client.release(true)
+      expect(sockets[0].closed).toBe(true)
+      expect(sockets).toHaveLength(2)
+      sockets[1].open()
+      expect(sockets[1].sent).toEqual([{ event: 'sub', params: { channel: 'c1' } }])
+      client.release(false)
+      expect(sockets[1].closed).toBe(false)
+
+      const other = new MarketSocket({ url: 'ws://y', create: (u) => { const s = new FakeSocket(u); sockets.push(s); return s }, pingInterval: 0 })
+      const d = lineClient()
+      const off = other.attach(d.client)
+      sockets.at(-1)!.open()
+      d.state.want = false
+      off()
+      other.release(false)
+      expect(sockets.at(-1)!.closed).toBe(true)
+    })
+  })
 })

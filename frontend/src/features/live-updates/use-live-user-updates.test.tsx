@@ -6,6 +6,7 @@ import { balanceQuery, openOrdersQuery, orderHistoryQuery, tickerQuery, tradeHis
 import { ordersKeys } from '@/features/orders/api/orders-api'
 import { walletKeys } from '@/features/wallet/api/wallet-api'
 import { getConfig } from '@/lib/config'
+import { getMarketSocket } from '@/lib/market-socket'
 import { userInfoKey } from '@/lib/session'
 import { FakeSocket } from '@/test/fake-socket'
 import { createUserUpdateInvalidator, useLiveUserUpdates } from './use-live-user-updates'
@@ -244,5 +245,53 @@ describe('useLiveUserUpdates', () => {
     expect(isUserFeedReady()).toBe(false)
     stopBalances()
     failing()
+  })
+
+  it('shares the market socket of the trade page: one WebSocket carries the market channels and the private feed', () => {
+    const qc = seeded()
+    qc.setQueryData(userInfoKey, { id: '10000001', email: 'a@example.mn' })
+    document.cookie = 'token=tok-9; path=/'
+    const ticker = vi.fn()
+    const off = getMarketSocket().subscribe('market_btcusdt_ticker', ticker)
+    const orders: PrivateMessage[] = []
+    const stopOrders = subscribeUserChannel('user_orders', (m) => orders.push(m))
+    const { unmount } = mount(qc)
+    expect(FakeSocket.instances).toHaveLength(1)
+    const ws = FakeSocket.instances[0]
+    act(() => ws.open())
+    expect(ws.sent).toEqual([
+      { event: 'auth', params: { token: 'tok-9' } },
+      { event: 'sub', params: { channel: 'market_btcusdt_ticker' } },
+    ])
+    act(() => ws.push({ event_rep: 'auth', status: 'ok' }))
+    expect(isUserFeedReady()).toBe(true)
+    const order = { channel: 'user_orders', ts: 1, data: { order_id: '5', event: 'placed' } }
+    act(() => ws.push(order))
+    act(() => ws.push({ channel: 'market_btcusdt_ticker', ts: 2, tick: { close: '1' } }))
+    expect(orders).toEqual([order])
+    expect(ticker).toHaveBeenCalledTimes(1)
+
+    // The socket drops (the server restarts): one reconnect, auth and subs again.
+    act(() => ws.drop())
+    act(() => vi.advanceTimersByTime(1000))
+    expect(FakeSocket.instances).toHaveLength(2)
+    const again = FakeSocket.instances[1]
+    act(() => again.open())
+    expect(again.sent).toEqual([
+      { event: 'auth', params: { token: 'tok-9' } },
+      { event: 'sub', params: { channel: 'market_btcusdt_ticker' } },
+    ])
+    act(() => again.push({ event_rep: 'auth', status: 'ok' }))
+    expect(isUserFeedReady()).toBe(true)
+
+    // Signing out (unmount) keeps the market data on a fresh, unauthenticated connection.
+    unmount()
+    expect(again.closed).toBe(true)
+    expect(FakeSocket.instances).toHaveLength(3)
+    act(() => FakeSocket.instances[2].open())
+    expect(FakeSocket.instances[2].sent).toEqual([{ event: 'sub', params: { channel: 'market_btcusdt_ticker' } }])
+    off()
+    stopOrders()
+    getMarketSocket().close()
   })
 })

@@ -1,6 +1,5 @@
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import { getConfig } from '@/lib/config'
 import { getToken } from '@/lib/cookies'
 import { useUserInfo } from '@/lib/session'
 import { attachUserFeed, publishUserMessage } from './user-feed'
@@ -98,7 +97,8 @@ export function createUserUpdateInvalidator(queryClient: QueryClient, delay = 25
  * wallet) and the wallet's deposits and withdrawals (history, the deposit
  * modal's confirmations) as the user's own updates arrive, so they change
  * without a reload. Mounted once, in the root layout; it is the app's only
- * private socket. Other features get its messages through user-feed
+ * private feed, and it shares the one WebSocket with the market channels.
+ * Other features get its messages through user-feed
  * (subscribeUserChannel).
  */
 export function useLiveUserUpdates(): void {
@@ -108,8 +108,8 @@ export function useLiveUserUpdates(): void {
   useEffect(() => {
     if (userId === undefined || typeof WebSocket === 'undefined') return
     const invalidator = createUserUpdateInvalidator(queryClient)
+    // Rides on the app's one WebSocket (the market socket): no second connection.
     const socket = new UserSocket({
-      url: () => getConfig().ws,
       token: getToken,
       onMessage: (m) => {
         invalidator.onMessage(m)

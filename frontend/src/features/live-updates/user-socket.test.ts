@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { MarketSocket } from '@/lib/market-socket'
 import { FakeSocket } from '@/test/fake-socket'
 import { UserSocket, type PrivateMessage } from './user-socket'
 
@@ -9,6 +10,7 @@ describe('UserSocket', () => {
   let ready: boolean[]
   let rejected: number
   let client: UserSocket
+  let line: MarketSocket
   beforeEach(() => {
     vi.useFakeTimers()
     sockets = []
@@ -16,26 +18,30 @@ describe('UserSocket', () => {
     received = []
     ready = []
     rejected = 0
-    client = new UserSocket({
+    line = new MarketSocket({
       url: () => 'ws://x/ws',
-      token: () => token,
       create: (u) => {
         const s = new FakeSocket(u)
         sockets.push(s)
         return s
       },
+      baseDelay: 100,
+      maxDelay: 1000,
+      pingInterval: 0,
+    })
+    client = new UserSocket({
+      line,
+      token: () => token,
       onMessage: (m) => received.push(m),
       onReady: (resumed) => ready.push(resumed),
       onRejected: () => {
         rejected += 1
       },
-      baseDelay: 100,
-      maxDelay: 1000,
-      pingInterval: 0,
     })
   })
   afterEach(() => {
     client.stop()
+    line.close()
     vi.useRealTimers()
   })
 
@@ -136,5 +142,113 @@ describe('UserSocket', () => {
     sockets[0].drop()
     vi.advanceTimersByTime(60_000)
     expect(sockets).toHaveLength(1)
+  })
+
+  describe('on the one connection it shares with the market channels', () => {
+    const sub = (channel: string) => ({ event: 'sub', params: { channel } })
+    const auth = (t: string) => ({ event: 'auth', params: { token: t } })
+
+    it('opens no second socket: auth and the market subs go over the same line, and each side gets its own messages', () => {
+      const ticker = vi.fn()
+      line.subscribe('market_btcusdt_ticker', ticker)
+      client.start()
+      expect(sockets).toHaveLength(1)
+      sockets[0].open()
+      expect(sockets[0].sent).toEqual([auth('tok-1'), sub('market_btcusdt_ticker')])
+      sockets[0].push({ event_rep: 'auth', status: 'ok' })
+      expect(client.isReady).toBe(true)
+      const order = { channel: 'user_orders', ts: 5, data: { order_id: '7', event: 'placed' } }
+      const tick = { channel: 'market_btcusdt_ticker', ts: 6, tick: { close: '1' } }
+      sockets[0].push(order)
+      sockets[0].push(tick)
+      expect(received).toEqual([order])
+      expect(ticker).toHaveBeenCalledTimes(1)
+      expect(ticker).toHaveBeenCalledWith(tick)
+      expect(sockets).toHaveLength(1)
+    })
+
+    it('authenticates at once on a line that is already open for the market', () => {
+      line.subscribe('market_btcusdt_depth_step0', vi.fn())
+      sockets[0].open()
+      client.start()
+      expect(sockets).toHaveLength(1)
+      expect(sockets[0].sent).toEqual([sub('market_btcusdt_depth_step0'), auth('tok-1')])
+      sockets[0].push({ event_rep: 'auth', status: 'ok' })
+      expect(ready).toEqual([false])
+    })
+
+    it('after a drop reconnects once, authenticates again and re-subscribes every channel', () => {
+      line.subscribe('c1', vi.fn())
+      line.subscribe('c2', vi.fn())
+      client.start()
+      sockets[0].open()
+      sockets[0].push({ event_rep: 'auth', status: 'ok' })
+      sockets[0].drop()
+      expect(client.isReady).toBe(false)
+      expect(line.isReconnecting).toBe(true)
+      vi.advanceTimersByTime(100)
+      expect(sockets).toHaveLength(2)
+      sockets[1].open()
+      expect(sockets[1].sent).toEqual([auth('tok-1'), sub('c1'), sub('c2')])
+      expect(client.isReady).toBe(false)
+      sockets[1].push({ event_rep: 'auth', status: 'ok' })
+      expect(client.isReady).toBe(true)
+      expect(line.isReconnecting).toBe(false)
+      expect(ready).toEqual([false, true])
+    })
+
+    it('keeps the private feed alive without market channels, and the market line alive after a refused token', () => {
+      const off = line.subscribe('c1', vi.fn())
+      client.start()
+      sockets[0].open()
+      sockets[0].push({ event_rep: 'auth', status: 'ok' })
+      // Leaving the trade page: the feed still wants the line.
+      off()
+      sockets[0].drop()
+      vi.advanceTimersByTime(100)
+      expect(sockets).toHaveLength(2)
+      sockets[1].open()
+      expect(sockets[1].sent).toEqual([auth('tok-1')])
+
+      // A refused token ends the feed, not the market data.
+      const ticker = vi.fn()
+      line.subscribe('c3', ticker)
+      sockets[1].push({ event_rep: 'auth', status: 'error', msg: 'invalid token' })
+      expect(rejected).toBe(1)
+      expect(sockets[1].closed).toBe(false)
+      sockets[1].push({ channel: 'c3', ts: 1, data: {} })
+      expect(ticker).toHaveBeenCalledTimes(1)
+      sockets[1].drop()
+      vi.advanceTimersByTime(100)
+      sockets[2].open()
+      // Reconnected for the market only: the refused token is not sent again.
+      expect(sockets[2].sent).toEqual([sub('c3')])
+    })
+
+    it('on stop, replaces an authenticated connection with a fresh one for the market channels (the server forgets the user)', () => {
+      const ticker = vi.fn()
+      line.subscribe('c1', ticker)
+      client.start()
+      sockets[0].open()
+      sockets[0].push({ event_rep: 'auth', status: 'ok' })
+      client.stop()
+      expect(sockets[0].closed).toBe(true)
+      expect(sockets).toHaveLength(2)
+      sockets[1].open()
+      expect(sockets[1].sent).toEqual([sub('c1')])
+      sockets[1].push({ channel: 'user_orders', ts: 1, data: {} })
+      expect(received).toEqual([])
+      sockets[1].push({ channel: 'c1', ts: 1, data: {} })
+      expect(ticker).toHaveBeenCalledTimes(1)
+    })
+
+    it('on stop before any auth went out, leaves the market connection as it is', () => {
+      line.subscribe('c1', vi.fn())
+      client.start()
+      client.stop()
+      sockets[0].open()
+      expect(sockets).toHaveLength(1)
+      expect(sockets[0].sent).toEqual([sub('c1')])
+    })
   })
 })

@@ -1,7 +1,9 @@
-import { ReconnectingSocket, type SocketLike } from '@/lib/reconnecting-socket'
+import { getMarketSocket, type LineClient, type MarketSocket } from '@/lib/market-socket'
 
 /**
- * The signed-in user's private WebSocket (README "WebSocket"): it sends
+ * The signed-in user's private feed (README "WebSocket"). It rides on the
+ * app's one WebSocket, the market socket (lib/market-socket: the server
+ * takes market subs and an auth frame on the same connection), and sends
  * {"event":"auth","params":{"token"}} on every (re)connect, after which the
  * server pushes the user's own messages {channel, ts, data} without any sub
  * frame (internal/push): user_orders and user_balances (internal/userfeed),
@@ -9,12 +11,12 @@ import { ReconnectingSocket, type SocketLike } from '@/lib/reconnecting-socket'
  * as the history lists it ({id, coin, status, confirmations, ...}: the JSON
  * of deposit.Record, sent when a deposit is seen, on every confirmation and
  * when it is credited or held for review; of withdraw.Record, sent on every
- * status change). It answers the server's
- * {"ping": n}, pings the server itself so an idle proxy keeps the line, and
- * reconnects with exponential backoff. A refused token ends it: reconnecting
- * with the same token would be refused again (the app starts a new socket
- * when the session changes). The connection lifecycle lives in
- * {@link ReconnectingSocket}; this class adds auth and message filtering.
+ * status change). The line answers the server's {"ping": n}, pings the
+ * server itself and reconnects with exponential backoff, re-sending the auth
+ * frame and the market subs. A refused token ends the feed (the market
+ * channels carry on): reconnecting with the same token would be refused
+ * again (the app starts a new feed when the session changes). This class
+ * adds auth and message filtering to the shared line.
  */
 
 /** Private channels the server pushes after auth. */
@@ -30,8 +32,12 @@ export interface PrivateMessage {
 
 /** Options of {@link UserSocket}. */
 export interface UserSocketOptions {
-  url: () => string
-  /** The session token; without one the socket does not connect. */
+  /**
+   * The connection to ride on: the app's one socket, shared with the market
+   * channels (defaults to {@link getMarketSocket}).
+   */
+  line?: MarketSocket
+  /** The session token; without one the feed does not ask for the line. */
   token: () => string | undefined
   onMessage: (message: PrivateMessage) => void
   /**
@@ -41,46 +47,43 @@ export interface UserSocketOptions {
   onReady?: (resumed: boolean) => void
   /** Called when the server refused the token. */
   onRejected?: () => void
-  /** Creates the socket; defaults to the browser WebSocket. */
-  create?: (url: string) => SocketLike
-  baseDelay?: number
-  maxDelay?: number
-  /** Client ping period in ms (0 disables). */
-  pingInterval?: number
 }
 
 const privateChannels = new Set<string>(PRIVATE_CHANNELS)
 
-/** One authenticated socket for the signed-in user's own updates. */
+/** The signed-in user's own updates, on the app's one socket. */
 export class UserSocket {
+  private started = false
+  private rejected = false
   private readyOnce = false
   /** True from the server's auth ok until the line closes. */
   private authed = false
-  /** The token read for the current connect attempt, sent once the line opens. */
-  private token: string | undefined
+  /** True once an auth frame went out on the current connection (the server may have tied it to the user). */
+  private authSent = false
   private readonly opts: UserSocketOptions
-  private readonly line: ReconnectingSocket
+  private readonly line: MarketSocket
+  private readonly client: LineClient
+  private detach: (() => void) | null = null
 
   constructor(options: UserSocketOptions) {
     this.opts = options
-    this.line = new ReconnectingSocket({
-      url: options.url,
-      create: options.create,
-      baseDelay: options.baseDelay,
-      maxDelay: options.maxDelay,
-      pingInterval: options.pingInterval,
-      // Every close that is not stop() is unexpected: reconnect.
-      wanted: () => true,
-      canConnect: () => {
-        this.token = this.opts.token()
-        return !!this.token
+    this.line = options.line ?? getMarketSocket()
+    this.client = {
+      // Wanted (kept open, reconnected) while started with a token the server has not refused.
+      wanted: () => this.started && !this.rejected && !!this.opts.token(),
+      onOpen: (send) => {
+        if (!this.started || this.rejected) return
+        const token = this.opts.token()
+        if (!token) return
+        send({ event: 'auth', params: { token } })
+        this.authSent = true
       },
-      onOpen: (send) => send({ event: 'auth', params: { token: this.token } }),
       onMessage: (m) => this.handle(m),
-      onStateChange: (open) => {
-        if (!open) this.authed = false
+      onClose: () => {
+        this.authed = false
+        this.authSent = false
       },
-    })
+    }
   }
 
   /**
@@ -91,27 +94,44 @@ export class UserSocket {
     return this.authed && this.line.isOpen
   }
 
-  /** Connects (when there is a token). */
+  /** Joins the line and authenticates on it (when there is a token). */
   start(): void {
-    this.line.start()
+    this.started = true
+    this.rejected = false
+    this.detach = this.line.attach(this.client)
   }
 
-  /** Closes the socket for good. */
+  /**
+   * Leaves the line for good. The line closes when no market channel needs
+   * it; otherwise an authenticated connection is replaced by a fresh one, so
+   * the user's updates stop reaching this page.
+   */
   stop(): void {
+    if (!this.started) return
+    this.started = false
+    const bound = this.authSent
     this.authed = false
-    this.line.close()
+    this.authSent = false
+    this.detach?.()
+    this.detach = null
+    this.line.release(bound)
   }
 
   private handle(m: Record<string, unknown>): void {
+    if (!this.started) return
     if (m.event_rep === 'auth') {
       if (m.status === 'ok') {
         const resumed = this.readyOnce
         this.readyOnce = true
         this.authed = true
-        this.line.resetBackoff()
         this.opts.onReady?.(resumed)
       } else {
-        this.stop()
+        // The same token would be refused again: stop asking for the line
+        // (the app starts a new feed when the session changes).
+        this.rejected = true
+        this.authed = false
+        this.authSent = false
+        this.line.release(false)
         this.opts.onRejected?.()
       }
       return

@@ -21,7 +21,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { LuCloudOff, LuInbox, LuSearch, LuStar } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
-import { useMarketSocketOpen } from '@/features/trade/api/use-market-connection'
+import { useMarketSocketOpen, useResyncAfterReconnect } from '@/features/trade/api/use-market-connection'
 import { fixed } from '@/features/trade/lib/decimal'
 import { useTexts } from '@/lib/i18n'
 import { changeColor, formatRose } from '@/lib/change'
@@ -242,6 +242,8 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
   const common = useTexts('common')
   const query = useQuery(marketOverviewQuery)
   const live = useMarketSocketOpen(socket)
+  // Ticker pushes missed while the socket was down are read again once it is back.
+  useResyncAfterReconnect([marketTickersQuery.queryKey], socket)
   const tickers = useQuery({ ...marketTickersQuery, refetchInterval: live ? TICKERS_SLOW_POLL_MS : TICKERS_POLL_MS })
   const { favourites, toggle } = useFavourites(query.data)
   const [search, setSearch] = useState('')

@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from 'react'
+import { useQueryClient, type QueryKey } from '@tanstack/react-query'
+import { useEffect, useSyncExternalStore } from 'react'
 import { getMarketSocket, type MarketSocket } from '@/lib/market-socket'
 
 /**
@@ -21,4 +22,38 @@ export function useMarketSocketOpen(socket: MarketSocket = getMarketSocket()): b
     () => socket.isOpen,
     () => false,
   )
+}
+
+/**
+ * The market snapshots the trade page shows: the ticker, the book, the
+ * recent trades and the candles (every pair and period; only the ones on
+ * screen refetch).
+ */
+export const MARKET_SNAPSHOT_KEYS: QueryKey[] = [
+  ['trade', 'ticker'],
+  ['trade', 'depth'],
+  ['trade', 'trades'],
+  ['trade', 'kline'],
+]
+
+/**
+ * Reads the given queries again when the market socket is back after a
+ * drop: trades, candles and ticker changes pushed while it was down never
+ * arrive again, so without a fresh snapshot the recent trades would keep a
+ * gap and the chart and the header stale values until the next push.
+ */
+export function useResyncAfterReconnect(queryKeys: QueryKey[] = MARKET_SNAPSHOT_KEYS, socket: MarketSocket = getMarketSocket()): void {
+  const queryClient = useQueryClient()
+  const keys = JSON.stringify(queryKeys)
+  useEffect(() => {
+    let down = socket.isReconnecting
+    return socket.onReconnectingChange(() => {
+      const now = socket.isReconnecting
+      // Back and open (not merely no longer wanted, nor closed).
+      if (down && !now && socket.isOpen) {
+        for (const queryKey of JSON.parse(keys) as QueryKey[]) void queryClient.invalidateQueries({ queryKey })
+      }
+      down = now
+    })
+  }, [keys, socket, queryClient])
 }

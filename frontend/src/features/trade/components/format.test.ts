@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { changeColor, formatFee, formatRose, localChartTime } from './format'
+import { changeColor, chartPriceFormatter, formatFee, formatRose, localChartTime } from './format'
 import { stepSize } from './order-book'
 import { mergeTrades } from './recent-trades'
 
 describe('trade display helpers', () => {
+  it("labels the chart's prices at the pair's places, grouped like the rest of the page", () => {
+    expect(chartPriceFormatter(0)(334884288)).toBe('334,884,288')
+    expect(chartPriceFormatter(2)(97074.37)).toBe('97,074.37')
+    expect(chartPriceFormatter(2)(97600)).toBe('97,600.00')
+    expect(chartPriceFormatter(5)(0.24721)).toBe('0.24721')
+  })
   it('formats and colours the 24 h change', () => {
     expect(formatRose('0.0123')).toBe('+1.23%')
     expect(formatRose('-0.5')).toBe('-50.00%')

@@ -1,4 +1,6 @@
 /** Display helpers shared by the trade page panels. */
+import { fixed } from '../lib/decimal'
+
 export { FEE_PLACES, formatFee } from '../lib/decimal'
 
 export { changeColor, formatRose } from '@/lib/change'
@@ -18,4 +20,13 @@ export function formatTime(ms: number, timeOnly = false): string {
  */
 export function localChartTime(seconds: number, offsetMinutes = new Date(seconds * 1000).getTimezoneOffset()): number {
   return seconds - offsetMinutes * 60
+}
+
+/**
+ * The chart's price labels (axis, last price, crosshair) at the pair's
+ * places and grouped like every other price on the page: 334,884,288 MNT,
+ * not 334884288.
+ */
+export function chartPriceFormatter(places: number): (price: number) => string {
+  return (price) => fixed(price, places)
 }

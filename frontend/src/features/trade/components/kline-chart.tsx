@@ -14,7 +14,7 @@ import { useColorMode } from '@/components/ui/color-mode'
 import { useTexts } from '@/lib/i18n'
 import { klineQuery, PERIODS, type Kline, type Period, type TradePair } from '../api/trade-api'
 import { useMarketChannel } from '../api/use-market-channel'
-import { localChartTime } from './format'
+import { chartPriceFormatter, localChartTime } from './format'
 
 /** Chart colours per theme (the same values as the up/down tokens of the theme). */
 export function chartColors(mode: 'light' | 'dark') {
@@ -50,7 +50,7 @@ export function KlineChart({ pair, height = 380 }: { pair: TradePair; height?: n
     if (!box.current) return
     const c = createChart(box.current, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6, barSpacing: 8 } })
     candles.current = c.addSeries(CandlestickSeries, {
-      priceFormat: { type: 'price', precision: pair.pricePrecision, minMove: Number(pair.priceTick) || 0.01 },
+      priceFormat: { type: 'custom', minMove: Number(pair.priceTick) || 0.01, formatter: chartPriceFormatter(pair.pricePrecision) },
     })
     volumes.current = c.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: '', lastValueVisible: false, priceLineVisible: false })
     volumes.current.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } })

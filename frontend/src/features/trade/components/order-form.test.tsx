@@ -86,6 +86,70 @@ async function press(key: string, times = 1) {
 }
 const value = (testId: string) => (screen.getByTestId(testId) as HTMLInputElement).value
 
+describe('OrderForm when the exchange cannot be reached', () => {
+  // Toasts of earlier tests would otherwise still be on screen.
+  beforeEach(() => {
+    act(() => toaster.remove())
+  })
+  afterEach(() => {
+    act(() => toaster.remove())
+    document.cookie = 'lan=en_US; path=/'
+  })
+
+  it('says the order may not have been placed (the server is down), keeps what was typed, and stays quiet about a refused order', async () => {
+    let createError: Error = new Error('Error: Network error')
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return balances
+      if (path.endsWith('/order/create')) throw createError
+      return {}
+    })
+    renderWithApp(
+      <>
+        <OrderForm pair={pair} />
+        <Toaster />
+      </>,
+    )
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.55 USDT'))
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '30000' } })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    expect(await screen.findByText(/could not be reached, so the order may not have been placed/)).toBeTruthy()
+    expect(screen.queryByText('Order placed')).toBeNull()
+    expect((screen.getByTestId('amount-input') as HTMLInputElement).value).toBe('0.001')
+
+    // A refused order: the request client has shown the server's message; no second toast.
+    act(() => toaster.remove())
+    const { ApiError } = await import('@/lib/request-client')
+    createError = new ApiError({ code: '14003', msg: 'Insufficient balance', data: null })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(apiData.mock.calls.filter((c) => c[0] === '/fe-ex-api/order/create')).toHaveLength(2))
+    await act(() => new Promise((r) => setTimeout(r, 50)))
+    expect(screen.queryByText(/could not be reached/)).toBeNull()
+  })
+
+  it('says it in Mongolian', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return balances
+      if (path.endsWith('/order/create')) throw new Error('Error: Network error')
+      return {}
+    })
+    renderWithApp(
+      <>
+        <OrderForm pair={pair} />
+        <Toaster />
+      </>,
+    )
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.55 USDT'))
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '30000' } })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    expect(await screen.findByText(/Биржтэй холбогдож чадсангүй/)).toBeTruthy()
+  })
+})
+
 describe('OrderForm percentage slider', () => {
   beforeEach(() => {
     apiData.mockReset()

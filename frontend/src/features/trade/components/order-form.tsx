@@ -5,6 +5,8 @@ import { AppLink } from '@/components/layout/app-link'
 import { TOAST_DURATION_MS, toaster } from '@/components/ui/toaster'
 import { loginHref } from '@/lib/auth-guard'
 import { useTexts } from '@/lib/i18n'
+import { notifyError } from '@/lib/notify'
+import { ApiError } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import { balanceQuery, createOrder, orderDetail, type TradePair } from '../api/trade-api'
 import { fixed, groupThousands, placesOf, sanitizeInput, truncated } from '../lib/decimal'
@@ -306,6 +308,13 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
         })
         refresh()
       })
+    },
+    // A refused order has had its toast from the request client; a transport
+    // failure (offline, server down) has not, and may even have reached the
+    // exchange: say so instead of leaving the button without an answer.
+    onError: (error) => {
+      if (!(error instanceof ApiError)) notifyError(t('form.unreachable'))
+      refresh()
     },
   })
 

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
 import { apiSymbol, pairsQuery, type TradePair } from '../api/trade-api'
+import { useResyncAfterReconnect } from '../api/use-market-connection'
 import { KlineChart } from './kline-chart'
 import { OrderBook } from './order-book'
 import { OrderForm, type PickedPrice } from './order-form'
@@ -103,6 +104,8 @@ export function TradePage({ symbol }: { symbol: string }) {
   const mobile = useBreakpointValue({ base: true, lg: false }, { ssr: false }) ?? false
   const pair = pairs?.find((p) => p.symbol === apiSymbol(symbol))
   const onPick = (price: string) => setPicked((old) => ({ price, n: (old?.n ?? 0) + 1 }))
+  // After a dropped market socket, what was pushed meanwhile is read again.
+  useResyncAfterReconnect()
 
   let body: React.ReactNode
   if (isLoading) {

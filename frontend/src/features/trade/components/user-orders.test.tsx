@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
 import { tickerQuery, type OrderView, type TradeView } from '../api/trade-api'
@@ -7,7 +7,8 @@ import { PANEL_PAGE_SIZE, UserOrders } from './user-orders'
 
 const apiData = vi.hoisted(() => vi.fn())
 const notifySuccess = vi.hoisted(() => vi.fn())
-vi.mock('@/lib/notify', async (orig) => ({ ...(await orig<typeof import('@/lib/notify')>()), notifySuccess }))
+const notifyError = vi.hoisted(() => vi.fn())
+vi.mock('@/lib/notify', async (orig) => ({ ...(await orig<typeof import('@/lib/notify')>()), notifySuccess, notifyError }))
 vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import('@/lib/request-client')>()), apiData }))
 vi.mock('@/lib/session', async (orig) => ({
   ...(await orig<typeof import('@/lib/session')>()),
@@ -56,6 +57,7 @@ describe('UserOrders on the trade page', () => {
   beforeEach(() => {
     openList = Array.from({ length: 13 }, (_, i) => order(i, 1))
     notifySuccess.mockReset()
+    notifyError.mockReset()
     apiData.mockReset()
     apiData.mockImplementation(async (path: string, body: Record<string, unknown>) => {
       if (path.endsWith('/order/list/new')) return { count: openList.length, orderList: page(openList, body) }
@@ -86,6 +88,8 @@ describe('UserOrders on the trade page', () => {
   })
 
   it('searches the order history within the last 180 days, a page at a time, and narrows the range', async () => {
+    // The window is taken when the panel renders (to the minute): compare with that moment, not a later one.
+    const started = Date.now()
     renderWithApp(<UserOrders pair={pair} />)
     fireEvent.click(await screen.findByTestId('tab-order-history'))
     const list = await screen.findByTestId('order-history-table')
@@ -94,7 +98,7 @@ describe('UserOrders on the trade page', () => {
     expect(within(list).getAllByTestId('order-row')[1].textContent).toContain('Filled')
     const first = calls('/fe-ex-api/order/entrust_history')[0]
     expect(first).toMatchObject({ symbol: 'btcusdt', page: 1, pageSize: PANEL_PAGE_SIZE })
-    expect(first.startTime as number).toBeGreaterThanOrEqual(Date.now() - 180 * DAY - 60_000)
+    expect(first.startTime as number).toBeGreaterThanOrEqual(started - 180 * DAY - 60_000)
     expect(first.startTime as number).toBeLessThanOrEqual(Date.now() - 180 * DAY + 60_000)
     fireEvent.click(screen.getByRole('button', { name: 'Page 3' }))
     await waitFor(() => expect(within(screen.getByTestId('order-history-table')).getAllByTestId('order-row')).toHaveLength(5))
@@ -160,5 +164,62 @@ describe('UserOrders on the trade page', () => {
     await waitFor(() => expect(calls('/fe-ex-api/order/cancel_all')).toEqual([{ symbol: 'btcusdt' }]))
     await waitFor(() => expect(notifySuccess).toHaveBeenCalledWith('All open BTC/USDT orders cancelled'))
     await waitFor(() => expect(screen.queryByTestId('cancel-all-dialog')).toBeNull())
+  })
+
+  it('says so when a cancel or a cancel-all cannot reach the exchange (the server is down), and not for a refused one', async () => {
+    renderWithApp(<UserOrders pair={pair} />)
+    await screen.findByTestId('open-orders-table')
+    const fail = (path: string, error: Error) => {
+      const normal = apiData.getMockImplementation()!
+      apiData.mockImplementation(async (p: string, body: Record<string, unknown>) => {
+        if (p === path) throw error
+        return normal(p, body)
+      })
+    }
+    fail('/fe-ex-api/order/cancel', new Error('Error: Network error'))
+    fireEvent.click(screen.getAllByTestId('cancel-order')[0])
+    await waitFor(() => expect(notifyError).toHaveBeenCalledWith('The exchange could not be reached. Check your open orders and try again.'))
+    expect(notifySuccess).not.toHaveBeenCalled()
+
+    notifyError.mockReset()
+    const { ApiError } = await import('@/lib/request-client')
+    fail('/fe-ex-api/order/cancel_all', new ApiError({ code: '14015', msg: 'The order is already finished', data: null }))
+    fireEvent.click(screen.getByTestId('cancel-all'))
+    fireEvent.click(within(await screen.findByTestId('cancel-all-dialog')).getByTestId('cancel-all-confirm'))
+    await waitFor(() => expect(calls('/fe-ex-api/order/cancel_all')).toHaveLength(1))
+    await waitFor(() => expect(screen.queryByTestId('cancel-all-dialog')).toBeNull())
+    // The request client has shown the server's message already.
+    expect(notifyError).not.toHaveBeenCalled()
+  })
+
+  it('cancels an order once however often its button is pressed, and frees the button when the list has moved on', async () => {
+    renderWithApp(<UserOrders pair={pair} />)
+    await screen.findByTestId('open-orders-table')
+    const first = () => screen.getAllByTestId('cancel-order')[0]
+    const id = openList[0].order_id
+    // The engine cancels asynchronously: the refreshed list no longer has it.
+    apiData.mockImplementation(async (path: string, body: Record<string, unknown>) => {
+      if (path.endsWith('/order/cancel')) {
+        openList = openList.filter((o) => o.order_id !== body.order_id)
+        return {}
+      }
+      if (path.endsWith('/order/list/new')) return { count: openList.length, orderList: page(openList, body) }
+      return {}
+    })
+    // Clicks of the same moment, before the page has drawn the waiting button, then later ones.
+    const button = first()
+    act(() => {
+      button.click()
+      button.click()
+      button.click()
+    })
+    fireEvent.click(first())
+    await waitFor(() => expect(notifySuccess).toHaveBeenCalledWith('Order cancelled'))
+    expect(calls('/fe-ex-api/order/cancel')).toEqual([{ symbol: 'btcusdt', order_id: id }])
+    await waitFor(() => expect(first().hasAttribute('disabled')).toBe(false))
+    // The next order's button works as before.
+    fireEvent.click(first())
+    await waitFor(() => expect(calls('/fe-ex-api/order/cancel')).toHaveLength(2))
+    expect(calls('/fe-ex-api/order/cancel')[1].order_id).not.toBe(id)
   })
 })

@@ -1,6 +1,6 @@
 import { Box, Button, HStack, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { LuArrowUpRight } from 'react-icons/lu'
 import { DataTable, type DataColumn } from '@/components/data/data-table'
 import { HISTORY_PRESETS, HISTORY_WINDOW_DAYS, presetRange, rangeMillis } from '@/components/data/history-range'
@@ -8,7 +8,8 @@ import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
 import { CancelAllDialog } from '@/features/orders/components/cancel-all-dialog'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
-import { notifySuccess } from '@/lib/notify'
+import { notifyError, notifySuccess } from '@/lib/notify'
+import { ApiError } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import {
   cancelAllOrders,
@@ -136,11 +137,35 @@ function OpenOrders({ pair }: { pair: TradePair }) {
     void queryClient.invalidateQueries({ queryKey: ['trade', 'orders'] })
     void queryClient.invalidateQueries({ queryKey: ['trade', 'balance'] })
   }
+  // A refused cancel has had its toast from the request client; a transport failure has not.
+  const transportError = (error: unknown) => {
+    if (!(error instanceof ApiError)) notifyError(t('orders.unreachable'))
+    refresh()
+  }
+  // Orders whose cancel is on its way: their button waits (a second click
+  // would cancel twice, or be told the order is already finished) until the
+  // refreshed list no longer has them, or shows them still open.
+  // (The ref answers at once, even for clicks of the same moment; the state draws the buttons.)
+  const pendingCancels = useRef(new Set<string>())
+  const [cancelling, setCancelling] = useState<ReadonlySet<string>>(new Set())
+  const settle = (orderId: string) => {
+    pendingCancels.current.delete(orderId)
+    setCancelling(new Set(pendingCancels.current))
+  }
   const cancel = useMutation({
     mutationFn: (order: OrderView) => cancelOrder(pair.symbol, order.order_id),
-    onSuccess: () => {
+    onMutate: () => setCancelling(new Set(pendingCancels.current)),
+    onSuccess: async (_data, order) => {
       notifySuccess(t('orders.cancelled'))
-      refresh()
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['trade', 'orders'] }),
+        queryClient.invalidateQueries({ queryKey: ['trade', 'balance'] }),
+      ])
+      settle(order.order_id)
+    },
+    onError: (error, order) => {
+      transportError(error)
+      settle(order.order_id)
     },
   })
   const [confirming, setConfirming] = useState(false)
@@ -150,6 +175,7 @@ function OpenOrders({ pair }: { pair: TradePair }) {
       notifySuccess(t('orders.cancelledAll', { pair: pair.showName }))
       refresh()
     },
+    onError: transportError,
     onSettled: () => setConfirming(false),
   })
   // The header keeps the ticker fresh (socket and first load); it tells waiting stops from reached ones.
@@ -186,7 +212,12 @@ function OpenOrders({ pair }: { pair: TradePair }) {
             variant="outline"
             aria-label={o.t('actions.cancelOf', { id: order.order_id })}
             data-testid="cancel-order"
-            onClick={() => cancel.mutate(order)}
+            loading={cancelling.has(order.order_id)}
+            onClick={() => {
+              if (pendingCancels.current.has(order.order_id)) return
+              pendingCancels.current.add(order.order_id)
+              cancel.mutate(order)
+            }}
           >
             {t('orders.cancel')}
           </Button>

@@ -102,7 +102,31 @@ describe('decimal helpers', () => {
   it('sanitizes typed input to digits, one dot and the allowed places', () => {
     expect(sanitizeInput('12a.3.45', 2)).toBe('12.34')
     expect(sanitizeInput('1,5', 4)).toBe('1.5')
-    expect(sanitizeInput('7.9', 0)).toBe('7')
     expect(sanitizeInput('0.', 3)).toBe('0.')
+  })
+
+  it('keeps the value of a pasted amount grouped with commas, as the page shows amounts', () => {
+    // The available balance and the minimum order value, copied from the form.
+    expect(sanitizeInput('9,638.087414', 2)).toBe('9638.08')
+    expect(sanitizeInput('5,000', 2)).toBe('5000')
+    expect(sanitizeInput('5,000', 0)).toBe('5000')
+    expect(sanitizeInput('100,000,000.00', 2)).toBe('100000000.00')
+    expect(sanitizeInput('334,884,288', 0)).toBe('334884288')
+    expect(sanitizeInput('1,000abc.55', 2)).toBe('1000.55')
+    // A comma that cannot group thousands is a decimal comma.
+    expect(sanitizeInput('1,5', 4)).toBe('1.5')
+    expect(sanitizeInput('1,', 4)).toBe('1.')
+    expect(sanitizeInput('0,00012', 6)).toBe('0.00012')
+  })
+
+  it('refuses decimals where there are none instead of merging them into the number (a point typed in an MNT price)', () => {
+    // Typed key by key, each value passing through the field.
+    let v = ''
+    for (const ch of '1000.55') v = sanitizeInput(v + ch, 0)
+    expect(v).toBe('1000.')
+    expect(sanitizeInput('7.9', 0)).toBe('7.')
+    v = ''
+    for (const ch of '12.345') v = sanitizeInput(v + ch, 2)
+    expect(v).toBe('12.34')
   })
 })

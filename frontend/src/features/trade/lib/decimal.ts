@@ -168,14 +168,25 @@ export function formatFee(fee: string | undefined, coin: string | undefined): st
   return text === '—' ? text : `${text} ${coin ?? ''}`.trim()
 }
 
-/** Keeps only what a decimal input may hold while typing: digits and one dot, at most `places` decimals. */
+/** Thousands grouped with commas, as the page shows amounts ("5,000", "100,000,000"). */
+const GROUPED = /^\d{1,3}(,\d{3})+$/
+
+/**
+ * Keeps only what a decimal input may hold while typing: digits and one dot,
+ * at most `places` decimals. Commas group thousands as everywhere on the page,
+ * so a pasted "9,638.087414" or "5,000" keeps its value; a comma that cannot
+ * be grouping is a decimal comma (keypads that offer only a comma): "1,5" is
+ * 1.5. Without decimals (places 0) a typed point stays and what follows it is
+ * refused, rather than the point vanishing and the next digits multiplying
+ * the number ("1000.55" must not become 100055).
+ */
 export function sanitizeInput(raw: string, places: number): string {
-  let s = raw.replace(/,/g, '.').replace(/[^\d.]/g, '')
+  let s = raw.replace(/[^\d.,]/g, '')
+  s = s.includes('.') || GROUPED.test(s) ? s.replace(/,/g, '') : s.replace(/,/g, '.')
   const dot = s.indexOf('.')
   if (dot >= 0) {
     s = s.slice(0, dot + 1) + s.slice(dot + 1).replace(/\./g, '')
-    if (places === 0) s = s.slice(0, dot)
-    else s = s.slice(0, dot + 1 + places)
+    s = s.slice(0, dot + 1 + places)
   }
   return s
 }
