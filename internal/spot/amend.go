@@ -9,6 +9,7 @@ import (
 
 	"tenger/internal/apperr"
 	"tenger/internal/ledger"
+	"tenger/internal/markets"
 	"tenger/internal/matching"
 	"tenger/internal/store"
 )
@@ -57,7 +58,7 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 		return apperr.New(apperr.CodeTradeSymbolUnknown, clip(o.Symbol, 40))
 	}
 	cfg := symbolConfig(p)
-	cmd, err := amendCommand(cfg, o, uid, volume)
+	cmd, err := amendCommand(p, o, uid, volume)
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 		if o, err = s.openOrder(ctx, uid, symbol, orderID); err != nil {
 			return err
 		}
-		_, err = amendCommand(cfg, o, uid, volume)
+		_, err = amendCommand(p, o, uid, volume)
 		if err == nil {
 			err = apperr.New(apperr.CodeTradeAmendVolume, currentVolume(o).String(), o.DealVolume.String())
 		}
@@ -94,7 +95,8 @@ func currentVolume(o Order) decimal.Decimal {
 // amendCommand validates an amend of o to volume against the pair's grid
 // and returns the command the API sends: Qty is the new total quantity in
 // lots (prepareAmend converts it for the core).
-func amendCommand(cfg matching.SymbolConfig, o Order, uid, volume string) (matching.Command, error) {
+func amendCommand(p markets.Pair, o Order, uid, volume string) (matching.Command, error) {
+	cfg := symbolConfig(p)
 	switch o.Type {
 	case TypeLimit, TypePostOnly, TypeStopLimit:
 	default:
@@ -116,7 +118,7 @@ func amendCommand(cfg matching.SymbolConfig, o Order, uid, volume string) (match
 	}
 	lots, err := cfg.ToLots(v)
 	if err != nil {
-		return matching.Command{}, reasonError(cfg, matching.ReasonFor(err))
+		return matching.Command{}, reasonError(p, matching.ReasonFor(err))
 	}
 	var filled int64
 	if o.DealVolume.IsPositive() {
@@ -147,10 +149,10 @@ func amendCommand(cfg matching.SymbolConfig, o Order, uid, volume string) (match
 	// gives the user the reason.
 	rem := lots - filled
 	if rem < bc.MinQty {
-		return matching.Command{}, reasonError(cfg, matching.ReasonBelowMinQty)
+		return matching.Command{}, reasonError(p, matching.ReasonBelowMinQty)
 	}
 	if price*rem < bc.MinNotional {
-		return matching.Command{}, reasonError(cfg, matching.ReasonBelowMinNotional)
+		return matching.Command{}, reasonError(p, matching.ReasonBelowMinNotional)
 	}
 	return matching.Command{Kind: matching.CmdAmend, OrderID: id, UserID: userNum(uid), Symbol: sym, Qty: lots}, nil
 }

@@ -138,7 +138,7 @@ func TestAmendRefusals(t *testing.T) {
 	for _, typ := range []string{TypeMarket, TypeIOC, TypeFOK} {
 		o := Order{ID: "1", Symbol: "btcusdt", Type: typ, Price: dec("30000"), Volume: dec("1")}
 		p, _ := e.cat.Pair("btcusdt")
-		_, err := amendCommand(symbolConfig(p), o, alice, "0.5")
+		_, err := amendCommand(p, o, alice, "0.5")
 		wantCode(t, err, apperr.CodeTradeAmendType)
 	}
 	e.audit()
@@ -209,7 +209,7 @@ func TestAmendReplayAndRedelivery(t *testing.T) {
 	// amend to the same volume, so the message is sent twice here.)
 	e.amend(alice, sell, "0.5")
 	o := e.order(alice, sell)
-	cmd, err := amendCommand(symbolConfig(mustPair(t, e, "btcusdt")), Order{ID: o.ID, Symbol: o.Symbol, Type: o.Type,
+	cmd, err := amendCommand(mustPair(t, e, "btcusdt"), Order{ID: o.ID, Symbol: o.Symbol, Type: o.Type,
 		Price: o.Price, Volume: dec("0.6"), DealVolume: o.DealVolume}, alice, "0.5")
 	if err != nil {
 		t.Fatal(err)
@@ -483,7 +483,7 @@ func FuzzAmendCommand(f *testing.F) {
 			return
 		}
 		o := Order{ID: "42", Symbol: "btcusdt", Side: side, Type: TypeLimit, Price: pr, Volume: vol, DealVolume: dv}
-		cmd, err := amendCommand(cfg, o, alice, newVol)
+		cmd, err := amendCommand(p, o, alice, newVol)
 		if err != nil {
 			if apperr.As(err).Entry.Code == apperr.CodeInternal {
 				t.Fatalf("error outside the catalogue: %v", err)

@@ -405,6 +405,16 @@ func TestValidationCodes(t *testing.T) {
 			t.Errorf("case %d %+v: %v, want %s", i, c.r, err, c.code)
 		}
 	}
+	// Minimums name their coin, as the order form shows them.
+	for r, want := range map[PlaceRequest]string{
+		limit("btcusdt", "BUY", "30000", "0.000001"): "0.00001 BTC",
+		limit("btcusdt", "BUY", "100", "0.0001"):     "5 USDT",
+	} {
+		_, err := e.svc.PlaceOrder(e.ctx, bob, r)
+		if msg := apperr.As(err).Message(apperr.LangEN); !strings.HasSuffix(msg, want) {
+			t.Errorf("%+v: %q, want it to end with %q", r, msg, want)
+		}
+	}
 	e.wantBal(bob, "USDT", "100", "0")
 }
 

@@ -160,7 +160,7 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 	}
 	cmd, reason := c.cfg.PlaceCommand(sym, &bc, or)
 	if reason != matching.ReasonNone {
-		return c, reasonError(c.cfg, reason)
+		return c, reasonError(c.pair, reason)
 	}
 	c.cmd = cmd
 	switch {
@@ -215,8 +215,10 @@ func withBudget(c *checked, available, last decimal.Decimal) error {
 	return nil
 }
 
-// reasonError maps a matching reject reason to the catalogue.
-func reasonError(cfg matching.SymbolConfig, r matching.Reason) error {
+// reasonError maps a matching reject reason to the catalogue. Minimums
+// name their coin ("5 USDT"), as the order form shows them.
+func reasonError(p markets.Pair, r matching.Reason) error {
+	cfg := symbolConfig(p)
 	switch r {
 	case matching.ReasonPriceOffTick:
 		return apperr.New(apperr.CodeTradePriceTick, cfg.PriceTick.String())
@@ -227,9 +229,9 @@ func reasonError(cfg matching.SymbolConfig, r matching.Reason) error {
 		if !min.IsPositive() {
 			min = cfg.LotSize
 		}
-		return apperr.New(apperr.CodeTradeMinQty, min.String())
+		return apperr.New(apperr.CodeTradeMinQty, min.String()+" "+p.Base)
 	case matching.ReasonBelowMinNotional:
-		return apperr.New(apperr.CodeTradeMinNotional, cfg.MinNotional.String())
+		return apperr.New(apperr.CodeTradeMinNotional, cfg.MinNotional.String()+" "+p.Quote)
 	case matching.ReasonStopWouldTrigger:
 		return apperr.New(apperr.CodeTradeStopPrice)
 	case matching.ReasonInvalidQty, matching.ReasonInvalidPrice:
