@@ -101,4 +101,9 @@ var (
 	CodeTradeMarketPrice = register("14023", http.StatusOK,
 		"A MARKET order takes no price; for a price limit use LIMIT, IOC or FOK",
 		"MARKET захиалгад үнэ өгөхгүй; үнийн хязгаартай бол LIMIT, IOC эсвэл FOK ашиглана уу")
+	// CodeTradeStopReached: a STOP_LIMIT whose stop the last price has
+	// already reached (it would trigger at once).
+	CodeTradeStopReached = register("14024", http.StatusOK,
+		"The last price %s has already reached your stop price: a buy stop must be above it, a sell stop below it",
+		"Сүүлийн үнэ %s таны стоп үнэд аль хэдийн хүрсэн байна: худалдан авах стоп түүнээс дээш, зарах стоп доош байх ёстой")
 )

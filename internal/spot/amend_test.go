@@ -372,7 +372,7 @@ func randomAmends(t *testing.T, seed int64, n int) {
 			id, err := e.svc.PlaceOrder(e.ctx, u, r)
 			if err != nil {
 				switch apperr.As(err).Entry.Code {
-				case apperr.CodeTradeInsufficient, apperr.CodeTradeMinNotional:
+				case apperr.CodeTradeInsufficient, apperr.CodeTradeMinNotional, apperr.CodeTradeStopReached:
 				default:
 					t.Fatalf("place %+v: %v", r, err)
 				}

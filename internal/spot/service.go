@@ -166,6 +166,11 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 		if err != nil {
 			return "", err
 		}
+		if c.cmd.StopPrice > 0 {
+			if err := s.checkStop(ctx, c); err != nil {
+				return "", err
+			}
+		}
 		if c.byBase {
 			last, err := s.lastPrice(ctx, c.pair.Symbol)
 			if err != nil {
@@ -204,6 +209,23 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 }
 
 var errIDTaken = errors.New("spot: order id taken")
+
+// checkStop refuses a STOP_LIMIT whose stop the pair's last settled price
+// has already reached (a buy stop at or below it, a sell stop at or above
+// it), as the engine would at once (matching: ReasonStopWouldTrigger); the
+// caller hears why now rather than finding the order rejected. The engine
+// still decides against its own last price.
+func (s *Service) checkStop(ctx context.Context, c checked) error {
+	last, err := s.lastPrice(ctx, c.pair.Symbol)
+	if err != nil || !last.IsPositive() {
+		return err
+	}
+	stop := c.cfg.FromTicks(c.cmd.StopPrice)
+	if (c.cmd.Side == matching.Buy && !stop.GreaterThan(last)) || (c.cmd.Side == matching.Sell && !stop.LessThan(last)) {
+		return apperr.New(apperr.CodeTradeStopReached, last.StringFixed(c.pair.PricePrecision))
+	}
+	return nil
+}
 
 // lastPrice is the pair's last settled trade price (the book marks), zero
 // before its first trade.

@@ -209,6 +209,19 @@ func TestStopLimit(t *testing.T) {
 	e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
 	e.place(bob, limit("btcusdt", "BUY", "30000", "0.1"))
 	e.drain()
+	// A stop the last price has already reached is refused at entry, for
+	// either side, and holds nothing.
+	for _, r := range []PlaceRequest{
+		{Symbol: "btcusdt", Side: "BUY", Type: TypeStopLimit, Price: "31000", StopPrice: "30000", Volume: "0.1"},
+		{Symbol: "btcusdt", Side: "SELL", Type: TypeStopLimit, Price: "29000", StopPrice: "30000", Volume: "0.1"},
+		{Symbol: "btcusdt", Side: "SELL", Type: TypeStopLimit, Price: "29000", StopPrice: "30000.01", Volume: "0.1"},
+	} {
+		_, err := e.svc.PlaceOrder(e.ctx, bob, r)
+		if ae := apperr.As(err); ae.Entry.Code != apperr.CodeTradeStopReached || !strings.Contains(ae.Message(apperr.LangEN), "30000.00") {
+			t.Fatalf("%+v: %v", r, err)
+		}
+	}
+	e.wantBal(bob, "USDT", "97000", "0")
 	stop := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeStopLimit, Price: "31000", StopPrice: "30500", Volume: "0.1"})
 	e.drain()
 	e.wantOrder(bob, stop, StatusNew, "0", "0", "0")

@@ -233,7 +233,7 @@ func reasonError(p markets.Pair, r matching.Reason) error {
 	case matching.ReasonBelowMinNotional:
 		return apperr.New(apperr.CodeTradeMinNotional, cfg.MinNotional.String()+" "+p.Quote)
 	case matching.ReasonStopWouldTrigger:
-		return apperr.New(apperr.CodeTradeStopPrice)
+		return apperr.New(apperr.CodeTradeStopReached, "")
 	case matching.ReasonInvalidQty, matching.ReasonInvalidPrice:
 		return apperr.New(apperr.CodeTradeNumber)
 	}
