@@ -63,9 +63,9 @@ var DefaultLimits = Limits{
 
 // Lifetimes fixed by the spec and the design.
 const (
-	SessionTTL     = 7 * 24 * time.Hour
-	CodeTTL        = 5 * time.Minute
-	CodeResend     = 90 * time.Second
+	SessionTTL = 7 * 24 * time.Hour
+	CodeTTL    = 5 * time.Minute
+	CodeResend = 90 * time.Second
 	// SecurityResend is the resend window of operationType 11 (security
 	// settings and the add-address modal), whose screen unlocks its send
 	// button after 60 s (spec §4, §9). The other screens count 90 s.
