@@ -4,7 +4,7 @@ import { parseOrdersSearch, type OrdersSearch } from '@/features/orders/lib/orde
 import { requireAuth } from '@/lib/auth-guard'
 
 /**
- * /order/spot?tab=open|history|trades&symbol=&side=&status=&from=&to=&page=
+ * /order/spot?tab=open|history|trades&symbol=&side=&status=&days=&page=
  * The spot orders page (spec §2 "orders (spot ...)"); the user menus link
  * here, beside the spec's /order/otc. Signed-out visitors go to the login
  * page and come back.

@@ -7,6 +7,7 @@ import { MarketSocket } from '@/lib/market-socket'
 import { FakeSocket } from '@/test/fake-socket'
 import { renderWithApp } from '@/test/render'
 import { UPDATE_FAVOURITES_PATH } from '../api/favourites-api'
+import { MARKET_TAB_KEY } from '../lib/market-tab'
 import { PUBLIC_INFO_MARKET_PATH } from '../api/get-market-overview'
 import { MarketOverview } from './market-overview'
 
@@ -142,6 +143,68 @@ describe('MarketOverview', () => {
   })
 })
 
+describe('MarketOverview opening tab', () => {
+  beforeEach(() => {
+    localStorage.clear()
+    apiData.mockReset()
+    apiPost.mockReset()
+    apiPost.mockImplementation(visitor)
+    apiData.mockImplementation(async (path: string) => (path.endsWith('/market/tickers') ? tickers : market))
+  })
+  const selected = () => screen.getAllByRole('tab').find((t) => t.getAttribute('aria-selected') === 'true')?.textContent
+
+  it('opens on the first quote group without favourites', async () => {
+    renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-BTC_USDT')
+    expect(selected()).toBe('USDT')
+  })
+
+  it('opens on Favourites on a first visit with favourites, and stays there when the last one is unstarred', async () => {
+    localStorage.setItem(FAVOURITES_KEY, JSON.stringify(['TON_USDT']))
+    renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-TON_USDT')
+    expect(selected()).toBe('Favourites')
+    expect(screen.queryByTestId('market-row-BTC_USDT')).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Remove TON/USDT from favourites' }))
+    await screen.findByTestId('market-empty')
+    expect(selected()).toBe('Favourites')
+  })
+
+  it('remembers the tab the user chose, across a reload, in local storage', async () => {
+    localStorage.setItem(FAVOURITES_KEY, JSON.stringify(['TON_USDT']))
+    const first = renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-TON_USDT')
+    fireEvent.click(screen.getByTestId('market-tab-MNT'))
+    await screen.findByTestId('market-row-USDT_MNT')
+    expect(localStorage.getItem(MARKET_TAB_KEY)).toBe('MNT')
+    first.unmount()
+
+    // The reload opens on MNT, not on Favourites nor USDT.
+    const second = renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-USDT_MNT')
+    expect(selected()).toBe('MNT')
+    fireEvent.click(screen.getByTestId('market-tab-favourites'))
+    await waitFor(() => expect(selected()).toBe('Favourites'))
+    expect(localStorage.getItem(MARKET_TAB_KEY)).toBe('__favourites__')
+    second.unmount()
+    renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-TON_USDT')
+    expect(selected()).toBe('Favourites')
+  })
+
+  it('falls back when the remembered group is gone, and lets the address ask for Favourites', async () => {
+    localStorage.setItem(MARKET_TAB_KEY, 'EUR')
+    const first = renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-BTC_USDT')
+    expect(selected()).toBe('USDT')
+    first.unmount()
+    localStorage.setItem(MARKET_TAB_KEY, 'MNT')
+    renderWithApp(<MarketOverview as="page" initialTab="favourites" />)
+    await screen.findByTestId('market-empty')
+    expect(selected()).toBe('Favourites')
+  })
+})
+
 /** A fake favourites server behind the mocked api layer. */
 function fakeServer(initial: string[]) {
   const state = { list: [...initial], fail: undefined as Error | undefined, overviews: 0 }
@@ -177,6 +240,8 @@ const star = (pair: string) => screen.getByRole('button', { name: new RegExp(`(A
 describe('MarketOverview favourites of a signed-in user', () => {
   beforeEach(() => {
     localStorage.clear()
+    // These follow the stars on the USDT tab, chosen last time (with favourites the list would open on them).
+    localStorage.setItem(MARKET_TAB_KEY, 'USDT')
     apiData.mockReset()
     apiPost.mockReset()
     notifyError.mockReset()
@@ -194,6 +259,9 @@ describe('MarketOverview favourites of a signed-in user', () => {
     fireEvent.click(screen.getByRole('tab', { name: /Favourites/ }))
     await waitFor(() => expect(screen.queryByTestId('market-row-USDT_MNT')).toBeNull())
     expect(screen.getByTestId('market-row-TON_USDT')).toBeTruthy()
+    // Back to USDT, where the next load opens.
+    fireEvent.click(screen.getByTestId('market-tab-USDT'))
+        await waitFor(() => expect(localStorage.getItem(MARKET_TAB_KEY)).toBe('USDT'))
     first.unmount()
 
     // Removed in another browser: the next load takes the server's list and adds nothing back.

@@ -35,10 +35,9 @@ import {
   TICKERS_SLOW_POLL_MS,
   type PairTicker,
 } from '../api/get-market-tickers'
+import { FAVOURITES_TAB, getMarketTab, openingTab, setMarketTab } from '../lib/market-tab'
 import { useFavourites } from '../lib/use-favourites'
 import { Sparkline } from './sparkline'
-
-const FAVOURITES_TAB = '__favourites__'
 
 /** A last price at the pair's places (as sent without them), grouped in thousands. */
 function formatPrice(close: string | undefined, places: number | undefined): string {
@@ -248,8 +247,16 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
   const { favourites, toggle } = useFavourites(query.data)
   const [search, setSearch] = useState('')
   const groups = query.data?.groups ?? []
+  // The tab chosen here (or asked for by the address); until then the one
+  // chosen last time, or Favourites for a user who has some.
   const [tab, setTab] = useState<string | null>(initialTab === 'favourites' ? FAVOURITES_TAB : null)
-  const activeTab = tab ?? groups[0]?.quote ?? FAVOURITES_TAB
+  const [remembered] = useState(getMarketTab)
+  const activeTab = tab ?? openingTab(remembered, groups.map((g) => g.quote), favourites.length > 0)
+  // Once the list has opened on Favourites it stays there (unstarring the
+  // last pair shows the empty favourites, not another tab).
+  useEffect(() => {
+    if (tab === null && groups.length > 0 && activeTab === FAVOURITES_TAB) setTab(FAVOURITES_TAB)
+  }, [tab, groups.length, activeTab])
   const showPrices =
     groups.some((g) => g.pairs.some((p) => p.close !== undefined)) || Object.values(tickers.data ?? {}).some((x) => x.close !== undefined)
 
@@ -328,14 +335,17 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
       {groups.length > 0 && (
         <Tabs.Root
           value={activeTab}
-          onValueChange={(e) => setTab(e.value)}
+          onValueChange={(e) => {
+            setTab(e.value)
+            setMarketTab(e.value)
+          }}
           variant="line"
           size="sm"
           mb="3"
           aria-label={t('markets.tabsLabel')}
         >
           <Tabs.List>
-            <Tabs.Trigger value={FAVOURITES_TAB}>
+            <Tabs.Trigger value={FAVOURITES_TAB} data-testid="market-tab-favourites">
               <LuStar aria-hidden="true" />
               {t('markets.favourites')}
             </Tabs.Trigger>

@@ -1,41 +1,9 @@
-import { Button, Field, Flex, Input, NativeSelect } from '@chakra-ui/react'
+import { Button, Field, Flex, NativeSelect } from '@chakra-ui/react'
 import { LuRotateCcw } from 'react-icons/lu'
-import { HISTORY_PRESETS, HISTORY_WINDOW_DAYS, clampDateRange, historyDateBounds, isPresetRange, presetRange } from '@/components/data/history-range'
+import { HISTORY_PRESETS } from '@/components/data/history-range'
 import { useTexts } from '@/lib/i18n'
 import { FINISHED_STATUSES, SIDES, type Side, type SpotPair } from '../api/orders-api'
-import { nextSearch, searchRange, type OrdersSearch } from '../lib/order-filters'
-
-/** A labelled date input kept within the history window; an emptied input changes nothing. */
-function DateField({
-  label,
-  value,
-  bounds,
-  onChange,
-  testId,
-}: {
-  label: string
-  value: string
-  bounds: { min: string; max: string }
-  onChange: (v: string) => void
-  testId: string
-}) {
-  return (
-    <Field.Root width={{ base: 'full', sm: 'auto' }} flex={{ base: '1 1 40%', sm: '0 0 auto' }}>
-      <Field.Label fontSize="xs" color="fg.muted">
-        {label}
-      </Field.Label>
-      <Input
-        type="date"
-        size="sm"
-        min={bounds.min}
-        max={bounds.max}
-        value={value}
-        onChange={(e) => e.target.value && onChange(e.target.value)}
-        data-testid={testId}
-      />
-    </Field.Root>
-  )
-}
+import { nextSearch, searchDays, type HistoryDays, type OrdersSearch } from '../lib/order-filters'
 
 function Select({
   label,
@@ -72,7 +40,9 @@ function Select({
 /**
  * The filters of the orders page: pair and side everywhere, the status on
  * the order history, and on both history tabs a time range that cannot
- * leave the last 180 days (quick ranges and two date inputs).
+ * leave the last 180 days: the choice of the last 7, 30, 90 or 180 days
+ * the wallet history offers, named in the app's language (the browser's
+ * own date inputs would show dates in the browser's format instead).
  */
 export function OrderFilters({
   search,
@@ -86,10 +56,7 @@ export function OrderFilters({
   const { t } = useTexts('orders')
   const tab = search.tab ?? 'open'
   const change = (c: Partial<OrdersSearch>) => onSearch(nextSearch(search, c))
-  const range = searchRange(search)
-  const bounds = historyDateBounds()
-  const preset = HISTORY_PRESETS.find((d) => isPresetRange(range, d)) ?? 'custom'
-  const filtered = !!(search.symbol || search.side || search.status || search.from || search.to)
+  const filtered = !!(search.symbol || search.side || search.status || search.days)
   return (
     <Flex as="form" role="search" aria-label={t('filters.label')} gap="3" flexWrap="wrap" align="flex-end" onSubmit={(e) => e.preventDefault()} data-testid="order-filters">
       <Select
@@ -116,36 +83,13 @@ export function OrderFilters({
         />
       )}
       {tab !== 'open' && (
-        <>
-          <Select
-            label={t('filters.range')}
-            value={String(preset)}
-            onChange={(v) => {
-              if (v === 'custom') return
-              const r = presetRange(Number(v))
-              change(Number(v) === HISTORY_WINDOW_DAYS ? { from: undefined, to: undefined } : r)
-            }}
-            options={[
-              ...HISTORY_PRESETS.map((d) => ({ value: String(d), label: t('filters.days', { n: d }) })),
-              ...(preset === 'custom' ? [{ value: 'custom', label: t('filters.custom') }] : []),
-            ]}
-            testId="filter-range"
-          />
-          <DateField
-            label={t('filters.from')}
-            value={range.from}
-            bounds={bounds}
-            onChange={(v) => change(clampDateRange(v, range.to))}
-            testId="filter-from"
-          />
-          <DateField
-            label={t('filters.to')}
-            value={range.to}
-            bounds={bounds}
-            onChange={(v) => change(clampDateRange(range.from, v))}
-            testId="filter-to"
-          />
-        </>
+        <Select
+          label={t('filters.range')}
+          value={String(searchDays(search))}
+          onChange={(v) => change({ days: Number(v) as HistoryDays })}
+          options={HISTORY_PRESETS.map((d) => ({ value: String(d), label: t('filters.days', { n: d }) }))}
+          testId="filter-range"
+        />
       )}
       {filtered && (
         <Button

@@ -226,23 +226,56 @@ describe('OrdersPage', () => {
     await waitFor(() => expect(within(screen.getByTestId('order-history')).getAllByTestId('history-order')).toHaveLength(4))
   })
 
-  it('keeps the date inputs inside the last 180 days', async () => {
-    // The window is taken when the page renders (to the minute): compare with that moment, not a later one.
-    const started = Date.now()
-    renderWithApp(<Harness initial={{ tab: 'trades', from: '2001-01-01' }} />)
+  it('chooses the time range like the wallet history: the last 7, 30, 90 or 180 days, in the app language', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    renderWithApp(<Harness initial={{ tab: 'trades' }} />)
     await screen.findByTestId('trade-history')
-    const from = screen.getByLabelText('From') as HTMLInputElement
-    expect(from).toBe(screen.getByTestId('filter-from'))
-    const to = screen.getByTestId('filter-to') as HTMLInputElement
-    expect(from.min).not.toBe('')
-    expect(from.value).toBe(from.min)
-    expect(to.max).toBe(to.value)
-    fireEvent.change(from, { target: { value: '1999-05-05' } })
-    await waitFor(() => expect(JSON.parse(screen.getByTestId('search').textContent ?? '').from).toBe(from.min))
-    // Trades are searched without a status and with the clamped window.
-    const body = calls('/fe-ex-api/order/trade_info_search').at(-1)!
-    expect(body.status).toBeUndefined()
-    expect(body.startTime as number).toBeGreaterThanOrEqual(started - 180 * DAY - 60_000)
+    // No browser date input (it shows dates in the browser's locale, not the app's).
+    expect(document.querySelector('input[type="date"]')).toBeNull()
+    const range = screen.getByLabelText('Хугацаа') as HTMLSelectElement
+    expect(range).toBe(screen.getByTestId('filter-range'))
+    expect(Array.from(range.options).map((o) => o.textContent)).toEqual(['Сүүлийн 7 хоног', 'Сүүлийн 30 хоног', 'Сүүлийн 90 хоног', 'Сүүлийн 180 хоног'])
+    expect(range.value).toBe('180')
+    fireEvent.change(range, { target: { value: '7' } })
+    await waitFor(() => expect(JSON.parse(screen.getByTestId('search').textContent ?? '')).toEqual({ tab: 'trades', days: 7 }))
+    // Trades are searched without a status, from the start of the day 7 days back to the end of today.
+    await waitFor(() => {
+      const body = calls('/fe-ex-api/order/trade_info_search').at(-1)!
+      const today = new Date()
+      expect(body.status).toBeUndefined()
+      expect(body.startTime).toBe(new Date(today.getFullYear(), today.getMonth(), today.getDate() - 7).getTime())
+      expect(body.endTime).toBe(new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1).getTime() - 1)
+    })
+    // Back to the whole window, which is the default and leaves the address.
+    fireEvent.change(range, { target: { value: '180' } })
+    await waitFor(() => expect(JSON.parse(screen.getByTestId('search').textContent ?? '')).toEqual({ tab: 'trades' }))
+  })
+
+  // jsdom matches no media query, so it renders the phone layout: the tab names stay on one line, sized by their
+  // length, the open orders tab with its short name (at 390 px in mn_MN the full names ran out of sight).
+  it('fits its three tabs on a phone in Mongolian', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    renderWithApp(<Harness initial={{}} />)
+    await screen.findByTestId('open-orders')
+    const tabs = ['open', 'history', 'trades'].map((k) => screen.getByTestId(`orders-tab-${k}`))
+    expect(tabs.map((t) => t.textContent)).toEqual(['Нээлттэй', 'Захиалгын түүх', 'Арилжааны түүх'])
+    for (const tab of tabs) {
+      expect(getComputedStyle(tab).whiteSpace).toBe('nowrap')
+      expect(getComputedStyle(tab).flexGrow).toBe('1')
+      expect(getComputedStyle(tab).fontSize).toBe('13px')
+    }
+  })
+
+  it('names the time range in English too', async () => {
+    renderWithApp(<Harness initial={{ tab: 'history', days: 30 }} />)
+    await screen.findByTestId('order-history')
+    const range = screen.getByLabelText('Time range') as HTMLSelectElement
+    expect(range.value).toBe('30')
+    expect(range.selectedOptions[0].textContent).toBe('Last 30 days')
+    expect(document.querySelector('input[type="date"]')).toBeNull()
+    // A range is a filter the reset button clears.
+    fireEvent.click(screen.getByTestId('filter-reset'))
+    await waitFor(() => expect(JSON.parse(screen.getByTestId('search').textContent ?? '')).toEqual({ tab: 'history' }))
   })
 
   it('opens an order with its fills', async () => {

@@ -1,4 +1,4 @@
-import { Box, Button, Container, Flex, Heading, HStack, Stack, Tabs, Text } from '@chakra-ui/react'
+import { Box, Button, Container, Flex, Heading, HStack, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { LuChartCandlestick, LuListX } from 'react-icons/lu'
@@ -237,7 +237,7 @@ function TradeHistoryTab({
 /**
  * /order/spot: the signed-in user's spot orders. Tabs for open orders
  * (cancel, cancel all), finished orders and trades, with pair, side,
- * status and date filters (last 180 days), pages, and an order's detail
+ * status and time range filters (last 7 to 180 days), pages, and an order's detail
  * with its fills in a side panel, which links to the order's own page.
  */
 export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearch: (next: OrdersSearch) => void }) {
@@ -246,6 +246,7 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
   const pairs = useQuery(spotPairsQuery).data
   const cancels = useCancel()
   const [detail, setDetail] = useState<SpotOrder | null>(null)
+  const phone = useBreakpointValue({ base: true, sm: false }, { ssr: false }) ?? false
   const tradePair = search.symbol ? pairOf(pairs, search.symbol).routeSymbol : 'BTC_USDT'
   return (
     <Container maxW="7xl" py={{ base: '4', md: '8' }} px={{ base: '3', md: '6' }} data-testid="orders-page">
@@ -268,8 +269,17 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
       <Tabs.Root value={tab} onValueChange={(d) => onSearch(nextSearch(search, { tab: d.value as OrderTab }))} size={{ base: 'sm', md: 'md' }} lazyMount unmountOnExit>
         <Tabs.List overflowX="auto" overflowY="hidden">
           {ORDER_TABS.map((k) => (
-            <Tabs.Trigger key={k} value={k} data-testid={`orders-tab-${k}`} whiteSpace="nowrap" flexShrink={0}>
-              {t(`tabs.${k}`)}
+            <Tabs.Trigger
+              key={k}
+              value={k}
+              data-testid={`orders-tab-${k}`}
+              whiteSpace="nowrap"
+              flexShrink={0}
+              // On a phone the three share the row by the length of their names, a little smaller and with the open
+              // orders tab's short name (mn_MN "Нээлттэй"), so that all three fit 390 px instead of scrolling out of sight.
+              {...(phone ? { flex: '1 1 auto', justifyContent: 'center', px: '1.5', fontSize: '13px' } : {})}
+            >
+              {t(phone && k === 'open' ? 'tabs.openShort' : `tabs.${k}`)}
             </Tabs.Trigger>
           ))}
         </Tabs.List>

@@ -8,14 +8,18 @@ const DAY = 86_400_000
 describe('search parameters', () => {
   it('keeps valid values', () => {
     expect(
-      parseOrdersSearch({ tab: 'history', symbol: 'BTC_USDT', side: 'sell', status: '4', from: '2025-01-01', to: '2025-02-01', page: '3' }),
-    ).toEqual({ tab: 'history', symbol: 'btcusdt', side: 'SELL', status: 4, from: '2025-01-01', to: '2025-02-01', page: 3 })
+      parseOrdersSearch({ tab: 'history', symbol: 'BTC_USDT', side: 'sell', status: '4', days: '30', page: '3' }),
+    ).toEqual({ tab: 'history', symbol: 'btcusdt', side: 'SELL', status: 4, days: 30, page: 3 })
   })
 
   it('drops what is not valid', () => {
     expect(
-      parseOrdersSearch({ tab: 'x', symbol: '<script>', side: 'LONG', status: '1', from: 'yesterday', to: 5, page: '-2' }),
+      parseOrdersSearch({ tab: 'x', symbol: '<script>', side: 'LONG', status: '1', days: '365', page: '-2' }),
     ).toEqual({})
+    // 180 days is the default (the whole window) and is left out; only the offered ranges are kept.
+    expect([7, 30, 90, 180, 45, 'x'].map((d) => parseOrdersSearch({ days: d }).days)).toEqual([7, 30, 90, undefined, undefined, undefined])
+    // Date parameters of older links are not a filter any more.
+    expect(parseOrdersSearch({ from: '2025-01-01', to: '2025-02-01' })).toEqual({})
     // Page 1 is the default and is left out.
     expect(parseOrdersSearch({ page: 1 })).toEqual({})
     // Only finished statuses filter the history.
@@ -31,12 +35,13 @@ describe('history filter', () => {
     expect(f).toMatchObject({ page: 1, pageSize: PAGE_SIZE })
   })
 
-  it('clamps an older from to the window and keeps the other filters', () => {
-    const f = historyFilter({ tab: 'history', from: '2020-01-01', to: '2025-03-31', symbol: 'btcusdt', side: 'BUY', status: 3, page: 2 }, 'history', NOW)
-    expect(f.startTime).toBe(Math.floor(NOW / 60_000) * 60_000 - 180 * DAY)
-    expect(f.endTime).toBe(new Date(2025, 3, 1).getTime() - 1)
+  it('asks for the chosen last days, from the start of the first day to the end of today, and keeps the other filters', () => {
+    const f = historyFilter({ tab: 'history', days: 7, symbol: 'btcusdt', side: 'BUY', status: 3, page: 2 }, 'history', NOW)
+    expect(f.startTime).toBe(new Date(2025, 5, 8).getTime())
+    expect(f.endTime).toBe(new Date(2025, 5, 16).getTime() - 1)
     expect(f).toMatchObject({ symbol: 'btcusdt', side: 'BUY', status: 3, page: 2 })
-    expect(searchRange({ from: '2020-01-01' }, NOW).from).toBe('2024-12-17')
+    expect(searchRange({ days: 90 }, NOW)).toEqual({ from: '2025-03-17', to: '2025-06-15' })
+    expect(searchRange({}, NOW)).toEqual({ from: '2024-12-17', to: '2025-06-15' })
   })
 
   it('never sends a status for trades', () => {
@@ -64,14 +69,16 @@ describe('changing filters', () => {
     expect(nextSearch({ tab: 'history', page: 2 }, { page: 1 })).toEqual({ tab: 'history' })
   })
 
-  it('keeps pair and side across tabs, the status on the history only, dates off the open tab', () => {
-    const history = { tab: 'history' as const, symbol: 'btcusdt', side: 'SELL' as const, status: 4, from: '2025-01-01' }
-    expect(nextSearch(history, { tab: 'trades' })).toEqual({ tab: 'trades', symbol: 'btcusdt', side: 'SELL', from: '2025-01-01' })
+  it('keeps pair and side across tabs, the status on the history only, the range off the open tab', () => {
+    const history = { tab: 'history' as const, symbol: 'btcusdt', side: 'SELL' as const, status: 4, days: 30 as const }
+    expect(nextSearch(history, { tab: 'trades' })).toEqual({ tab: 'trades', symbol: 'btcusdt', side: 'SELL', days: 30 })
     expect(nextSearch(history, { tab: 'open' })).toEqual({ tab: 'open', symbol: 'btcusdt', side: 'SELL' })
   })
 
   it('clears a filter set to all', () => {
     expect(nextSearch({ symbol: 'btcusdt' }, { symbol: undefined })).toEqual({})
+    // The whole window (180 days) is the default.
+    expect(nextSearch({ tab: 'history', days: 7 }, { days: 180 })).toEqual({ tab: 'history' })
   })
 })
 
@@ -94,7 +101,7 @@ describe('open orders in memory', () => {
 describe('empty lists', () => {
   it('blames the filters when one is on, the period otherwise', () => {
     expect(emptyKey({}, 'history')).toBe('history')
-    expect(emptyKey({ from: '2025-01-01' }, 'history')).toBe('history')
+    expect(emptyKey({ days: 7 }, 'history')).toBe('history')
     expect(emptyKey({ status: 5, side: 'SELL' }, 'history')).toBe('filtered')
     expect(emptyKey({ symbol: 'btcusdt' }, 'trades')).toBe('filteredTrades')
     expect(emptyKey({ side: 'BUY' }, 'open')).toBe('filtered')

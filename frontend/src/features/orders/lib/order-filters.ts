@@ -1,4 +1,4 @@
-import { clampDateRange, rangeMillis, type DateRange } from '@/components/data/history-range'
+import { HISTORY_PRESETS, HISTORY_WINDOW_DAYS, presetRange, rangeMillis, type DateRange } from '@/components/data/history-range'
 import { pairSymbol } from '@/lib/pair-symbol'
 import { FINISHED_STATUSES, SIDES, type HistoryFilter, type Side, type SpotOrder } from '../api/orders-api'
 
@@ -22,14 +22,19 @@ export interface OrdersSearch {
   side?: Side
   /** Finished-order status (history tab). */
   status?: number
-  /** 'YYYY-MM-DD' (history tabs). */
-  from?: string
-  to?: string
+  /**
+   * The time range of the history tabs: the last 7, 30 or 90 days (the
+   * choice the wallet history offers too); absent for the whole window of
+   * the last 180 days, which is all the server searches.
+   */
+  days?: HistoryDays
   page?: number
 }
 
+/** A range choice of the history tabs, in days (spec §9: 180 at most). */
+export type HistoryDays = (typeof HISTORY_PRESETS)[number]
+
 const SYMBOL_RE = /^[a-z0-9]{2,20}$/
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/
 
 /** Reads the search parameters, dropping whatever is not a valid value. */
 export function parseOrdersSearch(raw: Record<string, unknown>): OrdersSearch {
@@ -42,16 +47,21 @@ export function parseOrdersSearch(raw: Record<string, unknown>): OrdersSearch {
   if (typeof raw.side === 'string' && (SIDES as readonly string[]).includes(raw.side.toUpperCase())) out.side = raw.side.toUpperCase() as Side
   const status = Number(raw.status)
   if ((FINISHED_STATUSES as readonly number[]).includes(status)) out.status = status
-  if (typeof raw.from === 'string' && DATE_RE.test(raw.from)) out.from = raw.from
-  if (typeof raw.to === 'string' && DATE_RE.test(raw.to)) out.to = raw.to
+  const days = Number(raw.days)
+  if ((HISTORY_PRESETS as readonly number[]).includes(days) && days !== HISTORY_WINDOW_DAYS) out.days = days as HistoryDays
   const page = Number(raw.page)
   if (Number.isInteger(page) && page > 1 && page < 100_000) out.page = page
   return out
 }
 
-/** The date range a search stands for: its from/to clamped to the last 180 days. */
+/** The range choice of a search: its days, or the whole 180-day window. */
+export function searchDays(search: OrdersSearch): HistoryDays {
+  return search.days ?? HISTORY_WINDOW_DAYS
+}
+
+/** The calendar days a search stands for: the last `days` days up to today, within the last 180 days. */
 export function searchRange(search: OrdersSearch, now = Date.now()): DateRange {
-  return clampDateRange(search.from, search.to, now)
+  return presetRange(searchDays(search), now)
 }
 
 /** The API filter of a history tab's search (orders, or trades without the status). */
@@ -99,10 +109,7 @@ export function nextSearch(current: OrdersSearch, change: Partial<OrdersSearch>)
   const next: OrdersSearch = { ...current, ...change }
   if (!('page' in change)) delete next.page
   if ((next.tab ?? 'open') !== 'history') delete next.status
-  if ((next.tab ?? 'open') === 'open') {
-    delete next.from
-    delete next.to
-  }
+  if ((next.tab ?? 'open') === 'open' || next.days === HISTORY_WINDOW_DAYS) delete next.days
   for (const k of Object.keys(next) as (keyof OrdersSearch)[]) if (next[k] === undefined || next[k] === '') delete next[k]
   if (next.page === 1) delete next.page
   return next

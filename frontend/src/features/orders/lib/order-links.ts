@@ -8,7 +8,7 @@ import type { OrdersSearch } from './order-filters'
  */
 
 /** The order of the parameters in an address: stable, so links compare equal. */
-const SEARCH_KEYS = ['tab', 'symbol', 'side', 'status', 'from', 'to', 'page'] as const satisfies readonly (keyof OrdersSearch)[]
+const SEARCH_KEYS = ['tab', 'symbol', 'side', 'status', 'days', 'page'] as const satisfies readonly (keyof OrdersSearch)[]
 
 /** The query string of a list search ('' when there is nothing to keep), with its '?'. */
 export function searchString(search: OrdersSearch): string {

@@ -543,3 +543,57 @@ describe('OrderForm follows orders that can end at once', () => {
     expect(screen.getByText('Order placed')).toBeTruthy()
   })
 })
+
+describe('OrderForm stop-limit against the last price', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return balances
+      if (path.endsWith('/market/ticker')) return { close: '30000', open: '29000', high: '30500', low: '28000', vol: '1', amount: '30000', rose: '0.03' }
+      if (path.endsWith('/order/create')) return { order_id: '7' }
+      return {}
+    })
+  })
+  afterEach(() => {
+    document.cookie = 'lan=en_US; path=/'
+  })
+  const creates = () => apiData.mock.calls.filter(([p]) => p === '/fe-ex-api/order/create')
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+  async function fill(side: 'buy' | 'sell', stop: string) {
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.55 USDT'))
+    await waitFor(() => expect(apiData).toHaveBeenCalledWith('/fe-ex-api/market/ticker', { symbol: 'btcusdt' }, expect.anything()))
+    if (side === 'sell') fireEvent.click(screen.getByTestId('side-sell'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'STOP_LIMIT' } })
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '30100' } })
+    fireEvent.change(screen.getByTestId('stop-price-input'), { target: { value: stop } })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+  }
+
+  it('says before the submit that a buy stop at or below the last price is already reached, and sends nothing', async () => {
+    await fill('buy', '30000')
+    // Shown as soon as it is typed, in the words of the engine's rejection.
+    const error = await screen.findByTestId('stop-price-input-error')
+    expect(error.textContent).toBe('The last price 30,000.00 has already reached this stop price: a buy stop must be above the last price')
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await pause(50)
+    expect(creates()).toHaveLength(0)
+    // A stop above the last price may be sent.
+    fireEvent.change(screen.getByTestId('stop-price-input'), { target: { value: '30000.01' } })
+    await waitFor(() => expect(screen.queryByTestId('stop-price-input-error')).toBeNull())
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(creates()).toHaveLength(1))
+    expect(creates()[0][1]).toMatchObject({ side: 'BUY', type: 'STOP_LIMIT', stopPrice: '30000.01' })
+  })
+
+  it('says it in Mongolian for a sell stop at or above the last price', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    await fill('sell', '30500')
+    const error = await screen.findByTestId('stop-price-input-error')
+    expect(error.textContent).toBe('Сүүлийн үнэ 30,000.00 энэ стоп үнэд аль хэдийн хүрсэн: зарах стоп үнэ сүүлийн үнээс доогуур байх ёстой')
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await pause(50)
+    expect(creates()).toHaveLength(0)
+  })
+})

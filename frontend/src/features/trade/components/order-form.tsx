@@ -8,7 +8,7 @@ import { useTexts } from '@/lib/i18n'
 import { notifyError } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
-import { balanceQuery, createOrder, orderDetail, type TradePair } from '../api/trade-api'
+import { balanceQuery, createOrder, orderDetail, tickerQuery, type TradePair } from '../api/trade-api'
 import { fixed, groupThousands, placesOf, sanitizeInput, truncated } from '../lib/decimal'
 import {
   amountFor,
@@ -19,6 +19,7 @@ import {
   isQuoteEntry,
   ORDER_TYPES,
   PERCENT_MARKS,
+  STOP_REACHED_KEYS,
   percentFill,
   percentOfBalance,
   totalFor,
@@ -203,6 +204,10 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   const [sliderPct, setSliderPct] = useState<number | null>(null)
   const [showErrors, setShowErrors] = useState(false)
   const balances = useQuery(balanceQuery)
+  // The last price (kept live by the trade header's ticker channel): a
+  // stop-limit whose stop it has already reached is refused before it is sent.
+  const { data: ticker } = useQuery(tickerQuery(pair.symbol))
+  const lastPrice = ticker?.close ?? pair.close
 
   const payCoin = side === 'BUY' ? pair.quote : pair.base
   // A coin the account has never held is a zero balance once the balances are in.
@@ -210,12 +215,18 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   const pricePlaces = Math.max(pair.pricePrecision, placesOf(pair.priceTick))
   const amountPlaces = placesOf(pair.lotSize)
   const draft: OrderDraft = { side, type, price, stopPrice, amount, total, marketBy }
-  const errors = validateOrder(draft, pair, available)
+  const errors = validateOrder(draft, pair, available, lastPrice)
   const errorOf = (field: OrderError['field']) => {
-    if (!showErrors) return undefined
     const e = errors.find((x) => x.field === field)
+    // A stop the last price has already reached is said as soon as it is
+    // typed (the market moves under it); the other errors after a submit.
+    if (!e || (!showErrors && !(STOP_REACHED_KEYS as readonly string[]).includes(e.key))) return undefined
     // Amounts in the messages group thousands like the rest of the page ("at least 5,000 MNT").
-    return e ? t(`form.errors.${e.key}`, e.vars && Object.fromEntries(Object.entries(e.vars).map(([k, v]) => [k, groupThousands(v)]))) : undefined
+    // The last price reads as the header shows it (at the pair's price places).
+    return t(
+      `form.errors.${e.key}`,
+      e.vars && Object.fromEntries(Object.entries(e.vars).map(([k, v]) => [k, k === 'last' ? fixed(v, pair.pricePrecision) : groupThousands(v)])),
+    )
   }
   const quoteEntry = isQuoteEntry(draft)
   // A market buy by amount has no price to turn a share of the balance into

@@ -53,6 +53,13 @@ function Desktop({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: Trad
   )
 }
 
+/**
+ * The phone tabs share the row by the length of their names (not in equal
+ * thirds) and keep each name on one line: "Захиалгын дэвтэр" needs more
+ * room than a third of a 390 px screen, "График" much less.
+ */
+export const FIT_TAB = { flex: '1 1 auto', minW: '0', px: '2', whiteSpace: 'nowrap', justifyContent: 'center' } as const
+
 function Mobile({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: TradePair[]; onPick: (p: string) => void; picked?: PickedPrice }) {
   const { t } = useTexts('trade')
   const [tab, setTab] = useState('chart')
@@ -61,14 +68,14 @@ function Mobile({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: Trade
       <TradeHeader pair={pair} pairs={pairs} />
       <Panel>
         <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value)} size="sm" fitted lazyMount unmountOnExit>
-          <Tabs.List>
-            <Tabs.Trigger value="chart" data-testid="mobile-tab-chart">
+          <Tabs.List data-testid="mobile-tabs">
+            <Tabs.Trigger value="chart" data-testid="mobile-tab-chart" {...FIT_TAB}>
               {t('tabs.chart')}
             </Tabs.Trigger>
-            <Tabs.Trigger value="book" data-testid="mobile-tab-book">
+            <Tabs.Trigger value="book" data-testid="mobile-tab-book" {...FIT_TAB}>
               {t('tabs.book')}
             </Tabs.Trigger>
-            <Tabs.Trigger value="trades" data-testid="mobile-tab-trades">
+            <Tabs.Trigger value="trades" data-testid="mobile-tab-trades" {...FIT_TAB}>
               {t('tabs.trades')}
             </Tabs.Trigger>
           </Tabs.List>

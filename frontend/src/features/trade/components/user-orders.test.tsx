@@ -223,3 +223,33 @@ describe('UserOrders on the trade page', () => {
     expect(calls('/fe-ex-api/order/cancel')[1].order_id).not.toBe(id)
   })
 })
+
+describe('UserOrders tabs on a phone', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async () => ({ count: 0, orderList: [], tradeList: [] }))
+  })
+
+  // jsdom has no layout and matches no media query, so it renders the phone
+  // layout: the names stay on one line, sized by their length, with the short
+  // name of the open orders tab (at 390 px in mn_MN they then fit one row;
+  // the full "Нээлттэй захиалга" made all three wrap onto two lines).
+  it.each([
+    ['mn_MN', ['Нээлттэй', 'Захиалгын түүх', 'Арилжааны түүх']],
+    ['en_US', ['Open orders', 'Order history', 'Trade history']],
+  ])('keeps the three tab names on one line (%s)', async (lan, names) => {
+    document.cookie = `lan=${lan}; path=/`
+    try {
+      renderWithApp(<UserOrders pair={pair} />)
+      await screen.findByTestId('user-orders-tabs')
+      const tabs = ['tab-open-orders', 'tab-order-history', 'tab-trade-history'].map((id) => screen.getByTestId(id))
+      expect(tabs.map((t) => t.textContent)).toEqual(names)
+      for (const tab of tabs) {
+        expect(getComputedStyle(tab).whiteSpace).toBe('nowrap')
+        expect(getComputedStyle(tab).flexBasis).toBe('auto')
+      }
+    } finally {
+      document.cookie = 'lan=en_US; path=/'
+    }
+  })
+})

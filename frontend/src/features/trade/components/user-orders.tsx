@@ -1,4 +1,4 @@
-import { Box, Button, HStack, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react'
+import { Box, Button, HStack, NativeSelect, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { LuArrowUpRight } from 'react-icons/lu'
@@ -302,6 +302,8 @@ export function UserOrders({ pair }: { pair: TradePair }) {
   const { isSignedIn } = useUserInfo()
   const [tab, setTab] = useState('open')
   const [days, setDays] = useState<number>(HISTORY_WINDOW_DAYS)
+  // On a phone the open orders tab takes its short name (mn_MN "Нээлттэй") so that the three fit one row.
+  const phone = useBreakpointValue({ base: true, sm: false }, { ssr: false }) ?? false
   // Fixed when the range changes (not per render), so the query keys stay put.
   const range = useMemo(() => {
     const { startTime, endTime } = rangeMillis(presetRange(days))
@@ -312,11 +314,14 @@ export function UserOrders({ pair }: { pair: TradePair }) {
     <Box borderWidth="1px" rounded="lg" bg="bg.panel" data-testid="user-orders">
       <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value)} size="sm" lazyMount unmountOnExit>
         <HStack justify="space-between" borderBottomWidth="1px" pe="2" gap="2" flexWrap="wrap">
-          {/* On a phone the three tabs share the row and their names wrap (long in mn_MN) rather than run off its edge. */}
+          {/*
+            On a phone the three tabs share the row by the length of their names, each on one line, a little
+            smaller and with the open orders tab's short name: at 390 px in mn_MN they fit without wrapping.
+          */}
           <Tabs.List px="2" borderBottomWidth="0" overflowX="auto" overflowY="hidden" flex={{ base: '1 1 100%', sm: '0 1 auto' }} data-testid="user-orders-tabs">
             {(
               [
-                ['open', 'orders.open', 'tab-open-orders'],
+                ['open', phone ? 'orders.openShort' : 'orders.open', 'tab-open-orders'],
                 ['history', 'orders.history', 'tab-order-history'],
                 ['trades', 'orders.trades', 'tab-trade-history'],
               ] as const
@@ -325,15 +330,16 @@ export function UserOrders({ pair }: { pair: TradePair }) {
                 key={value}
                 value={value}
                 data-testid={testId}
-                flex={{ base: '1 1 0', sm: '0 0 auto' }}
+                flex={{ base: '1 1 auto', sm: '0 0 auto' }}
                 minW="0"
                 justifyContent="center"
                 textAlign="center"
-                whiteSpace={{ base: 'normal', sm: 'nowrap' }}
+                whiteSpace="nowrap"
+                fontSize={{ base: '13px', sm: 'sm' }}
                 h="auto"
                 minH="9"
                 py="1"
-                px={{ base: '1', sm: '3' }}
+                px={{ base: '1.5', sm: '3' }}
                 lineHeight="short"
               >
                 {t(label)}

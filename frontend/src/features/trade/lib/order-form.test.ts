@@ -7,6 +7,7 @@ import {
   isQuoteEntry,
   percentFill,
   percentOfBalance,
+  stopAlreadyReached,
   totalFor,
   validateOrder,
   type OrderDraft,
@@ -141,6 +142,25 @@ describe('order validation', () => {
   })
   it('requires a stop price for stop-limit', () => {
     expect(validateOrder(draft({ type: 'STOP_LIMIT', price: '30000', amount: '0.001' }), rules, '1000').map((e) => e.key)).toEqual(['stopRequired'])
+  })
+  it('refuses a stop-limit whose stop the last price has already reached (a buy stop at or below it, a sell stop at or above it)', () => {
+    const stop = (side: 'BUY' | 'SELL', stopPrice: string, last?: string) =>
+      validateOrder(draft({ side, type: 'STOP_LIMIT', price: '30000', stopPrice, amount: '0.001' }), rules, '1000', last).map((e) => e.key)
+    expect(stop('BUY', '29000', '29000')).toEqual(['stopReachedBuy'])
+    expect(stop('BUY', '28999.99', '29000')).toEqual(['stopReachedBuy'])
+    expect(stop('BUY', '29000.01', '29000')).toEqual([])
+    expect(stop('SELL', '29000', '29000')).toEqual(['stopReachedSell'])
+    expect(stop('SELL', '29000.01', '29000')).toEqual(['stopReachedSell'])
+    expect(stop('SELL', '28999.99', '29000')).toEqual([])
+    // Without a last price (no trade yet) there is nothing to compare with.
+    expect(stop('BUY', '1', undefined)).toEqual([])
+    expect(stop('BUY', '1', '0')).toEqual([])
+    expect(validateOrder(draft({ type: 'STOP_LIMIT', price: '30000', stopPrice: '1', amount: '0.001' }), rules, '1000', '2')).toEqual([
+      { field: 'stopPrice', key: 'stopReachedBuy', vars: { last: '2' } },
+    ])
+    // Other types ignore the last price.
+    expect(validateOrder(draft({ price: '30000', stopPrice: '1', amount: '0.001' }), rules, '1000', '2')).toEqual([])
+    expect(stopAlreadyReached('SELL', '', '5')).toBe(false)
   })
   it('builds the create body per type', () => {
     expect(buildOrderRequest(draft({ price: '30000', amount: '0.001' }), rules)).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'LIMIT', price: '30000', volume: '0.001' })

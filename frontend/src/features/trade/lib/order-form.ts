@@ -189,8 +189,30 @@ export function percentOfBalance(d: OrderDraft, available: string | undefined): 
   return Math.min(100, Number((bp + 50n) / 100n))
 }
 
-/** Validates a draft; returns every failure (empty when the order may be sent). */
-export function validateOrder(d: OrderDraft, rules: PairRules, available: string | undefined): OrderError[] {
+/**
+ * True when a stop-limit's stop is already reached by the last price: a buy
+ * stop at or below it, a sell stop at or above it. The engine activates a
+ * buy stop once the last price is at or above the stop and a sell stop once
+ * it is at or below, and rejects a stop that would activate at once
+ * (reason stop_would_trigger), so such an order is never worth sending.
+ */
+export function stopAlreadyReached(side: OrderSide, stopPrice: string, lastPrice: string | undefined): boolean {
+  const stop = parseDec(stopPrice)
+  const last = parseDec(lastPrice)
+  if (!stop || stop.units <= 0n || !last || last.units <= 0n) return false
+  return side === 'BUY' ? cmpDec(stop, last) <= 0 : cmpDec(stop, last) >= 0
+}
+
+/** Text keys (under form.errors) of a stop the last price has already reached. */
+export const STOP_REACHED_KEYS = ['stopReachedBuy', 'stopReachedSell'] as const
+
+/**
+ * Validates a draft; returns every failure (empty when the order may be
+ * sent). `lastPrice`, when known, is the pair's last traded price: a
+ * stop-limit whose stop it has already reached is refused here, before the
+ * server would reject it.
+ */
+export function validateOrder(d: OrderDraft, rules: PairRules, available: string | undefined, lastPrice?: string): OrderError[] {
   const errors: OrderError[] = []
   const tick = parseDec(rules.priceTick)
   const lot = parseDec(rules.lotSize)
@@ -203,6 +225,8 @@ export function validateOrder(d: OrderDraft, rules: PairRules, available: string
     const stop = parseDec(d.stopPrice)
     if (!stop || stop.units <= 0n) errors.push({ field: 'stopPrice', key: 'stopRequired' })
     else if (tick && !onStep(stop, tick)) errors.push({ field: 'stopPrice', key: 'priceTick', vars: { tick: rules.priceTick } })
+    else if (stopAlreadyReached(d.side, d.stopPrice, lastPrice))
+      errors.push({ field: 'stopPrice', key: d.side === 'BUY' ? 'stopReachedBuy' : 'stopReachedSell', vars: { last: lastPrice as string } })
   }
   const minNotional = parseDec(rules.minNotional)
   if (isQuoteEntry(d)) {

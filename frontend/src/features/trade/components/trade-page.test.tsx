@@ -1,0 +1,48 @@
+import { screen } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { renderWithApp } from '@/test/render'
+import { TradePage } from './trade-page'
+
+const apiData = vi.hoisted(() => vi.fn())
+vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import('@/lib/request-client')>()), apiData }))
+// The panels themselves have their own tests; here only the page's phone tabs matter.
+vi.mock('./kline-chart', () => ({ KlineChart: () => <div data-testid="kline-stub" /> }))
+vi.mock('./order-book', () => ({ OrderBook: () => <div /> }))
+vi.mock('./recent-trades', () => ({ RecentTrades: () => <div /> }))
+vi.mock('./order-form', () => ({ OrderForm: () => <div /> }))
+vi.mock('./user-orders', () => ({ UserOrders: () => <div /> }))
+vi.mock('./trade-header', () => ({ TradeHeader: () => <div /> }))
+
+const market = { market: { USDT: { 'BTC/USDT': { base: 'BTC', quote: 'USDT', symbol: 'btcusdt', showName: 'BTC/USDT' } } } }
+
+describe('TradePage on a phone', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => (path.endsWith('/common/public_info_market') ? market : {}))
+  })
+  afterEach(() => {
+    document.cookie = 'lan=en_US; path=/'
+  })
+
+  // jsdom has no layout: what keeps "Захиалгын дэвтэр" on one line at 390 px is
+  // that the tabs take the room their names need and never wrap them (checked
+  // in a browser: 56 + 135 + 67 px of text and 3 × 16 px of padding fit 372 px).
+  it.each([
+    ['mn_MN', ['График', 'Захиалгын дэвтэр', 'Арилжаа']],
+    ['en_US', ['Chart', 'Order book', 'Trades']],
+  ])('keeps the chart, order book and trades tab names on one line, sized by their names (%s)', async (lan, names) => {
+    document.cookie = `lan=${lan}; path=/`
+    renderWithApp(<TradePage symbol="BTC_USDT" />)
+    const list = await screen.findByTestId('mobile-tabs')
+    const tabs = ['chart', 'book', 'trades'].map((k) => screen.getByTestId(`mobile-tab-${k}`))
+    expect(tabs.map((t) => t.textContent)).toEqual(names)
+    expect(list.contains(tabs[1])).toBe(true)
+    for (const tab of tabs) {
+      const style = getComputedStyle(tab)
+      expect(style.whiteSpace).toBe('nowrap')
+      // Not equal thirds (flex: 1 1 0): each tab starts from its name's width.
+      expect(style.flexBasis).toBe('auto')
+      expect(style.flexGrow).toBe('1')
+    }
+  })
+})
