@@ -34,7 +34,13 @@ test('a visitor star survives signing in, and the stars follow the user to anoth
   await expect(star(page, 'TON_USDT')).toHaveAttribute('aria-pressed', 'true')
   await expect.poll(() => serverFavourites(page)).toEqual(['tonusdt'])
 
-  // Signed in: a star is saved on the server straight away.
+  // With favourites and no tab chosen yet, the list opens on Favourites.
+  await expect(page.getByTestId('market-tab-favourites')).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByTestId('market-row-BTC_USDT')).toHaveCount(0)
+
+  // Signed in: a star is saved on the server straight away. The USDT tab
+  // chosen here is the one the list opens on after the reload below.
+  await page.getByTestId('market-tab-USDT').click()
   await star(page, 'BTC_USDT').click()
   await expect(star(page, 'BTC_USDT')).toHaveAttribute('aria-pressed', 'true')
   await expect.poll(() => serverFavourites(page)).toEqual(['tonusdt', 'btcusdt'])
