@@ -57,12 +57,13 @@ func (s *Service) Login(ctx context.Context, m Meta, acct Account, password stri
 		return LoginResult{}, internal(err)
 	}
 	lockKey := "login-acct:" + id.target()
+	trusted := false
 	if found && m.DeviceToken != "" {
 		dev, err := s.deviceOf(ctx, m.DeviceToken, u.ID)
 		if err != nil {
 			return LoginResult{}, internal(err)
 		}
-		if dev != "" {
+		if trusted = dev != ""; trusted {
 			lockKey = "login-dev:" + dev
 		}
 	}
@@ -112,7 +113,7 @@ func (s *Service) Login(ctx context.Context, m Meta, acct Account, password stri
 		}
 		return s.newChallenge(ctx, u, ChallengeMobile)
 	}
-	return s.finishLogin(ctx, u, m)
+	return s.finishLogin(ctx, u, m, trusted)
 }
 
 func (s *Service) newChallenge(ctx context.Context, u User, typ string) (LoginResult, error) {
@@ -129,16 +130,21 @@ func (s *Service) newChallenge(ctx context.Context, u User, typ string) (LoginRe
 	return LoginResult{Token: token, ChallengeType: typ}, nil
 }
 
-func (s *Service) finishLogin(ctx context.Context, u User, m Meta) (LoginResult, error) {
+// finishLogin opens the session. trusted says the caller already found
+// m.DeviceToken to be a trusted device of u (Login checks it for the lock),
+// so it is not looked up again.
+func (s *Service) finishLogin(ctx context.Context, u User, m Meta, trusted bool) (LoginResult, error) {
 	token, err := s.newSession(ctx, u, m)
 	if err != nil {
 		return LoginResult{}, err
 	}
 	// A device the owner signed in on stays able to sign in while others
 	// lock the account; failing to remember it only loses that comfort.
-	device, err := s.trustDevice(ctx, u, m)
-	if err != nil {
-		device = ""
+	var device string
+	if !trusted {
+		if device, err = s.trustDevice(ctx, u, m); err != nil {
+			device = ""
+		}
 	}
 	s.recordHistory(ctx, u.ID, histLogin, actLogin, m)
 	return LoginResult{Token: token, DeviceToken: device}, nil
@@ -189,7 +195,7 @@ func (s *Service) ConfirmLogin(ctx context.Context, m Meta, challengeToken, auth
 	if err := s.commit(ctx, ops, apperr.New(apperr.CodeChallengeExpired)); err != nil {
 		return LoginResult{}, err
 	}
-	return s.finishLogin(ctx, u, m)
+	return s.finishLogin(ctx, u, m, false)
 }
 
 // challengeFailed counts a wrong second-step code against the challenge.

@@ -822,14 +822,21 @@ func (b *Book) amend(c *Command) {
 
 // --- stops ---------------------------------------------------------------
 
-func (b *Book) stopReached(side Side, stop int64) bool {
-	if b.lastPrice == 0 {
+func (b *Book) stopReached(side Side, stop int64) bool { return StopReached(side, stop, b.lastPrice) }
+
+// StopReached reports whether a stop of side at stop ticks is reached by
+// the last trade price last (0: no trade yet, never reached): a buy stop at
+// or below it, a sell stop at or above it. A stop order placed when its stop
+// is reached is rejected (ReasonStopWouldTrigger); the API checks the same
+// rule at entry.
+func StopReached(side Side, stop, last int64) bool {
+	if last == 0 {
 		return false
 	}
 	if side == Buy {
-		return b.lastPrice >= stop
+		return last >= stop
 	}
-	return b.lastPrice <= stop
+	return last <= stop
 }
 
 func (b *Book) placeStop(c *Command) {

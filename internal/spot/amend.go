@@ -57,12 +57,11 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 	if !ok {
 		return apperr.New(apperr.CodeTradeSymbolUnknown, clip(o.Symbol, 40))
 	}
-	cfg := symbolConfig(p)
 	cmd, err := amendCommand(p, o, uid, volume)
 	if err != nil {
 		return err
 	}
-	v := cfg.FromLots(cmd.Qty)
+	v := symbolConfig(p).FromLots(cmd.Qty)
 	_, err = s.st.Update(ctx, orderKey(cmd.OrderID), store.NewUpdate().Set(attrAmendTo, v),
 		store.And(store.ItemExists(), store.NotExists("doneAt"),
 			store.Or(store.NotExists(attrAmendTo), store.Compare(attrAmendTo, store.CmpGt, v))))
@@ -247,12 +246,6 @@ func (s *settler) amendRefused(cmd *matching.Command) job {
 	if !ok || cmd.Quote <= 0 {
 		return nil // journalled before refusals carried the volume
 	}
-	ops := []store.Op{store.UpdateOp(orderKey(cmd.OrderID), store.NewUpdate().Remove(attrAmendTo),
-		store.And(store.ItemExists(), store.Eq(attrAmendTo, cfg.FromLots(cmd.Quote))))}
-	return func(ctx context.Context) error {
-		if err := s.tx.Do(ctx, ops); err != nil && !errors.Is(err, store.ErrConditionFailed) {
-			return err
-		}
-		return nil
-	}
+	return s.markOnce(store.UpdateOp(orderKey(cmd.OrderID), store.NewUpdate().Remove(attrAmendTo),
+		store.And(store.ItemExists(), store.Eq(attrAmendTo, cfg.FromLots(cmd.Quote)))))
 }

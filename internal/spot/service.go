@@ -211,8 +211,8 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 var errIDTaken = errors.New("spot: order id taken")
 
 // checkStop refuses a STOP_LIMIT whose stop the pair's last settled price
-// has already reached (a buy stop at or below it, a sell stop at or above
-// it), as the engine would at once (matching: ReasonStopWouldTrigger); the
+// has already reached (matching.StopReached), as the engine would at once
+// (ReasonStopWouldTrigger); the
 // caller hears why now rather than finding the order rejected. The engine
 // still decides against its own last price.
 func (s *Service) checkStop(ctx context.Context, c checked) error {
@@ -220,8 +220,11 @@ func (s *Service) checkStop(ctx context.Context, c checked) error {
 	if err != nil || !last.IsPositive() {
 		return err
 	}
-	stop := c.cfg.FromTicks(c.cmd.StopPrice)
-	if (c.cmd.Side == matching.Buy && !stop.GreaterThan(last)) || (c.cmd.Side == matching.Sell && !stop.LessThan(last)) {
+	lastTicks, err := c.cfg.ToTicks(last)
+	if err != nil {
+		return nil // a last price off the grid (the tick changed): the engine decides
+	}
+	if matching.StopReached(c.cmd.Side, c.cmd.StopPrice, lastTicks) {
 		return apperr.New(apperr.CodeTradeStopReached, last.StringFixed(c.pair.PricePrecision))
 	}
 	return nil

@@ -203,8 +203,15 @@ func (s *settler) accepted(ctx context.Context, e *matching.Event) (job, error) 
 // triggered marks a stop order whose stop was reached (it now rests as a
 // limit order), once: a replay finds the mark set and writes nothing.
 func (s *settler) triggered(e *matching.Event) job {
-	ops := []store.Op{store.UpdateOp(orderKey(e.OrderID), store.NewUpdate().Set(attrTriggeredAt, s.now()),
-		store.And(store.ItemExists(), store.NotExists(attrTriggeredAt)))}
+	return s.markOnce(store.UpdateOp(orderKey(e.OrderID), store.NewUpdate().Set(attrTriggeredAt, s.now()),
+		store.And(store.ItemExists(), store.NotExists(attrTriggeredAt))))
+}
+
+// markOnce is the job of one conditional write whose failed condition
+// means there is nothing (more) to do: it was done before, or a later
+// change made it moot.
+func (s *settler) markOnce(op store.Op) job {
+	ops := []store.Op{op}
 	return func(ctx context.Context) error {
 		if err := s.tx.Do(ctx, ops); err != nil && !errors.Is(err, store.ErrConditionFailed) {
 			return err

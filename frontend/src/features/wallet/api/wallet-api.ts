@@ -1,5 +1,5 @@
 import { apiData, apiPost, type ApiEnvelope } from '@/lib/request-client'
-import type { RateTable } from '../lib/format'
+import { joinAddressMemo, type RateTable } from '../lib/format'
 
 /**
  * The wallet's calls (spec §7 named operations, served at
@@ -562,7 +562,7 @@ export const addWithdrawAddress = (input: AddAddressInput) =>
   // Spec §7: the memo is appended to the address after an underscore.
   apiPost<SavedAddress>(op('add_withdraw_address'), {
     ...input,
-    address: input.memo ? `${input.address}_${input.memo}` : input.address,
+    address: joinAddressMemo(input.address, input.memo),
     memo: undefined,
   })
 

@@ -6,6 +6,7 @@ import { notifyError, notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import { addWithdrawAddress, getAssets, getVerifyAddress, OP, sendSms, validateWithdrawAddress, walletKeys, type AssetEntry } from '../api/wallet-api'
+import { joinAddressMemo } from '../lib/format'
 import { AssetPicker } from './asset-picker'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
 import { ChainButtons, InfoRow } from './shared'
@@ -125,7 +126,7 @@ function AddAddressForm({
     if (!address.trim() || errors.label || !asset || !chain) return
     setChecking(true)
     try {
-      const target = tagChain && memo.trim() ? `${address.trim()}_${memo.trim()}` : address.trim()
+      const target = joinAddressMemo(address.trim(), tagChain ? memo.trim() : '')
       const envelope = await validateWithdrawAddress(asset.value, chain, target)
       if (!isSuccess(envelope)) {
         setAddressRefused(envelope.msg || t('withdraw.invalidAddress'))

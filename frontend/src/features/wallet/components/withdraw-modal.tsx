@@ -28,6 +28,7 @@ import {
   formatFixed,
   formatTime,
   isPositive,
+  joinAddressMemo,
   sanitizeAmount,
   splitSavedAddress,
   subtractDecimals,
@@ -210,7 +211,7 @@ function WithdrawBody({
     if (aErr) return setFormError(aErr)
     setChecking(true)
     try {
-      const target = bankMode ? (bank?.account ?? '') : memo ? `${address.trim()}_${memo.trim()}` : address.trim()
+      const target = bankMode ? (bank?.account ?? '') : joinAddressMemo(address.trim(), memo.trim())
       const envelope = await validateWithdrawAddress(symbol, method, target)
       if (!isSuccess(envelope)) {
         setFormError(envelope.msg || t('withdraw.invalidAddress'))

@@ -10,6 +10,7 @@ import {
   sanitizeAmount,
   shortenAddress,
   splitDepositAddress,
+  joinAddressMemo,
   splitSavedAddress,
   subtractDecimals,
   truncateDecimals,
@@ -172,5 +173,13 @@ describe('splitSavedAddress (address_memo of the address book, as the server spl
     expect(splitSavedAddress('rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3_100001', 'XRP', true)).toEqual({ address: 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3', memo: '100001' })
     expect(splitSavedAddress('0xabc_def', 'ETH', false)).toEqual({ address: '0xabc_def', memo: '' })
     expect(splitSavedAddress('0:abcdef_12', 'TON', true)).toEqual({ address: '0:abcdef', memo: '12' })
+  })
+  it('is undone by joinAddressMemo, which leaves a bare address without an underscore', () => {
+    expect(joinAddressMemo(ton, '')).toBe(ton)
+    expect(splitSavedAddress(joinAddressMemo(ton, '555'), 'TON', true)).toEqual({ address: ton, memo: '555' })
+    expect(splitSavedAddress(joinAddressMemo('rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3', '7'), 'XRP', true)).toEqual({
+      address: 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3',
+      memo: '7',
+    })
   })
 })

@@ -66,6 +66,15 @@ export function splitSavedAddress(value: string, chain: string, memoChain: boole
   return at >= 0 ? { address: s.slice(0, at), memo: s.slice(at + 1) } : { address: s, memo: '' }
 }
 
+/**
+ * The "address_memo" form the server takes for a memo chain's destination
+ * (spec §7): the memo after an underscore, or the bare address without one.
+ * The inverse of {@link splitSavedAddress}.
+ */
+export function joinAddressMemo(address: string, memo: string): string {
+  return memo ? `${address}_${memo}` : address
+}
+
 /** A parsed decimal: value = int / 10^scale. */
 interface Dec {
   int: bigint
