@@ -258,10 +258,11 @@ func (w *wsConn) closed(what string) websocket.CloseError {
 }
 
 // TestPrivateWebSocketEndsWithLogout: signing out over the API closes the
-// user's bound /ws connections (status 1008, "session ended"), so the ended
-// session's socket receives no further user_orders or user_balances; the
-// old token can no longer bind a new connection, and another user's
-// connection keeps receiving.
+// /ws connections bound by that session (status 1008, "session ended"), so
+// the ended session's socket receives no further user_orders or
+// user_balances; the old token can no longer bind a new connection, while
+// the same user's other session (another device) and another user's
+// connection keep receiving.
 func TestPrivateWebSocketEndsWithLogout(t *testing.T) {
 	l, h := testServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -282,11 +283,18 @@ func TestPrivateWebSocketEndsWithLogout(t *testing.T) {
 		}
 	}
 
-	a, b := dialWS(t, srv.URL), dialWS(t, srv.URL)
+	var second struct{ Token string }
+	if err := json.Unmarshal(api.ok("/fe-ex-api/user/login_in", map[string]any{"email": "ws.out.alice@example.mn", "loginPword": "Passw0rd1"}), &second); err != nil || second.Token == "" {
+		t.Fatalf("second sign-in: %v", err)
+	}
+
+	a, a2, b := dialWS(t, srv.URL), dialWS(t, srv.URL), dialWS(t, srv.URL)
 	a.auth(tokA)
+	a2.auth(second.Token)
 	b.auth(tokB)
 	fund(uidA, "ws-out-dep-a", "5")
 	a.until("Alice's deposit before signing out", func(m wsMsg) bool { return bal(m).Normal == "5" })
+	a2.until("Alice's deposit on her other device", func(m wsMsg) bool { return bal(m).Normal == "5" })
 
 	api.token = tokA
 	api.ok("/fe-ex-api/user/login_out", map[string]any{})
@@ -297,6 +305,8 @@ func TestPrivateWebSocketEndsWithLogout(t *testing.T) {
 	if ce := a.closed("Alice's socket after sign-out"); ce.Code != websocket.StatusPolicyViolation || ce.Reason != "session ended" {
 		t.Fatalf("Alice's socket closed with %d %q, want 1008 session ended", ce.Code, ce.Reason)
 	}
+	// Her other device's session did not end: it gets the second deposit.
+	a2.until("Alice's deposit on her other device after the sign-out", func(m wsMsg) bool { return bal(m).Normal == "11" })
 	// Bob's connection carries on: his deposit, committed after Alice's,
 	// reaches him.
 	fund(uidB, "ws-out-dep-b", "7")

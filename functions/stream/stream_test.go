@@ -82,7 +82,7 @@ func TestStreamBatchFanOut(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := fan.Bind(ctx, "owner-1", "u-5001"); err != nil {
+	if err := fan.Bind(ctx, "owner-1", "u-5001", ""); err != nil {
 		t.Fatal(err)
 	}
 	api.gone["viewer-gone"] = true

@@ -49,7 +49,7 @@ func TestStreamUserUpdates(t *testing.T) {
 			t.Fatal(err)
 		}
 		if u := bind[c]; u != "" {
-			if err := fan.Bind(ctx, c, u); err != nil {
+			if err := fan.Bind(ctx, c, u, ""); err != nil {
 				t.Fatal(err)
 			}
 		}

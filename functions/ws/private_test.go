@@ -28,9 +28,9 @@ func TestAuthFrameBindsPrivateUpdates(t *testing.T) {
 	defer st.Close()
 	api := &mgmt{posts: map[string][]string{}}
 	sessions := map[string]string{"session-of-alice": "10000001", "session-of-bob": "10000002"}
-	fan := apigw.New(st, api, apigw.Options{Logger: zerolog.Nop(), Auth: func(_ context.Context, tok string) (string, bool) {
+	fan := apigw.New(st, api, apigw.Options{Logger: zerolog.Nop(), Auth: func(_ context.Context, tok string) (string, string, bool) {
 		u, ok := sessions[tok]
-		return u, ok
+		return u, "id-of-" + tok, ok
 	}})
 	h := awslambda.NewRuntime("ws", io.Discard).WebSocket(connections{fanout: fan})
 

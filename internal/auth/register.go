@@ -180,7 +180,7 @@ func (s *Service) ResetFinish(ctx context.Context, m Meta, token, password strin
 	if err != nil {
 		return err
 	}
-	s.revoked(ctx, u.ID)
+	s.revoked(ctx, Revoked{UserID: u.ID})
 	// The owner proved control of the e-mail or phone: lift sign-in locks.
 	_ = s.limiter.Reset(ctx, "login-acct:"+it.Str("target"))
 	_ = s.limiter.Reset(ctx, "pw:"+u.ID)

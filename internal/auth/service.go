@@ -92,12 +92,12 @@ type Options struct {
 	Password *PasswordParams
 	// Limits overrides DefaultLimits.
 	Limits *Limits
-	// OnRevoke, when set, is called with the user's id after a sign-out, a
-	// password change or a password reset has been stored, so what the
-	// ended sessions still hold open (the user's WebSocket connections) can
-	// be closed. It runs before the request returns; it must not fail it, so
-	// it reports its own errors.
-	OnRevoke func(ctx context.Context, userID string)
+	// OnRevoke, when set, is told which sessions ended after a sign-out, a
+	// password change or a password reset has been stored, so what they
+	// still hold open (the user's WebSocket connections) can be closed. It
+	// runs before the request returns; it must not fail it, so it reports
+	// its own errors.
+	OnRevoke func(ctx context.Context, r Revoked)
 }
 
 // Service is the profile service.
@@ -113,7 +113,7 @@ type Service struct {
 	box      secretBox
 	dummy    string // a hash to check against when the account does not exist
 	sessions sessionCache
-	onRevoke func(ctx context.Context, userID string)
+	onRevoke func(ctx context.Context, r Revoked)
 }
 
 // New builds the service.

@@ -82,17 +82,36 @@ func (s *Service) Logout(ctx context.Context, m Meta) error {
 	}
 	if m.UserID != "" {
 		s.recordHistory(ctx, m.UserID, histLogin, actLogout, m)
-		s.revoked(ctx, m.UserID)
+		s.revoked(ctx, Revoked{UserID: m.UserID, Session: m.SessionID})
 	}
 	return nil
 }
 
-// revoked tells Options.OnRevoke that sessions of uid have ended. The
-// request's cancellation does not stop it: the client may hang up as soon
-// as it has sent its sign-out.
-func (s *Service) revoked(ctx context.Context, uid string) {
+// Revoked names the sessions of a user that have ended: the one Session
+// (a sign-out), or every session but Keep (a password change keeps the
+// session that made it; a reset keeps none). Sessions are named by their
+// id (Session.ID), never by their token.
+type Revoked struct {
+	UserID        string
+	Session, Keep string
+}
+
+// Ended reports whether the session with this id is one of those ended.
+// A connection bound without a session ("") ends with every session of
+// its user, but not with a single sign-out.
+func (r Revoked) Ended(sessionID string) bool {
+	if r.Session != "" {
+		return sessionID == r.Session
+	}
+	return sessionID != r.Keep || sessionID == ""
+}
+
+// revoked tells Options.OnRevoke which sessions have ended. The request's
+// cancellation does not stop it: the client may hang up as soon as it has
+// sent its sign-out.
+func (s *Service) revoked(ctx context.Context, r Revoked) {
 	if s.onRevoke != nil {
-		s.onRevoke(context.WithoutCancel(ctx), uid)
+		s.onRevoke(context.WithoutCancel(ctx), r)
 	}
 }
 

@@ -249,7 +249,7 @@ func (s *Service) UpdatePassword(ctx context.Context, m Meta, oldPw, newPw, goog
 	if err != nil {
 		return err
 	}
-	s.revoked(ctx, u.ID)
+	s.revoked(ctx, Revoked{UserID: u.ID, Keep: m.SessionID})
 	return nil
 }
 

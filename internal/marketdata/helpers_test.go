@@ -36,12 +36,14 @@ type published struct {
 	Body    []byte
 }
 
-func (f *fakePusher) Subscribe(context.Context, string, string) error   { return nil }
-func (f *fakePusher) Unsubscribe(context.Context, string, string) error { return nil }
-func (f *fakePusher) Bind(context.Context, string, string) error        { return nil }
-func (f *fakePusher) Disconnect(context.Context, string) error          { return nil }
-func (f *fakePusher) DisconnectUser(context.Context, string) error      { return nil }
-func (f *fakePusher) SendTo(context.Context, string, []byte) error      { return nil }
+func (f *fakePusher) Subscribe(context.Context, string, string) error    { return nil }
+func (f *fakePusher) Unsubscribe(context.Context, string, string) error  { return nil }
+func (f *fakePusher) Bind(context.Context, string, string, string) error { return nil }
+func (f *fakePusher) Disconnect(context.Context, string) error           { return nil }
+func (f *fakePusher) DisconnectUser(context.Context, string, func(string) bool) error {
+	return nil
+}
+func (f *fakePusher) SendTo(context.Context, string, []byte) error { return nil }
 func (f *fakePusher) PublishUser(context.Context, string, []byte) (int, error) {
 	return 0, nil
 }

@@ -109,32 +109,33 @@ func (d *Deps) Auth() *auth.Service {
 }
 
 // disconnectUser is the auth service's OnRevoke: once a sign-out, password
-// change or reset is stored, it closes the user's WebSocket connections, so
-// a socket bound by an ended session stops receiving user_orders and
-// user_balances. d.Push is read at call time because the runtimes set it
+// change or reset is stored, it closes the user's WebSocket connections
+// bound by the ended sessions, so such a socket stops receiving user_orders
+// and user_balances while the user's other devices keep theirs. d.Push is read at call time because the runtimes set it
 // after building the auth service (whose PushAuth the hub needs); without a
 // push port (an AWS function without WS_ENDPOINT) there is nothing to close.
 // A failure is logged, never returned: the user's request has succeeded.
-func (d *Deps) disconnectUser(ctx context.Context, userID string) {
+func (d *Deps) disconnectUser(ctx context.Context, r auth.Revoked) {
 	p := d.Push
 	if p == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if err := p.DisconnectUser(ctx, userID); err != nil {
-		d.Log.Warn().Err(err).Str("user", userID).Msg("push: closing the connections of ended sessions failed")
+	if err := p.DisconnectUser(ctx, r.UserID, r.Ended); err != nil {
+		d.Log.Warn().Err(err).Str("user", r.UserID).Msg("push: closing the connections of ended sessions failed")
 	}
 }
 
-// PushAuth resolves a WebSocket auth frame's session token to a user id.
+// PushAuth resolves a WebSocket auth frame's session token to a user id
+// and the session's id (the hash of the token).
 func PushAuth(svc *auth.Service) push.AuthFunc {
-	return func(ctx context.Context, token string) (string, bool) {
+	return func(ctx context.Context, token string) (string, string, bool) {
 		sess, err := svc.Authenticate(ctx, token)
 		if err != nil {
-			return "", false
+			return "", "", false
 		}
-		return sess.UserID, true
+		return sess.UserID, sess.ID, true
 	}
 }
 

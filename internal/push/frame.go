@@ -160,11 +160,11 @@ func HandleFrame(ctx context.Context, p Pusher, auth AuthFunc, known ChannelFunc
 		if auth == nil {
 			return rep("auth", "", "error", "authentication is not available"), nil
 		}
-		user, ok := auth(ctx, f.Token)
+		user, session, ok := auth(ctx, f.Token)
 		if !ok || ValidateID(user) != nil {
 			return rep("auth", "", "error", "invalid token"), nil
 		}
-		if err := p.Bind(ctx, connID, user); err != nil {
+		if err := p.Bind(ctx, connID, user, session); err != nil {
 			return nil, err
 		}
 		return rep("auth", "", "ok", ""), nil

@@ -53,17 +53,21 @@ type Pusher interface {
 	Subscribe(ctx context.Context, connID, channel string) error
 	// Unsubscribe removes the connection from a channel.
 	Unsubscribe(ctx context.Context, connID, channel string) error
-	// Bind ties the connection to a user, for PublishUser.
-	Bind(ctx context.Context, connID, userID string) error
+	// Bind ties the connection to a user, for PublishUser, and remembers
+	// the session that authenticated it (its id, never its token; "" when
+	// there is none) for DisconnectUser.
+	Bind(ctx context.Context, connID, userID, sessionID string) error
 	// Disconnect closes the connection (if it is still open) and forgets its
 	// subscriptions and binding. Disconnecting an unknown connection is not
 	// an error.
 	Disconnect(ctx context.Context, connID string) error
-	// DisconnectUser closes every connection bound to userID and forgets
-	// their subscriptions and bindings, so a revoked session's sockets stop
-	// receiving the user's private messages. A user without connections is
+	// DisconnectUser closes the connections bound to userID by a session
+	// for which ended returns true (every connection of the user when ended
+	// is nil) and forgets their subscriptions and bindings, so a revoked
+	// session's sockets stop receiving the user's private messages while
+	// the user's other sessions keep theirs. A user without connections is
 	// not an error.
-	DisconnectUser(ctx context.Context, userID string) error
+	DisconnectUser(ctx context.Context, userID string, ended func(sessionID string) bool) error
 	// SendTo sends one text message to one connection. It returns ErrGone
 	// when the connection is gone (and removes what was left of it).
 	SendTo(ctx context.Context, connID string, msg []byte) error
@@ -74,9 +78,10 @@ type Pusher interface {
 	PublishUser(ctx context.Context, userID string, msg []byte) (delivered int, err error)
 }
 
-// AuthFunc resolves a session token sent in an auth frame to a user id. It
-// must not log the token.
-type AuthFunc func(ctx context.Context, token string) (userID string, ok bool)
+// AuthFunc resolves a session token sent in an auth frame to a user id and
+// the session's id (a value that names the session without granting it,
+// such as a hash of the token). It must not log the token.
+type AuthFunc func(ctx context.Context, token string) (userID, sessionID string, ok bool)
 
 // PrivateChannelPrefix starts the names of the channels delivered to bound
 // connections only; HandleFrame refuses to subscribe to them.

@@ -116,6 +116,8 @@ const (
 	userPrefix = "WSUSER#"
 	skMeta     = "META"
 	skSub      = "SUB#"
+	// attrSession is the bound session's id on a connection's META item.
+	attrSession = "session"
 )
 
 func connKey(id string) store.Key { return store.Key{PK: connPrefix + id, SK: skMeta} }
@@ -193,17 +195,23 @@ func (f *Fanout) Unsubscribe(ctx context.Context, connID, channel string) error 
 }
 
 // Bind implements push.Pusher.
-func (f *Fanout) Bind(ctx context.Context, connID, userID string) error {
+func (f *Fanout) Bind(ctx context.Context, connID, userID, sessionID string) error {
 	if err := push.ValidateID(userID); err != nil {
 		return err
 	}
 	if err := push.ValidateID(connID); err != nil {
 		return err
 	}
-	_, err := f.st.Update(ctx, connKey(connID), store.NewUpdate().
+	upd := store.NewUpdate().
 		Set("userId", userID).
 		Set(store.AttrGSI2PK, userPrefix+userID).
-		Set(store.AttrGSI2SK, connID), f.liveConn())
+		Set(store.AttrGSI2SK, connID)
+	if sessionID != "" {
+		upd.Set(attrSession, sessionID)
+	} else {
+		upd.Remove(attrSession)
+	}
+	_, err := f.st.Update(ctx, connKey(connID), upd, f.liveConn())
 	if errors.Is(err, store.ErrConditionFailed) {
 		return push.ErrGone
 	}
@@ -224,13 +232,17 @@ func (f *Fanout) Disconnect(ctx context.Context, connID string) error {
 }
 
 // DisconnectUser implements push.Pusher: it closes, at API Gateway, every
-// connection bound to the user and forgets them. Every connection is tried;
-// the first failure to forget one is returned.
-func (f *Fanout) DisconnectUser(ctx context.Context, userID string) error {
+// connection bound to the user by an ended session and forgets them. Every
+// connection is tried; the first failure to forget one is returned.
+func (f *Fanout) DisconnectUser(ctx context.Context, userID string, ended func(sessionID string) bool) error {
 	if push.ValidateID(userID) != nil {
 		return nil
 	}
-	ids, err := f.members(ctx, store.IndexGSI2, userPrefix+userID)
+	var keep func(store.Item) bool
+	if ended != nil {
+		keep = func(it store.Item) bool { return ended(it.Str(attrSession)) }
+	}
+	ids, err := f.membersWhere(ctx, store.IndexGSI2, userPrefix+userID, keep)
 	if err != nil {
 		return err
 	}
@@ -341,6 +353,12 @@ func (f *Fanout) PublishUser(ctx context.Context, userID string, msg []byte) (in
 
 // members lists the live connection ids under an index partition.
 func (f *Fanout) members(ctx context.Context, index, pk string) ([]string, error) {
+	return f.membersWhere(ctx, index, pk, nil)
+}
+
+// membersWhere is members limited to the items match accepts (all when
+// match is nil).
+func (f *Fanout) membersWhere(ctx context.Context, index, pk string, match func(store.Item) bool) ([]string, error) {
 	var ids []string
 	q := store.Query{Index: index, PK: pk, Limit: 500}
 	for {
@@ -349,7 +367,7 @@ func (f *Fanout) members(ctx context.Context, index, pk string) ([]string, error
 			return nil, err
 		}
 		for _, it := range page.Items {
-			if !f.live(it) {
+			if !f.live(it) || (match != nil && !match(it)) {
 				continue
 			}
 			if id := strings.TrimPrefix(it.Str(store.AttrPK), connPrefix); id != "" {

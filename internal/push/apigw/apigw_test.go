@@ -176,15 +176,22 @@ func TestItemsAndCleanup(t *testing.T) {
 	c := e.connect(t)
 	c.Send(t, []byte(`{"event":"sub","params":{"channel":"market_btcusdt_ticker"}}`))
 	<-c.msgs
-	if err := e.fan.Bind(ctx, c.id, "u42"); err != nil {
+	if err := e.fan.Bind(ctx, c.id, "u42", "sess-1"); err != nil {
 		t.Fatal(err)
 	}
 	meta, err := e.st.Get(ctx, store.Key{PK: "WSCONN#" + c.id, SK: "META"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if meta.Str("userId") != "u42" || meta.Str(store.AttrGSI2PK) != "WSUSER#u42" || meta.Int(store.AttrTTL) <= time.Now().Unix() {
+	if meta.Str("userId") != "u42" || meta.Str("session") != "sess-1" || meta.Str(store.AttrGSI2PK) != "WSUSER#u42" || meta.Int(store.AttrTTL) <= time.Now().Unix() {
 		t.Fatalf("META item %v", meta)
+	}
+	// Binding again without a session forgets the old one.
+	if err := e.fan.Bind(ctx, c.id, "u42", ""); err != nil {
+		t.Fatal(err)
+	}
+	if meta, err = e.st.Get(ctx, store.Key{PK: "WSCONN#" + c.id, SK: "META"}); err != nil || meta.Has("session") {
+		t.Fatalf("META item after a bind without a session %v %v", meta, err)
 	}
 	sub, err := e.st.Get(ctx, store.Key{PK: "WSCONN#" + c.id, SK: "SUB#market_btcusdt_ticker"})
 	if err != nil {
@@ -248,7 +255,7 @@ func TestOnMessageReplyGoesToClient(t *testing.T) {
 }
 
 func TestHandleEvent(t *testing.T) {
-	e := newEnv(t, func(_ context.Context, tok string) (string, bool) { return "u9", tok == "ok" })
+	e := newEnv(t, func(_ context.Context, tok string) (string, string, bool) { return "u9", "s9", tok == "ok" })
 	ctx := context.Background()
 	id, ch := e.mgmt.open()
 	ev := func(route, body string, q map[string]string) events.APIGatewayWebsocketProxyRequest {
@@ -272,6 +279,9 @@ func TestHandleEvent(t *testing.T) {
 		t.Fatalf("token on $connect did not bind the user (%d)", n)
 	}
 	<-ch
+	if meta, err := e.st.Get(ctx, store.Key{PK: "WSCONN#" + id, SK: "META"}); err != nil || meta.Str("session") != "s9" {
+		t.Fatalf("token on $connect did not record its session: %v %v", meta, err)
+	}
 	if r, err := e.fan.HandleEvent(ctx, ev("$disconnect", "", nil)); err != nil || r.StatusCode != 200 {
 		t.Fatalf("$disconnect: %v %v", r.StatusCode, err)
 	}

@@ -28,13 +28,13 @@ func (f *Fanout) HandleEvent(ctx context.Context, ev events.APIGatewayWebsocketP
 			return events.APIGatewayProxyResponse{StatusCode: http.StatusInternalServerError}, err
 		}
 		if tok := ev.QueryStringParameters["token"]; tok != "" && f.opts.Auth != nil {
-			user, valid := f.opts.Auth(ctx, tok)
+			user, session, valid := f.opts.Auth(ctx, tok)
 			if !valid {
 				// Refuse the upgrade rather than leave a half-signed-in socket.
 				_ = f.forget(ctx, id)
 				return events.APIGatewayProxyResponse{StatusCode: http.StatusUnauthorized}, nil
 			}
-			if err := f.Bind(ctx, id, user); err != nil {
+			if err := f.Bind(ctx, id, user, session); err != nil {
 				return events.APIGatewayProxyResponse{StatusCode: http.StatusInternalServerError}, err
 			}
 		}

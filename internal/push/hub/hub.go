@@ -76,9 +76,10 @@ type conn struct {
 	code websocket.StatusCode
 	why  string
 
-	// Guarded by Hub.mu.
-	user string
-	subs map[string]struct{}
+	// Guarded by Hub.mu. session is the id of the session that bound the
+	// connection to user.
+	user, session string
+	subs          map[string]struct{}
 }
 
 // New returns a hub.
@@ -263,7 +264,7 @@ func (h *Hub) unbindLocked(c *conn) {
 			delete(h.users, c.user)
 		}
 	}
-	c.user = ""
+	c.user, c.session = "", ""
 }
 
 // Subscribe implements push.Pusher.
@@ -306,7 +307,7 @@ func (h *Hub) Unsubscribe(_ context.Context, connID, channel string) error {
 }
 
 // Bind implements push.Pusher.
-func (h *Hub) Bind(_ context.Context, connID, userID string) error {
+func (h *Hub) Bind(_ context.Context, connID, userID, sessionID string) error {
 	if err := push.ValidateID(userID); err != nil {
 		return err
 	}
@@ -319,7 +320,7 @@ func (h *Hub) Bind(_ context.Context, connID, userID string) error {
 	if c.user != "" {
 		h.unbindLocked(c)
 	}
-	c.user = userID
+	c.user, c.session = userID, sessionID
 	set := h.users[userID]
 	if set == nil {
 		set = map[*conn]struct{}{}
@@ -341,16 +342,19 @@ func (h *Hub) Disconnect(_ context.Context, connID string) error {
 }
 
 // DisconnectUser implements push.Pusher: every connection bound to the
-// user is closed with status 1008 and the reason "session ended", which
-// tells a client apart from a normal close that its token no longer holds.
-func (h *Hub) DisconnectUser(_ context.Context, userID string) error {
+// user by an ended session is closed with status 1008 and the reason
+// "session ended", which tells a client apart from a normal close that its
+// token no longer holds.
+func (h *Hub) DisconnectUser(_ context.Context, userID string, ended func(sessionID string) bool) error {
 	if push.ValidateID(userID) != nil {
 		return nil
 	}
 	h.mu.RLock()
 	cs := make([]*conn, 0, len(h.users[userID]))
 	for c := range h.users[userID] {
-		cs = append(cs, c)
+		if ended == nil || ended(c.session) {
+			cs = append(cs, c)
+		}
 	}
 	h.mu.RUnlock()
 	for _, c := range cs {

@@ -219,10 +219,10 @@ func TestDisconnectClosesNormally(t *testing.T) {
 func TestDisconnectUserSaysWhy(t *testing.T) {
 	ts := newServer(t, Options{})
 	a := ts.connect(t)
-	if err := ts.hub.Bind(context.Background(), a.id, "ua"); err != nil {
+	if err := ts.hub.Bind(context.Background(), a.id, "ua", ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := ts.hub.DisconnectUser(context.Background(), "ua"); err != nil {
+	if err := ts.hub.DisconnectUser(context.Background(), "ua", nil); err != nil {
 		t.Fatal(err)
 	}
 	err := a.closeErr(t)
@@ -247,7 +247,7 @@ func TestBoundUsers(t *testing.T) {
 		c *wsClient
 		u string
 	}{{a1, "ua"}, {a2, "ua"}, {b, "ub"}} {
-		if err := ts.hub.Bind(ctx, x.c.id, x.u); err != nil {
+		if err := ts.hub.Bind(ctx, x.c.id, x.u, ""); err != nil {
 			t.Fatal(err)
 		}
 	}

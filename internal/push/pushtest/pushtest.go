@@ -50,16 +50,27 @@ const (
 	GoodUser   = "u-auth"
 	OtherToken = "other-token"
 	OtherUser  = "u-other"
+	// SecondToken is a second session of GoodUser.
+	SecondToken = "second-token"
 )
 
-func auth(_ context.Context, token string) (string, bool) {
+// Session ids the suite's auth function gives its tokens.
+const (
+	GoodSession   = "s-good"
+	SecondSession = "s-second"
+	OtherSession  = "s-other"
+)
+
+func auth(_ context.Context, token string) (string, string, bool) {
 	switch token {
 	case GoodToken:
-		return GoodUser, true
+		return GoodUser, GoodSession, true
+	case SecondToken:
+		return GoodUser, SecondSession, true
 	case OtherToken:
-		return OtherUser, true
+		return OtherUser, OtherSession, true
 	}
-	return "", false
+	return "", "", false
 }
 
 // Run runs the contract suite.
@@ -263,7 +274,7 @@ func testSendTo(t *testing.T, h Harness, env Env) {
 func testDisconnect(t *testing.T, h Harness, env Env) {
 	a := env.Connect(t)
 	sub(t, a, "market_x")
-	if err := env.Pusher.Bind(ctx(), a.ID(), "u-disc"); err != nil {
+	if err := env.Pusher.Bind(ctx(), a.ID(), "u-disc", ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := env.Pusher.Disconnect(ctx(), a.ID()); err != nil {
@@ -281,19 +292,36 @@ func testDisconnect(t *testing.T, h Harness, env Env) {
 	}
 }
 
-// testDisconnectUser: a revoked session ends every connection of its user
-// (DisconnectUser) and no other: after it the user's connections receive
-// nothing, whether addressed to the user, to a channel or to themselves,
-// while another user's connection carries on.
+// testDisconnectUser: a revoked session ends the connections it bound
+// (DisconnectUser with its session) and no other: they receive nothing
+// after it, whether addressed to the user, to a channel or to themselves,
+// while the user's other session and another user's connection carry on.
+// Without a session filter every connection of the user ends.
 func testDisconnectUser(t *testing.T, h Harness, env Env) {
 	a1, a2, b := env.Connect(t), env.Connect(t), env.Connect(t)
 	authenticate(t, a1, GoodToken)
-	authenticate(t, a2, GoodToken)
+	authenticate(t, a2, SecondToken)
 	authenticate(t, b, OtherToken)
 	for _, c := range []Client{a1, a2, b} {
 		sub(t, c, "market_du")
 	}
-	if err := env.Pusher.DisconnectUser(ctx(), GoodUser); err != nil {
+	only := func(id string) func(string) bool { return func(s string) bool { return s == id } }
+	if err := env.Pusher.DisconnectUser(ctx(), GoodUser, only(GoodSession)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := env.Pusher.PublishUser(ctx(), GoodUser, []byte(`{"private":"second"}`)); err != nil || n != 1 {
+		t.Fatalf("PublishUser after one session ended: %d %v, want 1 (the other session)", n, err)
+	}
+	expect(t, a2, []byte(`{"private":"second"}`))
+	publish(t, env.Pusher, "market_du", []byte(`{"m":0}`), 2)
+	expect(t, a2, []byte(`{"m":0}`))
+	expect(t, b, []byte(`{"m":0}`))
+	if err := env.Pusher.SendTo(ctx(), a1.ID(), []byte(`{}`)); !errors.Is(err, push.ErrGone) {
+		t.Fatalf("SendTo the ended session's connection: %v, want ErrGone", err)
+	}
+	nothing(t, h, a1, "the ended session's connection receives nothing")
+
+	if err := env.Pusher.DisconnectUser(ctx(), GoodUser, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := env.Pusher.PublishUser(ctx(), GoodUser, []byte(`{"private":"after"}`)); err != nil || n != 0 {
@@ -311,10 +339,10 @@ func testDisconnectUser(t *testing.T, h Harness, env Env) {
 		}
 		nothing(t, h, c, "a disconnected connection receives nothing")
 	}
-	if err := env.Pusher.DisconnectUser(ctx(), GoodUser); err != nil {
+	if err := env.Pusher.DisconnectUser(ctx(), GoodUser, nil); err != nil {
 		t.Fatalf("second DisconnectUser: %v", err)
 	}
-	if err := env.Pusher.DisconnectUser(ctx(), "nobody"); err != nil {
+	if err := env.Pusher.DisconnectUser(ctx(), "nobody", nil); err != nil {
 		t.Fatalf("DisconnectUser of a user without connections: %v", err)
 	}
 }
@@ -355,7 +383,7 @@ func testBindPublishUser(t *testing.T, h Harness, env Env) {
 		c Client
 		u string
 	}{{a1, "u1"}, {a2, "u1"}, {b, "u2"}} {
-		if err := env.Pusher.Bind(ctx(), x.c.ID(), x.u); err != nil {
+		if err := env.Pusher.Bind(ctx(), x.c.ID(), x.u, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -367,7 +395,7 @@ func testBindPublishUser(t *testing.T, h Harness, env Env) {
 	expect(t, a2, []byte(`{"balance":"1.5"}`))
 	nothing(t, h, b, "u2 must not see u1's messages")
 	// Rebinding moves the connection to the other user.
-	if err := env.Pusher.Bind(ctx(), a2.ID(), "u2"); err != nil {
+	if err := env.Pusher.Bind(ctx(), a2.ID(), "u2", ""); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := env.Pusher.PublishUser(ctx(), "u1", []byte(`{"o":1}`)); n != 1 {
@@ -382,7 +410,7 @@ func testBindPublishUser(t *testing.T, h Harness, env Env) {
 	if n, _ := env.Pusher.PublishUser(ctx(), "nobody", []byte(`{}`)); n != 0 {
 		t.Fatalf("publish to a user without connections delivered %d", n)
 	}
-	if err := env.Pusher.Bind(ctx(), "no-such-conn", "u1"); !errors.Is(err, push.ErrGone) {
+	if err := env.Pusher.Bind(ctx(), "no-such-conn", "u1", ""); !errors.Is(err, push.ErrGone) {
 		t.Fatalf("bind unknown connection: %v, want ErrGone", err)
 	}
 }
@@ -483,7 +511,7 @@ func testValidation(t *testing.T, h Harness, env Env) {
 		if err := env.Pusher.Subscribe(ctx(), a.ID(), ch); !errors.Is(err, push.ErrInvalid) {
 			t.Fatalf("subscribe to %q: %v, want ErrInvalid", ch, err)
 		}
-		if err := env.Pusher.Bind(ctx(), a.ID(), ch); !errors.Is(err, push.ErrInvalid) {
+		if err := env.Pusher.Bind(ctx(), a.ID(), ch, ""); !errors.Is(err, push.ErrInvalid) {
 			t.Fatalf("bind to user %q: %v, want ErrInvalid", ch, err)
 		}
 		if _, err := env.Pusher.Publish(ctx(), ch, []byte(`{}`)); !errors.Is(err, push.ErrInvalid) {
