@@ -7,6 +7,14 @@ const config = defineConfig({
     body: { bg: 'bg', color: 'fg' },
   },
   theme: {
+    layerStyles: {
+      // Chakra's default (half opacity) leaves a disabled brand or buy/sell
+      // button looking almost enabled on the dark background; greyed out it
+      // reads as unavailable in both themes.
+      disabled: {
+        value: { opacity: '0.45', cursor: 'not-allowed', filter: 'grayscale(1)', boxShadow: 'none' },
+      },
+    },
     tokens: {
       fonts: {
         heading: { value: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
