@@ -113,7 +113,7 @@ func (s *Service) Login(ctx context.Context, m Meta, acct Account, password stri
 		}
 		return s.newChallenge(ctx, u, ChallengeMobile)
 	}
-	return s.finishLogin(ctx, u, m, trusted)
+	return s.finishLogin(ctx, u, m, deviceChecked(trusted))
 }
 
 func (s *Service) newChallenge(ctx context.Context, u User, typ string) (LoginResult, error) {
@@ -130,10 +130,26 @@ func (s *Service) newChallenge(ctx context.Context, u User, typ string) (LoginRe
 	return LoginResult{Token: token, ChallengeType: typ}, nil
 }
 
-// finishLogin opens the session. trusted says the caller already found
-// m.DeviceToken to be a trusted device of u (Login checks it for the lock),
-// so it is not looked up again.
-func (s *Service) finishLogin(ctx context.Context, u User, m Meta, trusted bool) (LoginResult, error) {
+// deviceState is what the sign-in already knows of m.DeviceToken: Login
+// looks it up for the lock, so finishing the sign-in need not look again.
+type deviceState int
+
+const (
+	deviceUnchecked deviceState = iota
+	deviceUntrusted
+	deviceTrusted
+)
+
+func deviceChecked(trusted bool) deviceState {
+	if trusted {
+		return deviceTrusted
+	}
+	return deviceUntrusted
+}
+
+// finishLogin opens the session and, unless dev says the caller's device
+// is trusted already, trusts a new one.
+func (s *Service) finishLogin(ctx context.Context, u User, m Meta, dev deviceState) (LoginResult, error) {
 	token, err := s.newSession(ctx, u, m)
 	if err != nil {
 		return LoginResult{}, err
@@ -141,8 +157,8 @@ func (s *Service) finishLogin(ctx context.Context, u User, m Meta, trusted bool)
 	// A device the owner signed in on stays able to sign in while others
 	// lock the account; failing to remember it only loses that comfort.
 	var device string
-	if !trusted {
-		if device, err = s.trustDevice(ctx, u, m); err != nil {
+	if dev != deviceTrusted {
+		if device, err = s.trustDevice(ctx, u, m, dev == deviceUntrusted); err != nil {
 			device = ""
 		}
 	}
@@ -195,7 +211,7 @@ func (s *Service) ConfirmLogin(ctx context.Context, m Meta, challengeToken, auth
 	if err := s.commit(ctx, ops, apperr.New(apperr.CodeChallengeExpired)); err != nil {
 		return LoginResult{}, err
 	}
-	return s.finishLogin(ctx, u, m, false)
+	return s.finishLogin(ctx, u, m, deviceUnchecked)
 }
 
 // challengeFailed counts a wrong second-step code against the challenge.
