@@ -39,9 +39,11 @@ import (
 // The command goes to the engine through the orders queue, as a cancel
 // does. The engine checks it again against the live book (the order may
 // have filled further since the API read it): prepareAmend turns the new
-// volume into the core's new remaining quantity, or into a command the core
-// refuses when it would not reduce the order. Settlement of the Amended
-// event releases the hold the removed quantity no longer needs, with the
+// volume into the core's new remaining quantity, into a command the core
+// refuses when it would not reduce the order, or into a cancel of the rest
+// when the fills reached the new volume (or left less than the pair's
+// minimum to rest), so the order never fills beyond an accepted amend.
+// Settlement of the Amended event releases the hold the removed quantity no longer needs, with the
 // posting "amend:<orderId>:<seq>" (idempotent), and stores the new volume
 // and hold.
 
@@ -166,6 +168,13 @@ func amendCommand(p markets.Pair, o Order, uid, volume string) (matching.Command
 // already applied) gets Qty 0, which the core refuses with no change
 // (Quote still carries the new total it asked for).
 // An order that is not live is left for the core to refuse.
+//
+// An amend the order's fills overtook (it filled, since the API accepted
+// the amend, up to the new total or so close to it that the rest is below
+// the pair's minimum quantity or notional) cancels the rest instead: the
+// user asked for at most that total, so the order must not go on filling
+// its old volume. (Refusing it, as before, left the order in the book with
+// its old volume after the amend was answered success.)
 func (e *Engine) prepareAmend(c *matching.Command) {
 	total := c.Qty
 	c.Price, c.Quote, c.StopPrice = 0, 0, 0
@@ -178,13 +187,18 @@ func (e *Engine) prepareAmend(c *matching.Command) {
 		return
 	}
 	before := o.Filled + o.Qty
-	if total >= before || total-o.Filled < 1 {
+	if total >= before {
 		// Quote keeps the refused total, so settlement of the refusal can
 		// withdraw the order's pending amend of it (amendRefused).
 		c.Qty, c.Quote = 0, total
 		return
 	}
-	c.Qty, c.Quote, c.StopPrice = total-o.Filled, total, before
+	rest := total - o.Filled
+	if cfg := b.Config(); o.Filled > 0 && (rest < 1 || rest < cfg.MinQty || o.Price*rest < cfg.MinNotional) {
+		*c = matching.Command{Kind: matching.CmdCancel, Seq: c.Seq, OrderID: c.OrderID, UserID: c.UserID, Symbol: c.Symbol}
+		return
+	}
+	c.Qty, c.Quote, c.StopPrice = rest, total, before
 }
 
 // amended settles the Amended event of an API amend: the hold of the

@@ -144,36 +144,61 @@ func TestAmendRefusals(t *testing.T) {
 	e.audit()
 }
 
-// TestAmendRacesFills: the API checks against the stored order, the engine
-// against the live book. An amend that no longer reduces the order (it
-// filled further in between) changes nothing; one that still does reduces
-// what is left.
+// TestAmendRacesFills: an amend the API accepted before the engine
+// filled the order further. While the new total still leaves a valid rest
+// it applies; when the fills reached the new total, or left a rest below
+// the pair's minimum notional, the rest is cancelled: the user asked for
+// at most that total, so the order must not go on filling its old volume
+// (it used to stay in the book, the amend answered success but refused).
 func TestAmendRacesFills(t *testing.T) {
 	e := newEnv(t)
-	e.deposit(alice, "BTC", "2")
+	e.deposit(alice, "BTC", "3")
 	e.deposit(bob, "USDT", "100000")
 	a := e.place(alice, limit("btcusdt", "SELL", "30000", "1"))
 	b := e.place(alice, limit("btcusdt", "SELL", "30000", "1"))
+	c := e.place(alice, limit("btcusdt", "SELL", "30000", "1"))
 	e.drain()
-	// Both buys are queued before the amends, so the engine fills first.
+	// The buy is queued before the amend, so the engine fills first: 0.7
+	// of a is filled when the amend to 0.5 reaches it.
 	e.place(bob, limit("btcusdt", "BUY", "30000", "0.7"))
-	e.amend(alice, a, "0.5") // 0.7 is filled by then: not a reduction
+	e.amend(alice, a, "0.5")
 	e.drain()
-	e.wantOrder(alice, a, StatusPartiallyFilled, "0.7", "21000", "21")
+	e.wantOrder(alice, a, StatusCancelled, "0.7", "21000", "21")
 	if o := e.order(alice, a); !o.Volume.Equal(dec("1")) {
-		t.Fatalf("refused amend changed the volume to %s", o.Volume)
+		t.Fatalf("volume %s, want the order's own 1", o.Volume)
 	}
-	e.wantBal(alice, "BTC", "0", "1.3")
-	e.amend(alice, a, "0.8") // 0.1 of 0.3 left
+	e.wantBal(alice, "BTC", "0.3", "2")
+	// 0.5 of b is filled when its amend to 0.5001 arrives: a rest of
+	// 0.0001 at 30000 is 3 USDT, below the minimum notional of 5.
+	e.place(bob, limit("btcusdt", "BUY", "30000", "0.5"))
+	e.amend(alice, b, "0.5001")
 	e.drain()
-	e.wantBal(alice, "BTC", "0.2", "1.1")
-	if o := e.order(alice, a); !o.Volume.Equal(dec("0.8")) {
+	e.wantOrder(alice, b, StatusCancelled, "0.5", "15000", "15")
+	e.wantBal(alice, "BTC", "0.8", "1")
+	// 0.3 of c is filled when its amend to 0.8 arrives: 0.5 rests.
+	e.place(bob, limit("btcusdt", "BUY", "30000", "0.3"))
+	e.amend(alice, c, "0.8")
+	e.drain()
+	e.wantOrder(alice, c, StatusPartiallyFilled, "0.3", "9000", "9")
+	if o := e.order(alice, c); !o.Volume.Equal(dec("0.8")) {
 		t.Fatalf("volume %s, want 0.8", o.Volume)
 	}
-	e.place(bob, limit("btcusdt", "BUY", "30000", "0.2"))
+	e.wantBal(alice, "BTC", "1", "0.5")
+	// Only c's rest is left to buy.
+	e.place(bob, limit("btcusdt", "BUY", "30000", "0.9"))
 	e.drain()
-	e.wantOrder(alice, a, StatusFilled, "0.8", "24000", "24")
-	e.wantOrder(alice, b, StatusPartiallyFilled, "0.1", "3000", "3")
+	e.wantOrder(alice, c, StatusFilled, "0.8", "24000", "24")
+	e.wantBal(alice, "BTC", "1", "0")
+	// A replay of the journal settles the same, and builds the same book.
+	before, hash := snapshotBalances(e), e.eng.StateHash("btcusdt")
+	e.eng = e.newEngine()
+	e.drain()
+	if after := snapshotBalances(e); after != before {
+		t.Fatalf("replay changed balances:\n%s\n%s", before, after)
+	}
+	if e.eng.StateHash("btcusdt") != hash {
+		t.Fatal("replay rebuilt a different book")
+	}
 	e.audit()
 }
 
