@@ -158,17 +158,28 @@ func (s *Sim) Answer(ctx context.Context, id string, approve bool) (Request, err
 	if approve {
 		status = StatusApproved
 	}
-	it, err := s.o.Store.Update(ctx, reqKey(id), store.NewUpdate().Set("status", status).Set("answered", s.o.Now().UnixMilli()),
-		store.And(store.ItemExists(), store.Eq("status", StatusPending)))
-	if errors.Is(err, store.ErrConditionFailed) {
+	var it store.Item
+	for try := 0; ; try++ {
+		var err error
+		it, err = s.o.Store.Update(ctx, reqKey(id), store.NewUpdate().Set("status", status).Set("answered", s.o.Now().UnixMilli()),
+			store.And(store.ItemExists(), store.Eq("status", StatusPending)))
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, store.ErrConditionFailed) {
+			return Request{}, err
+		}
 		r, gerr := s.Get(ctx, id)
 		if gerr != nil {
 			return Request{}, gerr
 		}
+		// The condition failed because the request did not exist yet: Pay
+		// created it meanwhile, still pending. Answer it now rather than
+		// report it answered (which dropped the answer).
+		if r.Status == StatusPending && try < 3 {
+			continue
+		}
 		return r, ErrAnswered
-	}
-	if err != nil {
-		return Request{}, err
 	}
 	r := requestOf(it)
 	s.o.Log.Info().Str("id", id).Str("status", status).Msg("bank simulator answer")

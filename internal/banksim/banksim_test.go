@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
+	"tenger/internal/store"
 	"tenger/internal/store/embedded"
 )
 
@@ -69,5 +70,55 @@ func TestPayWatchAnswer(t *testing.T) {
 	}
 	if _, err := s.Pay(ctx, PayReq{Ref: "", Amount: decimal.NewFromInt(5), AccountNo: "x"}); !errors.Is(err, ErrInput) {
 		t.Fatalf("bad pay: %v", err)
+	}
+}
+
+// payingStore lets Pay create the request between an answer's failed
+// conditional update (the request did not exist yet) and its re-read.
+type payingStore struct {
+	store.Store
+	pay func()
+}
+
+func (p *payingStore) Update(ctx context.Context, k store.Key, u *store.Update, c store.Cond) (store.Item, error) {
+	it, err := p.Store.Update(ctx, k, u, c)
+	if f := p.pay; errors.Is(err, store.ErrConditionFailed) && f != nil {
+		p.pay = nil
+		f()
+	}
+	return it, err
+}
+
+// TestAnswerWhilePaying: an answer that arrives while the workflow's send
+// step is creating the request is recorded (and completes the token), not
+// answered "already answered" and dropped. Found by killing the server
+// under load: the answer got its 303 redirect, the request stayed pending
+// and the withdrawal waited for ever with the user's funds frozen.
+func TestAnswerWhilePaying(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	got := answers{}
+	ps := &payingStore{Store: st}
+	s := New(Options{Store: ps, Log: zerolog.Nop(), Completer: got})
+	ps.pay = func() {
+		if _, err := s.Pay(ctx, PayReq{Ref: "w1", Amount: decimal.NewFromInt(99500), AccountNo: "MN123456789012345678"}); err != nil {
+			t.Error(err)
+		}
+		if err := s.Watch(ctx, "w1", "tok"); err != nil {
+			t.Error(err)
+		}
+	}
+	r, err := s.Answer(ctx, "w1", true)
+	if err != nil || r.Status != StatusApproved {
+		t.Fatalf("answer while paying: %+v %v", r, err)
+	}
+	if r, _ := s.Get(ctx, "w1"); r.Status != StatusApproved {
+		t.Fatalf("stored status %s", r.Status)
+	}
+	if ok, seen := got["tok"]; !seen || !ok {
+		t.Fatalf("token not completed: %v", got)
 	}
 }
