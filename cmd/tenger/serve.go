@@ -69,9 +69,20 @@ func runServe(args []string) error {
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	log.Info().Str("addr", "http://"+ln.Addr().String()).Str("data", f.data).Bool("dev", f.dev).Msg("tenger serve started")
+	return serveHTTP(ctx, srv, ln, log)
+}
+
+// serveHTTP serves until ctx ends, then shuts down gracefully: requests in
+// flight finish with their own (uncancelled) context, so one whose write
+// committed is answered as committed rather than 503, and only then is the
+// context of long-lived connections (WebSockets, which Shutdown does not
+// wait for) cancelled.
+func serveHTTP(ctx context.Context, srv *http.Server, ln net.Listener, log zerolog.Logger) error {
+	base, endLongLived := context.WithCancel(context.WithoutCancel(ctx))
+	defer endLongLived()
+	srv.BaseContext = func(net.Listener) context.Context { return base }
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -82,7 +93,9 @@ func runServe(args []string) error {
 	log.Info().Msg("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err := srv.Shutdown(sctx)
+	endLongLived()
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
