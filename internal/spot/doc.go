@@ -77,7 +77,10 @@
 // NewEngine rebuilds the books from the stored open orders instead, in
 // their original priority and with their remaining quantities, and goes on
 // sequencing after the highest stored seq (rebuild.go). Settlement keeps
-// the per-symbol records this needs (open orders, last trade and seq).
+// the per-symbol records this needs (open orders, last trade and seq). A
+// batch's commands and events are stored before its settlement begins, and
+// a rebuild settles that record again first (pending.go), so a batch that
+// a crash left half settled is completed rather than rebuilt from.
 //
 // # Amending
 //

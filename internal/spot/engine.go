@@ -81,6 +81,9 @@ type Engine struct {
 	// crashAfterJournal (tests) makes the next batch stop after the
 	// journal is synced and the books applied, before any settlement.
 	crashAfterJournal bool
+	// crashMidSettle (tests), when set, picks the jobs of the next batch's
+	// settlement that run before a simulated crash.
+	crashMidSettle func(jobs []job) []job
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
@@ -210,6 +213,11 @@ func (e *Engine) recover(ctx context.Context) error {
 		}
 	}
 	if rebuild {
+		// Complete the last batch first: a crash may have left it half
+		// settled, and the rebuild reads what settlement stored.
+		if err := e.settlePending(ctx); err != nil {
+			return err
+		}
 		if err := e.rebuildFromStore(ctx); err != nil {
 			return err
 		}
@@ -372,6 +380,13 @@ func (e *Engine) settleAll(ctx context.Context, cmds []matching.Command, starts 
 		}
 	}
 	jobs = e.bookRecordJobs(cmds, starts, evs, jobs)
+	if pick := e.crashMidSettle; pick != nil {
+		e.crashMidSettle = nil
+		if err := run(ctx, pick(jobs), settleWorkers); err != nil {
+			return err
+		}
+		return errCrash
+	}
 	if err := run(ctx, jobs, settleWorkers); err != nil {
 		return err
 	}
@@ -554,9 +569,16 @@ func (e *Engine) process(ctx context.Context, ds []queue.Delivery) error {
 	// is stopping: shutdown stops taking new batches, not finishing this one.
 	wctx := context.WithoutCancel(ctx)
 	for backoff := 10 * time.Millisecond; ; backoff *= 2 {
-		err := e.settleAll(wctx, cmds, starts)
+		// The batch is stored before its settlement begins (pending.go).
+		err := savePending(wctx, e.o.Store, cmds, starts, e.buf.Events)
+		if err == nil {
+			err = e.settleAll(wctx, cmds, starts)
+		}
 		if err == nil {
 			break
+		}
+		if errors.Is(err, errCrash) {
+			return err
 		}
 		// The books have moved on; settlement must catch up or the engine
 		// must stop (a restart replays the journal and settles again).
