@@ -1,4 +1,4 @@
-import { Button, Field, Input, Stack, Switch, Text } from '@chakra-ui/react'
+import { Field, Input, Stack, Switch, Text } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { useTexts } from '@/lib/i18n'
@@ -9,7 +9,7 @@ import { addWithdrawAddress, getAssets, getVerifyAddress, OP, sendSms, validateW
 import { joinAddressMemo } from '../lib/format'
 import { AssetPicker } from './asset-picker'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { ChainButtons, InfoRow } from './shared'
+import { BusyButton, ChainButtons, InfoRow } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Add-address resend lock (spec §4, §9). */
@@ -173,113 +173,130 @@ function AddAddressForm({
   if (assets.isLoading) return <Text color="fg.muted">{common.t('loading')}</Text>
   if (assets.isError) return <Text color="fg.error">{common.t('error')}</Text>
 
+  // Each step is a form: Enter in a field goes on like its button.
   if (step === 2) {
     return (
-      <Stack gap="4" data-testid="add-address-step-2">
-        <Stack gap="1.5" borderWidth="1px" rounded="md" p="3">
-          <InfoRow label={t('asset')}>{asset?.value}</InfoRow>
-          <InfoRow label={t('addAddress.chain')}>{chain}</InfoRow>
-          <InfoRow label={t('addAddress.address')}>
-            <Text fontFamily="mono" fontSize="xs">
-              {address}
-            </Text>
-          </InfoRow>
-          {tagChain && memo ? <InfoRow label={t('addAddress.memo')}>{memo}</InfoRow> : null}
-          <InfoRow label={t('addAddress.label')}>{label}</InfoRow>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (!submitting) void submit()
+        }}
+      >
+        <Stack gap="4" data-testid="add-address-step-2">
+          <Stack gap="1.5" borderWidth="1px" rounded="md" p="3">
+            <InfoRow label={t('asset')}>{asset?.value}</InfoRow>
+            <InfoRow label={t('addAddress.chain')}>{chain}</InfoRow>
+            <InfoRow label={t('addAddress.address')}>
+              <Text fontFamily="mono" fontSize="xs">
+                {address}
+              </Text>
+            </InfoRow>
+            {tagChain && memo ? <InfoRow label={t('addAddress.memo')}>{memo}</InfoRow> : null}
+            <InfoRow label={t('addAddress.label')}>{label}</InfoRow>
+          </Stack>
+          {needSms ? (
+            <SendCodeField
+              t={t}
+              name="smsValidCode"
+              label={t('codes.phone')}
+              value={sms}
+              onChange={setSms}
+              error={codesTouched ? codeErrors.sms : undefined}
+              send={() => sendSms(OP.other)}
+              lockKey={`${user?.id ?? ''}:sms:${OP.other}`}
+              seconds={ADD_ADDRESS_RESEND_SECONDS}
+              sentLabel={t('codes.sentLabel')}
+              testId="send-sms"
+            />
+          ) : null}
+          {needGoogle ? (
+            <GoogleField t={t} value={google} onChange={setGoogle} error={codesTouched ? codeErrors.google : undefined} />
+          ) : null}
+          <BusyButton type="submit" colorPalette="brand" loading={submitting} data-testid="add-address-submit">
+            {common.t('confirm')}
+          </BusyButton>
         </Stack>
-        {needSms ? (
-          <SendCodeField
-            t={t}
-            name="smsValidCode"
-            label={t('codes.phone')}
-            value={sms}
-            onChange={setSms}
-            error={codesTouched ? codeErrors.sms : undefined}
-            send={() => sendSms(OP.other)}
-            lockKey={`${user?.id ?? ''}:sms:${OP.other}`}
-            seconds={ADD_ADDRESS_RESEND_SECONDS}
-            sentLabel={t('codes.sentLabel')}
-            testId="send-sms"
-          />
-        ) : null}
-        {needGoogle ? (
-          <GoogleField t={t} value={google} onChange={setGoogle} error={codesTouched ? codeErrors.google : undefined} />
-        ) : null}
-        <Button colorPalette="brand" loading={submitting} onClick={() => void submit()} data-testid="add-address-submit">
-          {common.t('confirm')}
-        </Button>
-      </Stack>
+      </form>
     )
   }
 
   return (
-    <Stack gap="4" data-testid="add-address-step-1">
-      <AssetPicker
-        assets={list}
-        value={value}
-        onChange={(a) => {
-          setValue(a.value)
-          setAddressRefused(undefined)
-          const first = addressChains(a)[0]
-          setChain(first?.name ?? '')
-          if (!first?.tagType) setMemo('')
-        }}
-        label={t('asset')}
-        searchLabel={t('searchAsset')}
-        emptyLabel={t('noMatch')}
-      />
-      <ChainButtons chains={chains} value={chain} onChange={chooseChain} label={t('addAddress.chain')} bankLabel={t('bankMethod')} />
-      <Field.Root invalid={touched && !!errors.address} required>
-        <Field.Label>{t('addAddress.address')}</Field.Label>
-        <Input
-          name="address"
-          value={address}
-          onChange={(e) => {
-            setAddress(e.target.value.trim())
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!checking) void next()
+      }}
+    >
+      <Stack gap="4" data-testid="add-address-step-1">
+        <AssetPicker
+          assets={list}
+          value={value}
+          onChange={(a) => {
+            setValue(a.value)
             setAddressRefused(undefined)
+            const first = addressChains(a)[0]
+            setChain(first?.name ?? '')
+            if (!first?.tagType) setMemo('')
           }}
-          fontFamily="mono"
-          autoComplete="off"
-          data-testid="add-address-address"
+          label={t('asset')}
+          searchLabel={t('searchAsset')}
+          emptyLabel={t('noMatch')}
         />
-        {touched && errors.address ? <Field.ErrorText>{errors.address}</Field.ErrorText> : null}
-      </Field.Root>
-      {tagChain ? (
-        <Field.Root>
-          <Field.Label>{t('addAddress.memo')}</Field.Label>
+        <ChainButtons chains={chains} value={chain} onChange={chooseChain} label={t('addAddress.chain')} bankLabel={t('bankMethod')} />
+        <Field.Root invalid={touched && !!errors.address} required>
+          <Field.Label>{t('addAddress.address')}</Field.Label>
           <Input
-            name="memo"
-            value={memo}
+            name="address"
+            value={address}
             onChange={(e) => {
-              setMemo(e.target.value.trim())
+              setAddress(e.target.value.trim())
               setAddressRefused(undefined)
             }}
-            data-testid="add-address-memo"
+            fontFamily="mono"
+            autoComplete="off"
+            data-testid="add-address-address"
           />
+          {touched && errors.address ? <Field.ErrorText>{errors.address}</Field.ErrorText> : null}
         </Field.Root>
-      ) : null}
-      <Field.Root invalid={touched && !!errors.label} required>
-        <Field.Label>{t('addAddress.label')}</Field.Label>
-        <Input name="label" value={label} maxLength={LABEL_MAX} onChange={(e) => setLabel(e.target.value)} data-testid="add-address-label" />
-        {touched && errors.label ? <Field.ErrorText>{errors.label}</Field.ErrorText> : null}
-      </Field.Root>
-      <Switch.Root checked={verifyOn} onCheckedChange={(d) => setVerify(d.checked)} data-testid="verify-switch">
-        <Switch.HiddenInput />
-        <Switch.Control>
-          <Switch.Thumb />
-        </Switch.Control>
-        <Switch.Label>
-          <Stack gap="0">
-            <Text fontSize="sm">{t('addAddress.verify')}</Text>
-            <Text fontSize="xs" color="fg.muted">
-              {t('addAddress.verifyHelp')}
-            </Text>
-          </Stack>
-        </Switch.Label>
-      </Switch.Root>
-      <Button colorPalette="brand" loading={checking} onClick={() => void next()} data-testid="add-address-next">
-        {common.t('confirm')}
-      </Button>
-    </Stack>
+        {tagChain ? (
+          <Field.Root>
+            <Field.Label>{t('addAddress.memo')}</Field.Label>
+            <Input
+              name="memo"
+              value={memo}
+              onChange={(e) => {
+                setMemo(e.target.value.trim())
+                setAddressRefused(undefined)
+              }}
+              data-testid="add-address-memo"
+            />
+          </Field.Root>
+        ) : null}
+        <Field.Root invalid={touched && !!errors.label} required>
+          <Field.Label>{t('addAddress.label')}</Field.Label>
+          <Input name="label" value={label} maxLength={LABEL_MAX} onChange={(e) => setLabel(e.target.value)} data-testid="add-address-label" />
+          {touched && errors.label ? <Field.ErrorText>{errors.label}</Field.ErrorText> : null}
+        </Field.Root>
+        <Switch.Root checked={verifyOn} onCheckedChange={(d) => setVerify(d.checked)} data-testid="verify-switch">
+          <Switch.HiddenInput />
+          <Switch.Control>
+            <Switch.Thumb />
+          </Switch.Control>
+          <Switch.Label>
+            <Stack gap="0">
+              <Text fontSize="sm">{t('addAddress.verify')}</Text>
+              <Text fontSize="xs" color="fg.muted">
+                {t('addAddress.verifyHelp')}
+              </Text>
+            </Stack>
+          </Switch.Label>
+        </Switch.Root>
+        <BusyButton type="submit" colorPalette="brand" loading={checking} data-testid="add-address-next">
+          {common.t('confirm')}
+        </BusyButton>
+      </Stack>
+    </form>
   )
 }

@@ -9,6 +9,7 @@ import { useUserInfo, type UserInfo } from '@/lib/session'
 import { addBankAccount, getPaymentList, OP, sendSms, walletKeys } from '../api/wallet-api'
 import { ibanForSubmit, ibanPasted, ibanTyped, IBAN_PREFIX, validateIbanDigits, type IbanMessage } from '../lib/iban'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
+import { BusyButton } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** The account holder's name as the server records it: the user's own name. */
@@ -150,6 +151,17 @@ function AddBankForm({ onDone, onAdded }: { onDone: () => void; onAdded?: (id: s
             <NativeSelect.Indicator />
           </NativeSelect.Root>
           {touched.payment && errors.payment ? <Field.ErrorText>{errors.payment}</Field.ErrorText> : null}
+          {payments.isError ? (
+            // The bank list did not load: say so, rather than offer an empty choice.
+            <HStack justify="space-between" width="full" role="alert" data-testid="payments-error">
+              <Text color="fg.error" fontSize="sm">
+                {common.t('error')}
+              </Text>
+              <Button size="xs" variant="outline" onClick={() => void payments.refetch()}>
+                {common.t('retry')}
+              </Button>
+            </HStack>
+          ) : null}
         </Field.Root>
         <Field.Root readOnly>
           <Field.Label>{t('addBank.holder')}</Field.Label>
@@ -220,9 +232,9 @@ function AddBankForm({ onDone, onAdded }: { onDone: () => void; onAdded?: (id: s
             {t('addBank.noCodes')}
           </Text>
         ) : null}
-        <Button type="submit" colorPalette="brand" loading={submitting} data-testid="add-bank-submit">
+        <BusyButton type="submit" colorPalette="brand" loading={submitting} data-testid="add-bank-submit">
           {common.t('confirm')}
-        </Button>
+        </BusyButton>
       </Stack>
     </form>
   )

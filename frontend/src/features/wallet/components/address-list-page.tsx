@@ -5,12 +5,12 @@ import { LuArrowLeft, LuPlus, LuTrash2 } from 'react-icons/lu'
 import { DataTable, type DataColumn } from '@/components/data/data-table'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
-import { notifySuccess } from '@/lib/notify'
+import { notifyError, notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { deleteWithdrawAddress, getAddressList, getVerifyAddress, walletKeys, type SavedAddress } from '../api/wallet-api'
 import { shortenAddress } from '../lib/format'
 import { AddAddressModal } from './add-address-modal'
-import { CopyButton, QueryState } from './shared'
+import { BusyButton, CopyButton, QueryState } from './shared'
 
 /** /{lan}/newAssets/addressMent: the saved withdrawal addresses (spec §2). */
 export function AddressListPage() {
@@ -34,13 +34,21 @@ export function AddressListPage() {
         setDeleting(undefined)
         await queryClient.invalidateQueries({ queryKey: walletKeys.all })
       }
+    } catch (e) {
+      // A failed request (no answer) is said, not left as an unhandled error; the dialog stays open.
+      notifyError(e instanceof Error ? e.message : String(e))
     } finally {
       setBusy(false)
     }
   }
 
   const rows = list.data ?? []
-  const copyLabels = { label: common.t('copy'), copiedLabel: common.t('copied'), failedLabel: modals.t('clipboardFailed') }
+  // Every row has the same buttons: each is named after its address's label, so a screen reader tells them apart.
+  const copyLabels = (a: SavedAddress) => ({
+    label: t('addressBook.copyNamed', { label: a.label }),
+    copiedLabel: common.t('copied'),
+    failedLabel: modals.t('clipboardFailed'),
+  })
   // A table on wide screens; on phones one card per address, coin and network first.
   const columns: DataColumn<SavedAddress>[] = [
     { id: 'coin', header: t('cols.coin'), card: 'title', cell: (a, layout) => (layout === 'cards' ? `${a.coinSymbol} · ${a.chain || a.trustType}` : a.coinSymbol) },
@@ -54,7 +62,7 @@ export function AddressListPage() {
           <Text as="span" fontFamily="mono" fontSize="xs" title={a.address}>
             {shortenAddress(a.address)}
           </Text>
-          <CopyButton text={a.address} {...copyLabels} />
+          <CopyButton text={a.address} {...copyLabels(a)} />
         </HStack>
       ),
     },
@@ -104,7 +112,7 @@ export function AddressListPage() {
           actionsLabel={t('cols.actions')}
           showActionsLabel
           actions={(a) => (
-            <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setDeleting(a)} aria-label={t('addressBook.delete')} data-testid="delete-address">
+            <Button size="xs" variant="ghost" colorPalette="red" onClick={() => setDeleting(a)} aria-label={t('addressBook.deleteNamed', { label: a.label })} data-testid="delete-address">
               <LuTrash2 aria-hidden="true" />
             </Button>
           )}
@@ -122,7 +130,8 @@ export function AddressListPage() {
               </Dialog.Header>
               <Dialog.Body>
                 <Stack gap="1">
-                  <Text>{t('addressBook.deleteBody', { label: deleting?.label ?? '' })}</Text>
+                  {/* The description of the alert dialog: read with its title when it opens. */}
+                  <Dialog.Description color="fg">{t('addressBook.deleteBody', { label: deleting?.label ?? '' })}</Dialog.Description>
                   <Text fontFamily="mono" fontSize="xs">
                     {deleting?.address}
                   </Text>
@@ -132,9 +141,9 @@ export function AddressListPage() {
                 <Dialog.ActionTrigger asChild>
                   <Button variant="outline">{common.t('cancel')}</Button>
                 </Dialog.ActionTrigger>
-                <Button colorPalette="red" loading={busy} onClick={() => void remove()} data-testid="confirm-delete">
+                <BusyButton colorPalette="red" loading={busy} onClick={() => void remove()} data-testid="confirm-delete">
                   {t('addressBook.delete')}
-                </Button>
+                </BusyButton>
               </Dialog.Footer>
             </Dialog.Content>
           </Dialog.Positioner>

@@ -107,4 +107,13 @@ describe('AssetPicker', () => {
     fireEvent.keyDown(search, { key: 'Enter' })
     expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ value: 'XRP' }))
   })
+  it('lists each balance as the balance rows show it: grouped thousands at the coin places', async () => {
+    const mnt: AssetEntry = { ...asset('MNT'), fix: 2, normal_balance: '2500000.00' }
+    renderWithApp(
+      <AssetPicker assets={[mnt, asset('BTC')]} value="MNT" onChange={() => {}} label="Asset" searchLabel="Search asset" emptyLabel="No asset" />,
+    )
+    fireEvent.click(await screen.findByTestId('asset-picker'))
+    expect((await screen.findByTestId('asset-option-MNT')).textContent).toContain('2,500,000.00')
+    expect(screen.getByTestId('asset-option-BTC').textContent).toContain('1.00000000')
+  })
 })

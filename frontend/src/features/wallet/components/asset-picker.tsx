@@ -2,6 +2,7 @@ import { Box, Button, HStack, Input, Stack, Text } from '@chakra-ui/react'
 import { useEffect, useId, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react'
 import { LuChevronDown, LuSearch } from 'react-icons/lu'
 import type { AssetEntry } from '../api/wallet-api'
+import { formatAtLeast } from '../lib/format'
 import { CoinIcon } from './shared'
 import { OWN_ESCAPE } from './wallet-dialog'
 
@@ -202,8 +203,9 @@ export function AssetPicker({
                   >
                     <CoinIcon coin={a.value} src={a.img} size="2xs" />
                     <Text>{a.value}</Text>
+                    {/* Grouped and at the coin's places, as the balance rows below show it. */}
                     <Text color="fg.muted" ms="auto" fontVariantNumeric="tabular-nums">
-                      {a.normal_balance}
+                      {formatAtLeast(a.normal_balance, a.fix)}
                     </Text>
                   </Button>
                 )

@@ -182,4 +182,25 @@ describe('DepositModal', () => {
     invalidator.onMessage({ channel: 'deposit', ts: 2, data: served[0] })
     await waitFor(() => expect(within(modal).getByTestId('deposit-status').textContent).toBe('Confirming 2/12'), { timeout: 2500 })
   })
+  it('announces the address while it loads, and offers a retry when it does not arrive', async () => {
+    let answer!: (v: unknown) => void
+    api.getChargeAddress.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)))
+    renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    const loading = await within(modal).findByTestId('deposit-block-loading')
+    expect(loading.getAttribute('role')).toBe('status')
+    expect(loading.getAttribute('aria-label')).toBe('Loading…')
+    answer(Promise.reject(new Error('Error: Network error')))
+    const failed = await within(modal).findByTestId('deposit-block-error')
+    api.getChargeAddress.mockResolvedValue({ code: '0', msg: '', data: { addressStr: '0xabc', addressLong: '0xabc', memo: '', addressQRCode: '', tagType: 0 } })
+    fireEvent.click(within(failed).getByRole('button', { name: 'Retry' }))
+    expect((await within(modal).findByTestId('deposit-address')).textContent).toBe('0xabc')
+  })
+
+  it('draws the order history link in the readable brand text colour of the theme (not the button fill)', async () => {
+    api.getChargeAddress.mockResolvedValue({ code: '0', msg: '', data: { addressStr: '0xabc', addressLong: '0xabc', memo: '', addressQRCode: '', tagType: 0 } })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
+    const link = await screen.findByTestId('deposit-history-link')
+    expect(getComputedStyle(link).color).toBe('var(--chakra-colors-brand-fg)')
+  })
 })

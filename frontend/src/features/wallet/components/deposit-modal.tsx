@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Center, HStack, Image, Separator, Spinner, Stack, Text } from '@chakra-ui/react'
+import { Alert, Badge, Box, Button, Center, HStack, Image, Separator, Spinner, Stack, Text } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { AppLink } from '@/components/layout/app-link'
@@ -31,11 +31,14 @@ export function DepositModal({ open, onClose, coin }: { open: boolean; onClose: 
   )
 }
 
+/** The asset list before it loads (one array, so effects depending on it do not rerun). */
+const NO_ASSETS: AssetEntry[] = []
+
 function DepositBody({ coin }: { coin?: string }) {
   const { t } = useTexts('walletModals')
   const common = useTexts('common')
   const assets = useQuery({ queryKey: walletKeys.assets('deposit'), queryFn: () => getAssets('deposit') })
-  const list = assets.data ?? []
+  const list = assets.data ?? NO_ASSETS
   const [value, setValue] = useState<string>('')
   const [chain, setChain] = useState<string>('')
   const asset = list.find((a) => a.value === value)
@@ -98,11 +101,34 @@ function DepositBody({ coin }: { coin?: string }) {
           )
         ) : null}
         {asset ? <RecentDeposits coin={asset.code} fix={asset.fix} /> : null}
-        <AppLink href="/wallet/history?tab=deposit" color="brand.solid" fontSize="sm" data-testid="deposit-history-link">
+        <AppLink href="/wallet/history?tab=deposit" color="brand.fg" fontSize="sm" data-testid="deposit-history-link">
           {t('orderHistory')}
         </AppLink>
       </Stack>
     </QueryState>
+  )
+}
+
+/** The spinner of the address and bank blocks, announced to screen readers. */
+function Loading({ label }: { label: string }) {
+  return (
+    <Center py="6" role="status" aria-label={label} data-testid="deposit-block-loading">
+      <Spinner size="sm" aria-hidden="true" />
+    </Center>
+  )
+}
+
+/** A block that did not load: the error and a retry. */
+function LoadError({ text, retryText, onRetry }: { text: string; retryText: string; onRetry: () => void }) {
+  return (
+    <HStack justify="space-between" role="alert" data-testid="deposit-block-error">
+      <Text color="fg.error" fontSize="sm">
+        {text}
+      </Text>
+      <Button size="xs" variant="outline" onClick={onRetry}>
+        {retryText}
+      </Button>
+    </HStack>
   )
 }
 
@@ -114,16 +140,8 @@ function ChainAddress({ symbol, chain }: { symbol: string; chain: string }) {
     queryFn: () => getChargeAddress(symbol, chain),
     staleTime: 5 * 60 * 1000,
   })
-  if (query.isLoading) {
-    return (
-      <Center py="6">
-        <Spinner size="sm" />
-      </Center>
-    )
-  }
-  if (query.isError || !query.data) {
-    return <Text color="fg.error">{common.t('error')}</Text>
-  }
+  if (query.isLoading) return <Loading label={common.t('loading')} />
+  if (query.isError || !query.data) return <LoadError text={common.t('error')} retryText={common.t('retry')} onRetry={() => void query.refetch()} />
   const envelope = query.data
   // Spec §8: a non-zero code shows the server's message in place of the address.
   if (!isSuccess(envelope)) {
@@ -185,14 +203,8 @@ function BankTransferBlock() {
   const { t, lan } = useTexts('walletModals')
   const common = useTexts('common')
   const query = useQuery({ queryKey: walletKeys.bankBlock, queryFn: getBankBlock, staleTime: 10 * 60 * 1000 })
-  if (query.isLoading) {
-    return (
-      <Center py="6">
-        <Spinner size="sm" />
-      </Center>
-    )
-  }
-  if (query.isError || !query.data) return <Text color="fg.error">{common.t('error')}</Text>
+  if (query.isLoading) return <Loading label={common.t('loading')} />
+  if (query.isError || !query.data) return <LoadError text={common.t('error')} retryText={common.t('retry')} onRetry={() => void query.refetch()} />
   const b = query.data
   const mn = lan === 'mn_MN'
   // Each copy button is named after what it copies, so a screen reader tells them apart.

@@ -1,4 +1,4 @@
-import { Alert, Button, Stack } from '@chakra-ui/react'
+import { Alert, Stack } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { FormField } from '@/components/form/form-field'
@@ -9,6 +9,7 @@ import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import { getCapitalStatus, OP, sendEmail, sendSms, setCapitalPassword, walletKeys } from '../api/wallet-api'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
+import { BusyButton } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Trade-password rule of the server: 8–32 characters with letters and digits. */
@@ -149,9 +150,9 @@ function TradePasswordForm({ onDone, isSet }: { onDone: () => void; isSet: boole
             error={touched.google ? errors.google : undefined}
           />
         ) : null}
-        <Button type="submit" colorPalette="brand" loading={submitting} data-testid="trade-password-submit">
+        <BusyButton type="submit" colorPalette="brand" loading={submitting} data-testid="trade-password-submit">
           {common.t('confirm')}
-        </Button>
+        </BusyButton>
       </Stack>
     </form>
   )

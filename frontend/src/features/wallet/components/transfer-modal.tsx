@@ -1,6 +1,6 @@
 import { Box, Button, Field, HStack, IconButton, Input, InputGroup, NativeSelect, SegmentGroup, Stack, Text } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { LuArrowUpDown } from 'react-icons/lu'
 import { useTexts } from '@/lib/i18n'
 import { notifyError, notifySuccess } from '@/lib/notify'
@@ -13,9 +13,10 @@ import {
   TRANSFER_ACCOUNTS,
   walletKeys,
   type TransferAccount,
+  type TransferCoin,
 } from '../api/wallet-api'
 import { formatFixed, isPositive, sanitizeAmount, truncateDecimals } from '../lib/format'
-import { InfoRow } from './shared'
+import { BusyButton, InfoRow } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Futures transfer amounts are truncated to 3 decimals (spec §5, §9). */
@@ -47,6 +48,9 @@ export function TransferModal({
   )
 }
 
+/** The coin list before it loads (one array, so effects depending on it do not rerun). */
+const NO_COINS: TransferCoin[] = []
+
 function TransferForm({
   initialAccount,
   initialCoin,
@@ -68,6 +72,10 @@ function TransferForm({
   const [submitting, setSubmitting] = useState(false)
   const requestId = useRef(newRequestId())
   const isolated = account === 'margin_isolated'
+  const ids = useId()
+  const fromId = `${ids}-from`
+  const toId = `${ids}-to`
+  const coinId = `${ids}-coin`
 
   const pairs = useQuery({ queryKey: walletKeys.marginList(2), queryFn: () => getMarginCoinList(2), enabled: isolated })
   useEffect(() => {
@@ -79,7 +87,7 @@ function TransferForm({
     queryFn: () => getTransferCoins(account, isolated ? pair : ''),
     enabled: !isolated || !!pair,
   })
-  const list = coins.data?.list ?? []
+  const list = coins.data?.list ?? NO_COINS
   // The first coin is the default; for isolated margin the first of the base/quote list (spec §4).
   useEffect(() => {
     if (list.length === 0) return
@@ -131,10 +139,11 @@ function TransferForm({
     }
   }
 
+  // The account picker is named by the side it is on (From or To), so a screen reader says which one it changes.
   const accountSelect = (
     <NativeSelect.Root size="sm">
       <NativeSelect.Field
-        aria-label={t('transfer.account')}
+        aria-labelledby={direction === 1 ? toId : fromId}
         value={account}
         onChange={(e) => changeAccount(e.target.value as TransferAccount)}
         data-testid="transfer-account"
@@ -154,132 +163,147 @@ function TransferForm({
     </Box>
   )
 
+  // A form, so Enter in the amount confirms like the button.
   return (
-    <Stack gap="4">
-      <HStack align="stretch" gap="3">
-        <Stack flex="1" gap="3">
-          <Stack gap="1">
-            <Text fontSize="sm" color="fg.muted">
-              {t('transfer.from')}
-            </Text>
-            {direction === 1 ? spotBox : accountSelect}
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!submitting) void submit()
+      }}
+    >
+      <Stack gap="4">
+        <HStack align="stretch" gap="3">
+          <Stack flex="1" gap="3">
+            <Stack gap="1">
+              <Text fontSize="sm" color="fg.muted" id={fromId}>
+                {t('transfer.from')}
+              </Text>
+              {direction === 1 ? spotBox : accountSelect}
+            </Stack>
+            <Stack gap="1">
+              <Text fontSize="sm" color="fg.muted" id={toId}>
+                {t('transfer.to')}
+              </Text>
+              {direction === 1 ? accountSelect : spotBox}
+            </Stack>
           </Stack>
-          <Stack gap="1">
-            <Text fontSize="sm" color="fg.muted">
-              {t('transfer.to')}
-            </Text>
-            {direction === 1 ? accountSelect : spotBox}
-          </Stack>
-        </Stack>
-        <IconButton
-          alignSelf="center"
-          variant="outline"
-          aria-label={t('transfer.swap')}
-          onClick={() => {
-            setDirection((d) => (d === 1 ? 2 : 1))
-            setAmount('')
-          }}
-          data-testid="transfer-swap"
-          data-direction={direction}
-        >
-          <LuArrowUpDown aria-hidden="true" />
-        </IconButton>
-      </HStack>
-
-      {isolated ? (
-        <Field.Root>
-          <Field.Label>{t('transfer.pair')}</Field.Label>
-          <NativeSelect.Root>
-            <NativeSelect.Field
-              value={pair}
-              onChange={(e) => {
-                setPair(e.target.value)
-                setCoin('')
-                setAmount('')
-              }}
-              data-testid="transfer-pair"
-            >
-              {(pairs.data?.coinLists ?? []).map((p) => (
-                <option key={p.symbol} value={p.symbol}>
-                  {p.symbolName || p.name}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
-      ) : null}
-
-      {isolated ? (
-        <Stack gap="1">
-          <Text fontSize="sm" fontWeight="medium">
-            {t('transfer.coin')}
-          </Text>
-          <SegmentGroup.Root
-            value={coin}
-            onValueChange={(d) => {
-              if (d.value) setCoin(d.value)
+          <IconButton
+            alignSelf="center"
+            variant="outline"
+            aria-label={t('transfer.swap')}
+            onClick={() => {
+              setDirection((d) => (d === 1 ? 2 : 1))
               setAmount('')
             }}
-            data-testid="transfer-base-quote"
+            data-testid="transfer-swap"
+            data-direction={direction}
           >
-            <SegmentGroup.Indicator />
-            <SegmentGroup.Items items={list.map((c) => ({ value: c.coin, label: c.showName || c.coin }))} />
-          </SegmentGroup.Root>
-        </Stack>
-      ) : (
-        <Field.Root>
-          <Field.Label>{t('transfer.coin')}</Field.Label>
-          <NativeSelect.Root disabled={coins.isLoading}>
-            <NativeSelect.Field
+            <LuArrowUpDown aria-hidden="true" />
+          </IconButton>
+        </HStack>
+
+        {isolated ? (
+          <Field.Root>
+            <Field.Label>{t('transfer.pair')}</Field.Label>
+            <NativeSelect.Root>
+              <NativeSelect.Field
+                value={pair}
+                onChange={(e) => {
+                  setPair(e.target.value)
+                  setCoin('')
+                  setAmount('')
+                }}
+                data-testid="transfer-pair"
+              >
+                {(pairs.data?.coinLists ?? []).map((p) => (
+                  <option key={p.symbol} value={p.symbol}>
+                    {p.symbolName || p.name}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          </Field.Root>
+        ) : null}
+
+        {isolated ? (
+          <Stack gap="1">
+            <Text fontSize="sm" fontWeight="medium" id={coinId}>
+              {t('transfer.coin')}
+            </Text>
+            <SegmentGroup.Root
+              aria-labelledby={coinId}
               value={coin}
-              onChange={(e) => {
-                setCoin(e.target.value)
+              onValueChange={(d) => {
+                if (d.value) setCoin(d.value)
                 setAmount('')
               }}
-              data-testid="transfer-coin"
+              data-testid="transfer-base-quote"
             >
-              {list.map((c) => (
-                <option key={c.coin} value={c.coin}>
-                  {c.showName || c.coin}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
-      )}
+              <SegmentGroup.Indicator />
+              <SegmentGroup.Items items={list.map((c) => ({ value: c.coin, label: c.showName || c.coin }))} />
+            </SegmentGroup.Root>
+          </Stack>
+        ) : (
+          <Field.Root>
+            <Field.Label>{t('transfer.coin')}</Field.Label>
+            <NativeSelect.Root disabled={coins.isLoading}>
+              <NativeSelect.Field
+                value={coin}
+                onChange={(e) => {
+                  setCoin(e.target.value)
+                  setAmount('')
+                }}
+                data-testid="transfer-coin"
+              >
+                {list.map((c) => (
+                  <option key={c.coin} value={c.coin}>
+                    {c.showName || c.coin}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+          </Field.Root>
+        )}
 
-      <Field.Root>
-        <Field.Label>{t('amount')}</Field.Label>
-        <InputGroup
-          endElement={
-            <Button size="xs" variant="ghost" onClick={() => setAmount(truncateDecimals(available, decimals))} data-testid="transfer-all">
-              {t('all')}
+        <Field.Root>
+          <Field.Label>{t('amount')}</Field.Label>
+          <InputGroup
+            endElement={
+              <Button size="xs" variant="ghost" onClick={() => setAmount(truncateDecimals(available, decimals))} data-testid="transfer-all">
+                {t('all')}
+              </Button>
+            }
+          >
+            <Input
+              name="amount"
+              inputMode="decimal"
+              value={amount}
+              onChange={(e) => setAmount(sanitizeAmount(e.target.value, decimals))}
+              data-testid="transfer-amount"
+            />
+          </InputGroup>
+        </Field.Root>
+        <InfoRow label={t('transfer.available', { account: direction === 1 ? spotName : accountName })} testId="transfer-available">
+          {current ? `${formatFixed(available, decimals)} ${current.coin}` : '--'}
+        </InfoRow>
+        {coins.isError || pairs.isError ? (
+          // A failed balance lookup says so (instead of an empty coin list and a zero balance).
+          <HStack justify="space-between" role="alert" data-testid="transfer-load-error">
+            <Text color="fg.error" fontSize="sm">
+              {common.t('error')}
+            </Text>
+            <Button size="xs" variant="outline" onClick={() => void (pairs.isError ? pairs.refetch() : coins.refetch())}>
+              {common.t('retry')}
             </Button>
-          }
-        >
-          <Input
-            name="amount"
-            inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(sanitizeAmount(e.target.value, decimals))}
-            data-testid="transfer-amount"
-          />
-        </InputGroup>
-      </Field.Root>
-      <InfoRow label={t('transfer.available', { account: direction === 1 ? spotName : accountName })} testId="transfer-available">
-        {`${formatFixed(available, decimals)} ${coin}`}
-      </InfoRow>
-      <Button
-        colorPalette="brand"
-        disabled={!isPositive(amount) || !current}
-        loading={submitting}
-        onClick={() => void submit()}
-        data-testid="transfer-submit"
-      >
-        {common.t('confirm')}
-      </Button>
-    </Stack>
+          </HStack>
+        ) : null}
+        <BusyButton type="submit" colorPalette="brand" disabled={!isPositive(amount) || !current} loading={submitting} data-testid="transfer-submit">
+          {common.t('confirm')}
+        </BusyButton>
+      </Stack>
+    </form>
   )
 }

@@ -8,6 +8,23 @@ import { useBalanceHide } from '../hooks/use-balance-hide'
 import { CrossView, EarnView, FuturesView, IsolatedView, OtcView, OverviewView, SpotView } from './wallet-views'
 import { WalletModals, type ModalState } from './wallet-modals'
 
+/**
+ * The three main actions share one row on phones too (390 px, and 320 px on
+ * small ones): there the icon goes above the label and the side padding is
+ * small, so a long Mongolian label (Шилжүүлэх) stays inside its button;
+ * under 360 px the label is one size smaller. From sm up they are ordinary
+ * small buttons (the values of the button recipe's sm size).
+ */
+export const ACTION_BUTTON_LAYOUT = {
+  flexDirection: { base: 'column', sm: 'row' },
+  h: { base: 'auto', sm: '9' },
+  py: { base: '2', sm: '0' },
+  px: { base: '1', sm: '3.5' },
+  gap: { base: '1', sm: '2' },
+  minW: '0',
+  css: { '@media screen and (max-width: 359.98px)': { fontSize: 'var(--chakra-font-sizes-xs)' } },
+} as const
+
 /** The views of the wallet area (spec §2). */
 export const WALLET_VIEWS = ['overview', 'spot', 'cross', 'isolated', 'otc', 'futures', 'earn'] as const
 export type WalletView = (typeof WALLET_VIEWS)[number]
@@ -42,8 +59,11 @@ export function WalletPage({ search, onSearch }: { search: WalletSearch; onSearc
           <IconButton
             size="sm"
             variant="ghost"
-            aria-label={hidden ? t('showBalances') : t('hideBalances')}
+            // A toggle keeps one name; aria-pressed says whether balances are hidden
+            // (a name that flips to "Show balances, pressed" reads as its opposite).
+            aria-label={t('hideBalances')}
             aria-pressed={hidden}
+            title={hidden ? t('showBalances') : t('hideBalances')}
             onClick={toggle}
             data-testid="balance-hide"
           >
@@ -52,15 +72,15 @@ export function WalletPage({ search, onSearch }: { search: WalletSearch; onSearc
         </HStack>
         <Stack gap="2" align={{ base: 'stretch', md: 'flex-end' }}>
           <SimpleGrid columns={3} gap="2" width={{ base: 'full', md: 'auto' }}>
-            <Button size="sm" colorPalette="brand" onClick={() => openModal({ modal: 'deposit' })} data-testid="open-deposit">
+            <Button size="sm" colorPalette="brand" onClick={() => openModal({ modal: 'deposit' })} {...ACTION_BUTTON_LAYOUT} data-testid="open-deposit">
               <LuArrowDownToLine aria-hidden="true" />
               {t('actions.deposit')}
             </Button>
-            <Button size="sm" variant="outline" onClick={() => openModal({ modal: 'withdraw' })} data-testid="open-withdraw">
+            <Button size="sm" variant="outline" onClick={() => openModal({ modal: 'withdraw' })} {...ACTION_BUTTON_LAYOUT} data-testid="open-withdraw">
               <LuArrowUpFromLine aria-hidden="true" />
               {t('actions.withdraw')}
             </Button>
-            <Button size="sm" variant="outline" onClick={() => openModal({ modal: 'transfer' })} data-testid="open-transfer">
+            <Button size="sm" variant="outline" onClick={() => openModal({ modal: 'transfer' })} {...ACTION_BUTTON_LAYOUT} data-testid="open-transfer">
               <LuArrowLeftRight aria-hidden="true" />
               {t('actions.transfer')}
             </Button>
@@ -97,7 +117,12 @@ export function WalletPage({ search, onSearch }: { search: WalletSearch; onSearc
         lazyMount
         unmountOnExit
       >
-        <Box overflowX="auto">
+        {/*
+          On phones the tab row scrolls sideways. The padding keeps a focused tab's ring
+          inside the scroll box, which would otherwise clip it; the negative margin keeps
+          the tabs where they were.
+        */}
+        <Box overflowX="auto" p="1" m="-1" data-testid="wallet-tabs-scroll">
           <Tabs.List minW="max-content">
             {WALLET_VIEWS.map((v) => (
               <Tabs.Trigger key={v} value={v} data-testid={`wallet-tab-${v}`}>

@@ -146,4 +146,20 @@ describe('wallet views', () => {
     expect(mnt.textContent).toContain('Монгол төгрөг')
     expect(mnt.textContent).not.toContain('Tögrög')
   })
+  it('phones: cross margin, OTC, futures and earn list one card per coin (a table hid columns behind a sideways scroll)', async () => {
+    api.getCrossBalance.mockResolvedValue({
+      ...cross,
+      coinList: [
+        { coinSymbol: 'USDT', icon: '', totalBalance: '150', normalBalance: '150', lockBalance: '0', borrowBalance: '0', interest: '0', netAssetBalance: '150', u_netAssetBalanceValue: '150', returnPrecision: 4 },
+      ],
+    })
+    renderWithApp(<CrossView hidden={false} openModal={() => {}} />)
+    const list = await screen.findByTestId('cross-table')
+    expect(list.getAttribute('data-layout')).toBe('cards')
+    const card = within(list).getByTestId('cross-row-USDT')
+    // Every column is on the card, the net assets too (the last column, off screen in the table).
+    expect(card.textContent).toContain('USDT')
+    expect(card.textContent).toContain('Net assets150.0000')
+    expect(card.textContent).toContain('Interest0.0000')
+  })
 })

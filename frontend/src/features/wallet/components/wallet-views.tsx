@@ -327,10 +327,15 @@ function TransferButton({ t, onClick, testId }: { t: TranslateFn; onClick: () =>
   )
 }
 
+/*
+ * The account lists (cross, OTC, futures, earn) are tables from md up and one
+ * card per coin on phones, like the spot list: at 390 px a table hid its last
+ * columns behind a sideways scroll that a keyboard could not reach.
+ */
 function crossColumns(t: TranslateFn, hidden: boolean): DataColumn<CrossCoin>[] {
   const v = (c: CrossCoin, amount: string) => hide(hidden, formatFixed(amount, c.returnPrecision || 4))
   return [
-    { id: 'coin', header: t('cols.coin'), cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
+    { id: 'coin', header: t('cols.coin'), card: 'title', cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
     { id: 'total', header: t('cols.total'), numeric: true, testId: 'cross-total', cell: (c) => v(c, c.totalBalance) },
     { id: 'available', header: t('cols.available'), numeric: true, cell: (c) => v(c, c.normalBalance) },
     { id: 'borrowed', header: t('cols.borrowed'), numeric: true, cell: (c) => v(c, c.borrowBalance) },
@@ -366,7 +371,7 @@ function isolatedColumns(t: TranslateFn, hidden: boolean): DataColumn<IsolatedSi
 
 function otcColumns(t: TranslateFn, hidden: boolean, fiat: Fiat): DataColumn<OTCCoin>[] {
   return [
-    { id: 'coin', header: t('cols.coin'), cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
+    { id: 'coin', header: t('cols.coin'), card: 'title', cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
     { id: 'available', header: t('cols.available'), numeric: true, testId: 'otc-available', cell: (c) => hide(hidden, formatFixed(c.normal, 2)) },
     { id: 'frozen', header: t('cols.frozen'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.lock, 2)) },
     { id: 'total', header: t('cols.total'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.total, 2)) },
@@ -376,7 +381,7 @@ function otcColumns(t: TranslateFn, hidden: boolean, fiat: Fiat): DataColumn<OTC
 
 function futuresColumns(t: TranslateFn, hidden: boolean): DataColumn<FuturesAccount>[] {
   return [
-    { id: 'coin', header: t('cols.coin'), cell: (a) => <CoinCell coin={a.symbol} icon={a.icon} /> },
+    { id: 'coin', header: t('cols.coin'), card: 'title', cell: (a) => <CoinCell coin={a.symbol} icon={a.icon} /> },
     { id: 'available', header: t('cols.available'), numeric: true, testId: 'futures-available', cell: (a) => hide(hidden, formatFixed(a.canUseAmount, 8)) },
     { id: 'margin', header: t('cols.margin'), numeric: true, cell: (a) => hide(hidden, formatFixed(a.totalMargin, 8)) },
     { id: 'frozen', header: t('cols.frozen'), numeric: true, cell: (a) => hide(hidden, formatFixed(a.lockAmount, 8)) },
@@ -386,7 +391,7 @@ function futuresColumns(t: TranslateFn, hidden: boolean): DataColumn<FuturesAcco
 
 function earnColumns(t: TranslateFn, hidden: boolean): DataColumn<EarnCoin>[] {
   return [
-    { id: 'coin', header: t('cols.coin'), cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
+    { id: 'coin', header: t('cols.coin'), card: 'title', cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
     { id: 'balance', header: t('cols.balance'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.balance, 8)) },
     { id: 'yearRate', header: t('cols.yearRate'), numeric: true, cell: (c) => `${formatFixed(c.yearRate, 2)}%` },
     { id: 'totalInterest', header: t('cols.totalInterest'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.totalInterest, 8)) },
@@ -415,7 +420,6 @@ export function CrossView({ hidden, openModal }: ViewProps) {
             <TransferButton t={t} onClick={() => openModal({ modal: 'transfer', account: 'margin_cross' })} testId="transfer-cross" />
           </HStack>
           <DataTable<CrossCoin>
-            layout="table"
             columns={crossColumns(t, hidden)}
             rows={d.coinList}
             rowKey={(c) => c.coinSymbol}
@@ -490,7 +494,6 @@ export function OtcView({ hidden, openModal }: ViewProps) {
             <TransferButton t={t} onClick={() => openModal({ modal: 'transfer', account: 'otc' })} testId="transfer-otc" />
           </HStack>
           <DataTable<OTCCoin>
-            layout="table"
             columns={otcColumns(t, hidden, fiat)}
             rows={d.coinList}
             rowKey={(c) => c.coinSymbol}
@@ -531,7 +534,6 @@ export function FuturesView({ hidden, openModal }: ViewProps) {
             <TransferButton t={t} onClick={() => openModal({ modal: 'transfer', account: 'futures' })} testId="transfer-futures" />
           </HStack>
           <DataTable<FuturesAccount>
-            layout="table"
             columns={futuresColumns(t, hidden)}
             rows={d.accountList}
             rowKey={(a) => a.symbol}
@@ -563,7 +565,6 @@ export function EarnView({ hidden }: ViewProps) {
             <Figure label={t('earn.days30')} value={hide(hidden, `${formatFixed(d.interest30days, 8)} ${d.interestSymbol}`)} />
           </SimpleGrid>
           <DataTable<EarnCoin>
-            layout="table"
             columns={earnColumns(t, hidden)}
             rows={d.coinList}
             rowKey={(c) => c.coinSymbol}

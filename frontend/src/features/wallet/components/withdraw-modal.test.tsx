@@ -222,4 +222,61 @@ describe('WithdrawModal', () => {
     expect(notice.textContent).toContain(formatTime(until))
     expect(formatTime(until)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
   })
+  it('without the cost info (its request failed) offers a retry and no way on to a fee of 0', async () => {
+    api.getCost.mockRejectedValueOnce(new Error('Error: Network error'))
+    renderWithApp(<WithdrawModal open onClose={() => {}} coin="BTC" />)
+    const modal = await screen.findByTestId('withdraw-modal')
+    const failed = await within(modal).findByTestId('withdraw-cost-error')
+    expect((within(modal).getByTestId('withdraw-continue') as HTMLButtonElement).disabled).toBe(true)
+    fireEvent.click(within(failed).getByRole('button', { name: 'Retry' }))
+    await within(modal).findByTestId('withdraw-limits')
+    expect((within(modal).getByTestId('withdraw-continue') as HTMLButtonElement).disabled).toBe(false)
+  })
+
+  it('adds an address with a button beside the address book, not an option that arrow keys would pick', async () => {
+    api.getCost.mockResolvedValue(cost({ userWithdrawAddrList: [{ id: 'a1', address: 'bc1qsaved', label: 'Cold', trustType: 'BTC' }] }))
+    const modal = await openStep2()
+    const select = within(modal).getByTestId('address-book-select') as HTMLSelectElement
+    await waitFor(() => expect(select.options).toHaveLength(2))
+    expect(Array.from(select.options).map((o) => o.value)).toEqual(['', 'a1'])
+    // Moving through the list (what an arrow key does) only picks saved addresses.
+    fireEvent.change(select, { target: { value: 'a1' } })
+    expect(screen.queryByTestId('add-address-modal')).toBeNull()
+    fireEvent.click(within(modal).getByRole('button', { name: 'Add an address' }))
+    expect(await screen.findByTestId('add-address-modal')).toBeTruthy()
+  })
+
+  it('bank: shows what arrives, the amount less the fee, on step 2 and on the confirm step', async () => {
+    const bank: BankAccount = { id: 'b1', title: 'Khan Bank', account: 'MN123456789012345678', userName: 'Bat', icon: '', payment: 'khan' }
+    api.getBankAccounts.mockResolvedValue([bank])
+    api.getCost.mockResolvedValue(cost({ coin: 'MONT', chain: 'Bank', defaultFee: '500', withdraw_min: '5000', withdraw_max: '50000000', can_withdraw_amount: '100000.00', precision: 2 }))
+    const modal = await openStep2('MONT')
+    await waitFor(() => expect((within(modal).getByTestId('withdraw-bank-select') as HTMLSelectElement).value).toBe('b1'))
+    fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '50000' } })
+    expect(within(modal).getByTestId('withdraw-receive').textContent).toContain('49,500.00 MONT')
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    const summary = await within(modal).findByTestId('withdraw-summary')
+    expect(summary.textContent).toContain('You will receive49,500.00 MONT')
+  })
+
+  it('Enter in a field goes on like the Confirm button, on step 2 and on the code step', async () => {
+    api.confirmWithdraw.mockResolvedValue({ code: '10009', msg: 'wrong', data: null })
+    const modal = await openStep2()
+    fireEvent.change(within(modal).getByTestId('withdraw-address'), { target: { value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' } })
+    const amount = within(modal).getByTestId('withdraw-amount')
+    fireEvent.change(amount, { target: { value: '0.1' } })
+    fireEvent.submit(amount.closest('form')!)
+    const step3 = await within(modal).findByTestId('withdraw-step-3')
+    const code = step3.querySelector('input[name="emailCode"]') as HTMLInputElement
+    fireEvent.change(code, { target: { value: '123456' } })
+    fireEvent.submit(code.closest('form')!)
+    await waitFor(() => expect(api.confirmWithdraw).toHaveBeenCalledTimes(1))
+    expect((within(modal).getByTestId('withdraw-submit') as HTMLButtonElement).type).toBe('submit')
+  })
+
+  it('draws the order history link in the readable brand text colour of the theme (not the button fill)', async () => {
+    renderWithApp(<WithdrawModal open onClose={() => {}} coin="BTC" />)
+    const link = await screen.findByTestId('withdraw-history-link')
+    expect(getComputedStyle(link).color).toBe('var(--chakra-colors-brand-fg)')
+  })
 })

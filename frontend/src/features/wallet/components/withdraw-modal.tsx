@@ -39,7 +39,7 @@ import { AddAddressModal } from './add-address-modal'
 import { AddBankModal } from './add-bank-modal'
 import { AssetPicker } from './asset-picker'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { ChainButtons, InfoRow, QueryState } from './shared'
+import { BusyButton, ChainButtons, InfoRow, QueryState } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 const isBank = (chain: string) => chain.toLowerCase() === 'bank'
@@ -175,7 +175,8 @@ function WithdrawBody({
     if (bankMode && !bankId && banks.data && banks.data.length > 0) setBankId(banks.data[0].id)
   }, [bankMode, bankId, banks.data])
 
-  const receive = isPositive(amount) && !bankMode ? subtractDecimals(amount, fee) : amount
+  // What arrives: the amount minus the fee, for a chain and for the bank alike (the server sends amount − fee).
+  const receive = isPositive(amount) ? subtractDecimals(amount, fee) : amount
   const needEmail = c ? c.needEmailCode : !!user?.email
   const needSms = c ? c.needSmsCode : user?.isOpenMobileCheck === 1
   const needGoogle = c ? c.needGoogleCode : user?.googleStatus === 1
@@ -192,7 +193,7 @@ function WithdrawBody({
     if (c && symbol === 'USDT' && c.left_withdraw_daily_amount !== '' && compareDecimals(amount, c.left_withdraw_daily_amount) > 0) {
       return t('errors.dailyExceeded', { left: formatFixed(c.left_withdraw_daily_amount, 2) })
     }
-    if (!bankMode && compareDecimals(amount, fee) <= 0) return walletTexts.t('withdraw.amountAtMostFee', { fee: formatAtLeast(fee, 2), coin: symbol })
+    if (compareDecimals(amount, fee) <= 0) return walletTexts.t('withdraw.amountAtMostFee', { fee: formatAtLeast(fee, 2), coin: symbol })
     return undefined
   }
 
@@ -318,9 +319,18 @@ function WithdrawBody({
             </Stack>
           ) : null}
           {cost.isLoading ? (
-            <Text color="fg.muted" fontSize="sm">
+            <Text color="fg.muted" fontSize="sm" role="status">
               {common.t('loading')}
             </Text>
+          ) : cost.isError ? (
+            // Without the cost info there is no fee, limit or balance to check against: say so and offer a retry.
+            <Alert.Root status="error" data-testid="withdraw-cost-error">
+              <Alert.Indicator />
+              <Alert.Title flex="1">{common.t('error')}</Alert.Title>
+              <Button size="xs" variant="outline" onClick={() => void cost.refetch()}>
+                {common.t('retry')}
+              </Button>
+            </Alert.Root>
           ) : c ? (
             <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-limits">
               <InfoRow label={t('withdraw.withdrawable')} testId="withdrawable">{`${formatFixed(c.can_withdraw_amount, 8)} ${symbol}`}</InfoRow>
@@ -337,216 +347,230 @@ function WithdrawBody({
               <Alert.Description>{t('withdraw.locked', { time: formatTime(lockedUntil) })}</Alert.Description>
             </Alert.Root>
           ) : null}
-          <Button colorPalette="brand" disabled={!asset || locked} onClick={() => setStep(2)} data-testid="withdraw-continue">
+          {/* The next steps show the fee and check the limits of the cost info: continue once it is there. */}
+          <Button colorPalette="brand" disabled={!asset || !c || locked} onClick={() => setStep(2)} data-testid="withdraw-continue">
             {t('continue')}
           </Button>
-          <AppLink href="/wallet/history?tab=withdraw" color="brand.solid" fontSize="sm">
+          <AppLink href="/wallet/history?tab=withdraw" color="brand.fg" fontSize="sm" data-testid="withdraw-history-link">
             {t('orderHistory')}
           </AppLink>
         </Stack>
       ) : null}
 
       {step === 2 && asset ? (
-        <Stack gap="4" data-testid="withdraw-step-2">
-          <ChainButtons
-            chains={chains}
-            value={method}
-            onChange={(m) => {
-              setMethod(m)
-              resetForm()
-            }}
-            label={t('withdrawMethod')}
-            bankLabel={t('bankMethod')}
-          />
-          {c?.mainChainNameTip && !bankMode ? (
-            <Text fontSize="xs" color="fg.muted" data-testid="withdraw-main-chain-tip">
-              {t('withdraw.mainChainTip', { chain: c.mainChainNameTip })}
-            </Text>
-          ) : null}
-          {bankMode ? (
-            <Stack gap="1.5">
-              <Field.Root>
-                <Field.Label>{t('withdraw.recipientBank')}</Field.Label>
-                <NativeSelect.Root>
-                  <NativeSelect.Field
-                    value={bankId}
-                    onChange={(e) => {
-                      setBankId(e.target.value)
-                      setFormError(undefined)
-                    }}
-                    data-testid="withdraw-bank-select"
-                    placeholder={banks.data?.length ? undefined : t('withdraw.noBank')}
-                  >
-                    {(banks.data ?? []).map((b) => (
-                      <option key={b.id} value={b.id}>
-                        {`${b.title} · ${b.account}`}
-                      </option>
-                    ))}
-                  </NativeSelect.Field>
-                  <NativeSelect.Indicator />
-                </NativeSelect.Root>
-              </Field.Root>
-              <Button variant="plain" size="sm" alignSelf="flex-start" px="0" color="brand.solid" onClick={() => setAddBankOpen(true)} data-testid="add-bank-link">
-                <LuPlus aria-hidden="true" />
-                {t('withdraw.addBank')}
-              </Button>
-            </Stack>
-          ) : (
-            <Stack gap="3">
-              <Field.Root>
-                <Field.Label>{t('withdraw.address')}</Field.Label>
-                <Input
-                  name="address"
-                  value={address}
-                  onChange={(e) => {
-                    setAddress(e.target.value.trim())
-                    setAddressId('')
-                  }}
-                  placeholder={t('withdraw.addressPlaceholder')}
-                  autoComplete="off"
-                  fontFamily="mono"
-                  data-testid="withdraw-address"
-                />
-              </Field.Root>
-              <Field.Root>
-                <Field.Label>{t('withdraw.addressBook')}</Field.Label>
-                <NativeSelect.Root>
-                  <NativeSelect.Field
-                    value={addressId}
-                    data-testid="address-book-select"
-                    onChange={(e) => {
-                      const id = e.target.value
-                      if (id === '__add') {
-                        setAddAddressOpen(true)
-                        return
-                      }
-                      const entry = chainAddresses.find((a) => a.id === id)
-                      setAddressId(id)
-                      if (entry) {
-                        const parts = savedParts(entry)
-                        setAddress(parts.address)
-                        setMemo(parts.memo)
-                      }
-                    }}
-                  >
-                    <option value="">{t('withdraw.chooseSaved')}</option>
-                    {chainAddresses.map((a) => (
-                      <option key={a.id} value={a.id}>
-                        {`${a.label} · ${a.address}`}
-                      </option>
-                    ))}
-                    <option value="__add">{t('withdraw.addAddress')}</option>
-                  </NativeSelect.Field>
-                  <NativeSelect.Indicator />
-                </NativeSelect.Root>
-              </Field.Root>
-              {c && c.tagType > 0 ? (
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (!checking) void confirmStep2()
+          }}
+        >
+          <Stack gap="4" data-testid="withdraw-step-2">
+            <ChainButtons
+              chains={chains}
+              value={method}
+              onChange={(m) => {
+                setMethod(m)
+                resetForm()
+              }}
+              label={t('withdrawMethod')}
+              bankLabel={t('bankMethod')}
+            />
+            {c?.mainChainNameTip && !bankMode ? (
+              <Text fontSize="xs" color="fg.muted" data-testid="withdraw-main-chain-tip">
+                {t('withdraw.mainChainTip', { chain: c.mainChainNameTip })}
+              </Text>
+            ) : null}
+            {bankMode ? (
+              <Stack gap="1.5">
                 <Field.Root>
-                  <Field.Label>{t('withdraw.memo')}</Field.Label>
-                  <Input name="memo" value={memo} onChange={(e) => setMemo(e.target.value.trim())} data-testid="withdraw-memo" />
+                  <Field.Label>{t('withdraw.recipientBank')}</Field.Label>
+                  <NativeSelect.Root>
+                    <NativeSelect.Field
+                      value={bankId}
+                      onChange={(e) => {
+                        setBankId(e.target.value)
+                        setFormError(undefined)
+                      }}
+                      data-testid="withdraw-bank-select"
+                      placeholder={banks.data?.length ? undefined : t('withdraw.noBank')}
+                    >
+                      {(banks.data ?? []).map((b) => (
+                        <option key={b.id} value={b.id}>
+                          {`${b.title} · ${b.account}`}
+                        </option>
+                      ))}
+                    </NativeSelect.Field>
+                    <NativeSelect.Indicator />
+                  </NativeSelect.Root>
                 </Field.Root>
-              ) : null}
-              {c?.verifyAddress ? (
-                <Text fontSize="xs" color="fg.muted">
-                  {t('withdraw.verifyOn')}
-                </Text>
-              ) : null}
-            </Stack>
-          )}
-          <Field.Root>
-            <Field.Label>{t('amount')}</Field.Label>
-            <InputGroup
-              endElement={
-                <Button size="xs" variant="ghost" onClick={() => setAmount(truncateDecimals(c?.can_withdraw_amount ?? asset.normal_balance, precision))} data-testid="withdraw-all">
-                  {t('all')}
+                <Button variant="plain" size="sm" alignSelf="flex-start" px="0" color="brand.fg" onClick={() => setAddBankOpen(true)} data-testid="add-bank-link">
+                  <LuPlus aria-hidden="true" />
+                  {t('withdraw.addBank')}
                 </Button>
-              }
-            >
-              <Input
-                name="amount"
-                inputMode="decimal"
-                value={amount}
-                onChange={(e) => setAmount(sanitizeAmount(e.target.value, precision))}
-                placeholder={c ? t('withdraw.amountPlaceholder', { min: formatFixed(c.withdraw_min, 4) }) : ''}
-                data-testid="withdraw-amount"
-              />
-            </InputGroup>
-            <Field.HelperText>{t('withdraw.availableLine', { amount: c ? formatFixed(c.can_withdraw_amount, 8) : asset.normal_balance, coin: symbol })}</Field.HelperText>
-          </Field.Root>
-          <Stack gap="1" borderWidth="1px" rounded="md" p="3">
-            <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
-            {c && c.feeMin !== c.feeMax ? <InfoRow label={t('withdraw.feeRange')}>{`${formatAtLeast(c.feeMin, 2)} – ${formatAtLeast(c.feeMax, 2)}`}</InfoRow> : null}
-            {!bankMode ? <InfoRow label={t('withdraw.receive')}>{isPositive(receive) ? `${formatAtLeast(receive, precision)} ${symbol}` : '--'}</InfoRow> : null}
+              </Stack>
+            ) : (
+              <Stack gap="3">
+                <Field.Root>
+                  <Field.Label>{t('withdraw.address')}</Field.Label>
+                  <Input
+                    name="address"
+                    value={address}
+                    onChange={(e) => {
+                      setAddress(e.target.value.trim())
+                      setAddressId('')
+                    }}
+                    placeholder={t('withdraw.addressPlaceholder')}
+                    autoComplete="off"
+                    fontFamily="mono"
+                    data-testid="withdraw-address"
+                  />
+                </Field.Root>
+                <Field.Root>
+                  <Field.Label>{t('withdraw.addressBook')}</Field.Label>
+                  <NativeSelect.Root>
+                    <NativeSelect.Field
+                      value={addressId}
+                      data-testid="address-book-select"
+                      onChange={(e) => {
+                        const id = e.target.value
+                        const entry = chainAddresses.find((a) => a.id === id)
+                        setAddressId(id)
+                        if (entry) {
+                          const parts = savedParts(entry)
+                          setAddress(parts.address)
+                          setMemo(parts.memo)
+                        }
+                      }}
+                    >
+                      <option value="">{t('withdraw.chooseSaved')}</option>
+                      {chainAddresses.map((a) => (
+                        <option key={a.id} value={a.id}>
+                          {`${a.label} · ${a.address}`}
+                        </option>
+                      ))}
+                    </NativeSelect.Field>
+                    <NativeSelect.Indicator />
+                  </NativeSelect.Root>
+                  {/*
+                    Adding an address is a button, not an option of the list: arrow keys change a
+                    native select's value as they move, and would open the add-address modal on the way.
+                  */}
+                  <Button variant="plain" size="sm" alignSelf="flex-start" px="0" color="brand.fg" onClick={() => setAddAddressOpen(true)} data-testid="add-address-link">
+                    <LuPlus aria-hidden="true" />
+                    {t('withdraw.addAddress')}
+                  </Button>
+                </Field.Root>
+                {c && c.tagType > 0 ? (
+                  <Field.Root>
+                    <Field.Label>{t('withdraw.memo')}</Field.Label>
+                    <Input name="memo" value={memo} onChange={(e) => setMemo(e.target.value.trim())} data-testid="withdraw-memo" />
+                  </Field.Root>
+                ) : null}
+                {c?.verifyAddress ? (
+                  <Text fontSize="xs" color="fg.muted">
+                    {t('withdraw.verifyOn')}
+                  </Text>
+                ) : null}
+              </Stack>
+            )}
+            <Field.Root>
+              <Field.Label>{t('amount')}</Field.Label>
+              <InputGroup
+                endElement={
+                  <Button size="xs" variant="ghost" onClick={() => setAmount(truncateDecimals(c?.can_withdraw_amount ?? asset.normal_balance, precision))} data-testid="withdraw-all">
+                    {t('all')}
+                  </Button>
+                }
+              >
+                <Input
+                  name="amount"
+                  inputMode="decimal"
+                  value={amount}
+                  onChange={(e) => setAmount(sanitizeAmount(e.target.value, precision))}
+                  placeholder={c ? t('withdraw.amountPlaceholder', { min: formatFixed(c.withdraw_min, 4) }) : ''}
+                  data-testid="withdraw-amount"
+                />
+              </InputGroup>
+              <Field.HelperText>{t('withdraw.availableLine', { amount: c ? formatFixed(c.can_withdraw_amount, 8) : asset.normal_balance, coin: symbol })}</Field.HelperText>
+            </Field.Root>
+            <Stack gap="1" borderWidth="1px" rounded="md" p="3">
+              <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
+              {c && c.feeMin !== c.feeMax ? <InfoRow label={t('withdraw.feeRange')}>{`${formatAtLeast(c.feeMin, 2)} – ${formatAtLeast(c.feeMax, 2)}`}</InfoRow> : null}
+              <InfoRow label={t('withdraw.receive')} testId="withdraw-receive">{isPositive(receive) ? `${formatAtLeast(receive, precision)} ${symbol}` : '--'}</InfoRow>
+            </Stack>
+            {formError ? (
+              <Text color="fg.error" fontSize="sm" role="alert" data-testid="withdraw-form-error">
+                {formError}
+              </Text>
+            ) : null}
+            <BusyButton type="submit" colorPalette="brand" loading={checking} disabled={!c} data-testid="withdraw-confirm-2">
+              {common.t('confirm')}
+            </BusyButton>
           </Stack>
-          {formError ? (
-            <Text color="fg.error" fontSize="sm" role="alert" data-testid="withdraw-form-error">
-              {formError}
-            </Text>
-          ) : null}
-          <Button colorPalette="brand" loading={checking} onClick={() => void confirmStep2()} data-testid="withdraw-confirm-2">
-            {common.t('confirm')}
-          </Button>
-        </Stack>
+        </form>
       ) : null}
 
       {step === 3 && asset ? (
-        <Stack gap="4" data-testid="withdraw-step-3">
-          <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-summary">
-            {/* The amounts to check before confirming, at the coin's precision with grouped thousands, like the fee and the history. */}
-            <InfoRow label={t('amount')}>{`${formatAtLeast(amount, precision)} ${symbol}`}</InfoRow>
-            <InfoRow label={t('withdraw.fee')}>{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
-            {!bankMode ? <InfoRow label={t('withdraw.receive')}>{`${formatAtLeast(receive, precision)} ${symbol}`}</InfoRow> : null}
-            <InfoRow label={bankMode ? t('withdraw.recipientBank') : t('withdraw.address')}>
-              <Text fontFamily="mono" fontSize="xs">
-                {bankMode ? `${bank?.title ?? ''} ${bank?.account ?? ''}` : memo ? `${address} (${memo})` : address}
-              </Text>
-            </InfoRow>
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (!submitting) void submit()
+          }}
+        >
+          <Stack gap="4" data-testid="withdraw-step-3">
+            <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-summary">
+              {/* The amounts to check before confirming, at the coin's precision with grouped thousands, like the fee and the history. */}
+              <InfoRow label={t('amount')}>{`${formatAtLeast(amount, precision)} ${symbol}`}</InfoRow>
+              <InfoRow label={t('withdraw.fee')}>{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
+              <InfoRow label={t('withdraw.receive')}>{`${formatAtLeast(receive, precision)} ${symbol}`}</InfoRow>
+              <InfoRow label={bankMode ? t('withdraw.recipientBank') : t('withdraw.address')}>
+                <Text fontFamily="mono" fontSize="xs">
+                  {bankMode ? `${bank?.title ?? ''} ${bank?.account ?? ''}` : memo ? `${address} (${memo})` : address}
+                </Text>
+              </InfoRow>
+            </Stack>
+            {needSms ? (
+              <SendCodeField
+                t={t}
+                name="smsValidCode"
+                label={t('codes.phone')}
+                value={smsCode}
+                onChange={setSmsCode}
+                error={codeTouched ? codesErrors.sms : undefined}
+                send={() => sendSms(OP.withdrawSms)}
+                lockKey={`${user?.id ?? ''}:sms:${OP.withdrawSms}`}
+                testId="send-sms"
+              />
+            ) : null}
+            {needEmail ? (
+              <SendCodeField
+                t={t}
+                name="emailCode"
+                label={t('codes.email')}
+                value={emailCode}
+                onChange={setEmailCode}
+                error={codeTouched ? codesErrors.email : undefined}
+                send={() => sendEmail(OP.withdrawEmail)}
+                lockKey={`${user?.id ?? ''}:email:${OP.withdrawEmail}`}
+                testId="send-email"
+              />
+            ) : null}
+            {needGoogle ? (
+              <GoogleField t={t} value={googleCode} onChange={setGoogleCode} error={codeTouched ? codesErrors.google : undefined} />
+            ) : null}
+            {submitError ? (
+              <Alert.Root status="error" data-testid="withdraw-error">
+                <Alert.Indicator />
+                <Alert.Title>{submitError}</Alert.Title>
+              </Alert.Root>
+            ) : null}
+            <BusyButton type="submit" colorPalette="brand" loading={submitting} disabled={bankMode && !bank} data-testid="withdraw-submit">
+              {common.t('confirm')}
+            </BusyButton>
           </Stack>
-          {needSms ? (
-            <SendCodeField
-              t={t}
-              name="smsValidCode"
-              label={t('codes.phone')}
-              value={smsCode}
-              onChange={setSmsCode}
-              error={codeTouched ? codesErrors.sms : undefined}
-              send={() => sendSms(OP.withdrawSms)}
-              lockKey={`${user?.id ?? ''}:sms:${OP.withdrawSms}`}
-              testId="send-sms"
-            />
-          ) : null}
-          {needEmail ? (
-            <SendCodeField
-              t={t}
-              name="emailCode"
-              label={t('codes.email')}
-              value={emailCode}
-              onChange={setEmailCode}
-              error={codeTouched ? codesErrors.email : undefined}
-              send={() => sendEmail(OP.withdrawEmail)}
-              lockKey={`${user?.id ?? ''}:email:${OP.withdrawEmail}`}
-              testId="send-email"
-            />
-          ) : null}
-          {needGoogle ? (
-            <GoogleField t={t} value={googleCode} onChange={setGoogleCode} error={codeTouched ? codesErrors.google : undefined} />
-          ) : null}
-          {submitError ? (
-            <Alert.Root status="error" data-testid="withdraw-error">
-              <Alert.Indicator />
-              <Alert.Title>{submitError}</Alert.Title>
-            </Alert.Root>
-          ) : null}
-          <Button
-            colorPalette="brand"
-            loading={submitting}
-            disabled={bankMode && !bank}
-            onClick={() => void submit()}
-            data-testid="withdraw-submit"
-          >
-            {common.t('confirm')}
-          </Button>
-        </Stack>
+        </form>
       ) : null}
 
       <AddBankModal

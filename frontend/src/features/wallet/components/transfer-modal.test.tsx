@@ -1,0 +1,65 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { renderWithApp } from '@/test/render'
+import type { TransferCoin } from '../api/wallet-api'
+import { TransferModal } from './transfer-modal'
+
+const api = vi.hoisted(() => ({
+  getTransferCoins: vi.fn(),
+  getMarginCoinList: vi.fn(),
+  transfer: vi.fn(),
+}))
+vi.mock('../api/wallet-api', async (orig) => ({ ...(await orig<typeof import('../api/wallet-api')>()), ...api }))
+vi.mock('@/lib/notify', () => ({ notifySuccess: vi.fn(), notifyError: vi.fn() }))
+
+const usdt: TransferCoin = { coin: 'USDT', showName: 'USDT', icon: '', normal: '120.5', targetNormal: '30', precision: 6 }
+
+async function open(account?: 'otc' | 'margin_isolated') {
+  renderWithApp(<TransferModal open onClose={() => {}} account={account} />)
+  return screen.findByTestId('transfer-modal')
+}
+
+describe('TransferModal', () => {
+  beforeEach(() => {
+    vi.clearAllMocks()
+    api.getTransferCoins.mockResolvedValue({ account: 'otc', list: [usdt] })
+    api.getMarginCoinList.mockResolvedValue({
+      coinLists: [{ name: 'BTC/USDT', symbol: 'BTCUSDT', showBaseCoin: 'BTC', showQuoteCoin: 'USDT', symbolName: 'BTC/USDT', coinSymbol: 'BTC', icon: '' }],
+    })
+    api.transfer.mockResolvedValue({ code: '0', msg: '', data: null })
+  })
+
+  it('names the account picker by its side, From or To, and follows the swap', async () => {
+    const modal = await open()
+    expect(within(modal).getByRole('combobox', { name: 'To' })).toBe(within(modal).getByTestId('transfer-account'))
+    fireEvent.click(within(modal).getByTestId('transfer-swap'))
+    expect(within(modal).getByRole('combobox', { name: 'From' })).toBe(within(modal).getByTestId('transfer-account'))
+  })
+
+  it('names the isolated base/quote choice with its Coin label', async () => {
+    api.getTransferCoins.mockResolvedValue({ account: 'margin_isolated', list: [{ ...usdt, coin: 'BTC', showName: 'BTC' }, usdt] })
+    const modal = await open('margin_isolated')
+    await within(modal).findByRole('radio', { name: 'BTC' })
+    expect(within(modal).getByRole('radiogroup', { name: 'Coin' })).toBe(within(modal).getByTestId('transfer-base-quote'))
+  })
+
+  it('Enter in the amount confirms the transfer, like the button', async () => {
+    const modal = await open()
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('120.500000 USDT'))
+    const amount = within(modal).getByTestId('transfer-amount')
+    fireEvent.change(amount, { target: { value: '5' } })
+    fireEvent.submit(amount.closest('form')!)
+    await waitFor(() => expect(api.transfer).toHaveBeenCalledTimes(1))
+    expect(api.transfer.mock.calls[0][0]).toMatchObject({ account: 'otc', direction: 1, coin: 'USDT', amount: '5' })
+  })
+
+  it('says when the balances did not load (not an empty coin list and a zero balance), and retries', async () => {
+    api.getTransferCoins.mockRejectedValueOnce(new Error('Error: Network error'))
+    const modal = await open()
+    const failed = await within(modal).findByTestId('transfer-load-error')
+    expect(within(modal).getByTestId('transfer-available').textContent).toContain('--')
+    fireEvent.click(within(failed).getByRole('button', { name: 'Retry' }))
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('120.500000 USDT'))
+    expect(within(modal).queryByTestId('transfer-load-error')).toBeNull()
+  })
+})
