@@ -202,6 +202,10 @@ func TestBankAccounts(t *testing.T) {
 	if len(list) != 2 || list[0].ID != b.ID || list[1].ID != b2.ID {
 		t.Fatalf("list %+v", list)
 	}
+	// Each names its bank in Mongolian too, for the mn_MN screens.
+	if list[0].TitleMN != "Хаан банк" || list[1].TitleMN != "Голомт банк" || b.TitleMN != "Хаан банк" {
+		t.Fatalf("Mongolian bank names %q %q %q", list[0].TitleMN, list[1].TitleMN, b.TitleMN)
+	}
 	got, err := e.Wallet.BankAccount(ctx, u.UID, b.ID)
 	wt.WantCode(t, err, "")
 	if got != b {

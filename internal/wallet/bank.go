@@ -59,8 +59,10 @@ func bankByPayment(p string) (Bank, bool) {
 // account, userName, icon).
 type BankAccount struct {
 	ID string `json:"id"`
-	// Title is the bank's name.
-	Title string `json:"title"`
+	// Title is the bank's name; TitleMN its Mongolian name (from the payment
+	// list, "" for a bank no longer on it).
+	Title   string `json:"title"`
+	TitleMN string `json:"titleMn"`
 	// Account is the IBAN: MN and 18 digits.
 	Account  string `json:"account"`
 	UserName string `json:"userName" doc:"account holder: the user's real name"`
@@ -85,10 +87,16 @@ func ownClaim(uid string) store.Cond {
 }
 
 func bankAccountOf(it store.Item) BankAccount {
-	return BankAccount{
+	a := BankAccount{
 		ID: it.Str("id"), Title: it.Str("title"), Account: it.Str("account"), UserName: it.Str("userName"),
 		Icon: it.Str("icon"), Payment: it.Str("payment"), Ctime: it.Int("ctime"),
 	}
+	for _, b := range Banks() {
+		if b.Payment == a.Payment {
+			a.TitleMN = b.TitleMN
+		}
+	}
+	return a
 }
 
 // AddBankInput is a fiat_user_bank_add call.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { statisticsWindow, transferCall } from './wallet-api'
+import { bankTitle, statisticsWindow, transferCall } from './wallet-api'
 
 describe('transferCall (spec §4 transfer kinds)', () => {
   const base = { coin: 'USDT', amount: '10', requestId: 'r1' }
@@ -28,5 +28,15 @@ describe('transferCall (spec §4 transfer kinds)', () => {
 describe('statisticsWindow (spec §9)', () => {
   it('runs from 7 days back to 1 day back', () => {
     expect(statisticsWindow(new Date(2026, 10, 21, 12))).toEqual({ startDate: '2026-11-14', endDate: '2026-11-20' })
+  })
+})
+
+describe('bankTitle', () => {
+  it('names a saved bank in Mongolian in mn_MN, in English otherwise or when the server has no Mongolian name', () => {
+    const bank = { title: 'Khan Bank', titleMn: 'Хаан банк' }
+    expect(bankTitle(bank, 'mn_MN')).toBe('Хаан банк')
+    expect(bankTitle(bank, 'en_US')).toBe('Khan Bank')
+    expect(bankTitle({ title: 'Old Bank', titleMn: '' }, 'mn_MN')).toBe('Old Bank')
+    expect(bankTitle({ title: 'Old Bank' }, 'mn_MN')).toBe('Old Bank')
   })
 })

@@ -574,6 +574,8 @@ export const getVerifyAddress = () =>
 export interface BankAccount {
   id: string
   title: string
+  /** The bank's Mongolian name ("" when the bank left the payment list). */
+  titleMn?: string
   account: string
   userName: string
   icon: string
@@ -629,4 +631,9 @@ export const setCapitalPassword = (input: CapitalInput) =>
 export function newRequestId(): string {
   if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID()
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`
+}
+
+/** A bank's name in the app's language: the Mongolian one in mn_MN when the server has it. */
+export function bankTitle(b: Pick<BankAccount, 'title' | 'titleMn'>, lan: string): string {
+  return lan === 'mn_MN' && b.titleMn ? b.titleMn : b.title
 }

@@ -6,7 +6,7 @@ import { useTexts } from '@/lib/i18n'
 import { notifyError, notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { useUserInfo, type UserInfo } from '@/lib/session'
-import { addBankAccount, getPaymentList, OP, sendSms, walletKeys } from '../api/wallet-api'
+import { addBankAccount, bankTitle, getPaymentList, OP, sendSms, walletKeys } from '../api/wallet-api'
 import { ibanForSubmit, ibanPasted, ibanTyped, IBAN_PREFIX, validateIbanDigits, type IbanMessage } from '../lib/iban'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
 import { BusyButton } from './shared'
@@ -144,7 +144,7 @@ function AddBankForm({ onDone, onAdded }: { onDone: () => void; onAdded?: (id: s
               <option value="">{t('addBank.chooseBank')}</option>
               {(payments.data ?? []).map((p) => (
                 <option key={p.payment} value={p.payment}>
-                  {lan === 'mn_MN' && p.titleMn ? p.titleMn : p.title}
+                  {bankTitle(p, lan)}
                 </option>
               ))}
             </NativeSelect.Field>

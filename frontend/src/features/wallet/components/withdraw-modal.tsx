@@ -8,6 +8,7 @@ import { notifyError, notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import {
+  bankTitle,
   bankWithdraw,
   confirmWithdraw,
   getAssets,
@@ -97,7 +98,7 @@ function WithdrawBody({
   setStep: (s: Step) => void
   onDone: () => void
 }) {
-  const { t } = useTexts('walletModals')
+  const { t, lan } = useTexts('walletModals')
   const walletTexts = useTexts('wallet')
   const common = useTexts('common')
   const queryClient = useQueryClient()
@@ -397,7 +398,7 @@ function WithdrawBody({
                     >
                       {(banks.data ?? []).map((b) => (
                         <option key={b.id} value={b.id}>
-                          {`${b.title} · ${b.account}`}
+                          {`${bankTitle(b, lan)} · ${b.account}`}
                         </option>
                       ))}
                     </NativeSelect.Field>
@@ -527,7 +528,7 @@ function WithdrawBody({
               <InfoRow label={t('withdraw.receive')}>{`${formatAtLeast(receive, precision)} ${symbol}`}</InfoRow>
               <InfoRow label={bankMode ? t('withdraw.recipientBank') : t('withdraw.address')}>
                 <Text fontFamily="mono" fontSize="xs">
-                  {bankMode ? `${bank?.title ?? ''} ${bank?.account ?? ''}` : memo ? `${address} (${memo})` : address}
+                  {bankMode ? `${bank ? bankTitle(bank, lan) : ''} ${bank?.account ?? ''}` : memo ? `${address} (${memo})` : address}
                 </Text>
               </InfoRow>
             </Stack>
