@@ -379,3 +379,54 @@ describe('MarketOverview favourites of a signed-in user', () => {
     expect(localStorage.getItem(FAVOURITES_OWNER_KEY)).toBeNull()
   })
 })
+
+describe('MarketOverview for keyboard and live users', () => {
+  beforeEach(() => {
+    localStorage.clear()
+    apiData.mockReset()
+    apiPost.mockReset()
+    apiPost.mockImplementation(visitor)
+    apiData.mockImplementation(async (path: string) => (path.endsWith('/market/tickers') ? tickers : market))
+  })
+
+  // Unstarring on the Favourites tab removes the row under the focus; the keyboard user stays in the list.
+  it('keeps the focus in the list when a pair is unstarred on the Favourites tab', async () => {
+    localStorage.setItem(FAVOURITES_KEY, JSON.stringify(['BTC_USDT', 'TON_USDT']))
+    renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-TON_USDT')
+    const btc = screen.getByRole('button', { name: 'Remove BTC/USDT from favourites' })
+    act(() => btc.focus())
+    fireEvent.click(btc)
+    await waitFor(() => expect(screen.queryByTestId('market-row-BTC_USDT')).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove TON/USDT from favourites' })))
+    // The last one: focus goes to the Favourites tab, not to the start of the page.
+    fireEvent.click(document.activeElement!)
+    await screen.findByTestId('market-empty')
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('tab', { name: /Favourites/ })))
+  })
+
+  it('says "Reconnecting…" while the live prices are down', async () => {
+    const sockets: FakeSocket[] = []
+    const socket = new MarketSocket({
+      url: 'ws://x/ws',
+      create: (u) => {
+        const s = new FakeSocket(u)
+        sockets.push(s)
+        return s
+      },
+      baseDelay: 10,
+      pingInterval: 0,
+    })
+    renderWithApp(<MarketOverview as="page" socket={socket} />)
+    await screen.findByTestId('market-row-BTC_USDT')
+    await waitFor(() => expect(sockets).toHaveLength(1))
+    act(() => sockets[0].open())
+    expect(screen.queryByTestId('market-reconnecting')).toBeNull()
+    act(() => sockets[0].drop())
+    expect((await screen.findByTestId('market-reconnecting')).textContent).toContain('Reconnecting…')
+    await waitFor(() => expect(sockets).toHaveLength(2))
+    act(() => sockets[1].open())
+    await waitFor(() => expect(screen.queryByTestId('market-reconnecting')).toBeNull())
+    socket.close()
+  })
+})

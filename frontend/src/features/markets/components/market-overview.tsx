@@ -18,11 +18,13 @@ import {
   VStack,
 } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { LuCloudOff, LuInbox, LuSearch, LuStar } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import { useMarketSocketOpen, useResyncAfterReconnect } from '@/features/trade/api/use-market-connection'
 import { fixed } from '@/features/trade/lib/decimal'
+import { useFocusRescue } from '@/features/trade/lib/use-focus-rescue'
+import { ReconnectingNotice } from '@/features/trade/components/reconnecting-notice'
 import { useTexts } from '@/lib/i18n'
 import { changeColor, formatRose } from '@/lib/change'
 import { getMarketSocket, type MarketSocket } from '@/lib/market-socket'
@@ -149,6 +151,7 @@ function MarketTable({
                       aria-label={label}
                       aria-pressed={favourite}
                       title={label}
+                      data-testid="favourite-toggle"
                       onClick={() => onToggle(pair.symbol)}
                       color={favourite ? 'yellow.500' : 'fg.subtle'}
                     >
@@ -246,7 +249,7 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
   const tickers = useQuery({ ...marketTickersQuery, refetchInterval: live ? TICKERS_SLOW_POLL_MS : TICKERS_POLL_MS })
   const { favourites, toggle } = useFavourites(query.data)
   const [search, setSearch] = useState('')
-  const groups = query.data?.groups ?? []
+  const groups = useMemo(() => query.data?.groups ?? [], [query.data])
   // The tab chosen here (or asked for by the address); until then the one
   // chosen last time, or Favourites for a user who has some.
   const [tab, setTab] = useState<string | null>(initialTab === 'favourites' ? FAVOURITES_TAB : null)
@@ -313,14 +316,23 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
     )
   }
 
+  // Unstarring a pair on the Favourites tab takes its row away under the keyboard: focus moves to the next
+  // pair's star, or to the tab once none is left.
+  const section = useRef<HTMLElement>(null)
+  const toTab = useCallback(() => section.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'), [])
+  useFocusRescue(section, toTab)
   return (
-    <Box as="section" aria-labelledby="markets-title" data-testid="market-overview">
+    <Box as="section" ref={section} aria-labelledby="markets-title" data-testid="market-overview">
       <Flex justify="space-between" align={{ base: 'start', md: 'end' }} gap="4" direction={{ base: 'column', md: 'row' }} mb="5">
         <Stack gap="1">
           <Heading as={as === 'page' ? 'h1' : 'h2'} id="markets-title" size={as === 'page' ? '3xl' : '2xl'}>
             {t('markets.title')}
           </Heading>
           <Text color="fg.muted">{t('markets.subtitle')}</Text>
+          {/* Prices that stop moving while the live connection is down are not taken for a quiet market. */}
+          <Box alignSelf="flex-start">
+            <ReconnectingNotice socket={socket} />
+          </Box>
         </Stack>
         <InputGroup startElement={<LuSearch />} maxW={{ md: '64' }} w="full">
           <Input

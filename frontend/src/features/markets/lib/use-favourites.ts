@@ -116,7 +116,7 @@ export function useFavourites(overview: MarketOverview | undefined): Favourites 
     confirmed.current = []
     setFavourites([])
     show()
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the signed-in state changes
+    // Runs when the signed-in state changes.
   }, [uid])
 
   // Signed in: merge once after sign-in, then follow followCoinList.

@@ -32,7 +32,10 @@ export function CancelAllDialog({
               <Dialog.Title>{t('confirmCancelAll.title')}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>
-              <Text>{pair ? t('confirmCancelAll.bodyPair', { n: count, pair }) : t('confirmCancelAll.bodyAll', { n: count })}</Text>
+              {/* The description of the alert dialog: a screen reader reads what will be cancelled with the question. */}
+              <Dialog.Description asChild>
+                <Text>{pair ? t('confirmCancelAll.bodyPair', { n: count, pair }) : t('confirmCancelAll.bodyAll', { n: count })}</Text>
+              </Dialog.Description>
             </Dialog.Body>
             <Dialog.Footer>
               <Button variant="outline" onClick={onClose} data-testid="cancel-all-keep">

@@ -1,6 +1,7 @@
 import { Badge, Text } from '@chakra-ui/react'
 import type { DataColumn } from '@/components/data/data-table'
 import type { TranslateFn } from '@/lib/i18n'
+import { AmendButton, type AmendTarget } from '@/features/trade/components/amend-dialog'
 import { StopLine, type StopLineTexts } from '@/features/trade/components/stop-line'
 import type { SpotOrder, SpotPair, SpotTrade } from '../api/orders-api'
 import { fixed, formatDateTime, formatFee, isPositive, orderAmount, orderPrice, pairOf, statusKey, statusPalette } from '../lib/order-format'
@@ -60,6 +61,8 @@ export function orderColumns(
   pairs: SpotPair[] | undefined,
   finished: boolean,
   lastPrices?: Record<string, string | undefined>,
+  /** Open orders: the pencil beside the amount reduces it. */
+  onAmend?: (o: AmendTarget) => void,
 ): DataColumn<SpotOrder>[] {
   const p = (o: SpotOrder) => pairOf(pairs, o.symbol)
   const stop = stopTexts(t)
@@ -88,7 +91,17 @@ export function orderColumns(
         </>
       ),
     },
-    { id: 'amount', header: t('cols.amount'), numeric: true, cell: (o) => orderAmount(o, p(o)) },
+    {
+      id: 'amount',
+      header: t('cols.amount'),
+      numeric: true,
+      cell: (o) => (
+        <>
+          {orderAmount(o, p(o))}
+          {onAmend && <AmendButton order={o} onAmend={onAmend} />}
+        </>
+      ),
+    },
     { id: 'filled', header: t('cols.filled'), numeric: true, cell: (o) => fixed(o.deal_volume, p(o).volumePlaces) },
   ]
   if (finished) {

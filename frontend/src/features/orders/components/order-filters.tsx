@@ -19,7 +19,9 @@ function Select({
   testId: string
 }) {
   return (
-    <Field.Root width={{ base: 'full', sm: 'auto' }} minW={{ sm: '36' }} flex={{ base: '1 1 40%', sm: '0 0 auto' }}>
+    // Two to a row on a phone, but never narrower than the longest choice: at 390 px in mn_MN "Сүүлийн 180 хоног"
+    // and "Хэсэгчлэн биелээд цуцлагдсан" were cut under the arrow; such a select takes a row of its own instead.
+    <Field.Root width={{ base: 'full', sm: 'auto' }} minW={{ base: 'fit-content', sm: '36' }} flex={{ base: '1 1 40%', sm: '0 0 auto' }} data-testid={`${testId}-field`}>
       <Field.Label fontSize="xs" color="fg.muted">
         {label}
       </Field.Label>

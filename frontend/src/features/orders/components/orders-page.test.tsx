@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { useState } from 'react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
@@ -151,10 +151,45 @@ describe('OrdersPage', () => {
     fireEvent.click(screen.getByTestId('orders-cancel-all'))
     const dialog = await screen.findByTestId('cancel-all-dialog')
     expect(dialog.textContent).toContain('All 12 open BTC/USDT orders will be cancelled')
+    // An alert dialog read out with its question and what it will do.
+    expect(dialog.getAttribute('role')).toBe('alertdialog')
+    expect(document.getElementById(dialog.getAttribute('aria-describedby') ?? '')?.textContent).toContain('All 12 open BTC/USDT orders will be cancelled')
     fireEvent.click(within(dialog).getByTestId('cancel-all-confirm'))
     await waitFor(() => expect(calls('/fe-ex-api/order/cancel_all')).toEqual([{ symbol: 'btcusdt' }]))
     // Only this pair's orders went: the toast says which.
     await waitFor(() => expect(notifySuccess).toHaveBeenCalledWith('All open BTC/USDT orders cancelled'))
+  })
+
+  // The cancelled order's row goes away under the focus: the keyboard user lands on the next order, not the page's start.
+  it('moves the focus to the next order when the focused one is cancelled', async () => {
+    openOrders = [order(0), order(1)]
+    apiData.mockImplementation(async (path: string, body: Record<string, unknown>) => {
+      if (path === '/fe-ex-api/order/cancel') {
+        openOrders = openOrders.filter((o) => o.order_id !== body.order_id)
+        return {}
+      }
+      return route(path, body)
+    })
+    renderWithApp(<Harness initial={{}} />)
+    const list = await screen.findByTestId('open-orders')
+    const button = within(list).getByRole('button', { name: 'Cancel order 1000' })
+    act(() => button.focus())
+    fireEvent.click(button)
+    await waitFor(() => expect(within(screen.getByTestId('open-orders')).getAllByTestId('open-order')).toHaveLength(1))
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel order 1001' })))
+  })
+
+  it('reduces an open order from the pencil beside its amount', async () => {
+    openOrders = [order(0, { volume: '0.01' }), order(1, { type: 'MARKET', price: '0', volume: '0', quote_volume: '50' })]
+    renderWithApp(<Harness initial={{}} />)
+    const list = await screen.findByTestId('open-orders')
+    expect(within(list).getAllByTestId('amend-order')).toHaveLength(1)
+    fireEvent.click(within(list).getByRole('button', { name: 'Reduce the amount of order 1000' }))
+    const dialog = await screen.findByTestId('amend-dialog')
+    fireEvent.change(within(dialog).getByLabelText('New amount'), { target: { value: '0.005' } })
+    fireEvent.click(within(dialog).getByTestId('amend-submit'))
+    await waitFor(() => expect(calls('/fe-ex-api/order/amend')).toEqual([{ symbol: 'btcusdt', order_id: '1000', volume: '0.005' }]))
+    await waitFor(() => expect(screen.queryByTestId('amend-dialog')).toBeNull())
   })
 
   it("shows an open stop-limit order's stop and whether the last price has reached it", async () => {
@@ -264,6 +299,21 @@ describe('OrdersPage', () => {
       expect(getComputedStyle(tab).flexGrow).toBe('1')
       expect(getComputedStyle(tab).fontSize).toBe('13px')
     }
+  })
+
+  // jsdom renders the phone layout (two filters to a row). At 390 px in mn_MN a select as narrow as half the row cut its
+  // choice under the arrow ("Сүүлийн 180 хоно"); each keeps at least the width of its longest choice and wraps instead.
+  it('never makes a filter narrower than its longest choice on a phone', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    renderWithApp(<Harness initial={{ tab: 'history' }} />)
+    await screen.findByTestId('order-history')
+    expect((screen.getByTestId('filter-range') as HTMLSelectElement).selectedOptions[0].textContent).toBe('Сүүлийн 180 хоног')
+    for (const id of ['filter-pair', 'filter-side', 'filter-status', 'filter-range']) {
+      const field = screen.getByTestId(`${id}-field`)
+      expect(field.contains(screen.getByTestId(id))).toBe(true)
+      expect(getComputedStyle(field).minWidth, id).toBe('fit-content')
+    }
+    document.cookie = 'lan=en_US; path=/'
   })
 
   it('names the time range in English too', async () => {

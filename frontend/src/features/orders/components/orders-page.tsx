@@ -1,12 +1,14 @@
 import { Box, Button, Container, Flex, Heading, HStack, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { LuChartCandlestick, LuListX } from 'react-icons/lu'
 import { DataTable } from '@/components/data/data-table'
 import { HISTORY_WINDOW_DAYS } from '@/components/data/history-range'
 import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
 import { marketTickersQuery } from '@/features/markets/api/get-market-tickers'
+import { AmendDialog, type AmendTarget } from '@/features/trade/components/amend-dialog'
+import { useFocusRescue } from '@/features/trade/lib/use-focus-rescue'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
 import {
   HISTORY_REFRESH_MS,
@@ -72,7 +74,8 @@ function OpenOrdersTab({
   const hasStops = all.some((o) => o.type === 'STOP_LIMIT')
   const tickers = useQuery({ ...marketTickersQuery, enabled: hasStops }).data
   const lastPrices = useMemo(() => (tickers ? Object.fromEntries(Object.entries(tickers).map(([k, v]) => [k, v.close])) : undefined), [tickers])
-  const columns = useMemo(() => orderColumns(t, pairs, false, lastPrices), [t, pairs, lastPrices])
+  const [amending, setAmending] = useState<AmendTarget | null>(null)
+  const columns = useMemo(() => orderColumns(t, pairs, false, lastPrices, setAmending), [t, pairs, lastPrices])
   const { cancel, cancelAll, pending } = cancels
   const pair = search.symbol ? pairOf(pairs, search.symbol) : undefined
   return (
@@ -126,6 +129,7 @@ function OpenOrdersTab({
         labels={pagerLabels(t, t('tabs.open'))}
         testId="open-pager"
       />
+      <AmendDialog order={amending} onClose={() => setAmending(null)} />
       <CancelAllDialog
         open={confirming}
         onClose={() => setConfirming(false)}
@@ -248,8 +252,12 @@ export function OrdersPage({ search, onSearch }: { search: OrdersSearch; onSearc
   const [detail, setDetail] = useState<SpotOrder | null>(null)
   const phone = useBreakpointValue({ base: true, sm: false }, { ssr: false }) ?? false
   const tradePair = search.symbol ? pairOf(pairs, search.symbol).routeSymbol : 'BTC_USDT'
+  // A cancelled order's row goes away under the keyboard: focus moves to the next order's button (or the tab).
+  const pageRef = useRef<HTMLDivElement>(null)
+  const toTab = useCallback(() => pageRef.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'), [])
+  useFocusRescue(pageRef, toTab)
   return (
-    <Container maxW="7xl" py={{ base: '4', md: '8' }} px={{ base: '3', md: '6' }} data-testid="orders-page">
+    <Container ref={pageRef} maxW="7xl" py={{ base: '4', md: '8' }} px={{ base: '3', md: '6' }} data-testid="orders-page">
       <Flex justify="space-between" align={{ base: 'flex-start', md: 'center' }} gap="3" mb="5" direction={{ base: 'column', sm: 'row' }}>
         <Box>
           <Heading as="h1" size="xl">

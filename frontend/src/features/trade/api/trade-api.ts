@@ -240,3 +240,11 @@ export const cancelOrder = (symbol: string, orderId: string) =>
   apiData('/fe-ex-api/order/cancel', { symbol, order_id: orderId })
 
 export const cancelAllOrders = (symbol: string) => apiData('/fe-ex-api/order/cancel_all', { symbol })
+
+/**
+ * Reduces an open order to `volume` (its new total amount, filled part
+ * included); the price and the order's place in the book stay. Rejects
+ * ApiError after the request client has shown the server's reason.
+ */
+export const amendOrder = (symbol: string, orderId: string, volume: string) =>
+  apiData('/fe-ex-api/order/amend', { symbol, order_id: orderId, volume })

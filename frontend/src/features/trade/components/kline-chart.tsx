@@ -1,4 +1,4 @@
-import { Box, Button, HStack, Skeleton, Text } from '@chakra-ui/react'
+import { Box, Button, HStack, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useQuery } from '@tanstack/react-query'
 import {
   CandlestickSeries,
@@ -40,7 +40,7 @@ export function KlineChart({ pair, height = 380 }: { pair: TradePair; height?: n
   const { colorMode } = useColorMode()
   const mode = colorMode === 'dark' ? 'dark' : 'light'
   const [period, setPeriod] = useState<Period>('15min')
-  const { data, isLoading } = useQuery(klineQuery(pair.symbol, period))
+  const { data, isLoading, isError, isFetching, refetch } = useQuery(klineQuery(pair.symbol, period))
   const box = useRef<HTMLDivElement>(null)
   const chart = useRef<IChartApi | null>(null)
   const candles = useRef<ISeriesApi<'Candlestick'> | null>(null)
@@ -85,13 +85,17 @@ export function KlineChart({ pair, height = 380 }: { pair: TradePair; height?: n
     }
   }, [data, mode, pair.symbol])
 
-  useMarketChannel(`market_${pair.symbol}_kline_${period}`, (m) => {
+  // The pair and period whose live candle has been drawn: a chart that had no candles says so until the first one.
+  const [liveOf, setLiveOf] = useState<string>()
+  const channel = `market_${pair.symbol}_kline_${period}`
+  useMarketChannel(channel, (m) => {
     const k = (m.tick ?? m.data) as Kline | undefined
     if (!k || typeof k.id !== 'number' || !candles.current || !volumes.current) return
     const b = toBars(k, chartColors(mode))
     try {
       candles.current.update(b.candle)
       volumes.current.update(b.volume)
+      if (liveOf !== channel) setLiveOf(channel)
     } catch {
       // An out-of-order tick (older than the last bar) is ignored.
     }
@@ -131,8 +135,20 @@ export function KlineChart({ pair, height = 380 }: { pair: TradePair; height?: n
       <Box position="relative" h={`${height}px`}>
         <Box ref={box} position="absolute" inset="0" data-testid="kline-canvas" />
         {isLoading && <Skeleton position="absolute" inset="0" data-testid="kline-loading" />}
-        {!isLoading && data?.length === 0 && (
-          <Text position="absolute" top="45%" w="full" textAlign="center" color="fg.muted" fontSize="sm" data-testid="kline-empty">
+        {/* Candles that could not be read are said so (not a blank chart), with a way to read them again. */}
+        {isError && !data && (
+          <Stack position="absolute" inset="0" zIndex="1" align="center" justify="center" gap="3" bg="bg.panel" role="alert" data-testid="kline-error">
+            <Text color="fg.error" fontSize="sm" textAlign="center" px="4">
+              {t('chart.error')}
+            </Text>
+            <Button size="xs" variant="outline" loading={isFetching} onClick={() => void refetch()} data-testid="kline-retry">
+              {t('chart.retry')}
+            </Button>
+          </Stack>
+        )}
+        {/* Above the chart's canvas (which would hide it), and gone once a live candle is drawn. */}
+        {!isLoading && data?.length === 0 && liveOf !== channel && (
+          <Text position="absolute" top="45%" w="full" zIndex="1" pointerEvents="none" textAlign="center" color="fg.muted" fontSize="sm" data-testid="kline-empty">
             {t('chart.empty')}
           </Text>
         )}

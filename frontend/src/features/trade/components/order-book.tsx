@@ -1,10 +1,10 @@
 import { Box, Button, chakra, Flex, HStack, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useTexts } from '@/lib/i18n'
 import { depthQuery, tickerQuery, type Depth, type TradePair } from '../api/trade-api'
 import { useMarketChannel } from '../api/use-market-channel'
-import { fixed, formatDec, mulDec, parseDec, placesOf } from '../lib/decimal'
+import { fixed, formatDec, groupThousands, mulDec, parseDec, placesOf } from '../lib/decimal'
 import { changeColor } from './format'
 
 const ROWS = 12
@@ -28,6 +28,8 @@ function Level({
   pricePlaces,
   volPlaces,
   onPick,
+  tabStop,
+  onFocus,
 }: {
   side: 'buy' | 'sell'
   price: string
@@ -36,10 +38,16 @@ function Level({
   pricePlaces: number
   volPlaces: number
   onPick: (price: string) => void
+  /** The one level the Tab key stops at (the arrow keys move between levels). */
+  tabStop: boolean
+  onFocus: () => void
 }) {
   return (
     <chakra.button
       type="button"
+      tabIndex={tabStop ? 0 : -1}
+      onFocus={onFocus}
+      data-level=""
       display="flex"
       position="relative"
       w="full"
@@ -88,6 +96,22 @@ export function OrderBook({ pair, onPick }: { pair: TradePair; onPick: (price: s
   const asks = (data?.asks ?? []).slice(0, ROWS).reverse()
   const buys = (data?.buys ?? []).slice(0, ROWS)
   const max = Math.max(1e-12, ...[...asks, ...buys].map(([, v]) => Number(v)))
+  // The levels are one stop of the Tab key (not 24 on the way to the order form): the arrow keys, Home and End move
+  // between them, Enter picks one. The stop starts at the best ask, next to the spread. Rows are keyed by their place,
+  // not their price, so a focused row stays focused while the live book changes its price.
+  const [stop, setStop] = useState<number>()
+  const levelCount = asks.length + buys.length
+  const tabStop = Math.min(stop ?? Math.max(0, asks.length - 1), Math.max(0, levelCount - 1))
+  const levels = useRef<HTMLDivElement>(null)
+  const onLevelKey = (e: React.KeyboardEvent) => {
+    const buttons = Array.from(levels.current?.querySelectorAll<HTMLButtonElement>('[data-level]') ?? [])
+    const i = buttons.indexOf(document.activeElement as HTMLButtonElement)
+    if (i < 0) return
+    const next = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1 : undefined
+    if (next === undefined) return
+    e.preventDefault()
+    buttons[Math.max(0, Math.min(buttons.length - 1, next))]?.focus()
+  }
   return (
     <Stack gap="1" data-testid="order-book" h="full">
       <HStack justify="space-between" px="2" pt="2">
@@ -98,7 +122,7 @@ export function OrderBook({ pair, onPick }: { pair: TradePair; onPick: (price: s
           <NativeSelect.Field aria-label={t('book.step')} data-testid="book-step" value={String(step)} onChange={(e) => setStep(Number(e.target.value))}>
             {[0, 1, 2].map((n) => (
               <option key={n} value={n}>
-                {stepSize(pair.priceTick, n, pair.depthSteps)}
+                {groupThousands(stepSize(pair.priceTick, n, pair.depthSteps))}
               </option>
             ))}
           </NativeSelect.Field>
@@ -129,21 +153,43 @@ export function OrderBook({ pair, onPick }: { pair: TradePair; onPick: (price: s
           {t('book.empty')}
         </Text>
       ) : (
-        <>
-          <Stack gap="0">
-            {asks.map(([p, v]) => (
-              <Level key={`a${p}`} side="sell" price={p} qty={v} width={Number(v) / max} pricePlaces={places} volPlaces={pair.volumePrecision} onPick={onPick} />
+        <Box ref={levels} onKeyDown={onLevelKey}>
+          <Stack gap="0" role="group" aria-label={t('book.asks')} data-testid="book-asks">
+            {asks.map(([p, v], i) => (
+              <Level
+                key={`a${asks.length - i}`}
+                side="sell"
+                price={p}
+                qty={v}
+                width={Number(v) / max}
+                pricePlaces={places}
+                volPlaces={pair.volumePrecision}
+                onPick={onPick}
+                tabStop={i === tabStop}
+                onFocus={() => setStop(i)}
+              />
             ))}
           </Stack>
           <Text px="2" py="1" fontWeight="bold" fontVariantNumeric="tabular-nums" color={changeColor(ticker?.rose)} data-testid="book-last">
             {fixed(ticker?.close, pair.pricePrecision)}
           </Text>
-          <Stack gap="0">
-            {buys.map(([p, v]) => (
-              <Level key={`b${p}`} side="buy" price={p} qty={v} width={Number(v) / max} pricePlaces={places} volPlaces={pair.volumePrecision} onPick={onPick} />
+          <Stack gap="0" role="group" aria-label={t('book.bids')} data-testid="book-bids">
+            {buys.map(([p, v], i) => (
+              <Level
+                key={`b${i}`}
+                side="buy"
+                price={p}
+                qty={v}
+                width={Number(v) / max}
+                pricePlaces={places}
+                volPlaces={pair.volumePrecision}
+                onPick={onPick}
+                tabStop={asks.length + i === tabStop}
+                onFocus={() => setStop(asks.length + i)}
+              />
             ))}
           </Stack>
-        </>
+        </Box>
       )}
     </Stack>
   )

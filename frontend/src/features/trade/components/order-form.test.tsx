@@ -7,7 +7,8 @@ import { FakeSocket } from '@/test/fake-socket'
 import type { OrderView } from '../api/trade-api'
 import { isFinal } from '../lib/order-outcome'
 import { BTC_USDT } from '../test-pair'
-import { OrderForm } from './order-form'
+import { system } from '@/components/ui/theme'
+import { OrderForm, SIDE_COLORS } from './order-form'
 
 const apiData = vi.hoisted(() => vi.fn())
 vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import('@/lib/request-client')>()), apiData }))
@@ -595,5 +596,49 @@ describe('OrderForm stop-limit against the last price', () => {
     fireEvent.click(screen.getByTestId('order-submit'))
     await pause(50)
     expect(creates()).toHaveLength(0)
+  })
+})
+
+describe('OrderForm buy and sell colours', () => {
+  /** WCAG contrast ratio of two #rrggbb colours. */
+  const contrast = (a: string, b: string) => {
+    const lum = (hex: string) => {
+      const [r, g, bl] = [1, 3, 5].map((i) => {
+        const v = parseInt(hex.slice(i, i + 2), 16) / 255
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4
+      })
+      return 0.2126 * r + 0.7152 * g + 0.0722 * bl
+    }
+    const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x)
+    return (hi + 0.05) / (lo + 0.05)
+  }
+  type Conditional = string | { _light: string; _dark: string }
+  const config = (system as unknown as { _config: { theme: { semanticTokens: { colors: Record<string, { value: Conditional }> } } } })._config
+  /** A colour token of the app's theme as #rrggbb in a theme. */
+  const resolve = (token: Conditional, mode: 'light' | 'dark'): string => {
+    const name = typeof token === 'string' ? token : token[`_${mode}`]
+    if (name.startsWith('#')) return name
+    if (name === 'white') return '#ffffff'
+    const semantic = config.theme.semanticTokens.colors[name]?.value
+    if (semantic) return resolve(semantic, mode)
+    return String(system.token(`colors.${name}`))
+  }
+
+  it.each(['light', 'dark'] as const)('reads the words on the buy and sell buttons at 4.5:1 at least (%s theme)', (mode) => {
+    for (const side of ['BUY', 'SELL'] as const) {
+      const { bg, color } = SIDE_COLORS[side]
+      const ratio = contrast(resolve(bg, mode), resolve(color, mode))
+      expect(ratio, `${side} in the ${mode} theme`).toBeGreaterThanOrEqual(4.5)
+    }
+  })
+
+  it('paints the chosen side and the submit with them', async () => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => (path.endsWith('/finance/v5/account_balance') ? balances : {}))
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.55 USDT'))
+    // Dark words on the up colour, not white (3.1:1 light, 2.1:1 dark).
+    expect(getComputedStyle(screen.getByTestId('order-submit')).color).toContain('gray-950')
+    expect(getComputedStyle(screen.getByTestId('side-buy')).color).toContain('gray-950')
   })
 })

@@ -33,6 +33,17 @@ import {
 } from '../lib/order-form'
 import { outcomeWarning, watchOrder, type FollowOptions } from '../lib/order-outcome'
 
+/**
+ * Colours of the buy and sell buttons (the chosen side and the submit):
+ * the side's colour with text that reads on it in both themes (4.5:1 at
+ * least). White text on the up green was 3.1:1 in the light theme and
+ * 2.1:1 in the dark one, and on the dark theme's lighter red 2.8:1.
+ */
+export const SIDE_COLORS = {
+  BUY: { bg: 'up', color: 'gray.950' },
+  SELL: { bg: 'down', color: { _light: 'white', _dark: 'gray.950' } },
+} as const
+
 /** A price picked in the order book; n changes on every pick so the same price can be picked twice. */
 export interface PickedPrice {
   price: string
@@ -209,6 +220,8 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   const { data: ticker } = useQuery(tickerQuery(pair.symbol))
   const lastPrice = ticker?.close ?? pair.close
 
+  // The balances could not be read (and none were read before): unknown, not zero.
+  const balanceFailed = balances.isError && !balances.data
   const payCoin = side === 'BUY' ? pair.quote : pair.base
   // A coin the account has never held is a zero balance once the balances are in.
   const available = balances.data ? (balances.data[payCoin] ?? '0') : undefined
@@ -363,8 +376,8 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
               flex="1"
               size="sm"
               variant={side === s ? 'solid' : 'ghost'}
-              bg={side === s ? (s === 'BUY' ? 'up' : 'down') : undefined}
-              color={side === s ? 'white' : undefined}
+              bg={side === s ? SIDE_COLORS[s].bg : undefined}
+              color={side === s ? SIDE_COLORS[s].color : undefined}
               aria-pressed={side === s}
               data-testid={`side-${s.toLowerCase()}`}
               onClick={() => switchSide(s)}
@@ -409,11 +422,31 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
             ))}
           </HStack>
         )}
-        <HStack justify="space-between" fontSize="xs">
+        <HStack justify="space-between" fontSize="xs" gap="2">
           <Text color="fg.muted">{t('form.available')}</Text>
-          <Text fontVariantNumeric="tabular-nums" data-testid="available-balance">
-            {balances.isLoading ? '…' : `${truncated(available ?? '0', availablePlaces(pair, side))} ${payCoin}`}
-          </Text>
+          {balanceFailed ? (
+            // Not "0": a balance that could not be read is said to be unknown, with a way to read it again.
+            <HStack gap="1" data-testid="available-balance-error">
+              <Text color="fg.error" data-testid="available-balance">
+                {t('form.balanceError')}
+              </Text>
+              <Button
+                type="button"
+                size="2xs"
+                variant="ghost"
+                colorPalette="brand"
+                loading={balances.isFetching}
+                onClick={() => void balances.refetch()}
+                data-testid="available-balance-retry"
+              >
+                {t('form.balanceRetry')}
+              </Button>
+            </HStack>
+          ) : (
+            <Text fontVariantNumeric="tabular-nums" data-testid="available-balance">
+              {balances.isLoading ? '…' : `${truncated(available ?? '0', availablePlaces(pair, side))} ${payCoin}`}
+            </Text>
+          )}
         </HStack>
         {type === 'STOP_LIMIT' && (
           <NumberField label={t('form.stopPrice')} value={stopPrice} onChange={setStopPrice} coin={pair.quote} places={pricePlaces} error={errorOf('stopPrice')} testId="stop-price-input" />
@@ -471,8 +504,8 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
         <Button
           type="submit"
           size="md"
-          color="white"
-          bg={side === 'BUY' ? 'up' : 'down'}
+          color={SIDE_COLORS[side].color}
+          bg={SIDE_COLORS[side].bg}
           loading={mutation.isPending}
           data-testid="order-submit"
         >

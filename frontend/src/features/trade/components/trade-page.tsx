@@ -1,4 +1,4 @@
-import { Box, Container, Grid, GridItem, Heading, Skeleton, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
+import { Box, Button, Container, Grid, GridItem, Heading, Skeleton, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { AppLink } from '@/components/layout/app-link'
@@ -106,7 +106,7 @@ function Mobile({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: Trade
 /** Spot trade page: header, chart, book, trades, order form and the user's orders. */
 export function TradePage({ symbol }: { symbol: string }) {
   const { t } = useTexts('trade')
-  const { data: pairs, isLoading, isError } = useQuery(pairsQuery)
+  const { data: pairs, isLoading, isError, isFetching, refetch } = useQuery(pairsQuery)
   const [picked, setPicked] = useState<PickedPrice>()
   const mobile = useBreakpointValue({ base: true, lg: false }, { ssr: false }) ?? false
   const pair = pairs?.find((p) => p.symbol === apiSymbol(symbol))
@@ -122,10 +122,23 @@ export function TradePage({ symbol }: { symbol: string }) {
         <Skeleton h="96" rounded="lg" />
       </Stack>
     )
-  } else if (isError || !pair) {
+  } else if (isError && !pairs) {
+    // The pairs could not be read (the exchange is down or the network dropped): a way to read them again.
+    body = (
+      <Stack py="16" align="center" gap="3" role="alert" data-testid="trade-error">
+        <Heading size="md">{t('page.error')}</Heading>
+        <Button size="sm" variant="outline" loading={isFetching} onClick={() => void refetch()} data-testid="trade-retry">
+          {t('page.retry')}
+        </Button>
+        <AppLink href="/market" color="brand.fg">
+          {t('page.toMarkets')}
+        </AppLink>
+      </Stack>
+    )
+  } else if (!pair) {
     body = (
       <Stack py="16" align="center" gap="3" data-testid="trade-not-found">
-        <Heading size="md">{t(isError ? 'page.error' : 'page.notFound')}</Heading>
+        <Heading size="md">{t('page.notFound')}</Heading>
         <Text color="fg.muted">{symbol}</Text>
         <AppLink href="/market" color="brand.fg">
           {t('page.toMarkets')}

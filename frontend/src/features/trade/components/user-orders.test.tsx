@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
 import { tickerQuery, type OrderView, type TradeView } from '../api/trade-api'
 import { BTC_USDT } from '../test-pair'
@@ -224,6 +224,46 @@ describe('UserOrders on the trade page', () => {
   })
 })
 
+describe('UserOrders for keyboard users', () => {
+  beforeEach(() => {
+    openList = [order(1, 1), order(2, 1)]
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string, body: Record<string, unknown>) => {
+      if (path.endsWith('/order/cancel')) {
+        openList = openList.filter((o) => o.order_id !== body.order_id)
+        return {}
+      }
+      if (path.endsWith('/order/list/new')) return { count: openList.length, orderList: page(openList, body) }
+      return {}
+    })
+  })
+
+  // The cancelled order's row goes away under the focus: without help the browser drops it to the start of the page.
+  it('moves the focus to the next order when the focused one is cancelled, then to the tab', async () => {
+    renderWithApp(<UserOrders pair={pair} />)
+    await screen.findByTestId('open-orders-table')
+    const [first, second] = screen.getAllByTestId('cancel-order')
+    act(() => first.focus())
+    fireEvent.click(first)
+    await waitFor(() => expect(screen.getAllByTestId('cancel-order')).toHaveLength(1))
+    await waitFor(() => expect(document.activeElement).toBe(second))
+    fireEvent.click(second)
+    await screen.findByTestId('open-orders-empty')
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('tab-open-orders')))
+  })
+
+  it('leaves the focus alone when the user has moved it elsewhere', async () => {
+    renderWithApp(<UserOrders pair={pair} />)
+    await screen.findByTestId('open-orders-table')
+    const [first] = screen.getAllByTestId('cancel-order')
+    act(() => first.focus())
+    fireEvent.click(first)
+    act(() => screen.getByTestId('orders-view-all').focus())
+    await waitFor(() => expect(screen.getAllByTestId('cancel-order')).toHaveLength(1))
+    expect(document.activeElement).toBe(screen.getByTestId('orders-view-all'))
+  })
+})
+
 describe('UserOrders tabs on a phone', () => {
   beforeEach(() => {
     apiData.mockReset()
@@ -251,5 +291,58 @@ describe('UserOrders tabs on a phone', () => {
     } finally {
       document.cookie = 'lan=en_US; path=/'
     }
+  })
+})
+
+/** Media queries answer as on a screen `px` wide (Chakra asks min-width queries, in px or em). */
+function screenWidth(px: number) {
+  const width = (m: RegExpExecArray | null) => (m ? Number(m[1]) * (m[2] === 'px' ? 1 : 16) : undefined)
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => {
+    const min = width(/min-width:\s*([\d.]+)(px|r?em)/.exec(query))
+    const max = width(/max-width:\s*([\d.]+)(px|r?em)/.exec(query))
+    const matches = (min === undefined || px >= min) && (max === undefined || px <= max)
+    return { matches, media: query, onchange: null, addListener: () => {}, removeListener: () => {}, addEventListener: () => {}, removeEventListener: () => {}, dispatchEvent: () => false } as MediaQueryList
+  })
+}
+
+describe('UserOrders on a desktop', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string, body: Record<string, unknown>) =>
+      path.endsWith('/order/list/new') ? { count: 2, orderList: page([order(1, 1), { ...order(2, 2), deal_volume: '0.0004' }], body) } : { count: 0, orderList: [], tradeList: [] },
+    )
+  })
+  afterEach(() => {
+    vi.restoreAllMocks()
+    document.cookie = 'lan=en_US; path=/'
+  })
+
+  // At 1024 px the panel is 386 px wide beside the book and the form: "Нээлттэй захиалга" pushed "Арилжааны түүх" out
+  // of sight, and a table showed three of its columns.
+  it('fits its tabs and shows the open orders as cards below 1280 px (mn_MN)', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    screenWidth(1024)
+    renderWithApp(<UserOrders pair={pair} />)
+    const list = await screen.findByTestId('open-orders-table')
+    expect(list.getAttribute('data-layout')).toBe('cards')
+    const tabs = ['tab-open-orders', 'tab-order-history', 'tab-trade-history'].map((id) => screen.getByTestId(id))
+    expect(tabs.map((t) => t.textContent)).toEqual(['Нээлттэй', 'Захиалгын түүх', 'Арилжааны түүх'])
+    for (const tab of tabs) expect(getComputedStyle(tab).flexGrow).toBe('1')
+  })
+
+  // At 1280 px the table has 616 px: with a status column Filled and Status slid under the pinned Cancel column.
+  it('shows the open orders as a table without a status column from 1280 px', async () => {
+    screenWidth(1280)
+    renderWithApp(<UserOrders pair={pair} />)
+    const list = await screen.findByTestId('open-orders-table')
+    expect(list.getAttribute('data-layout')).toBe('table')
+    const headers = within(list).getAllByRole('columnheader').map((h) => h.textContent)
+    expect(headers).toEqual(['Side', 'Type', 'Time', 'Price', 'Amount', 'Filled', 'Actions'])
+    expect(screen.getByTestId('tab-open-orders').textContent).toBe('Open orders')
+    // A part-filled order says so in its Filled column.
+    expect(within(list).getAllByTestId('order-row')[1].textContent).toContain('0.000400')
+    // The time takes two short lines: the date over the clock.
+    const time = within(list).getAllByTestId('order-row')[0].querySelectorAll('td')[2]
+    expect(time.querySelectorAll('span > span')).toHaveLength(2)
   })
 })

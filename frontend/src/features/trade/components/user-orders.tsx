@@ -1,12 +1,15 @@
 import { Box, Button, HStack, NativeSelect, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { LuArrowUpRight } from 'react-icons/lu'
-import { DataTable, type DataColumn } from '@/components/data/data-table'
+import { DataTable, type DataColumn, type DataLayout } from '@/components/data/data-table'
 import { HISTORY_PRESETS, HISTORY_WINDOW_DAYS, presetRange, rangeMillis } from '@/components/data/history-range'
 import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
 import { CancelAllDialog } from '@/features/orders/components/cancel-all-dialog'
+// Loading and error states as the orders page shows them: a list that could not be read says so, with a retry,
+// instead of "no open orders".
+import { tableState } from '@/features/orders/components/order-hooks'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
 import { notifyError, notifySuccess } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
@@ -24,10 +27,25 @@ import {
   type TradeView,
 } from '../api/trade-api'
 import { fixed, parseDec, placesOf } from '../lib/decimal'
+import { useFocusRescue } from '../lib/use-focus-rescue'
+import { AmendButton, AmendDialog, type AmendTarget } from './amend-dialog'
 import { formatFee, formatTime } from './format'
 import { StopLine, type StopLineTexts } from './stop-line'
 
 const REFRESH_MS = 4000
+/** How the panel's lists show: see {@link usePanelLayout}. */
+type PanelLayout = 'auto' | 'cards' | 'table'
+
+/**
+ * Cards on a phone, a table at tablet width (the panel spans the page); on
+ * a desktop from 1024 px the panel shares its row with the book and the
+ * order form, and below 1280 px (under 400 px wide) a table would show two
+ * or three of its columns and scroll the rest out of sight: cards there.
+ */
+export function usePanelLayout(): PanelLayout {
+  return useBreakpointValue<PanelLayout>({ base: 'auto', lg: 'cards', xl: 'table' }, { ssr: false }) ?? 'auto'
+}
+
 /** Rows per page of each list of the panel. */
 export const PANEL_PAGE_SIZE = 10
 
@@ -81,14 +99,36 @@ function stopTexts(t: TranslateFn): StopLineTexts {
   }
 }
 
-/** The columns of an order list; `lastPrice` tells open stop-limit orders whether their stop is reached. */
-function orderColumns(t: TranslateFn, pair: TradePair, lastPrice?: string): DataColumn<OrderView>[] {
+/**
+ * A time in a table cell as two short lines (the date over the clock), so
+ * that the panel's columns fit beside the chart; on a card on one line.
+ */
+function TimeCell({ ms, layout }: { ms: number; layout: DataLayout }) {
+  const [date, time] = formatTime(ms).split(' ')
+  if (layout === 'cards') return <>{formatTime(ms)}</>
+  return (
+    <Stack as="span" gap="0" lineHeight="short">
+      <Text as="span" fontSize="xs" color="fg.muted">
+        {date}
+      </Text>
+      <Text as="span">{time}</Text>
+    </Stack>
+  )
+}
+
+/**
+ * The columns of an order list; `lastPrice` tells open stop-limit orders
+ * whether their stop is reached. The open orders have no status column:
+ * each is open, and Filled says how much of it has traded (with the status,
+ * Filled and Status slid under the pinned Cancel column at 1280 px).
+ */
+function orderColumns(t: TranslateFn, pair: TradePair, lastPrice?: string, open = false, onAmend?: (o: AmendTarget) => void): DataColumn<OrderView>[] {
   const volPlaces = placesOf(pair.lotSize)
   const stop = stopTexts(t)
   return [
     { id: 'side', header: t('orders.side'), card: 'title', cell: (o) => <SideText side={o.side} /> },
     { id: 'type', header: t('orders.type'), card: 'title', nowrap: true, cell: (o) => t(`form.types.${o.type}`) },
-    { id: 'time', header: t('orders.time'), nowrap: true, cell: (o) => formatTime(o.created_at) },
+    { id: 'time', header: t('orders.time'), nowrap: true, cell: (o, layout) => <TimeCell ms={o.created_at} layout={layout} /> },
     {
       id: 'price',
       header: t('orders.price'),
@@ -104,18 +144,23 @@ function orderColumns(t: TranslateFn, pair: TradePair, lastPrice?: string): Data
       id: 'amount',
       header: t('orders.amount'),
       numeric: true,
-      cell: (o) =>
-        Number(o.volume) > 0 ? fixed(o.volume, volPlaces) : `${fixed(o.quote_volume, pair.quotePlaces ?? pair.pricePrecision)} ${pair.quote}`,
+      cell: (o) => (
+        <>
+          {Number(o.volume) > 0 ? fixed(o.volume, volPlaces) : `${fixed(o.quote_volume, pair.quotePlaces ?? pair.pricePrecision)} ${pair.quote}`}
+          {/* An open order's amount can be reduced (its price and place in the book stay). */}
+          {onAmend && <AmendButton order={o} onAmend={onAmend} />}
+        </>
+      ),
     },
     { id: 'filled', header: t('orders.filled'), numeric: true, cell: (o) => fixed(o.deal_volume, volPlaces) },
-    { id: 'status', header: t('orders.status'), card: 'aside', nowrap: true, cell: (o) => t(`orders.statuses.${statusKey(o)}`) },
+    ...(open ? [] : [{ id: 'status', header: t('orders.status'), card: 'aside', nowrap: true, cell: (o) => t(`orders.statuses.${statusKey(o)}`) } satisfies DataColumn<OrderView>]),
   ]
 }
 
 function tradeColumns(t: TranslateFn, pair: TradePair): DataColumn<TradeView>[] {
   return [
     { id: 'side', header: t('orders.side'), card: 'title', cell: (tr) => <SideText side={tr.side} /> },
-    { id: 'time', header: t('orders.time'), card: 'aside', nowrap: true, cell: (tr) => formatTime(tr.created_at) },
+    { id: 'time', header: t('orders.time'), card: 'aside', nowrap: true, cell: (tr, layout) => <TimeCell ms={tr.created_at} layout={layout} /> },
     { id: 'price', header: t('orders.price'), numeric: true, cell: (tr) => fixed(tr.price, pair.pricePrecision) },
     { id: 'amount', header: t('orders.amount'), numeric: true, cell: (tr) => fixed(tr.volume, placesOf(pair.lotSize)) },
     { id: 'total', header: t('orders.total'), numeric: true, cell: (tr) => fixed(tr.deal_money, pair.pricePrecision) },
@@ -123,16 +168,17 @@ function tradeColumns(t: TranslateFn, pair: TradePair): DataColumn<TradeView>[] 
   ]
 }
 
-function OpenOrders({ pair }: { pair: TradePair }) {
+function OpenOrders({ pair, layout }: { pair: TradePair; layout: PanelLayout }) {
   const { t } = useTexts('trade')
   const o = useTexts('orders')
   const queryClient = useQueryClient()
   const [page, setPage] = useState(1)
-  const { data, isLoading } = useQuery({
+  const query = useQuery({
     ...openOrdersQuery(pair.symbol, page, PANEL_PAGE_SIZE),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
   })
+  const { data } = query
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['trade', 'orders'] })
     void queryClient.invalidateQueries({ queryKey: ['trade', 'balance'] })
@@ -181,7 +227,8 @@ function OpenOrders({ pair }: { pair: TradePair }) {
   // The header keeps the ticker fresh (socket and first load); it tells waiting stops from reached ones.
   const lastPrice = useQuery({ ...tickerQuery(pair.symbol), enabled: false }).data?.close
   useClampPage(page, data?.count, setPage)
-  const columns = useMemo(() => orderColumns(t, pair, lastPrice), [t, pair, lastPrice])
+  const [amending, setAmending] = useState<AmendTarget | null>(null)
+  const columns = useMemo(() => orderColumns(t, pair, lastPrice, true, setAmending), [t, pair, lastPrice])
   const orders = data?.orderList ?? []
   const count = data?.count ?? 0
   return (
@@ -194,14 +241,14 @@ function OpenOrders({ pair }: { pair: TradePair }) {
         </HStack>
       )}
       <DataTable
+        layout={layout}
         columns={columns}
         rows={orders}
         rowKey={(order) => order.order_id}
         label={t('orders.open')}
         testId="open-orders-table"
         rowTestId="order-row"
-        isLoading={isLoading}
-        loadingLabel={o.t('loading')}
+        {...tableState(o.t, query)}
         emptyText={t('orders.emptyOpen')}
         emptyTestId="open-orders-empty"
         actionsLabel={o.t('cols.actions')}
@@ -224,6 +271,7 @@ function OpenOrders({ pair }: { pair: TradePair }) {
         )}
       />
       <Pager page={page} pageSize={PANEL_PAGE_SIZE} count={count} onPageChange={setPage} labels={pagerLabels(o.t, t('orders.open'))} testId="open-orders-pager" />
+      <AmendDialog order={amending} onClose={() => setAmending(null)} />
       <CancelAllDialog
         open={confirming}
         onClose={() => setConfirming(false)}
@@ -236,25 +284,26 @@ function OpenOrders({ pair }: { pair: TradePair }) {
   )
 }
 
-function OrderHistory({ pair, range }: { pair: TradePair; range: Omit<ListWindow, 'page' | 'pageSize'> }) {
+function OrderHistory({ pair, range, layout }: { pair: TradePair; range: Omit<ListWindow, 'page' | 'pageSize'>; layout: PanelLayout }) {
   const { t } = useTexts('trade')
   const o = useTexts('orders')
   const [page, setPage] = useState(1)
   const w = useMemo(() => ({ ...range, page, pageSize: PANEL_PAGE_SIZE }), [range, page])
-  const { data, isLoading } = useQuery({ ...orderHistoryQuery(pair.symbol, w), placeholderData: keepPreviousData, refetchInterval: REFRESH_MS })
+  const query = useQuery({ ...orderHistoryQuery(pair.symbol, w), placeholderData: keepPreviousData, refetchInterval: REFRESH_MS })
+  const { data } = query
   useClampPage(page, data?.count, setPage)
   const columns = useMemo(() => orderColumns(t, pair), [t, pair])
   return (
     <Stack gap="2">
       <DataTable
+        layout={layout}
         columns={columns}
         rows={data?.orderList ?? []}
         rowKey={(order) => order.order_id}
         label={t('orders.history')}
         testId="order-history-table"
         rowTestId="order-row"
-        isLoading={isLoading}
-        loadingLabel={o.t('loading')}
+        {...tableState(o.t, query)}
         emptyText={t('orders.emptyHistory')}
         emptyTestId="order-history-empty"
       />
@@ -263,25 +312,26 @@ function OrderHistory({ pair, range }: { pair: TradePair; range: Omit<ListWindow
   )
 }
 
-function TradeHistory({ pair, range }: { pair: TradePair; range: Omit<ListWindow, 'page' | 'pageSize'> }) {
+function TradeHistory({ pair, range, layout }: { pair: TradePair; range: Omit<ListWindow, 'page' | 'pageSize'>; layout: PanelLayout }) {
   const { t } = useTexts('trade')
   const o = useTexts('orders')
   const [page, setPage] = useState(1)
   const w = useMemo(() => ({ ...range, page, pageSize: PANEL_PAGE_SIZE }), [range, page])
-  const { data, isLoading } = useQuery({ ...tradeHistoryQuery(pair.symbol, w), placeholderData: keepPreviousData, refetchInterval: REFRESH_MS })
+  const query = useQuery({ ...tradeHistoryQuery(pair.symbol, w), placeholderData: keepPreviousData, refetchInterval: REFRESH_MS })
+  const { data } = query
   useClampPage(page, data?.count, setPage)
   const columns = useMemo(() => tradeColumns(t, pair), [t, pair])
   return (
     <Stack gap="2">
       <DataTable
+        layout={layout}
         columns={columns}
         rows={data?.tradeList ?? []}
         rowKey={(tr) => tr.trade_id + tr.order_id}
         label={t('orders.trades')}
         testId="trade-history-table"
         rowTestId="trade-row"
-        isLoading={isLoading}
-        loadingLabel={o.t('loading')}
+        {...tableState(o.t, query)}
         emptyText={t('orders.emptyTrades')}
         emptyTestId="trade-history-empty"
       />
@@ -302,26 +352,33 @@ export function UserOrders({ pair }: { pair: TradePair }) {
   const { isSignedIn } = useUserInfo()
   const [tab, setTab] = useState('open')
   const [days, setDays] = useState<number>(HISTORY_WINDOW_DAYS)
-  // On a phone the open orders tab takes its short name (mn_MN "Нээлттэй") so that the three fit one row.
-  const phone = useBreakpointValue({ base: true, sm: false }, { ssr: false }) ?? false
+  // Where the panel is narrow (a phone, and a desktop below 1280 px, where it shares its row with the book and the
+  // form) the open orders tab takes its short name (mn_MN "Нээлттэй") so that the three fit one row.
+  const compact = useBreakpointValue({ base: true, sm: false, lg: true, xl: false }, { ssr: false }) ?? false
+  const layout = usePanelLayout()
   // Fixed when the range changes (not per render), so the query keys stay put.
   const range = useMemo(() => {
     const { startTime, endTime } = rangeMillis(presetRange(days))
     return { startTime, endTime }
   }, [days])
   const allHref = `/order/spot?${new URLSearchParams({ tab, symbol: pair.symbol })}`
+  // A cancelled order's row goes away under the keyboard: focus moves to the next order's button (or the tab).
+  const panel = useRef<HTMLDivElement>(null)
+  const toTab = useCallback(() => panel.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'), [])
+  useFocusRescue(panel, toTab)
   return (
-    <Box borderWidth="1px" rounded="lg" bg="bg.panel" data-testid="user-orders">
+    <Box ref={panel} borderWidth="1px" rounded="lg" bg="bg.panel" data-testid="user-orders">
       <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value)} size="sm" lazyMount unmountOnExit>
         <HStack justify="space-between" borderBottomWidth="1px" pe="2" gap="2" flexWrap="wrap">
           {/*
-            On a phone the three tabs share the row by the length of their names, each on one line, a little
-            smaller and with the open orders tab's short name: at 390 px in mn_MN they fit without wrapping.
+            Where the panel is narrow the three tabs share the row by the length of their names, each on one line,
+            a little smaller and with the open orders tab's short name: at 390 px in mn_MN, and in the 386 px
+            panel of a 1024 px desktop, they fit without wrapping or the last one scrolling out of sight.
           */}
-          <Tabs.List px="2" borderBottomWidth="0" overflowX="auto" overflowY="hidden" flex={{ base: '1 1 100%', sm: '0 1 auto' }} data-testid="user-orders-tabs">
+          <Tabs.List px="2" borderBottomWidth="0" overflowX="auto" overflowY="hidden" flex={compact ? '1 1 100%' : '0 1 auto'} data-testid="user-orders-tabs">
             {(
               [
-                ['open', phone ? 'orders.openShort' : 'orders.open', 'tab-open-orders'],
+                ['open', compact ? 'orders.openShort' : 'orders.open', 'tab-open-orders'],
                 ['history', 'orders.history', 'tab-order-history'],
                 ['trades', 'orders.trades', 'tab-trade-history'],
               ] as const
@@ -330,16 +387,16 @@ export function UserOrders({ pair }: { pair: TradePair }) {
                 key={value}
                 value={value}
                 data-testid={testId}
-                flex={{ base: '1 1 auto', sm: '0 0 auto' }}
+                flex={compact ? '1 1 auto' : '0 0 auto'}
                 minW="0"
                 justifyContent="center"
                 textAlign="center"
                 whiteSpace="nowrap"
-                fontSize={{ base: '13px', sm: 'sm' }}
+                fontSize={compact ? '13px' : 'sm'}
                 h="auto"
                 minH="9"
                 py="1"
-                px={{ base: '1.5', sm: '3' }}
+                px={compact ? '1.5' : '3'}
                 lineHeight="short"
               >
                 {t(label)}
@@ -347,7 +404,7 @@ export function UserOrders({ pair }: { pair: TradePair }) {
             ))}
           </Tabs.List>
           {isSignedIn && (
-            <HStack gap="2" ps="2" pb={{ base: '2', sm: '0' }}>
+            <HStack gap="2" ps="2" pb={compact ? '2' : '0'}>
               {tab !== 'open' && (
                 <NativeSelect.Root size="xs" width="auto">
                   <NativeSelect.Field
@@ -380,13 +437,13 @@ export function UserOrders({ pair }: { pair: TradePair }) {
           ) : (
             <>
               <Tabs.Content value="open">
-                <OpenOrders pair={pair} />
+                <OpenOrders pair={pair} layout={layout} />
               </Tabs.Content>
               <Tabs.Content value="history">
-                <OrderHistory key={days} pair={pair} range={range} />
+                <OrderHistory key={days} pair={pair} range={range} layout={layout} />
               </Tabs.Content>
               <Tabs.Content value="trades">
-                <TradeHistory key={days} pair={pair} range={range} />
+                <TradeHistory key={days} pair={pair} range={range} layout={layout} />
               </Tabs.Content>
             </>
           )}
