@@ -63,8 +63,8 @@ test-go: ## Go unit, contract and handler tests (starts DynamoDB Local)
 	@scripts/test-go.sh
 
 .PHONY: test-web
-test-web: deps-web ## web app unit tests (Vitest)
-	cd frontend && npm test
+test-web: deps-web ## web app lint (ESLint) and unit tests (Vitest)
+	cd frontend && npm run lint && npm test
 
 .PHONY: e2e
 e2e: deps-web deps-browser web ## browser end-to-end tests against tenger serve

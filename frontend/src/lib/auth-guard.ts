@@ -32,6 +32,7 @@ export function safeRedirect(value: unknown, fallback = '/'): string {
   if (!path.startsWith('/') || path.startsWith('//')) return fallback
   // Browsers drop tabs and newlines in URLs and treat '\' like '/', so
   // '/\t/evil.com' or '/\\evil.com' would become '//evil.com'.
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
   if (/[\u0000-\u001f\u007f\\\s]/.test(path)) return fallback
   let url: URL
   try {
