@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
-import type { CrossBalance, SpotRow } from '../api/wallet-api'
-import { CrossView, SpotView } from './wallet-views'
+import type { CrossBalance, IsolatedPair, SpotRow } from '../api/wallet-api'
+import { CrossView, isolatedSides, SpotView } from './wallet-views'
 
 const api = vi.hoisted(() => ({
   getRates: vi.fn(),
@@ -161,5 +161,19 @@ describe('wallet views', () => {
     expect(card.textContent).toContain('USDT')
     expect(card.textContent).toContain('Net assets150.0000')
     expect(card.textContent).toContain('Interest0.0000')
+  })
+})
+
+describe('isolatedSides', () => {
+  it('gives each side of an isolated pair its interest and net asset besides its balances (spec §3)', () => {
+    const pair: IsolatedPair = {
+      symbol: 'btcusdt', name: 'BTC/USDT', baseCoin: 'BTC', quoteCoin: 'USDT', riskRate: '0', multiple: 5,
+      baseTotalBalance: '1', baseNormalBalance: '0.9', baseBorrowBalance: '0.2', baseInterest: '0.001', baseNetAssetBalance: '0.799',
+      quoteTotalBalance: '100', quoteNormalBalance: '90', quoteBorrowBalance: '50', quoteInterest: '0.5', quoteNetAssetBalance: '49.5',
+      netAssetBalance: '0', canLiquidate: false,
+    }
+    const [base, quote] = isolatedSides(pair)
+    expect(base).toMatchObject({ side: 'base', coin: 'BTC', borrowed: '0.2', interest: '0.001', net: '0.799' })
+    expect(quote).toMatchObject({ side: 'quote', coin: 'USDT', borrowed: '50', interest: '0.5', net: '49.5' })
   })
 })

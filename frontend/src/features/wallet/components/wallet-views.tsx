@@ -345,27 +345,38 @@ function crossColumns(t: TranslateFn, hidden: boolean): DataColumn<CrossCoin>[] 
 }
 
 /** One side (base or quote coin) of an isolated margin pair. */
-interface IsolatedSide {
+export interface IsolatedSide {
   side: 'base' | 'quote'
   coin: string
   total: string
   available: string
   borrowed: string
+  interest: string
+  net: string
 }
 
-function isolatedSides(p: IsolatedPair): IsolatedSide[] {
+/** The base and quote rows of an isolated pair (spec §3: total, available, borrowed, interest, net asset). */
+export function isolatedSides(p: IsolatedPair): IsolatedSide[] {
   return [
-    { side: 'base', coin: p.baseCoin, total: p.baseTotalBalance, available: p.baseNormalBalance, borrowed: p.baseBorrowBalance },
-    { side: 'quote', coin: p.quoteCoin, total: p.quoteTotalBalance, available: p.quoteNormalBalance, borrowed: p.quoteBorrowBalance },
+    {
+      side: 'base', coin: p.baseCoin, total: p.baseTotalBalance, available: p.baseNormalBalance, borrowed: p.baseBorrowBalance,
+      interest: p.baseInterest, net: p.baseNetAssetBalance,
+    },
+    {
+      side: 'quote', coin: p.quoteCoin, total: p.quoteTotalBalance, available: p.quoteNormalBalance, borrowed: p.quoteBorrowBalance,
+      interest: p.quoteInterest, net: p.quoteNetAssetBalance,
+    },
   ]
 }
 
 function isolatedColumns(t: TranslateFn, hidden: boolean): DataColumn<IsolatedSide>[] {
   return [
-    { id: 'coin', header: t('cols.coin'), cell: (r) => r.coin },
+    { id: 'coin', header: t('cols.coin'), card: 'title', cell: (r) => r.coin },
     { id: 'total', header: t('cols.total'), numeric: true, testId: (r) => `isolated-${r.side}-total`, cell: (r) => hide(hidden, formatFixed(r.total, 4)) },
     { id: 'available', header: t('cols.available'), numeric: true, cell: (r) => hide(hidden, formatFixed(r.available, 4)) },
     { id: 'borrowed', header: t('cols.borrowed'), numeric: true, cell: (r) => hide(hidden, formatFixed(r.borrowed, 4)) },
+    { id: 'interest', header: t('cols.interest'), numeric: true, cell: (r) => hide(hidden, formatFixed(r.interest, 4)) },
+    { id: 'net', header: t('cols.net'), numeric: true, cell: (r) => hide(hidden, formatFixed(r.net, 4)) },
   ]
 }
 
@@ -462,7 +473,8 @@ export function IsolatedView({ hidden, openModal }: ViewProps) {
                   </Text>
                 </HStack>
                 <DataTable<IsolatedSide>
-                  layout="table"
+                  layout="auto"
+                  cardsBelow="md"
                   columns={isolatedColumns(t, hidden)}
                   rows={isolatedSides(p)}
                   rowKey={(r) => r.side}
