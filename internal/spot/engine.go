@@ -568,9 +568,14 @@ func (e *Engine) process(ctx context.Context, ds []queue.Delivery) error {
 	// A journaled batch is settled and acknowledged even while the engine
 	// is stopping: shutdown stops taking new batches, not finishing this one.
 	wctx := context.WithoutCancel(ctx)
+	saved := false
 	for backoff := 10 * time.Millisecond; ; backoff *= 2 {
-		// The batch is stored before its settlement begins (pending.go).
-		err := savePending(wctx, e.o.Store, cmds, starts, e.buf.Events)
+		// The batch is stored (once) before its settlement begins (pending.go).
+		var err error
+		if !saved {
+			err = savePending(wctx, e.o.Store, cmds, starts, e.buf.Events)
+			saved = err == nil
+		}
 		if err == nil {
 			err = e.settleAll(wctx, cmds, starts)
 		}

@@ -91,10 +91,8 @@ func bankAccountOf(it store.Item) BankAccount {
 		ID: it.Str("id"), Title: it.Str("title"), Account: it.Str("account"), UserName: it.Str("userName"),
 		Icon: it.Str("icon"), Payment: it.Str("payment"), Ctime: it.Int("ctime"),
 	}
-	for _, b := range Banks() {
-		if b.Payment == a.Payment {
-			a.TitleMN = b.TitleMN
-		}
+	if b, ok := bankByPayment(a.Payment); ok {
+		a.TitleMN = b.TitleMN
 	}
 	return a
 }

@@ -1,4 +1,4 @@
-import { cmpDec, mulDec, onStep, parseDec, type Dec } from './decimal'
+import { cmpDec, mulDec, onStep, parseDec, subDec } from './decimal'
 import type { PairRules } from './order-form'
 
 /**
@@ -36,12 +36,6 @@ export interface AmendError {
   vars?: Record<string, string>
 }
 
-const sub = (a: Dec, b: Dec): Dec => {
-  const scale = Math.max(a.scale, b.scale)
-  const up = (d: Dec) => d.units * 10n ** BigInt(scale - d.scale)
-  return { units: up(a) - up(b), scale }
-}
-
 /** The first rule the new amount breaks, or undefined when it may be sent. */
 export function validateAmend(o: AmendableOrder, amount: string, rules: PairRules): AmendError | undefined {
   const next = parseDec(amount)
@@ -51,7 +45,7 @@ export function validateAmend(o: AmendableOrder, amount: string, rules: PairRule
   if (cmpDec(next, volume) >= 0 || cmpDec(next, filled) <= 0) return { key: 'range', vars: { amount: o.volume, filled: o.deal_volume || '0' } }
   const lot = parseDec(rules.lotSize)
   if (lot && !onStep(next, lot)) return { key: 'lot', vars: { lot: rules.lotSize } }
-  const rest = sub(next, filled)
+  const rest = subDec(next, filled)
   const minQty = parseDec(rules.minQty)
   if (minQty && cmpDec(rest, minQty) < 0) return { key: 'minQty', vars: { min: rules.minQty, coin: rules.base } }
   const price = parseDec(o.price)

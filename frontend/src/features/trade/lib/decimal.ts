@@ -63,6 +63,12 @@ export function cmpDec(a: Dec, b: Dec): number {
   return x < y ? -1 : x > y ? 1 : 0
 }
 
+/** a − b exactly. */
+export function subDec(a: Dec, b: Dec): Dec {
+  const [x, y, scale] = align(a, b)
+  return { units: x - y, scale }
+}
+
 /** a × b exactly. */
 export function mulDec(a: Dec, b: Dec): Dec {
   return { units: a.units * b.units, scale: a.scale + b.scale }

@@ -9,7 +9,7 @@ import { addWithdrawAddress, getAssets, getVerifyAddress, OP, sendSms, validateW
 import { joinAddressMemo } from '../lib/format'
 import { AssetPicker } from './asset-picker'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton, ChainButtons, InfoRow } from './shared'
+import { BusyButton, ChainButtons, InfoRow, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Add-address resend lock (spec §4, §9). */
@@ -176,13 +176,7 @@ function AddAddressForm({
   // Each step is a form: Enter in a field goes on like its button.
   if (step === 2) {
     return (
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault()
-          if (!submitting) void submit()
-        }}
-      >
+      <StepForm onSubmit={submit} busy={submitting}>
         <Stack gap="4" data-testid="add-address-step-2">
           <Stack gap="1.5" borderWidth="1px" rounded="md" p="3">
             <InfoRow label={t('asset')}>{asset?.value}</InfoRow>
@@ -217,18 +211,12 @@ function AddAddressForm({
             {common.t('confirm')}
           </BusyButton>
         </Stack>
-      </form>
+      </StepForm>
     )
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        if (!checking) void next()
-      }}
-    >
+    <StepForm onSubmit={next} busy={checking}>
       <Stack gap="4" data-testid="add-address-step-1">
         <AssetPicker
           assets={list}
@@ -297,6 +285,6 @@ function AddAddressForm({
           {common.t('confirm')}
         </BusyButton>
       </Stack>
-    </form>
+    </StepForm>
   )
 }

@@ -9,7 +9,7 @@ import { useUserInfo, type UserInfo } from '@/lib/session'
 import { addBankAccount, bankTitle, getPaymentList, OP, sendSms, walletKeys } from '../api/wallet-api'
 import { ibanForSubmit, ibanPasted, ibanTyped, IBAN_PREFIX, validateIbanDigits, type IbanMessage } from '../lib/iban'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton } from './shared'
+import { BusyButton, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** The account holder's name as the server records it: the user's own name. */
@@ -118,13 +118,7 @@ function AddBankForm({ onDone, onAdded }: { onDone: () => void; onAdded?: (id: s
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        void submit()
-      }}
-    >
+    <StepForm onSubmit={submit}>
       <Stack gap="4">
         <Field.Root invalid={touched.payment && !!errors.payment} required>
           <Field.Label>
@@ -236,6 +230,6 @@ function AddBankForm({ onDone, onAdded }: { onDone: () => void; onAdded?: (id: s
           {common.t('confirm')}
         </BusyButton>
       </Stack>
-    </form>
+    </StepForm>
   )
 }

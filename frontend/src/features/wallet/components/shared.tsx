@@ -199,3 +199,22 @@ export function ChainButtons({
     </Stack>
   )
 }
+
+/**
+ * A modal step as a form, so Enter in any field submits it; the browser's
+ * own validation is off (the step shows its own errors). While busy a
+ * second Enter sends nothing.
+ */
+export function StepForm({ onSubmit, busy = false, children }: { onSubmit: () => unknown; busy?: boolean; children: ReactNode }) {
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (!busy) void onSubmit()
+      }}
+    >
+      {children}
+    </form>
+  )
+}

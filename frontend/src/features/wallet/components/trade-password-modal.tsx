@@ -9,7 +9,7 @@ import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import { getCapitalStatus, OP, sendEmail, sendSms, setCapitalPassword, walletKeys } from '../api/wallet-api'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton } from './shared'
+import { BusyButton, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Trade-password rule of the server: 8–32 characters with letters and digits. */
@@ -87,13 +87,7 @@ function TradePasswordForm({ onDone, isSet }: { onDone: () => void; isSet: boole
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        void submit()
-      }}
-    >
+    <StepForm onSubmit={submit}>
       <Stack gap="4">
         <Alert.Root status="warning" data-testid="trade-password-warning">
           <Alert.Indicator />
@@ -154,6 +148,6 @@ function TradePasswordForm({ onDone, isSet }: { onDone: () => void; isSet: boole
           {common.t('confirm')}
         </BusyButton>
       </Stack>
-    </form>
+    </StepForm>
   )
 }

@@ -16,7 +16,7 @@ import {
   type TransferCoin,
 } from '../api/wallet-api'
 import { formatFixed, isPositive, sanitizeAmount, truncateDecimals } from '../lib/format'
-import { BusyButton, InfoRow } from './shared'
+import { BusyButton, InfoRow, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Futures transfer amounts are truncated to 3 decimals (spec §5, §9). */
@@ -165,13 +165,7 @@ function TransferForm({
 
   // A form, so Enter in the amount confirms like the button.
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        if (!submitting) void submit()
-      }}
-    >
+    <StepForm onSubmit={submit} busy={submitting}>
       <Stack gap="4">
         <HStack align="stretch" gap="3">
           <Stack flex="1" gap="3">
@@ -304,6 +298,6 @@ function TransferForm({
           {common.t('confirm')}
         </BusyButton>
       </Stack>
-    </form>
+    </StepForm>
   )
 }

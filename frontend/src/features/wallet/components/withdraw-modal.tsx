@@ -40,7 +40,7 @@ import { AddAddressModal } from './add-address-modal'
 import { AddBankModal } from './add-bank-modal'
 import { AssetPicker } from './asset-picker'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton, ChainButtons, InfoRow, QueryState } from './shared'
+import { BusyButton, ChainButtons, InfoRow, QueryState, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 const isBank = (chain: string) => chain.toLowerCase() === 'bank'
@@ -359,13 +359,7 @@ function WithdrawBody({
       ) : null}
 
       {step === 2 && asset ? (
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault()
-            if (!checking) void confirmStep2()
-          }}
-        >
+        <StepForm onSubmit={confirmStep2} busy={checking}>
           <Stack gap="4" data-testid="withdraw-step-2">
             <ChainButtons
               chains={chains}
@@ -509,17 +503,11 @@ function WithdrawBody({
               {common.t('confirm')}
             </BusyButton>
           </Stack>
-        </form>
+        </StepForm>
       ) : null}
 
       {step === 3 && asset ? (
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault()
-            if (!submitting) void submit()
-          }}
-        >
+        <StepForm onSubmit={submit} busy={submitting}>
           <Stack gap="4" data-testid="withdraw-step-3">
             <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-summary">
               {/* The amounts to check before confirming, at the coin's precision with grouped thousands, like the fee and the history. */}
@@ -571,7 +559,7 @@ function WithdrawBody({
               {common.t('confirm')}
             </BusyButton>
           </Stack>
-        </form>
+        </StepForm>
       ) : null}
 
       <AddBankModal
