@@ -288,6 +288,29 @@ func (l *Ledger) replay(ctx context.Context, p Posting) (Result, error) {
 	return Result{Replayed: true}, nil
 }
 
+// Recorded is what the ledger keeps of an applied posting.
+type Recorded struct {
+	Reason string
+	Meta   map[string]string
+	At     time.Time
+}
+
+// Lookup returns the record of an applied posting, or store.ErrNotFound
+// when the id was never applied.
+func (l *Ledger) Lookup(ctx context.Context, id string) (Recorded, error) {
+	it, err := l.st.Get(ctx, store.Key{PK: "POST#" + id, SK: "POST"})
+	if err != nil {
+		return Recorded{}, err
+	}
+	r := Recorded{Reason: it.Str("reason"), At: time.UnixMilli(it.Int("at")).UTC()}
+	if m := it.Str("meta"); m != "" {
+		if err := json.Unmarshal([]byte(m), &r.Meta); err != nil {
+			return Recorded{}, fmt.Errorf("ledger: posting %s: meta: %w", id, err)
+		}
+	}
+	return r, nil
+}
+
 func validate(p Posting) error {
 	if p.ID == "" || len(p.ID) > 200 {
 		return fmt.Errorf("%w: id must be 1 to 200 characters", ErrInvalid)

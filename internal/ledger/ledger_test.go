@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -149,6 +150,29 @@ func TestIdempotency(t *testing.T) {
 	}
 	wantBalance(t, l, u, "BTC", "0.5", "0")
 	wantClean(t, l)
+}
+
+func TestLookup(t *testing.T) {
+	at := time.UnixMilli(1700000000123).UTC()
+	l := New(openStore(t), func() time.Time { return at })
+	ctx := context.Background()
+	u := UserAccount("1", Spot)
+	mustPost(t, l, Posting{ID: "trade:btcusdt:7", Reason: "trade", Meta: map[string]string{"buyOrder": "11", "sellOrder": "12"},
+		Legs: []Leg{Move(ChainAccount("BTC"), u, "BTC", d("0.5"))}})
+	mustPost(t, l, Posting{ID: "dep:1", Reason: "deposit", Legs: []Leg{Move(ChainAccount("BTC"), u, "BTC", d("1"))}})
+	r, err := l.Lookup(ctx, "trade:btcusdt:7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Reason != "trade" || r.Meta["buyOrder"] != "11" || r.Meta["sellOrder"] != "12" || !r.At.Equal(at) {
+		t.Fatalf("lookup = %+v", r)
+	}
+	if r, err := l.Lookup(ctx, "dep:1"); err != nil || r.Meta != nil || r.Reason != "deposit" {
+		t.Fatalf("lookup without meta = %+v, %v", r, err)
+	}
+	if _, err := l.Lookup(ctx, "trade:btcusdt:8"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("lookup of an id never applied: %v", err)
+	}
 }
 
 // A book written before the compact legs text holds JSON legs and a hash:

@@ -32,6 +32,17 @@ type Feed interface {
 	OnDepth(symbol string, bids, asks []Level, at time.Time)
 }
 
+// TradeMarks is a Feed that keeps market data from the trades: it applies
+// a symbol's trades in id order, skips ids at or below the last it applied,
+// and says which that is ("" when none). Trades are handed to the feed
+// before it stores them, so a crash can lose some that the engine will not
+// replay; at start the engine reads them back from the store and sends
+// them again from the id after LastTradeID.
+type TradeMarks interface {
+	Feed
+	LastTradeID(symbol string) string
+}
+
 // OrderPlacer is what the market maker needs from the trading service.
 type OrderPlacer interface {
 	PlaceLimit(ctx context.Context, uid, symbol, side string, price, qty decimal.Decimal) (orderID string, err error)

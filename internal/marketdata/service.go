@@ -71,7 +71,7 @@ type Service struct {
 	done chan struct{}
 }
 
-var _ Feed = (*Service)(nil)
+var _ TradeMarks = (*Service)(nil)
 
 type batch struct {
 	symbol string
@@ -438,6 +438,18 @@ func (s *Service) candleFor(ctx context.Context, st *symState, p Period, start i
 	}
 	st.series[p] = ser
 	return c, nil
+}
+
+// LastTradeID implements TradeMarks: the id of the last trade applied for
+// the symbol, "" when none (or the pair is unknown). Trades queued by
+// OnTrades and not applied yet are not counted.
+func (s *Service) LastTradeID(symbol string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.state(symbol); st != nil {
+		return st.lastID
+	}
+	return ""
 }
 
 // LastPrice is the price of the symbol's last trade.

@@ -80,7 +80,9 @@
 // the per-symbol records this needs (open orders, last trade and seq). A
 // batch's commands and events are stored before its settlement begins, and
 // a rebuild settles that record again first (pending.go), so a batch that
-// a crash left half settled is completed rather than rebuilt from.
+// a crash left half settled is completed rather than rebuilt from. After a
+// rebuild, market data gets the settled trades it lost back from the store
+// (feedgap.go).
 //
 // # Amending
 //

@@ -221,6 +221,10 @@ func (e *Engine) recover(ctx context.Context) error {
 		if err := e.rebuildFromStore(ctx); err != nil {
 			return err
 		}
+		// Market data may lack trades the journal would have replayed.
+		if err := e.catchUpFeed(ctx); err != nil {
+			return err
+		}
 	} else if e.seq == 0 {
 		if err := e.checkNoHistory(ctx); err != nil {
 			return err
@@ -351,7 +355,7 @@ var ErrJournalLost = errors.New("spot: engine journal and snapshots missing, tra
 // records in the store, really is the first: no pair has a settled trade 1.
 func (e *Engine) checkNoHistory(ctx context.Context) error {
 	for sym := range e.bySym {
-		_, err := e.o.Store.Get(ctx, store.Key{PK: "POST#trade:" + sym + ":1", SK: "POST"})
+		_, err := e.o.Ledger.Lookup(ctx, "trade:"+sym+":1")
 		if err == nil {
 			return fmt.Errorf("%w (%s)", ErrJournalLost, sym)
 		}

@@ -184,9 +184,9 @@ func (e *Engine) settlePending(ctx context.Context) error {
 	if err := e.settleAll(ctx, cmds, starts); err != nil {
 		return fmt.Errorf("spot: settle the stored batch again: %w", err)
 	}
-	// Market data may have lost these trades with the process; it skips
-	// the ones it already has.
-	e.publishTrades()
+	// Market data gets these trades, if it lost them, with the others
+	// after the rebuild (feedgap.go): sending them now would put them
+	// ahead of earlier ones it lacks, which it would then skip.
 	e.buf.Reset()
 	e.o.Log.Info().Int("commands", len(cmds)).Uint64("from", cmds[0].Seq).
 		Msg("spot: the last batch was settled again before the rebuild")
