@@ -198,9 +198,14 @@ func orderFromItem(it store.Item) Order {
 	}
 	// Settlement never writes PARTIALLY_FILLED (so a trade and the order's
 	// end commute and can be stored concurrently): an open order with a
-	// fill is partially filled.
+	// fill is partially filled, and one whose fills reached its volume is
+	// filled, though its end (which releases what is left of its hold) may
+	// not be stored yet.
 	if o.Status == StatusNew && o.DealVolume.IsPositive() {
 		o.Status = StatusPartiallyFilled
+		if o.Volume.IsPositive() && o.DealVolume.GreaterThanOrEqual(o.Volume) {
+			o.Status = StatusFilled
+		}
 	}
 	return o
 }

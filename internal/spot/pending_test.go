@@ -77,3 +77,38 @@ func TestPendingCodecRoundTrip(t *testing.T) {
 		t.Fatal("a cut record decoded")
 	}
 }
+
+// TestFilledBeforeItsEndIsSettled: between a trade that fills an order and
+// the order's end (a separate job of the same batch), the stored order is
+// still "new" with all its volume dealt. It reads as FILLED, not
+// PARTIALLY_FILLED, and is no longer listed as open.
+func TestFilledBeforeItsEndIsSettled(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "10000")
+	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "0.2"))
+	e.drain()
+	buy := e.place(bob, limit("btcusdt", "BUY", "30000", "0.1"))
+	e.eng.crashMidSettle = func(jobs []job) []job { // only the trade posting
+		for _, j := range jobs {
+			if j != nil {
+				return []job{j}
+			}
+		}
+		return nil
+	}
+	if err := drainEngine(e.ctx, e.eng, e.q); !errors.Is(err, errCrash) {
+		t.Fatalf("want the simulated crash, got %v", err)
+	}
+	e.wantOrder(bob, buy, StatusFilled, "0.1", "3000", "0.0001")
+	e.wantOrder(alice, sell, StatusPartiallyFilled, "0.1", "3000", "3")
+	if open, err := e.svc.ListOpenOrders(e.ctx, bob, ""); err != nil || len(open) != 0 {
+		t.Fatalf("bob's open orders %+v %v, want none", open, err)
+	}
+	if open, err := e.svc.ListOpenOrders(e.ctx, alice, ""); err != nil || len(open) != 1 || open[0].ID != sell {
+		t.Fatalf("alice's open orders %+v %v, want her sell", open, err)
+	}
+	if err := e.svc.CancelOrder(e.ctx, bob, "btcusdt", buy); err == nil {
+		t.Fatal("a filled order could be cancelled")
+	}
+}

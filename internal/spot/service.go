@@ -454,7 +454,9 @@ func (s *Service) ListOpenOrders(ctx context.Context, uid, symbol string) ([]Ord
 			return nil, err
 		}
 		for _, it := range page.Items {
-			out = append(out, orderFromItem(it))
+			if o := orderFromItem(it); o.Status.Open() { // not a filled one whose end is being settled
+				out = append(out, o)
+			}
 		}
 		if page.Cursor == "" {
 			break
