@@ -77,6 +77,9 @@ type Engine struct {
 	// all stored; no snapshot may be written then.
 	unsettled bool
 	depthBuf  []matching.DepthLevel
+	// batchAt is when the batch being settled was matched: the time of its
+	// trades in the store (trade rows) and in market data alike.
+	batchAt time.Time
 
 	// crashAfterJournal (tests) makes the next batch stop after the
 	// journal is synced and the books applied, before any settlement.
@@ -121,7 +124,13 @@ func NewEngine(ctx context.Context, o EngineOptions) (*Engine, error) {
 	e := &Engine{o: o, buf: matching.NewEventBuffer(4096), bySym: map[string]uint32{},
 		bookCfg: map[uint32]matching.BookConfig{}, lastDepth: map[uint32]time.Time{}, dirty: map[uint32]bool{}}
 	e.set = &settler{st: o.Store, tx: newTxCombiner(o.Store), led: o.Ledger, pairs: map[uint32]markets.Pair{}, cfgs: map[uint32]matching.SymbolConfig{},
-		meta: map[uint64]*orderMeta{}, now: func() int64 { return o.Now().UnixMilli() }}
+		meta: map[uint64]*orderMeta{}}
+	e.set.now = func() int64 {
+		if e.batchAt.IsZero() {
+			return o.Now().UnixMilli()
+		}
+		return e.batchAt.UnixMilli()
+	}
 	e.marketsVersion = o.Markets.Version()
 	for _, p := range o.Markets.List() {
 		if err := e.addPair(p); err != nil {
@@ -315,6 +324,7 @@ func (e *Engine) replay(ctx context.Context, from uint64) error {
 	var cmds []matching.Command
 	var starts []int
 	flush := func() error {
+		e.batchAt = e.o.Now()
 		if err := e.settleAll(ctx, cmds, starts); err != nil {
 			return err
 		}
@@ -569,6 +579,7 @@ func (e *Engine) process(ctx context.Context, ds []queue.Delivery) error {
 	if e.crashAfterJournal {
 		return errCrash
 	}
+	e.batchAt = e.o.Now()
 	// A journaled batch is settled and acknowledged even while the engine
 	// is stopping: shutdown stops taking new batches, not finishing this one.
 	wctx := context.WithoutCancel(ctx)
@@ -640,7 +651,7 @@ func (e *Engine) publishTrades() {
 	}
 	var cur uint32
 	var trades []marketdata.Trade
-	at := e.o.Now()
+	at := e.batchAt
 	flush := func() {
 		if len(trades) > 0 {
 			e.o.Feed.OnTrades(e.set.pairs[cur].Symbol, trades)

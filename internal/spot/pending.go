@@ -181,6 +181,7 @@ func (e *Engine) settlePending(ctx context.Context) error {
 	}
 	e.buf.Reset()
 	e.buf.Events = append(e.buf.Events, evs...)
+	e.batchAt = e.o.Now()
 	if err := e.settleAll(ctx, cmds, starts); err != nil {
 		return fmt.Errorf("spot: settle the stored batch again: %w", err)
 	}

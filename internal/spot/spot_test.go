@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"tenger/internal/apperr"
 	"tenger/internal/markets"
@@ -63,6 +65,7 @@ func TestLimitTradeFeesPartialFillAndCancel(t *testing.T) {
 	if len(e.feed.trades) != 1 || e.feed.trades[0].TakerSide != "BUY" || !e.feed.trades[0].Qty.Equal(dec("0.4")) {
 		t.Fatalf("feed trades %+v", e.feed.trades)
 	}
+
 	if e.feed.depths == 0 || len(e.feed.asks["btcusdt"]) != 1 ||
 		!e.feed.asks["btcusdt"][0].Price.Equal(dec("30000")) || !e.feed.asks["btcusdt"][0].Qty.Equal(dec("0.6")) {
 		t.Fatalf("depth: %d published, last asks %+v", e.feed.depths, e.feed.asks["btcusdt"])
@@ -527,4 +530,44 @@ func snapshotBalances(e *env) string {
 		}
 	}
 	return out
+}
+
+// TestTradeTimeIsTheBatchTime: a trade has one time, the moment its batch
+// was matched, in the users' trade rows and in market data alike (candles
+// and the public tape then agree with the users' histories), however long
+// settlement takes.
+func TestTradeTimeIsTheBatchTime(t *testing.T) {
+	e := newEnv(t)
+	var mu sync.Mutex
+	clock := time.UnixMilli(1_800_000_000_000)
+	tick := func() time.Time { // every reading is a millisecond later
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(time.Millisecond)
+		return clock
+	}
+	eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q,
+		Journal: e.journal, Feed: e.feed, Visibility: 200 * time.Millisecond, SnapshotEvery: -1, Now: tick})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.eng = eng
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "10000")
+	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
+	buy := e.place(bob, limit("btcusdt", "BUY", "30000", "0.1"))
+	e.drain()
+	if len(e.feed.trades) != 1 {
+		t.Fatalf("feed trades %+v", e.feed.trades)
+	}
+	pub := e.feed.trades[0].At.UnixMilli()
+	for _, o := range []struct{ uid, id string }{{alice, sell}, {bob, buy}} {
+		tr, err := e.svc.OrderTrades(e.ctx, o.uid, o.id)
+		if err != nil || len(tr) != 1 {
+			t.Fatalf("trades of %s: %+v %v", o.id, tr, err)
+		}
+		if row := tr[0].At.UnixMilli(); row != pub {
+			t.Fatalf("the trade is stored at %d ms for order %s and published at %d ms", row, o.id, pub)
+		}
+	}
 }
