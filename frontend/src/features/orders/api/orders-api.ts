@@ -46,6 +46,8 @@ export interface SpotOrder {
   fee_coin?: string
   status: number
   status_text: string
+  /** Why a finished order ended (the engine's reason: post_only_would_take, fok_not_filled, stp ...); absent while open. */
+  end_reason?: string
   created_at: number
   updated_at?: number
 }
@@ -94,20 +96,23 @@ export function stepPlaces(step: string): number {
   return m?.[1]?.length ?? 0
 }
 
+/** The orders pages' view of one of the trade page's pairs. */
+export function toSpotPair(p: TradePair): SpotPair {
+  return {
+    symbol: p.symbol,
+    routeSymbol: p.routeSymbol,
+    base: p.base,
+    quote: p.quote,
+    showName: p.showName,
+    pricePrecision: Number.isInteger(p.pricePrecision) && p.pricePrecision >= 0 ? p.pricePrecision : 2,
+    volumePlaces: stepPlaces(p.lotSize),
+    quotePlaces: p.quotePlaces,
+  }
+}
+
 /** The orders pages' view of the trade page's pairs, sorted by name. */
 export function toSpotPairs(pairs: TradePair[]): SpotPair[] {
-  return pairs
-    .map((p) => ({
-      symbol: p.symbol,
-      routeSymbol: p.routeSymbol,
-      base: p.base,
-      quote: p.quote,
-      showName: p.showName,
-      pricePrecision: Number.isInteger(p.pricePrecision) && p.pricePrecision >= 0 ? p.pricePrecision : 2,
-      volumePlaces: stepPlaces(p.lotSize),
-      quotePlaces: p.quotePlaces,
-    }))
-    .sort((a, b) => a.showName.localeCompare(b.showName))
+  return pairs.map(toSpotPair).sort((a, b) => a.showName.localeCompare(b.showName))
 }
 
 /** Flattens /common/public_info_market into the pairs, sorted by name. */

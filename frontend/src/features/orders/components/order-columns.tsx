@@ -1,10 +1,24 @@
 import { Badge, Text } from '@chakra-ui/react'
-import type { DataColumn } from '@/components/data/data-table'
+import type { ReactNode } from 'react'
+import type { DataColumn, DataLayout } from '@/components/data/data-table'
 import type { TranslateFn } from '@/lib/i18n'
 import { AmendButton, type AmendTarget } from '@/features/trade/components/amend-dialog'
 import { StopLine, type StopLineTexts } from '@/features/trade/components/stop-line'
 import type { SpotOrder, SpotPair, SpotTrade } from '../api/orders-api'
-import { fixed, formatDateTime, formatFee, isPositive, orderAmount, orderPrice, pairOf, statusKey, statusPalette } from '../lib/order-format'
+import {
+  endReasonKey,
+  fixed,
+  formatDateTime,
+  formatFee,
+  orderAmount,
+  orderAvgPrice,
+  orderPrice,
+  orderTotal,
+  pairOf,
+  quoteAmount,
+  statusKey,
+  statusPalette,
+} from '../lib/order-format'
 
 /** Buy in the up colour, sell in the down colour, in words (not colour alone). */
 export function SideLabel({ t, side }: { t: TranslateFn; side: string }) {
@@ -41,6 +55,56 @@ export function StatusBadge({ t, order }: { t: TranslateFn; order: Pick<SpotOrde
   )
 }
 
+/**
+ * Why the exchange ended an order (a post-only that would have taken, a
+ * fill-or-kill that could not fill ...) as a muted line, or nothing. `t`
+ * is the orders texts. `labelled` prefixes "Reason:" (on a card, where the
+ * line has no column header).
+ */
+export function EndReason({ t, order, labelled = false }: { t: TranslateFn; order: Pick<SpotOrder, 'status' | 'end_reason' | 'deal_volume'>; labelled?: boolean }) {
+  const key = endReasonKey(order)
+  if (!key) return null
+  const text = t(`reasons.${key}`)
+  return (
+    <Text as="span" display="block" fontSize="xs" color="fg.muted" whiteSpace="normal" maxW={labelled ? undefined : '10rem'} ms={labelled ? undefined : 'auto'} mt={labelled ? undefined : '1'} data-testid="order-reason" data-reason={order.end_reason}>
+      {labelled ? `${t('cols.reason')}: ${text}` : text}
+    </Text>
+  )
+}
+
+/**
+ * The columns that tell a finished order's status and, when the exchange
+ * ended it, why: in a table the reason goes under the status; on a card the
+ * status sits beside the heading and the reason gets its own line (only on
+ * cards that have one). `t` is the orders texts; `statusCell` draws the
+ * status itself.
+ */
+export function statusColumns<T extends Pick<SpotOrder, 'status' | 'end_reason' | 'deal_volume'>>(
+  t: TranslateFn,
+  layout: DataLayout,
+  statusCell: (o: T, layout: DataLayout) => ReactNode,
+  header: string = t('cols.status'),
+): DataColumn<T>[] {
+  if (layout === 'cards') {
+    return [
+      { id: 'status', header, card: 'aside', cell: statusCell },
+      { id: 'reason', header: t('cols.reason'), card: 'line', cell: (o) => <EndReason t={t} order={o} labelled /> },
+    ]
+  }
+  return [
+    {
+      id: 'status',
+      header,
+      cell: (o) => (
+        <>
+          {statusCell(o, 'table')}
+          <EndReason t={t} order={o} />
+        </>
+      ),
+    },
+  ]
+}
+
 /** Texts of the stop line under a stop-limit order's price. */
 export function stopTexts(t: TranslateFn): StopLineTexts {
   return {
@@ -52,7 +116,9 @@ export function stopTexts(t: TranslateFn): StopLineTexts {
 
 /**
  * The columns of an order list. `finished` adds the average price and the
- * executed total, which only mean something once an order has traded.
+ * executed total, which only mean something once an order has traded, and
+ * why the exchange ended an order (under the status, or on its own line of
+ * a card: `layout` says which the list shows).
  * `lastPrices` (by symbol) tells open stop-limit orders whether their stop
  * has been reached.
  */
@@ -63,6 +129,7 @@ export function orderColumns(
   lastPrices?: Record<string, string | undefined>,
   /** Open orders: the pencil beside the amount reduces it. */
   onAmend?: (o: AmendTarget) => void,
+  layout: DataLayout = 'table',
 ): DataColumn<SpotOrder>[] {
   const p = (o: SpotOrder) => pairOf(pairs, o.symbol)
   const stop = stopTexts(t)
@@ -104,19 +171,14 @@ export function orderColumns(
     },
     { id: 'filled', header: t('cols.filled'), numeric: true, cell: (o) => fixed(o.deal_volume, p(o).volumePlaces) },
   ]
-  if (finished) {
-    cols.push(
-      {
-        id: 'avg',
-        header: t('cols.avgPrice'),
-        numeric: true,
-        cell: (o) => (isPositive(o.deal_volume) ? fixed(o.avg_price, p(o).pricePrecision) : '—'),
-      },
-      { id: 'total', header: t('cols.total'), numeric: true, cell: (o) => (isPositive(o.deal_money) ? fixed(o.deal_money, p(o).pricePrecision) : '—') },
-    )
-  }
-  cols.push({ id: 'status', header: t('cols.status'), card: 'aside', cell: (o) => <StatusBadge t={t} order={o} /> })
-  return cols
+  const status = (o: SpotOrder) => <StatusBadge t={t} order={o} />
+  if (!finished) return [...cols, { id: 'status', header: t('cols.status'), card: 'aside', cell: status }]
+  cols.push(
+    { id: 'avg', header: t('cols.avgPrice'), numeric: true, cell: (o) => orderAvgPrice(o, p(o)) },
+    // What traded is worth in the quote coin, at that coin's places (MNT 2, although BTC/MNT prices have none).
+    { id: 'total', header: t('cols.total'), numeric: true, cell: (o) => orderTotal(o, p(o)) },
+  )
+  return [...cols, ...statusColumns(t, layout, status)]
 }
 
 /** The columns of the trade history. */
@@ -129,7 +191,7 @@ export function tradeColumns(t: TranslateFn, pairs: SpotPair[] | undefined): Dat
     { id: 'role', header: t('cols.role'), card: 'aside', cell: (tr) => <Badge variant="outline">{t(`roles.${tr.role}`) || tr.role}</Badge> },
     { id: 'price', header: t('cols.price'), numeric: true, cell: (tr) => fixed(tr.price, p(tr).pricePrecision) },
     { id: 'amount', header: t('cols.amount'), numeric: true, cell: (tr) => fixed(tr.volume, p(tr).volumePlaces) },
-    { id: 'total', header: t('cols.total'), numeric: true, cell: (tr) => fixed(tr.deal_money, p(tr).pricePrecision) },
+    { id: 'total', header: t('cols.total'), numeric: true, cell: (tr) => quoteAmount(tr.deal_money, p(tr)) },
     { id: 'fee', header: t('cols.fee'), numeric: true, cell: (tr) => formatFee(tr.fee, tr.fee_coin) },
   ]
 }

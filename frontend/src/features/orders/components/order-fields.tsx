@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { DataTable, type DataColumn } from '@/components/data/data-table'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
 import { OPEN_REFRESH_MS, orderFillsQuery, type SpotOrder, type SpotPair, type SpotTrade } from '../api/orders-api'
-import { fixed, formatDateTime, formatFee, isOpenOrder, isPositive, orderAmount, orderPrice } from '../lib/order-format'
+import { endReasonKey, fixed, formatDateTime, formatFee, isOpenOrder, isPositive, orderAmount, orderAvgPrice, orderPrice, orderTotal, quoteAmount } from '../lib/order-format'
 import { SideLabel, StatusBadge } from './order-columns'
 import { tableState } from './order-hooks'
 
@@ -42,12 +42,15 @@ export function orderFieldRows(t: TranslateFn, order: SpotOrder, pair: SpotPair)
   rows.push(
     [t('cols.amount'), orderAmount(order, pair), 'amount'],
     [t('cols.filled'), fixed(order.deal_volume, pair.volumePlaces), 'filled'],
-    [t('cols.avgPrice'), isPositive(order.deal_volume) ? fixed(order.avg_price, pair.pricePrecision) : '—', 'avg'],
-    [t('cols.total'), isPositive(order.deal_money) ? `${fixed(order.deal_money, pair.pricePrecision)} ${pair.quote}`.trim() : '—', 'total'],
+    [t('cols.avgPrice'), orderAvgPrice(order, pair), 'avg'],
+    [t('cols.total'), isPositive(order.deal_money) ? `${orderTotal(order, pair)} ${pair.quote}`.trim() : '—', 'total'],
     [t('cols.fee'), isPositive(order.fee) ? formatFee(order.fee, order.fee_coin) : '—', 'fee'],
     [t('detail.created'), formatDateTime(order.created_at), 'created'],
     [t('detail.updated'), formatDateTime(order.updated_at), 'updated'],
   )
+  // Why the exchange ended it (a post-only that would have taken, a fill-or-kill that could not fill ...).
+  const reason = endReasonKey(order)
+  if (reason) rows.splice(rows.findIndex(([, , id]) => id === 'fee') + 1, 0, [t('cols.reason'), t(`reasons.${reason}`), 'reason'])
   if (order.client_order_id) rows.push([t('detail.clientOrderId'), order.client_order_id, 'client-id'])
   return rows
 }
@@ -92,7 +95,7 @@ export function OrderFills({
     { id: 'role', header: t('cols.role'), card: 'aside', cell: (f) => t(`roles.${f.role}`) || f.role },
     { id: 'price', header: t('cols.price'), numeric: true, cell: (f) => fixed(f.price, pair.pricePrecision) },
     { id: 'amount', header: t('cols.amount'), numeric: true, cell: (f) => fixed(f.volume, pair.volumePlaces) },
-    { id: 'total', header: t('cols.total'), numeric: true, cell: (f) => fixed(f.deal_money, pair.pricePrecision) },
+    { id: 'total', header: t('cols.total'), numeric: true, cell: (f) => quoteAmount(f.deal_money, pair) },
     { id: 'fee', header: t('cols.fee'), numeric: true, cell: (f) => formatFee(f.fee, f.fee_coin) },
   ]
   return (

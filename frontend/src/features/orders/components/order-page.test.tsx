@@ -53,6 +53,9 @@ async function route(path: string, body: Record<string, unknown>) {
       return { count: 0, tradeList: fills.filter((f) => f.order_id === body.order_id) }
     case '/fe-ex-api/order/cancel':
       return null
+    case '/fe-ex-api/order/amend':
+      orders[String(body.order_id)] = { ...orders[String(body.order_id)], volume: String(body.volume) }
+      return null
     default:
       return {}
   }
@@ -168,5 +171,46 @@ describe('OrderPage', () => {
     await waitFor(() => expect(screen.getByTestId('order-status').textContent).toBe('Cancelled'))
     expect(calls('/fe-ex-api/order/detail').length).toBeGreaterThan(before)
     expect(screen.queryByTestId('order-page-cancel')).toBeNull()
+  })
+
+  it('reduces an open limit order from its page and shows the new amount', async () => {
+    renderWithApp(<OrderPage orderId="3002" search={{}} />)
+    await screen.findByTestId('order-detail-heading')
+    await waitFor(() => expect(screen.getByTestId('order-detail-amount').textContent).toContain('0.002000'))
+    fireEvent.click(screen.getByTestId('order-page-amend'))
+    const dialog = await screen.findByTestId('amend-dialog')
+    fireEvent.change(within(dialog).getByLabelText('New amount'), { target: { value: '0.001' } })
+    fireEvent.click(within(dialog).getByTestId('amend-submit'))
+    await waitFor(() => expect(calls('/fe-ex-api/order/amend')).toEqual([{ symbol: 'btcusdt', order_id: '3002', volume: '0.001' }]))
+    await waitFor(() => expect(screen.queryByTestId('amend-dialog')).toBeNull())
+    await waitFor(() => expect(screen.getByTestId('order-detail-amount').textContent).toContain('0.001000'))
+  })
+
+  it('offers no amend for a finished order nor for an open market order', async () => {
+    orders['3003'] = { ...orders['3002'], order_id: '3003', type: 'MARKET', price: '0' }
+    const first = renderWithApp(<OrderPage orderId="3001" search={{}} />)
+    await screen.findByTestId('order-detail-heading')
+    expect(screen.queryByTestId('order-page-amend')).toBeNull()
+    first.unmount()
+    renderWithApp(<OrderPage orderId="3003" search={{}} />)
+    await screen.findByTestId('order-page-cancel')
+    expect(screen.queryByTestId('order-page-amend')).toBeNull()
+  })
+
+  // BTC/MNT prices have no decimals; the total is tugriks, with MNT's 2 places.
+  it('shows the total of an MNT pair in tugriks and why the exchange ended the order', async () => {
+    apiData.mockImplementation((path: string, body: Record<string, unknown>) =>
+      path === '/fe-ex-api/common/public_info_market'
+        ? {
+            coinList: { MNT: { showPrecision: 2 } },
+            market: { MNT: { 'BTC/MNT': { symbol: 'btcmnt', base: 'BTC', quote: 'MNT', showName: 'BTC/MNT', pricePrecision: 0, priceTick: '1', lotSize: '0.000001' } } },
+          }
+        : route(path, body),
+    )
+    orders['3004'] = { ...filled, order_id: '3004', symbol: 'btcmnt', price: '334884288', avg_price: '334884288', deal_volume: '0.000015', deal_money: '5023.26432', status: 4, status_text: 'CANCELLED', end_reason: 'stp' }
+    renderWithApp(<OrderPage orderId="3004" search={{}} />)
+    await waitFor(() => expect(screen.getByTestId('order-detail-total').textContent).toContain('5,023.26 MNT'))
+    expect(screen.getByTestId('order-detail-avg').textContent).toContain('334,884,288')
+    expect(screen.getByTestId('order-detail-reason').textContent).toContain('Would have traded with your own order')
   })
 })

@@ -1,7 +1,10 @@
 import { Box, Button, Container, Flex, Heading, Icon, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useQuery } from '@tanstack/react-query'
-import { LuArrowLeft, LuChartCandlestick, LuSearchX } from 'react-icons/lu'
+import { useState } from 'react'
+import { LuArrowLeft, LuChartCandlestick, LuPencil, LuSearchX } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
+import { AmendDialog } from '@/features/trade/components/amend-dialog'
+import { canAmend } from '@/features/trade/lib/amend'
 import { useTexts } from '@/lib/i18n'
 import { spotPairsQuery, type SpotOrder, type SpotPair } from '../api/orders-api'
 import { useOrderDetail } from '../api/use-order-detail'
@@ -15,7 +18,7 @@ import { useCancel, useErrorToast } from './order-hooks'
  * /order/spot/<id>: one of the user's spot orders on its own page, so it
  * can be bookmarked, shared with support or opened from a notification.
  * It shows what the side panel of the list shows (fields, fills, cancel
- * while open) and links back to the list as it was filtered.
+ * and amend while open) and links back to the list as it was filtered.
  */
 export function OrderPage({ orderId, search }: { orderId: string; search: OrdersSearch }) {
   const { t } = useTexts('orders')
@@ -91,7 +94,9 @@ function NotFoundState({ orderId, listHref }: { orderId: string; listHref: strin
 
 function OrderView({ order, pair }: { order: SpotOrder; pair: SpotPair }) {
   const { t } = useTexts('orders')
+  const trade = useTexts('trade')
   const { cancel, pending } = useCancel()
+  const [amending, setAmending] = useState(false)
   return (
     <Stack gap="6">
       <Flex justify="space-between" align={{ base: 'flex-start', sm: 'center' }} gap="3" direction={{ base: 'column', sm: 'row' }}>
@@ -109,6 +114,18 @@ function OrderView({ order, pair }: { order: SpotOrder; pair: SpotPair }) {
                 <LuChartCandlestick aria-hidden="true" />
                 {t('page.trade', { pair: pair.showName })}
               </AppLink>
+            </Button>
+          )}
+          {/* The page reads the order again once the new amount is taken (the amend refreshes every order query). */}
+          {canAmend(order) && (
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => setAmending(true)}
+              data-testid="order-page-amend"
+            >
+              <LuPencil aria-hidden="true" />
+              {trade.t('amend.action')}
             </Button>
           )}
           {isOpenOrder(order) && (
@@ -136,6 +153,7 @@ function OrderView({ order, pair }: { order: SpotOrder; pair: SpotPair }) {
         />
       </Box>
       <OrderFills order={order} pair={pair} layout="auto" headingLevel="h2" />
+      <AmendDialog order={amending ? order : null} onClose={() => setAmending(false)} />
     </Stack>
   )
 }

@@ -361,3 +361,90 @@ describe('OrdersPage', () => {
     expect(await screen.findByTestId('open-orders')).toBeTruthy()
   })
 })
+
+describe('OrdersPage on an MNT pair', () => {
+  // BTC/MNT prices have no decimals; MNT amounts have 2 (the coin list's showPrecision).
+  const mntMarket = {
+    coinList: { MNT: { showPrecision: 2 }, BTC: { showPrecision: 8 } },
+    market: { MNT: { 'BTC/MNT': { symbol: 'btcmnt', base: 'BTC', quote: 'MNT', showName: 'BTC/MNT', pricePrecision: 0, priceTick: '1', lotSize: '0.000001' } } },
+  }
+  const mnt = (i: number, over: Partial<SpotOrder>) => order(i, { symbol: 'btcmnt', price: '334884288', volume: '0.123457', ...over })
+  const finished = [
+    mnt(0, { order_id: '3000', status: 3, deal_volume: '0.123457', avg_price: '334884000.4', deal_money: '41343773.99', end_reason: 'filled' }),
+    mnt(1, { order_id: '3001', status: 5, type: 'POST_ONLY', end_reason: 'post_only_would_take' }),
+  ]
+  const mntFill: SpotTrade = { ...fill, order_id: '3000', symbol: 'btcmnt', price: '334884288', volume: '0.123457', deal_money: '41343809.543616' }
+  beforeEach(() => {
+    apiData.mockReset()
+    notifySuccess.mockReset()
+    openOrders = [mnt(5, { order_id: '3005' }), mnt(6, { order_id: '3006', type: 'MARKET', price: '0', volume: '0', quote_volume: '1000000' })]
+    apiData.mockImplementation(async (path: string, body: Record<string, unknown>) => {
+      switch (path) {
+        case '/fe-ex-api/common/public_info_market':
+          return mntMarket
+        case '/fe-ex-api/order/entrust_history':
+          return { count: finished.length, orderList: finished }
+        case '/fe-ex-api/order/trade_info_search':
+        case '/fe-ex-api/trade/list_by_order':
+          return { count: 1, tradeList: [mntFill] }
+        case '/fe-ex-api/order/detail':
+          return finished.find((o) => o.order_id === body.order_id)
+        default:
+          return route(path, body)
+      }
+    })
+  })
+
+  it('shows totals in tugriks with 2 places, the average price, and why the exchange ended an order', async () => {
+    renderWithApp(<Harness initial={{ tab: 'history' }} />)
+    const list = await screen.findByTestId('order-history')
+    const [filled, rejected] = await within(list).findAllByTestId('history-order')
+    await waitFor(() => expect(filled.textContent).toContain('41,343,773.99'))
+    expect(filled.textContent).toContain('334,884,000')
+    expect(within(filled).queryByTestId('order-reason')).toBeNull()
+    expect(within(rejected).getByTestId('order-reason').textContent).toBe('Reason: Would have traded at once (post-only)')
+    // The panel says the same, and its fills' totals are tugriks too.
+    fireEvent.click(within(list).getByRole('button', { name: 'Details of order 3000' }))
+    const panel = await screen.findByTestId('order-detail')
+    expect(within(panel).getByTestId('order-detail-total').textContent).toContain('41,343,773.99 MNT')
+    expect((await within(panel).findAllByTestId('order-fill'))[0].textContent).toContain('41,343,809.54')
+    expect(within(panel).queryByTestId('order-detail-reason')).toBeNull()
+  })
+
+  it("names the reason in the order's panel", async () => {
+    renderWithApp(<Harness initial={{ tab: 'history' }} />)
+    const list = await screen.findByTestId('order-history')
+    fireEvent.click(await within(list).findByRole('button', { name: 'Details of order 3001' }))
+    const panel = await screen.findByTestId('order-detail')
+    expect(within(panel).getByTestId('order-detail-reason').textContent).toContain('Would have traded at once (post-only)')
+  })
+
+  it('shows trade totals in tugriks with 2 places', async () => {
+    renderWithApp(<Harness initial={{ tab: 'trades' }} />)
+    const [row] = await within(await screen.findByTestId('trade-history')).findAllByTestId('history-trade')
+    await waitFor(() => expect(row.textContent).toContain('41,343,809.54'))
+  })
+
+  it("reduces an open limit order from its panel, then closes the panel (the list shows the new amount)", async () => {
+    renderWithApp(<Harness initial={{}} />)
+    const list = await screen.findByTestId('open-orders')
+    // A market order cannot be amended: no button in its panel.
+    fireEvent.click(within(list).getByRole('button', { name: 'Details of order 3006' }))
+    let panel = await screen.findByTestId('order-detail')
+    expect(within(panel).getByTestId('order-detail-cancel')).toBeTruthy()
+    expect(within(panel).queryByTestId('order-detail-amend')).toBeNull()
+    fireEvent.click(within(panel).getByTestId('order-detail-close'))
+    await waitFor(() => expect(screen.queryByTestId('order-detail')).toBeNull())
+
+    fireEvent.click(within(list).getByRole('button', { name: 'Details of order 3005' }))
+    panel = await screen.findByTestId('order-detail')
+    fireEvent.click(within(panel).getByTestId('order-detail-amend'))
+    const dialog = await screen.findByTestId('amend-dialog')
+    expect(within(dialog).getByTestId('amend-current').textContent).toBe('0.123457 BTC')
+    fireEvent.change(within(dialog).getByLabelText('New amount'), { target: { value: '0.1' } })
+    fireEvent.click(within(dialog).getByTestId('amend-submit'))
+    await waitFor(() => expect(calls('/fe-ex-api/order/amend')).toEqual([{ symbol: 'btcmnt', order_id: '3005', volume: '0.1' }]))
+    await waitFor(() => expect(screen.queryByTestId('amend-dialog')).toBeNull())
+    await waitFor(() => expect(screen.queryByTestId('order-detail')).toBeNull())
+  })
+})

@@ -2,7 +2,7 @@ import { Box, Button, Container, Flex, Heading, HStack, Stack, Tabs, Text, useBr
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { LuChartCandlestick, LuListX } from 'react-icons/lu'
-import { DataTable } from '@/components/data/data-table'
+import { DataTable, type DataLayout } from '@/components/data/data-table'
 import { HISTORY_WINDOW_DAYS } from '@/components/data/history-range'
 import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
@@ -159,7 +159,10 @@ function OrderHistoryTab({
   const query = useQuery({ ...orderHistoryQuery(filter), placeholderData: keepPreviousData, refetchInterval: HISTORY_REFRESH_MS })
   useClampPage(filter.page, query.data?.count, search, onSearch)
   useErrorToast(query.isError, t('error'))
-  const columns = useMemo(() => orderColumns(t, pairs, true), [t, pairs])
+  // Cards on phones, a table from md (the list's own rule, settled here: the reason an order ended goes under its status
+  // in a table and on its own line of a card).
+  const layout = useBreakpointValue<DataLayout>({ base: 'cards', md: 'table' }, { ssr: false }) ?? 'table'
+  const columns = useMemo(() => orderColumns(t, pairs, true, undefined, undefined, layout), [t, pairs, layout])
   return (
     <Stack gap="3">
       <Text fontSize="sm" color="fg.muted" data-testid="history-count">
@@ -169,6 +172,7 @@ function OrderHistoryTab({
         columns={columns}
         rows={query.data?.list ?? []}
         rowKey={(o) => o.order_id}
+        layout={layout}
         label={t('tabs.history')}
         testId="order-history"
         rowTestId="history-order"

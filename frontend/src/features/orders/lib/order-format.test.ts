@@ -3,7 +3,22 @@ import { getBundledTexts } from '@/lib/bundled-texts'
 import { lookup } from '@/lib/i18n'
 import { parseSpotPairs, stepPlaces, type SpotOrder, type SpotPair } from '../api/orders-api'
 import { fixed as tradeFixed } from '@/features/trade/lib/decimal'
-import { fixed, formatDateTime, formatFee, isOpenOrder, isPositive, orderAmount, orderPrice, pairOf, statusKey, statusPalette } from './order-format'
+import {
+  endReasonKey,
+  fixed,
+  formatDateTime,
+  formatFee,
+  isOpenOrder,
+  isPositive,
+  orderAmount,
+  orderAvgPrice,
+  orderPrice,
+  orderTotal,
+  pairOf,
+  quoteAmount,
+  statusKey,
+  statusPalette,
+} from './order-format'
 
 const BTC: SpotPair = { symbol: 'btcusdt', routeSymbol: 'BTC_USDT', base: 'BTC', quote: 'USDT', showName: 'BTC/USDT', pricePrecision: 2, volumePlaces: 6 }
 
@@ -114,6 +129,20 @@ describe('order values', () => {
     expect(orderAmount(order({ symbol: 'usdtmnt', type: 'MARKET', volume: '0', quote_volume: '10000000' }), usdtMnt)).toBe('10,000,000.00 MNT')
   })
 
+  // BTC/MNT prices have no decimals, but its totals are tugriks: MNT has 2 places (the QA report: 41,343,810 for 41,343,809.54).
+  it('shows totals in the quote coin at its places, not the price places', () => {
+    const btcMnt: SpotPair = { symbol: 'btcmnt', routeSymbol: 'BTC_MNT', base: 'BTC', quote: 'MNT', showName: 'BTC/MNT', pricePrecision: 0, volumePlaces: 6, quotePlaces: 2 }
+    const filled = order({ symbol: 'btcmnt', price: '334884288', volume: '0.123457', deal_volume: '0.123457', avg_price: '334884288', deal_money: '41343809.543616', status: 3 })
+    expect(orderTotal(filled, btcMnt)).toBe('41,343,809.54')
+    expect(orderAvgPrice(filled, btcMnt)).toBe('334,884,288')
+    expect(quoteAmount('1145.705', btcMnt)).toBe('1,145.71')
+    // Without the coin's places, the price's.
+    expect(quoteAmount('1145.705', { ...btcMnt, quotePlaces: undefined })).toBe('1,146')
+    // Nothing traded: no average and no total.
+    expect(orderTotal(order({ deal_money: '0' }), btcMnt)).toBe('—')
+    expect(orderAvgPrice(order({ deal_volume: '0', avg_price: '0' }), btcMnt)).toBe('—')
+  })
+
   it('falls back to the symbol when the pair list is missing', () => {
     expect(pairOf(undefined, 'ethusdt')).toMatchObject({ showName: 'ETHUSDT' })
     expect(pairOf([BTC], 'btcusdt')).toBe(BTC)
@@ -123,6 +152,40 @@ describe('order values', () => {
   it('formats local date and time', () => {
     expect(formatDateTime(new Date(2025, 0, 2, 3, 4, 5).getTime())).toBe('2025-01-02 03:04:05')
     expect(formatDateTime(0)).toBe('—')
+  })
+})
+
+describe('end reasons', () => {
+  it("tells why the exchange ended an order, in both languages, and nothing for the user's own cancel or a fill", () => {
+    const en = getBundledTexts('orders', 'en-US')
+    const mn = getBundledTexts('orders', 'mn-MN')
+    const cases: [Partial<SpotOrder>, string | undefined][] = [
+      [{ status: 5, end_reason: 'post_only_would_take' }, 'post_only_would_take'],
+      [{ status: 4, end_reason: 'fok_not_filled' }, 'fok_not_filled'],
+      [{ status: 4, deal_volume: '0.1', end_reason: 'ioc_remainder' }, 'ioc_remainder'],
+      [{ status: 4, end_reason: 'stp' }, 'stp'],
+      [{ status: 4, end_reason: 'dust' }, 'dust'],
+      // A part filled and the rest fell below the minimum amount: not a lack of funds.
+      [{ status: 4, deal_volume: '0.000994', end_reason: 'dust' }, 'dustRest'],
+      [{ status: 5, end_reason: 'below_min_notional' }, 'below_min_notional'],
+      [{ status: 5, end_reason: 'below_min_qty' }, 'below_min_qty'],
+      [{ status: 5, end_reason: 'stop_would_trigger' }, 'stop_would_trigger'],
+      [{ status: 5, end_reason: 'price_off_tick' }, 'price'],
+      [{ status: 5, end_reason: 'qty_off_lot' }, 'amount'],
+      [{ status: 4, end_reason: 'cancelled' }, undefined],
+      [{ status: 3, end_reason: 'filled' }, undefined],
+      [{ status: 5 }, undefined],
+      [{ status: 5, end_reason: 'something_new' }, undefined],
+      [{ status: 1, end_reason: 'stp' }, undefined],
+    ]
+    for (const [over, key] of cases) {
+      expect(endReasonKey(order(over)), JSON.stringify(over)).toBe(key)
+      if (!key) continue
+      expect(lookup(en, `reasons.${key}`), key).toBeTruthy()
+      expect(lookup(mn, `reasons.${key}`), key).toBeTruthy()
+      expect(lookup(mn, `reasons.${key}`)).not.toBe(lookup(en, `reasons.${key}`))
+    }
+    expect(lookup(en, 'reasons.post_only_would_take')).toBe('Would have traded at once (post-only)')
   })
 })
 

@@ -39,18 +39,27 @@ export function AmendButton({ order, onAmend }: { order: AmendTarget; onAmend: (
  * "Keep" closes; a refused amend keeps the dialog open (the server's reason
  * is shown by the request client).
  */
-export function AmendDialog({ order, onClose }: { order: AmendTarget | null; onClose: () => void }) {
+export function AmendDialog({
+  order,
+  onClose,
+  onAmended,
+}: {
+  order: AmendTarget | null
+  onClose: () => void
+  /** Called once the exchange has taken the new amount (before the dialog closes). */
+  onAmended?: () => void
+}) {
   return (
     <Dialog.Root open={!!order} onOpenChange={(d) => !d.open && onClose()} placement="center" lazyMount unmountOnExit>
       <Portal>
         <Dialog.Backdrop />
-        <Dialog.Positioner>{order && <AmendForm order={order} onClose={onClose} />}</Dialog.Positioner>
+        <Dialog.Positioner>{order && <AmendForm order={order} onClose={onClose} onAmended={onAmended} />}</Dialog.Positioner>
       </Portal>
     </Dialog.Root>
   )
 }
 
-function AmendForm({ order, onClose }: { order: AmendTarget; onClose: () => void }) {
+function AmendForm({ order, onClose, onAmended }: { order: AmendTarget; onClose: () => void; onAmended?: () => void }) {
   const { t } = useTexts('trade')
   const queryClient = useQueryClient()
   const pair = useQuery(pairsQuery).data?.find((p) => p.symbol === order.symbol)
@@ -71,6 +80,7 @@ function AmendForm({ order, onClose }: { order: AmendTarget; onClose: () => void
         queryClient.invalidateQueries({ queryKey: ['trade', 'orders'] }),
         queryClient.invalidateQueries({ queryKey: ['trade', 'balance'] }),
       ])
+      onAmended?.()
       onClose()
     },
     // A refused amend has had its toast from the request client; a transport failure has not.

@@ -1,4 +1,4 @@
-import { Box, Button, HStack, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, HStack, Link, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useQuery } from '@tanstack/react-query'
 import {
   CandlestickSeries,
@@ -16,11 +16,14 @@ import { klineQuery, PERIODS, type Kline, type Period, type TradePair } from '..
 import { useMarketChannel } from '../api/use-market-channel'
 import { chartPriceFormatter, localChartTime } from './format'
 
+/** Where the chart's attribution links (the lightweight-charts licence asks for a link to tradingview.com). */
+export const TRADINGVIEW_URL = 'https://www.tradingview.com/'
+
 /** Chart colours per theme (the same values as the up/down tokens of the theme). */
 export function chartColors(mode: 'light' | 'dark') {
   return mode === 'dark'
     ? { bg: '#111111', text: '#d4d4d8', grid: '#27272a', up: '#20c997', down: '#ff6b6b' }
-    : { bg: '#ffffff', text: '#3f3f46', grid: '#f4f4f5', up: '#0ca678', down: '#e03131' }
+    : { bg: '#ffffff', text: '#3f3f46', grid: '#f4f4f5', up: '#087f5b', down: '#e03131' }
 }
 
 /** A candle as the chart's candle and volume bars. */
@@ -48,7 +51,12 @@ export function KlineChart({ pair, height = 380 }: { pair: TradePair; height?: n
 
   useEffect(() => {
     if (!box.current) return
-    const c = createChart(box.current, { autoSize: true, timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6, barSpacing: 8 } })
+    // The library's own attribution (a logo titled in English only) gives way to the link below, in the page's language.
+    const c = createChart(box.current, {
+      autoSize: true,
+      layout: { attributionLogo: false },
+      timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 6, barSpacing: 8 },
+    })
     candles.current = c.addSeries(CandlestickSeries, {
       priceFormat: { type: 'custom', minMove: Number(pair.priceTick) || 0.01, formatter: chartPriceFormatter(pair.pricePrecision) },
     })
@@ -146,6 +154,29 @@ export function KlineChart({ pair, height = 380 }: { pair: TradePair; height?: n
             </Button>
           </Stack>
         )}
+        {/*
+          The attribution the chart library's licence asks for: TradingView named, with a link to tradingview.com, in
+          the page's language, in the corner of the candles above the time axis (where the library put its logo).
+        */}
+        <Link
+          href={TRADINGVIEW_URL}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={t('chart.attributionLink')}
+          position="absolute"
+          left="2"
+          bottom="8"
+          zIndex="1"
+          px="1.5"
+          rounded="sm"
+          fontSize="2xs"
+          lineHeight="short"
+          color="fg.muted"
+          bg="bg.panel/80"
+          data-testid="kline-attribution"
+        >
+          {t('chart.attribution')}
+        </Link>
         {/* Above the chart's canvas (which would hide it), and gone once a live candle is drawn. */}
         {!isLoading && data?.length === 0 && liveOf !== channel && (
           <Text position="absolute" top="45%" w="full" zIndex="1" pointerEvents="none" textAlign="center" color="fg.muted" fontSize="sm" data-testid="kline-empty">

@@ -7,7 +7,7 @@ import { FakeSocket } from '@/test/fake-socket'
 import type { OrderView } from '../api/trade-api'
 import { isFinal } from '../lib/order-outcome'
 import { BTC_USDT } from '../test-pair'
-import { system } from '@/components/ui/theme'
+import { contrast, themeColor } from '@/test/contrast'
 import { OrderForm, SIDE_COLORS } from './order-form'
 
 const apiData = vi.hoisted(() => vi.fn())
@@ -71,6 +71,29 @@ describe('OrderForm available balance', () => {
     expect(screen.getByTestId('min-notional').textContent).toBe('Minimum order value: 5,000 MNT')
     fireEvent.click(screen.getByTestId('side-sell'))
     expect(screen.getByTestId('available-balance').textContent).toBe('1,234.567891 USDT')
+  })
+})
+
+describe('OrderForm totals on an MNT pair', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) =>
+      path.endsWith('/finance/v5/account_balance') ? { coinList: [{ coin: 'MNT', normal: '100000000.55', freeze: '0' }, { coin: 'BTC', normal: '1', freeze: '0' }] } : {},
+    )
+  })
+
+  // BTC/MNT prices have no decimals; its totals are tugriks with MNT's 2 places (they were cut to whole tugriks).
+  it("computes and takes the total at the quote coin's places", async () => {
+    const btcMnt = { ...pair, symbol: 'btcmnt', routeSymbol: 'BTC_MNT', showName: 'BTC/MNT', quote: 'MNT', pricePrecision: 0, priceTick: '1', minNotional: '5000', basePlaces: 8, quotePlaces: 2 }
+    renderWithApp(<OrderForm pair={btcMnt} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('100,000,000.55 MNT'))
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '334884288' } })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.123457' } })
+    expect((screen.getByTestId('total-input') as HTMLInputElement).value).toBe('41343809.54')
+    // A market buy's total takes tugriks to 2 places, no more.
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.change(screen.getByTestId('total-input'), { target: { value: '5000.555' } })
+    expect((screen.getByTestId('total-input') as HTMLInputElement).value).toBe('5000.55')
   })
 })
 
@@ -600,29 +623,7 @@ describe('OrderForm stop-limit against the last price', () => {
 })
 
 describe('OrderForm buy and sell colours', () => {
-  /** WCAG contrast ratio of two #rrggbb colours. */
-  const contrast = (a: string, b: string) => {
-    const lum = (hex: string) => {
-      const [r, g, bl] = [1, 3, 5].map((i) => {
-        const v = parseInt(hex.slice(i, i + 2), 16) / 255
-        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4
-      })
-      return 0.2126 * r + 0.7152 * g + 0.0722 * bl
-    }
-    const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x)
-    return (hi + 0.05) / (lo + 0.05)
-  }
-  type Conditional = string | { _light: string; _dark: string }
-  const config = (system as unknown as { _config: { theme: { semanticTokens: { colors: Record<string, { value: Conditional }> } } } })._config
-  /** A colour token of the app's theme as #rrggbb in a theme. */
-  const resolve = (token: Conditional, mode: 'light' | 'dark'): string => {
-    const name = typeof token === 'string' ? token : token[`_${mode}`]
-    if (name.startsWith('#')) return name
-    if (name === 'white') return '#ffffff'
-    const semantic = config.theme.semanticTokens.colors[name]?.value
-    if (semantic) return resolve(semantic, mode)
-    return String(system.token(`colors.${name}`))
-  }
+  const resolve = themeColor
 
   it.each(['light', 'dark'] as const)('reads the words on the buy and sell buttons at 4.5:1 at least (%s theme)', (mode) => {
     for (const side of ['BUY', 'SELL'] as const) {
@@ -632,13 +633,23 @@ describe('OrderForm buy and sell colours', () => {
     }
   })
 
+  // The light up green is #087f5b (5.0:1 on white): white words on the buy button read at 5.0:1, the old dark ones at 3.6:1.
+  it('puts white words on the light buy button and dark ones on the dark one', () => {
+    expect(resolve(SIDE_COLORS.BUY.bg, 'light')).toBe('#087f5b')
+    expect(resolve(SIDE_COLORS.BUY.color, 'light')).toBe('#ffffff')
+    expect(contrast(resolve(SIDE_COLORS.BUY.bg, 'light'), resolve(SIDE_COLORS.BUY.color, 'light'))).toBeCloseTo(5.0, 1)
+    expect(resolve(SIDE_COLORS.BUY.bg, 'dark')).toBe('#20c997')
+    expect(contrast(resolve(SIDE_COLORS.BUY.bg, 'dark'), resolve(SIDE_COLORS.BUY.color, 'dark'))).toBeGreaterThanOrEqual(4.5)
+  })
+
   it('paints the chosen side and the submit with them', async () => {
     apiData.mockReset()
     apiData.mockImplementation(async (path: string) => (path.endsWith('/finance/v5/account_balance') ? balances : {}))
     renderWithApp(<OrderForm pair={pair} />)
     await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.55 USDT'))
-    // Dark words on the up colour, not white (3.1:1 light, 2.1:1 dark).
-    expect(getComputedStyle(screen.getByTestId('order-submit')).color).toContain('gray-950')
-    expect(getComputedStyle(screen.getByTestId('side-buy')).color).toContain('gray-950')
+    // White words on the light theme's darker up green (5.0:1; dark words on it were 3.6:1); dark ones in the dark theme.
+    expect(getComputedStyle(screen.getByTestId('order-submit')).color).toContain('white')
+    expect(getComputedStyle(screen.getByTestId('side-buy')).color).toContain('white')
+    expect(SIDE_COLORS.BUY.color).toEqual({ _light: 'white', _dark: 'gray.950' })
   })
 })

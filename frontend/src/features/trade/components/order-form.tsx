@@ -36,11 +36,11 @@ import { outcomeWarning, watchOrder, type FollowOptions } from '../lib/order-out
 /**
  * Colours of the buy and sell buttons (the chosen side and the submit):
  * the side's colour with text that reads on it in both themes (4.5:1 at
- * least). White text on the up green was 3.1:1 in the light theme and
- * 2.1:1 in the dark one, and on the dark theme's lighter red 2.8:1.
+ * least): white on the light theme's darker green and red, dark on the dark
+ * theme's lighter ones (white on them was 2.1:1 and 2.8:1).
  */
 export const SIDE_COLORS = {
-  BUY: { bg: 'up', color: 'gray.950' },
+  BUY: { bg: 'up', color: { _light: 'white', _dark: 'gray.950' } },
   SELL: { bg: 'down', color: { _light: 'white', _dark: 'gray.950' } },
 } as const
 

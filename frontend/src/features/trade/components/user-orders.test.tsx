@@ -346,3 +346,67 @@ describe('UserOrders on a desktop', () => {
     expect(time.querySelectorAll('span > span')).toHaveLength(2)
   })
 })
+
+describe('UserOrders on an MNT pair, and the history as the orders page shows it', () => {
+  // BTC/MNT prices have no decimals; MNT amounts have 2 (the coin list's showPrecision).
+  const btcMnt = { ...BTC_USDT, symbol: 'btcmnt', routeSymbol: 'BTC_MNT', showName: 'BTC/MNT', quote: 'MNT', pricePrecision: 0, priceTick: '1', minNotional: '5000', quotePlaces: 2 }
+  const history: OrderView[] = [
+    { ...order(1, 3), symbol: 'btcmnt', price: '334884288', volume: '0.123457', deal_volume: '0.123457', avg_price: '334884000.4', deal_money: '41343773.99', end_reason: 'filled' },
+    { ...order(2, 5), symbol: 'btcmnt', type: 'POST_ONLY', price: '334000000', end_reason: 'post_only_would_take' },
+    { ...order(3, 4), symbol: 'btcmnt', price: '334000000', end_reason: 'cancelled' },
+  ]
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/order/entrust_history')) return { count: history.length, orderList: history }
+      if (path.endsWith('/order/trade_info_search'))
+        return { count: 1, tradeList: [{ ...trade(1), symbol: 'btcmnt', price: '334884288', volume: '0.123457', deal_money: '41343809.543616', fee: '41343.8095', fee_coin: 'MNT' }] }
+      return { count: 0, orderList: [] }
+    })
+  })
+  afterEach(() => {
+    vi.restoreAllMocks()
+    document.cookie = 'lan=en_US; path=/'
+  })
+
+  it("shows a fill's total in tugriks with 2 places, not the price's none", async () => {
+    renderWithApp(<UserOrders pair={btcMnt} />)
+    fireEvent.click(await screen.findByTestId('tab-trade-history'))
+    const [row] = within(await screen.findByTestId('trade-history-table')).getAllByTestId('trade-row')
+    expect(row.textContent).toContain('334,884,288')
+    expect(row.textContent).toContain('41,343,809.54')
+  })
+
+  it.each([
+    ['en_US', 'Average price', 'Reason: Would have traded at once (post-only)'],
+    ['mn_MN', 'Дундаж үнэ', 'Шалтгаан: Шууд биелэх байсан (зөвхөн мэйкер)'],
+  ])('shows the average price and why the exchange ended an order on a phone card (%s)', async (lan, avgLabel, reason) => {
+    document.cookie = `lan=${lan}; path=/`
+    renderWithApp(<UserOrders pair={btcMnt} />)
+    fireEvent.click(await screen.findByTestId('tab-order-history'))
+    const list = await screen.findByTestId('order-history-table')
+    expect(list.getAttribute('data-layout')).toBe('cards')
+    const [filled, rejected, cancelled] = within(list).getAllByTestId('order-row')
+    expect(filled.textContent).toContain(avgLabel)
+    expect(filled.textContent).toContain('334,884,000')
+    expect(within(filled).queryByTestId('order-reason')).toBeNull()
+    expect(within(rejected).getByTestId('order-reason').textContent).toBe(reason)
+    // Nothing traded: no average price; the user's own cancel needs no reason.
+    expect(rejected.textContent).toContain('—')
+    expect(within(cancelled).queryByTestId('order-reason')).toBeNull()
+  })
+
+  it('puts the reason under the status in the desktop table', async () => {
+    screenWidth(1280)
+    renderWithApp(<UserOrders pair={btcMnt} />)
+    fireEvent.click(await screen.findByTestId('tab-order-history'))
+    const list = await screen.findByTestId('order-history-table')
+    expect(list.getAttribute('data-layout')).toBe('table')
+    expect(within(list).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Side', 'Type', 'Time', 'Price', 'Amount', 'Filled', 'Average price', 'Status'])
+    const rejected = within(list).getAllByTestId('order-row')[1]
+    const status = rejected.querySelectorAll('td')[7]
+    expect(status.textContent).toBe('RejectedWould have traded at once (post-only)')
+    // 8 columns do not fit the panel's 616 px: the status stays in view at the end while the others scroll under it.
+    expect(status.getAttribute('data-sticky')).toBe('true')
+  })
+})

@@ -6,7 +6,11 @@ import { DataTable, type DataColumn, type DataLayout } from '@/components/data/d
 import { HISTORY_PRESETS, HISTORY_WINDOW_DAYS, presetRange, rangeMillis } from '@/components/data/history-range'
 import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
+import { toSpotPair } from '@/features/orders/api/orders-api'
 import { CancelAllDialog } from '@/features/orders/components/cancel-all-dialog'
+// The orders pages' own display rules, so an order reads the same here and there.
+import { statusColumns } from '@/features/orders/components/order-columns'
+import { orderAmount, orderAvgPrice, quoteAmount } from '@/features/orders/lib/order-format'
 // Loading and error states as the orders page shows them: a list that could not be read says so, with a retry,
 // instead of "no open orders".
 import { tableState } from '@/features/orders/components/order-hooks'
@@ -34,16 +38,19 @@ import { StopLine, type StopLineTexts } from './stop-line'
 
 const REFRESH_MS = 4000
 /** How the panel's lists show: see {@link usePanelLayout}. */
-type PanelLayout = 'auto' | 'cards' | 'table'
+type PanelLayout = DataLayout
 
 /**
  * Cards on a phone, a table at tablet width (the panel spans the page); on
  * a desktop from 1024 px the panel shares its row with the book and the
  * order form, and below 1280 px (under 400 px wide) a table would show two
  * or three of its columns and scroll the rest out of sight: cards there.
+ * Settled here rather than by the list, since the columns differ a little
+ * between the two (the reason an order ended goes under its status in a
+ * table and on its own line of a card).
  */
 export function usePanelLayout(): PanelLayout {
-  return useBreakpointValue<PanelLayout>({ base: 'auto', lg: 'cards', xl: 'table' }, { ssr: false }) ?? 'auto'
+  return useBreakpointValue<PanelLayout>({ base: 'cards', md: 'table', lg: 'cards', xl: 'table' }, { ssr: false }) ?? 'cards'
 }
 
 /** Rows per page of each list of the panel. */
@@ -120,12 +127,23 @@ function TimeCell({ ms, layout }: { ms: number; layout: DataLayout }) {
  * The columns of an order list; `lastPrice` tells open stop-limit orders
  * whether their stop is reached. The open orders have no status column:
  * each is open, and Filled says how much of it has traded (with the status,
- * Filled and Status slid under the pinned Cancel column at 1280 px).
+ * Filled and Status slid under the pinned Cancel column at 1280 px). The
+ * history adds the average price of what traded and, with the status, why
+ * the exchange ended an order (`ot`: the orders texts), as the orders page does.
  */
-function orderColumns(t: TranslateFn, pair: TradePair, lastPrice?: string, open = false, onAmend?: (o: AmendTarget) => void): DataColumn<OrderView>[] {
+function orderColumns(
+  t: TranslateFn,
+  pair: TradePair,
+  lastPrice?: string,
+  open = false,
+  onAmend?: (o: AmendTarget) => void,
+  ot: TranslateFn = t,
+  layout: DataLayout = 'table',
+): DataColumn<OrderView>[] {
   const volPlaces = placesOf(pair.lotSize)
+  const spot = toSpotPair(pair)
   const stop = stopTexts(t)
-  return [
+  const cols: DataColumn<OrderView>[] = [
     { id: 'side', header: t('orders.side'), card: 'title', cell: (o) => <SideText side={o.side} /> },
     { id: 'type', header: t('orders.type'), card: 'title', nowrap: true, cell: (o) => t(`form.types.${o.type}`) },
     { id: 'time', header: t('orders.time'), nowrap: true, cell: (o, layout) => <TimeCell ms={o.created_at} layout={layout} /> },
@@ -146,14 +164,25 @@ function orderColumns(t: TranslateFn, pair: TradePair, lastPrice?: string, open 
       numeric: true,
       cell: (o) => (
         <>
-          {Number(o.volume) > 0 ? fixed(o.volume, volPlaces) : `${fixed(o.quote_volume, pair.quotePlaces ?? pair.pricePrecision)} ${pair.quote}`}
+          {orderAmount(o, spot)}
           {/* An open order's amount can be reduced (its price and place in the book stay). */}
           {onAmend && <AmendButton order={o} onAmend={onAmend} />}
         </>
       ),
     },
     { id: 'filled', header: t('orders.filled'), numeric: true, cell: (o) => fixed(o.deal_volume, volPlaces) },
-    ...(open ? [] : [{ id: 'status', header: t('orders.status'), card: 'aside', nowrap: true, cell: (o) => t(`orders.statuses.${statusKey(o)}`) } satisfies DataColumn<OrderView>]),
+  ]
+  if (open) return cols
+  // In a table a long status (mn_MN "Хэсэгчлэн биелээд цуцлагдсан") takes two lines rather than the panel's width.
+  const status = (o: OrderView, at: DataLayout) => (
+    <Text as="span" display={at === 'table' ? 'block' : undefined} whiteSpace={at === 'table' ? 'normal' : 'nowrap'} ms={at === 'table' ? 'auto' : undefined}>
+      {t(`orders.statuses.${statusKey(o)}`)}
+    </Text>
+  )
+  return [
+    ...cols,
+    { id: 'avg', header: ot('cols.avgPrice'), numeric: true, cell: (o) => orderAvgPrice(o, spot) },
+    ...statusColumns<OrderView>(ot, layout, status, t('orders.status')),
   ]
 }
 
@@ -163,7 +192,8 @@ function tradeColumns(t: TranslateFn, pair: TradePair): DataColumn<TradeView>[] 
     { id: 'time', header: t('orders.time'), card: 'aside', nowrap: true, cell: (tr, layout) => <TimeCell ms={tr.created_at} layout={layout} /> },
     { id: 'price', header: t('orders.price'), numeric: true, cell: (tr) => fixed(tr.price, pair.pricePrecision) },
     { id: 'amount', header: t('orders.amount'), numeric: true, cell: (tr) => fixed(tr.volume, placesOf(pair.lotSize)) },
-    { id: 'total', header: t('orders.total'), numeric: true, cell: (tr) => fixed(tr.deal_money, pair.pricePrecision) },
+    // A fill's value is in the quote coin: at that coin's places (MNT 2), not the price's (0 on BTC/MNT).
+    { id: 'total', header: t('orders.total'), numeric: true, cell: (tr) => quoteAmount(tr.deal_money, toSpotPair(pair)) },
     { id: 'fee', header: t('orders.fee'), numeric: true, cell: (tr) => formatFee(tr.fee, tr.fee_coin) },
   ]
 }
@@ -292,12 +322,15 @@ function OrderHistory({ pair, range, layout }: { pair: TradePair; range: Omit<Li
   const query = useQuery({ ...orderHistoryQuery(pair.symbol, w), placeholderData: keepPreviousData, refetchInterval: REFRESH_MS })
   const { data } = query
   useClampPage(page, data?.count, setPage)
-  const columns = useMemo(() => orderColumns(t, pair), [t, pair])
+  const columns = useMemo(() => orderColumns(t, pair, undefined, false, undefined, o.t, layout), [t, pair, o.t, layout])
+  // In the table (616 px at 1280) the status, with why the exchange ended an order, stays in view at its end while the
+  // other columns scroll sideways under it; on a card it sits beside the heading.
+  const status = layout === 'table' ? columns.find((c) => c.id === 'status') : undefined
   return (
     <Stack gap="2">
       <DataTable
         layout={layout}
-        columns={columns}
+        columns={status ? columns.filter((c) => c !== status) : columns}
         rows={data?.orderList ?? []}
         rowKey={(order) => order.order_id}
         label={t('orders.history')}
@@ -306,6 +339,16 @@ function OrderHistory({ pair, range, layout }: { pair: TradePair; range: Omit<Li
         {...tableState(o.t, query)}
         emptyText={t('orders.emptyHistory')}
         emptyTestId="order-history-empty"
+        {...(status && {
+          actions: (order: OrderView) => (
+            <Stack gap="0" align="flex-end" w="10rem">
+              {status.cell(order, 'table')}
+            </Stack>
+          ),
+          actionsLabel: status.header,
+          showActionsLabel: true,
+          stickyActions: true,
+        })}
       />
       <Pager page={page} pageSize={PANEL_PAGE_SIZE} count={data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(o.t, t('orders.history'))} testId="order-history-pager" />
     </Stack>

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest'
+import { getBundledTexts } from '@/lib/bundled-texts'
+import { lookup } from '@/lib/i18n'
 import {
   amountFor,
   availablePlaces,
   buildOrderRequest,
   isMarketBuyByAmount,
   isQuoteEntry,
+  ORDER_TYPES,
   percentFill,
   percentOfBalance,
   stopAlreadyReached,
   totalFor,
+  totalPlaces,
   validateOrder,
   type OrderDraft,
   type PairRules,
@@ -44,6 +48,45 @@ describe('available balance places', () => {
     expect(availablePlaces({ ...usdtMnt, basePlaces: 6, quotePlaces: 2 }, 'SELL')).toBe(6)
     expect(availablePlaces(usdtMnt, 'BUY')).toBe(1)
     expect(availablePlaces(usdtMnt, 'SELL')).toBe(2)
+  })
+})
+
+describe('quote totals', () => {
+  const btcMnt: PairRules = { ...rules, symbol: 'btcmnt', quote: 'MNT', pricePrecision: 0, volumePrecision: 6, priceTick: '1', lotSize: '0.000001', minNotional: '5000' }
+
+  // BTC/MNT prices have no decimals, its totals are tugriks with 2.
+  it("keeps a total at the quote coin's places, not the price's", () => {
+    expect(totalPlaces({ ...btcMnt, quotePlaces: 2 })).toBe(2)
+    expect(totalFor('0.123457', '334884288', { ...btcMnt, quotePlaces: 2 })).toBe('41343809.54')
+    expect(percentFill(50, 'BUY', 'MARKET', '100000.55', '', { ...btcMnt, quotePlaces: 2 })).toEqual({ amount: '', total: '50000.27' })
+    // Without the coin's places, the price's as before.
+    expect(totalPlaces(btcMnt)).toBe(0)
+    expect(totalFor('0.123457', '334884288', btcMnt)).toBe('41343809')
+  })
+
+  // The engine takes a market buy's total on its grid of one tick × one lot (TON/USDT: 0.001 × 0.01): USDT's 6 places would be off it.
+  it("never goes finer than the engine's grid of quote amounts", () => {
+    expect(totalPlaces({ ...rules, priceTick: '0.001', pricePrecision: 3, lotSize: '0.01', quotePlaces: 6 })).toBe(5)
+    expect(totalPlaces({ ...rules, priceTick: '0.01', lotSize: '0.000001', quotePlaces: 6 })).toBe(6)
+  })
+})
+
+describe('post-only in Mongolian', () => {
+  // The home page called it "зөвхөн захиалагч" ("only the orderer"); the trade screens "Зөвхөн мэйкер".
+  it('has one name on the home page and the trade and orders screens', () => {
+    const name = lookup(getBundledTexts('trade', 'mn-MN'), 'form.types.POST_ONLY')
+    expect(name).toBe('Зөвхөн мэйкер')
+    expect(lookup(getBundledTexts('orders', 'mn-MN'), 'types.POST_ONLY')).toBe(name)
+    const home = lookup(getBundledTexts('home', 'mn-MN'), 'features.items.trade.body') ?? ''
+    expect(home.toLowerCase()).toContain(name!.toLowerCase())
+    expect(home).not.toContain('захиалагч')
+  })
+
+  // The orders screens called fill-or-kill "Бүгд эсвэл цуцлах", the trade screen "Бүгдийг эсвэл цуцлах".
+  it.each(['en-US', 'mn-MN'])('names every order type the same on the trade and orders screens (%s)', (locale) => {
+    for (const type of ORDER_TYPES) {
+      expect(lookup(getBundledTexts('orders', locale), `types.${type}`), type).toBe(lookup(getBundledTexts('trade', locale), `form.types.${type}`))
+    }
   })
 })
 

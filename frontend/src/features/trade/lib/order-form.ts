@@ -41,6 +41,10 @@ export interface PairRules {
   lotSize: string
   minQty: string
   minNotional: string
+  /** Decimal places of the base coin's balances (the coin list's showPrecision), when known. */
+  basePlaces?: number
+  /** Decimal places of the quote coin's balances (the coin list's showPrecision: MNT 2, USDT 6), when known. */
+  quotePlaces?: number
 }
 
 /** How a market buy is entered: the quote total to spend, or the base amount to buy. */
@@ -96,9 +100,16 @@ function step(places: number): Dec {
   return { units: 1n, scale: places }
 }
 
-/** Places used to show and round quote totals. */
+/**
+ * Places used to show and round quote totals: the quote coin's own places
+ * (MNT 2, USDT 6) when known, not the price's (a BTC/MNT price has none,
+ * its totals are tugriks with 2), but never finer than the engine's grid of
+ * quote amounts (one tick × one lot), which refuses a market buy's total off
+ * it. Without the coin's places, the price's.
+ */
 export function totalPlaces(rules: PairRules): number {
-  return Math.max(rules.pricePrecision, placesOf(rules.priceTick))
+  if (rules.quotePlaces === undefined) return Math.max(rules.pricePrecision, placesOf(rules.priceTick))
+  return Math.min(rules.quotePlaces, placesOf(rules.priceTick) + placesOf(rules.lotSize))
 }
 
 function amountPlaces(rules: PairRules): number {
@@ -110,7 +121,7 @@ function amountPlaces(rules: PairRules): number {
  * coin's own precision (the coin list's showPrecision: 2 for MNT, 6 for
  * USDT), or the pair's total or amount places when it is not known.
  */
-export function availablePlaces(rules: PairRules & { basePlaces?: number; quotePlaces?: number }, side: OrderSide): number {
+export function availablePlaces(rules: PairRules, side: OrderSide): number {
   return side === 'BUY' ? (rules.quotePlaces ?? totalPlaces(rules)) : (rules.basePlaces ?? amountPlaces(rules))
 }
 
