@@ -3,13 +3,21 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 const postMock = vi.fn()
 vi.mock('aws-amplify/api', () => ({ post: (...args: unknown[]) => postMock(...args) }))
 const notifyError = vi.fn()
-vi.mock('./notify', () => ({ notifyError: (...args: unknown[]) => notifyError(...args), notifySuccess: vi.fn() }))
+const reportUnreachable = vi.fn()
+const reportReachable = vi.fn()
+vi.mock('./notify', () => ({
+  notifyError: (...args: unknown[]) => notifyError(...args),
+  notifySuccess: vi.fn(),
+  reportUnreachable: () => reportUnreachable(),
+  reportReachable: () => reportReachable(),
+}))
 
 import {
   apiData,
   apiPost,
   ApiError,
   buildBody,
+  isNetworkError,
   formatUaTime,
   onSessionExpired,
   PARAMETER_ERROR_TEXT,
@@ -34,6 +42,8 @@ function lastCall() {
 beforeEach(() => {
   postMock.mockReset()
   notifyError.mockReset()
+  reportUnreachable.mockReset()
+  reportReachable.mockReset()
 })
 
 describe('request headers and envelope', () => {
@@ -167,5 +177,55 @@ describe('response handling', () => {
   it('rejects a response that is not an envelope', async () => {
     answer('<html>')
     await expect(apiPost('/fe-ex-api/common/user_info')).rejects.toThrow(/^Error:/)
+  })
+})
+
+describe('the exchange could not be reached', () => {
+  const fail = (error: unknown) => postMock.mockReturnValueOnce({ response: Promise.reject(error), cancel: vi.fn() })
+  const amplifyNetworkError = () => Object.assign(new Error('A network error has occurred.'), { name: 'NetworkError' })
+
+  it('reports each request that got no answer to the shared notice, and rejects with a NetworkError', async () => {
+    fail(amplifyNetworkError())
+    fail(new TypeError('Failed to fetch'))
+    const errors = await Promise.all([
+      apiPost('/fe-ex-api/common/user_info').catch((e: unknown) => e),
+      apiData('/fe-ex-api/finance/v5/account_balance').catch((e: unknown) => e),
+    ])
+    for (const e of errors) {
+      expect(isNetworkError(e)).toBe(true)
+      expect((e as Error).message).toMatch(/^Error: /)
+    }
+    expect(reportUnreachable).toHaveBeenCalledTimes(2)
+    // No raw English message of its own.
+    expect(notifyError).not.toHaveBeenCalled()
+  })
+
+  it('counts a gateway that cannot reach the exchange (502, 503, 504), not other HTTP errors', async () => {
+    const http = (statusCode: number) => Object.assign(new Error('Unknown error'), { response: { statusCode, headers: {}, body: '<html>' } })
+    fail(http(503))
+    await expect(apiPost('/fe-ex-api/x')).rejects.toSatisfy(isNetworkError)
+    expect(reportUnreachable).toHaveBeenCalledTimes(1)
+    fail(http(500))
+    const e = await apiPost('/fe-ex-api/x').catch((err: unknown) => err)
+    expect(isNetworkError(e)).toBe(false)
+    expect(reportUnreachable).toHaveBeenCalledTimes(1)
+  })
+
+  it('says nothing for a request its caller cancelled', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    fail(Object.assign(new Error('Request is canceled by user'), { name: 'CanceledError' }))
+    const e = await apiPost('/fe-ex-api/x', {}, { signal: controller.signal }).catch((err: unknown) => err)
+    expect(isNetworkError(e)).toBe(false)
+    expect(reportUnreachable).not.toHaveBeenCalled()
+  })
+
+  it('tells the notice when a request is answered again, even with a refusal', async () => {
+    answer({ code: '0', msg: 'success', data: null })
+    await apiPost('/fe-ex-api/x')
+    answer({ code: '10100', msg: 'Wrong password', data: null })
+    await apiPost('/fe-ex-api/x')
+    expect(reportReachable).toHaveBeenCalledTimes(2)
+    expect(reportUnreachable).not.toHaveBeenCalled()
   })
 })

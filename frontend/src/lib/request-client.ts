@@ -1,7 +1,7 @@
 import { post } from 'aws-amplify/api'
 import { SERVICE_PREFIXES, type ServicePrefix } from './config'
 import { COOKIE, ensureChfitDeviceId, ensureDeviceId, getCookie, getLanguage, getToken } from './cookies'
-import { notifyError } from './notify'
+import { notifyError, reportReachable, reportUnreachable } from './notify'
 
 /**
  * The one request client of the web app (spec §7, §8). Every call is a POST
@@ -45,6 +45,39 @@ export class ApiError extends Error {
     this.data = envelope.data
     this.errorMsg = envelope.errorMsg
   }
+}
+
+/**
+ * Thrown by {@link apiPost} when the server could not be reached (no
+ * answer: offline, server down, a gateway that cannot reach it). Its text
+ * starts with 'Error:' like every transport failure's.
+ */
+export class NetworkError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'NetworkError'
+  }
+}
+
+/** True for a {@link NetworkError}: the request got no answer from the exchange. */
+export function isNetworkError(error: unknown): error is NetworkError {
+  return error instanceof NetworkError
+}
+
+/** Gateway statuses that mean the exchange behind it did not answer. */
+const GATEWAY_DOWN = new Set([502, 503, 504])
+
+/**
+ * Whether a transport failure means the exchange was not reached: no HTTP
+ * answer at all, or a gateway saying it could not reach it. A request
+ * cancelled by its caller (a query unmounted or superseded) is not one.
+ */
+function isUnreachable(error: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted) return false
+  const status = (error as { response?: { statusCode?: number } } | null)?.response?.statusCode
+  if (status !== undefined) return GATEWAY_DOWN.has(status)
+  // Amplify's name for a fetch that got no answer; a bare fetch failure is a TypeError.
+  return (error as { name?: string } | null)?.name === 'NetworkError' || error instanceof TypeError
 }
 
 /** True when the envelope's code is 0 / "0". */
@@ -173,7 +206,9 @@ async function readErrorBody(error: unknown): Promise<unknown> {
  * POSTs to a service path such as '/fe-ex-api/common/user_info' and returns
  * the envelope. A non-zero code has already been handled (toast or silent)
  * when this resolves; the caller decides what else to do. A network or other
- * transport failure rejects with Error('Error: ...').
+ * transport failure rejects with Error('Error: ...'); when the exchange was not
+ * reached it is a {@link NetworkError} and the user is told once (see
+ * reportUnreachable in notify.ts).
  */
 export async function apiPost<T = unknown>(
   fullPath: string,
@@ -210,11 +245,17 @@ export async function apiPost<T = unknown>(
     raw = await readErrorBody(error)
     if (normalize(raw) === undefined) {
       const text = errorText(error)
-      throw new Error(text.startsWith('Error:') ? text : `Error: ${text}`)
+      const message = text.startsWith('Error:') ? text : `Error: ${text}`
+      if (!isUnreachable(error, options.signal)) throw new Error(message)
+      // One "server unreachable" toast for a burst of failures, unless the screen says it itself.
+      reportUnreachable()
+      throw new NetworkError(message)
     }
   }
   const envelope = normalize(raw)
   if (!envelope) throw new Error('Error: malformed response')
+  // An answer: the exchange is reachable again, so a later outage is told again.
+  reportReachable()
   if (!isSuccess(envelope)) handleFailure(envelope, options)
   return envelope as ApiEnvelope<T>
 }

@@ -161,4 +161,31 @@ describe('DataTable', () => {
     expect(plain.getAttribute('data-sticky')).toBeNull()
     expect(getComputedStyle(plain).position).not.toBe('sticky')
   })
+
+  it('makes a sideways-scrolling table a named, focusable region for keyboard users, and only then', async () => {
+    // jsdom lays nothing out: the scroll area's widths are set by hand.
+    const widths = { scroll: 900, client: 390 }
+    const scrollWidth = vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(() => widths.scroll)
+    const clientWidth = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(() => widths.client)
+    try {
+      const { unmount } = renderWithApp(table({ layout: 'table' }))
+      const list = await screen.findByRole('table', { name: 'My orders' })
+      const region = await screen.findByRole('region', { name: 'My orders' })
+      expect(region.contains(list)).toBe(true)
+      expect(region.tabIndex).toBe(0)
+      expect(region.getAttribute('tabindex')).toBe('0')
+      region.focus()
+      expect(document.activeElement).toBe(region)
+      unmount()
+      // A table that fits adds no Tab stop and no landmark.
+      widths.scroll = 390
+      renderWithApp(table({ layout: 'table' }))
+      const fits = await screen.findByRole('table', { name: 'My orders' })
+      expect(screen.queryByRole('region', { name: 'My orders' })).toBeNull()
+      expect(fits.parentElement?.hasAttribute('tabindex')).toBe(false)
+    } finally {
+      scrollWidth.mockRestore()
+      clientWidth.mockRestore()
+    }
+  })
 })

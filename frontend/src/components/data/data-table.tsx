@@ -1,5 +1,5 @@
 import { Box, Button, Center, HStack, Skeleton, Stack, Table, Text, useBreakpointValue, VisuallyHidden } from '@chakra-ui/react'
-import type { ReactNode } from 'react'
+import { useCallback, useEffect, useState, type ReactNode } from 'react'
 
 /** Which layout a {@link DataTable} shows: a table or one card per row. */
 export type DataLayout = 'table' | 'cards'
@@ -99,11 +99,50 @@ const stickyEnd = {
   boxShadow: 'inset 1px 0 0 {colors.border}',
 } as const
 
+/**
+ * Whether an element is wider inside than its box (it scrolls sideways),
+ * measured when it appears, when it or the window resizes and when `deps`
+ * change (rows, columns). Returns a callback ref for the element.
+ */
+export function useScrollsSideways(deps: string): [(el: HTMLElement | null) => void, boolean] {
+  const [el, setEl] = useState<HTMLElement | null>(null)
+  const [scrolls, setScrolls] = useState(false)
+  const ref = useCallback((node: HTMLElement | null) => setEl(node), [])
+  useEffect(() => {
+    if (!el) return
+    // One pixel of slack: a rounded sub-pixel width is not a scrollbar.
+    const measure = () => setScrolls(el.scrollWidth - el.clientWidth > 1)
+    measure()
+    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure)
+    observer?.observe(el)
+    // The table inside grows with its content without resizing the box.
+    if (el.firstElementChild) observer?.observe(el.firstElementChild)
+    window.addEventListener('resize', measure)
+    return () => {
+      observer?.disconnect()
+      window.removeEventListener('resize', measure)
+    }
+  }, [el, deps])
+  return [ref, scrolls]
+}
+
 function TableView<T>(props: DataTableProps<T>) {
   const { columns, rows, rowKey, label, actions, actionsLabel, showActionsLabel, stickyActions, testId, rowTestId, size = 'sm' } = props
   const sticky = stickyActions ? stickyEnd : undefined
+  const [scrollRef, scrolls] = useScrollsSideways(`${rows.length}:${columns.length}`)
+  // A table wider than the screen scrolls sideways; keyboard users reach the
+  // hidden columns by focusing the scroll area (Tab) and using the arrow keys,
+  // so it is a named, focusable region then (WCAG 2.1.1), and no extra Tab stop otherwise.
+  const scrollProps = scrolls ? { tabIndex: 0, role: 'region', 'aria-label': label } : {}
   return (
-    <Table.ScrollArea borderWidth="1px" rounded="md">
+    <Table.ScrollArea
+      ref={scrollRef}
+      borderWidth="1px"
+      rounded="md"
+      data-scrolls={scrolls || undefined}
+      _focusVisible={{ outlineWidth: '2px', outlineStyle: 'solid', outlineColor: 'brand.focusRing', outlineOffset: '2px' }}
+      {...scrollProps}
+    >
       <Table.Root size={size} aria-label={label} data-testid={testId} data-layout="table" interactive>
         <Table.Header>
           <Table.Row bg="bg.subtle">

@@ -6,13 +6,91 @@ import { useTexts } from '@/lib/i18n'
 /** Toast auto-close time of spec §9. */
 export const TOAST_DURATION_MS = 5000
 
+/** The CSS variable holding the toaster's distance from the top of the screen. */
+export const TOAST_TOP_VAR = '--tenger-toast-top'
+/** Room between toasts and the screen's edges (and below a phone modal's header). */
+const EDGE = '1rem'
+const GAP_PX = 8
+
 /** The app's single toaster: top right, closing after 5 s (spec §8). */
 export const toaster = createToaster({
   placement: 'top-end',
   duration: TOAST_DURATION_MS,
   pauseOnPageIdle: true,
   max: 5,
+  // The top offset moves below an open modal's header on phones (see placeToasts).
+  offsets: { top: `var(${TOAST_TOP_VAR}, ${EDGE})`, right: EDGE, bottom: EDGE, left: EDGE },
 })
+
+/** What makes up a modal's header: the header slot, its title and its close button. */
+const HEADER_PARTS = '.chakra-dialog__header, .chakra-drawer__header, [data-part="title"], [data-part="close-trigger"]'
+
+/** Phones: below Chakra's md breakpoint (48rem), where toasts span the screen and modals are full screen. */
+const PHONE_QUERY = '(max-width: 47.99rem)'
+
+/**
+ * On phones a toast spans the width of the screen, and modals are full
+ * screen: at the usual top offset it would sit over the open modal's title
+ * and close button for 5 s. Each time a toast appears, the toaster's top is
+ * set just below the header of the topmost open modal (or drawer) instead;
+ * without one (or on wider screens, where the toast sits top right beside
+ * a centred modal) it stays at the top.
+ */
+export function placeToasts(): void {
+  if (typeof document === 'undefined') return
+  const root = document.documentElement
+  const phone = typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches
+  const open = phone
+    ? Array.from(document.querySelectorAll<HTMLElement>('[data-part="content"][data-state="open"]')).filter(
+        (el) => el.dataset.scope === 'dialog' || el.dataset.scope === 'drawer',
+      )
+    : []
+  // Chakra's header slot has no data-part of its own: its class, or the title and close button it holds.
+  const top = open.at(-1)
+  const parts = top ? Array.from(top.querySelectorAll<HTMLElement>(HEADER_PARTS)).filter((el) => el.closest('[data-part="content"]') === top) : []
+  const bottom = Math.max(0, ...parts.map((el) => el.getBoundingClientRect().bottom))
+  if (bottom > 0) root.style.setProperty(TOAST_TOP_VAR, `${Math.ceil(bottom) + GAP_PX}px`)
+  else root.style.removeProperty(TOAST_TOP_VAR)
+}
+
+// Measured as each toast is created (the store tells its subscribers before the toast is drawn).
+toaster.subscribe(() => placeToasts())
+
+/** A colour of each theme: Chakra colour tokens. */
+export interface ThemedColor {
+  light: string
+  dark: string
+}
+
+/**
+ * Background and text colour of each toast type, in the light and dark
+ * themes. Chakra's defaults put white on orange.600 (3.6:1) and on green.600
+ * (3.3:1); these read at 4.5:1 or better (WCAG AA) in both themes. A warning
+ * is dark text on orange, as warnings usually are; success and error are
+ * white on a deeper green and red. Info and loading keep the panel colours.
+ */
+export const TOAST_COLORS: Record<'info' | 'loading' | 'success' | 'warning' | 'error', { bg: ThemedColor; fg: ThemedColor }> = {
+  info: { bg: { light: 'bg.panel', dark: 'bg.panel' }, fg: { light: 'fg', dark: 'fg' } },
+  loading: { bg: { light: 'bg.panel', dark: 'bg.panel' }, fg: { light: 'fg', dark: 'fg' } },
+  success: { bg: { light: 'green.700', dark: 'green.700' }, fg: { light: 'white', dark: 'white' } },
+  warning: { bg: { light: 'orange.500', dark: 'orange.500' }, fg: { light: 'black', dark: 'black' } },
+  error: { bg: { light: 'red.700', dark: 'red.700' }, fg: { light: 'white', dark: 'white' } },
+}
+
+const themed = (c: ThemedColor) => (c.light === c.dark ? c.light : { _light: c.light, _dark: c.dark })
+
+/** The colours above as styles of the toast root, by its data-type. */
+const rootColors = Object.fromEntries(
+  Object.entries(TOAST_COLORS).map(([type, c]) => [
+    `&[data-type=${type}]`,
+    {
+      bg: themed(c.bg),
+      color: themed(c.fg),
+      // The default dims the close button and the description, which would take them under 4.5:1 again.
+      '& [data-part=close-trigger], & [data-part=description]': { color: 'inherit', opacity: 1 },
+    },
+  ]),
+)
 
 /** Renders the toasts created through {@link toaster}; mount once near the root. */
 export function Toaster() {
@@ -23,7 +101,7 @@ export function Toaster() {
     <Portal>
       <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }} aria-label={t('notifications')}>
         {(toast) => (
-          <Toast.Root width={{ md: 'sm' }} data-testid={`toast-${toast.type ?? 'info'}`}>
+          <Toast.Root width={{ md: 'sm' }} css={rootColors} data-testid={`toast-${toast.type ?? 'info'}`}>
             {toast.type === 'loading' ? <Spinner size="sm" color="blue.solid" /> : <Toast.Indicator />}
             <Stack gap="1" flex="1" maxWidth="100%">
               {toast.title && <Toast.Title>{toast.title}</Toast.Title>}

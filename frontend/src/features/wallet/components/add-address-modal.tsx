@@ -2,14 +2,14 @@ import { Field, Input, Stack, Switch, Text } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { useTexts } from '@/lib/i18n'
-import { notifyError, notifySuccess } from '@/lib/notify'
+import { notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import { addWithdrawAddress, getAssets, getVerifyAddress, OP, sendSms, validateWithdrawAddress, walletKeys, type AssetEntry } from '../api/wallet-api'
 import { joinAddressMemo } from '../lib/format'
 import { AssetPicker } from './asset-picker'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton, ChainButtons, InfoRow, StepForm } from './shared'
+import { BusyButton, ChainButtons, failureText, InfoRow, notifyFailure, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Add-address resend lock (spec §4, §9). */
@@ -135,7 +135,7 @@ function AddAddressForm({
       setAddressRefused(undefined)
       setStep(2)
     } catch (e) {
-      setAddressRefused(e instanceof Error ? e.message : String(e))
+      setAddressRefused(failureText(e, common.t('serverUnreachable')))
     } finally {
       setChecking(false)
     }
@@ -164,7 +164,7 @@ function AddAddressForm({
         onDone()
       }
     } catch (e) {
-      notifyError(e instanceof Error ? e.message : String(e))
+      notifyFailure(e)
     } finally {
       setSubmitting(false)
     }

@@ -9,7 +9,7 @@ import { useUserInfo, type UserInfo } from '@/lib/session'
 import { addBankAccount, bankTitle, getPaymentList, OP, sendSms, walletKeys } from '../api/wallet-api'
 import { ibanForSubmit, ibanPasted, ibanTyped, IBAN_PREFIX, validateIbanDigits, type IbanMessage } from '../lib/iban'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton, StepForm } from './shared'
+import { BusyButton, notifyFailure, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** The account holder's name as the server records it: the user's own name. */
@@ -111,7 +111,7 @@ function AddBankForm({ onDone, onAdded }: { onDone: () => void; onAdded?: (id: s
         onDone()
       }
     } catch (e) {
-      notifyError(e instanceof Error ? e.message : String(e))
+      notifyFailure(e)
     } finally {
       setSubmitting(false)
     }

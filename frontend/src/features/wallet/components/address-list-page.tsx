@@ -5,12 +5,12 @@ import { LuArrowLeft, LuPlus, LuTrash2 } from 'react-icons/lu'
 import { DataTable, type DataColumn } from '@/components/data/data-table'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
-import { notifyError, notifySuccess } from '@/lib/notify'
+import { notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { deleteWithdrawAddress, getAddressList, getVerifyAddress, walletKeys, type SavedAddress } from '../api/wallet-api'
 import { shortenAddress } from '../lib/format'
 import { AddAddressModal } from './add-address-modal'
-import { BusyButton, CopyButton, QueryState } from './shared'
+import { BusyButton, CopyButton, notifyFailure, QueryState } from './shared'
 
 /** /{lan}/newAssets/addressMent: the saved withdrawal addresses (spec §2). */
 export function AddressListPage() {
@@ -36,7 +36,7 @@ export function AddressListPage() {
       }
     } catch (e) {
       // A failed request (no answer) is said, not left as an unhandled error; the dialog stays open.
-      notifyError(e instanceof Error ? e.message : String(e))
+      notifyFailure(e)
     } finally {
       setBusy(false)
     }

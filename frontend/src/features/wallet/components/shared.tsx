@@ -1,9 +1,31 @@
 import { Avatar, Box, Button, Center, Flex, HStack, IconButton, Spinner, Stack, Text, type ButtonProps } from '@chakra-ui/react'
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, type MouseEvent, type ReactNode } from 'react'
 import { LuCheck, LuCopy } from 'react-icons/lu'
-import { notifyError } from '@/lib/notify'
+import { markUnreachableTold, notifyError, notifyUnreachable } from '@/lib/notify'
+import { isNetworkError } from '@/lib/request-client'
 import { useCopy } from '../hooks/use-copy'
 import { HIDDEN_BALANCE } from '../lib/format'
+
+/**
+ * Says that a wallet call failed without a refusal from the server: the
+ * shared "exchange could not be reached" toast when there was no answer
+ * (not its raw English 'Error: ...' text), else the error's text.
+ */
+export function notifyFailure(e: unknown): void {
+  if (isNetworkError(e)) notifyUnreachable()
+  else notifyError(e instanceof Error ? e.message : String(e))
+}
+
+/**
+ * The text of a failed call for an inline error: `unreachable` (the common
+ * catalogue's serverUnreachable) when there was no answer, and then no toast
+ * on top of it; else the error's text.
+ */
+export function failureText(e: unknown, unreachable: string): string {
+  if (!isNetworkError(e)) return e instanceof Error ? e.message : String(e)
+  markUnreachableTold()
+  return unreachable
+}
 
 /** A coin's icon with its letters as the fallback. */
 export function CoinIcon({ coin, src, size = 'xs' }: { coin: string; src?: string; size?: 'xs' | '2xs' | 'sm' }) {

@@ -4,12 +4,12 @@ import { useState } from 'react'
 import { FormField } from '@/components/form/form-field'
 import { PasswordInput } from '@/components/form/password-input'
 import { useTexts } from '@/lib/i18n'
-import { notifyError, notifySuccess } from '@/lib/notify'
+import { notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import { getCapitalStatus, OP, sendEmail, sendSms, setCapitalPassword, walletKeys } from '../api/wallet-api'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton, StepForm } from './shared'
+import { BusyButton, notifyFailure, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Trade-password rule of the server: 8–32 characters with letters and digits. */
@@ -80,7 +80,7 @@ function TradePasswordForm({ onDone, isSet }: { onDone: () => void; isSet: boole
         onDone()
       }
     } catch (e) {
-      notifyError(e instanceof Error ? e.message : String(e))
+      notifyFailure(e)
     } finally {
       setSubmitting(false)
     }

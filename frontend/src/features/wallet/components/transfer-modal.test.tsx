@@ -1,5 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { setCookie } from '@/lib/cookies'
+import { NetworkError } from '@/lib/request-client'
 import { renderWithApp } from '@/test/render'
 import type { TransferCoin } from '../api/wallet-api'
 import { TransferModal } from './transfer-modal'
@@ -10,7 +12,8 @@ const api = vi.hoisted(() => ({
   transfer: vi.fn(),
 }))
 vi.mock('../api/wallet-api', async (orig) => ({ ...(await orig<typeof import('../api/wallet-api')>()), ...api }))
-vi.mock('@/lib/notify', () => ({ notifySuccess: vi.fn(), notifyError: vi.fn() }))
+const notify = vi.hoisted(() => ({ notifySuccess: vi.fn(), notifyError: vi.fn(), notifyUnreachable: vi.fn(), markUnreachableTold: vi.fn() }))
+vi.mock('@/lib/notify', () => notify)
 
 const usdt: TransferCoin = { coin: 'USDT', showName: 'USDT', icon: '', normal: '120.5', targetNormal: '30', precision: 6 }
 
@@ -61,5 +64,64 @@ describe('TransferModal', () => {
     fireEvent.click(within(failed).getByRole('button', { name: 'Retry' }))
     await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('120.500000 USDT'))
     expect(within(modal).queryByTestId('transfer-load-error')).toBeNull()
+  })
+
+  it('says at once when the amount is more than the from-account holds, and keeps Confirm off', async () => {
+    const modal = await open()
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('120.500000 USDT'))
+    const amount = within(modal).getByTestId('transfer-amount')
+    const confirm = within(modal).getByTestId('transfer-submit') as HTMLButtonElement
+    fireEvent.change(amount, { target: { value: '120.6' } })
+    const error = await within(modal).findByTestId('transfer-amount-error')
+    expect(error.textContent).toBe('The amount is more than the 120.500000 USDT available')
+    expect(amount.getAttribute('aria-invalid')).toBe('true')
+    expect(amount.getAttribute('aria-describedby')).toContain(error.id)
+    expect(confirm.disabled).toBe(true)
+    // Enter does not send it either.
+    fireEvent.submit(amount.closest('form')!)
+    expect(api.transfer).not.toHaveBeenCalled()
+    // All of it is fine.
+    fireEvent.change(amount, { target: { value: '120.5' } })
+    await waitFor(() => expect(within(modal).queryByTestId('transfer-amount-error')).toBeNull())
+    expect(confirm.disabled).toBe(false)
+  })
+
+  it('checks against the other account after a swap (from it to spot)', async () => {
+    const modal = await open()
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('120.500000 USDT'))
+    fireEvent.click(within(modal).getByTestId('transfer-swap'))
+    fireEvent.change(within(modal).getByTestId('transfer-amount'), { target: { value: '31' } })
+    expect((await within(modal).findByTestId('transfer-amount-error')).textContent).toContain('30.000000 USDT')
+  })
+
+  it('says it in Mongolian in mn_MN', async () => {
+    setCookie('lan', 'mn_MN')
+    const modal = await open()
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('120.500000 USDT'))
+    fireEvent.change(within(modal).getByTestId('transfer-amount'), { target: { value: '500' } })
+    expect((await within(modal).findByTestId('transfer-amount-error')).textContent).toBe('Дүн боломжит үлдэгдлээс (120.500000 USDT) их байна')
+  })
+
+  it('still leaves a refusal to the server (the modal stays open for a new attempt)', async () => {
+    api.transfer.mockResolvedValue({ code: '13003', msg: 'Insufficient balance', data: null })
+    const onClose = vi.fn()
+    renderWithApp(<TransferModal open onClose={onClose} />)
+    const modal = await screen.findByTestId('transfer-modal')
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('120.500000 USDT'))
+    fireEvent.change(within(modal).getByTestId('transfer-amount'), { target: { value: '100' } })
+    fireEvent.click(within(modal).getByTestId('transfer-submit'))
+    await waitFor(() => expect(api.transfer).toHaveBeenCalledTimes(1))
+    expect(onClose).not.toHaveBeenCalled()
+    expect(within(modal).getByTestId('transfer-submit')).toBeTruthy()
+  })
+
+  it('says the shared "could not be reached" notice (not a raw English error) when the transfer got no answer', async () => {
+    api.transfer.mockRejectedValue(new NetworkError('Error: A network error has occurred.'))
+    const modal = await open()
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('120.500000 USDT'))
+    fireEvent.change(within(modal).getByTestId('transfer-amount'), { target: { value: '5' } })
+    fireEvent.click(within(modal).getByTestId('transfer-submit'))
+    await waitFor(() => expect(notify.notifyUnreachable).toHaveBeenCalledTimes(1))
+    expect(notify.notifyError).not.toHaveBeenCalled()
   })
 })

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState } from 'react'
 import { LuArrowUpDown } from 'react-icons/lu'
 import { useTexts } from '@/lib/i18n'
-import { notifyError, notifySuccess } from '@/lib/notify'
+import { notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import {
   getMarginCoinList,
@@ -15,8 +15,8 @@ import {
   type TransferAccount,
   type TransferCoin,
 } from '../api/wallet-api'
-import { formatFixed, isPositive, sanitizeAmount, truncateDecimals } from '../lib/format'
-import { BusyButton, InfoRow, StepForm } from './shared'
+import { compareDecimals, formatFixed, isPositive, sanitizeAmount, truncateDecimals } from '../lib/format'
+import { BusyButton, InfoRow, notifyFailure, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Futures transfer amounts are truncated to 3 decimals (spec §5, §9). */
@@ -101,6 +101,11 @@ function TransferForm({
   useEffect(() => {
     setAmount((a) => (a ? sanitizeAmount(a, decimals) : a))
   }, [decimals])
+  // What is sent (futures: truncated to 3 decimals) must not be more than the from-account holds:
+  // said here as it is typed, instead of after the server's refusal.
+  const sent = account === 'futures' ? truncateDecimals(amount, FUTURES_DECIMALS) : amount
+  const overBalance = !!current && isPositive(amount) && compareDecimals(sent, available) > 0
+  const amountErrorId = `${ids}-amount-error`
   const spotName = t('transfer.accounts.spot')
   const accountName = t(`transfer.accounts.${account}`)
 
@@ -113,14 +118,14 @@ function TransferForm({
   }
 
   const submit = async () => {
-    if (!current || !isPositive(amount)) return
+    if (!current || !isPositive(amount) || overBalance) return
     setSubmitting(true)
     try {
       const envelope = await transfer({
         account,
         direction,
         coin: current.coin,
-        amount: account === 'futures' ? truncateDecimals(amount, FUTURES_DECIMALS) : amount,
+        amount: sent,
         symbol: isolated ? pair : undefined,
         requestId: requestId.current,
       })
@@ -133,7 +138,7 @@ function TransferForm({
         requestId.current = newRequestId()
       }
     } catch (e) {
-      notifyError(e instanceof Error ? e.message : String(e))
+      notifyFailure(e)
     } finally {
       setSubmitting(false)
     }
@@ -262,7 +267,7 @@ function TransferForm({
           </Field.Root>
         )}
 
-        <Field.Root>
+        <Field.Root invalid={overBalance}>
           <Field.Label>{t('amount')}</Field.Label>
           <InputGroup
             endElement={
@@ -276,9 +281,16 @@ function TransferForm({
               inputMode="decimal"
               value={amount}
               onChange={(e) => setAmount(sanitizeAmount(e.target.value, decimals))}
+              // The error below is read with the field.
+              aria-describedby={overBalance ? amountErrorId : undefined}
               data-testid="transfer-amount"
             />
           </InputGroup>
+          {overBalance && current ? (
+            <Field.ErrorText id={amountErrorId} data-testid="transfer-amount-error">
+              {t('transfer.insufficient', { amount: formatFixed(available, decimals), coin: current.coin })}
+            </Field.ErrorText>
+          ) : null}
         </Field.Root>
         <InfoRow label={t('transfer.available', { account: direction === 1 ? spotName : accountName })} testId="transfer-available">
           {current ? `${formatFixed(available, decimals)} ${current.coin}` : '--'}
@@ -294,7 +306,7 @@ function TransferForm({
             </Button>
           </HStack>
         ) : null}
-        <BusyButton type="submit" colorPalette="brand" disabled={!isPositive(amount) || !current} loading={submitting} data-testid="transfer-submit">
+        <BusyButton type="submit" colorPalette="brand" disabled={!isPositive(amount) || !current || overBalance} loading={submitting} data-testid="transfer-submit">
           {common.t('confirm')}
         </BusyButton>
       </Stack>

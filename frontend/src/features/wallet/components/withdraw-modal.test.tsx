@@ -15,6 +15,7 @@ const api = vi.hoisted(() => ({
   sendSms: vi.fn(),
   confirmWithdraw: vi.fn(),
   bankWithdraw: vi.fn(),
+  getRates: vi.fn(),
 }))
 vi.mock('../api/wallet-api', async (orig) => ({ ...(await orig<typeof import('../api/wallet-api')>()), ...api }))
 vi.mock('@/lib/notify', () => ({ notifySuccess: vi.fn(), notifyError: vi.fn() }))
@@ -92,6 +93,7 @@ describe('WithdrawModal', () => {
     api.getBankAccounts.mockResolvedValue([])
     api.validateWithdrawAddress.mockResolvedValue(ok)
     api.sendEmail.mockResolvedValue(ok)
+    api.getRates.mockResolvedValue({})
   })
   afterEach(() => sendCodeLocks.clear())
 
@@ -212,6 +214,32 @@ describe('WithdrawModal', () => {
     fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '1500' } })
     fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
     await within(modal).findByTestId('withdraw-step-3')
+  })
+
+  it('refuses on step 2 another coin whose USDT value (by the rate table) is above the 24-hour remaining limit', async () => {
+    // 1 BTC = 98,000 USD, 1 USDT = 1 USD (en_US); the same in MNT (mn_MN).
+    api.getRates.mockResolvedValue({
+      en_US: { BTC: '98000', USDT: '1', lang_logo: '$' },
+      mn_MN: { BTC: '335272000', USDT: '3421', lang_logo: '₮' },
+    })
+    api.getCost.mockResolvedValue(cost({ left_withdraw_daily_amount: '4900.00' }))
+    const modal = await openStep2()
+    // 0.06 BTC = 5,880 USDT: over the 4,900 left.
+    fillCrypto(modal, '0.06')
+    expect((await within(modal).findByTestId('withdraw-form-error')).textContent).toBe('The amount is above your 24-hour remaining limit (4,900.00 USDT)')
+    expect(api.validateWithdrawAddress).not.toHaveBeenCalled()
+    // 0.05 BTC = 4,900 USDT: exactly what is left.
+    fillCrypto(modal, '0.05')
+    await within(modal).findByTestId('withdraw-step-3')
+  })
+
+  it('leaves the 24-hour limit of a coin without a known rate to the server', async () => {
+    api.getRates.mockResolvedValue({ en_US: { ETH: '3400', USDT: '1' } })
+    api.getCost.mockResolvedValue(cost({ left_withdraw_daily_amount: '10.00' }))
+    const modal = await openStep2()
+    fillCrypto(modal, '0.1')
+    await within(modal).findByTestId('withdraw-step-3')
+    expect(api.validateWithdrawAddress).toHaveBeenCalledTimes(1)
   })
 
   it('shows the withdrawal lock time in the app date format', async () => {

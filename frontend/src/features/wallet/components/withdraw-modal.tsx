@@ -14,6 +14,7 @@ import {
   getAssets,
   getBankAccounts,
   getCost,
+  getRates,
   getWithdrawHistory,
   newRequestId,
   OP,
@@ -40,8 +41,9 @@ import { AddAddressModal } from './add-address-modal'
 import { AddBankModal } from './add-bank-modal'
 import { AssetPicker } from './asset-picker'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton, ChainButtons, InfoRow, QueryState, StepForm } from './shared'
+import { BusyButton, ChainButtons, failureText, InfoRow, notifyFailure, QueryState, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
+import { exceedsInUsdt } from './valuation'
 
 const isBank = (chain: string) => chain.toLowerCase() === 'bank'
 type Step = 1 | 2 | 3
@@ -155,6 +157,8 @@ function WithdrawBody({
     queryFn: () => getCost(symbol, method),
     enabled: !!symbol && !!method,
   })
+  // The rates the valuations use (the same query): another coin's amount in USDT for the 24-hour limit.
+  const rates = useQuery({ queryKey: walletKeys.rates, queryFn: getRates, staleTime: 60 * 1000 })
   const bankMode = isBank(method)
   const banks = useQuery({ queryKey: walletKeys.banks, queryFn: getBankAccounts, enabled: bankMode })
   const c = cost.data
@@ -190,9 +194,12 @@ function WithdrawBody({
     if (c && isPositive(c.withdraw_min) && compareDecimals(amount, c.withdraw_min) < 0) return t('errors.amountNotEnough')
     if (c && isPositive(c.withdraw_max) && compareDecimals(amount, c.withdraw_max) > 0) return t('errors.amountExceeded')
     if (c && compareDecimals(amount, c.can_withdraw_amount) > 0) return t('errors.insufficient')
-    // The 24-hour limit is in USDT (spec §9): a USDT amount is checked exactly here, before any code is sent.
-    if (c && symbol === 'USDT' && c.left_withdraw_daily_amount !== '' && compareDecimals(amount, c.left_withdraw_daily_amount) > 0) {
-      return t('errors.dailyExceeded', { left: formatFixed(c.left_withdraw_daily_amount, 2) })
+    // The 24-hour limit is in USDT (spec §9), checked here before any code is sent: a USDT amount
+    // exactly, another coin's at its rate from the rate table (none known: the server checks it).
+    if (c && c.left_withdraw_daily_amount !== '') {
+      const left = c.left_withdraw_daily_amount
+      const over = symbol === 'USDT' ? compareDecimals(amount, left) > 0 : exceedsInUsdt(amount, symbol, left, rates.data)
+      if (over) return t('errors.dailyExceeded', { left: formatFixed(left, 2) })
     }
     if (compareDecimals(amount, fee) <= 0) return walletTexts.t('withdraw.amountAtMostFee', { fee: formatAtLeast(fee, 2), coin: symbol })
     return undefined
@@ -224,7 +231,7 @@ function WithdrawBody({
       setCodeTouched(false)
       setStep(3)
     } catch (e) {
-      setFormError(e instanceof Error ? e.message : String(e))
+      setFormError(failureText(e, common.t('serverUnreachable')))
     } finally {
       setChecking(false)
     }
@@ -290,7 +297,7 @@ function WithdrawBody({
       notifySuccess(t('withdraw.submitted'))
       onDone()
     } catch (e) {
-      notifyError(e instanceof Error ? e.message : String(e))
+      notifyFailure(e)
     } finally {
       setSubmitting(false)
     }
