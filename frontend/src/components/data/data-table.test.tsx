@@ -138,6 +138,16 @@ describe('DataTable', () => {
     expect(terms).toEqual(['Price'])
   })
 
+  it('gives a card no line block when its line columns have nothing to say', async () => {
+    const withLine: DataColumn<Row>[] = [...columns, { id: 'note', header: 'Note', card: 'line', cell: (r) => (r.id === 'a' ? 'note a' : null) }]
+    renderWithApp(table({ columns: withLine, layout: 'cards' }))
+    const [first, second] = await screen.findAllByTestId('row')
+    // The line block sits between the heading and the card's <dl>: on the second card there is none.
+    expect(first.querySelector('dl')?.previousElementSibling?.textContent).toBe('note a')
+    expect(second.children).toHaveLength(2)
+    expect(second.querySelector('dl')?.previousElementSibling?.textContent).toContain(rows[1].pair)
+  })
+
   it('can keep the actions column in view while the rest scrolls sideways', async () => {
     const actions = (r: Row) => <Button>Cancel {r.id}</Button>
     const { unmount } = renderWithApp(table({ layout: 'table', actionsLabel: 'Actions', actions, stickyActions: true }))

@@ -187,50 +187,54 @@ function CardsView<T>(props: DataTableProps<T>) {
   const body = columns.filter((c) => !c.card || c.card === 'row')
   return (
     <Stack as="ul" role="list" aria-label={label} gap="2" listStyleType="none" m="0" p="0" data-testid={cardsTestId ?? testId} data-layout="cards">
-      {rows.map((row) => (
-        <Box as="li" key={rowKey(row)} borderWidth="1px" rounded="md" p="3" bg="bg.panel" fontSize="sm" data-testid={rowTestIdOf(rowTestId, row, 'cards')} data-key={rowKey(row)}>
-          {(title.length > 0 || aside.length > 0) && (
-            <HStack justify="space-between" align="center" mb="2" gap="2">
-              <HStack gap="2" fontWeight="semibold" minW="0" flexWrap="wrap">
-                {title.map((c) => (
-                  <Box key={c.id}>{c.cell(row, 'cards')}</Box>
-                ))}
+      {rows.map((row) => {
+        // A line with nothing to say (a cell of null, false or '') takes no room on its card.
+        const lineCells = lines.map((c) => ({ id: c.id, node: c.cell(row, 'cards') })).filter((l) => l.node !== null && l.node !== undefined && l.node !== false && l.node !== '')
+        return (
+          <Box as="li" key={rowKey(row)} borderWidth="1px" rounded="md" p="3" bg="bg.panel" fontSize="sm" data-testid={rowTestIdOf(rowTestId, row, 'cards')} data-key={rowKey(row)}>
+            {(title.length > 0 || aside.length > 0) && (
+              <HStack justify="space-between" align="center" mb="2" gap="2">
+                <HStack gap="2" fontWeight="semibold" minW="0" flexWrap="wrap">
+                  {title.map((c) => (
+                    <Box key={c.id}>{c.cell(row, 'cards')}</Box>
+                  ))}
+                </HStack>
+                <HStack gap="2" flexShrink={0}>
+                  {aside.map((c) => (
+                    <Box key={c.id}>{c.cell(row, 'cards')}</Box>
+                  ))}
+                </HStack>
               </HStack>
-              <HStack gap="2" flexShrink={0}>
-                {aside.map((c) => (
-                  <Box key={c.id}>{c.cell(row, 'cards')}</Box>
+            )}
+            {lineCells.length > 0 && (
+              <Stack gap="1" mb={body.length > 0 ? '2' : undefined} color="fg.muted" fontSize="xs">
+                {lineCells.map((l) => (
+                  <Box key={l.id} overflowWrap="anywhere">
+                    {l.node}
+                  </Box>
                 ))}
-              </HStack>
-            </HStack>
-          )}
-          {lines.length > 0 && (
-            <Stack gap="1" mb={body.length > 0 ? '2' : undefined} color="fg.muted" fontSize="xs">
-              {lines.map((c) => (
-                <Box key={c.id} overflowWrap="anywhere">
-                  {c.cell(row, 'cards')}
+              </Stack>
+            )}
+            <Box as="dl" display="grid" gridTemplateColumns="auto 1fr" columnGap="3" rowGap="1" m="0">
+              {body.map((c) => (
+                <Box key={c.id} display="contents">
+                  <Text as="dt" color="fg.muted">
+                    {c.header}
+                  </Text>
+                  <Box as="dd" m="0" textAlign="end" fontVariantNumeric={c.numeric ? 'tabular-nums' : undefined} overflowWrap="anywhere">
+                    {c.cell(row, 'cards')}
+                  </Box>
                 </Box>
               ))}
-            </Stack>
-          )}
-          <Box as="dl" display="grid" gridTemplateColumns="auto 1fr" columnGap="3" rowGap="1" m="0">
-            {body.map((c) => (
-              <Box key={c.id} display="contents">
-                <Text as="dt" color="fg.muted">
-                  {c.header}
-                </Text>
-                <Box as="dd" m="0" textAlign="end" fontVariantNumeric={c.numeric ? 'tabular-nums' : undefined} overflowWrap="anywhere">
-                  {c.cell(row, 'cards')}
-                </Box>
-              </Box>
-            ))}
+            </Box>
+            {actions && (
+              <HStack justify="flex-end" gap="2" mt="3">
+                {actions(row, 'cards')}
+              </HStack>
+            )}
           </Box>
-          {actions && (
-            <HStack justify="flex-end" gap="2" mt="3">
-              {actions(row, 'cards')}
-            </HStack>
-          )}
-        </Box>
-      ))}
+        )
+      })}
     </Stack>
   )
 }

@@ -88,7 +88,7 @@ export function statusColumns<T extends Pick<SpotOrder, 'status' | 'end_reason' 
   if (layout === 'cards') {
     return [
       { id: 'status', header, card: 'aside', cell: statusCell },
-      { id: 'reason', header: t('cols.reason'), card: 'line', cell: (o) => <EndReason t={t} order={o} labelled /> },
+      { id: 'reason', header: t('cols.reason'), card: 'line', cell: (o) => (endReasonKey(o) ? <EndReason t={t} order={o} labelled /> : null) },
     ]
   }
   return [
