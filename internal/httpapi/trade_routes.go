@@ -180,6 +180,14 @@ type TradeView struct {
 	CreatedAt int64  `json:"created_at" doc:"Unix ms"`
 }
 
+// FeeRateResp is the user's spot fee rates.
+type FeeRateResp struct {
+	Maker     string `json:"maker" doc:"maker rate, a fraction (0.001 = 0.1%)"`
+	Taker     string `json:"taker" doc:"taker rate, a fraction"`
+	Volume30d string `json:"volume30d" doc:"30-day spot volume in USDT-quoted pairs, which picks the tier"`
+	FeeCoin   bool   `json:"feeCoin" doc:"the fee-coin switch (update_fee_coin_open) lowers both rates"`
+}
+
 // TradeList is a page of trades.
 type TradeList struct {
 	Count     int         `json:"count"`
@@ -235,6 +243,14 @@ func NewTradeRouter(svc *spot.Service, opts Options) *Router {
 	Handle(r, p+"/order/cancel_all", priv("Cancel all your open orders of a symbol, or of every symbol"),
 		func(c *Call, req *OrderSymbolReq) (*Empty, error) {
 			return &Empty{}, svc.CancelAll(c.Ctx, uid(c), req.Symbol)
+		})
+	Handle(r, p+"/order/fee_rate", priv("Your spot fee rates now (fixed on an order when it is placed); the fee is taken from what you receive, rounded up to 8 decimals"),
+		func(c *Call, _ *Empty) (*FeeRateResp, error) {
+			fr, err := svc.FeeRates(c.Ctx, uid(c))
+			if err != nil {
+				return nil, err
+			}
+			return &FeeRateResp{Maker: fr.Maker.String(), Taker: fr.Taker.String(), Volume30d: fr.Volume30d.String(), FeeCoin: fr.FeeCoin}, nil
 		})
 	Handle(r, p+"/order/list/new", priv("Your open orders (data.count, data.orderList), newest first"),
 		func(c *Call, req *OrderSymbolReq) (*OrderList, error) {

@@ -314,3 +314,19 @@ func TestTradeListPaging(t *testing.T) {
 		t.Fatalf("first page: %+v", a)
 	}
 }
+
+func TestFeeRateRoute(t *testing.T) {
+	h, _, _ := newTradeEnv(t)
+	const p = "/fe-ex-api"
+	a := tradeCall(t, h, p+"/order/fee_rate", "ta", map[string]any{})
+	var fr FeeRateResp
+	if a.Code != "0" || json.Unmarshal(a.Data, &fr) != nil {
+		t.Fatalf("fee rate: %+v", a)
+	}
+	if fr.Maker != "0.001" || fr.Taker != "0.001" || fr.Volume30d != "0" || fr.FeeCoin {
+		t.Fatalf("a new user's fee rates %+v, want the first tier, 0.1%% each", fr)
+	}
+	if a := tradeCall(t, h, p+"/order/fee_rate", "", map[string]any{}); a.Code != apperr.CodeNotSignedIn {
+		t.Fatalf("anonymous fee rate: %+v", a)
+	}
+}

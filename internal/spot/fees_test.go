@@ -44,6 +44,17 @@ func TestFeeTiersAndFeeCoinDiscount(t *testing.T) {
 	if err != nil || !vol.Equal(decimal.NewFromInt(12000)) {
 		t.Fatalf("bob's 30-day volume %s %v", vol, err)
 	}
+	// What the fee-rate route tells each of them.
+	for _, c := range []struct {
+		uid, maker, taker, vol string
+		feeCoin                bool
+	}{{alice, "0.001", "0.001", "12000", false}, {bob, "0.00075", "0.00075", "12000", true}} {
+		svc := New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, FeeCoin: feeCoinOn{bob: true}})
+		fr, err := svc.FeeRates(e.ctx, c.uid)
+		if err != nil || !fr.Maker.Equal(dec(c.maker)) || !fr.Taker.Equal(dec(c.taker)) || !fr.Volume30d.Equal(dec(c.vol)) || fr.FeeCoin != c.feeCoin {
+			t.Fatalf("%s's fee rates %+v %v", c.uid, fr, err)
+		}
+	}
 	e.audit()
 }
 

@@ -63,8 +63,8 @@ type Service struct {
 // would double the store reads of order entry. A switch change therefore
 // applies to orders placed up to a minute later.
 type cachedRates struct {
-	maker, taker decimal.Decimal
-	until        time.Time
+	FeeRates
+	until time.Time
 }
 
 const rateTTL = time.Minute
@@ -110,36 +110,42 @@ func historySK(ms int64, id string) string {
 	return string(out)
 }
 
-// feeRates returns the maker and taker rates for the user now.
-func (s *Service) feeRates(ctx context.Context, uid string) (maker, taker decimal.Decimal, err error) {
+// FeeRates are a user's spot fee rates (fractions of the amount received).
+type FeeRates struct {
+	Maker, Taker decimal.Decimal
+	// Volume30d is the user's spot volume of the last 30 days in
+	// USDT-quoted pairs, which picks the tier.
+	Volume30d decimal.Decimal
+	// FeeCoin is set while the fee-coin switch lowers both rates.
+	FeeCoin bool
+}
+
+// FeeRates returns the rates the user's next order gets (they are fixed on
+// the order when it is placed).
+func (s *Service) FeeRates(ctx context.Context, uid string) (FeeRates, error) {
 	now := s.now()
 	if v, ok := s.rates.Load(uid); ok {
 		if c := v.(cachedRates); now.Before(c.until) {
-			return c.maker, c.taker, nil
+			return c.FeeRates, nil
 		}
 	}
-	defer func() {
-		if err == nil {
-			s.rates.Store(uid, cachedRates{maker: maker, taker: taker, until: now.Add(rateTTL)})
-		}
-	}()
-	vol, err := thirtyDayVolume(ctx, s.st, uid, s.now())
+	vol, err := thirtyDayVolume(ctx, s.st, uid, now)
 	if err != nil {
-		return maker, taker, err
+		return FeeRates{}, err
 	}
 	t := tierFor(s.tiers, vol)
-	maker, taker = t.Maker, t.Taker
+	r := FeeRates{Maker: t.Maker, Taker: t.Taker, Volume30d: vol}
 	if s.fc != nil {
-		on, err := s.fc.FeeCoinOpen(ctx, uid)
-		if err != nil {
-			return maker, taker, err
+		if r.FeeCoin, err = s.fc.FeeCoinOpen(ctx, uid); err != nil {
+			return FeeRates{}, err
 		}
-		if on {
+		if r.FeeCoin {
 			off := decimal.NewFromInt(1).Sub(FeeCoinDiscount)
-			maker, taker = maker.Mul(off), taker.Mul(off)
+			r.Maker, r.Taker = r.Maker.Mul(off), r.Taker.Mul(off)
 		}
 	}
-	return maker, taker, nil
+	s.rates.Store(uid, cachedRates{FeeRates: r, until: now.Add(rateTTL)})
+	return r, nil
 }
 
 // PlaceOrder validates and enters an order: in one store transaction the
@@ -156,10 +162,11 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 			return id, err
 		}
 	}
-	maker, taker, err := s.feeRates(ctx, uid)
+	rates, err := s.FeeRates(ctx, uid)
 	if err != nil {
 		return "", err
 	}
+	maker, taker := rates.Maker, rates.Taker
 	for attempt := 0; ; attempt++ {
 		id := s.newOrderID()
 		c, err := checkOrder(s.cat, req, userNum(uid), id)
