@@ -197,6 +197,23 @@ export const balanceQuery = queryOptions({
   },
 })
 
+/** The user's spot fee rates (fractions: 0.001 is 0.1%), fixed on an order when it is placed. */
+export interface FeeRates {
+  maker: string
+  taker: string
+  /** 30-day spot volume in USDT-quoted pairs, which picks the tier. */
+  volume30d: string
+  /** The fee-coin switch lowers both rates. */
+  feeCoin: boolean
+}
+
+export const feeRateQuery = queryOptions({
+  queryKey: ['trade', 'feeRate'],
+  queryFn: ({ signal }) => apiData<FeeRates>('/fe-ex-api/order/fee_rate', {}, { silent: true, signal }),
+  // The server keeps a user's rates for a minute; the tier moves with the 30-day volume.
+  staleTime: 60_000,
+})
+
 /**
  * Paging and time window of the user's order and trade lists. The server
  * searches the last 180 days only; startTime/endTime narrow that further.

@@ -653,3 +653,36 @@ describe('OrderForm buy and sell colours', () => {
     expect(SIDE_COLORS.BUY.color).toEqual({ _light: 'white', _dark: 'gray.950' })
   })
 })
+
+describe('OrderForm fee rates', () => {
+  afterEach(() => {
+    document.cookie = 'lan=en_US; path=/'
+  })
+
+  it.each([
+    ['en_US', 'Your fees: maker 0.075% · taker 0.1%'],
+    ['mn_MN', 'Таны шимтгэл: мэйкер 0.075% · тэйкер 0.1%'],
+  ])('shows the rates the next order gets (%s)', async (lan, text) => {
+    document.cookie = `lan=${lan}; path=/`
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return balances
+      if (path.endsWith('/order/fee_rate')) return { maker: '0.00075', taker: '0.001', volume30d: '0', feeCoin: false }
+      return {}
+    })
+    renderWithApp(<OrderForm pair={pair} />)
+    expect((await screen.findByTestId('fee-rates')).textContent).toBe(text)
+  })
+
+  it('shows no fee line while the rates are unknown', async () => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return balances
+      if (path.endsWith('/order/fee_rate')) throw new Error('Error: Network error')
+      return {}
+    })
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.55 USDT'))
+    expect(screen.queryByTestId('fee-rates')).toBeNull()
+  })
+})

@@ -8,8 +8,8 @@ import { useTexts } from '@/lib/i18n'
 import { notifyError } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
-import { balanceQuery, createOrder, orderDetail, tickerQuery, type TradePair } from '../api/trade-api'
-import { fixed, groupThousands, placesOf, sanitizeInput, truncated } from '../lib/decimal'
+import { balanceQuery, createOrder, feeRateQuery, orderDetail, tickerQuery, type TradePair } from '../api/trade-api'
+import { fixed, groupThousands, placesOf, ratePercent, sanitizeInput, truncated } from '../lib/decimal'
 import {
   amountFor,
   availablePlaces,
@@ -215,6 +215,7 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   const [sliderPct, setSliderPct] = useState<number | null>(null)
   const [showErrors, setShowErrors] = useState(false)
   const balances = useQuery(balanceQuery)
+  const fees = useQuery(feeRateQuery)
   // The last price (kept live by the trade header's ticker channel): a
   // stop-limit whose stop it has already reached is refused before it is sent.
   const { data: ticker } = useQuery(tickerQuery(pair.symbol))
@@ -501,6 +502,11 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
         <Text fontSize="2xs" color="fg.muted" data-testid="min-notional">
           {t('form.minNotional', { min: groupThousands(pair.minNotional), coin: pair.quote })}
         </Text>
+        {fees.data?.maker && fees.data.taker && (
+          <Text fontSize="2xs" color="fg.muted" data-testid="fee-rates">
+            {t('form.feeRates', { maker: ratePercent(fees.data.maker), taker: ratePercent(fees.data.taker) })}
+          </Text>
+        )}
         <Button
           type="submit"
           size="md"

@@ -12,6 +12,7 @@ import {
   onStep,
   parseDec,
   placesOf,
+  ratePercent,
   roundToStep,
   sanitizeInput,
   truncated,
@@ -128,5 +129,18 @@ describe('decimal helpers', () => {
     v = ''
     for (const ch of '12.345') v = sanitizeInput(v + ch, 2)
     expect(v).toBe('12.34')
+  })
+})
+
+describe('ratePercent', () => {
+  it('shows a fee rate as a percentage without trailing zeros', () => {
+    expect(ratePercent('0.001')).toBe('0.1%')
+    expect(ratePercent('0.00075')).toBe('0.075%')
+    expect(ratePercent('0.0009')).toBe('0.09%')
+    expect(ratePercent('0.01')).toBe('1%')
+    expect(ratePercent('0')).toBe('0%')
+    expect(ratePercent('1')).toBe('100%')
+    expect(ratePercent(undefined)).toBe('')
+    expect(ratePercent('1e-3')).toBe('')
   })
 })

@@ -57,6 +57,14 @@ export function formatDec(d: Dec, places: number): string {
   return `${neg ? '-' : ''}${int}${frac}`
 }
 
+/** A fraction ('0.00075') as a percentage without trailing zeros ('0.075%'); '' when it is not a decimal. */
+export function ratePercent(rate: string | undefined): string {
+  const d = parseDec(rate)
+  if (!d) return ''
+  const pct: Dec = d.scale >= 2 ? { units: d.units, scale: d.scale - 2 } : { units: d.units * 10n ** BigInt(2 - d.scale), scale: 0 }
+  return `${formatDec(pct, placesOf(formatDec(pct, pct.scale)))}%`
+}
+
 /** Compares two decimals: -1, 0 or 1. */
 export function cmpDec(a: Dec, b: Dec): number {
   const [x, y] = align(a, b)
