@@ -65,6 +65,19 @@ func TestMoneySurvivesKill(t *testing.T) {
 	deposited := decimal.Zero
 	bankTx := map[string]bool{}
 	withdrawn := 0
+	// Every user starts with a confirmed deposit, so each withdrawal below
+	// has the funds whatever the random deposits and blocks were: the
+	// kills, not the luck of the draw, decide what happens to it.
+	for _, u := range users {
+		c.token = ""
+		c.ok("/dev/chain/deposit", map[string]any{"coin": "USDT", "chain": "TRC20", "address": u.addr, "amount": "50"})
+		deposited = deposited.Add(decimal.NewFromInt(50))
+	}
+	c.ok("/dev/chain/mine", map[string]any{"chain": "TRC20", "blocks": 25})
+	for _, u := range users {
+		waitAvailable(t, c, u.token, "USDT", decimal.NewFromInt(50))
+	}
+	var refused []string
 	for round := 0; round < 3; round++ {
 		for i := 0; i < 5; i++ {
 			u := users[rng.Intn(len(users))]
@@ -82,9 +95,12 @@ func TestMoneySurvivesKill(t *testing.T) {
 					env, ok := try(w.token, "/fe-ex-api/wallet/confirm_withdraw", map[string]any{
 						"address": "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH", "amount": "10", "fee": "1", "symbol": "USDT",
 						"trustType": "TRC20", "emailCode": c.lastCode(w.email), "requestId": fmt.Sprintf("w%d-%d", round, i)})
-					if ok && env.Code == "0" {
+					switch {
+					case ok && env.Code == "0":
 						withdrawn++
 						w.withdrew = true
+					case ok:
+						refused = append(refused, env.Code+" "+env.Msg)
 					}
 				}
 			}
@@ -98,7 +114,7 @@ func TestMoneySurvivesKill(t *testing.T) {
 		}
 	}
 	if withdrawn == 0 {
-		t.Fatal("no withdrawal was accepted: the test exercised nothing")
+		t.Fatalf("no withdrawal was accepted: the test exercised nothing (refused: %v)", refused)
 	}
 	// Let everything finish: confirm deposits and sends, wait for settlement.
 	deadline := time.Now().Add(60 * time.Second)
@@ -162,4 +178,25 @@ func TestMoneySurvivesKill(t *testing.T) {
 		t.Fatalf("audit: %v\n%s", err, out)
 	}
 	t.Logf("deposited %s USDT and %d bank transfers, %d withdrawals settled; %s", deposited, len(bankTx), settled, strings.TrimSpace(string(out)))
+}
+
+// waitAvailable waits until the user's spot balance of coin has at least
+// min available (a deposit credited after its confirmations).
+func waitAvailable(t *testing.T, c *client, token, coin string, min decimal.Decimal) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var bal struct {
+			AllCoinMap map[string]apiBalance `json:"allCoinMap"`
+		}
+		c.token = token
+		json.Unmarshal(c.ok("/fe-ex-api/finance/v5/account_balance", map[string]any{}), &bal)
+		if v, err := decimal.NewFromString(bal.AllCoinMap[coin].Normal); err == nil && v.GreaterThanOrEqual(min) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s %s available after 20 s: %+v", coin, min, bal.AllCoinMap[coin])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
