@@ -52,7 +52,7 @@ var (
 	// CodeDailyLimit: the rolling 24-hour limit in USDT would be exceeded; data {left, limit}.
 	CodeDailyLimit = register("13011", http.StatusOK,
 		"The 24-hour withdrawal limit would be exceeded: %s USDT left of %s USDT",
-		"24 цагийн зарлагын хязгаар хэтэрнэ: %s USDT-ээс %s USDT үлдсэн")
+		"24 цагийн зарлагын хязгаар хэтэрнэ: %[2]s USDT-ээс %[1]s USDT үлдсэн")
 	// CodeWithdrawLocked: withdrawals are banned for 24 h after a trade-password change; data {until}.
 	CodeWithdrawLocked = register("13012", http.StatusOK,
 		"Withdrawals are disabled for 24 hours after a trade password change (until %s UTC)",
