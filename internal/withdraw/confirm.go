@@ -422,6 +422,11 @@ func withdrawCode(c coins.Coin) string {
 // read before the hold still holds when it commits.
 func guardKey(uid string) store.Key { return store.Key{PK: "WDGUARD#" + uid, SK: "G"} }
 
+// withinLimit reports whether usdt more on top of used stays within the
+// rolling 24 h limit (the submit's check, and what get_cost's amount left
+// in the coin is computed against).
+func withinLimit(used, usdt, limit decimal.Decimal) bool { return !used.Add(usdt).GreaterThan(limit) }
+
 // checkDailyLimit reads the user's guard version, then checks that usdt
 // more stays within the rolling 24 h limit.
 func (s *Service) checkDailyLimit(ctx context.Context, uid string, usdt decimal.Decimal) (int64, error) {
@@ -437,7 +442,7 @@ func (s *Service) checkDailyLimit(ctx context.Context, uid string, usdt decimal.
 	if err != nil {
 		return 0, internal(err)
 	}
-	if used.Add(usdt).GreaterThan(s.o.DailyLimitUSDT) {
+	if !withinLimit(used, usdt, s.o.DailyLimitUSDT) {
 		left := decimal.Max(s.o.DailyLimitUSDT.Sub(used), decimal.Zero)
 		return 0, apperr.New(apperr.CodeDailyLimit, coins.FormatFixed(left, 2), coins.FormatFixed(s.o.DailyLimitUSDT, 2)).
 			WithData(map[string]string{"left": coins.FormatFixed(left, 2), "limit": coins.FormatFixed(s.o.DailyLimitUSDT, 2)})

@@ -33,6 +33,54 @@ func (s *Service) usedToday(ctx context.Context, uid string) (decimal.Decimal, e
 	return used, err
 }
 
+// leftInCoin is the rest of the 24 h limit in coin, given what was used
+// (USDT): the largest amount on the coin's precision grid whose USDT value,
+// by the valuation the submit uses (Wallet.USDTValue), passes withinLimit,
+// so an amount on that grid passes the submit's limit check exactly when it
+// is at most this. "" when the coin has no price, or the prices cannot be
+// read now: the submit still checks.
+func (s *Service) leftInCoin(ctx context.Context, symbol string, precision int32, used decimal.Decimal) string {
+	if precision < 0 {
+		precision = 0
+	}
+	fits := func(amount decimal.Decimal) (bool, error) {
+		usdt, err := s.o.Wallet.USDTValue(ctx, symbol, amount)
+		return err == nil && withinLimit(used, usdt, s.o.DailyLimitUSDT), err
+	}
+	price, err := s.o.Wallet.USDTValue(ctx, symbol, decimal.NewFromInt(1))
+	if err != nil || !price.IsPositive() {
+		if err != nil && apperr.As(err).Entry.Code != apperr.CodeWalletNoPrice {
+			s.o.Log.Warn().Err(err).Str("coin", symbol).Msg("withdraw cost: no 24 h limit in the coin")
+		}
+		return ""
+	}
+	left := decimal.Max(s.o.DailyLimitUSDT.Sub(used), decimal.Zero)
+	unit := decimal.New(1, -precision)
+	// The quotient is a first guess; the valuation itself decides the last unit.
+	amount := left.DivRound(price, precision+4).Truncate(precision)
+	for i := 0; i < 4 && amount.IsPositive(); i++ {
+		ok, err := fits(amount)
+		if err != nil {
+			return ""
+		}
+		if ok {
+			break
+		}
+		amount = decimal.Max(amount.Sub(unit), decimal.Zero)
+	}
+	for i := 0; i < 4; i++ {
+		ok, err := fits(amount.Add(unit))
+		if err != nil {
+			return ""
+		}
+		if !ok {
+			break
+		}
+		amount = amount.Add(unit)
+	}
+	return coins.FormatFixed(amount, precision)
+}
+
 // AddressEntry is a saved address of get_cost's userWithdrawAddrList.
 type AddressEntry struct {
 	ID        string `json:"id"`
@@ -59,6 +107,7 @@ type Cost struct {
 	WithdrawMax                string         `json:"withdraw_max"`
 	CanWithdrawAmount          string         `json:"can_withdraw_amount" doc:"available spot balance, 8 decimals"`
 	LeftWithdrawDailyAmount    string         `json:"left_withdraw_daily_amount" doc:"USDT"`
+	LeftWithdrawDailyCoin      string         `json:"left_withdraw_daily_coin_amount" doc:"the rest of the 24 h limit in the coin, truncated to precision: an amount at most this passes the limit check of the submit; empty when the coin has no price"`
 	TotalWithdrawDailyMaxLimit string         `json:"total_withdraw_daily_max_limit" doc:"USDT (withdraw_daily_limit_usdt)"`
 	UsedWithdrawDailyAmount    string         `json:"used_withdraw_daily_amount" doc:"USDT"`
 	MainChainNameTip           string         `json:"mainChainNameTip"`
@@ -96,6 +145,7 @@ func (s *Service) Cost(ctx context.Context, uid, symbol, chainName string) (Cost
 		return Cost{}, internal(err)
 	}
 	left := decimal.Max(s.o.DailyLimitUSDT.Sub(used), decimal.Zero)
+	leftCoin := s.leftInCoin(ctx, coin.Symbol, cfg.Precision, used)
 	u, err := s.o.Auth.User(ctx, uid)
 	if err != nil {
 		return Cost{}, err
@@ -107,6 +157,7 @@ func (s *Service) Cost(ctx context.Context, uid, symbol, chainName string) (Cost
 		WithdrawMax:                coins.FormatFixed(cfg.WithdrawMax, coins.PrecisionWithdrawBounds),
 		CanWithdrawAmount:          coins.FormatFixed(coins.TruncateToPrecision(bal.Available, cfg.Precision), coins.PrecisionWithdrawable),
 		LeftWithdrawDailyAmount:    coins.FormatFixed(left, 2),
+		LeftWithdrawDailyCoin:      leftCoin,
 		TotalWithdrawDailyMaxLimit: coins.FormatFixed(s.o.DailyLimitUSDT, 2),
 		UsedWithdrawDailyAmount:    coins.FormatFixed(used, 2),
 		MainChainNameTip:           cfg.MainChainName, TagType: cfg.TagType, Precision: cfg.Precision,
@@ -152,13 +203,15 @@ type Settings struct {
 	// Withdrawable is the available balance (8 decimals).
 	Withdrawable string `json:"withdrawable"`
 	// WithdrawalLimit is the 24 h limit in USDT; WithdrawalUsed what was used.
-	WithdrawalLimit string          `json:"withdrawalLimit"`
-	WithdrawalUsed  string          `json:"withdrawalUsed"`
-	WithdrawalLeft  string          `json:"withdrawalLeft"`
-	WithdrawMin     string          `json:"withdrawMin"`
-	WithdrawMax     string          `json:"withdrawMax"`
-	DefaultFee      string          `json:"defaultFee"`
-	AddressList     []SettingsEntry `json:"addressList"`
+	WithdrawalLimit string `json:"withdrawalLimit"`
+	WithdrawalUsed  string `json:"withdrawalUsed"`
+	WithdrawalLeft  string `json:"withdrawalLeft"`
+	// WithdrawalLeftCoin is what is left in the coin itself (see Cost.LeftWithdrawDailyCoin).
+	WithdrawalLeftCoin string          `json:"withdrawalLeftCoin" doc:"the rest of the 24 h limit in the coin, truncated to precision; empty when the coin has no price"`
+	WithdrawMin        string          `json:"withdrawMin"`
+	WithdrawMax        string          `json:"withdrawMax"`
+	DefaultFee         string          `json:"defaultFee"`
+	AddressList        []SettingsEntry `json:"addressList"`
 	Factors
 }
 
@@ -169,7 +222,8 @@ func (s *Service) Settings(ctx context.Context, uid, symbol, chainName string) (
 		return Settings{}, err
 	}
 	out := Settings{Coin: c.Coin, Chain: c.Chain, Withdrawable: c.CanWithdrawAmount, WithdrawalLimit: c.TotalWithdrawDailyMaxLimit,
-		WithdrawalUsed: c.UsedWithdrawDailyAmount, WithdrawalLeft: c.LeftWithdrawDailyAmount, WithdrawMin: c.WithdrawMin,
+		WithdrawalUsed: c.UsedWithdrawDailyAmount, WithdrawalLeft: c.LeftWithdrawDailyAmount,
+		WithdrawalLeftCoin: c.LeftWithdrawDailyCoin, WithdrawMin: c.WithdrawMin,
 		WithdrawMax: c.WithdrawMax, DefaultFee: c.DefaultFee, AddressList: []SettingsEntry{}, Factors: c.Factors}
 	if c.Chain == coins.Bank {
 		banks, err := s.o.Wallet.BankAccounts(ctx, uid)

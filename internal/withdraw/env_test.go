@@ -105,12 +105,13 @@ type fakeWallet struct {
 	locked   map[string]time.Time
 	banks    map[string][]wallet.BankAccount
 	prices   map[string]decimal.Decimal
+	perUSDT  map[string]decimal.Decimal
 	addrList map[string][]wallet.SavedAddress
 }
 
 func newWallet() *fakeWallet {
 	return &fakeWallet{saved: map[string]bool{}, verify: map[string]bool{}, locked: map[string]time.Time{},
-		banks: map[string][]wallet.BankAccount{}, addrList: map[string][]wallet.SavedAddress{},
+		banks: map[string][]wallet.BankAccount{}, addrList: map[string][]wallet.SavedAddress{}, perUSDT: map[string]decimal.Decimal{},
 		prices: map[string]decimal.Decimal{"BTC": decimal.NewFromInt(50000), "USDT": decimal.NewFromInt(1),
 			"ETH": decimal.NewFromInt(3000), "XRP": decimal.RequireFromString("0.5"), "MNT": decimal.RequireFromString("0.0003"),
 			"TRX": decimal.RequireFromString("0.1"), "TON": decimal.NewFromInt(5)}}
@@ -170,10 +171,39 @@ func (w *fakeWallet) Addresses(_ context.Context, uid, coin string) ([]wallet.Sa
 	return out, nil
 }
 
+// USDTValue is amount × the coin's price (or, for a coin in perUSDT, amount
+// ÷ its units per USDT rounded to 18 places, as the wallet values the fiat);
+// a coin with neither has no price (CodeWalletNoPrice, as the wallet says).
 func (w *fakeWallet) USDTValue(_ context.Context, coin string, amount decimal.Decimal) (decimal.Decimal, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return amount.Mul(w.prices[coin]), nil
+	if per, ok := w.perUSDT[coin]; ok {
+		return amount.DivRound(per, 18), nil
+	}
+	p, ok := w.prices[coin]
+	if !ok {
+		return decimal.Zero, apperr.New(apperr.CodeWalletNoPrice, coin)
+	}
+	return amount.Mul(p), nil
+}
+
+func (w *fakeWallet) setPrice(coin, usdt string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.perUSDT, coin)
+	if usdt == "" {
+		delete(w.prices, coin)
+		return
+	}
+	w.prices[coin] = decimal.RequireFromString(usdt)
+}
+
+// setPerUSDT values coin as the wallet values the fiat: units per USDT.
+func (w *fakeWallet) setPerUSDT(coin, per string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.prices, coin)
+	w.perUSDT[coin] = decimal.RequireFromString(per)
 }
 
 type env struct {
