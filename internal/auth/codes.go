@@ -300,42 +300,6 @@ func (s *Service) checkCode(ctx context.Context, id ident, op int, code string) 
 		store.Compare("tries", store.CmpLt, CodeMaxTries))), nil
 }
 
-// useCode checks a code and uses it up on its own.
-func (s *Service) useCode(ctx context.Context, id ident, op int, code string) error {
-	del, err := s.checkCode(ctx, id, op, code)
-	if err != nil {
-		return err
-	}
-	if err := s.st.Delete(ctx, del.Key, del.Cond); err != nil {
-		if errors.Is(err, store.ErrConditionFailed) {
-			return apperr.New(apperr.CodeCodeExpired)
-		}
-		return internal(err)
-	}
-	return nil
-}
-
-// VerifyCode checks and uses up a code that was sent to the user's own bound
-// e-mail (channel ChannelEmail) or phone (ChannelSMS) for operation op. Other
-// services (wallet: withdraw, trade password, add bank) call it.
-func (s *Service) VerifyCode(ctx context.Context, uid, channel string, op int, code string) error {
-	u, err := s.getUser(ctx, uid)
-	if err != nil {
-		return err
-	}
-	id, ok := u.phone()
-	if channel == ChannelEmail {
-		id, ok = u.emailIdent()
-	}
-	if !ok {
-		if channel == ChannelEmail {
-			return apperr.New(apperr.CodeEmailNotBound)
-		}
-		return apperr.New(apperr.CodePhoneNotBound)
-	}
-	return s.useCode(ctx, id, op, code)
-}
-
 func codeMessage(lang, code string) (subject, text string) {
 	if lang == apperr.LangMN {
 		return "Tenger баталгаажуулах код",

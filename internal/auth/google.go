@@ -39,52 +39,77 @@ func matchTOTP(secret, code string, now time.Time) (step int64, ok bool) {
 // secret, counts wrong codes towards a lock-out, and records the accepted
 // step so the same code is never accepted twice.
 func (s *Service) checkTOTP(ctx context.Context, u User, code string, pending bool) error {
-	if code == "" {
-		return apperr.New(apperr.CodeGoogleCodeRequired)
-	}
-	lockKey := "totp:" + u.ID
-	d, err := s.limiter.Check(ctx, lockKey)
+	step, err := s.matchUserTOTP(ctx, u, code, pending)
 	if err != nil {
-		return internal(err)
+		return err
 	}
-	if !d.Allowed {
-		return limited(apperr.CodeAccountLocked, d)
-	}
-	sealed := u.GoogleSecret
-	if pending {
-		sealed = u.GooglePending
-	}
-	if sealed == "" {
-		return apperr.New(apperr.CodeGoogleNotSetUp)
-	}
-	secret, err := s.box.open(sealed)
-	if err != nil {
-		return internal(err)
-	}
-	step, ok := matchTOTP(secret, code, s.now())
-	if !ok {
-		d, err := s.limiter.Fail(ctx, lockKey, s.limits.TOTPFailures, s.limits.LoginWindow)
-		if err != nil {
-			return internal(err)
-		}
-		if !d.Allowed {
-			return limited(apperr.CodeAccountLocked, d)
-		}
-		return apperr.New(apperr.CodeGoogleCodeWrong)
-	}
-	if step <= u.TOTPStep {
-		return apperr.New(apperr.CodeGoogleCodeUsed)
-	}
-	_, err = s.st.Update(ctx, profileKey(u.ID), store.NewUpdate().Set(attrTOTPStep, step),
-		store.And(store.ItemExists(), store.Or(store.NotExists(attrTOTPStep), store.Compare(attrTOTPStep, store.CmpLt, step))))
+	use := totpStepOp(u.ID, step)
+	_, err = s.st.Update(ctx, use.Key, use.Update, use.Cond)
 	if errors.Is(err, store.ErrConditionFailed) {
 		return apperr.New(apperr.CodeGoogleCodeUsed)
 	}
 	if err != nil {
 		return internal(err)
 	}
-	_ = s.limiter.Reset(ctx, lockKey)
+	s.totpAccepted(ctx, u.ID)
 	return nil
+}
+
+// matchUserTOTP checks a code of the user's active (or pending) secret
+// without using it up: it returns the code's time step, or the error to
+// answer (a wrong code counts towards the lock-out).
+func (s *Service) matchUserTOTP(ctx context.Context, u User, code string, pending bool) (int64, error) {
+	if code == "" {
+		return 0, apperr.New(apperr.CodeGoogleCodeRequired)
+	}
+	lockKey := totpLockKey(u.ID)
+	d, err := s.limiter.Check(ctx, lockKey)
+	if err != nil {
+		return 0, internal(err)
+	}
+	if !d.Allowed {
+		return 0, limited(apperr.CodeAccountLocked, d)
+	}
+	sealed := u.GoogleSecret
+	if pending {
+		sealed = u.GooglePending
+	}
+	if sealed == "" {
+		return 0, apperr.New(apperr.CodeGoogleNotSetUp)
+	}
+	secret, err := s.box.open(sealed)
+	if err != nil {
+		return 0, internal(err)
+	}
+	step, ok := matchTOTP(secret, code, s.now())
+	if !ok {
+		d, err := s.limiter.Fail(ctx, lockKey, s.limits.TOTPFailures, s.limits.LoginWindow)
+		if err != nil {
+			return 0, internal(err)
+		}
+		if !d.Allowed {
+			return 0, limited(apperr.CodeAccountLocked, d)
+		}
+		return 0, apperr.New(apperr.CodeGoogleCodeWrong)
+	}
+	if step <= u.TOTPStep {
+		return 0, apperr.New(apperr.CodeGoogleCodeUsed)
+	}
+	return step, nil
+}
+
+// totpStepOp records an accepted time step, on condition that no later or
+// equal step was accepted meanwhile: the same code is never accepted twice.
+func totpStepOp(uid string, step int64) store.Op {
+	return store.UpdateOp(profileKey(uid), store.NewUpdate().Set(attrTOTPStep, step),
+		store.And(store.ItemExists(), store.Or(store.NotExists(attrTOTPStep), store.Compare(attrTOTPStep, store.CmpLt, step))))
+}
+
+func totpLockKey(uid string) string { return "totp:" + uid }
+
+// totpAccepted clears the wrong-code count after an accepted code.
+func (s *Service) totpAccepted(ctx context.Context, uid string) {
+	_ = s.limiter.Reset(ctx, totpLockKey(uid))
 }
 
 // checkGoogleIfOn requires and checks a Google code when the user has the
@@ -92,19 +117,6 @@ func (s *Service) checkTOTP(ctx context.Context, u User, code string, pending bo
 func (s *Service) checkGoogleIfOn(ctx context.Context, u User, code string) error {
 	if !u.GoogleOn {
 		return nil
-	}
-	return s.checkTOTP(ctx, u, code, false)
-}
-
-// VerifyGoogle checks a Google authenticator code of the user (for other
-// services); it is an error when the authenticator is off.
-func (s *Service) VerifyGoogle(ctx context.Context, uid, code string) error {
-	u, err := s.getUser(ctx, uid)
-	if err != nil {
-		return err
-	}
-	if !u.GoogleOn {
-		return apperr.New(apperr.CodeGoogleNotSetUp)
 	}
 	return s.checkTOTP(ctx, u, code, false)
 }

@@ -131,15 +131,20 @@ func TestAddressBookCodes(t *testing.T) {
 	}
 	add(wallet.Codes{}, apperr.CodeSMSCodeRequired)
 	add(wallet.Codes{SMS: "123456"}, apperr.CodeGoogleCodeRequired)
+	// A code of another operation (withdraw, 10) does not count.
+	add(wallet.Codes{SMS: e.SMSCode(t, u, auth.OpWithdraw), Google: e.GoogleCode(t, u)}, apperr.CodeCodeExpired)
 	sms := e.SMSCode(t, u, auth.OpSecurity)
 	add(wallet.Codes{SMS: wt.WrongCode(sms), Google: e.GoogleCode(t, u)}, apperr.CodeVerifyCodeWrong)
 	add(wallet.Codes{SMS: sms, Google: "000000"}, apperr.CodeGoogleCodeWrong)
-	// The SMS code was used up by the previous call (it was right); a new one is needed.
-	add(wallet.Codes{SMS: sms, Google: e.GoogleCode(t, u)}, apperr.CodeCodeExpired)
-	// A code of another operation (withdraw, 10) does not count.
-	add(wallet.Codes{SMS: e.SMSCode(t, u, auth.OpWithdraw), Google: e.GoogleCode(t, u)}, apperr.CodeCodeExpired)
+	// The wrong Google code used up nothing: the right SMS code, and the
+	// Google codes the refused calls carried, still work for the retry.
+	gc := e.GoogleCode(t, u)
+	add(wallet.Codes{SMS: sms, Google: gc}, "")
+	// Now both are used up.
+	in.Address, in.Label = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "second"
+	add(wallet.Codes{SMS: sms, Google: gc}, apperr.CodeCodeExpired)
 	add(wallet.Codes{SMS: e.SMSCode(t, u, auth.OpSecurity), Google: e.GoogleCode(t, u)}, "")
-	if l, _ := e.Wallet.Addresses(ctx, u.UID, "ETH"); len(l) != 1 {
+	if l, _ := e.Wallet.Addresses(ctx, u.UID, "ETH"); len(l) != 2 {
 		t.Fatalf("list %+v", l)
 	}
 

@@ -99,18 +99,15 @@ func (s *Service) SetCapitalPassword(ctx context.Context, uid string, in Capital
 	case u.GoogleOn && google == "":
 		return CapitalStatus{}, apperr.New(apperr.CodeGoogleCodeRequired)
 	}
-	if u.Mobile != "" {
-		err = s.auth.VerifyCode(ctx, uid, auth.ChannelSMS, auth.OpTradePassword, sms)
-	} else {
-		err = s.auth.VerifyCode(ctx, uid, auth.ChannelEmail, auth.OpTradePassword, email)
-	}
-	if err != nil {
-		return CapitalStatus{}, err
+	fs := []auth.Factor{{Channel: auth.ChannelSMS, Ops: []int{auth.OpTradePassword}, Code: sms}}
+	if u.Mobile == "" {
+		fs[0] = auth.Factor{Channel: auth.ChannelEmail, Ops: []int{auth.OpTradePassword}, Code: email}
 	}
 	if u.GoogleOn {
-		if err := s.auth.VerifyGoogle(ctx, uid, google); err != nil {
-			return CapitalStatus{}, err
-		}
+		fs = append(fs, auth.Factor{Channel: auth.ChannelGoogle, Code: google})
+	}
+	if err := s.auth.VerifyAll(ctx, uid, fs...); err != nil {
+		return CapitalStatus{}, err
 	}
 	hash, err := s.auth.HashSecret(in.NewPassword)
 	if err != nil {

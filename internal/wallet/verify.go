@@ -2,7 +2,6 @@ package wallet
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"tenger/internal/apperr"
@@ -21,9 +20,10 @@ type Codes struct {
 
 // checkFlagCodes applies the spec's rule for the address book, the
 // verify-address switch and bank accounts: an SMS code when the user's
-// isOpenMobileCheck is 1 (accepted under any of smsOps, tried in order) and
+// isOpenMobileCheck is 1 (accepted under any of smsOps, see auth.Factor) and
 // a Google code when googleStatus is 1. Presence is checked for all before
-// any code is used up; then the SMS code, then the Google code is checked.
+// any is checked; then the SMS code, then the Google code is checked, and
+// they are used up together only when both are right.
 func (s *Service) checkFlagCodes(ctx context.Context, u auth.User, c Codes, smsOps ...int) error {
 	if u.MobileCheck && strings.TrimSpace(c.SMS) == "" {
 		return apperr.New(apperr.CodeSMSCodeRequired)
@@ -31,43 +31,14 @@ func (s *Service) checkFlagCodes(ctx context.Context, u auth.User, c Codes, smsO
 	if u.GoogleOn && strings.TrimSpace(c.Google) == "" {
 		return apperr.New(apperr.CodeGoogleCodeRequired)
 	}
+	var fs []auth.Factor
 	if u.MobileCheck {
-		if err := s.verifySMS(ctx, u.ID, strings.TrimSpace(c.SMS), smsOps...); err != nil {
-			return err
-		}
+		fs = append(fs, auth.Factor{Channel: auth.ChannelSMS, Ops: smsOps, Code: strings.TrimSpace(c.SMS)})
 	}
 	if u.GoogleOn {
-		if err := s.auth.VerifyGoogle(ctx, u.ID, strings.TrimSpace(c.Google)); err != nil {
-			return err
-		}
+		fs = append(fs, auth.Factor{Channel: auth.ChannelGoogle, Code: strings.TrimSpace(c.Google)})
 	}
-	return nil
-}
-
-// verifySMS uses up an SMS code requested under one of ops. The first
-// operation's answer wins unless it had no code at all (expired or never
-// requested) and a later operation's code matches: the add-bank form may
-// request its code under operationType 28 or 6 (spec §7).
-func (s *Service) verifySMS(ctx context.Context, uid, code string, ops ...int) error {
-	var first error
-	for i, op := range ops {
-		err := s.auth.VerifyCode(ctx, uid, auth.ChannelSMS, op, code)
-		if err == nil {
-			return nil
-		}
-		if i == 0 {
-			first = err
-		}
-		var ae *apperr.Error
-		if !errors.As(err, &ae) {
-			return err
-		}
-		if i > 0 && ae.Entry.Code != apperr.CodeCodeExpired {
-			// A code exists under this operation and it is wrong: say so.
-			return err
-		}
-	}
-	return first
+	return s.auth.VerifyAll(ctx, u.ID, fs...)
 }
 
 // user reads the signed-in user's account (flags, phone, e-mail, name).

@@ -367,8 +367,8 @@ func sameWithdrawal(r Record, sub submission) bool {
 }
 
 // checkCodes requires and verifies the codes the user's flags call for
-// (spec §5): all required codes must be present before any is checked, so
-// a missing one does not use up the others.
+// (spec §5): all required codes must be present before any is checked, and
+// none is used up unless all are right.
 func (s *Service) checkCodes(ctx context.Context, uid string, c Codes) error {
 	u, err := s.o.Auth.User(ctx, uid)
 	if err != nil {
@@ -384,22 +384,19 @@ func (s *Service) checkCodes(ctx context.Context, uid string, c Codes) error {
 	case f.NeedGoogleCode && c.Google == "":
 		return apperr.New(apperr.CodeGoogleCodeRequired)
 	}
+	var fs []auth.Factor
 	if f.NeedGoogleCode {
-		if err := s.o.Auth.VerifyGoogle(ctx, uid, c.Google); err != nil {
-			return err
-		}
+		fs = append(fs, auth.Factor{Channel: auth.ChannelGoogle, Code: c.Google})
 	}
 	if f.NeedSMSCode {
-		if err := s.o.Auth.VerifyCode(ctx, uid, auth.ChannelSMS, OpSMSCode, c.SMS); err != nil {
-			return err
-		}
+		fs = append(fs, auth.Factor{Channel: auth.ChannelSMS, Ops: []int{OpSMSCode}, Code: c.SMS})
 	}
 	if f.NeedEmailCode {
-		if err := s.o.Auth.VerifyCode(ctx, uid, auth.ChannelEmail, OpEmailCode, c.Email); err != nil {
-			return err
-		}
+		fs = append(fs, auth.Factor{Channel: auth.ChannelEmail, Ops: []int{OpEmailCode}, Code: c.Email})
 	}
-	return nil
+	// Checked in that order and used up together only when all are right:
+	// a wrong code leaves the right ones valid for the retry.
+	return s.o.Auth.VerifyAll(ctx, uid, fs...)
 }
 
 func clip(s string, n int) string {

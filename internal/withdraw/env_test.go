@@ -66,29 +66,34 @@ func (v *verifier) issue(uid string) {
 	v.google[uid] = "333333"
 }
 
-func (v *verifier) VerifyCode(_ context.Context, uid, channel string, op int, code string) error {
+// VerifyAll checks every factor first and uses the codes up only when all
+// are right, as the auth service does.
+func (v *verifier) VerifyAll(_ context.Context, uid string, fs ...auth.Factor) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	k := uid + "|" + channel + "|" + itoa(op)
-	want, ok := v.codes[k]
-	if !ok {
-		return apperr.New(apperr.CodeCodeExpired)
+	var used []string
+	for _, f := range fs {
+		if f.Channel == auth.ChannelGoogle {
+			if f.Code == "" {
+				return apperr.New(apperr.CodeGoogleCodeRequired)
+			}
+			if v.google[uid] != f.Code {
+				return apperr.New(apperr.CodeGoogleCodeWrong)
+			}
+			continue
+		}
+		k := uid + "|" + f.Channel + "|" + itoa(f.Ops[0])
+		want, ok := v.codes[k]
+		if !ok {
+			return apperr.New(apperr.CodeCodeExpired)
+		}
+		if f.Code != want {
+			return apperr.New(apperr.CodeVerifyCodeWrong)
+		}
+		used = append(used, k)
 	}
-	if code != want {
-		return apperr.New(apperr.CodeVerifyCodeWrong)
-	}
-	delete(v.codes, k)
-	return nil
-}
-
-func (v *verifier) VerifyGoogle(_ context.Context, uid, code string) error {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if code == "" {
-		return apperr.New(apperr.CodeGoogleCodeRequired)
-	}
-	if v.google[uid] != code {
-		return apperr.New(apperr.CodeGoogleCodeWrong)
+	for _, k := range used {
+		delete(v.codes, k)
 	}
 	return nil
 }

@@ -84,8 +84,7 @@ var _ Wallet = (*wallet.Service)(nil)
 // Verifier checks the user's verification codes (*auth.Service).
 type Verifier interface {
 	User(ctx context.Context, uid string) (auth.User, error)
-	VerifyCode(ctx context.Context, uid, channel string, op int, code string) error
-	VerifyGoogle(ctx context.Context, uid, code string) error
+	VerifyAll(ctx context.Context, uid string, factors ...auth.Factor) error
 }
 
 var _ Verifier = (*auth.Service)(nil)
