@@ -424,6 +424,14 @@ func guardKey(uid string) store.Key { return store.Key{PK: "WDGUARD#" + uid, SK:
 // in the coin is computed against).
 func withinLimit(used, usdt, limit decimal.Decimal) bool { return !used.Add(usdt).GreaterThan(limit) }
 
+// limitShown is what the screens show of the 24 h limit, in USDT at 2
+// decimals: what was used rounded up and what is left as the rest, so the
+// two always add up to the limit and neither promises more than is left.
+func limitShown(used, limit decimal.Decimal) (usedText, leftText string) {
+	u := used.RoundCeil(2)
+	return u.StringFixed(2), coins.FormatFixed(decimal.Max(limit.Sub(u), decimal.Zero), 2)
+}
+
 // checkDailyLimit reads the user's guard version, then checks that usdt
 // more stays within the rolling 24 h limit.
 func (s *Service) checkDailyLimit(ctx context.Context, uid string, usdt decimal.Decimal) (int64, error) {
@@ -440,9 +448,9 @@ func (s *Service) checkDailyLimit(ctx context.Context, uid string, usdt decimal.
 		return 0, internal(err)
 	}
 	if !withinLimit(used, usdt, s.o.DailyLimitUSDT) {
-		left := decimal.Max(s.o.DailyLimitUSDT.Sub(used), decimal.Zero)
-		return 0, apperr.New(apperr.CodeDailyLimit, coins.FormatFixed(left, 2), coins.FormatFixed(s.o.DailyLimitUSDT, 2)).
-			WithData(map[string]string{"left": coins.FormatFixed(left, 2), "limit": coins.FormatFixed(s.o.DailyLimitUSDT, 2)})
+		_, left := limitShown(used, s.o.DailyLimitUSDT)
+		limit := coins.FormatFixed(s.o.DailyLimitUSDT, 2)
+		return 0, apperr.New(apperr.CodeDailyLimit, left, limit).WithData(map[string]string{"left": left, "limit": limit})
 	}
 	return ver, nil
 }

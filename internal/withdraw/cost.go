@@ -144,7 +144,7 @@ func (s *Service) Cost(ctx context.Context, uid, symbol, chainName string) (Cost
 	if err != nil {
 		return Cost{}, internal(err)
 	}
-	left := decimal.Max(s.o.DailyLimitUSDT.Sub(used), decimal.Zero)
+	usedText, leftText := limitShown(used, s.o.DailyLimitUSDT)
 	leftCoin := s.leftInCoin(ctx, coin.Symbol, cfg.Precision, used)
 	u, err := s.o.Auth.User(ctx, uid)
 	if err != nil {
@@ -156,10 +156,10 @@ func (s *Service) Cost(ctx context.Context, uid, symbol, chainName string) (Cost
 		WithdrawMin:                coins.FormatFixed(cfg.WithdrawMin, coins.PrecisionWithdrawBounds),
 		WithdrawMax:                coins.FormatFixed(cfg.WithdrawMax, coins.PrecisionWithdrawBounds),
 		CanWithdrawAmount:          coins.FormatFixed(coins.TruncateToPrecision(bal.Available, cfg.Precision), coins.PrecisionWithdrawable),
-		LeftWithdrawDailyAmount:    coins.FormatFixed(left, 2),
+		LeftWithdrawDailyAmount:    leftText,
 		LeftWithdrawDailyCoin:      leftCoin,
 		TotalWithdrawDailyMaxLimit: coins.FormatFixed(s.o.DailyLimitUSDT, 2),
-		UsedWithdrawDailyAmount:    coins.FormatFixed(used, 2),
+		UsedWithdrawDailyAmount:    usedText,
 		MainChainNameTip:           cfg.MainChainName, TagType: cfg.TagType, Precision: cfg.Precision,
 		UserWithdrawAddrList: []AddressEntry{}, Factors: factors(u),
 	}
