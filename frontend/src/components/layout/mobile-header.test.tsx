@@ -6,11 +6,17 @@ vi.mock('@/lib/request-client', async (orig) => ({
   apiPost: vi.fn(async () => ({ code: '10002', msg: '', data: null })),
 }))
 
+import { TOP_BAR_ATTR } from '@/components/ui/toaster'
 import { apiPost } from '@/lib/request-client'
 import { renderWithApp } from '@/test/render'
 import { MobileHeader } from './mobile-header'
 
 describe('MobileHeader', () => {
+  it('is a top bar: toasts sit below it, clear of the logo and the menu button', async () => {
+    renderWithApp(<MobileHeader />, { path: '/' })
+    expect((await screen.findByTestId('mobile-header')).hasAttribute(TOP_BAR_ATTR)).toBe(true)
+  })
+
   it('offers a sign-up link to visitors and opens the full-screen menu with login and sign-up', async () => {
     renderWithApp(<MobileHeader />, { path: '/' })
     expect(await screen.findByTestId('mobile-signup')).toHaveProperty('textContent', 'Sign up')

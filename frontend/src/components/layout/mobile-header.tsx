@@ -212,6 +212,8 @@ export function MobileHeader() {
       bg="bg"
       borderBottomWidth="1px"
       data-testid="mobile-header"
+      // Toasts sit below it (TOP_BAR_ATTR of the toaster), clear of the logo and the menu button.
+      data-top-bar=""
     >
       <Flex h="full" px="4" align="center" justify="space-between">
         <Link to="/" aria-label={t('logoAlt')}>

@@ -170,6 +170,8 @@ export function Navbar() {
       bg="bg"
       borderBottomWidth="1px"
       data-testid="desktop-navbar"
+      // Toasts sit below it (TOP_BAR_ATTR of the toaster), clear of the account and preference buttons.
+      data-top-bar=""
     >
       <Flex h="16" px={{ base: '4', xl: '6' }} align="center" gap={{ base: '2', xl: '4' }} maxW="1440px" mx="auto">
         <Link to="/" aria-label={t('logoAlt')}>

@@ -1,5 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { TOP_BAR_ATTR } from '@/components/ui/toaster'
 import { getCookie } from '@/lib/cookies'
 import { renderWithApp } from '@/test/render'
 import { StickyBar } from './sticky-bar'
@@ -25,5 +26,10 @@ describe('StickyBar', () => {
     renderWithApp(<StickyBar />)
     const bar = await screen.findByTestId('sticky-bar')
     expect(bar.querySelector('a')?.getAttribute('href')).toBe('/mn_MN/announcements')
+  })
+
+  it('is a top bar: toasts sit below it, clear of its close button', async () => {
+    renderWithApp(<StickyBar />)
+    expect((await screen.findByTestId('sticky-bar')).hasAttribute(TOP_BAR_ATTR)).toBe(true)
   })
 })

@@ -19,6 +19,8 @@ export function StickyBar() {
       bg="brand.solid"
       color="brand.contrast"
       data-testid="sticky-bar"
+      // Toasts sit below it (TOP_BAR_ATTR of the toaster), clear of its close button.
+      data-top-bar=""
     >
       <Flex maxW="1440px" mx="auto" px="6" py="1.5" align="center" gap="3" textStyle="sm">
         <LuMegaphone aria-hidden="true" />

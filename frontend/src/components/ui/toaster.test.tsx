@@ -1,9 +1,9 @@
-import { act, screen } from '@testing-library/react'
+import { act, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { setCookie } from '@/lib/cookies'
 import { renderWithApp } from '@/test/render'
 import { contrast, themeColor } from '@/test/contrast'
-import { TOAST_COLORS, TOAST_TOP_VAR, Toaster, toaster } from './toaster'
+import { TOAST_COLORS, TOAST_TOP_VAR, TOP_BAR_ATTR, Toaster, toaster } from './toaster'
 
 afterEach(() => {
   act(() => toaster.remove())
@@ -65,9 +65,24 @@ describe('toast placement', () => {
     return content
   }
 
+  /** An element drawn from `top` to `bottom` (jsdom lays nothing out). */
+  function boxed<T extends HTMLElement>(el: T, top: number, bottom: number, width = 390): T {
+    el.getBoundingClientRect = () => ({ top, bottom, left: 0, right: width, width, height: bottom - top, x: 0, y: top, toJSON: () => ({}) })
+    return el
+  }
+
+  /** A top bar of the layout (the announcement bar, a navbar) from `top` to `bottom`. */
+  function topBar(top: number, bottom: number) {
+    const bar = boxed(document.createElement('header'), top, bottom, 1280)
+    bar.setAttribute(TOP_BAR_ATTR, '')
+    document.body.append(bar)
+    return bar
+  }
+
   afterEach(() => {
     vi.restoreAllMocks()
     document.documentElement.style.removeProperty(TOAST_TOP_VAR)
+    document.querySelectorAll(`[${TOP_BAR_ATTR}]`).forEach((el) => el.remove())
   })
 
   it('takes its top offset from a variable (1rem unless set)', () => {
@@ -103,5 +118,54 @@ describe('toast placement', () => {
     expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe('')
     expect(toaster.attrs.placement).toBe('top-end')
     modal.remove()
+  })
+
+  it('moves a toast already showing below the header of a modal that opens on a phone, and back when it closes', async () => {
+    phone(true)
+    renderWithApp(<Toaster />)
+    act(() => {
+      toaster.create({ title: 'Saved', type: 'success', closable: true })
+    })
+    await screen.findByTestId('toast-success')
+    expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe('')
+    const modal = openModal(68)
+    await waitFor(() => expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe('76px'))
+    modal.remove()
+    await waitFor(() => expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe(''))
+  })
+
+  it('on a phone without a modal, puts toasts below the top bar (logo and menu)', async () => {
+    phone(true)
+    topBar(0, 56)
+    // A bar that is not shown (the desktop navbar on a phone) has no height and counts for nothing.
+    topBar(0, 0)
+    renderWithApp(<Toaster />)
+    act(() => {
+      toaster.create({ title: 'Failed', type: 'error', closable: true })
+    })
+    await screen.findByTestId('toast-error')
+    expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe('64px')
+  })
+
+  it('on wider screens, keeps toasts top right below the announcement bar and the navbar, clear of the bar\'s close button', async () => {
+    phone(false)
+    const announcement = topBar(0, 36)
+    const navbar = topBar(36, 101)
+    renderWithApp(<Toaster />)
+    act(() => {
+      toaster.create({ title: 'Failed', type: 'error', closable: true })
+    })
+    await screen.findByTestId('toast-error')
+    expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe('109px')
+    expect(toaster.attrs.placement).toBe('top-end')
+    // The page scrolled: the announcement bar has gone up out of sight, the navbar sticks to the top.
+    boxed(announcement, -36, 0)
+    boxed(navbar, 0, 65)
+    window.dispatchEvent(new Event('scroll'))
+    await waitFor(() => expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe('73px'))
+    // The announcement closed on a page that is not scrolled: the toast follows the navbar up.
+    boxed(navbar, 0, 65)
+    announcement.remove()
+    await waitFor(() => expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe('73px'))
   })
 })

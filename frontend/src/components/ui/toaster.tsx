@@ -18,23 +18,42 @@ export const toaster = createToaster({
   duration: TOAST_DURATION_MS,
   pauseOnPageIdle: true,
   max: 5,
-  // The top offset moves below an open modal's header on phones (see placeToasts).
+  // The top offset moves below the top bars, or an open modal's header on phones (see placeToasts).
   offsets: { top: `var(${TOAST_TOP_VAR}, ${EDGE})`, right: EDGE, bottom: EDGE, left: EDGE },
 })
 
 /** What makes up a modal's header: the header slot, its title and its close button. */
 const HEADER_PARTS = '.chakra-dialog__header, .chakra-drawer__header, [data-part="title"], [data-part="close-trigger"]'
 
+/**
+ * Marks the page's top bars (the announcement bar, the desktop navbar, the
+ * phone header): toasts sit below them, so that the bars' buttons (the
+ * announcement's close button, the menu) stay reachable while a toast shows.
+ */
+export const TOP_BAR_ATTR = 'data-top-bar'
+
 /** Phones: below Chakra's md breakpoint (48rem), where toasts span the screen and modals are full screen. */
 const PHONE_QUERY = '(max-width: 47.99rem)'
 
+/** The lowest bottom edge of the elements on screen (0 when none is). */
+function lowestBottom(els: HTMLElement[]): number {
+  return Math.max(
+    0,
+    ...els.map((el) => {
+      const box = el.getBoundingClientRect()
+      return box.height > 0 ? box.bottom : 0
+    }),
+  )
+}
+
 /**
- * On phones a toast spans the width of the screen, and modals are full
- * screen: at the usual top offset it would sit over the open modal's title
- * and close button for 5 s. Each time a toast appears, the toaster's top is
- * set just below the header of the topmost open modal (or drawer) instead;
- * without one (or on wider screens, where the toast sits top right beside
- * a centred modal) it stays at the top.
+ * Sets the toaster's top so that toasts cover none of the page's controls
+ * at the top of the screen. On phones a toast spans the width of the
+ * screen, and modals are full screen: with a modal (or drawer) open, the
+ * toasts go just below the header of the topmost one, clear of its title
+ * and close button. Otherwise (and on wider screens, where a toast sits top
+ * right beside a centred modal) they go below the top bars on screen
+ * ({@link TOP_BAR_ATTR}); with none, at the usual distance from the top.
  */
 export function placeToasts(): void {
   if (typeof document === 'undefined') return
@@ -46,15 +65,63 @@ export function placeToasts(): void {
       )
     : []
   // Chakra's header slot has no data-part of its own: its class, or the title and close button it holds.
-  const top = open.at(-1)
-  const parts = top ? Array.from(top.querySelectorAll<HTMLElement>(HEADER_PARTS)).filter((el) => el.closest('[data-part="content"]') === top) : []
-  const bottom = Math.max(0, ...parts.map((el) => el.getBoundingClientRect().bottom))
+  const modal = open.at(-1)
+  const covers = modal
+    ? Array.from(modal.querySelectorAll<HTMLElement>(HEADER_PARTS)).filter((el) => el.closest('[data-part="content"]') === modal)
+    : Array.from(document.querySelectorAll<HTMLElement>(`[${TOP_BAR_ATTR}]`))
+  const bottom = lowestBottom(covers)
   if (bottom > 0) root.style.setProperty(TOAST_TOP_VAR, `${Math.ceil(bottom) + GAP_PX}px`)
   else root.style.removeProperty(TOAST_TOP_VAR)
 }
 
-// Measured as each toast is created (the store tells its subscribers before the toast is drawn).
-toaster.subscribe(() => placeToasts())
+/**
+ * While toasts show, they follow what happens around them: a modal that
+ * opens (or closes) under a toast already on screen, the announcement bar
+ * closed, the page scrolled (the navbar sticks to the top once the
+ * announcement bar has scrolled away) or resized. At most once a frame;
+ * stops when the last toast has gone.
+ */
+let stopWatching: (() => void) | undefined
+let frame: number | undefined
+
+function schedulePlacement(): void {
+  if (frame !== undefined) return
+  const run = () => {
+    frame = undefined
+    placeToasts()
+    if (toaster.getCount() === 0) stopWatching?.()
+  }
+  frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(run) : (setTimeout(run, 16) as unknown as number)
+}
+
+function watchPlacement(): void {
+  if (stopWatching || typeof document === 'undefined' || typeof MutationObserver === 'undefined') return
+  // Modals mount into the body and open and close by their data-state.
+  const observer = new MutationObserver(schedulePlacement)
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] })
+  const events = ['scroll', 'resize'] as const
+  for (const e of events) window.addEventListener(e, schedulePlacement, { passive: true })
+  // A modal's header settles where it stays once its opening animation is over.
+  document.addEventListener('animationend', schedulePlacement, true)
+  stopWatching = () => {
+    observer.disconnect()
+    for (const e of events) window.removeEventListener(e, schedulePlacement)
+    document.removeEventListener('animationend', schedulePlacement, true)
+    stopWatching = undefined
+  }
+}
+
+// Measured as each toast is created (the store tells its subscribers before the toast is drawn), and then
+// again while it shows; a toast's end is told before it leaves the store, so the last one's ends the watching
+// a frame later.
+toaster.subscribe((toast?: { dismiss?: boolean }) => {
+  if (toast?.dismiss) {
+    schedulePlacement()
+    return
+  }
+  placeToasts()
+  watchPlacement()
+})
 
 /** A colour of each theme: Chakra colour tokens. */
 export interface ThemedColor {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { getBundledTexts } from '@/lib/bundled-texts'
 import { lookup } from '@/lib/i18n'
 import { parseSpotPairs, stepPlaces, type SpotOrder, type SpotPair } from '../api/orders-api'
-import { fixed as tradeFixed } from '@/features/trade/lib/decimal'
+import { fixed as tradeFixed } from '@/lib/decimal'
 import {
   endReasonKey,
   fixed,

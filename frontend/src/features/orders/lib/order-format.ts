@@ -1,6 +1,6 @@
 import type { SpotOrder, SpotPair } from '../api/orders-api'
 import { ORDER_STATUS } from '../api/orders-api'
-import { FEE_PLACES, formatDisplay, formatFee, groupThousands } from '@/features/trade/lib/decimal'
+import { FEE_PLACES, formatDisplay, formatFee, groupThousands } from '@/lib/decimal'
 
 /** Display helpers of the orders pages. Amounts stay strings: no float ever touches them. */
 

@@ -7,7 +7,7 @@ import { notifyError, notifySuccess } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { amendOrder, pairsQuery } from '../api/trade-api'
 import { canAmend, validateAmend, type AmendableOrder } from '../lib/amend'
-import { fixed, groupThousands, placesOf, sanitizeInput } from '../lib/decimal'
+import { fixed, groupThousands, placesOf, sanitizeInput } from '@/lib/decimal'
 
 /** What the amend dialog shows of an order. */
 export interface AmendTarget extends AmendableOrder {

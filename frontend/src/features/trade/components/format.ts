@@ -1,7 +1,7 @@
 /** Display helpers shared by the trade page panels. */
-import { fixed } from '../lib/decimal'
+import { fixed } from '@/lib/decimal'
 
-export { FEE_PLACES, formatFee } from '../lib/decimal'
+export { FEE_PLACES, formatFee } from '@/lib/decimal'
 
 export { changeColor, formatRose } from '@/lib/change'
 

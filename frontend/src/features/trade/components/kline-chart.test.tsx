@@ -71,6 +71,21 @@ describe('KlineChart states', () => {
     // The library's English-only logo is off: one attribution, not two.
     expect(createChart.mock.calls.at(-1)?.[1]).toMatchObject({ layout: { attributionLogo: false } })
   })
+
+  // The licence also asks for the NOTICE file's attribution notice: in English as written, in translated words.
+  it.each([
+    ['en_US', 'Chart library: '],
+    ['mn_MN', 'Графикийн сан: '],
+  ])("shows the library's NOTICE under the chart and as the link's tooltip (%s)", async (lan, words) => {
+    document.cookie = `lan=${lan}; path=/`
+    apiData.mockResolvedValue([])
+    renderWithApp(<KlineChart pair={BTC_USDT} />)
+    const notice = `${words}TradingView Lightweight Charts™ Copyright (с) 2025 TradingView, Inc. https://www.tradingview.com/`
+    expect((await screen.findByTestId('kline-notice')).textContent).toBe(notice)
+    expect(screen.getByTestId('kline-attribution').getAttribute('title')).toBe(notice)
+    // Below the chart's canvas, not over the candles.
+    expect(screen.getByTestId('kline-canvas').parentElement!.contains(screen.getByTestId('kline-notice'))).toBe(false)
+  })
 })
 
 describe('chartColors', () => {

@@ -19,6 +19,12 @@ import { chartPriceFormatter, localChartTime } from './format'
 /** Where the chart's attribution links (the lightweight-charts licence asks for a link to tradingview.com). */
 export const TRADINGVIEW_URL = 'https://www.tradingview.com/'
 
+/**
+ * The attribution notice of the lightweight-charts NOTICE file (Apache-2.0), as it is written there (its "(с)"
+ * included): it stays in English in both languages, in words that are translated (`chart.notice`).
+ */
+export const CHART_NOTICE = 'TradingView Lightweight Charts™ Copyright (с) 2025 TradingView, Inc. https://www.tradingview.com/'
+
 /** Chart colours per theme (the same values as the up/down tokens of the theme). */
 export function chartColors(mode: 'light' | 'dark') {
   return mode === 'dark'
@@ -163,6 +169,8 @@ export function KlineChart({ pair, height = 380 }: { pair: TradePair; height?: n
           target="_blank"
           rel="noopener noreferrer"
           aria-label={t('chart.attributionLink')}
+          // The notice again as the link's tooltip (and its accessible description).
+          title={t('chart.notice', { notice: CHART_NOTICE })}
           position="absolute"
           left="2"
           bottom="8"
@@ -184,6 +192,10 @@ export function KlineChart({ pair, height = 380 }: { pair: TradePair; height?: n
           </Text>
         )}
       </Box>
+      {/* The library's NOTICE, in a small line under the chart (the footer, with the other legal texts, is not on this page). */}
+      <Text px="2" py="1" fontSize="2xs" lineHeight="short" color="fg.muted" overflowWrap="anywhere" data-testid="kline-notice">
+        {t('chart.notice', { notice: CHART_NOTICE })}
+      </Text>
     </Box>
   )
 }

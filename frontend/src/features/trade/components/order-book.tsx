@@ -4,7 +4,7 @@ import { useRef, useState } from 'react'
 import { useTexts } from '@/lib/i18n'
 import { depthQuery, tickerQuery, type Depth, type TradePair } from '../api/trade-api'
 import { useMarketChannel } from '../api/use-market-channel'
-import { fixed, formatDec, groupThousands, mulDec, parseDec, placesOf } from '../lib/decimal'
+import { fixed, formatDec, groupThousands, mulDec, parseDec, placesOf } from '@/lib/decimal'
 import { changeColor } from './format'
 
 const ROWS = 12

@@ -9,7 +9,7 @@ import { notifyError } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import { balanceQuery, createOrder, feeRateQuery, orderDetail, tickerQuery, type TradePair } from '../api/trade-api'
-import { fixed, groupThousands, placesOf, ratePercent, sanitizeInput, truncated } from '../lib/decimal'
+import { fixed, groupThousands, placesOf, ratePercent, sanitizeInput, truncated } from '@/lib/decimal'
 import {
   amountFor,
   availablePlaces,

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useTexts } from '@/lib/i18n'
 import { tradesQuery, type MarketTrade, type TradePair } from '../api/trade-api'
 import { useMarketChannel } from '../api/use-market-channel'
-import { fixed } from '../lib/decimal'
+import { fixed } from '@/lib/decimal'
 import { formatTime } from './format'
 
 const KEEP = 50

@@ -1,5 +1,5 @@
 import { Text } from '@chakra-ui/react'
-import { fixed } from '../lib/decimal'
+import { fixed } from '@/lib/decimal'
 import { hasStop, stopOperator, stopState, type StopOrderFields } from '../lib/stop-order'
 
 /** Texts of {@link StopLine} (the trade page and the orders pages each pass their own). */

@@ -1,10 +1,13 @@
 import { Box, Flex, HStack, NativeSelect, Stack, Text } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
+import { toSpotPair } from '@/features/orders/api/orders-api'
+// The quote coin's places, as the order totals of the page (and the orders pages) show them.
+import { quoteAmount } from '@/features/orders/lib/order-format'
 import { useTexts } from '@/lib/i18n'
 import { tickerQuery, type Ticker, type TradePair } from '../api/trade-api'
 import { useMarketChannel } from '../api/use-market-channel'
-import { fixed } from '../lib/decimal'
+import { fixed } from '@/lib/decimal'
 import { changeColor, formatRose } from './format'
 import { ReconnectingNotice } from './reconnecting-notice'
 
@@ -72,7 +75,8 @@ export function TradeHeader({ pair, pairs }: { pair: TradePair; pairs: TradePair
         <Stat label={t('header.high')} value={fixed(ticker?.high, p)} />
         <Stat label={t('header.low')} value={fixed(ticker?.low, p)} />
         <Stat label={t('header.volume', { coin: pair.base })} value={fixed(ticker?.vol, pair.volumePrecision)} />
-        <Stat label={t('header.amount', { coin: pair.quote })} value={fixed(ticker?.amount, 2)} />
+        {/* A turnover is an amount of the quote coin: at its places (MNT 2, USDT 6), as the panel's totals. */}
+        <Stat label={t('header.amount', { coin: pair.quote })} value={quoteAmount(ticker?.amount, toSpotPair(pair))} testId="ticker-turnover" />
       </HStack>
       <Box ms="auto">
         <ReconnectingNotice />

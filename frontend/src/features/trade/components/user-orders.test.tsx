@@ -337,13 +337,28 @@ describe('UserOrders on a desktop', () => {
     const list = await screen.findByTestId('open-orders-table')
     expect(list.getAttribute('data-layout')).toBe('table')
     const headers = within(list).getAllByRole('columnheader').map((h) => h.textContent)
-    expect(headers).toEqual(['Side', 'Type', 'Time', 'Price', 'Amount', 'Filled', 'Actions'])
+    expect(headers).toEqual(['Time', 'Side / Type', 'Price', 'Amount', 'Filled', 'Actions'])
     expect(screen.getByTestId('tab-open-orders').textContent).toBe('Open orders')
     // A part-filled order says so in its Filled column.
     expect(within(list).getAllByTestId('order-row')[1].textContent).toContain('0.000400')
     // The time takes two short lines: the date over the clock.
-    const time = within(list).getAllByTestId('order-row')[0].querySelectorAll('td')[2]
+    const time = within(list).getAllByTestId('order-row')[0].querySelectorAll('td')[0]
     expect(time.querySelectorAll('span > span')).toHaveLength(2)
+  })
+
+  // In mn_MN the open orders showed four columns (side, type, time, price) before scrolling sideways: the time
+  // leads and the type goes under the side (a two-part heading takes two lines), so that all fit the 616 px.
+  it('fits time, side, price, amount, filled and Cancel in the 1280 px table (mn_MN)', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    screenWidth(1280)
+    renderWithApp(<UserOrders pair={pair} />)
+    const list = await screen.findByTestId('open-orders-table')
+    expect(list.getAttribute('data-layout')).toBe('table')
+    expect(within(list).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Цаг', 'Чиглэл / Төрөл', 'Үнэ', 'Тоо хэмжээ', 'Биелсэн', 'Үйлдэл'])
+    const side = within(list).getAllByTestId('order-row')[0].querySelectorAll('td')[1]
+    expect(side.textContent).toBe('АвахЛимит')
+    // A long type may wrap under the side rather than widen the column.
+    expect(getComputedStyle(within(side).getByTestId('order-type-line')).whiteSpace).toBe('normal')
   })
 })
 
@@ -402,11 +417,27 @@ describe('UserOrders on an MNT pair, and the history as the orders page shows it
     fireEvent.click(await screen.findByTestId('tab-order-history'))
     const list = await screen.findByTestId('order-history-table')
     expect(list.getAttribute('data-layout')).toBe('table')
-    expect(within(list).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Side', 'Type', 'Time', 'Price', 'Amount', 'Filled', 'Average price', 'Status'])
-    const rejected = within(list).getAllByTestId('order-row')[1]
-    const status = rejected.querySelectorAll('td')[7]
+    // Six columns, to fit the panel's 616 px at 1280 px: the type under the side, the average price under the price.
+    expect(within(list).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Time', 'Side / Type', 'Price / Average', 'Amount', 'Filled', 'Status'])
+    const [filled, rejected] = within(list).getAllByTestId('order-row')
+    expect(filled.querySelectorAll('td')[1].textContent).toBe('BuyLimit')
+    expect(rejected.querySelectorAll('td')[1].textContent).toBe('BuyPost-only')
+    expect(within(filled.querySelectorAll('td')[2]).getByTestId('order-avg-price').textContent).toBe('334,884,000')
+    expect(filled.querySelectorAll('td')[2].textContent).toBe('334,884,288334,884,000')
+    // Nothing traded: no average price.
+    expect(within(rejected).getByTestId('order-avg-price').textContent).toBe('—')
+    const status = rejected.querySelectorAll('td')[5]
     expect(status.textContent).toBe('RejectedWould have traded at once (post-only)')
-    // 8 columns do not fit the panel's 616 px: the status stays in view at the end while the others scroll under it.
+    // Should a table still be too wide, the status stays in view at the end while the others scroll under it.
     expect(status.getAttribute('data-sticky')).toBe('true')
+  })
+
+  it('names the merged columns in Mongolian, each part as the catalogue names it alone (mn_MN)', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    screenWidth(1280)
+    renderWithApp(<UserOrders pair={btcMnt} />)
+    fireEvent.click(await screen.findByTestId('tab-order-history'))
+    const list = await screen.findByTestId('order-history-table')
+    expect(within(list).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Цаг', 'Чиглэл / Төрөл', 'Үнэ / Дундаж', 'Тоо хэмжээ', 'Биелсэн', 'Төлөв'])
   })
 })

@@ -30,7 +30,7 @@ import {
   type TradePair,
   type TradeView,
 } from '../api/trade-api'
-import { fixed, parseDec, placesOf } from '../lib/decimal'
+import { fixed, parseDec, placesOf } from '@/lib/decimal'
 import { useFocusRescue } from '../lib/use-focus-rescue'
 import { AmendButton, AmendDialog, type AmendTarget } from './amend-dialog'
 import { formatFee, formatTime } from './format'
@@ -124,12 +124,32 @@ function TimeCell({ ms, layout }: { ms: number; layout: DataLayout }) {
 }
 
 /**
+ * An order's side over its type, as one cell of a table (the type wraps
+ * when it must: mn_MN "Бүгдийг эсвэл цуцлах"), so that the panel's
+ * columns fit beside the chart at 1280 px.
+ */
+function SideTypeCell({ order, t }: { order: Pick<OrderView, 'side' | 'type'>; t: TranslateFn }) {
+  return (
+    <Stack as="span" gap="0" lineHeight="short">
+      <SideText side={order.side} />
+      <Text as="span" fontSize="xs" color="fg.muted" whiteSpace="normal" data-testid="order-type-line">
+        {t(`form.types.${order.type}`)}
+      </Text>
+    </Stack>
+  )
+}
+
+/**
  * The columns of an order list; `lastPrice` tells open stop-limit orders
  * whether their stop is reached. The open orders have no status column:
- * each is open, and Filled says how much of it has traded (with the status,
- * Filled and Status slid under the pinned Cancel column at 1280 px). The
- * history adds the average price of what traded and, with the status, why
- * the exchange ended an order (`ot`: the orders texts), as the orders page does.
+ * each is open, and Filled says how much of it has traded. The history adds
+ * the average price of what traded and, with the status, why the exchange
+ * ended an order (`ot`: the orders texts), as the orders page does.
+ *
+ * In a table (616 px at 1280) the time leads, the type goes under the side
+ * and the average price under the price, so that time, side, price, amount,
+ * filled and the status or Cancel all show without scrolling sideways, in
+ * both languages; a card keeps a row for each.
  */
 function orderColumns(
   t: TranslateFn,
@@ -143,28 +163,40 @@ function orderColumns(
   const volPlaces = placesOf(pair.lotSize)
   const spot = toSpotPair(pair)
   const stop = stopTexts(t)
-  const cols: DataColumn<OrderView>[] = [
-    { id: 'side', header: t('orders.side'), card: 'title', cell: (o) => <SideText side={o.side} /> },
-    { id: 'type', header: t('orders.type'), card: 'title', nowrap: true, cell: (o) => t(`form.types.${o.type}`) },
-    { id: 'time', header: t('orders.time'), nowrap: true, cell: (o, layout) => <TimeCell ms={o.created_at} layout={layout} /> },
-    {
-      id: 'price',
-      header: t('orders.price'),
-      numeric: true,
-      cell: (o) => (
-        <>
-          {Number(o.price) > 0 ? fixed(o.price, pair.pricePrecision) : t('orders.market')}
+  const table = layout === 'table'
+  // The average price under the price: a finished order's, in a table.
+  const avgBelow = table && !open
+  const time: DataColumn<OrderView> = { id: 'time', header: t('orders.time'), nowrap: true, cell: (o, layout) => <TimeCell ms={o.created_at} layout={layout} /> }
+  const price: DataColumn<OrderView> = {
+    id: 'price',
+    header: avgBelow ? t('orders.priceAvg') : t('orders.price'),
+    numeric: true,
+    cell: (o) => (
+      <>
+        {Number(o.price) > 0 ? fixed(o.price, pair.pricePrecision) : t('orders.market')}
+        {/* The stop ("Стоп ≥ 146,420.43") may take two lines rather than widen the column. */}
+        <Box as="span" display="block" whiteSpace="normal">
           <StopLine order={o} places={pair.pricePrecision} lastPrice={lastPrice} texts={stop} />
-        </>
-      ),
-    },
+        </Box>
+        {avgBelow && (
+          <Text as="span" display="block" fontSize="xs" color="fg.muted" data-testid="order-avg-price">
+            {orderAvgPrice(o, spot)}
+          </Text>
+        )}
+      </>
+    ),
+  }
+  const rest: DataColumn<OrderView>[] = [
     {
       id: 'amount',
       header: t('orders.amount'),
       numeric: true,
       cell: (o) => (
         <>
-          {orderAmount(o, spot)}
+          {/* A market buy's budget ("50.000000 USDT") may put its coin on a second line. */}
+          <Text as="span" whiteSpace="normal">
+            {orderAmount(o, spot)}
+          </Text>
           {/* An open order's amount can be reduced (its price and place in the book stay). */}
           {onAmend && <AmendButton order={o} onAmend={onAmend} />}
         </>
@@ -172,6 +204,15 @@ function orderColumns(
     },
     { id: 'filled', header: t('orders.filled'), numeric: true, cell: (o) => fixed(o.deal_volume, volPlaces) },
   ]
+  const cols: DataColumn<OrderView>[] = table
+    ? [time, { id: 'side', header: t('orders.sideType'), cell: (o) => <SideTypeCell order={o} t={t} /> }, price, ...rest]
+    : [
+        { id: 'side', header: t('orders.side'), card: 'title', cell: (o) => <SideText side={o.side} /> },
+        { id: 'type', header: t('orders.type'), card: 'title', nowrap: true, cell: (o) => t(`form.types.${o.type}`) },
+        time,
+        price,
+        ...rest,
+      ]
   if (open) return cols
   // In a table a long status (mn_MN "Хэсэгчлэн биелээд цуцлагдсан") takes two lines rather than the panel's width.
   const status = (o: OrderView, at: DataLayout) => (
@@ -181,7 +222,7 @@ function orderColumns(
   )
   return [
     ...cols,
-    { id: 'avg', header: ot('cols.avgPrice'), numeric: true, cell: (o) => orderAvgPrice(o, spot) },
+    ...(avgBelow ? [] : [{ id: 'avg', header: ot('cols.avgPrice'), numeric: true, cell: (o: OrderView) => orderAvgPrice(o, spot) }]),
     ...statusColumns<OrderView>(ot, layout, status, t('orders.status')),
   ]
 }
@@ -258,7 +299,7 @@ function OpenOrders({ pair, layout }: { pair: TradePair; layout: PanelLayout }) 
   const lastPrice = useQuery({ ...tickerQuery(pair.symbol), enabled: false }).data?.close
   useClampPage(page, data?.count, setPage)
   const [amending, setAmending] = useState<AmendTarget | null>(null)
-  const columns = useMemo(() => orderColumns(t, pair, lastPrice, true, setAmending), [t, pair, lastPrice])
+  const columns = useMemo(() => orderColumns(t, pair, lastPrice, true, setAmending, o.t, layout), [t, pair, lastPrice, o.t, layout])
   const orders = data?.orderList ?? []
   const count = data?.count ?? 0
   return (
@@ -323,8 +364,8 @@ function OrderHistory({ pair, range, layout }: { pair: TradePair; range: Omit<Li
   const { data } = query
   useClampPage(page, data?.count, setPage)
   const columns = useMemo(() => orderColumns(t, pair, undefined, false, undefined, o.t, layout), [t, pair, o.t, layout])
-  // In the table (616 px at 1280) the status, with why the exchange ended an order, stays in view at its end while the
-  // other columns scroll sideways under it; on a card it sits beside the heading.
+  // In the table (616 px at 1280) the status, with why the exchange ended an order, stays at its end (in view, should
+  // a wider screen's table still scroll sideways); on a card it sits beside the heading.
   const status = layout === 'table' ? columns.find((c) => c.id === 'status') : undefined
   return (
     <Stack gap="2">
@@ -341,7 +382,8 @@ function OrderHistory({ pair, range, layout }: { pair: TradePair; range: Omit<Li
         emptyTestId="order-history-empty"
         {...(status && {
           actions: (order: OrderView) => (
-            <Stack gap="0" align="flex-end" w="10rem">
+            // Room for "Хэсэгчлэн биелээд" on a line, and no more: the status column is the table's widest.
+            <Stack gap="0" align="flex-end" w="9rem">
               {status.cell(order, 'table')}
             </Stack>
           ),
@@ -410,7 +452,16 @@ export function UserOrders({ pair }: { pair: TradePair }) {
   const toTab = useCallback(() => panel.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'), [])
   useFocusRescue(panel, toTab)
   return (
-    <Box ref={panel} borderWidth="1px" rounded="lg" bg="bg.panel" data-testid="user-orders">
+    <Box
+      ref={panel}
+      borderWidth="1px"
+      rounded="lg"
+      bg="bg.panel"
+      // A two-part heading (mn_MN "Чиглэл / Төрөл") takes two lines, as its cells do, rather than the width of
+      // another column: with it the tables fit the panel's 616 px at 1280 px without scrolling sideways.
+      css={{ '& [data-layout=table] th': { whiteSpace: 'normal' } }}
+      data-testid="user-orders"
+    >
       <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value)} size="sm" lazyMount unmountOnExit>
         <HStack justify="space-between" borderBottomWidth="1px" pe="2" gap="2" flexWrap="wrap">
           {/*

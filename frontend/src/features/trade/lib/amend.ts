@@ -1,4 +1,4 @@
-import { cmpDec, mulDec, onStep, parseDec, subDec } from './decimal'
+import { cmpDec, mulDec, onStep, parseDec, subDec } from '@/lib/decimal'
 import type { PairRules } from './order-form'
 
 /**

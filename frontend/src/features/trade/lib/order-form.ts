@@ -20,7 +20,7 @@ import {
   parseDec,
   placesOf,
   type Dec,
-} from './decimal'
+} from '@/lib/decimal'
 
 /** Order side. */
 export type OrderSide = 'BUY' | 'SELL'

@@ -11,7 +11,7 @@
  */
 import { isUserFeedReady, subscribeUserChannel } from '@/features/live-updates/user-feed'
 import type { OrderView } from '../api/trade-api'
-import { parseDec } from './decimal'
+import { parseDec } from '@/lib/decimal'
 
 /** Order statuses of the API. */
 export const STATUS_FILLED = 3

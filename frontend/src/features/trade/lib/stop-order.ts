@@ -1,4 +1,4 @@
-import { cmpDec, parseDec } from './decimal'
+import { cmpDec, parseDec } from '@/lib/decimal'
 
 /**
  * The stop of a stop-limit order as the order lists show it. The matching

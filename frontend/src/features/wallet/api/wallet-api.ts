@@ -300,6 +300,8 @@ export interface WithdrawCost {
   withdraw_max: string
   can_withdraw_amount: string
   left_withdraw_daily_amount: string
+  /** The rest of the 24-hour limit in the coin itself, as the submit values it; '' when the coin has no price. */
+  left_withdraw_daily_coin_amount: string
   total_withdraw_daily_max_limit: string
   used_withdraw_daily_amount: string
   mainChainNameTip: string

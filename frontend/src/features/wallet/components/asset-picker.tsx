@@ -1,8 +1,8 @@
 import { Box, Button, HStack, Input, Stack, Text } from '@chakra-ui/react'
 import { useEffect, useId, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react'
 import { LuChevronDown, LuSearch } from 'react-icons/lu'
+import { formatAtLeast } from '@/lib/decimal'
 import type { AssetEntry } from '../api/wallet-api'
-import { formatAtLeast } from '../lib/format'
 import { CoinIcon } from './shared'
 import { OWN_ESCAPE } from './wallet-dialog'
 

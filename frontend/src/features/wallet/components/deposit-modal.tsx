@@ -2,6 +2,7 @@ import { Alert, Badge, Box, Button, Center, HStack, Image, Separator, Spinner, S
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { AppLink } from '@/components/layout/app-link'
+import { formatAtLeast } from '@/lib/decimal'
 import { useTexts } from '@/lib/i18n'
 import { isSuccess } from '@/lib/request-client'
 import {
@@ -13,7 +14,7 @@ import {
   type AssetEntry,
   type DepositRecord,
 } from '../api/wallet-api'
-import { formatAtLeast, formatTime, shortenAddress, splitDepositAddress } from '../lib/format'
+import { formatTime, shortenAddress, splitDepositAddress } from '../lib/format'
 import { AssetPicker } from './asset-picker'
 import { ChainButtons, CopyButton, InfoRow, QueryState } from './shared'
 import { WalletDialog } from './wallet-dialog'

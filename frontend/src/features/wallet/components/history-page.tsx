@@ -5,6 +5,7 @@ import { LuArrowLeft } from 'react-icons/lu'
 import { DataTable, type DataColumn } from '@/components/data/data-table'
 import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
+import { formatAtLeast } from '@/lib/decimal'
 import { useTexts, type TranslateFn } from '@/lib/i18n'
 import {
   getAssets,
@@ -18,7 +19,7 @@ import {
   type TransferRecord,
   type WithdrawRecord,
 } from '../api/wallet-api'
-import { formatAtLeast, formatTime, shortenAddress } from '../lib/format'
+import { formatTime, shortenAddress } from '../lib/format'
 import { QueryState } from './shared'
 
 export const HISTORY_TABS = ['deposit', 'withdraw', 'transfer'] as const

@@ -2,6 +2,7 @@ import { Box, Button, Field, HStack, IconButton, Input, InputGroup, NativeSelect
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState } from 'react'
 import { LuArrowUpDown } from 'react-icons/lu'
+import { compareDecimals, formatFixed, isPositive, sanitizeAmount, truncateDecimals } from '@/lib/decimal'
 import { useTexts } from '@/lib/i18n'
 import { notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
@@ -15,7 +16,6 @@ import {
   type TransferAccount,
   type TransferCoin,
 } from '../api/wallet-api'
-import { compareDecimals, formatFixed, isPositive, sanitizeAmount, truncateDecimals } from '../lib/format'
 import { BusyButton, InfoRow, notifyFailure, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 

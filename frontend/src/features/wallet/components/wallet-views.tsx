@@ -5,6 +5,7 @@ import { LuSearch } from 'react-icons/lu'
 import { DataTable, type DataColumn, type DataLayout } from '@/components/data/data-table'
 import { AppLink, type AppLinkProps } from '@/components/layout/app-link'
 import { useLinkResolver } from '@/components/layout/link-target'
+import { compareDecimals, formatFixed } from '@/lib/decimal'
 import type { TranslateFn } from '@/lib/i18n'
 import { useTexts } from '@/lib/i18n'
 import {
@@ -24,7 +25,7 @@ import {
   type OTCCoin,
   type SpotRow,
 } from '../api/wallet-api'
-import { compareDecimals, formatFixed, HIDDEN_BALANCE, toChartNumber } from '../lib/format'
+import { HIDDEN_BALANCE, toChartNumber } from '../lib/format'
 import { PortfolioDonut } from './portfolio-donut'
 import { CoinIcon, QueryState } from './shared'
 import { useValuation } from './valuation'

@@ -55,6 +55,7 @@ const cost = (over: Partial<WithdrawCost> = {}): WithdrawCost => ({
   withdraw_max: '10.0000',
   can_withdraw_amount: '1.00000000',
   left_withdraw_daily_amount: '100000.00',
+  left_withdraw_daily_coin_amount: '',
   total_withdraw_daily_max_limit: '100000.00',
   used_withdraw_daily_amount: '0.00',
   mainChainNameTip: '',
@@ -203,7 +204,7 @@ describe('WithdrawModal', () => {
   it('refuses on step 2 a USDT amount above the 24-hour remaining limit', async () => {
     api.getAssets.mockResolvedValue([asset('USDT', 'TRC20')])
     api.getCost.mockResolvedValue(
-      cost({ coin: 'USDT', chain: 'TRC20', defaultFee: '1', withdraw_min: '10', withdraw_max: '1000000', can_withdraw_amount: '200000', left_withdraw_daily_amount: '1500.00', precision: 6 }),
+      cost({ coin: 'USDT', chain: 'TRC20', defaultFee: '1', withdraw_min: '10', withdraw_max: '1000000', can_withdraw_amount: '200000', left_withdraw_daily_amount: '1500.00', left_withdraw_daily_coin_amount: '1500.000000', precision: 6 }),
     )
     const modal = await openStep2('USDT')
     fireEvent.change(within(modal).getByTestId('withdraw-address'), { target: { value: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' } })
@@ -216,26 +217,24 @@ describe('WithdrawModal', () => {
     await within(modal).findByTestId('withdraw-step-3')
   })
 
-  it('refuses on step 2 another coin whose USDT value (by the rate table) is above the 24-hour remaining limit', async () => {
-    // 1 BTC = 98,000 USD, 1 USDT = 1 USD (en_US); the same in MNT (mn_MN).
-    api.getRates.mockResolvedValue({
-      en_US: { BTC: '98000', USDT: '1', lang_logo: '$' },
-      mn_MN: { BTC: '335272000', USDT: '3421', lang_logo: '₮' },
-    })
-    api.getCost.mockResolvedValue(cost({ left_withdraw_daily_amount: '4900.00' }))
+  it('refuses on step 2 an amount above what the server says is left of the 24-hour limit in the coin, and takes exactly that', async () => {
+    // The rate table would value 0.05 BTC at 5,000 USDT, over the 4,900 left: the server's own valuation decides, not the table.
+    api.getRates.mockResolvedValue({ en_US: { BTC: '100000', USDT: '1', lang_logo: '$' } })
+    api.getCost.mockResolvedValue(cost({ left_withdraw_daily_amount: '4900.00', left_withdraw_daily_coin_amount: '0.05000000' }))
     const modal = await openStep2()
-    // 0.06 BTC = 5,880 USDT: over the 4,900 left.
-    fillCrypto(modal, '0.06')
+    // One unit of precision above what is left.
+    fillCrypto(modal, '0.05000001')
     expect((await within(modal).findByTestId('withdraw-form-error')).textContent).toBe('The amount is above your 24-hour remaining limit (4,900.00 USDT)')
     expect(api.validateWithdrawAddress).not.toHaveBeenCalled()
-    // 0.05 BTC = 4,900 USDT: exactly what is left.
+    // Exactly what is left (written with fewer places).
     fillCrypto(modal, '0.05')
     await within(modal).findByTestId('withdraw-step-3')
+    expect(api.validateWithdrawAddress).toHaveBeenCalledTimes(1)
   })
 
-  it('leaves the 24-hour limit of a coin without a known rate to the server', async () => {
-    api.getRates.mockResolvedValue({ en_US: { ETH: '3400', USDT: '1' } })
-    api.getCost.mockResolvedValue(cost({ left_withdraw_daily_amount: '10.00' }))
+  it('leaves the 24-hour limit of a coin without a server price to the server', async () => {
+    api.getRates.mockResolvedValue({ en_US: { BTC: '98000', USDT: '1' } })
+    api.getCost.mockResolvedValue(cost({ left_withdraw_daily_amount: '10.00', left_withdraw_daily_coin_amount: '' }))
     const modal = await openStep2()
     fillCrypto(modal, '0.1')
     await within(modal).findByTestId('withdraw-step-3')

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { LuPlus } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
+import { compareDecimals, formatAtLeast, formatFixed, isPositive, sanitizeAmount, subtractDecimals, truncateDecimals } from '@/lib/decimal'
 import { useTexts } from '@/lib/i18n'
 import { notifyError, notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
@@ -14,7 +15,6 @@ import {
   getAssets,
   getBankAccounts,
   getCost,
-  getRates,
   getWithdrawHistory,
   newRequestId,
   OP,
@@ -24,18 +24,7 @@ import {
   walletKeys,
   type AssetEntry,
 } from '../api/wallet-api'
-import {
-  compareDecimals,
-  formatAtLeast,
-  formatFixed,
-  formatTime,
-  isPositive,
-  joinAddressMemo,
-  sanitizeAmount,
-  splitSavedAddress,
-  subtractDecimals,
-  truncateDecimals,
-} from '../lib/format'
+import { formatTime, joinAddressMemo, splitSavedAddress } from '../lib/format'
 import { defaultMethod, withdrawErrorText } from '../lib/withdraw-errors'
 import { AddAddressModal } from './add-address-modal'
 import { AddBankModal } from './add-bank-modal'
@@ -43,7 +32,6 @@ import { AssetPicker } from './asset-picker'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
 import { BusyButton, ChainButtons, failureText, InfoRow, notifyFailure, QueryState, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
-import { exceedsInUsdt } from './valuation'
 
 const isBank = (chain: string) => chain.toLowerCase() === 'bank'
 type Step = 1 | 2 | 3
@@ -157,8 +145,6 @@ function WithdrawBody({
     queryFn: () => getCost(symbol, method),
     enabled: !!symbol && !!method,
   })
-  // The rates the valuations use (the same query): another coin's amount in USDT for the 24-hour limit.
-  const rates = useQuery({ queryKey: walletKeys.rates, queryFn: getRates, staleTime: 60 * 1000 })
   const bankMode = isBank(method)
   const banks = useQuery({ queryKey: walletKeys.banks, queryFn: getBankAccounts, enabled: bankMode })
   const c = cost.data
@@ -194,12 +180,10 @@ function WithdrawBody({
     if (c && isPositive(c.withdraw_min) && compareDecimals(amount, c.withdraw_min) < 0) return t('errors.amountNotEnough')
     if (c && isPositive(c.withdraw_max) && compareDecimals(amount, c.withdraw_max) > 0) return t('errors.amountExceeded')
     if (c && compareDecimals(amount, c.can_withdraw_amount) > 0) return t('errors.insufficient')
-    // The 24-hour limit is in USDT (spec §9), checked here before any code is sent: a USDT amount
-    // exactly, another coin's at its rate from the rate table (none known: the server checks it).
-    if (c && c.left_withdraw_daily_amount !== '') {
-      const left = c.left_withdraw_daily_amount
-      const over = symbol === 'USDT' ? compareDecimals(amount, left) > 0 : exceedsInUsdt(amount, symbol, left, rates.data)
-      if (over) return t('errors.dailyExceeded', { left: formatFixed(left, 2) })
+    // The 24-hour limit is in USDT (spec §9), checked here before any code is sent against what the
+    // server says is left of it in this coin, valued as the submit values it (no price: the server checks).
+    if (c?.left_withdraw_daily_coin_amount && compareDecimals(amount, c.left_withdraw_daily_coin_amount) > 0) {
+      return t('errors.dailyExceeded', { left: formatFixed(c.left_withdraw_daily_amount, 2) })
     }
     if (compareDecimals(amount, fee) <= 0) return walletTexts.t('withdraw.amountAtMostFee', { fee: formatAtLeast(fee, 2), coin: symbol })
     return undefined

@@ -1,23 +1,34 @@
 import { describe, expect, it } from 'vitest'
 import {
   cmpDec,
+  compareDecimals,
   divDec,
   fixed,
   floorString,
   floorToStep,
+  formatAtLeast,
   formatDec,
   formatDisplay,
   formatFee,
+  formatFixed,
   groupThousands,
+  isAmountText,
+  isPositive,
+  multiplyDecimals,
   onStep,
   parseDec,
   placesOf,
   ratePercent,
   roundToStep,
+  sanitizeAmount,
   sanitizeInput,
+  subtractDecimals,
+  truncateDecimals,
+  truncateTrim,
   truncated,
 } from './decimal'
 
+// The order form's helpers (they were the trade's).
 const d = (s: string) => parseDec(s)!
 
 describe('decimal helpers', () => {
@@ -142,5 +153,123 @@ describe('ratePercent', () => {
     expect(ratePercent('1')).toBe('100%')
     expect(ratePercent(undefined)).toBe('')
     expect(ratePercent('1e-3')).toBe('')
+  })
+})
+
+// The wallet's helpers.
+describe('truncateDecimals', () => {
+  it('cuts without rounding and pads to the precision', () => {
+    expect(truncateDecimals('12.34567', 3)).toBe('12.345')
+    expect(truncateDecimals('12.9999', 0)).toBe('12')
+    expect(truncateDecimals('0.5', 8)).toBe('0.50000000')
+    expect(truncateDecimals('1000', 2)).toBe('1000.00')
+    expect(truncateDecimals('-1.239', 2)).toBe('-1.23')
+  })
+  it('futures amounts: 3 decimals (spec §9)', () => {
+    expect(truncateDecimals('0.0019', 3)).toBe('0.001')
+    expect(truncateDecimals('0.0009', 3)).toBe('0.000')
+    expect(truncateTrim('12.3450000', 3)).toBe('12.345')
+    expect(truncateTrim('5.000', 3)).toBe('5')
+  })
+  it('keeps exact values far beyond float precision', () => {
+    expect(truncateDecimals('123456789012345678.123456789', 8)).toBe('123456789012345678.12345678')
+  })
+  it('gives an empty string for non-numbers', () => {
+    expect(truncateDecimals('abc', 2)).toBe('')
+    expect(truncateDecimals('', 2)).toBe('')
+  })
+})
+
+describe('sanitizeAmount (spec §5 amount rule)', () => {
+  it('keeps digits and one decimal point', () => {
+    expect(sanitizeAmount('0.1a.2')).toBe('0.12')
+    expect(sanitizeAmount('1,5')).toBe('1.5')
+    expect(sanitizeAmount('-12e3')).toBe('123')
+    expect(sanitizeAmount('1.2.3.4')).toBe('1.234')
+  })
+  it('turns a leading point into 0. and drops leading zeros', () => {
+    expect(sanitizeAmount('.5')).toBe('0.5')
+    expect(sanitizeAmount('007')).toBe('7')
+    expect(sanitizeAmount('00.5')).toBe('0.5')
+    expect(sanitizeAmount('0')).toBe('0')
+  })
+  it('cuts the fraction to the allowed decimals', () => {
+    expect(sanitizeAmount('12.34567', 3)).toBe('12.345')
+    expect(sanitizeAmount('12.5', 0)).toBe('12')
+    expect(sanitizeAmount('12.', 2)).toBe('12.')
+  })
+  it('produces text that matches the rule', () => {
+    for (const s of ['1a2.3.4', '..', 'x', '9.99.9', ' 1 0 ']) {
+      const out = sanitizeAmount(s)
+      expect(out === '' || isAmountText(out)).toBe(true)
+    }
+  })
+})
+
+describe('decimal helpers', () => {
+  it('formats half up with grouping', () => {
+    expect(formatFixed('1234567.125', 2)).toBe('1,234,567.13')
+    expect(formatFixed('0.000000015', 8)).toBe('0.00000002')
+    expect(formatFixed('5', 4)).toBe('5.0000')
+    expect(formatFixed(undefined, 2)).toBe('--')
+  })
+  it('multiplies, compares and subtracts exactly', () => {
+    expect(multiplyDecimals('0.1', '0.2', 2)).toBe('0.02')
+    expect(multiplyDecimals('0.03017755', '97250.5', 2)).toBe('2934.78')
+    expect(compareDecimals('0.10', '0.1')).toBe(0)
+    expect(compareDecimals('0.0999', '0.1')).toBe(-1)
+    expect(compareDecimals('10', '9.99999999')).toBe(1)
+    expect(subtractDecimals('0.1', '0.0002')).toBe('0.0998')
+    expect(isPositive('0.000001')).toBe(true)
+    expect(isPositive('0.000')).toBe(false)
+    expect(isPositive('')).toBe(false)
+  })
+})
+
+describe('formatAtLeast (records at the coin or fee precision, exactly)', () => {
+  it('pads to the precision and groups thousands', () => {
+    expect(formatAtLeast('2500', 6)).toBe('2,500.000000')
+    expect(formatAtLeast('1011', 2)).toBe('1,011.00')
+    expect(formatAtLeast('4', 2)).toBe('4.00')
+    expect(formatAtLeast('0.25000000', 8)).toBe('0.25000000')
+  })
+  it('keeps significant digits beyond the precision instead of rounding them away', () => {
+    expect(formatAtLeast('0.0005', 2)).toBe('0.0005')
+    expect(formatAtLeast('0.00020000', 2)).toBe('0.0002')
+    expect(formatAtLeast('1234.123456789', 8)).toBe('1,234.123456789')
+  })
+  it('shows -- for anything that is not a number', () => {
+    expect(formatAtLeast(undefined, 2)).toBe('--')
+    expect(formatAtLeast('abc', 2)).toBe('--')
+  })
+})
+
+// One module, the screens' rules kept apart: each job keeps the behaviour its screen had.
+describe('the trade and wallet rules stay distinct', () => {
+  it('reads a signed decimal for the order form and only a plain one for the wallet', () => {
+    expect(parseDec('+3')).toEqual({ units: 3n, scale: 0 })
+    expect(isPositive('+3')).toBe(false)
+    expect(compareDecimals('+3', '0')).toBe(0)
+    expect(truncateDecimals('+3', 2)).toBe('')
+    expect(fixed('+3', 2)).toBe('3.00')
+    expect(formatFixed('+3', 2)).toBe('--')
+  })
+  it('rounds half up with its own placeholder, and cuts grouped or ungrouped', () => {
+    expect(fixed('1234.565', 2)).toBe('1,234.57')
+    expect(formatFixed('1234.565', 2)).toBe('1,234.57')
+    expect(fixed('x', 2)).toBe('—')
+    expect(formatFixed('x', 2)).toBe('--')
+    expect(truncated('1234.569', 2)).toBe('1,234.56')
+    expect(truncateDecimals('1234.569', 2)).toBe('1234.56')
+    expect(truncateTrim('1234.500', 2)).toBe('1234.5')
+    expect(formatAtLeast('1234.500', 2)).toBe('1,234.50')
+    expect(multiplyDecimals('-0.125', '1', 2)).toBe('-0.13')
+    expect(subtractDecimals('1', '1.005')).toBe('-0.005')
+  })
+  it('keeps the order form input rule and the wallet amount rule apart', () => {
+    expect(sanitizeInput('5,000', 2)).toBe('5000')
+    expect(sanitizeAmount('5,000', 2)).toBe('5.00')
+    expect(sanitizeInput('007', 2)).toBe('007')
+    expect(sanitizeAmount('007', 2)).toBe('7')
   })
 })
