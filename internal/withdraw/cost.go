@@ -58,15 +58,23 @@ func (s *Service) leftInCoin(ctx context.Context, symbol string, precision int32
 	unit := decimal.New(1, -precision)
 	// The quotient is a first guess; the valuation itself decides the last unit.
 	amount := left.DivRound(price, precision+4).Truncate(precision)
-	for i := 0; i < 4 && amount.IsPositive(); i++ {
+	for i := 0; ; i++ {
 		ok, err := fits(amount)
-		if err != nil {
+		switch {
+		case err != nil:
 			return ""
+		case ok:
+		case !amount.IsPositive():
+			return coins.FormatFixed(decimal.Zero, precision) // nothing is left
+		case i == 4:
+			// The guess is not within a few units: say nothing rather
+			// than something the submit would refuse.
+			return ""
+		default:
+			amount = decimal.Max(amount.Sub(unit), decimal.Zero)
+			continue
 		}
-		if ok {
-			break
-		}
-		amount = decimal.Max(amount.Sub(unit), decimal.Zero)
+		break
 	}
 	for i := 0; i < 4; i++ {
 		ok, err := fits(amount.Add(unit))
