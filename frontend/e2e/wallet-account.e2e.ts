@@ -64,7 +64,10 @@ test('trade password: validation on change, e-mail code, and a first password le
   const w = await walletUser(page, request, 'capital')
   await page.goto('/wallet?modal=tradePassword')
   const modal = page.getByTestId('trade-password-modal')
-  await expect(modal.getByTestId('trade-password-warning')).toContainText('24 hours')
+  // A first password bans nothing, so no 24 h warning is shown for it.
+  await expect(modal.getByTestId('trade-password-submit')).toBeVisible()
+  await expect(modal.getByTestId('trade-password-warning')).toHaveCount(0)
+  await expect(modal.getByTestId('modal-title')).toHaveText('Set trade password')
   await modal.locator('input[name="newCapitalPwd"]').fill('Trade2026pass')
   await modal.locator('input[name="confirmCapitalPwd"]').fill('Trade2026pas')
   await expect(modal.getByText('Password entires do not match. Try again')).toBeVisible()

@@ -22,7 +22,7 @@ const SCREENS: { name: string; path: string; ready: (p: Page) => ReturnType<Page
   { core: true, name: 'transfer', path: '/wallet?modal=transfer&account=margin_isolated', ready: (p) => p.getByTestId('transfer-base-quote') },
   { name: 'add-bank', path: '/wallet?modal=addBank', ready: (p) => p.getByTestId('bank-iban') },
   { name: 'add-address', path: '/wallet?modal=addAddress', ready: (p) => p.getByTestId('add-address-step-1') },
-  { name: 'trade-password', path: '/wallet?modal=tradePassword', ready: (p) => p.getByTestId('trade-password-warning') },
+  { name: 'trade-password', path: '/wallet?modal=tradePassword', ready: (p) => p.getByTestId('trade-password-submit') },
   { name: 'address-book', path: '/en_US/newAssets/addressMent', ready: (p) => p.getByTestId('address-list-page') },
 ]
 

@@ -46,7 +46,8 @@ test('transfers between spot and OTC, futures, cross and isolated margin', async
   // OTC → spot.
   modal = await openTransfer(page, 'otc', true)
   await modal.getByTestId('transfer-coin').selectOption('USDT')
-  await expect(modal.getByTestId('transfer-available')).toContainText('100.000000 USDT')
+  // The OTC account's amounts show at 2 places (spec §9).
+  await expect(modal.getByTestId('transfer-available')).toContainText('100.00 USDT')
   // More than available: said under the amount, and the confirm is disabled.
   await modal.getByTestId('transfer-amount').fill('500')
   await expect(modal.getByTestId('transfer-amount-error')).toBeVisible()

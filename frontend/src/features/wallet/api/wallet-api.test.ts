@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bankTitle, statisticsWindow, transferCall } from './wallet-api'
+import { assetName, bankTitle, recordBankTitle, statisticsWindow, transferCall } from './wallet-api'
 
 describe('transferCall (spec §4 transfer kinds)', () => {
   const base = { coin: 'USDT', amount: '10', requestId: 'r1' }
@@ -38,5 +38,24 @@ describe('bankTitle', () => {
     expect(bankTitle(bank, 'en_US')).toBe('Khan Bank')
     expect(bankTitle({ title: 'Old Bank', titleMn: '' }, 'mn_MN')).toBe('Old Bank')
     expect(bankTitle({ title: 'Old Bank' }, 'mn_MN')).toBe('Old Bank')
+  })
+})
+
+describe('recordBankTitle', () => {
+  const payments = [{ title: 'Khan Bank', titleMn: 'Хаан банк' }]
+  it('names a recorded bank through its payment list entry: Mongolian in mn_MN, the recorded name otherwise', () => {
+    expect(recordBankTitle('Khan Bank', payments, 'mn_MN')).toBe('Хаан банк')
+    expect(recordBankTitle('Khan Bank', payments, 'en_US')).toBe('Khan Bank')
+    expect(recordBankTitle('Old Bank', payments, 'mn_MN')).toBe('Old Bank')
+    // Before the list arrives, the recorded name.
+    expect(recordBankTitle('Khan Bank', undefined, 'mn_MN')).toBe('Khan Bank')
+  })
+})
+
+describe('assetName', () => {
+  it('is the showName (MNT for the fiat withdrawn as MONT), the code or the value without one', () => {
+    expect(assetName({ value: 'MONT', label: 'MNT', code: 'MNT' })).toBe('MNT')
+    expect(assetName({ value: 'MONT', label: '', code: 'MNT' })).toBe('MNT')
+    expect(assetName({ value: 'BTC', label: 'BTC', code: 'BTC' })).toBe('BTC')
   })
 })

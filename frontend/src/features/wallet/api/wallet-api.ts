@@ -262,6 +262,15 @@ export interface AssetEntry {
   withdrawOpen: boolean
 }
 
+/**
+ * The name the user reads for an asset of the modals: its showName (label),
+ * which is MNT for the fiat whose withdraw code (value) is MONT (spec §4); the
+ * calls keep sending the value.
+ */
+export function assetName(a: Pick<AssetEntry, 'value' | 'label' | 'code'>): string {
+  return a.label || a.code || a.value
+}
+
 export interface BankBlock {
   bankName: string
   bankNameEn: string
@@ -638,4 +647,16 @@ export function newRequestId(): string {
 /** A bank's name in the app's language: the Mongolian one in mn_MN when the server has it. */
 export function bankTitle(b: Pick<BankAccount, 'title' | 'titleMn'>, lan: string): string {
   return lan === 'mn_MN' && b.titleMn ? b.titleMn : b.title
+}
+
+/**
+ * The bank of a withdrawal record in the app's language. The record keeps
+ * the bank's name as the account had it (the payment list's title); the
+ * payment list entry of that title gives the Mongolian name through
+ * {@link bankTitle}. A bank no longer on the list keeps the recorded name.
+ */
+export function recordBankTitle(bankName: string, payments: Pick<PaymentOption, 'title' | 'titleMn'>[] | undefined, lan: string): string {
+  const name = bankName.trim()
+  const entry = (payments ?? []).find((p) => p.title.trim().toLowerCase() === name.toLowerCase())
+  return bankTitle(entry ?? { title: name }, lan)
 }

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createUserUpdateInvalidator } from '@/features/live-updates/use-live-user-updates'
 import { renderWithApp } from '@/test/render'
-import type { AssetEntry, DepositRecord, HistoryFilter, Page, TransferRecord } from '../api/wallet-api'
+import type { AssetEntry, DepositRecord, HistoryFilter, Page, TransferRecord, WithdrawRecord } from '../api/wallet-api'
 import { HISTORY_PAGE_SIZE, HistoryPage, pairName } from './history-page'
 
 const api = vi.hoisted(() => ({
@@ -10,6 +10,7 @@ const api = vi.hoisted(() => ({
   getDepositHistory: vi.fn(),
   getWithdrawHistory: vi.fn(),
   getTransferHistory: vi.fn(),
+  getPaymentList: vi.fn(),
 }))
 vi.mock('../api/wallet-api', async (orig) => ({ ...(await orig<typeof import('../api/wallet-api')>()), ...api }))
 
@@ -49,6 +50,10 @@ describe('HistoryPage', () => {
     vi.clearAllMocks()
     api.getAssets.mockResolvedValue([])
     api.getDepositHistory.mockImplementation(async (f: HistoryFilter) => pageOf(25, f))
+    api.getPaymentList.mockResolvedValue([
+      { id: '1', payment: 'KHAN', title: 'Khan Bank', titleMn: 'Хаан банк', icon: '' },
+      { id: '2', payment: 'GOLOMT', title: 'Golomt Bank', titleMn: 'Голомт банк', icon: '' },
+    ])
   })
 
   it('pages with the shared pager: ten rows a page, previous/next and page numbers', async () => {
@@ -148,6 +153,39 @@ describe('HistoryPage', () => {
     expect(rows()[1].textContent).toContain('Банк · ')
     // A record is never rounded: more digits than the precision stay.
     expect(rows()[2].textContent).toContain('0.123456789 BTC')
+  })
+
+  it('names the bank of a bank withdrawal in Mongolian in mn_MN, as the modals do, and in English in en_US', async () => {
+    const withdrawal = (over: Partial<WithdrawRecord>): WithdrawRecord => ({
+      id: 'w1',
+      kind: 'bank',
+      coin: 'MNT',
+      chain: 'Bank',
+      address: 'MN123456789012345678',
+      amount: '20000',
+      fee: '500',
+      net: '19500',
+      status: 'SUCCESS',
+      bankName: 'Khan Bank',
+      bankAccNo: 'MN123456789012345678',
+      createTime: 1_700_000_000_000,
+      updateTime: 1_700_000_000_000,
+      ...over,
+    })
+    // A bank no longer on the payment list keeps its recorded name.
+    const list = [withdrawal({}), withdrawal({ id: 'w2', bankName: 'Old Bank', bankAccNo: 'MN000000000000000001' })]
+    api.getWithdrawHistory.mockResolvedValue({ list, count: 2, page: 1, pageSize: 10 })
+    document.cookie = 'lan=mn_MN; path=/'
+    const { unmount } = renderWithApp(<HistoryPage tab="withdraw" onTab={() => {}} />)
+    await waitFor(() => expect(screen.getAllByTestId(/^withdraw-(row|card)$/)[0].textContent).toContain('Хаан банк MN123456789012345678'))
+    const cards = screen.getAllByTestId(/^withdraw-(row|card)$/)
+    expect(cards[0].textContent).not.toContain('Khan Bank')
+    expect(cards[1].textContent).toContain('Old Bank MN000000000000000001')
+    unmount()
+
+    document.cookie = 'lan=en_US; path=/'
+    renderWithApp(<HistoryPage tab="withdraw" onTab={() => {}} />)
+    await waitFor(() => expect(screen.getAllByTestId(/^withdraw-(row|card)$/)[0].textContent).toContain('Khan Bank MN123456789012345678'))
   })
 
   it('names the pair of an isolated margin transfer on the card (phones) and in the table', async () => {

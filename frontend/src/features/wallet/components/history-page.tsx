@@ -10,8 +10,10 @@ import { useTexts, type TranslateFn } from '@/lib/i18n'
 import {
   getAssets,
   getDepositHistory,
+  getPaymentList,
   getTransferHistory,
   getWithdrawHistory,
+  recordBankTitle,
   walletKeys,
   type DepositRecord,
   type HistoryFilter,
@@ -90,13 +92,16 @@ export function HistoryPage({ tab, onTab }: { tab: HistoryTab; onTab: (tab: Hist
 }
 
 function HistoryTable({ tab }: { tab: HistoryTab }) {
-  const { t } = useTexts('history')
+  const { t, lan } = useTexts('history')
   const common = useTexts('common')
   const [coin, setCoin] = useState('')
   const [status, setStatus] = useState('')
   const [days, setDays] = useState<number>(30)
   const [page, setPage] = useState(1)
   const assets = useQuery({ queryKey: walletKeys.assets('deposit'), queryFn: () => getAssets('deposit') })
+  // A bank withdrawal names its bank as the modals do: the payment list gives the Mongolian name.
+  const payments = useQuery({ queryKey: walletKeys.payments, queryFn: getPaymentList, staleTime: 10 * 60 * 1000, enabled: tab === 'withdraw' && lan === 'mn_MN' })
+  const bankName: BankNameFn = (name) => recordBankTitle(name, payments.data, lan)
   const filter: HistoryFilter = useMemo(() => {
     const w = historyWindow(days)
     // Round to the minute so the query key stays stable between renders.
@@ -191,7 +196,7 @@ function HistoryTable({ tab }: { tab: HistoryTab }) {
         {tab === 'deposit' ? (
           <HistoryRecords tab={tab} t={t} rows={list as DepositRecord[]} columns={depositColumns(t, amount)} />
         ) : tab === 'withdraw' ? (
-          <HistoryRecords tab={tab} t={t} rows={list as WithdrawRecord[]} columns={withdrawColumns(t, amount)} />
+          <HistoryRecords tab={tab} t={t} rows={list as WithdrawRecord[]} columns={withdrawColumns(t, amount, bankName)} />
         ) : (
           <HistoryRecords tab={tab} t={t} rows={list as TransferRecord[]} columns={transferColumns(t, amount)} />
         )}
@@ -276,6 +281,8 @@ function chainName(t: TranslateFn, chain: string): string {
 
 /** An amount of a coin as the history shows it. */
 type AmountFn = (value: string, coin: string) => string
+/** A recorded bank name in the page's language. */
+type BankNameFn = (name: string) => string
 
 function depositColumns(t: TranslateFn, amount: AmountFn): DataColumn<DepositRecord>[] {
   return [
@@ -304,8 +311,8 @@ function depositColumns(t: TranslateFn, amount: AmountFn): DataColumn<DepositRec
   ]
 }
 
-function withdrawColumns(t: TranslateFn, amount: AmountFn): DataColumn<WithdrawRecord>[] {
-  const bank = (r: WithdrawRecord) => `${r.bankName ?? ''} ${r.bankAccNo ?? ''}`
+function withdrawColumns(t: TranslateFn, amount: AmountFn, bankName: BankNameFn): DataColumn<WithdrawRecord>[] {
+  const bank = (r: WithdrawRecord) => `${bankName(r.bankName ?? '')} ${r.bankAccNo ?? ''}`.trim()
   return [
     { id: 'time', header: t('cols.time'), nowrap: true, card: 'line', cell: (r) => formatTime(r.createTime) },
     { id: 'coin', header: t('cols.coin'), card: 'hidden', cell: (r) => r.coin },

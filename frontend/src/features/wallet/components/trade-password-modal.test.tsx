@@ -15,12 +15,22 @@ const status = (isSet: number) => ({ isCapitalPwordSet: isSet, withdrawLockedUnt
 describe('TradePasswordModal', () => {
   beforeEach(() => vi.clearAllMocks())
 
-  it('is titled Set trade password for a first password', async () => {
+  it('is titled Set trade password for a first password, without the 24-hour warning (a first password locks nothing)', async () => {
     api.getCapitalStatus.mockResolvedValue(status(0))
     renderWithApp(<TradePasswordModal open onClose={() => {}} />)
     const modal = await screen.findByTestId('trade-password-modal')
     await vi.waitFor(() => expect(api.getCapitalStatus).toHaveBeenCalled())
-    expect(within(modal).getByTestId('modal-title').textContent).toBe('Set trade password')
+    // The form is there (the status has been read), and no ban is announced.
+    await within(modal).findByTestId('trade-password-submit')
+    await vi.waitFor(() => expect(within(modal).getByTestId('modal-title').textContent).toBe('Set trade password'))
+    expect(within(modal).queryByTestId('trade-password-warning')).toBeNull()
+  })
+
+  it('keeps the warning when the status could not be read (it may be a change)', async () => {
+    api.getCapitalStatus.mockRejectedValue(new Error('Error: Network error'))
+    renderWithApp(<TradePasswordModal open onClose={() => {}} />)
+    const modal = await screen.findByTestId('trade-password-modal')
+    expect((await within(modal).findByTestId('trade-password-warning')).textContent).toContain('24 hours')
   })
 
   it('is titled Change trade password when one is set, with the 24-hour warning', async () => {

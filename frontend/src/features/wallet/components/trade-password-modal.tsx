@@ -26,6 +26,9 @@ export function TradePasswordModal({ open, onClose }: { open: boolean; onClose: 
   // A user who already has a trade password is changing it: the title says so.
   const status = useQuery({ queryKey: walletKeys.capital, queryFn: getCapitalStatus, enabled: open })
   const isSet = status.data?.isCapitalPwordSet === 1
+  // Only replacing a password starts the 24-hour withdrawal ban (the first one locks nothing):
+  // warn when one is set, and when the status could not be read (it may be a change).
+  const warn = isSet || status.isError
   return (
     <WalletDialog
       open={open}
@@ -34,12 +37,12 @@ export function TradePasswordModal({ open, onClose }: { open: boolean; onClose: 
       closeLabel={common.t('close')}
       testId="trade-password-modal"
     >
-      <TradePasswordForm onDone={onClose} isSet={isSet} />
+      <TradePasswordForm onDone={onClose} isSet={isSet} warn={warn} />
     </WalletDialog>
   )
 }
 
-function TradePasswordForm({ onDone, isSet }: { onDone: () => void; isSet: boolean }) {
+function TradePasswordForm({ onDone, isSet, warn }: { onDone: () => void; isSet: boolean; warn: boolean }) {
   const { t } = useTexts('walletModals')
   const common = useTexts('common')
   const queryClient = useQueryClient()
@@ -89,10 +92,12 @@ function TradePasswordForm({ onDone, isSet }: { onDone: () => void; isSet: boole
   return (
     <StepForm onSubmit={submit}>
       <Stack gap="4">
-        <Alert.Root status="warning" data-testid="trade-password-warning">
-          <Alert.Indicator />
-          <Alert.Description>{t('tradePassword.warning')}</Alert.Description>
-        </Alert.Root>
+        {warn ? (
+          <Alert.Root status="warning" data-testid="trade-password-warning">
+            <Alert.Indicator />
+            <Alert.Description>{t('tradePassword.warning')}</Alert.Description>
+          </Alert.Root>
+        ) : null}
         <FormField label={t('tradePassword.new')} error={touched.password ? errors.password : undefined} required>
           <PasswordInput
             name="newCapitalPwd"

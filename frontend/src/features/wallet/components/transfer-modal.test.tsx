@@ -17,7 +17,7 @@ vi.mock('@/lib/notify', () => notify)
 
 const usdt: TransferCoin = { coin: 'USDT', showName: 'USDT', icon: '', normal: '120.5', targetNormal: '30', precision: 6 }
 
-async function open(account?: 'otc' | 'margin_isolated') {
+async function open(account?: 'otc' | 'margin_isolated' | 'margin_cross' | 'futures') {
   renderWithApp(<TransferModal open onClose={() => {}} account={account} />)
   return screen.findByTestId('transfer-modal')
 }
@@ -91,7 +91,54 @@ describe('TransferModal', () => {
     await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('120.500000 USDT'))
     fireEvent.click(within(modal).getByTestId('transfer-swap'))
     fireEvent.change(within(modal).getByTestId('transfer-amount'), { target: { value: '31' } })
-    expect((await within(modal).findByTestId('transfer-amount-error')).textContent).toContain('30.000000 USDT')
+    // The OTC account's balance at its 2 decimals (spec §9).
+    expect((await within(modal).findByTestId('transfer-amount-error')).textContent).toContain('30.00 USDT')
+  })
+
+  it('shows the OTC account available at 2 decimals (spec §9), cut not rounded, and All still moves all of it', async () => {
+    api.getTransferCoins.mockResolvedValue({ account: 'otc', list: [{ ...usdt, normal: '1234.5678', targetNormal: '1234.569999' }] })
+    const modal = await open('otc')
+    // The spot side keeps the coin's precision.
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('1,234.567800 USDT'))
+    fireEvent.click(within(modal).getByTestId('transfer-swap'))
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('1,234.56 USDT'))
+    fireEvent.click(within(modal).getByTestId('transfer-all'))
+    const amount = within(modal).getByTestId('transfer-amount') as HTMLInputElement
+    expect(amount.value).toBe('1234.569999')
+    expect(within(modal).queryByTestId('transfer-amount-error')).toBeNull()
+    fireEvent.click(within(modal).getByTestId('transfer-submit'))
+    await waitFor(() => expect(api.transfer).toHaveBeenCalledTimes(1))
+    expect(api.transfer.mock.calls[0][0]).toMatchObject({ account: 'otc', direction: 2, coin: 'USDT', amount: '1234.569999' })
+  })
+
+  it('shows a margin account available at 4 decimals (spec §9), isolated and cross, and All still moves all of it', async () => {
+    const btc: TransferCoin = { coin: 'BTC', showName: 'BTC', icon: '', normal: '2.00000000', targetNormal: '0.12349999', precision: 8 }
+    api.getTransferCoins.mockResolvedValue({ account: 'margin_isolated', list: [btc, usdt] })
+    const { unmount } = renderWithApp(<TransferModal open onClose={() => {}} account="margin_isolated" />)
+    let modal = await screen.findByTestId('transfer-modal')
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('2.00000000 BTC'))
+    fireEvent.click(within(modal).getByTestId('transfer-swap'))
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('0.1234 BTC'))
+    fireEvent.click(within(modal).getByTestId('transfer-all'))
+    expect((within(modal).getByTestId('transfer-amount') as HTMLInputElement).value).toBe('0.12349999')
+    unmount()
+
+    api.getTransferCoins.mockResolvedValue({ account: 'margin_cross', list: [btc] })
+    modal = await open('margin_cross')
+    fireEvent.click(within(modal).getByTestId('transfer-swap'))
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('0.1234 BTC'))
+    fireEvent.click(within(modal).getByTestId('transfer-all'))
+    expect((within(modal).getByTestId('transfer-amount') as HTMLInputElement).value).toBe('0.12349999')
+  })
+
+  it('keeps futures at the 3 decimals its transfer keeps, both ways', async () => {
+    api.getTransferCoins.mockResolvedValue({ account: 'futures', list: [{ ...usdt, normal: '10.987654', targetNormal: '5.555', precision: 3 }] })
+    const modal = await open('futures')
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('10.987 USDT'))
+    fireEvent.click(within(modal).getByTestId('transfer-all'))
+    expect((within(modal).getByTestId('transfer-amount') as HTMLInputElement).value).toBe('10.987')
+    fireEvent.click(within(modal).getByTestId('transfer-swap'))
+    await waitFor(() => expect(within(modal).getByTestId('transfer-available').textContent).toContain('5.555 USDT'))
   })
 
   it('says it in Mongolian in mn_MN', async () => {

@@ -27,6 +27,25 @@ export function transferDecimals(account: TransferAccount, coinPrecision: number
   return account === 'futures' ? Math.min(FUTURES_DECIMALS, coinPrecision) : coinPrecision
 }
 
+/** Spec §9: OTC balances show 2 decimals. */
+export const OTC_DECIMALS = 2
+/** Spec §9: margin balances show 4 decimals (the server's default; the transfer list gives no other). */
+export const MARGIN_DECIMALS = 4
+
+/**
+ * The decimals the from-account's available amount is shown with (spec §9):
+ * the spot side at the coin's precision; an OTC account 2, a margin account
+ * 4; futures 3 either way (what its transfer keeps). Never more than a
+ * transfer amount may have.
+ */
+export function availableDecimals(account: TransferAccount, direction: 1 | 2, coinPrecision: number): number {
+  const amount = transferDecimals(account, coinPrecision)
+  if (direction === 1) return amount
+  if (account === 'otc') return Math.min(OTC_DECIMALS, amount)
+  if (account === 'margin_cross' || account === 'margin_isolated') return Math.min(MARGIN_DECIMALS, amount)
+  return amount
+}
+
 /** The transfer modal of spec §2 and §4. */
 export function TransferModal({
   open,
@@ -97,6 +116,12 @@ function TransferForm({
   const current = list.find((c) => c.coin === coin)
   const decimals = current ? transferDecimals(account, current.precision) : 8
   const available = current ? (direction === 1 ? current.normal : current.targetNormal) : '0'
+  // Shown cut (never rounded up) at the from-account's decimals (spec §9);
+  // All still moves everything the transfer may carry, dust below the
+  // shown places included.
+  const shownDecimals = current ? availableDecimals(account, direction, current.precision) : decimals
+  const allAmount = truncateDecimals(available, decimals)
+  const availableText = formatFixed(truncateDecimals(available, shownDecimals), shownDecimals)
   // An amount typed before the coin list arrived follows the account's decimals (futures: 3).
   useEffect(() => {
     setAmount((a) => (a ? sanitizeAmount(a, decimals) : a))
@@ -271,7 +296,7 @@ function TransferForm({
           <Field.Label>{t('amount')}</Field.Label>
           <InputGroup
             endElement={
-              <Button size="xs" variant="ghost" onClick={() => setAmount(truncateDecimals(available, decimals))} data-testid="transfer-all">
+              <Button size="xs" variant="ghost" onClick={() => setAmount(allAmount)} data-testid="transfer-all">
                 {t('all')}
               </Button>
             }
@@ -288,12 +313,12 @@ function TransferForm({
           </InputGroup>
           {overBalance && current ? (
             <Field.ErrorText id={amountErrorId} data-testid="transfer-amount-error">
-              {t('transfer.insufficient', { amount: formatFixed(available, decimals), coin: current.coin })}
+              {t('transfer.insufficient', { amount: availableText, coin: current.coin })}
             </Field.ErrorText>
           ) : null}
         </Field.Root>
         <InfoRow label={t('transfer.available', { account: direction === 1 ? spotName : accountName })} testId="transfer-available">
-          {current ? `${formatFixed(available, decimals)} ${current.coin}` : '--'}
+          {current ? `${availableText} ${current.coin}` : '--'}
         </InfoRow>
         {coins.isError || pairs.isError ? (
           // A failed balance lookup says so (instead of an empty coin list and a zero balance).

@@ -2,12 +2,13 @@ import { screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
 import type { CrossBalance, IsolatedPair, SpotRow } from '../api/wallet-api'
-import { CrossView, isolatedSides, SpotView } from './wallet-views'
+import { CrossView, EarnView, isolatedSides, SpotView } from './wallet-views'
 
 const api = vi.hoisted(() => ({
   getRates: vi.fn(),
   getSpotBalances: vi.fn(),
   getCrossBalance: vi.fn(),
+  getEarnBalance: vi.fn(),
 }))
 vi.mock('../api/wallet-api', async (orig) => ({ ...(await orig<typeof import('../api/wallet-api')>()), ...api }))
 
@@ -146,6 +147,28 @@ describe('wallet views', () => {
     expect(mnt.textContent).toContain('Монгол төгрөг')
     expect(mnt.textContent).not.toContain('Tögrög')
   })
+  it('earn: each coin at its showPrecision (spec §9), cut not rounded; the totals at 8', async () => {
+    wideScreen()
+    api.getSpotBalances.mockResolvedValue({
+      totalBalance: '0', totalBalanceSymbol: 'BTC', totalValuation: '0', currency: 'USD', lang_logo: '$',
+      coinList: [row('BTC'), row('USDT', { showPrecision: 6 })],
+    })
+    api.getEarnBalance.mockResolvedValue({
+      totalBalance: '0.01234567', totalBalanceSymbol: 'BTC', totalBalanceFiat: '1000.00', interestSymbol: 'USDT',
+      interestYesterday: '0.00000000', interest30days: '0.00000000', lang_logo: '$',
+      coinList: [
+        { coinSymbol: 'USDT', icon: '', autoStatus: 1, balance: '1000.1234569', yearRate: '5', totalInterest: '0.000000' },
+        { coinSymbol: 'BTC', icon: '', autoStatus: 0, balance: '0.01000000', yearRate: '2', totalInterest: '0.00000000' },
+      ],
+    })
+    renderWithApp(<EarnView hidden={false} openModal={() => {}} />)
+    const usdt = await screen.findByTestId('earn-balance-USDT')
+    expect(usdt.textContent).toBe('1,000.123456')
+    expect(screen.getByTestId('earn-interest-USDT').textContent).toBe('0.000000')
+    expect(screen.getByTestId('earn-balance-BTC').textContent).toBe('0.01000000')
+    expect(screen.getByTestId('earn-view').textContent).toContain('0.01234567 BTC')
+  })
+
   it('phones: cross margin, OTC, futures and earn list one card per coin (a table hid columns behind a sideways scroll)', async () => {
     api.getCrossBalance.mockResolvedValue({
       ...cross,

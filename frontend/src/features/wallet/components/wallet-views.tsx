@@ -5,7 +5,7 @@ import { LuSearch } from 'react-icons/lu'
 import { DataTable, type DataColumn, type DataLayout } from '@/components/data/data-table'
 import { AppLink, type AppLinkProps } from '@/components/layout/app-link'
 import { useLinkResolver } from '@/components/layout/link-target'
-import { compareDecimals, formatFixed } from '@/lib/decimal'
+import { compareDecimals, formatFixed, truncateDecimals } from '@/lib/decimal'
 import type { TranslateFn } from '@/lib/i18n'
 import { useTexts } from '@/lib/i18n'
 import {
@@ -401,12 +401,17 @@ function futuresColumns(t: TranslateFn, hidden: boolean): DataColumn<FuturesAcco
   ]
 }
 
-function earnColumns(t: TranslateFn, hidden: boolean): DataColumn<EarnCoin>[] {
+/** The decimals of the totals (spec §9), and of a coin whose precision is not known. */
+const TOTAL_DECIMALS = 8
+
+function earnColumns(t: TranslateFn, hidden: boolean, places: (coin: string) => number): DataColumn<EarnCoin>[] {
+  // A coin's amounts at its showPrecision (spec §9), cut and never rounded up.
+  const amount = (c: EarnCoin, value: string) => hide(hidden, formatFixed(truncateDecimals(value, places(c.coinSymbol)), places(c.coinSymbol)))
   return [
     { id: 'coin', header: t('cols.coin'), card: 'title', cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
-    { id: 'balance', header: t('cols.balance'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.balance, 8)) },
+    { id: 'balance', header: t('cols.balance'), numeric: true, testId: (c) => `earn-balance-${c.coinSymbol}`, cell: (c) => amount(c, c.balance) },
     { id: 'yearRate', header: t('cols.yearRate'), numeric: true, cell: (c) => `${formatFixed(c.yearRate, 2)}%` },
-    { id: 'totalInterest', header: t('cols.totalInterest'), numeric: true, cell: (c) => hide(hidden, formatFixed(c.totalInterest, 8)) },
+    { id: 'totalInterest', header: t('cols.totalInterest'), numeric: true, testId: (c) => `earn-interest-${c.coinSymbol}`, cell: (c) => amount(c, c.totalInterest) },
     { id: 'auto', header: t('cols.auto'), numeric: true, cell: (c) => (c.autoStatus === 1 ? t('earn.on') : t('earn.off')) },
   ]
 }
@@ -567,9 +572,13 @@ export function EarnView({ hidden }: ViewProps) {
   const states = useStateTexts()
   const { currency, fiat } = useValuation()
   const q = useQuery({ queryKey: walletKeys.earn(currency), queryFn: () => getEarnBalance(currency) })
+  // The coins' showPrecision comes with the spot coin list (the same query as the spot view).
+  const spot = useQuery({ queryKey: walletKeys.fiat(currency), queryFn: () => getSpotBalances(currency) })
+  const precision = useMemo(() => new Map((spot.data?.coinList ?? []).map((r) => [r.coin, r.showPrecision])), [spot.data])
+  const places = (coin: string) => precision.get(coin) ?? TOTAL_DECIMALS
   const d = q.data
   return (
-    <QueryState isLoading={q.isLoading} isError={q.isError} onRetry={() => void q.refetch()} {...states}>
+    <QueryState isLoading={q.isLoading || spot.isLoading} isError={q.isError} onRetry={() => void q.refetch()} {...states}>
       {d ? (
         <Stack gap="4" data-testid="earn-view">
           <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
@@ -578,7 +587,7 @@ export function EarnView({ hidden }: ViewProps) {
             <Figure label={t('earn.days30')} value={hide(hidden, `${formatFixed(d.interest30days, 8)} ${d.interestSymbol}`)} />
           </SimpleGrid>
           <DataTable<EarnCoin>
-            columns={earnColumns(t, hidden)}
+            columns={earnColumns(t, hidden, places)}
             rows={d.coinList}
             rowKey={(c) => c.coinSymbol}
             label={t('views.earn')}

@@ -198,7 +198,7 @@ describe('WithdrawModal', () => {
     fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '20000' } })
     fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
     const summary = await within(modal).findByTestId('withdraw-summary')
-    expect(summary.textContent).toContain('20,000.00 MONT')
+    expect(summary.textContent).toContain('20,000.00 MNT')
   })
 
   it('refuses on step 2 a USDT amount above the 24-hour remaining limit', async () => {
@@ -280,10 +280,59 @@ describe('WithdrawModal', () => {
     const modal = await openStep2('MONT')
     await waitFor(() => expect((within(modal).getByTestId('withdraw-bank-select') as HTMLSelectElement).value).toBe('b1'))
     fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '50000' } })
-    expect(within(modal).getByTestId('withdraw-receive').textContent).toContain('49,500.00 MONT')
+    expect(within(modal).getByTestId('withdraw-receive').textContent).toContain('49,500.00 MNT')
     fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
     const summary = await within(modal).findByTestId('withdraw-summary')
-    expect(summary.textContent).toContain('You will receive49,500.00 MONT')
+    expect(summary.textContent).toContain('You will receive49,500.00 MNT')
+  })
+
+  it('names the fiat MNT (its showName) wherever an amount is read, while the calls send its withdraw code MONT (spec §4)', async () => {
+    const bank: BankAccount = { id: 'b1', title: 'Khan Bank', account: 'MN123456789012345678', userName: 'Bat', icon: '', payment: 'khan' }
+    api.getBankAccounts.mockResolvedValue([bank])
+    api.bankWithdraw.mockResolvedValue({ code: '10009', msg: 'wrong', data: null })
+    api.getAssets.mockResolvedValue([{ ...asset('MONT', 'Bank', true), normal_balance: '990000.00', totalBalance: '990000.00', lockBalance: '0.00' }])
+    api.getCost.mockResolvedValue(cost({ coin: 'MONT', chain: 'Bank', defaultFee: '500', feeMin: '500', feeMax: '500', withdraw_min: '5000', withdraw_max: '50000000', can_withdraw_amount: '990000.00', precision: 2 }))
+    renderWithApp(<WithdrawModal open onClose={() => {}} coin="MONT" />)
+    const modal = await screen.findByTestId('withdraw-modal')
+    const step1 = await within(modal).findByTestId('withdraw-step-1')
+    const limits = await within(modal).findByTestId('withdraw-limits')
+    expect(step1.textContent).toContain('990,000.00 MNT')
+    expect(within(limits).getByTestId('withdrawable').textContent).toContain('990,000.00000000 MNT')
+    expect(limits.textContent).toContain('5,000.0000 / 50,000,000.0000 MNT')
+    expect(api.getCost).toHaveBeenCalledWith('MONT', 'Bank')
+
+    fireEvent.click(within(modal).getByTestId('withdraw-continue'))
+    const step2 = await within(modal).findByTestId('withdraw-step-2')
+    await waitFor(() => expect((within(modal).getByTestId('withdraw-bank-select') as HTMLSelectElement).value).toBe('b1'))
+    fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '400' } })
+    expect(within(step2).getByTestId('withdraw-fee').textContent).toContain('500.00 MNT')
+    expect(step2.textContent).toContain('Available: 990,000.00000000 MNT')
+    fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '20000' } })
+    expect(within(step2).getByTestId('withdraw-receive').textContent).toContain('19,500.00 MNT')
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    const summary = await within(modal).findByTestId('withdraw-summary')
+    expect(summary.textContent).toContain('20,000.00 MNT')
+    expect(summary.textContent).toContain('500.00 MNT')
+    expect(api.validateWithdrawAddress).toHaveBeenCalledWith('MONT', 'Bank', bank.account)
+    // No MONT anywhere the user reads.
+    expect(modal.textContent).not.toMatch(/\d MONT/)
+
+    const step3 = within(modal).getByTestId('withdraw-step-3')
+    fireEvent.change(step3.querySelector('input[name="emailCode"]') as HTMLInputElement, { target: { value: '123456' } })
+    fireEvent.click(within(modal).getByTestId('withdraw-submit'))
+    await waitFor(() => expect(api.bankWithdraw).toHaveBeenCalledTimes(1))
+    expect(api.bankWithdraw.mock.calls[0][0]).toMatchObject({ code: 'MONT', amount: '20000' })
+  })
+
+  it('names the coin in the at-most-fee error by its showName', async () => {
+    api.getAssets.mockResolvedValue([{ ...asset('MONT', 'Bank', true), normal_balance: '990000.00' }])
+    api.getBankAccounts.mockResolvedValue([{ id: 'b1', title: 'Khan Bank', account: 'MN123456789012345678', userName: 'Bat', icon: '', payment: 'khan' }])
+    api.getCost.mockResolvedValue(cost({ coin: 'MONT', chain: 'Bank', defaultFee: '500', withdraw_min: '0', withdraw_max: '50000000', can_withdraw_amount: '990000.00', precision: 2 }))
+    const modal = await openStep2('MONT')
+    await waitFor(() => expect((within(modal).getByTestId('withdraw-bank-select') as HTMLSelectElement).value).toBe('b1'))
+    fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '400' } })
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    expect((await within(modal).findByTestId('withdraw-form-error')).textContent).toBe('The amount must be more than the fee (500.00 MNT)')
   })
 
   it('Enter in a field goes on like the Confirm button, on step 2 and on the code step', async () => {

@@ -9,6 +9,7 @@ import { notifyError, notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import {
+  assetName,
   bankTitle,
   bankWithdraw,
   confirmWithdraw,
@@ -139,7 +140,9 @@ function WithdrawBody({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [list, coin, value])
 
+  // What the calls send (MONT for the fiat) and what the user reads (its showName, MNT).
   const symbol = asset?.value ?? ''
+  const name = asset ? assetName(asset) : ''
   const cost = useQuery({
     queryKey: walletKeys.cost(symbol, method),
     queryFn: () => getCost(symbol, method),
@@ -185,7 +188,7 @@ function WithdrawBody({
     if (c?.left_withdraw_daily_coin_amount && compareDecimals(amount, c.left_withdraw_daily_coin_amount) > 0) {
       return t('errors.dailyExceeded', { left: formatFixed(c.left_withdraw_daily_amount, 2) })
     }
-    if (compareDecimals(amount, fee) <= 0) return walletTexts.t('withdraw.amountAtMostFee', { fee: formatAtLeast(fee, 2), coin: symbol })
+    if (compareDecimals(amount, fee) <= 0) return walletTexts.t('withdraw.amountAtMostFee', { fee: formatAtLeast(fee, 2), coin: name })
     return undefined
   }
 
@@ -305,9 +308,9 @@ function WithdrawBody({
           <AssetPicker assets={list} value={value} onChange={choose} label={t('asset')} searchLabel={t('searchAsset')} emptyLabel={t('noMatch')} />
           {asset ? (
             <Stack gap="1.5" borderWidth="1px" rounded="md" p="3">
-              <InfoRow label={t('balance')}>{`${formatAtLeast(asset.totalBalance, asset.fix)} ${asset.value}`}</InfoRow>
-              <InfoRow label={t('available')}>{`${formatAtLeast(asset.normal_balance, asset.fix)} ${asset.value}`}</InfoRow>
-              <InfoRow label={t('freeze')}>{`${formatAtLeast(asset.lockBalance, asset.fix)} ${asset.value}`}</InfoRow>
+              <InfoRow label={t('balance')}>{`${formatAtLeast(asset.totalBalance, asset.fix)} ${name}`}</InfoRow>
+              <InfoRow label={t('available')}>{`${formatAtLeast(asset.normal_balance, asset.fix)} ${name}`}</InfoRow>
+              <InfoRow label={t('freeze')}>{`${formatAtLeast(asset.lockBalance, asset.fix)} ${name}`}</InfoRow>
             </Stack>
           ) : null}
           {cost.isLoading ? (
@@ -325,12 +328,12 @@ function WithdrawBody({
             </Alert.Root>
           ) : c ? (
             <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-limits">
-              <InfoRow label={t('withdraw.withdrawable')} testId="withdrawable">{`${formatFixed(c.can_withdraw_amount, 8)} ${symbol}`}</InfoRow>
+              <InfoRow label={t('withdraw.withdrawable')} testId="withdrawable">{`${formatFixed(c.can_withdraw_amount, 8)} ${name}`}</InfoRow>
               <InfoRow label={t('withdraw.dailyLimit')} testId="daily-limit">
                 {`${formatFixed(c.used_withdraw_daily_amount, 2)} / ${formatFixed(c.total_withdraw_daily_max_limit, 2)} USDT`}
               </InfoRow>
               <InfoRow label={t('withdraw.dailyRemaining')}>{`${formatFixed(c.left_withdraw_daily_amount, 2)} USDT`}</InfoRow>
-              <InfoRow label={t('withdraw.minMax')}>{`${formatFixed(c.withdraw_min, 4)} / ${formatFixed(c.withdraw_max, 4)} ${symbol}`}</InfoRow>
+              <InfoRow label={t('withdraw.minMax')}>{`${formatFixed(c.withdraw_min, 4)} / ${formatFixed(c.withdraw_max, 4)} ${name}`}</InfoRow>
             </Stack>
           ) : null}
           {locked ? (
@@ -478,12 +481,12 @@ function WithdrawBody({
                   data-testid="withdraw-amount"
                 />
               </InputGroup>
-              <Field.HelperText>{t('withdraw.availableLine', { amount: c ? formatFixed(c.can_withdraw_amount, 8) : asset.normal_balance, coin: symbol })}</Field.HelperText>
+              <Field.HelperText>{t('withdraw.availableLine', { amount: c ? formatFixed(c.can_withdraw_amount, 8) : asset.normal_balance, coin: name })}</Field.HelperText>
             </Field.Root>
             <Stack gap="1" borderWidth="1px" rounded="md" p="3">
-              <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
+              <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatAtLeast(fee, 2)} ${name}`}</InfoRow>
               {c && c.feeMin !== c.feeMax ? <InfoRow label={t('withdraw.feeRange')}>{`${formatAtLeast(c.feeMin, 2)} – ${formatAtLeast(c.feeMax, 2)}`}</InfoRow> : null}
-              <InfoRow label={t('withdraw.receive')} testId="withdraw-receive">{isPositive(receive) ? `${formatAtLeast(receive, precision)} ${symbol}` : '--'}</InfoRow>
+              <InfoRow label={t('withdraw.receive')} testId="withdraw-receive">{isPositive(receive) ? `${formatAtLeast(receive, precision)} ${name}` : '--'}</InfoRow>
             </Stack>
             {formError ? (
               <Text color="fg.error" fontSize="sm" role="alert" data-testid="withdraw-form-error">
@@ -502,9 +505,9 @@ function WithdrawBody({
           <Stack gap="4" data-testid="withdraw-step-3">
             <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-summary">
               {/* The amounts to check before confirming, at the coin's precision with grouped thousands, like the fee and the history. */}
-              <InfoRow label={t('amount')}>{`${formatAtLeast(amount, precision)} ${symbol}`}</InfoRow>
-              <InfoRow label={t('withdraw.fee')}>{`${formatAtLeast(fee, 2)} ${symbol}`}</InfoRow>
-              <InfoRow label={t('withdraw.receive')}>{`${formatAtLeast(receive, precision)} ${symbol}`}</InfoRow>
+              <InfoRow label={t('amount')}>{`${formatAtLeast(amount, precision)} ${name}`}</InfoRow>
+              <InfoRow label={t('withdraw.fee')}>{`${formatAtLeast(fee, 2)} ${name}`}</InfoRow>
+              <InfoRow label={t('withdraw.receive')}>{`${formatAtLeast(receive, precision)} ${name}`}</InfoRow>
               <InfoRow label={bankMode ? t('withdraw.recipientBank') : t('withdraw.address')}>
                 <Text fontFamily="mono" fontSize="xs">
                   {bankMode ? `${bank ? bankTitle(bank, lan) : ''} ${bank?.account ?? ''}` : memo ? `${address} (${memo})` : address}
