@@ -14,6 +14,7 @@ import (
 	"tenger/internal/deposit"
 	"tenger/internal/ledger"
 	"tenger/internal/store"
+	"tenger/internal/wallet"
 	"tenger/internal/workflow"
 )
 
@@ -97,8 +98,10 @@ type submission struct {
 	address, memo, aid  string
 	bankName, accountNo string
 	accountName, bankID string
-	amount, fee         decimal.Decimal
-	codes               Codes
+	// bankNameMN is the bank's Mongolian name when the account was used.
+	bankNameMN  string
+	amount, fee decimal.Decimal
+	codes       Codes
 }
 
 // Confirm is confirm_withdraw: validate, check limits and codes, then hold
@@ -196,34 +199,32 @@ func (s *Service) ConfirmBank(ctx context.Context, uid string, in BankInput) (Re
 		key = strings.Join([]string{"bank", acct.ID, amt.String(), in.Codes.Email, in.Codes.SMS, in.Codes.Google}, "|")
 	}
 	return s.submit(ctx, uid, submission{id: withdrawalID(uid, key), kind: KindBank, coin: fiat, cfg: cfg,
-		address: acct.Account, bankName: acct.Title, accountNo: acct.Account, accountName: acct.UserName, bankID: acct.ID,
+		address: acct.Account, bankName: acct.Title, bankNameMN: acct.TitleMN, accountNo: acct.Account, accountName: acct.UserName, bankID: acct.ID,
 		amount: amt, fee: fee, codes: in.Codes})
 }
 
-type bankAcct struct{ ID, Title, Account, UserName string }
-
-func (s *Service) findBankAccount(ctx context.Context, uid string, in BankInput) (bankAcct, error) {
+func (s *Service) findBankAccount(ctx context.Context, uid string, in BankInput) (wallet.BankAccount, error) {
 	if id := strings.TrimSpace(in.BankAccountID); id != "" {
 		b, err := s.o.Wallet.BankAccount(ctx, uid, id)
 		if err != nil {
-			return bankAcct{}, apperr.New(apperr.CodeBankAccountUnknown)
+			return wallet.BankAccount{}, apperr.New(apperr.CodeBankAccountUnknown)
 		}
-		return bankAcct{b.ID, b.Title, b.Account, b.UserName}, nil
+		return b, nil
 	}
 	iban, err := coins.NormalizeIBAN(in.BankAccNo)
 	if err != nil {
-		return bankAcct{}, apperr.New(apperr.CodeBankAccountUnknown)
+		return wallet.BankAccount{}, apperr.New(apperr.CodeBankAccountUnknown)
 	}
 	list, err := s.o.Wallet.BankAccounts(ctx, uid)
 	if err != nil {
-		return bankAcct{}, err
+		return wallet.BankAccount{}, err
 	}
 	for _, b := range list {
 		if b.Account == iban {
-			return bankAcct{b.ID, b.Title, b.Account, b.UserName}, nil
+			return b, nil
 		}
 	}
-	return bankAcct{}, apperr.New(apperr.CodeBankAccountUnknown)
+	return wallet.BankAccount{}, apperr.New(apperr.CodeBankAccountUnknown)
 }
 
 // submit runs the checks shared by chain and bank withdrawals, then holds.
@@ -276,7 +277,7 @@ func (s *Service) submit(ctx context.Context, uid string, sub submission) (Resul
 	}
 	rec := Record{ID: sub.id, UID: uid, Kind: sub.kind, Coin: sub.coin.Symbol, Chain: sub.cfg.Name, Address: sub.address,
 		Memo: sub.memo, AddressID: sub.aid, Amount: sub.amount, Fee: sub.fee, Net: sub.amount.Sub(sub.fee), USDT: usdt,
-		Status: StatusPending, BankName: sub.bankName, AccountNo: sub.accountNo, AccountName: sub.accountName,
+		Status: StatusPending, BankName: sub.bankName, BankNameMN: sub.bankNameMN, AccountNo: sub.accountNo, AccountName: sub.accountName,
 		Created: now.UnixMilli(), Updated: now.UnixMilli()}
 	if sub.kind == KindBank && s.o.Bank != nil {
 		rec.URL = s.o.Bank.ConfirmURL(sub.id)
@@ -284,7 +285,7 @@ func (s *Service) submit(ctx context.Context, uid string, sub submission) (Resul
 	k := wdKey(sub.id)
 	item := store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "id": rec.ID, "uid": uid, "kind": rec.Kind, "coin": rec.Coin,
 		"chain": rec.Chain, "address": rec.Address, "memo": rec.Memo, "addressId": rec.AddressID, "amount": rec.Amount,
-		"fee": rec.Fee, "net": rec.Net, "usdt": rec.USDT, "status": rec.Status, "bankName": rec.BankName,
+		"fee": rec.Fee, "net": rec.Net, "usdt": rec.USDT, "status": rec.Status, "bankName": rec.BankName, "bankNameMn": rec.BankNameMN,
 		"accountNo": rec.AccountNo, "accountName": rec.AccountName, "bankAccountId": sub.bankID, "url": rec.URL,
 		"created": rec.Created, "updated": rec.Updated,
 		store.AttrGSI1PK: "WDHIST#" + uid, store.AttrGSI1SK: deposit.HistoryKey(now, rec.ID)}

@@ -187,6 +187,7 @@ type Record struct {
 	Status      string          `json:"status" doc:"PENDING, PROCESSING, SUCCESS or FAILED"`
 	TxID        string          `json:"txid,omitempty"`
 	BankName    string          `json:"bankName,omitempty"`
+	BankNameMN  string          `json:"bankNameMn,omitempty" doc:"the bank's Mongolian name"`
 	AccountNo   string          `json:"bankAccNo,omitempty"`
 	AccountName string          `json:"bankAccName,omitempty"`
 	URL         string          `json:"url,omitempty"`
@@ -201,7 +202,7 @@ func recordOf(it store.Item) Record {
 	return Record{ID: it.Str("id"), UID: it.Str("uid"), Kind: it.Str("kind"), Coin: it.Str("coin"), Chain: it.Str("chain"),
 		Address: it.Str("address"), Memo: it.Str("memo"), AddressID: it.Str("addressId"), Amount: it.Dec("amount"),
 		Fee: it.Dec("fee"), Net: it.Dec("net"), USDT: it.Dec("usdt").Round(8), Status: it.Str("status"), TxID: it.Str("txid"),
-		BankName: it.Str("bankName"), AccountNo: it.Str("accountNo"), AccountName: it.Str("accountName"),
+		BankName: it.Str("bankName"), BankNameMN: it.Str("bankNameMn"), AccountNo: it.Str("accountNo"), AccountName: it.Str("accountName"),
 		URL: it.Str("url"), Reason: it.Str("reason"), Created: it.Int("created"), Updated: it.Int("updated")}
 }
 

@@ -277,7 +277,7 @@ func TestBankWithdrawalApproveAndReject(t *testing.T) {
 	e := newEnv(t)
 	e.user("u1", true, false, false)
 	e.fund("u1", "MNT", "Bank", "1000000")
-	e.wal.banks["u1"] = []wallet.BankAccount{{ID: "b1", Title: "Khan Bank", Account: "MN123456789012345678", UserName: "Bat"}}
+	e.wal.banks["u1"] = []wallet.BankAccount{{ID: "b1", Title: "Khan Bank", TitleMN: "Хаан банк", Account: "MN123456789012345678", UserName: "Bat"}}
 	_, err := e.svc.ConfirmBank(ctx, "u1", withdraw.BankInput{UserID: "u2", Amount: "10000", BankAccNo: "123456789012345678", Codes: allCodes})
 	wantCode(t, err, apperr.CodeUserMismatch)
 	_, err = e.svc.ConfirmBank(ctx, "u1", withdraw.BankInput{UserID: "u1", Amount: "10000", BankAccNo: "999456789012345678", Codes: allCodes})
@@ -297,7 +297,9 @@ func TestBankWithdrawalApproveAndReject(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.drive()
-	if r := e.record(ok.ID); r.Status != withdraw.StatusSuccess || r.Kind != withdraw.KindBank {
+	// The record names the bank in both languages, as the account had it.
+	if r := e.record(ok.ID); r.Status != withdraw.StatusSuccess || r.Kind != withdraw.KindBank || r.BankName != "Khan Bank" ||
+		r.BankNameMN != "Хаан банк" {
 		t.Fatalf("approved %+v", r)
 	}
 	e.auth.issue("u1")

@@ -427,6 +427,8 @@ export interface WithdrawRecord {
   status: string
   txid?: string
   bankName?: string
+  /** The bank's Mongolian name, as the account had it (records from before it was kept have none). */
+  bankNameMn?: string
   bankAccNo?: string
   url?: string
   reason?: string

@@ -172,20 +172,27 @@ describe('HistoryPage', () => {
       updateTime: 1_700_000_000_000,
       ...over,
     })
-    // A bank no longer on the payment list keeps its recorded name.
-    const list = [withdrawal({}), withdrawal({ id: 'w2', bankName: 'Old Bank', bankAccNo: 'MN000000000000000001' })]
-    api.getWithdrawHistory.mockResolvedValue({ list, count: 2, page: 1, pageSize: 10 })
+    // A bank no longer on the payment list keeps its recorded name; a record
+    // that kept the Mongolian name shows it whatever the list says.
+    const list = [
+      withdrawal({}),
+      withdrawal({ id: 'w2', bankName: 'Old Bank', bankAccNo: 'MN000000000000000001' }),
+      withdrawal({ id: 'w3', bankName: 'Gone Bank', bankNameMn: 'Алга болсон банк', bankAccNo: 'MN000000000000000002' }),
+    ]
+    api.getWithdrawHistory.mockResolvedValue({ list, count: 3, page: 1, pageSize: 10 })
     document.cookie = 'lan=mn_MN; path=/'
     const { unmount } = renderWithApp(<HistoryPage tab="withdraw" onTab={() => {}} />)
     await waitFor(() => expect(screen.getAllByTestId(/^withdraw-(row|card)$/)[0].textContent).toContain('Хаан банк MN123456789012345678'))
     const cards = screen.getAllByTestId(/^withdraw-(row|card)$/)
     expect(cards[0].textContent).not.toContain('Khan Bank')
     expect(cards[1].textContent).toContain('Old Bank MN000000000000000001')
+    expect(cards[2].textContent).toContain('Алга болсон банк MN000000000000000002')
     unmount()
 
     document.cookie = 'lan=en_US; path=/'
     renderWithApp(<HistoryPage tab="withdraw" onTab={() => {}} />)
     await waitFor(() => expect(screen.getAllByTestId(/^withdraw-(row|card)$/)[0].textContent).toContain('Khan Bank MN123456789012345678'))
+    expect(screen.getAllByTestId(/^withdraw-(row|card)$/)[2].textContent).toContain('Gone Bank MN000000000000000002')
   })
 
   it('names the pair of an isolated margin transfer on the card (phones) and in the table', async () => {

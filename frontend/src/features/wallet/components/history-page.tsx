@@ -99,9 +99,10 @@ function HistoryTable({ tab }: { tab: HistoryTab }) {
   const [days, setDays] = useState<number>(30)
   const [page, setPage] = useState(1)
   const assets = useQuery({ queryKey: walletKeys.assets('deposit'), queryFn: () => getAssets('deposit') })
-  // A bank withdrawal names its bank as the modals do: the payment list gives the Mongolian name.
+  // A bank withdrawal names its bank as the modals do: the record keeps the
+  // Mongolian name; for records from before it did, the payment list gives it.
   const payments = useQuery({ queryKey: walletKeys.payments, queryFn: getPaymentList, staleTime: 10 * 60 * 1000, enabled: tab === 'withdraw' && lan === 'mn_MN' })
-  const bankName: BankNameFn = (name) => recordBankTitle(name, payments.data, lan)
+  const bankName: BankNameFn = (r) => (lan === 'mn_MN' && r.bankNameMn ? r.bankNameMn : recordBankTitle(r.bankName ?? '', payments.data, lan))
   const filter: HistoryFilter = useMemo(() => {
     const w = historyWindow(days)
     // Round to the minute so the query key stays stable between renders.
@@ -281,8 +282,8 @@ function chainName(t: TranslateFn, chain: string): string {
 
 /** An amount of a coin as the history shows it. */
 type AmountFn = (value: string, coin: string) => string
-/** A recorded bank name in the page's language. */
-type BankNameFn = (name: string) => string
+/** A withdrawal's bank name in the page's language. */
+type BankNameFn = (r: WithdrawRecord) => string
 
 function depositColumns(t: TranslateFn, amount: AmountFn): DataColumn<DepositRecord>[] {
   return [
@@ -312,7 +313,7 @@ function depositColumns(t: TranslateFn, amount: AmountFn): DataColumn<DepositRec
 }
 
 function withdrawColumns(t: TranslateFn, amount: AmountFn, bankName: BankNameFn): DataColumn<WithdrawRecord>[] {
-  const bank = (r: WithdrawRecord) => `${bankName(r.bankName ?? '')} ${r.bankAccNo ?? ''}`.trim()
+  const bank = (r: WithdrawRecord) => `${bankName(r)} ${r.bankAccNo ?? ''}`.trim()
   return [
     { id: 'time', header: t('cols.time'), nowrap: true, card: 'line', cell: (r) => formatTime(r.createTime) },
     { id: 'coin', header: t('cols.coin'), card: 'hidden', cell: (r) => r.coin },
