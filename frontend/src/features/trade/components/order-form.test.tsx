@@ -45,6 +45,34 @@ describe('OrderForm available balance', () => {
     expect(screen.queryByTestId('amount-input-error')).toBeNull()
   })
 
+  it('keeps keyboard focus on the submit button through the sending, which disables it', async () => {
+    let release!: () => void
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return { coinList: [{ coin: 'USDT', normal: '586.048883', freeze: '0' }] }
+      if (path.endsWith('/order/create')) {
+        await new Promise<void>((resolve) => (release = resolve))
+        return { order_id: '1' }
+      }
+      return {}
+    })
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('586.04 USDT'))
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '90000' } })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.0001' } })
+    const submit = screen.getByTestId('order-submit')
+    submit.focus()
+    fireEvent.click(submit)
+    await waitFor(() => expect(submit.hasAttribute('disabled')).toBe(true))
+    // What the browser does to a focused button that becomes disabled: focus falls to the body.
+    const elsewhere = document.body.appendChild(document.createElement('input'))
+    elsewhere.focus()
+    elsewhere.remove()
+    expect(document.activeElement).toBe(document.body)
+    await act(async () => release())
+    await waitFor(() => expect(submit.hasAttribute('disabled')).toBe(false))
+    expect(document.activeElement).toBe(submit)
+  })
+
   it("shows the paying coin's balance at the coin's places, grouped, still cut", async () => {
     apiData.mockImplementation(async (path: string) =>
       path.endsWith('/finance/v5/account_balance')

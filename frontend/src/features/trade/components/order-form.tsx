@@ -1,6 +1,7 @@
 import { Box, Button, chakra, Field, HStack, Input, InputGroup, NativeSelect, Skeleton, Slider, Stack, Text } from '@chakra-ui/react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
+import { BusyButton } from '@/components/form/busy-button'
 import { AppLink } from '@/components/layout/app-link'
 import { TOAST_DURATION_MS, toaster } from '@/components/ui/toaster'
 import { loginHref } from '@/lib/auth-guard'
@@ -507,7 +508,8 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
             {t('form.feeRates', { maker: ratePercent(fees.data.maker), taker: ratePercent(fees.data.taker) })}
           </Text>
         )}
-        <Button
+        {/* Keeps keyboard focus through its loading state, so the next order starts where this one was sent. */}
+        <BusyButton
           type="submit"
           size="md"
           color={SIDE_COLORS[side].color}
@@ -516,7 +518,7 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
           data-testid="order-submit"
         >
           {t(side === 'BUY' ? 'form.submitBuy' : 'form.submitSell', { coin: pair.base })}
-        </Button>
+        </BusyButton>
       </Stack>
     </chakra.form>
   )

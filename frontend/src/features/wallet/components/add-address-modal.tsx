@@ -9,7 +9,8 @@ import { addWithdrawAddress, getAssets, getVerifyAddress, OP, sendSms, validateW
 import { joinAddressMemo } from '../lib/format'
 import { AssetPicker } from './asset-picker'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton, ChainButtons, failureText, InfoRow, notifyFailure, StepForm } from './shared'
+import { BusyButton } from '@/components/form/busy-button'
+import { ChainButtons, failureText, InfoRow, notifyFailure, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Add-address resend lock (spec §4, §9). */

@@ -9,7 +9,8 @@ import { useUserInfo, type UserInfo } from '@/lib/session'
 import { addBankAccount, bankTitle, getPaymentList, OP, sendSms, walletKeys } from '../api/wallet-api'
 import { ibanForSubmit, ibanPasted, ibanTyped, IBAN_PREFIX, validateIbanDigits, type IbanMessage } from '../lib/iban'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton, notifyFailure, StepForm } from './shared'
+import { BusyButton } from '@/components/form/busy-button'
+import { notifyFailure, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** The account holder's name as the server records it: the user's own name. */

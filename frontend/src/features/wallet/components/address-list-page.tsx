@@ -10,7 +10,8 @@ import { isSuccess } from '@/lib/request-client'
 import { deleteWithdrawAddress, getAddressList, getVerifyAddress, walletKeys, type SavedAddress } from '../api/wallet-api'
 import { shortenAddress } from '../lib/format'
 import { AddAddressModal } from './add-address-modal'
-import { BusyButton, CopyButton, notifyFailure, QueryState } from './shared'
+import { BusyButton } from '@/components/form/busy-button'
+import { CopyButton, notifyFailure, QueryState } from './shared'
 
 /** /{lan}/newAssets/addressMent: the saved withdrawal addresses (spec §2). */
 export function AddressListPage() {

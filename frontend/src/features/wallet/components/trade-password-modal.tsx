@@ -9,7 +9,8 @@ import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import { getCapitalStatus, OP, sendEmail, sendSms, setCapitalPassword, walletKeys } from '../api/wallet-api'
 import { codeError, GoogleField, SendCodeField } from './code-fields'
-import { BusyButton, notifyFailure, StepForm } from './shared'
+import { BusyButton } from '@/components/form/busy-button'
+import { notifyFailure, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Trade-password rule of the server: 8–32 characters with letters and digits. */

@@ -16,7 +16,8 @@ import {
   type TransferAccount,
   type TransferCoin,
 } from '../api/wallet-api'
-import { BusyButton, InfoRow, notifyFailure, StepForm } from './shared'
+import { BusyButton } from '@/components/form/busy-button'
+import { InfoRow, notifyFailure, StepForm } from './shared'
 import { WalletDialog } from './wallet-dialog'
 
 /** Futures transfer amounts are truncated to 3 decimals (spec §5, §9). */

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import { renderWithApp } from '@/test/render'
-import { BusyButton } from './shared'
+import { BusyButton } from './busy-button'
 
 /** A confirm button whose work fails: it loads, then stays on the same form. */
 function FailingConfirm({ release }: { release: Promise<void> }) {
