@@ -152,7 +152,9 @@ test('orders page: open orders, cancel, history pages and filters, order details
 
   // Cancel one from its row.
   await open.getByTestId('open-order').first().getByTestId('order-cancel').click()
-  await expect(toast(page)).toContainText('Order cancelled')
+  // The trade page's "Order placed" may still show: the pointer rested on it
+  // (below the user menu, top right), which pauses its 5 s.
+  await expect(toast(page).filter({ hasText: 'Order cancelled' })).toBeVisible()
   await expect(open.getByTestId('open-order')).toHaveCount(1)
 
   // The order history: 13 finished orders on two pages.
@@ -285,7 +287,7 @@ test('orders page at 390 px in Mongolian: cards, cancel all, order details', asy
   const dialog = page.getByTestId('cancel-all-dialog')
   await expect(dialog).toContainText('2')
   await dialog.getByTestId('cancel-all-confirm').click()
-  await expect(toast(page)).toContainText('Нээлттэй захиалгууд цуцлагдлаа')
+  await expect(toast(page).filter({ hasText: 'Нээлттэй захиалгууд цуцлагдлаа' })).toBeVisible()
   await expect(page.getByTestId('open-orders-empty')).toHaveText('Нээлттэй захиалга алга', { timeout: 15_000 })
 
   // History as cards, with the filled market order's fills.
