@@ -97,6 +97,11 @@ func (s *Service) ownTarget(ctx context.Context, m Meta, channel string) (ident,
 	if err != nil {
 		return ident{}, err
 	}
+	return u.boundTarget(channel)
+}
+
+// boundTarget is the user's bound e-mail (ChannelEmail) or phone (ChannelSMS).
+func (u User) boundTarget(channel string) (ident, error) {
 	if channel == ChannelEmail {
 		id, ok := u.emailIdent()
 		if !ok {

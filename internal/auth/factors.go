@@ -81,15 +81,9 @@ func (s *Service) VerifyAll(ctx context.Context, uid string, factors ...Factor) 
 // requested) and a later operation's code matches: the add-bank form may
 // request its code under operationType 28 or 6 (spec §7).
 func (s *Service) matchSentCode(ctx context.Context, u User, f Factor) (store.Op, error) {
-	id, ok := u.phone()
-	if f.Channel == ChannelEmail {
-		id, ok = u.emailIdent()
-	}
-	if !ok {
-		if f.Channel == ChannelEmail {
-			return store.Op{}, apperr.New(apperr.CodeEmailNotBound)
-		}
-		return store.Op{}, apperr.New(apperr.CodePhoneNotBound)
+	id, err := u.boundTarget(f.Channel)
+	if err != nil {
+		return store.Op{}, err
 	}
 	if len(f.Ops) == 0 {
 		return store.Op{}, internal(errors.New("auth: a code factor without an operation"))

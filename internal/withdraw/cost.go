@@ -60,21 +60,21 @@ func (s *Service) leftInCoin(ctx context.Context, symbol string, precision int32
 	amount := left.DivRound(price, precision+4).Truncate(precision)
 	for i := 0; ; i++ {
 		ok, err := fits(amount)
-		switch {
-		case err != nil:
+		if err != nil {
 			return ""
-		case ok:
-		case !amount.IsPositive():
+		}
+		if ok {
+			break
+		}
+		if !amount.IsPositive() {
 			return coins.FormatFixed(decimal.Zero, precision) // nothing is left
-		case i == 4:
+		}
+		if i == 4 {
 			// The guess is not within a few units: say nothing rather
 			// than something the submit would refuse.
 			return ""
-		default:
-			amount = decimal.Max(amount.Sub(unit), decimal.Zero)
-			continue
 		}
-		break
+		amount = decimal.Max(amount.Sub(unit), decimal.Zero)
 	}
 	for i := 0; i < 4; i++ {
 		ok, err := fits(amount.Add(unit))

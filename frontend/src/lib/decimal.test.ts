@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  formatCut,
   cmpDec,
   compareDecimals,
   divDec,
@@ -223,6 +224,15 @@ describe('decimal helpers', () => {
     expect(isPositive('0.000001')).toBe(true)
     expect(isPositive('0.000')).toBe(false)
     expect(isPositive('')).toBe(false)
+  })
+})
+
+describe('formatCut (what an account holds, never rounded up)', () => {
+  it('cuts and groups, and says -- for no number', () => {
+    expect(formatCut('1234.5678', 2)).toBe('1,234.56')
+    expect(formatCut('0.12349999', 4)).toBe('0.1234')
+    expect(formatCut('7', 2)).toBe('7.00')
+    expect(formatCut('abc', 2)).toBe('--')
   })
 })
 

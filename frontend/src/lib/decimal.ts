@@ -11,7 +11,8 @@
  *   plain decimal ('-12.5', '0.001') and count anything else as no number;
  * - display, rounded half up and grouped: {@link fixed} ('—' for no number;
  *   trade, markets, orders) and {@link formatFixed} ('--'; wallet);
- * - display, cut towards zero: {@link truncated} (grouped, '—') and
+ * - display, cut towards zero: {@link truncated} (grouped, '—'),
+ *   {@link formatCut} (grouped, '--'; wallet) and
  *   {@link truncateDecimals} (ungrouped, for an input's value, '');
  *   {@link truncateTrim} drops the trailing zeros, {@link formatAtLeast}
  *   keeps every significant decimal of a record;
@@ -244,6 +245,15 @@ export function formatFixed(value: string | number | undefined | null, decimals:
 }
 
 /**
+ * The wallet's display of what an account holds or may move: cut (never
+ * rounded up) to `decimals` places, grouped; '--' when not a number.
+ */
+export function formatCut(value: string | number | undefined | null, decimals: number): string {
+  const d = parsePlain(value)
+  return d ? grouped(d, decimals, 'truncate') : '--'
+}
+
+/**
  * A recorded amount (a deposit, a withdrawal, its fee) at `decimals` places
  * with thousands separators, or at more places when the value has more
  * significant digits: a record is shown exactly, never rounded away (a
@@ -278,8 +288,8 @@ export function subtractDecimals(a: string, b: string): string {
   return formatDec(d, d.scale)
 }
 
-/** True when a decimal string is above zero. */
-export function isPositive(value: string): boolean {
+/** True when a decimal string is above zero (false for anything that is not a plain decimal). */
+export function isPositive(value: string | undefined): boolean {
   const d = parsePlain(value)
   return !!d && d.units > 0n
 }

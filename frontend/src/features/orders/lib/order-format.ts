@@ -1,6 +1,6 @@
 import type { SpotOrder, SpotPair } from '../api/orders-api'
 import { ORDER_STATUS } from '../api/orders-api'
-import { FEE_PLACES, formatDisplay, formatFee, groupThousands } from '@/lib/decimal'
+import { FEE_PLACES, formatDisplay, formatFee, groupThousands, isPositive } from '@/lib/decimal'
 
 /** Display helpers of the orders pages. Amounts stay strings: no float ever touches them. */
 
@@ -23,11 +23,7 @@ export function fixed(value: string | undefined, places: number | undefined): st
 
 export { FEE_PLACES, formatFee }
 
-/** True when a decimal string is greater than zero. */
-export function isPositive(value: string | undefined): boolean {
-  const m = value ? DECIMAL_RE.exec(value.trim()) : null
-  return !!m && m[1] !== '-' && /[1-9]/.test(`${m[2]}${m[3] ?? ''}`)
-}
+export { isPositive }
 
 const pad = (n: number) => String(n).padStart(2, '0')
 

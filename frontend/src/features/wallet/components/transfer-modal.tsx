@@ -2,7 +2,7 @@ import { Box, Button, Field, HStack, IconButton, Input, InputGroup, NativeSelect
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState } from 'react'
 import { LuArrowUpDown } from 'react-icons/lu'
-import { compareDecimals, formatFixed, isPositive, sanitizeAmount, truncateDecimals } from '@/lib/decimal'
+import { compareDecimals, formatCut, isPositive, sanitizeAmount, truncateDecimals } from '@/lib/decimal'
 import { useTexts } from '@/lib/i18n'
 import { notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
@@ -122,7 +122,7 @@ function TransferForm({
   // shown places included.
   const shownDecimals = current ? availableDecimals(account, direction, current.precision) : decimals
   const allAmount = truncateDecimals(available, decimals)
-  const availableText = formatFixed(truncateDecimals(available, shownDecimals), shownDecimals)
+  const availableText = formatCut(available, shownDecimals)
   // An amount typed before the coin list arrived follows the account's decimals (futures: 3).
   useEffect(() => {
     setAmount((a) => (a ? sanitizeAmount(a, decimals) : a))

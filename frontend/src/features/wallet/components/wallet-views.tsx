@@ -5,7 +5,7 @@ import { LuSearch } from 'react-icons/lu'
 import { DataTable, type DataColumn, type DataLayout } from '@/components/data/data-table'
 import { AppLink, type AppLinkProps } from '@/components/layout/app-link'
 import { useLinkResolver } from '@/components/layout/link-target'
-import { compareDecimals, formatFixed, truncateDecimals } from '@/lib/decimal'
+import { compareDecimals, formatCut, formatFixed } from '@/lib/decimal'
 import type { TranslateFn } from '@/lib/i18n'
 import { useTexts } from '@/lib/i18n'
 import {
@@ -406,7 +406,7 @@ const TOTAL_DECIMALS = 8
 
 function earnColumns(t: TranslateFn, hidden: boolean, places: (coin: string) => number): DataColumn<EarnCoin>[] {
   // A coin's amounts at its showPrecision (spec §9), cut and never rounded up.
-  const amount = (c: EarnCoin, value: string) => hide(hidden, formatFixed(truncateDecimals(value, places(c.coinSymbol)), places(c.coinSymbol)))
+  const amount = (c: EarnCoin, value: string) => hide(hidden, formatCut(value, places(c.coinSymbol)))
   return [
     { id: 'coin', header: t('cols.coin'), card: 'title', cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
     { id: 'balance', header: t('cols.balance'), numeric: true, testId: (c) => `earn-balance-${c.coinSymbol}`, cell: (c) => amount(c, c.balance) },
