@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,6 +32,8 @@ type benchFlags struct {
 	price       string
 	qty         string
 	timeout     time.Duration
+	ceiling     bool
+	noopServer  string
 }
 
 // runBench is the end-to-end load generator: against a running
@@ -52,11 +53,28 @@ func runBench(args []string) error {
 	fs.StringVar(&f.price, "price", "50000", "price of every order (buys and sells cross at it)")
 	fs.StringVar(&f.qty, "qty", "0.0001", "quantity of every order")
 	fs.DurationVar(&f.timeout, "settle-timeout", defaultSettleTimeout, "how long to wait for matching and settlement")
+	fs.BoolVar(&f.ceiling, "ceiling", false, "measure the load generator's ceiling on this machine: the same order calls against a server that only answers them (no --target needed)")
+	fs.StringVar(&f.noopServer, "noop-server", "", "serve the no-op endpoint --ceiling measures against on this address and print it (--ceiling starts it itself)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if f.noopServer != "" {
+		return runNoopServer(f.noopServer, os.Stdout)
+	}
 	if f.users < 2 || f.users%2 != 0 || f.orders < 2 || f.concurrency < 1 {
 		return errors.New("bench: users must be an even number ≥ 2, orders ≥ 2, concurrency ≥ 1")
+	}
+	if f.ceiling {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		rep, err := benchCeiling(context.Background(), exe, f)
+		if err != nil {
+			return err
+		}
+		rep.print(os.Stdout)
+		return nil
 	}
 	rep, err := bench(context.Background(), f, os.Stdout)
 	if err != nil {
@@ -332,53 +350,18 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 			"symbol": f.symbol, "side": side, "type": "LIMIT", "price": f.price, "volume": f.qty})
 	}
 	fmt.Fprintf(progress, "sending %d orders over %d connections...\n", f.orders, f.concurrency)
-	lat := make([]time.Duration, f.orders)
-	var next, accepted, rejected atomic.Int64
-	var firstErr error
-	var errOnce sync.Once
-	var wg sync.WaitGroup
 	start := time.Now()
-	for w := 0; w < f.concurrency; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= f.orders {
-					return
-				}
-				// Even orders buy, odd orders sell, from users of the two
-				// halves, so every buy finds a sell at the same price.
-				side, u := "BUY", (i/2)%(f.users/2)
-				if i%2 == 1 {
-					side, u = "SELL", f.users/2+(i/2)%(f.users/2)
-				}
-				t0 := time.Now()
-				env, err := c.call(ctx, "/fe-ex-api/order/create", tokens[u], orderBody[side])
-				lat[i] = time.Since(t0)
-				switch {
-				case err != nil:
-					errOnce.Do(func() { firstErr = err })
-					rejected.Add(1)
-				case env.Code == "0":
-					accepted.Add(1)
-				default:
-					errOnce.Do(func() { firstErr = fmt.Errorf("order/create: %s %s", env.Code, env.Msg) })
-					rejected.Add(1)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	sendTime := time.Since(start)
-	rep := benchReport{Sent: f.orders, Accepted: int(accepted.Load()), Rejected: int(rejected.Load()), SendTime: sendTime}
+	rep, firstErr := sendOrders(ctx, c, f.orders, f.concurrency, func(i int) (string, []byte) {
+		// Even orders buy, odd orders sell, from users of the two halves,
+		// so every buy finds a sell at the same price.
+		if i%2 == 1 {
+			return tokens[f.users/2+(i/2)%(f.users/2)], orderBody["SELL"]
+		}
+		return tokens[(i/2)%(f.users/2)], orderBody["BUY"]
+	})
 	if firstErr != nil {
 		fmt.Fprintf(progress, "first rejection: %v\n", firstErr)
 	}
-	sorted := append([]time.Duration(nil), lat...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
-	pct := func(p float64) time.Duration { return sorted[int(p*float64(len(sorted)-1))] }
-	rep.P50, rep.P99, rep.P999, rep.Max = pct(0.50), pct(0.99), pct(0.999), sorted[len(sorted)-1]
 	fmt.Fprintln(progress, "waiting for matching and settlement...")
 	settleDeadline := time.Now().Add(f.timeout)
 	for {
@@ -400,4 +383,49 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 	}
 	rep.SettleTime = time.Since(start)
 	return rep, nil
+}
+
+// sendOrders sends n order calls over conc keep-alive connections (order i
+// with the token and body that orderOf gives) and reports how many were
+// accepted, the send time and the acknowledgement latency percentiles,
+// with the first refusal or failure.
+func sendOrders(ctx context.Context, c *benchClient, n, conc int, orderOf func(i int) (token string, body []byte)) (benchReport, error) {
+	lat := make([]time.Duration, n)
+	var next, accepted, rejected atomic.Int64
+	var firstErr error
+	var errOnce sync.Once
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < conc; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				token, body := orderOf(i)
+				t0 := time.Now()
+				env, err := c.call(ctx, "/fe-ex-api/order/create", token, body)
+				lat[i] = time.Since(t0)
+				switch {
+				case err != nil:
+					errOnce.Do(func() { firstErr = err })
+					rejected.Add(1)
+				case env.Code == "0":
+					accepted.Add(1)
+				default:
+					errOnce.Do(func() { firstErr = fmt.Errorf("order/create: %s %s", env.Code, env.Msg) })
+					rejected.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	rep := benchReport{Sent: n, Accepted: int(accepted.Load()), Rejected: int(rejected.Load()), SendTime: time.Since(start)}
+	slices.Sort(lat)
+	pct := func(p float64) time.Duration { return lat[int(p*float64(len(lat)-1))] }
+	rep.P50, rep.P99, rep.P999, rep.Max = pct(0.50), pct(0.99), pct(0.999), lat[len(lat)-1]
+	return rep, firstErr
 }

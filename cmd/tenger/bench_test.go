@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBenchMatchesAndSettles runs a small `tenger bench` against a real
@@ -43,5 +46,50 @@ func TestBenchMatchesAndSettles(t *testing.T) {
 		if err != nil || !strings.Contains(string(out), want) {
 			t.Fatalf("audit: %v, want %q in\n%s", err, want, out)
 		}
+	}
+}
+
+// TestBenchCeiling runs `tenger bench --ceiling`'s measurement: the binary
+// started as the no-op server answers every order call of the same client,
+// and its CPU time over the run is read from /proc.
+func TestBenchCeiling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	rep, err := benchCeiling(context.Background(), buildBinary(t), benchFlags{orders: 2000, concurrency: 8,
+		symbol: "btcusdt", price: "50000", qty: "0.0001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Accepted != 2000 || rep.Rejected != 0 || rep.P50 <= 0 || rep.P99 < rep.P50 || rep.SendTime <= 0 {
+		t.Fatalf("report %+v", rep)
+	}
+	if runtime.GOOS == "linux" && rep.ServerCPU <= 0 {
+		t.Fatalf("no server CPU time read: %+v", rep)
+	}
+	var out strings.Builder
+	rep.print(&out)
+	if !strings.Contains(out.String(), "2000 order calls answered by a no-op server") || !strings.Contains(out.String(), "µs per call") {
+		t.Fatalf("printed:\n%s", out.String())
+	}
+}
+
+// TestProcessCPU reads this process's CPU time, which a busy loop raises.
+func TestProcessCPU(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc is Linux's")
+	}
+	before, ok := processCPU(os.Getpid())
+	if !ok {
+		t.Fatal("no CPU time for this process")
+	}
+	for end := time.Now().Add(50 * time.Millisecond); time.Now().Before(end); {
+	}
+	after, _ := processCPU(os.Getpid())
+	if after < before+20*time.Millisecond {
+		t.Fatalf("CPU time %v then %v after a 50 ms busy loop", before, after)
+	}
+	if _, ok := processCPU(-1); ok {
+		t.Fatal("a process that does not exist has a CPU time")
 	}
 }

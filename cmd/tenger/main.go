@@ -26,6 +26,9 @@ Usage:
       end-to-end load: crossing limit orders over HTTP keep-alive against a running
       tenger serve --dev (best with --market-maker=false); reports orders/s accepted,
       acknowledgement latency percentiles and matched-and-settled throughput
+  tenger bench --ceiling [--orders N] [--concurrency N]
+      the same order calls against a server that only answers them: the most this load
+      generator can reach on this machine, and the HTTP server's own CPU per call
   tenger version
       print the version
 

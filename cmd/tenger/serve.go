@@ -65,13 +65,15 @@ func runServe(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       120 * time.Second,
-	}
+	srv := newHTTPServer(h)
 	log.Info().Str("addr", "http://"+ln.Addr().String()).Str("data", f.data).Bool("dev", f.dev).Msg("tenger serve started")
 	return serveHTTP(ctx, srv, ln, log)
+}
+
+// newHTTPServer is the HTTP server of `tenger serve` (and of the no-op
+// endpoint `tenger bench --ceiling` measures against).
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
 }
 
 // serveHTTP serves until ctx ends, then shuts down gracefully: requests in
