@@ -69,8 +69,10 @@
 // restore never skips an unsettled event. Once a snapshot is durable the
 // journal segments it covers are deleted (journal.go), so the journal does
 // not grow without bound. Books are created for every pair of the catalogue
-// at start, so a pair added to markets.json trades after a restart of the
-// engine; the API reads the catalogue it was built with.
+// at start, and a pair the operator adds while the exchange runs (the
+// catalogue's watcher replaces it, markets/reload.go) gets its book before
+// the engine's next batch (pairs.go), with no restart of the engine or the
+// API.
 //
 // Without a usable journal (empty storage, a lost volume, a journal that
 // does not continue its snapshots, or a snapshot older than the store),

@@ -95,8 +95,8 @@ type Engine struct {
 }
 
 // NewEngine builds the engine and recovers its state: every pair of the
-// catalogue gets a book (so a pair added to markets.json trades after a
-// restart of the engine, without touching the API), snapshots are restored,
+// catalogue gets a book (pairs added later get theirs between batches,
+// pairs.go), snapshots are restored,
 // the journal after them is replayed and its events are settled again
 // (idempotently), and stored outbox records are sent again. When there is
 // no usable journal (empty storage, a lost or incomplete journal, or a
