@@ -351,7 +351,7 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 	}
 	fmt.Fprintf(progress, "sending %d orders over %d connections...\n", f.orders, f.concurrency)
 	start := time.Now()
-	rep, firstErr := sendOrders(ctx, c, f.orders, f.concurrency, func(i int) (string, []byte) {
+	rep, firstErr := sendOrders(ctx, c.base, f.orders, f.concurrency, func(i int) (string, []byte) {
 		// Even orders buy, odd orders sell, from users of the two halves,
 		// so every buy finds a sell at the same price.
 		if i%2 == 1 {
@@ -389,7 +389,10 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 // with the token and body that orderOf gives) and reports how many were
 // accepted, the send time and the acknowledgement latency percentiles,
 // with the first refusal or failure.
-func sendOrders(ctx context.Context, c *benchClient, n, conc int, orderOf func(i int) (token string, body []byte)) (benchReport, error) {
+func sendOrders(ctx context.Context, base string, n, conc int, orderOf func(i int) (token string, body []byte)) (benchReport, error) {
+	if _, err := newOrderConn(base, time.Second); err != nil {
+		return benchReport{}, err
+	}
 	lat := make([]time.Duration, n)
 	var next, accepted, rejected atomic.Int64
 	var firstErr error
@@ -400,14 +403,21 @@ func sendOrders(ctx context.Context, c *benchClient, n, conc int, orderOf func(i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			c, _ := newOrderConn(base, 30*time.Second)
+			defer c.close()
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= n {
 					return
 				}
+				if err := ctx.Err(); err != nil {
+					errOnce.Do(func() { firstErr = err })
+					rejected.Add(1)
+					continue
+				}
 				token, body := orderOf(i)
 				t0 := time.Now()
-				env, err := c.call(ctx, "/fe-ex-api/order/create", token, body)
+				env, err := c.call("/fe-ex-api/order/create", token, body)
 				lat[i] = time.Since(t0)
 				switch {
 				case err != nil:

@@ -78,12 +78,10 @@ func benchCeiling(ctx context.Context, exe string, f benchFlags) (ceilingReport,
 	if err != nil {
 		return ceilingReport{}, fmt.Errorf("bench: no-op server did not start: %w", err)
 	}
-	tr := &http.Transport{MaxIdleConns: f.concurrency * 2, MaxIdleConnsPerHost: f.concurrency * 2, IdleConnTimeout: time.Minute}
-	c := &benchClient{base: "http://" + strings.TrimSpace(addr), hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
 	body := []byte(fmt.Sprintf(`{"symbol":%q,"side":"BUY","type":"LIMIT","price":%q,"volume":%q}`, f.symbol, f.price, f.qty))
 	const token = "ceiling-run-token-of-the-length-of-a-session-token"
 	cpu0, _ := processCPU(cmd.Process.Pid)
-	rep, firstErr := sendOrders(ctx, c, f.orders, f.concurrency, func(int) (string, []byte) { return token, body })
+	rep, firstErr := sendOrders(ctx, "http://"+strings.TrimSpace(addr), f.orders, f.concurrency, func(int) (string, []byte) { return token, body })
 	cpu1, ok := processCPU(cmd.Process.Pid)
 	out := ceilingReport{benchReport: rep}
 	if ok {
