@@ -277,8 +277,14 @@ func NewTradeRouter(svc *spot.Service, opts Options) *Router {
 			if err != nil {
 				return nil, err
 			}
-			if finishedOnly && len(f.Status) == 0 {
-				f.Status = []spot.Status{spot.StatusFilled, spot.StatusCancelled, spot.StatusRejected}
+			if finishedOnly {
+				switch {
+				case len(f.Status) == 0:
+					f.Status = []spot.Status{spot.StatusFilled, spot.StatusCancelled, spot.StatusRejected}
+				case f.Status[0].Open():
+					// The history holds no open order.
+					return &OrderList{OrderList: []OrderView{}}, nil
+				}
 			}
 			os, n, err := svc.SearchOrders(c.Ctx, uid(c), f)
 			if err != nil {

@@ -132,6 +132,19 @@ func TestTradeRoutes(t *testing.T) {
 	if open.Count != 1 || open.OrderList[0].OrderID != created.OrderID || open.OrderList[0].Status != 2 {
 		t.Fatalf("alice's open orders %+v", open)
 	}
+	// The history holds finished orders only, whatever status is asked
+	// for; the search finds the open one.
+	for _, st := range []any{1, 2, "PARTIALLY_FILLED"} {
+		var page OrderList
+		a := tradeCall(t, h, p+"/order/entrust_history", "ta", map[string]any{"status": st})
+		if a.Code != "0" || json.Unmarshal(a.Data, &page) != nil || page.Count != 0 || len(page.OrderList) != 0 {
+			t.Fatalf("history with status %v: %+v", st, a)
+		}
+		a = tradeCall(t, h, p+"/order/entrust_search", "ta", map[string]any{"status": st})
+		if st != 1 && (a.Code != "0" || json.Unmarshal(a.Data, &page) != nil || page.Count != 1) {
+			t.Fatalf("search with status %v: %+v", st, a)
+		}
+	}
 	var trades TradeList
 	_ = json.Unmarshal(tradeCall(t, h, p+"/trade/list_by_order", "ta", map[string]any{"order_id": created.OrderID}).Data, &trades)
 	if trades.Count != 1 || trades.TradeList[0].Role != "MAKER" || trades.TradeList[0].DealMoney != "3000" || trades.TradeList[0].Fee != "3" {

@@ -36,9 +36,13 @@ func ReasonFor(err error) Reason {
 		return ReasonNone
 	case errors.Is(err, ErrOffTick):
 		return ReasonPriceOffTick
-	case errors.Is(err, ErrOffLot), errors.Is(err, ErrOffQuote):
+	case errors.Is(err, ErrOffLot):
 		return ReasonQtyOffLot
-	case errors.Is(err, ErrNonPositive), errors.Is(err, ErrTooLarge):
+	case errors.Is(err, ErrOffQuote):
+		return ReasonQuoteOffGrid
+	case errors.Is(err, ErrTooLarge):
+		return ReasonTooLarge
+	case errors.Is(err, ErrNonPositive):
 		return ReasonInvalidQty
 	}
 	return ReasonInvalidCommand
@@ -180,7 +184,8 @@ type OrderRequest struct {
 // the book with this symbol id, and validates it against cfg (the book's
 // configuration). It returns ReasonNone and the command, or the reason to
 // reject it: malformed numbers and off-grid values are refused here, never
-// rounded, so the book only ever sees exact ticks and lots.
+// rounded, so the book only ever sees exact ticks and lots; a value beyond
+// the book's maximum price, quantity or budget is ReasonTooLarge.
 func (c SymbolConfig) PlaceCommand(symbolID uint32, cfg *BookConfig, r OrderRequest) (Command, Reason) {
 	cmd := Command{Kind: CmdPlace, Symbol: symbolID, OrderID: r.OrderID, UserID: r.UserID, Side: r.Side,
 		Type: r.Type, TIF: r.TIF, STP: r.STP}
@@ -206,12 +211,17 @@ func (c SymbolConfig) PlaceCommand(symbolID uint32, cfg *BookConfig, r OrderRequ
 		}
 		v, err := cv.f(d)
 		if err != nil {
-			if errors.Is(err, ErrNonPositive) || errors.Is(err, ErrTooLarge) {
+			if errors.Is(err, ErrNonPositive) {
 				return Command{}, cv.bad
 			}
 			return Command{}, ReasonFor(err)
 		}
 		*cv.dst = v
+	}
+	// Values on the grid but beyond what one order may carry are refused
+	// as too large (the book's own check calls them out of range).
+	if cmd.Price > cfg.MaxPrice || cmd.StopPrice > cfg.MaxPrice || cmd.Qty > cfg.MaxQty || cmd.Quote > cfg.MaxPrice*cfg.MaxQty {
+		return Command{}, ReasonTooLarge
 	}
 	if reason := cmd.Validate(cfg); reason != ReasonNone {
 		return Command{}, reason

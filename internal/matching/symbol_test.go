@@ -79,7 +79,7 @@ func TestSymbolConversions(t *testing.T) {
 	if bc.Symbol != 3 || bc.MinQty != 2 || bc.MinNotional != 5_000_000 || bc.MaxPrice != DefaultMaxPrice {
 		t.Errorf("book config %+v", bc)
 	}
-	for r, err := range map[Reason]error{ReasonPriceOffTick: ErrOffTick, ReasonQtyOffLot: ErrOffLot, ReasonInvalidQty: ErrTooLarge, ReasonNone: nil} {
+	for r, err := range map[Reason]error{ReasonPriceOffTick: ErrOffTick, ReasonQtyOffLot: ErrOffLot, ReasonQuoteOffGrid: ErrOffQuote, ReasonTooLarge: ErrTooLarge, ReasonInvalidQty: ErrNonPositive, ReasonNone: nil} {
 		if ReasonFor(err) != r {
 			t.Errorf("ReasonFor(%v) = %s", err, ReasonFor(err))
 		}
@@ -131,10 +131,13 @@ func TestPlaceCommand(t *testing.T) {
 		"off lot":        {func(o *OrderRequest) { o.Qty = "0.00031" }, ReasonQtyOffLot},
 		"not a number":   {func(o *OrderRequest) { o.Qty = "1e" }, ReasonInvalidCommand},
 		"negative price": {func(o *OrderRequest) { o.Price = "-1" }, ReasonInvalidPrice},
-		"huge qty":       {func(o *OrderRequest) { o.Qty = "1e40" }, ReasonInvalidQty},
-		"huge exponent":  {func(o *OrderRequest) { o.Qty = "1e9999" }, ReasonInvalidQty},
+		"huge qty":       {func(o *OrderRequest) { o.Qty = "1e40" }, ReasonTooLarge},
+		"huge exponent":  {func(o *OrderRequest) { o.Qty = "1e9999" }, ReasonTooLarge},
+		"qty over max":   {func(o *OrderRequest) { o.Qty = "9000000000000" }, ReasonTooLarge},
+		"price over max": {func(o *OrderRequest) { o.Price = "900000000000000000" }, ReasonTooLarge},
+		"zero qty":       {func(o *OrderRequest) { o.Qty = "0.000" }, ReasonInvalidQty},
 		"tiny exponent":  {func(o *OrderRequest) { o.Price = "1e-9999" }, ReasonPriceOffTick},
-		"long digits":    {func(o *OrderRequest) { o.Price = "1234567890123456789012345678901234567890.5" }, ReasonInvalidPrice},
+		"long digits":    {func(o *OrderRequest) { o.Price = "1234567890123456789012345678901234567890.5" }, ReasonTooLarge},
 		"below min qty":  {func(o *OrderRequest) { o.Qty = "0.0001"; o.Price = "60000" }, ReasonBelowMinQty},
 		"below notional": {func(o *OrderRequest) { o.Price = "1" }, ReasonBelowMinNotional},
 		"market by quote": {func(o *OrderRequest) {
@@ -142,7 +145,10 @@ func TestPlaceCommand(t *testing.T) {
 		}, ReasonNone},
 		"quote off grid": {func(o *OrderRequest) {
 			o.Type, o.TIF, o.Price, o.Qty, o.Quote = Market, IOC, "", "", "100.0000001"
-		}, ReasonQtyOffLot},
+		}, ReasonQuoteOffGrid},
+		"quote over max": {func(o *OrderRequest) {
+			o.Type, o.TIF, o.Price, o.Qty, o.Quote = Market, IOC, "", "", "90000000000000000000"
+		}, ReasonTooLarge},
 	}
 	for name, tc := range cases {
 		o := ok

@@ -225,6 +225,8 @@ const (
 	ReasonPostOnlyWouldTake // a post-only order (or its amendment) would cross
 	ReasonStopWouldTrigger  // the stop is already reached by the last price
 	ReasonWrongSymbol       // the command names another book
+	ReasonQuoteOffGrid      // decimal quote amount not on the tick × lot grid (raised by the decoder)
+	ReasonTooLarge          // a decimal value beyond the engine's int64 units (raised by the decoder)
 	reasonCount             // keep last
 )
 
@@ -248,6 +250,8 @@ var reasonNames = [reasonCount]string{
 	ReasonPostOnlyWouldTake: "post_only_would_take",
 	ReasonStopWouldTrigger:  "stop_would_trigger",
 	ReasonWrongSymbol:       "wrong_symbol",
+	ReasonQuoteOffGrid:      "quote_off_grid",
+	ReasonTooLarge:          "too_large",
 }
 
 func (r Reason) String() string {

@@ -107,7 +107,7 @@ func amendCommand(p markets.Pair, o Order, uid, volume string) (matching.Command
 	if volume == "" {
 		return matching.Command{}, apperr.New(apperr.CodeTradeVolumeRequired)
 	}
-	if len(volume) > 40 {
+	if !plainNumber(volume) {
 		return matching.Command{}, apperr.New(apperr.CodeTradeNumber)
 	}
 	v, err := decimal.NewFromString(volume)

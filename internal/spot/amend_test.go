@@ -106,7 +106,10 @@ func TestAmendRefusals(t *testing.T) {
 		{alice, "btcusdt", "0.5", apperr.CodeTradeAmendVolume},  // same
 		{alice, "btcusdt", "0.1", apperr.CodeTradeAmendVolume},  // down to the filled part
 		{alice, "btcusdt", "0.05", apperr.CodeTradeAmendVolume}, // below it
-		{alice, "btcusdt", "-1", apperr.CodeTradeAmendVolume},
+		{alice, "btcusdt", "-1", apperr.CodeTradeNumber},        // as order entry: no sign or exponent
+		{alice, "btcusdt", "+0.3", apperr.CodeTradeNumber},
+		{alice, "btcusdt", "3e-1", apperr.CodeTradeNumber},
+		{alice, "btcusdt", "0.3E0", apperr.CodeTradeNumber},
 		{alice, "btcusdt", "0.3000001", apperr.CodeTradeVolumeLot},
 		{alice, "btcusdt", "0.100005", apperr.CodeTradeMinQty},     // 0.000005 left
 		{alice, "btcusdt", "0.10001", apperr.CodeTradeMinNotional}, // 0.00001 × 30000 = 0.3 < 5

@@ -58,6 +58,32 @@ func TestFeeTiersAndFeeCoinDiscount(t *testing.T) {
 	e.audit()
 }
 
+// The fee-coin switch applies to the very next order and fee-rate answer,
+// although the tier from the 30-day volume is reused for a minute.
+func TestFeeCoinSwitchAppliesAtOnce(t *testing.T) {
+	e := newEnv(t)
+	sw := feeCoinOn{}
+	e.svc = New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, FeeCoin: sw})
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "100000")
+	if fr, err := e.svc.FeeRates(e.ctx, bob); err != nil || fr.FeeCoin || !fr.Taker.Equal(dec("0.001")) {
+		t.Fatalf("switch off: %+v %v", fr, err)
+	}
+	sw[bob] = true
+	if fr, err := e.svc.FeeRates(e.ctx, bob); err != nil || !fr.FeeCoin || !fr.Taker.Equal(dec("0.00075")) {
+		t.Fatalf("switch just turned on: %+v %v", fr, err)
+	}
+	e.place(alice, limit("btcusdt", "SELL", "30000", "1"))
+	buy := e.place(bob, limit("btcusdt", "BUY", "30000", "0.4"))
+	e.drain()
+	e.wantOrder(bob, buy, StatusFilled, "0.4", "12000", "0.0003")
+	sw[bob] = false
+	if fr, err := e.svc.FeeRates(e.ctx, bob); err != nil || fr.FeeCoin || !fr.Taker.Equal(dec("0.001")) {
+		t.Fatalf("switch just turned off: %+v %v", fr, err)
+	}
+	e.audit()
+}
+
 // Every trade's volume counts once for each side, however settlement
 // spreads a day over items, and items of the old one-per-day layout and of
 // earlier days in the window count too.

@@ -58,10 +58,11 @@ type Service struct {
 	rates  sync.Map // uid → cachedRates
 }
 
-// cachedRates are a user's fee rates, reused for rateTTL: the 30-day volume
-// moves slowly, and reading it (and the fee-coin switch) on every order
-// would double the store reads of order entry. A switch change therefore
-// applies to orders placed up to a minute later.
+// cachedRates are a user's tier rates and 30-day volume, reused for
+// rateTTL: the volume moves slowly, and summing its daily items on every
+// order would double the store reads of order entry. The fee-coin switch is
+// read on every call, so a change applies to the user's next order and
+// fee-rate answer.
 type cachedRates struct {
 	FeeRates
 	until time.Time
@@ -124,18 +125,20 @@ type FeeRates struct {
 // the order when it is placed).
 func (s *Service) FeeRates(ctx context.Context, uid string) (FeeRates, error) {
 	now := s.now()
-	if v, ok := s.rates.Load(uid); ok {
-		if c := v.(cachedRates); now.Before(c.until) {
-			return c.FeeRates, nil
+	var r FeeRates
+	if v, ok := s.rates.Load(uid); ok && now.Before(v.(cachedRates).until) {
+		r = v.(cachedRates).FeeRates
+	} else {
+		vol, err := thirtyDayVolume(ctx, s.st, uid, now)
+		if err != nil {
+			return FeeRates{}, err
 		}
+		t := tierFor(s.tiers, vol)
+		r = FeeRates{Maker: t.Maker, Taker: t.Taker, Volume30d: vol}
+		s.rates.Store(uid, cachedRates{FeeRates: r, until: now.Add(rateTTL)})
 	}
-	vol, err := thirtyDayVolume(ctx, s.st, uid, now)
-	if err != nil {
-		return FeeRates{}, err
-	}
-	t := tierFor(s.tiers, vol)
-	r := FeeRates{Maker: t.Maker, Taker: t.Taker, Volume30d: vol}
 	if s.fc != nil {
+		var err error
 		if r.FeeCoin, err = s.fc.FeeCoinOpen(ctx, uid); err != nil {
 			return FeeRates{}, err
 		}
@@ -144,7 +147,6 @@ func (s *Service) FeeRates(ctx context.Context, uid string) (FeeRates, error) {
 			r.Maker, r.Taker = r.Maker.Mul(off), r.Taker.Mul(off)
 		}
 	}
-	s.rates.Store(uid, cachedRates{FeeRates: r, until: now.Add(rateTTL)})
 	return r, nil
 }
 
@@ -362,8 +364,9 @@ func (s *Service) GetOrder(ctx context.Context, uid, orderID string) (Order, err
 }
 
 func parseOrderID(s string) (uint64, error) {
-	var id uint64
-	if _, err := fmt.Sscan(strings.TrimSpace(s), &id); err != nil || id == 0 || len(s) > 24 {
+	// Decimal digits only: no sign, base prefix or trailing text.
+	id, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	if err != nil || id == 0 || len(s) > 24 {
 		return 0, apperr.New(apperr.CodeTradeOrderNotFound)
 	}
 	return id, nil

@@ -73,6 +73,16 @@ func TestLimitTradeFeesPartialFillAndCancel(t *testing.T) {
 
 	// Only the owner may cancel; cancel releases exactly the remaining 0.6 BTC.
 	wantCode(t, e.svc.CancelOrder(e.ctx, bob, "btcusdt", sell), apperr.CodeTradeOrderNotFound)
+	// An id is decimal digits: with trailing text, a sign or in another
+	// base it names no order (and must not cancel this one).
+	oid, _ := strconv.ParseUint(sell, 10, 64)
+	for _, bad := range []string{sell + "abc", sell + ".5", "+" + sell, "0x" + strconv.FormatUint(oid, 16), sell + " 1"} {
+		wantCode(t, e.svc.CancelOrder(e.ctx, alice, "btcusdt", bad), apperr.CodeTradeOrderNotFound)
+		if _, err := e.svc.OrderTrades(e.ctx, alice, bad); err == nil {
+			t.Fatalf("order %q was read", bad)
+		}
+	}
+	e.wantOrder(alice, sell, StatusPartiallyFilled, "0.4", "12000", "12")
 	if err := e.svc.CancelOrder(e.ctx, alice, "btcusdt", sell); err != nil {
 		t.Fatal(err)
 	}
@@ -399,6 +409,10 @@ func TestValidationCodes(t *testing.T) {
 		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.001", StopPrice: "1"}, apperr.CodeTradeStopPrice},
 		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeStopLimit, Price: "30000", Volume: "0.001"}, apperr.CodeTradeStopPrice},
 		{limit("btcusdt", "BUY", "30000", "0.01"), apperr.CodeTradeInsufficient},
+		// On the grid but beyond what one order may carry.
+		{limit("btcusdt", "BUY", "9000000000", "9000000"), apperr.CodeTradeTooLarge},
+		{limit("btcusdt", "BUY", "100000000000000000000", "0.001"), apperr.CodeTradeTooLarge},
+		{PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, QuoteVolume: "10.123456789"}, apperr.CodeTradeVolumeLot},
 		// Numbers are plain decimals, as wallet amounts: no exponent or sign.
 		{limit("btcusdt", "BUY", ".5e3", "0.01"), apperr.CodeTradeNumber},
 		{limit("btcusdt", "BUY", "1E3", "0.01"), apperr.CodeTradeNumber},
@@ -425,6 +439,8 @@ func TestValidationCodes(t *testing.T) {
 	for r, want := range map[PlaceRequest]string{
 		limit("btcusdt", "BUY", "30000", "0.000001"): "0.00001 BTC",
 		limit("btcusdt", "BUY", "100", "0.0001"):     "5 USDT",
+		// A market buy's amount is on the grid of the quote coin's units.
+		{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, QuoteVolume: "10.123456789"}: "multiple of 0.00000001 USDT",
 	} {
 		_, err := e.svc.PlaceOrder(e.ctx, bob, r)
 		if msg := apperr.As(err).Message(apperr.LangEN); !strings.HasSuffix(msg, want) {

@@ -149,7 +149,7 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 		}
 	}
 	for _, s := range []string{or.Price, or.Qty, or.Quote, or.StopPrice} {
-		if s != "" && (len(s) > 40 || !coins.IsPlainDecimal(s)) {
+		if s != "" && !plainNumber(s) {
 			return c, apperr.New(apperr.CodeTradeNumber)
 		}
 	}
@@ -224,6 +224,10 @@ func reasonError(p markets.Pair, r matching.Reason) error {
 		return apperr.New(apperr.CodeTradePriceTick, cfg.PriceTick.String())
 	case matching.ReasonQtyOffLot:
 		return apperr.New(apperr.CodeTradeVolumeLot, cfg.LotSize.String())
+	case matching.ReasonQuoteOffGrid:
+		return apperr.New(apperr.CodeTradeVolumeLot, cfg.QuoteUnit().String()+" "+p.Quote)
+	case matching.ReasonTooLarge:
+		return apperr.New(apperr.CodeTradeTooLarge)
 	case matching.ReasonBelowMinQty:
 		min := cfg.MinQty
 		if !min.IsPositive() {
@@ -246,3 +250,8 @@ func clip(s string, n int) string {
 	}
 	return s
 }
+
+// plainNumber reports whether a price or quantity is written as the API
+// takes it: digits with at most one decimal point (no sign or exponent),
+// at most 40 characters.
+func plainNumber(s string) bool { return len(s) <= 40 && coins.IsPlainDecimal(s) }
