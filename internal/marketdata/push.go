@@ -29,7 +29,8 @@ func KlineChannel(symbol string, p Period) string { return "market_" + symbol + 
 // KnownChannel returns the check of the market channels subscribers may
 // ask for: market_{symbol}_depth_step{0..2}, _trade_ticker, _ticker and
 // _kline_{period}, for a pair of the catalogue as it is now (pairs added
-// to markets.json are known at once).
+// to markets.json are known at once), spelled as the messages are
+// published (lower-case symbol, the period's canonical text).
 func KnownChannel(cat *markets.Catalogue) push.ChannelFunc {
 	return func(ch string) bool {
 		rest, ok := strings.CutPrefix(ch, "market_")
@@ -40,7 +41,10 @@ func KnownChannel(cat *markets.Catalogue) push.ChannelFunc {
 		if !ok {
 			return false
 		}
-		if _, ok := cat.Pair(sym); !ok {
+		// Names exactly as messages are published: the pair's own symbol
+		// and the period's own text, not the spellings the REST calls
+		// also take.
+		if p, ok := cat.Pair(sym); !ok || p.Symbol != sym {
 			return false
 		}
 		switch {
@@ -50,8 +54,9 @@ func KnownChannel(cat *markets.Catalogue) push.ChannelFunc {
 			step := strings.TrimPrefix(kind, "depth_step")
 			return step == "0" || step == "1" || step == "2"
 		case strings.HasPrefix(kind, "kline_"):
-			_, ok := ParsePeriod(strings.TrimPrefix(kind, "kline_"))
-			return ok
+			text := strings.TrimPrefix(kind, "kline_")
+			p, ok := ParsePeriod(text)
+			return ok && string(p) == text
 		}
 		return false
 	}
@@ -103,16 +108,23 @@ func (s *Service) flush(ctx context.Context, now time.Time) {
 			b, err := push.Tick(TickerChannel(sym), now, st.ticker(now))
 			add(TickerChannel(sym), b, err)
 			for _, p := range Periods {
-				if !st.dirtyK[p] {
+				from, ok := st.dirtyK[p]
+				if !ok {
 					continue
 				}
+				// Every candle changed since the last push, oldest first:
+				// trades of two buckets within one interval must not leave
+				// the earlier bucket's last state unpushed.
 				ser := st.series[p]
-				if len(ser) == 0 {
-					continue
+				i := len(ser)
+				for i > 0 && ser[i-1].start >= from {
+					i--
 				}
 				ch := KlineChannel(sym, p)
-				b, err := push.Tick(ch, now, klineView(ser[len(ser)-1]))
-				add(ch, b, err)
+				for _, c := range ser[i:] {
+					b, err := push.Tick(ch, now, klineView(c))
+					add(ch, b, err)
+				}
 				delete(st.dirtyK, p)
 			}
 			st.tickDirty, st.tickPushAt = false, now

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,7 +140,12 @@ func TestTradePushesAndShapes(t *testing.T) {
 	e.md.OnTrades("btcusdt", sequence()[:2])
 	_ = e.md.Sync(ctx)
 	byCh := map[string][]byte{}
+	klines := map[string][][]byte{}
 	for _, m := range e.push.take() {
+		if strings.Contains(m.Channel, "_kline_") {
+			klines[m.Channel] = append(klines[m.Channel], m.Body)
+			continue
+		}
 		if _, dup := byCh[m.Channel]; dup {
 			t.Fatalf("two messages on %s", m.Channel)
 		}
@@ -167,20 +173,29 @@ func TestTradePushesAndShapes(t *testing.T) {
 		t.Fatalf("ticker message %s", byCh["market_btcusdt_ticker"])
 	}
 	for _, p := range Periods {
-		b, ok := byCh[KlineChannel("btcusdt", p)]
-		if !ok {
-			t.Fatalf("no kline push for %s", p)
+		// The two trades are in different minutes (23:58:10, 23:59:59):
+		// the 1min channel gets both candles' last state, oldest first;
+		// every longer period has them in one candle.
+		wantClose := []string{"105"}
+		if p == Min1 {
+			wantClose = []string{"100", "105"}
 		}
-		m = tickMsg{}
-		decodeJSON(t, b, &m)
-		var k KlineView
-		decodeJSON(t, m.Tick, &k)
-		if m.Channel != "market_btcusdt_kline_"+string(p) || k.Close != "105" {
-			t.Fatalf("kline message %s", b)
+		bs := klines[KlineChannel("btcusdt", p)]
+		if len(bs) != len(wantClose) {
+			t.Fatalf("%s: %d kline pushes, want %d", p, len(bs), len(wantClose))
+		}
+		for i, b := range bs {
+			m = tickMsg{}
+			decodeJSON(t, b, &m)
+			var k KlineView
+			decodeJSON(t, m.Tick, &k)
+			if m.Channel != "market_btcusdt_kline_"+string(p) || k.Close != wantClose[i] {
+				t.Fatalf("kline message %s", b)
+			}
 		}
 	}
-	if len(byCh) != 2+len(Periods) {
-		t.Fatalf("channels %d", len(byCh))
+	if len(byCh) != 2 || len(klines) != len(Periods) {
+		t.Fatalf("channels %d and %d", len(byCh), len(klines))
 	}
 	// A second trade within 100 ms: the trade goes out at once, the
 	// ticker and klines wait for their interval.
@@ -247,7 +262,11 @@ func TestKnownChannel(t *testing.T) {
 		}
 	}
 	for _, ch := range []string{"market_dogeusdt_ticker", "market_btcusdt_depth_step9", "market_btcusdt_kline_7min",
-		"market_btcusdt", "market__ticker", "btcusdt_ticker", "market_btcusdt_tickers", "market_btcusdt_depth_step", "chat_1"} {
+		"market_btcusdt", "market__ticker", "btcusdt_ticker", "market_btcusdt_tickers", "market_btcusdt_depth_step", "chat_1",
+		// Only the names messages are published under: another spelling of
+		// a pair or a period would be answered ok and never pushed to.
+		"market_BTCUSDT_ticker", "market_BTC/USDT_ticker", "market_btcusdt_kline_1h", "market_btcusdt_kline_1MIN",
+		"market_btcusdt_kline_1d", "market_btcusdt_kline_4hour", "market_btcusdt_kline_60m"} {
 		if known(ch) {
 			t.Errorf("%s accepted", ch)
 		}

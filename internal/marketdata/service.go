@@ -95,7 +95,7 @@ type symState struct {
 
 	pending    []Trade
 	tickDirty  bool
-	dirtyK     map[Period]bool
+	dirtyK     map[Period]int64 // per period, the earliest candle start changed since the last push
 	tickPushAt time.Time
 }
 
@@ -118,7 +118,7 @@ func New(ctx context.Context, o Options) (*Service, error) {
 }
 
 func newSymState(p markets.Pair) *symState {
-	return &symState{pair: p, series: map[Period][]*candle{}, dirtyK: map[Period]bool{}}
+	return &symState{pair: p, series: map[Period][]*candle{}, dirtyK: map[Period]int64{}}
 }
 
 // Store layout: candles under pk "md#k#<symbol>#<period>", sk the bucket
@@ -370,7 +370,9 @@ func (s *Service) applyTrades(ctx context.Context, symbol string, trades []Trade
 					dirty[p] = map[int64]*candle{}
 				}
 				dirty[p][c.start] = c
-				st.dirtyK[p] = true
+				if from, ok := st.dirtyK[p]; !ok || c.start < from {
+					st.dirtyK[p] = c.start
+				}
 				st.tickDirty = true
 			}
 		}

@@ -571,3 +571,50 @@ func TestStringers(t *testing.T) {
 		t.Error("stringers")
 	}
 }
+
+// Depth by buckets: the levels of the first n buckets of span ticks, bids
+// grouped down and asks up, and a bucket the level cap would cut is left
+// out whole.
+func TestAppendDepthBuckets(t *testing.T) {
+	buf := NewEventBuffer(16)
+	b := NewBook(BookConfig{Symbol: 3}, buf)
+	if got := b.AppendDepthBuckets(nil, Buy, 10, 2, 100); len(got) != 0 {
+		t.Fatalf("empty book: %v", got)
+	}
+	// Bids 199, 195, 190 | 189, 181 | 170; asks 201, 210 | 211, 219, 220 | 221.
+	id := uint64(0)
+	for _, p := range []int64{199, 195, 190, 189, 181, 170} {
+		id++
+		runSteps(t, b, buf, []step{{lim(id, 1, Buy, 1, p), nil}})
+	}
+	for _, p := range []int64{201, 210, 211, 219, 220, 221} {
+		id++
+		runSteps(t, b, buf, []step{{lim(id, 2, Sell, 1, p), nil}})
+	}
+	prices := func(ls []DepthLevel) []int64 {
+		var out []int64
+		for _, l := range ls {
+			out = append(out, l.Price)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		side   Side
+		n, max int
+		want   []int64
+	}{
+		{Buy, 1, 100, []int64{199, 195, 190}},           // bucket 19
+		{Buy, 2, 100, []int64{199, 195, 190, 189, 181}}, // buckets 19, 18
+		{Buy, 9, 100, []int64{199, 195, 190, 189, 181, 170}},
+		{Buy, 2, 4, []int64{199, 195, 190}}, // bucket 18 would be cut: left out
+		{Buy, 1, 2, []int64{199, 195}},      // the first bucket alone is kept, cut
+		{Sell, 1, 100, []int64{201, 210}},   // bucket 21 (up: 201..210)
+		{Sell, 2, 100, []int64{201, 210, 211, 219, 220}},
+		{Sell, 3, 100, []int64{201, 210, 211, 219, 220, 221}},
+		{Sell, 3, 4, []int64{201, 210}},
+	} {
+		if got := prices(b.AppendDepthBuckets(nil, c.side, 10, c.n, c.max)); !slices.Equal(got, c.want) {
+			t.Errorf("%v n=%d max=%d: %v, want %v", c.side, c.n, c.max, got, c.want)
+		}
+	}
+}

@@ -76,6 +76,52 @@ func (b *Book) AppendDepth(dst []DepthLevel, side Side, max int) []DepthLevel {
 	return dst
 }
 
+// AppendDepthBuckets appends the levels of side, best first, that fall in
+// the side's first n buckets of span ticks (bids grouped down, asks up, as
+// merged depth groups them), at most max levels. A bucket that max would
+// cut is left out whole, so a merge of what it returns onto span (or a
+// finer grid that divides it) has complete quantities.
+func (b *Book) AppendDepthBuckets(dst []DepthLevel, side Side, span int64, n, max int) []DepthLevel {
+	if span < 1 || n <= 0 || max <= 0 {
+		return dst
+	}
+	bucket := func(p int64) int64 {
+		if side == Buy {
+			return p / span
+		}
+		return (p + span - 1) / span
+	}
+	start, first := len(dst), int64(0)
+	cut := false
+	b.sideLevels(side).forEach(func(ref levelRef) bool {
+		lv := &b.levels[ref.idx]
+		k := bucket(lv.price)
+		if len(dst) == start {
+			first = k
+		}
+		if d := k - first; d >= int64(n) || -d >= int64(n) {
+			return false
+		}
+		if len(dst)-start == max {
+			cut = true
+			return false
+		}
+		dst = append(dst, DepthLevel{Price: lv.price, Qty: lv.total, Orders: int(lv.count)})
+		return true
+	})
+	if !cut {
+		return dst
+	}
+	if last := bucket(dst[len(dst)-1].Price); last != first {
+		// (A first bucket of more than max levels is kept, cut: it is all
+		// there is to show.)
+		for bucket(dst[len(dst)-1].Price) == last {
+			dst = dst[:len(dst)-1]
+		}
+	}
+	return dst
+}
+
 // BestBid returns the best bid's price and total quantity.
 func (b *Book) BestBid() (price, qty int64, ok bool) { return b.best(&b.bids) }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -53,7 +54,7 @@ func ParseFrame(b []byte) (Frame, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return Frame{}, fmt.Errorf("%w: %s must be a %s", ErrInvalid, te.Field, te.Type)
+			return Frame{}, fmt.Errorf("%w: %s must be %s", ErrInvalid, te.Field, jsonKind(te.Type))
 		}
 		return Frame{}, fmt.Errorf("%w: frame is not a JSON object", ErrInvalid)
 	}
@@ -170,4 +171,22 @@ func HandleFrame(ctx context.Context, p Pusher, auth AuthFunc, known ChannelFunc
 		return rep("auth", "", "ok", ""), nil
 	}
 	return rep("error", "", "error", "unsupported frame"), nil
+}
+
+// jsonKind names what a frame field must hold in JSON terms (never a Go type).
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another type"
 }

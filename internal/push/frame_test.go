@@ -39,6 +39,20 @@ func TestParseFrame(t *testing.T) {
 	}
 }
 
+// A field of the wrong JSON type is named with its JSON kind, never a Go type.
+func TestFrameTypeErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"event":"sub","params":"x"}`:           "params must be an object",
+		`{"event":"sub","params":{"channel":1}}`: "params.channel must be a string",
+		`{"event":1}`:                            "event must be a string",
+	} {
+		_, err := ParseFrame([]byte(in))
+		if !errors.Is(err, ErrInvalid) || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+}
+
 func TestPongAndEnvelopes(t *testing.T) {
 	if got := string(Pong(Frame{Kind: FramePing, Ping: json.RawMessage("42")})); got != `{"pong":42}` {
 		t.Fatalf("pong %s", got)

@@ -676,6 +676,10 @@ func (e *Engine) publishTrades() {
 
 // publishDepth sends the top 200 levels of each changed book, at most every
 // 100 ms per symbol.
+// maxDepthLevels bounds the price levels a depth update carries per side
+// (merged steps need more than the MaxDepthLimit levels step 0 shows).
+const maxDepthLevels = 20_000
+
 func (e *Engine) publishDepth(force bool) {
 	if e.o.Feed == nil {
 		return
@@ -691,8 +695,14 @@ func (e *Engine) publishDepth(force bool) {
 			continue
 		}
 		cfg := e.set.cfgs[id]
+		// Enough levels for every view: the merged steps group the levels
+		// of up to MaxDepthLimit buckets of the coarsest step's grid, whole.
+		span, err := cfg.ToTicks(e.set.pairs[id].DepthStep(marketdata.MaxDepthStep))
+		if err != nil {
+			span = 1
+		}
 		conv := func(side matching.Side) []marketdata.Level {
-			e.depthBuf = b.AppendDepth(e.depthBuf[:0], side, 200)
+			e.depthBuf = b.AppendDepthBuckets(e.depthBuf[:0], side, span, marketdata.MaxDepthLimit, maxDepthLevels)
 			out := make([]marketdata.Level, len(e.depthBuf))
 			for i, l := range e.depthBuf {
 				out[i] = marketdata.Level{Price: cfg.FromTicks(l.Price), Qty: cfg.FromLots(l.Qty)}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -586,4 +587,24 @@ func TestTradeTimeIsTheBatchTime(t *testing.T) {
 			t.Fatalf("the trade is stored at %d ms for order %s and published at %d ms", row, o.id, pub)
 		}
 	}
+}
+
+// The depth the engine publishes holds every level the merged steps group:
+// 250 asks 0.01 apart fall in one bucket of btcusdt's coarsest step (100
+// USDT), so all of them are published, not only the 200 step 0 shows.
+func TestDepthCoversTheMergedSteps(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	for i := 1; i <= 250; i++ {
+		e.place(alice, limit("btcusdt", "SELL", fmt.Sprintf("%d.%02d", 30000+i/100, i%100), "0.001"))
+	}
+	e.drain()
+	e.eng.publishDepth(true)
+	e.feed.mu.Lock()
+	asks := e.feed.asks["btcusdt"]
+	e.feed.mu.Unlock()
+	if len(asks) != 250 || !asks[0].Price.Equal(dec("30000.01")) || !asks[249].Price.Equal(dec("30002.5")) {
+		t.Fatalf("%d ask levels published, from %v to %v", len(asks), asks[0], asks[len(asks)-1])
+	}
+	e.audit()
 }
