@@ -26,7 +26,6 @@ type access struct {
 	TableRead     bool // GetItem/Query/BatchGetItem on the table and its indexes
 	TableWrite    bool // plus Put/Update/Delete/BatchWrite/TransactWrite (implies read)
 	SendOrders    bool // SendMessage on the orders FIFO queue
-	SendEvents    bool // SendMessage on the events FIFO queue
 	Notify        bool // SMS through SNS and e-mail through SES (verification codes)
 	StartWorkflow bool // StartExecution of the withdrawal state machine
 	Push          bool // PostToConnection on the WebSocket API's live stage (user updates)
@@ -250,9 +249,6 @@ func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 	}
 	if a.SendOrders {
 		deps.Queues.Orders.GrantSendMessages(fn)
-	}
-	if a.SendEvents {
-		deps.Queues.Events.GrantSendMessages(fn)
 	}
 	if a.StartWorkflow && deps.Workflows != nil {
 		deps.Workflows.Withdrawal.GrantStartExecution(fn)

@@ -50,12 +50,11 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	t := &Tenger{}
 	id := func(name string) string { return "Tenger-" + cfg.Stage + "-" + name }
 	t.Data = NewDataStack(app, id("Data"), props("Data", "DynamoDB table and change stream"), cfg)
-	t.Queues = NewQueuesStack(app, id("Queues"), props("Queues", "order and event FIFO queues"), cfg)
+	t.Queues = NewQueuesStack(app, id("Queues"), props("Queues", "order FIFO queue"), cfg)
 
 	env := map[string]string{
 		"TABLE_NAME":       *t.Data.Table.TableName(),
 		"ORDERS_QUEUE_URL": *t.Queues.Orders.QueueUrl(),
-		"EVENTS_QUEUE_URL": *t.Queues.Events.QueueUrl(),
 	}
 	// The names are platform.NewAWS's (internal/platform/aws.go).
 	env["FUTURES_LIVE"] = fmt.Sprint(cfg.Flags.FuturesLive)

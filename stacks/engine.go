@@ -80,12 +80,14 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 			OperatingSystemFamily: awsecs.OperatingSystemFamily_LINUX(),
 		},
 	})
-	// Least privilege for the engine: consume order commands, publish
-	// engine events, read and write its journal and snapshots in the table
-	// (and, granted by the realtime stack, post the market channels to the
-	// WebSocket API's connections).
+	// Least privilege for the engine: consume order commands, and send
+	// them too (its outbox sweep sends again the orders that were stored
+	// but never reached the queue, also at start, before it takes any
+	// batch), read and write the table (settlement, market data) and, granted by
+	// the realtime stack, post the market channels to the WebSocket API's
+	// connections. The journal and snapshots are on its file system.
 	queues.Orders.GrantConsumeMessages(s.Task.TaskRole())
-	queues.Events.GrantSendMessages(s.Task.TaskRole())
+	queues.Orders.GrantSendMessages(s.Task.TaskRole())
 	data.Table.GrantReadWriteData(s.Task.TaskRole())
 
 	sg := awsec2.NewSecurityGroup(st, jsii.String("EngineSecurityGroup"), &awsec2.SecurityGroupProps{

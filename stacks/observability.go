@@ -70,7 +70,6 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 		dlq awssqs.Queue
 	}{
 		{"OrdersDLQDepth", o.Queues.OrdersDLQ},
-		{"EventsDLQDepth", o.Queues.EventsDLQ},
 		{"StreamFailuresDepth", o.Realtime.StreamDLQ},
 		{"WorkflowStartFailuresDepth", o.Workflows.StarterDLQ},
 	} {

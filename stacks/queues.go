@@ -11,22 +11,19 @@ import (
 // dead-letter queue (matches the queue port's default in the embedded queue).
 const maxReceives = 5
 
-// QueuesStack holds the FIFO queues between the API, the engine and
-// settlement, each with a dead-letter queue.
+// QueuesStack holds the FIFO queue between the API and the engine, with a
+// dead-letter queue. (The engine settles its own events in the table, so
+// no queue carries them.)
 type QueuesStack struct {
 	awscdk.Stack
 	// Orders carries order commands to the engine (message group = symbol).
 	Orders    awssqs.Queue
 	OrdersDLQ awssqs.Queue
-	// Events carries engine events (accepted, trade, done) to settlement;
-	// FIFO too, because settlement must apply one symbol's trades in order.
-	Events    awssqs.Queue
-	EventsDLQ awssqs.Queue
 }
 
-// NewQueuesStack creates the orders and events FIFO queues. Content-based
+// NewQueuesStack creates the orders FIFO queue. Content-based
 // deduplication is off: producers set the deduplication id to the idempotency
-// key of the command or event (order id, trade id), so two different
+// key of the command ("place:<order id>", "cancel:..."), so two different
 // commands with the same body are never merged and a retried send is.
 // Deduplication and throughput are scoped per message group (high-throughput
 // FIFO), since ordering is only needed within a symbol.
@@ -34,9 +31,7 @@ func NewQueuesStack(scope constructs.Construct, id string, props *awscdk.StackPr
 	st := awscdk.NewStack(scope, jsii.String(id), props)
 	s := &QueuesStack{Stack: st}
 	s.Orders, s.OrdersDLQ = fifoWithDLQ(st, "Orders", awscdk.Duration_Seconds(jsii.Number(60)))
-	s.Events, s.EventsDLQ = fifoWithDLQ(st, "Events", awscdk.Duration_Seconds(jsii.Number(60)))
 	awscdk.NewCfnOutput(st, jsii.String("OrdersQueueUrl"), &awscdk.CfnOutputProps{Value: s.Orders.QueueUrl()})
-	awscdk.NewCfnOutput(st, jsii.String("EventsQueueUrl"), &awscdk.CfnOutputProps{Value: s.Events.QueueUrl()})
 	return s
 }
 

@@ -185,7 +185,7 @@ func TestDataStackProduction(t *testing.T) {
 
 func TestQueuesStack(t *testing.T) {
 	tpl := templates["queues"]
-	expect(t, "four queues", func() { tpl.ResourceCountIs(jsii.String("AWS::SQS::Queue"), jsii.Number(4)) })
+	expect(t, "two queues (orders and its DLQ)", func() { tpl.ResourceCountIs(jsii.String("AWS::SQS::Queue"), jsii.Number(2)) })
 	queues := resources("queues", "AWS::SQS::Queue")
 	var main, dlqs int
 	for id, q := range queues {
@@ -215,8 +215,10 @@ func TestQueuesStack(t *testing.T) {
 			dlqs++
 		}
 	}
-	if main != 2 || dlqs != 2 {
-		t.Errorf("main queues %d, DLQs %d; want 2 and 2", main, dlqs)
+	// Only order commands travel by queue: the engine settles its own
+	// events in the table.
+	if main != 1 || dlqs != 1 {
+		t.Errorf("main queues %d, DLQs %d; want 1 and 1", main, dlqs)
 	}
 }
 
@@ -408,8 +410,10 @@ func TestEngineStack(t *testing.T) {
 			t.Errorf("engine image source = %+v", img.Source)
 		}
 	}
-	// The task role can consume orders, send events, use the table and post
-	// to WebSocket connections (TestEnginePostsMarketChannels): nothing else.
+	// The task role can consume orders and send them (its outbox sweep
+	// sends again orders stored but never queued, also at start), use the
+	// table and post to WebSocket connections
+	// (TestEnginePostsMarketChannels): nothing else.
 	taskPolicies := 0
 	for id, p := range resources("engine", "AWS::IAM::Policy") {
 		if !strings.Contains(id, "TaskRole") {
@@ -417,10 +421,25 @@ func TestEngineStack(t *testing.T) {
 		}
 		taskPolicies++
 		doc := mustJSON(props(p)["PolicyDocument"])
-		for _, want := range []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:SendMessage", "dynamodb:PutItem"} {
+		for _, want := range []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "dynamodb:PutItem"} {
 			if !strings.Contains(doc, want) {
 				t.Errorf("engine task policy lacks %s", want)
 			}
+		}
+		var pol struct{ Statement []struct{ Action, Resource any } }
+		_ = json.Unmarshal([]byte(doc), &pol)
+		sendsOrders := false
+		for _, st := range pol.Statement {
+			if strings.Contains(mustJSON(st.Action), "sqs:SendMessage") {
+				res := mustJSON(st.Resource)
+				sendsOrders = sendsOrders || strings.Contains(res, "FnGetAttOrders")
+				if !strings.Contains(res, "FnGetAttOrders") || strings.Contains(res, "DLQ") {
+					t.Errorf("engine may send to %s", res)
+				}
+			}
+		}
+		if !sendsOrders {
+			t.Errorf("engine task may not send to the orders queue: %s", doc)
 		}
 	}
 	if taskPolicies != 1 {
@@ -802,7 +821,7 @@ func TestWebStack(t *testing.T) {
 
 func TestObservabilityStack(t *testing.T) {
 	fns := len(FunctionNames())
-	want := 4 /* DLQs */ + 1 /* engine lag */ + 2*fns /* errors, throttles */ + 1 /* withdrawals */
+	want := 3 /* DLQs */ + 1 /* engine lag */ + 2*fns /* errors, throttles */ + 1 /* withdrawals */
 	alarms := resources("observability", "AWS::CloudWatch::Alarm")
 	if len(alarms) != want {
 		t.Errorf("alarms = %d, want %d", len(alarms), want)
@@ -816,7 +835,7 @@ func TestObservabilityStack(t *testing.T) {
 		}
 	}
 	for metric, n := range map[string]int{
-		"ApproximateNumberOfMessagesVisible": 4, "ApproximateAgeOfOldestMessage": 1,
+		"ApproximateNumberOfMessagesVisible": 3, "ApproximateAgeOfOldestMessage": 1,
 		"Errors": fns, "Throttles": fns, "ExecutionsFailed": 1,
 	} {
 		if count[metric] != n {
