@@ -82,7 +82,20 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 	if err != nil {
 		return err
 	}
-	return s.sendCmd(ctx, o.Symbol, "", &cmd)
+	// From here the amend is finished whatever the caller does: a client
+	// that hangs up must not leave a pending amend that was never sent.
+	ctx = context.WithoutCancel(ctx)
+	if err := s.sendCmd(ctx, o.Symbol, "", &cmd); err != nil {
+		// Not sent, so never applied: withdraw the pending amend, or it
+		// would bound the next amend (a retry of this one included)
+		// forever. A newer, smaller amend stored meanwhile stays.
+		if _, rerr := s.st.Update(ctx, orderKey(cmd.OrderID), store.NewUpdate().Remove(attrAmendTo),
+			store.Eq(attrAmendTo, v)); rerr != nil && !errors.Is(rerr, store.ErrConditionFailed) {
+			s.log.Error().Err(rerr).Str("order", orderID).Msg("spot: pending amend of an unsent command not withdrawn")
+		}
+		return err
+	}
+	return nil
 }
 
 // currentVolume is the order's volume after the amends accepted so far.

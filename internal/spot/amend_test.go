@@ -1,6 +1,7 @@
 package spot
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 	"testing"
@@ -11,6 +12,8 @@ import (
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
 	"tenger/internal/matching"
+	"tenger/internal/queue"
+	"tenger/internal/store"
 )
 
 const carol = "10000003"
@@ -568,4 +571,55 @@ func mustPair(t *testing.T, e *env, symbol string) markets.Pair {
 		t.Fatalf("no pair %s", symbol)
 	}
 	return p
+}
+
+// cancelledCtxQueue refuses sends when the caller's context is cancelled,
+// as the embedded queue and SQS do.
+type cancelledCtxQueue struct{ queue.Queue }
+
+func (q cancelledCtxQueue) Send(ctx context.Context, m queue.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return q.Queue.Send(ctx, m)
+}
+
+// cancelAfterUpdate ends the caller's context once an update is stored.
+type cancelAfterUpdate struct {
+	store.Store
+	cancel func()
+}
+
+func (s cancelAfterUpdate) Update(ctx context.Context, k store.Key, u *store.Update, c store.Cond) (store.Item, error) {
+	it, err := s.Store.Update(ctx, k, u, c)
+	s.cancel()
+	return it, err
+}
+
+// An amend whose command is not sent leaves no pending amend behind: a
+// retry of the same amend is taken. And a client that hangs up once the
+// amend is stored does not stop its sending.
+func TestAmendNotSentLeavesNothingPending(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
+	e.drain()
+	down := New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: failingQueue{e.q}})
+	wantCode(t, down.AmendOrder(e.ctx, alice, "btcusdt", sell, "0.3"), apperr.CodeTradeBusy)
+	if o, err := e.svc.GetOrder(e.ctx, alice, sell); err != nil || !o.AmendTo.IsZero() {
+		t.Fatalf("after an unsent amend: %+v %v", o, err)
+	}
+	e.amend(alice, sell, "0.4") // above the unsent 0.3: taken
+	e.drain()
+	e.wantBal(alice, "BTC", "0.6", "0.4")
+	// The caller hangs up right after the amend is stored: it is still
+	// sent and applied.
+	ctx, cancel := context.WithCancel(e.ctx)
+	hungUp := New(Options{Store: cancelAfterUpdate{e.st, cancel}, Ledger: e.led, Markets: e.cat, Orders: cancelledCtxQueue{e.q}})
+	if err := hungUp.AmendOrder(ctx, alice, "btcusdt", sell, "0.35"); err != nil {
+		t.Fatal(err)
+	}
+	e.drain()
+	e.wantBal(alice, "BTC", "0.65", "0.35")
+	e.audit()
 }
