@@ -1,11 +1,7 @@
 package events
 
-import (
-	"fmt"
-	"regexp"
-)
-
-// Withdrawal workflow steps, in the order the state machine runs them.
+// Withdrawal workflow steps, in the order the state machine runs them (the
+// step names of internal/withdraw).
 const (
 	StepValidate = "validate"
 	StepHold     = "hold"
@@ -15,106 +11,43 @@ const (
 	StepRelease  = "release"
 )
 
-// Withdrawal rails.
-const (
-	RailChain = "chain"
-	RailBank  = "bank"
-)
+// Steps lists every step name.
+var Steps = []string{StepValidate, StepHold, StepSend, StepAwait, StepSettle, StepRelease}
 
-// Withdrawal is the state machine's input ("withdrawal" key), created by the
-// wallet API after the user's codes and limits were checked.
+// Withdrawal names the withdrawal a workflow runs for. It is the state
+// machine's "withdrawal" input (functions/wfstart writes it) and is passed
+// on to every step. Only the id crosses the boundary: the steps read the
+// stored withdrawal record (amount, coin, rail, destination) by it, so the
+// state machine's history holds no account data.
 type Withdrawal struct {
+	// WithdrawalID is the wallet's withdrawal id ("w" and 24 hex digits).
 	WithdrawalID string `json:"withdrawalId"`
-	UserID       string `json:"userId"`
-	Coin         string `json:"coin"`
-	Amount       string `json:"amount"`
-	Fee          string `json:"fee"`
-	Rail         string `json:"rail"`
-	// Chain rail: network and destination address (and memo/tag).
-	Network string `json:"network,omitempty"`
-	Address string `json:"address,omitempty"`
-	Memo    string `json:"memo,omitempty"`
-	// Bank rail: the user's saved bank account id.
-	BankAccountID string `json:"bankAccountId,omitempty"`
 }
 
-// WorkflowStep is what the state machine passes to the workflow function.
+// WorkflowStep is the payload every task of the withdrawal state machine
+// passes to the workflow function (stacks/workflows.go builds it;
+// functions/workflow decodes it).
 type WorkflowStep struct {
-	Step          string     `json:"step"`
-	Withdrawal    Withdrawal `json:"withdrawal"`
-	ExecutionID   string     `json:"executionId"`
-	CorrelationID string     `json:"correlationId,omitempty"`
+	Step       string     `json:"step"`
+	Withdrawal Withdrawal `json:"withdrawal"`
+	// ExecutionID is the execution's ARN.
+	ExecutionID string `json:"executionId"`
+	// CorrelationID is the id of the request that submitted the
+	// withdrawal (the execution input's correlationId).
+	CorrelationID string `json:"correlationId,omitempty"`
+	// Detail is the previous step's result detail ($.result.detail; empty
+	// before the first step). The release step reports it as its reason.
+	Detail string `json:"detail"`
+	// Error is the error a catch stored ($.error: empty strings until one
+	// did). The release step reports it when Detail is empty.
+	Error *StepError `json:"error,omitempty"`
 	// TaskToken is set on the await step only; the chain watcher or the
 	// bank callback returns it with SendTaskSuccess or SendTaskFailure.
 	TaskToken string `json:"taskToken,omitempty"`
 }
 
-// StepResult is what the workflow function answers (the state machine keeps
-// it under $.results.<step>).
-type StepResult struct {
-	Step string `json:"step"`
-	// Valid is the validate step's verdict; the state machine ends in
-	// Rejected when it is false.
-	Valid    bool     `json:"valid"`
-	Problems []string `json:"problems,omitempty"`
-	// Status says what the step did ("validated", "held", ...).
-	Status string `json:"status"`
-}
-
-var coinRE = regexp.MustCompile(`^[A-Z0-9]{2,12}$`)
-
-// Problems lists everything wrong with a withdrawal request; an empty list
-// means valid. It checks the request's shape only: balances, limits and codes
-// are the wallet's checks at hold time.
-func (w Withdrawal) Problems() []string {
-	var out []string
-	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
-	if w.WithdrawalID == "" || len(w.WithdrawalID) > 64 {
-		add("withdrawalId must be 1..64 characters")
-	}
-	if w.UserID == "" || len(w.UserID) > 64 {
-		add("userId must be 1..64 characters")
-	}
-	if !coinRE.MatchString(w.Coin) {
-		add("coin %q is not an upper-case coin symbol", w.Coin)
-	}
-	if err := positive("amount", w.Amount); err != nil {
-		add("%s", trimInvalid(err))
-	}
-	if w.Fee != "0" {
-		if err := positive("fee", w.Fee); err != nil {
-			add("%s", trimInvalid(err))
-		}
-	}
-	switch w.Rail {
-	case RailChain:
-		if w.Network == "" {
-			add("network is required for a chain withdrawal")
-		}
-		if len(w.Address) < 10 || len(w.Address) > 128 {
-			add("address must be 10..128 characters")
-		}
-		if w.BankAccountID != "" {
-			add("bankAccountId is only for bank withdrawals")
-		}
-	case RailBank:
-		if w.BankAccountID == "" {
-			add("bankAccountId is required for a bank withdrawal")
-		}
-		if w.Address != "" || w.Network != "" {
-			add("address and network are only for chain withdrawals")
-		}
-	default:
-		add("rail must be chain or bank")
-	}
-	return out
-}
-
-func trimInvalid(err error) string {
-	s := err.Error()
-	p := ErrInvalid.Error() + ": "
-	if len(s) > len(p) && s[:len(p)] == p {
-		return s[len(p):]
-	}
-	return s
+// StepError is a caught error as Step Functions stores it.
+type StepError struct {
+	Error string `json:"Error"`
+	Cause string `json:"Cause"`
 }

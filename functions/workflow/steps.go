@@ -30,20 +30,13 @@ const (
 	RailsNone = "none"
 )
 
-// stepInput is what the state machine passes to the function: the step, the
-// withdrawal (only its id is used: the steps read the stored record), the
-// task token on the await step, and on release the reason it was reached:
-// the error a catch stored ($.error) or the previous step's detail.
+// stepInput is what the state machine passes to the function
+// (events.WorkflowStep): the step, the withdrawal (its id: the steps read
+// the stored record), the task token on the await step, and on release the
+// reason it was reached: the previous step's detail or the error a catch
+// stored ($.error).
 type stepInput struct {
 	events.WorkflowStep
-	Detail string     `json:"detail"`
-	Error  *stepError `json:"error,omitempty"`
-}
-
-// stepError is a caught error as Step Functions stores it.
-type stepError struct {
-	Error string `json:"Error"`
-	Cause string `json:"Cause"`
 }
 
 // stepOutput is the step's answer; the state machine keeps it at $.result

@@ -8,52 +8,6 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// SQSRecordFunc processes one SQS message. Returning an error reports the
-// message as a batch item failure: it stays on the queue and is retried (and
-// reaches the dead-letter queue after maxReceiveCount attempts).
-type SQSRecordFunc func(ctx context.Context, msg events.SQSMessage) error
-
-// SQSFunc is the Lambda handler signature for an SQS event source mapping
-// with ReportBatchItemFailures on.
-type SQSFunc func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error)
-
-// SQSBatch runs fn on every message of a batch and reports the failures.
-//
-// On FIFO queues the order within a message group must hold, so once a
-// message of a group fails, the later messages of that group in the batch are
-// not processed and are reported as failures too; other groups carry on.
-// Each message is logged under the correlation id of its message attribute.
-func (r *Runtime) SQSBatch(fn SQSRecordFunc) SQSFunc {
-	return func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
-		inv := r.start(ctx)
-		resp := events.SQSEventResponse{BatchItemFailures: []events.SQSBatchItemFailure{}}
-		failedGroups := map[string]bool{}
-		for _, msg := range ev.Records {
-			group := msg.Attributes["MessageGroupId"]
-			rctx, log := inv.scope(ctx, sqsCorrelationID(msg), "message_id", msg.MessageId)
-			if group != "" && failedGroups[group] {
-				log.Warn().Str("group", group).Msg("skipped: an earlier message of its group failed")
-				resp.BatchItemFailures = append(resp.BatchItemFailures, events.SQSBatchItemFailure{ItemIdentifier: msg.MessageId})
-				continue
-			}
-			if err := runRecord(rctx, log, func() error { return fn(rctx, msg) }); err != nil {
-				if group != "" {
-					failedGroups[group] = true
-				}
-				resp.BatchItemFailures = append(resp.BatchItemFailures, events.SQSBatchItemFailure{ItemIdentifier: msg.MessageId})
-			}
-		}
-		return resp, nil
-	}
-}
-
-func sqsCorrelationID(msg events.SQSMessage) string {
-	if a, ok := msg.MessageAttributes[MessageAttrCorrelationID]; ok && a.StringValue != nil {
-		return *a.StringValue
-	}
-	return ""
-}
-
 // DynamoDBRecordFunc processes one stream record; an error stops the batch.
 type DynamoDBRecordFunc func(ctx context.Context, rec events.DynamoDBEventRecord) error
 

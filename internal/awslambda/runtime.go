@@ -1,9 +1,9 @@
 // Package awslambda adapts Tenger's handlers to the AWS Lambda event shapes:
-// API Gateway HTTP API (payload v2) requests to a net/http handler, SQS and
-// DynamoDB stream batches with partial batch failure reporting, and the
-// per-invocation zerolog context every function logs with (service,
-// cold_start, function_request_id and a correlation id carried across queue
-// and stream hops).
+// API Gateway HTTP API (payload v2) requests to a net/http handler,
+// WebSocket API events, DynamoDB stream batches with partial batch failure
+// reporting, and the per-invocation zerolog context every function logs with
+// (service, cold_start, function_request_id and a correlation id carried
+// across the HTTP and change-feed hops).
 //
 // The functions under functions/<name> are thin mains around this package, so
 // the behaviour tested here with recorded sample events is the behaviour in
@@ -21,7 +21,7 @@ import (
 )
 
 // Log field names shared by every function, so one CloudWatch Logs Insights
-// query can follow a request across the HTTP, queue and stream hops.
+// query can follow a request across the HTTP and stream hops.
 const (
 	FieldService           = "service"
 	FieldColdStart         = "cold_start"
@@ -35,10 +35,6 @@ const (
 	// continue its own correlation id; without it the API Gateway request id
 	// is used.
 	HeaderCorrelationID = "X-Correlation-Id"
-	// MessageAttrCorrelationID is the SQS message attribute that carries the
-	// id (the queue port's queue.AttrCorrelationID, repeated here so this
-	// package does not import the port for one string).
-	MessageAttrCorrelationID = "correlation-id"
 	// ItemAttrCorrelationID is the item attribute that carries the id of the
 	// request that last wrote an item, so the change-feed consumer can log
 	// under the same id as the writer.

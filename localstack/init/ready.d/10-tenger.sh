@@ -53,5 +53,4 @@ JSON
 }
 
 fifo_with_dlq "$PREFIX-orders"
-fifo_with_dlq "$PREFIX-events"
 echo "tenger: queues ready"
