@@ -111,6 +111,20 @@ func (w *watchedQueue) Delete(ctx context.Context, receipt string) error {
 	return err
 }
 
+// DeleteBatch counts the commands of a batch delete that succeeded (the
+// engine acknowledges a settled batch with one DeleteBatch).
+func (w *watchedQueue) DeleteBatch(ctx context.Context, receipts []string) error {
+	err := w.Queue.DeleteBatch(ctx, receipts)
+	n := len(receipts)
+	if be := (*queue.BatchError)(nil); errors.As(err, &be) {
+		n -= len(be.Failed)
+	} else if err != nil {
+		n = 0
+	}
+	w.deleted.Add(int64(n))
+	return err
+}
+
 func max64(a, b time.Duration) time.Duration {
 	if a > b {
 		return a

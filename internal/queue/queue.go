@@ -22,15 +22,18 @@ package queue
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 )
 
 // DedupWindow is how long a DedupID suppresses duplicates, as in SQS FIFO.
 const DedupWindow = 5 * time.Minute
 
-// MaxBatch is the largest number of messages one Receive returns and one
-// SendBatch accepts per underlying request in SQS; the embedded adapter
-// accepts larger batches.
+// MaxBatch is the largest number of messages one underlying SQS request
+// carries (ReceiveMessage, SendMessageBatch, DeleteMessageBatch). The port's
+// Receive, SendBatch and DeleteBatch take larger batches on every adapter:
+// the SQS adapter splits or fills them with several requests.
 const MaxBatch = 10
 
 // Well-known attribute names.
@@ -93,15 +96,73 @@ type Queue interface {
 	// Receive returns up to max messages that are visible now, making them
 	// invisible for visibility. When none is visible it waits up to wait
 	// for one to arrive (long polling) and returns an empty slice, not an
-	// error, when none did.
+	// error, when none did. Once it has messages it returns without
+	// waiting for more. max may exceed MaxBatch: an adapter whose service
+	// caps one request (SQS at MaxBatch) makes further requests, without
+	// waiting, while the previous one came back full. Either way the
+	// messages of one group come in their order, and a group that already
+	// had a message in flight when Receive began contributes none.
 	Receive(ctx context.Context, max int, visibility, wait time.Duration) ([]Delivery, error)
 	// Delete acknowledges a message. Deleting a message that is already gone
 	// is not an error.
 	Delete(ctx context.Context, receipt string) error
+	// DeleteBatch acknowledges several messages, as Delete does each, in as
+	// few requests as the adapter can (any number of receipts; none is a
+	// no-op). It is not atomic: an entry that fails does not stop the
+	// others, and failed entries are reported in a *BatchError naming
+	// them. An error of the whole call (closed queue, cancelled context)
+	// comes as it is.
+	DeleteBatch(ctx context.Context, receipts []string) error
 	// ChangeVisibility sets the remaining invisibility of an in-flight
 	// message to d from now (0 makes it visible at once). It fails with
 	// ErrInvalidReceipt when the message is not in flight under receipt.
 	ChangeVisibility(ctx context.Context, receipt string, d time.Duration) error
+}
+
+// BatchError reports the entries of a batch request that failed while the
+// others succeeded (or were not refused). errors.Is sees through it to
+// each entry's error, e.g. ErrInvalidReceipt.
+type BatchError struct {
+	// Op names the request ("delete batch").
+	Op string
+	// Total is the number of entries in the request.
+	Total int
+	// Failed lists the failed entries in slice order.
+	Failed []BatchFailure
+}
+
+// BatchFailure is one failed entry of a batch request.
+type BatchFailure struct {
+	// Index is the entry's position in the caller's slice (-1 if the
+	// service reported an entry it was not sent).
+	Index int
+	// Err is why it failed.
+	Err error
+}
+
+func (e *BatchError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "queue: %s: %d of %d entries failed:", e.Op, len(e.Failed), e.Total)
+	for i, f := range e.Failed {
+		if i == 5 {
+			fmt.Fprintf(&b, " ... and %d more", len(e.Failed)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		fmt.Fprintf(&b, " entry %d: %v", f.Index, f.Err)
+	}
+	return b.String()
+}
+
+// Unwrap returns the entries' errors, for errors.Is and errors.As.
+func (e *BatchError) Unwrap() []error {
+	errs := make([]error, len(e.Failed))
+	for i, f := range e.Failed {
+		errs[i] = f.Err
+	}
+	return errs
 }
 
 // Validate checks a message before sending.

@@ -615,10 +615,14 @@ func (e *Engine) process(ctx context.Context, ds []queue.Delivery) error {
 	e.changed, e.unsettled = true, false
 	e.publishTrades()
 	e.publishDepth(false)
+	// One batch delete (SQS: one request per ten). Messages whose delete
+	// failed come back and are skipped as already sequenced.
+	receipts := make([]string, len(ds))
 	for i := range ds {
-		if err := e.o.Orders.Delete(wctx, ds[i].ReceiptHandle); err != nil {
-			e.o.Log.Warn().Err(err).Msg("spot: delete message")
-		}
+		receipts[i] = ds[i].ReceiptHandle
+	}
+	if err := e.o.Orders.DeleteBatch(wctx, receipts); err != nil {
+		e.o.Log.Warn().Err(err).Int("messages", len(receipts)).Msg("spot: delete messages")
 	}
 	return nil
 }

@@ -12,9 +12,10 @@
 //
 // Durability: Send returns only after its message is fsynced (one group
 // commit per burst of concurrent sends, see writer). Receive counts and
-// deletes are written without waiting for fsync; the syncer fsyncs them a
-// few milliseconds later, once per burst (Pebble would otherwise keep them
-// in its in-process WAL buffer until the next synced send, so a killed
+// deletes are written without waiting for fsync (a DeleteBatch is one such
+// write for all its messages); the syncer fsyncs them a few milliseconds
+// later, once per burst (Pebble would otherwise keep them in its
+// in-process WAL buffer until the next synced send, so a killed
 // process could lose deletes made long before). A crash inside that window
 // at worst redelivers a message, which the port already allows
 // (at-least-once). Visibility deadlines are kept in memory only: after a

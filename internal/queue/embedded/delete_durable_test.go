@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,6 +47,55 @@ func TestDeleteReachesDiskWithoutLaterWrites(t *testing.T) {
 		left := messagesInCopy(t, dir, "d")
 		if left == 0 {
 			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d deleted messages are still on disk: a killed process would deliver them again", left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestDeleteBatchIsOneDurableWrite: a batch delete reaches the disk as
+// single deletes do (the syncer fsyncs it), and it is one write: a copy
+// taken at any moment holds all of the batch's messages or none.
+func TestDeleteBatchIsOneDurableWrite(t *testing.T) {
+	dir := t.TempDir()
+	db := openDB(t, dir)
+	defer db.Close()
+	q, err := db.Queue("d", QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var ms []queue.Message
+	for i := range 40 {
+		ms = append(ms, queue.Message{Group: fmt.Sprint("g", i%7), Body: []byte(fmt.Sprint(i))})
+	}
+	if err := q.SendBatch(ctx, ms); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := q.Receive(ctx, 256, time.Hour, 0)
+	if err != nil || len(ds) != len(ms) {
+		t.Fatalf("received %d: %v", len(ds), err)
+	}
+	receipts := make([]string, len(ds))
+	for i, d := range ds {
+		receipts[i] = d.ReceiptHandle
+	}
+	if err := q.DeleteBatch(ctx, receipts); err != nil {
+		t.Fatal(err)
+	}
+	if st := q.Stats(); st.Messages != 0 || st.InFlight != 0 || st.Groups != 0 {
+		t.Fatalf("after the batch delete: %+v", st)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		left := messagesInCopy(t, dir, "d")
+		if left == 0 {
+			return
+		}
+		if left != len(ms) {
+			t.Fatalf("a copy holds %d of the batch's %d messages: the batch was not one write", left, len(ms))
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%d deleted messages are still on disk: a killed process would deliver them again", left)

@@ -486,44 +486,92 @@ func (q *Queue) lookupLocked(receiptHandle string) (*msg, receipt, error) {
 // a consumer whose visibility ran out may still finish first; deleting a
 // message that is gone is not an error.
 func (q *Queue) Delete(ctx context.Context, receiptHandle string) error {
-	if err := ctx.Err(); err != nil {
+	errs, err := q.deleteAll(ctx, []string{receiptHandle})
+	if err != nil {
 		return err
+	}
+	return errs[0]
+}
+
+// DeleteBatch implements queue.Queue: the receipts are deleted as Delete
+// deletes one, under one lock and in one write (not fsynced either, see the
+// package doc). An invalid receipt fails only its entry.
+func (q *Queue) DeleteBatch(ctx context.Context, receiptHandles []string) error {
+	if len(receiptHandles) == 0 {
+		return ctx.Err()
+	}
+	errs, err := q.deleteAll(ctx, receiptHandles)
+	if err != nil {
+		return err
+	}
+	var failed []queue.BatchFailure
+	for i, e := range errs {
+		if e != nil {
+			failed = append(failed, queue.BatchFailure{Index: i, Err: e})
+		}
+	}
+	if len(failed) > 0 {
+		return &queue.BatchError{Op: "delete batch", Total: len(receiptHandles), Failed: failed}
+	}
+	return nil
+}
+
+// deleteAll deletes the messages the receipts name and returns each
+// receipt's error (a malformed or foreign receipt), or an error of the
+// whole call (closed queue, cancelled context, failed write).
+func (q *Queue) deleteAll(ctx context.Context, receiptHandles []string) ([]error, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
-		return queue.ErrClosed
+		return nil, queue.ErrClosed
 	}
-	m, r, err := q.lookupLocked(receiptHandle)
-	if err != nil {
-		return err
+	errs := make([]error, len(receiptHandles))
+	var b *pebble.Batch
+	wake := false
+	for i, rh := range receiptHandles {
+		m, r, err := q.lookupLocked(rh)
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		if m == nil {
+			continue
+		}
+		g := m.g
+		if m.inflight {
+			m.inflight = false
+			g.inflight--
+			q.inFlight--
+		}
+		q.removeLocked(m)
+		if g.inflight == 0 && len(g.msgs) > 0 {
+			q.markReadyLocked(g)
+			wake = true
+		}
+		if b == nil {
+			b = q.db.pdb.NewBatch()
+		}
+		_ = b.Delete(seqKeyOf(q.prefix, kindMessage, r.seq), nil)
+		_ = b.Delete(seqKeyOf(q.prefix, kindCount, r.seq), nil)
 	}
-	if m == nil {
-		return nil
-	}
-	g := m.g
-	if m.inflight {
-		m.inflight = false
-		g.inflight--
-		q.inFlight--
-	}
-	q.removeLocked(m)
-	if g.inflight == 0 && len(g.msgs) > 0 {
-		q.markReadyLocked(g)
+	if wake {
 		q.wakeLocked()
 	}
 	q.compactExpiryLocked()
-	b := q.db.pdb.NewBatch()
+	if b == nil {
+		return errs, nil
+	}
 	defer b.Close()
-	_ = b.Delete(seqKeyOf(q.prefix, kindMessage, r.seq), nil)
-	_ = b.Delete(seqKeyOf(q.prefix, kindCount, r.seq), nil)
 	// Not fsynced here: the syncer makes it durable moments later, and a
 	// delete lost in between only means a redelivery (package doc).
 	if err := b.Commit(pebble.NoSync); err != nil {
-		return err
+		return nil, err
 	}
 	q.db.syncSoon()
-	return nil
+	return errs, nil
 }
 
 // ChangeVisibility implements queue.Queue.

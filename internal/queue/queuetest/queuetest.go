@@ -53,6 +53,9 @@ func Run(t *testing.T, h Harness) {
 		{"AttributesRoundTrip", testAttributes},
 		{"LongPollWakesOnSend", testLongPoll},
 		{"SendBatchKeepsOrder", testSendBatch},
+		{"ReceiveBeyondMaxBatch", testReceiveLarge},
+		{"DeleteBatch", testDeleteBatch},
+		{"DeleteBatchUnblocksGroup", testDeleteBatchWakes},
 		{"RejectsInvalid", testInvalid},
 	}
 	if h.Concurrency {
@@ -532,4 +535,150 @@ func testConcurrent(t *testing.T, h Harness) {
 	if orderErr != nil {
 		t.Fatal(orderErr)
 	}
+}
+
+// testReceiveLarge: one Receive with max above MaxBatch returns more than
+// MaxBatch messages when that many are visible across groups (the SQS
+// adapter makes several requests), keeping each group's order; groups it
+// left in flight contribute nothing to the next Receive.
+func testReceiveLarge(t *testing.T, h Harness) {
+	q, _ := h.New(t)
+	const groups, per = 5, 5
+	var ms []queue.Message
+	for i := range per {
+		for g := range groups {
+			ms = append(ms, queue.Message{Group: fmt.Sprintf("g%d", g), DedupID: dd(fmt.Sprintf("L%d-%d", g, i)), Body: []byte(fmt.Sprintf("g%d-%d", g, i))})
+		}
+	}
+	if err := q.SendBatch(ctx(t), ms); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := q.Receive(ctx(t), 64, 30*h.Unit, 5*h.Unit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) <= queue.MaxBatch {
+		t.Fatalf("one Receive(max 64) with %d messages visible returned %d, want more than %d", groups*per, len(ds), queue.MaxBatch)
+	}
+	next := map[string]int{}
+	for _, d := range ds {
+		want := fmt.Sprintf("%s-%d", d.Group, next[d.Group])
+		if string(d.Body) != want || d.ReceiveCount != 1 {
+			t.Fatalf("got %q (receive count %d), want %s next: group order broken across requests (all: %v)", d.Body, d.ReceiveCount, want, bodies(ds))
+		}
+		next[d.Group]++
+	}
+	// Whatever is left belongs to groups not yet seen, never to those in
+	// flight.
+	rest, err := q.Receive(ctx(t), 64, 30*h.Unit, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range rest {
+		if next[d.Group] > 0 {
+			t.Fatalf("got %q while group %s had messages in flight", d.Body, d.Group)
+		}
+	}
+	all := append(ds, rest...)
+	receipts := make([]string, len(all))
+	for i, d := range all {
+		receipts[i] = d.ReceiptHandle
+	}
+	if err := q.DeleteBatch(ctx(t), receipts); err != nil {
+		t.Fatalf("delete batch of %d: %v", len(receipts), err)
+	}
+	// The remaining messages (if any) come after the deletes.
+	left := groups*per - len(all)
+	for len(all) < groups*per {
+		more := receiveN(t, q, left, 30*h.Unit, 10*h.Unit)
+		if len(more) == 0 {
+			t.Fatalf("%d of %d messages received", len(all), groups*per)
+		}
+		for _, d := range more {
+			del(t, q, d)
+		}
+		all = append(all, more...)
+		left -= len(more)
+	}
+}
+
+// testDeleteBatch: a batch larger than MaxBatch deletes every message it
+// names; an invalid receipt fails only its entry, named in a
+// *queue.BatchError; deleting gone messages and an empty batch are fine.
+func testDeleteBatch(t *testing.T, h Harness) {
+	q, _ := h.New(t)
+	const n = 12
+	var ms []queue.Message
+	for i := range n {
+		ms = append(ms, queue.Message{Group: fmt.Sprintf("d%d", i), DedupID: dd(fmt.Sprintf("D%d", i)), Body: []byte(fmt.Sprint(i))})
+	}
+	if err := q.SendBatch(ctx(t), ms); err != nil {
+		t.Fatal(err)
+	}
+	ds := receiveN(t, q, n, 5*h.Unit, 10*h.Unit)
+	if len(ds) != n {
+		t.Fatalf("received %d of %d", len(ds), n)
+	}
+	var receipts []string
+	for i, d := range ds {
+		if i == 5 {
+			receipts = append(receipts, "not-a-receipt")
+		}
+		receipts = append(receipts, d.ReceiptHandle)
+	}
+	err := q.DeleteBatch(ctx(t), receipts)
+	var be *queue.BatchError
+	if !errors.As(err, &be) || len(be.Failed) != 1 || be.Failed[0].Index != 5 || be.Total != n+1 {
+		t.Fatalf("delete batch with one bad receipt at 5: %v (%+v), want a BatchError naming entry 5 only", err, be)
+	}
+	if !errors.Is(err, queue.ErrInvalidReceipt) {
+		t.Fatalf("delete batch with a bad receipt: %v, want it to wrap ErrInvalidReceipt", err)
+	}
+	// Every valid entry was deleted: nothing comes back after the
+	// visibility timeout.
+	receiveNone(t, q, h.Unit, 7*h.Unit, "a message deleted in a batch came back")
+	if err := q.DeleteBatch(ctx(t), receipts[:5]); err != nil {
+		t.Fatalf("deleting deleted messages again: %v", err)
+	}
+	if err := q.DeleteBatch(ctx(t), nil); err != nil {
+		t.Fatalf("empty delete batch: %v", err)
+	}
+}
+
+// testDeleteBatchWakes: deleting a group's in-flight message in a batch
+// lets a long-polling receiver have the group's next message at once.
+func testDeleteBatchWakes(t *testing.T, h Harness) {
+	q, _ := h.New(t)
+	send(t, q, "g", "w1", "w1")
+	send(t, q, "g", "w2", "w2")
+	first := receiveN(t, q, 1, 30*h.Unit, 5*h.Unit)
+	if len(first) != 1 || string(first[0].Body) != "w1" {
+		t.Fatalf("first receive: %v, want [w1]", bodies(first))
+	}
+	type result struct {
+		ds  []queue.Delivery
+		err error
+		at  time.Time
+	}
+	res := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		ds, err := q.Receive(context.Background(), queue.MaxBatch, 10*h.Unit, 15*h.Unit)
+		res <- result{ds, err, time.Now()}
+	}()
+	time.Sleep(2 * h.Unit)
+	if err := q.DeleteBatch(ctx(t), []string{first[0].ReceiptHandle}); err != nil {
+		t.Fatal(err)
+	}
+	r := <-res
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if len(r.ds) != 1 || string(r.ds[0].Body) != "w2" {
+		t.Fatalf("after the batch delete: %v, want [w2]", bodies(r.ds))
+	}
+	if r.at.Sub(start) >= 15*h.Unit {
+		t.Fatalf("the long poll returned only after its whole wait (%v)", r.at.Sub(start))
+	}
+	del(t, q, r.ds[0])
 }

@@ -14,15 +14,19 @@ import (
 	"tenger/internal/queue/embedded"
 )
 
-// fakeSQS speaks the SQS JSON protocol for the five operations the adapter
+// fakeSQS speaks the SQS JSON protocol for the six operations the adapter
 // uses, backed by embedded queues, and records every request so tests can
-// assert the exact fields the adapter sends.
+// assert the exact fields the adapter sends. Like SQS it refuses more than
+// ten messages per request.
 type fakeSQS struct {
 	db *embedded.DB
 
 	mu       sync.Mutex
 	queues   map[string]*embedded.Queue // by queue URL path suffix
 	requests []fakeRequest
+	// failEntry, when set, fails a DeleteMessageBatch entry (without
+	// deleting it) with the code it returns, unless that is "".
+	failEntry func(receipt string) string
 }
 
 type fakeRequest struct {
@@ -79,6 +83,7 @@ func (f *fakeSQS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		MessageAttributes      map[string]jsonAttr `json:"MessageAttributes"`
 		Entries                []struct {
 			ID                     string              `json:"Id"`
+			ReceiptHandle          string              `json:"ReceiptHandle"`
 			MessageBody            string              `json:"MessageBody"`
 			MessageGroupID         string              `json:"MessageGroupId"`
 			MessageDeduplicationID string              `json:"MessageDeduplicationId"`
@@ -116,6 +121,10 @@ func (f *fakeSQS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		resp = map[string]string{"MessageId": "fake"}
 	case "SendMessageBatch":
+		if len(in.Entries) > queue.MaxBatch {
+			f.fail(w, "AWS.SimpleQueueService.TooManyEntriesInBatchRequest", "too many entries")
+			return
+		}
 		var ms []queue.Message
 		var ok []map[string]string
 		for _, e := range in.Entries {
@@ -128,6 +137,10 @@ func (f *fakeSQS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		resp = map[string]any{"Successful": ok, "Failed": []any{}}
 	case "ReceiveMessage":
+		if in.MaxNumberOfMessages > queue.MaxBatch {
+			f.fail(w, "InvalidParameterValue", "MaxNumberOfMessages must be 1 to 10")
+			return
+		}
 		ds, err := q.Receive(ctx, in.MaxNumberOfMessages, time.Duration(in.VisibilityTimeout)*time.Second, time.Duration(in.WaitTimeSeconds)*time.Second)
 		if err != nil {
 			f.fail(w, "InvalidParameterValue", err.Error())
@@ -159,6 +172,29 @@ func (f *fakeSQS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		resp = map[string]any{}
+	case "DeleteMessageBatch":
+		if len(in.Entries) == 0 || len(in.Entries) > queue.MaxBatch {
+			f.fail(w, "AWS.SimpleQueueService.TooManyEntriesInBatchRequest", "1 to 10 entries")
+			return
+		}
+		f.mu.Lock()
+		failEntry := f.failEntry
+		f.mu.Unlock()
+		ok, failed := []map[string]any{}, []map[string]any{}
+		for _, e := range in.Entries {
+			if failEntry != nil {
+				if code := failEntry(e.ReceiptHandle); code != "" {
+					failed = append(failed, map[string]any{"Id": e.ID, "Code": code, "Message": "injected", "SenderFault": false})
+					continue
+				}
+			}
+			if err := q.Delete(ctx, e.ReceiptHandle); err != nil {
+				failed = append(failed, map[string]any{"Id": e.ID, "Code": "ReceiptHandleIsInvalid", "Message": err.Error(), "SenderFault": true})
+				continue
+			}
+			ok = append(ok, map[string]any{"Id": e.ID})
+		}
+		resp = map[string]any{"Successful": ok, "Failed": failed}
 	case "ChangeMessageVisibility":
 		if err := q.ChangeVisibility(ctx, in.ReceiptHandle, time.Duration(in.VisibilityTimeout)*time.Second); err != nil {
 			if errors.Is(err, queue.ErrInvalidReceipt) {

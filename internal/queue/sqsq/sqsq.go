@@ -7,7 +7,18 @@
 // The SDK leaves zero-valued WaitTimeSeconds and VisibilityTimeout out of a
 // ReceiveMessage request, so SQS then applies the queue's own defaults:
 // create the queues with ReceiveMessageWaitTimeSeconds = 0 so that a Receive
-// with no wait returns at once (the CDK stack does).
+// with no wait returns at once (the CDK stack does), and so that the follow-up
+// requests of a large Receive (below) do not wait.
+//
+// Batches: SQS carries at most ten messages per request (queue.MaxBatch).
+// SendBatch and DeleteBatch split a larger batch into requests of ten;
+// Receive asks for ten and, while a request came back full and max is not
+// reached, asks again without waiting, so the engine's batch of 256 can be
+// filled in one Receive. FIFO order holds across those requests: SQS returns
+// no message of a group while an earlier message of that group is in flight,
+// and everything the first requests returned is in flight when the next is
+// made, so a group's messages all come from one request, in order. (The
+// flip side: one group contributes at most ten messages to a Receive.)
 package sqsq
 
 import (
@@ -17,6 +28,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -35,6 +47,7 @@ type API interface {
 	SendMessageBatch(ctx context.Context, in *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error)
 	ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)
 	DeleteMessage(ctx context.Context, in *sqs.DeleteMessageInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageOutput, error)
+	DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error)
 	ChangeMessageVisibility(ctx context.Context, in *sqs.ChangeMessageVisibilityInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityOutput, error)
 }
 
@@ -116,41 +129,29 @@ func (q *Queue) SendBatch(ctx context.Context, ms []queue.Message) error {
 }
 
 // Receive implements queue.Queue. Waits longer than SQS's 20 s are served
-// by repeated long polls.
+// by repeated long polls. Once a request returned messages, further
+// requests (no wait) fill the batch up to max while each came back full;
+// see the package doc for why group order holds across them.
 func (q *Queue) Receive(ctx context.Context, max int, visibility, wait time.Duration) ([]queue.Delivery, error) {
 	if max <= 0 || visibility < 0 || wait < 0 {
 		return nil, fmt.Errorf("%w: max must be positive and durations not negative", queue.ErrInvalid)
 	}
 	end := time.Now().Add(wait)
+	var ds []queue.Delivery
 	for {
 		w := time.Until(end)
 		if w > maxWait {
 			w = maxWait
 		}
-		out, err := q.api.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
-			QueueUrl:              &q.url,
-			MaxNumberOfMessages:   int32(min(max, queue.MaxBatch)),
-			VisibilityTimeout:     seconds(visibility),
-			WaitTimeSeconds:       seconds(w),
-			MessageAttributeNames: []string{"All"},
-			MessageSystemAttributeNames: []types.MessageSystemAttributeName{
-				types.MessageSystemAttributeNameApproximateReceiveCount,
-				types.MessageSystemAttributeNameSentTimestamp,
-				types.MessageSystemAttributeNameMessageGroupId,
-				types.MessageSystemAttributeNameMessageDeduplicationId,
-			},
-		})
+		n := min(max, queue.MaxBatch)
+		got, err := q.receiveOnce(ctx, n, visibility, w)
 		if err != nil {
-			return nil, fmt.Errorf("sqs receive: %w", err)
+			return nil, err
 		}
-		if len(out.Messages) > 0 {
-			ds := make([]queue.Delivery, 0, len(out.Messages))
-			for _, m := range out.Messages {
-				d, err := decode(m)
-				if err != nil {
-					return nil, err
-				}
-				ds = append(ds, d)
+		if len(got) > 0 {
+			ds = got
+			if len(got) == n {
+				ds = q.fill(ctx, ds, max, visibility)
 			}
 			return ds, nil
 		}
@@ -160,6 +161,53 @@ func (q *Queue) Receive(ctx context.Context, max int, visibility, wait time.Dura
 	}
 }
 
+// fill adds to ds, without waiting, while the last request came back full.
+// A failed follow-up request ends the fill and ds is returned without an
+// error: its messages are in flight and would otherwise be lost until their
+// visibility ends (a lasting failure shows on the next Receive).
+func (q *Queue) fill(ctx context.Context, ds []queue.Delivery, max int, visibility time.Duration) []queue.Delivery {
+	for len(ds) < max {
+		n := min(max-len(ds), queue.MaxBatch)
+		got, err := q.receiveOnce(ctx, n, visibility, 0)
+		ds = append(ds, got...)
+		if err != nil || len(got) < n {
+			break
+		}
+	}
+	return ds
+}
+
+// receiveOnce is one ReceiveMessage request of at most queue.MaxBatch
+// messages. A message that does not decode fails the request, but the
+// messages before it are returned with the error.
+func (q *Queue) receiveOnce(ctx context.Context, n int, visibility, wait time.Duration) ([]queue.Delivery, error) {
+	out, err := q.api.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+		QueueUrl:              &q.url,
+		MaxNumberOfMessages:   int32(n),
+		VisibilityTimeout:     seconds(visibility),
+		WaitTimeSeconds:       seconds(wait),
+		MessageAttributeNames: []string{"All"},
+		MessageSystemAttributeNames: []types.MessageSystemAttributeName{
+			types.MessageSystemAttributeNameApproximateReceiveCount,
+			types.MessageSystemAttributeNameSentTimestamp,
+			types.MessageSystemAttributeNameMessageGroupId,
+			types.MessageSystemAttributeNameMessageDeduplicationId,
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqs receive: %w", err)
+	}
+	ds := make([]queue.Delivery, 0, len(out.Messages))
+	for _, m := range out.Messages {
+		d, err := decode(m)
+		if err != nil {
+			return ds, err
+		}
+		ds = append(ds, d)
+	}
+	return ds, nil
+}
+
 // Delete implements queue.Queue.
 func (q *Queue) Delete(ctx context.Context, receipt string) error {
 	_, err := q.api.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: &q.url, ReceiptHandle: &receipt})
@@ -167,6 +215,43 @@ func (q *Queue) Delete(ctx context.Context, receipt string) error {
 		return mapReceiptErr("sqs delete", err)
 	}
 	return nil
+}
+
+// DeleteBatch implements queue.Queue with DeleteMessageBatch requests of
+// up to ten entries. Every request is made even when an earlier one
+// failed; the *queue.BatchError names each failed entry by its index in
+// receipts, with SQS's code (an invalid receipt wraps
+// queue.ErrInvalidReceipt), or the request's error for all of a failed
+// request's entries.
+func (q *Queue) DeleteBatch(ctx context.Context, receipts []string) error {
+	var failed []queue.BatchFailure
+	for start := 0; start < len(receipts); start += queue.MaxBatch {
+		chunk := receipts[start:min(start+queue.MaxBatch, len(receipts))]
+		entries := make([]types.DeleteMessageBatchRequestEntry, len(chunk))
+		for i := range chunk {
+			entries[i] = types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(start + i)), ReceiptHandle: aws.String(chunk[i])}
+		}
+		out, err := q.api.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: &q.url, Entries: entries})
+		if err != nil {
+			err = mapReceiptErr("sqs delete batch", err)
+			for i := range chunk {
+				failed = append(failed, queue.BatchFailure{Index: start + i, Err: err})
+			}
+			continue
+		}
+		for _, f := range out.Failed {
+			idx, perr := strconv.Atoi(aws.ToString(f.Id))
+			if perr != nil || idx < start || idx >= start+len(chunk) {
+				idx = -1 // not an id we sent; still reported
+			}
+			failed = append(failed, queue.BatchFailure{Index: idx, Err: entryErr(aws.ToString(f.Code), aws.ToString(f.Message))})
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	sort.SliceStable(failed, func(i, j int) bool { return failed[i].Index < failed[j].Index })
+	return &queue.BatchError{Op: "sqs delete batch", Total: len(receipts), Failed: failed}
 }
 
 // ChangeVisibility implements queue.Queue.
@@ -187,14 +272,29 @@ func (q *Queue) ChangeVisibility(ctx context.Context, receipt string, d time.Dur
 // queue.ErrInvalidReceipt.
 func mapReceiptErr(op string, err error) error {
 	var apiErr smithy.APIError
-	if errors.As(err, &apiErr) {
-		switch apiErr.ErrorCode() {
-		case "ReceiptHandleIsInvalid", "MessageNotInflight", "AWS.SimpleQueueService.MessageNotInflight",
-			"InvalidParameterValue", "InvalidIdFormat":
-			return fmt.Errorf("%s: %w: %s", op, queue.ErrInvalidReceipt, apiErr.ErrorMessage())
-		}
+	if errors.As(err, &apiErr) && receiptCode(apiErr.ErrorCode()) {
+		return fmt.Errorf("%s: %w: %s", op, queue.ErrInvalidReceipt, apiErr.ErrorMessage())
 	}
 	return fmt.Errorf("%s: %w", op, err)
+}
+
+// receiptCode reports whether an SQS error code means the receipt handle
+// was refused.
+func receiptCode(code string) bool {
+	switch code {
+	case "ReceiptHandleIsInvalid", "MessageNotInflight", "AWS.SimpleQueueService.MessageNotInflight",
+		"InvalidParameterValue", "InvalidIdFormat":
+		return true
+	}
+	return false
+}
+
+// entryErr is the error of one failed entry of a batch response.
+func entryErr(code, msg string) error {
+	if receiptCode(code) {
+		return fmt.Errorf("%w: %s: %s", queue.ErrInvalidReceipt, code, msg)
+	}
+	return fmt.Errorf("%s: %s", code, msg)
 }
 
 // seconds rounds a duration up to whole seconds, SQS's unit.
