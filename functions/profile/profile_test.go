@@ -2,23 +2,19 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
-	"tenger/functions/fntest"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"tenger/functions/fntest"
 	"tenger/internal/awslambda"
 	"tenger/internal/coins"
 	"tenger/internal/markets"
 	"tenger/internal/platform"
-	"tenger/internal/store/dynamo"
-	"tenger/localstack/ddblocal"
 )
 
 // TestSignUpAndInFromSampleEvents drives the profile function exactly as API
@@ -28,21 +24,7 @@ import (
 // (token + XSRF-TOKEN cookies and the X-XSRF-TOKEN header) and with header
 // auth (exchange-token).
 func TestSignUpAndInFromSampleEvents(t *testing.T) {
-	ep := ddblocal.Endpoint(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	client := ddblocal.NewClient(ctx, ep)
-	table := fmt.Sprintf("tenger-profile-fn-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
-	t.Cleanup(func() {
-		_ = st.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = dynamo.DeleteTable(ctx, client, table)
-	})
+	st := newTable(t, "profile-fn")
 
 	box := &fntest.Recorder{}
 	var logs bytes.Buffer

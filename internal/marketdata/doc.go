@@ -8,6 +8,28 @@
 // Feed the engine calls; NewWalletPrices(md, wallet.SeededPrices()) is the
 // wallet's price source; NewMaker(...).Run(ctx) is the dev market maker.
 //
+// Two modes. The fed service (the process that runs the engine: `tenger
+// serve`, the engine task in AWS) keeps everything in memory, answers from
+// there and writes what other processes need to the store. A reader
+// (Options.Refresh > 0: the AWS Lambda functions) is never fed: it loads a
+// symbol when first asked and reloads the part a call needs (depth, recent
+// trades, one period's candles) when it was read more than Refresh ago,
+// so a warm container answers at most about Refresh + DepthStoreInterval
+// behind the engine (reader.go).
+//
+// Store layout (single table, next to each other under "md#"):
+//
+//	pk md#k#<symbol>#<period>  sk <bucket start, Unix s, 12 digits>  one candle: t o h l c v a n last
+//	pk md#recent               sk <symbol>                           trades: the last 200 [{id p q s t}]
+//	pk md#depth                sk <symbol>                           the book: t, b, a[, m, b1, a1, b2, a2]
+//
+// Candles and the recent trades are written with the trades that change
+// them; the depth item at most once per DepthStoreInterval (1 s) per symbol
+// when the book changed (and on Stop). It holds the best 200 levels per
+// side ("price,qty;..." strings) and, when a side had more, the merged
+// views of steps 1 and 2 (200 levels each) as the depth call shows them:
+// tens of kilobytes at most, well under DynamoDB's 400 KB item limit.
+//
 // Realtime channels (messages built with push.Tick / push.Data):
 //
 //	market_{symbol}_depth_step{0,1,2}  tick {buys:[[price,qty]...], asks:[...], ts}  ≤ 1 per 100 ms per symbol

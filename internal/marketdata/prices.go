@@ -11,7 +11,8 @@ import (
 
 // WalletPrices is the wallet's price source once trading runs: the last
 // price of <COIN>/USDT (and of USDT/MNT for the fiat rate), falling back to
-// another source (the seeded table) for coins without a traded pair.
+// another source (the seeded table) for coins without a traded pair. On a
+// reader (Options.Refresh) each price is at most about Refresh old.
 type WalletPrices struct {
 	md       *Service
 	fallback wallet.Prices
@@ -33,7 +34,11 @@ func (w *WalletPrices) USDTPrice(ctx context.Context, coin string) (decimal.Deci
 	if c == "usdt" {
 		return decimal.NewFromInt(1), true, nil
 	}
-	if p, ok := w.md.LastPrice(c + "usdt"); ok && p.IsPositive() {
+	p, ok, err := w.md.lastPriceOf(ctx, c+"usdt")
+	if err != nil {
+		return decimal.Zero, false, err
+	}
+	if ok && p.IsPositive() {
 		return p, true, nil
 	}
 	if w.fallback == nil {
@@ -44,7 +49,11 @@ func (w *WalletPrices) USDTPrice(ctx context.Context, coin string) (decimal.Deci
 
 // FiatPerUSDT implements wallet.Prices.
 func (w *WalletPrices) FiatPerUSDT(ctx context.Context) (decimal.Decimal, error) {
-	if p, ok := w.md.LastPrice(FiatSymbol); ok && p.IsPositive() {
+	p, ok, err := w.md.lastPriceOf(ctx, FiatSymbol)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	if ok && p.IsPositive() {
 		return p, nil
 	}
 	if w.fallback == nil {

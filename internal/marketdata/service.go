@@ -27,6 +27,13 @@ const (
 	// PushInterval is the least time between two depth (and ticker/kline)
 	// pushes of one symbol.
 	PushInterval = 100 * time.Millisecond
+	// DepthStoreInterval is the least time between two writes of a
+	// symbol's depth item (the REST depth of processes that read the
+	// store; see Options.Refresh).
+	DepthStoreInterval = time.Second
+	// DefaultRefresh is the Refresh of the AWS functions: a warm container
+	// serves market data at most about this old.
+	DefaultRefresh = time.Second
 )
 
 // Options configure a Service.
@@ -38,14 +45,24 @@ type Options struct {
 	Log    zerolog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Refresh, when positive, makes the service a reader of the market
+	// data another process (the engine's) keeps in the store: New loads
+	// nothing, and a read of a symbol first reloads from the store the
+	// parts of that symbol's state it needs (depth, recent trades, the
+	// candles of a period) when they were read more than Refresh ago. A
+	// reader is not fed: OnTrades, OnDepth, Start and Sync are not used.
+	// Zero: the service is fed by the engine in this process and keeps
+	// everything in memory (reader.go).
+	Refresh time.Duration
 }
 
 // Service keeps the market data of every pair: it implements Feed for the
 // engine, answers the REST queries and pushes realtime channels.
 //
 // Trades are buffered by OnTrades and applied by the background loop
-// (Start) or by Sync. Klines and the recent trades are stored; on New they
-// are read back, so tickers and klines survive a restart. Each stored candle
+// (Start) or by Sync. Klines, the recent trades and the depth are stored;
+// on New they are read back, so tickers and klines survive a restart, and
+// readers in other processes (Options.Refresh) serve them. Each stored candle
 // remembers the last trade id applied to it, so trades the engine replays
 // after a restart are not counted twice.
 type Service struct {
@@ -54,6 +71,7 @@ type Service struct {
 	pusher  push.Pusher
 	log     zerolog.Logger
 	now     func() time.Time
+	refresh time.Duration
 
 	qmu   sync.Mutex
 	queue []batch
@@ -92,6 +110,20 @@ type symState struct {
 	depthAt    time.Time
 	depthDirty bool
 	depthPush  time.Time
+	// depthStore is set when the book changed since the depth item was
+	// last written (at depthStoredAt).
+	depthStore    bool
+	depthStoredAt time.Time
+	// merged holds the views of steps 1..MaxDepthStep a reader read from
+	// a depth item whose book was longer than the item keeps raw; nil
+	// when they are merged from bids and asks.
+	merged [][2][][2]string
+
+	// Reader mode (Options.Refresh): loadMu serialises the reloads of the
+	// symbol; fresh says when each part was last read from the store
+	// (both only touched under loadMu).
+	loadMu sync.Mutex
+	fresh  map[part]time.Time
 
 	pending    []Trade
 	tickDirty  bool
@@ -105,8 +137,11 @@ func New(ctx context.Context, o Options) (*Service, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	s := &Service{st: o.Store, markets: o.Markets, pusher: o.Pusher, log: o.Log, now: o.Now,
+	s := &Service{st: o.Store, markets: o.Markets, pusher: o.Pusher, log: o.Log, now: o.Now, refresh: o.Refresh,
 		wake: make(chan struct{}, 1), syms: map[string]*symState{}}
+	if s.refresh > 0 {
+		return s, nil // a reader loads each symbol when it is first read
+	}
 	for _, p := range o.Markets.List() {
 		st := newSymState(p)
 		if err := s.load(ctx, st); err != nil {
@@ -118,53 +153,34 @@ func New(ctx context.Context, o Options) (*Service, error) {
 }
 
 func newSymState(p markets.Pair) *symState {
-	return &symState{pair: p, series: map[Period][]*candle{}, dirtyK: map[Period]int64{}}
+	return &symState{pair: p, series: map[Period][]*candle{}, dirtyK: map[Period]int64{}, fresh: map[part]time.Time{}}
 }
 
 // Store layout: candles under pk "md#k#<symbol>#<period>", sk the bucket
 // start in Unix seconds, zero padded; the recent trades of a symbol in one
-// item pk "md#recent", sk <symbol>.
+// item pk "md#recent", sk <symbol>; its depth in one item pk "md#depth",
+// sk <symbol> (depthItem).
 func klinePK(symbol string, p Period) string { return "md#k#" + symbol + "#" + string(p) }
 func klineSK(start int64) string             { return fmt.Sprintf("%012d", start) }
 
-const recentPK = "md#recent"
+const (
+	recentPK = "md#recent"
+	depthPK  = "md#depth"
+)
 
 func (s *Service) load(ctx context.Context, st *symState) error {
 	for _, p := range Periods {
-		var got []*candle
-		cursor := ""
-		for len(got) < MemoryCandles {
-			page, err := s.st.Query(ctx, store.Query{PK: klinePK(st.pair.Symbol, p), Desc: true,
-				Limit: MemoryCandles - len(got), Cursor: cursor})
-			if err != nil {
-				return err
-			}
-			for _, it := range page.Items {
-				got = append(got, candleFromItem(it))
-			}
-			cursor = page.Cursor
-			if cursor == "" {
-				break
-			}
+		got, err := s.newestCandles(ctx, st.pair.Symbol, p, store.SKCond{})
+		if err != nil {
+			return err
 		}
-		sort.Slice(got, func(i, j int) bool { return got[i].start < got[j].start })
 		st.series[p] = got
 	}
-	it, err := s.st.Get(ctx, store.Key{PK: recentPK, SK: st.pair.Symbol})
-	if err == nil {
-		list, _ := it["trades"].([]any)
-		for _, v := range list {
-			m, ok := v.(map[string]any)
-			if !ok {
-				continue
-			}
-			ti := store.Item(m)
-			st.recent = append(st.recent, Trade{ID: ti.Str("id"), Symbol: st.pair.Symbol, Price: ti.Dec("p"),
-				Qty: ti.Dec("q"), TakerSide: ti.Str("s"), At: time.UnixMilli(ti.Int("t")).UTC()})
-		}
-	} else if err != store.ErrNotFound {
+	recent, err := s.readRecent(ctx, st.pair.Symbol)
+	if err != nil {
 		return err
 	}
+	st.recent = recent
 	if n := len(st.recent); n > 0 {
 		st.lastID = st.recent[n-1].ID
 	}
@@ -174,6 +190,52 @@ func (s *Service) load(ctx context.Context, st *symState) error {
 		st.lastID = m[len(m)-1].last
 	}
 	return nil
+}
+
+// newestCandles reads the newest MemoryCandles candles of a period whose
+// sort keys match sk, oldest first.
+func (s *Service) newestCandles(ctx context.Context, symbol string, p Period, sk store.SKCond) ([]*candle, error) {
+	var got []*candle
+	cursor := ""
+	for len(got) < MemoryCandles {
+		page, err := s.st.Query(ctx, store.Query{PK: klinePK(symbol, p), SK: sk, Desc: true,
+			Limit: MemoryCandles - len(got), Cursor: cursor})
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range page.Items {
+			got = append(got, candleFromItem(it))
+		}
+		cursor = page.Cursor
+		if cursor == "" {
+			break
+		}
+	}
+	sort.Slice(got, func(i, j int) bool { return got[i].start < got[j].start })
+	return got, nil
+}
+
+// readRecent reads the recent trades of a symbol, oldest first.
+func (s *Service) readRecent(ctx context.Context, symbol string) ([]Trade, error) {
+	it, err := s.st.Get(ctx, store.Key{PK: recentPK, SK: symbol})
+	if err == store.ErrNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	list, _ := it["trades"].([]any)
+	out := make([]Trade, 0, len(list))
+	for _, v := range list {
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		ti := store.Item(m)
+		out = append(out, Trade{ID: ti.Str("id"), Symbol: symbol, Price: ti.Dec("p"),
+			Qty: ti.Dec("q"), TakerSide: ti.Str("s"), At: time.UnixMilli(ti.Int("t")).UTC()})
+	}
+	return out, nil
 }
 
 func candleFromItem(it store.Item) *candle {
@@ -221,7 +283,7 @@ func (s *Service) Start() {
 		for {
 			select {
 			case <-s.stop:
-				_ = s.Sync(context.Background())
+				_ = s.sync(context.Background(), true)
 				return
 			case <-s.wake:
 			case <-tick.C:
@@ -244,8 +306,13 @@ func (s *Service) Stop() {
 }
 
 // Sync applies every queued trade and depth snapshot, stores the changed
-// candles and pushes what is due. Tests and the background loop call it.
-func (s *Service) Sync(ctx context.Context) error {
+// candles and the depth items due, and pushes what is due. Tests and the
+// background loop call it.
+func (s *Service) Sync(ctx context.Context) error { return s.sync(ctx, false) }
+
+// sync is Sync; final (the loop's last run, on Stop) also stores the depth
+// items not yet due.
+func (s *Service) sync(ctx context.Context, final bool) error {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	s.qmu.Lock()
@@ -273,7 +340,9 @@ func (s *Service) Sync(ctx context.Context) error {
 		s.retry = ops // memory is ahead; the same states are written next time
 		return err
 	}
-	s.flush(ctx, s.now())
+	now := s.now()
+	s.flush(ctx, now)
+	s.storeDepth(ctx, now, final)
 	return nil
 }
 
@@ -332,7 +401,7 @@ func (s *Service) applyDepth(b batch) {
 	if st == nil {
 		return
 	}
-	st.bids, st.asks, st.depthAt, st.depthDirty = b.bids, b.asks, b.at, true
+	st.bids, st.asks, st.depthAt, st.depthDirty, st.depthStore = b.bids, b.asks, b.at, true, true
 }
 
 // applyTrades updates memory and returns the store writes.
@@ -456,13 +525,30 @@ func (s *Service) LastTradeID(symbol string) string {
 
 // LastPrice is the price of the symbol's last trade.
 func (s *Service) LastPrice(symbol string) (decimal.Decimal, bool) {
+	ctx := context.Background()
+	if s.refresh > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, refreshTimeout)
+		defer cancel()
+	}
+	p, ok, _ := s.lastPriceOf(ctx, symbol)
+	return p, ok
+}
+
+// lastPriceOf is LastPrice; a reader first reloads the recent trades when
+// they are due, and answers the error when it never read them.
+func (s *Service) lastPriceOf(ctx context.Context, symbol string) (decimal.Decimal, bool, error) {
+	if err := s.refreshSymbol(ctx, symbol, partRecent); err != nil {
+		return decimal.Zero, false, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.state(symbol)
 	if st == nil {
-		return decimal.Zero, false
+		return decimal.Zero, false, nil
 	}
-	return st.lastPrice()
+	p, ok := st.lastPrice()
+	return p, ok, nil
 }
 
 func (st *symState) lastPrice() (decimal.Decimal, bool) {

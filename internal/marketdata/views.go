@@ -95,6 +95,9 @@ func (s *Service) Depth(symbol string, step, limit int) (DepthView, error) {
 		limit = DefaultDepthLimit
 	}
 	limit = min(limit, MaxDepthLimit)
+	if err := s.refreshNow(symbol, partDepth); err != nil {
+		return DepthView{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, err := s.known(symbol)
@@ -105,9 +108,16 @@ func (s *Service) Depth(symbol string, step, limit int) (DepthView, error) {
 }
 
 func (st *symState) depthView(step, limit int) DepthView {
-	grid := st.pair.DepthStep(step)
-	v := DepthView{Buys: mergeLevels(st.bids, grid, st.pair.PricePrecision, step > 0, true, limit),
-		Asks: mergeLevels(st.asks, grid, st.pair.PricePrecision, step > 0, false, limit)}
+	var v DepthView
+	if step > 0 && step <= len(st.merged) {
+		// Merged views a reader read from a depth item (reader.go).
+		m := st.merged[step-1]
+		v.Buys, v.Asks = m[0][:min(len(m[0]), limit):min(len(m[0]), limit)], m[1][:min(len(m[1]), limit):min(len(m[1]), limit)]
+	} else {
+		grid := st.pair.DepthStep(step)
+		v = DepthView{Buys: mergeLevels(st.bids, grid, st.pair.PricePrecision, step > 0, true, limit),
+			Asks: mergeLevels(st.asks, grid, st.pair.PricePrecision, step > 0, false, limit)}
+	}
 	if !st.depthAt.IsZero() {
 		v.TS = st.depthAt.UnixMilli()
 	}
@@ -169,6 +179,9 @@ func (s *Service) Trades(symbol string, limit int) ([]TradeView, error) {
 		limit = DefaultTradeLimit
 	}
 	limit = min(limit, MaxTradeLimit)
+	if err := s.refreshNow(symbol, partRecent); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, err := s.known(symbol)
@@ -189,6 +202,9 @@ func tradeView(t Trade) TradeView {
 
 // Ticker returns the 24 h ticker of a symbol.
 func (s *Service) Ticker(symbol string) (Ticker, error) {
+	if err := s.refreshNow(symbol, partRecent, candlePart(Min1)); err != nil {
+		return Ticker{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, err := s.known(symbol)
@@ -198,13 +214,26 @@ func (s *Service) Ticker(symbol string) (Ticker, error) {
 	return st.ticker(s.now()), nil
 }
 
-// Tickers returns the 24 h tickers of every open pair, by symbol.
+// Tickers returns the 24 h tickers of every open pair, by symbol. A reader
+// leaves out a pair it could not read at all.
 func (s *Service) Tickers() map[string]Ticker {
+	pairs := s.markets.List()
+	var failed map[string]bool
+	if s.refresh > 0 {
+		syms := make([]string, len(pairs))
+		for i, p := range pairs {
+			syms[i] = p.Symbol
+		}
+		failed = s.refreshAll(syms, partRecent, candlePart(Min1))
+	}
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := map[string]Ticker{}
-	for _, p := range s.markets.List() {
+	for _, p := range pairs {
+		if failed[p.Symbol] {
+			continue
+		}
 		if st := s.state(p.Symbol); st != nil {
 			out[p.Symbol] = st.ticker(now)
 		}
@@ -251,6 +280,9 @@ const SparkPoints = 24
 // first; hours without trades repeat the previous close. Empty before the
 // first trade.
 func (s *Service) Sparkline(symbol string) []string {
+	if err := s.refreshNow(symbol, candlePart(Min60)); err != nil {
+		return []string{}
+	}
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -305,6 +337,9 @@ func (s *Service) Klines(ctx context.Context, symbol string, p Period, from, to 
 	limit = min(limit, MaxKlineLimit)
 	if to <= 0 {
 		to = 1<<62 - 1
+	}
+	if err := s.refreshSymbol(ctx, symbol, candlePart(p)); err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	st, err := s.known(symbol)

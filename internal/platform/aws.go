@@ -53,14 +53,17 @@ const (
 
 // ConfigFromEnv reads the deployment configuration of a function or task.
 // Every AWS endpoint is HTTPS, so cookies are Secure; the dev simulators are off.
+// Market data is read from the table (MarketDataRefresh): only the engine
+// task is fed trades and depth, and it stores what the functions serve.
 func ConfigFromEnv() Config {
 	return Config{
-		Stage:            os.Getenv(EnvStage),
-		SecureCookies:    true,
-		SiteOrigin:       os.Getenv(EnvSiteOrigin),
-		FuturesLive:      os.Getenv(EnvFuturesLive) == "true",
-		WalletLive:       os.Getenv(EnvWalletLive) == "true",
-		ContentReadToken: os.Getenv(EnvContentToken),
+		Stage:             os.Getenv(EnvStage),
+		SecureCookies:     true,
+		SiteOrigin:        os.Getenv(EnvSiteOrigin),
+		FuturesLive:       os.Getenv(EnvFuturesLive) == "true",
+		WalletLive:        os.Getenv(EnvWalletLive) == "true",
+		ContentReadToken:  os.Getenv(EnvContentToken),
+		MarketDataRefresh: marketdata.DefaultRefresh,
 	}
 }
 

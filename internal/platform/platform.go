@@ -44,6 +44,14 @@ type Config struct {
 	WalletLive  bool
 	// ContentReadToken is the content service's static read token (empty = open).
 	ContentReadToken string
+	// MarketDataRefresh, when positive, makes the market data this process
+	// serves (the /fe-ex-api/market/* calls, the tickers of the market
+	// document) and values wallets with a reader of what the engine's
+	// process stores, reloading a pair's data when it is older than this
+	// (marketdata.Options.Refresh): the AWS functions, whose engine runs in
+	// another task. Zero (tenger serve): they read the service the engine
+	// feeds in this process (MarketData).
+	MarketDataRefresh time.Duration
 }
 
 // Deps are the ports every service is built from.
@@ -76,6 +84,9 @@ type Deps struct {
 	mdOnce     sync.Once
 	md         *marketdata.Service
 	mdErr      error
+	mdrOnce    sync.Once
+	mdr        *marketdata.Service
+	mdrErr     error
 	spotOnce   sync.Once
 	spot       *spot.Service
 }
@@ -140,15 +151,20 @@ func PushAuth(svc *auth.Service) push.AuthFunc {
 }
 
 // ProfileArea returns the routers of the profile area: accounts and sign-in,
-// the web app's page views and the public market lists. `tenger serve`
-// mounts them with the rest; the profile Lambda function serves exactly these.
+// the web app's page views, the public market lists and the market data
+// calls (MarketReader). `tenger serve` mounts them with the rest; the
+// profile Lambda function serves exactly these.
 func (d *Deps) ProfileArea() []*httpapi.Router {
-	d.MarketData()
+	md, err := d.MarketReader()
+	if err != nil {
+		d.Log.Error().Err(err).Msg("market data unavailable; the market calls are not served")
+		md = nil
+	}
 	sessions := httpapi.AuthSessions(d.Auth())
 	return []*httpapi.Router{
 		httpapi.NewProfileRouter(d.Auth(), d.APIOptions("profile", sessions)),
 		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), d.APIOptions("site", sessions)),
-		httpapi.NewMarketRouterWith(d.Coins, d.Markets, d.md, favourites.New(d.Store, d.Markets), d.APIOptions("market", sessions)),
+		httpapi.NewMarketRouterWith(d.Coins, d.Markets, md, favourites.New(d.Store, d.Markets), d.APIOptions("market", sessions)),
 	}
 }
 
@@ -168,20 +184,39 @@ func (d *Deps) buildWallet() {
 	d.ledger = ledger.New(d.Store, d.Now)
 	// Valuations follow the last traded prices, falling back to the seeded table.
 	var prices wallet.Prices
-	if md, err := d.MarketData(); err == nil && md != nil {
+	if md, err := d.MarketReader(); err == nil && md != nil {
 		prices = marketdata.NewWalletPrices(md, wallet.SeededPrices())
 	}
 	d.wallet = wallet.New(wallet.Options{Store: d.Store, Ledger: d.ledger, Coins: d.Coins, Auth: d.Auth(), Prices: prices, Now: d.Now, Log: d.Log})
 }
 
-// MarketData is the market data service (trades, tickers, klines, depth),
-// rebuilt from the store when first built; Start runs its loop.
+// MarketData is the market data service the engine feeds (trades,
+// tickers, klines, depth), rebuilt from the store when first built; Start
+// runs its loop, which stores candles, recent trades and depth and pushes
+// the market channels. The process that runs the engine builds it:
+// `tenger serve`, and the engine task in AWS.
 func (d *Deps) MarketData() (*marketdata.Service, error) {
 	d.mdOnce.Do(func() {
 		d.md, d.mdErr = marketdata.New(context.Background(), marketdata.Options{Store: d.Store, Markets: d.Markets,
 			Pusher: d.Push, Log: d.Log, Now: d.Now})
 	})
 	return d.md, d.mdErr
+}
+
+// MarketReader is the market data the routers serve and wallets are valued
+// with: MarketData itself, or with Config.MarketDataRefresh a reader of
+// what the engine's process stores, which loads a pair when it is first
+// asked for and reloads it when older than the refresh time (AWS: the
+// functions run apart from the engine task). Built once per Deps.
+func (d *Deps) MarketReader() (*marketdata.Service, error) {
+	if d.Config.MarketDataRefresh <= 0 {
+		return d.MarketData()
+	}
+	d.mdrOnce.Do(func() {
+		d.mdr, d.mdrErr = marketdata.New(context.Background(), marketdata.Options{Store: d.Store, Markets: d.Markets,
+			Log: d.Log, Now: d.Now, Refresh: d.Config.MarketDataRefresh})
+	})
+	return d.mdr, d.mdrErr
 }
 
 // Spot is the spot trading service (order entry, cancels, queries).
