@@ -89,7 +89,7 @@ func run(log zerolog.Logger) error {
 	}
 	dataDir := getenv("ENGINE_DATA_DIR", defaultDataDir)
 	svc, err := newService(ctx, spot.EngineOptions{Store: d.Store, Ledger: d.Ledger(), Markets: d.Markets, Orders: d.Orders,
-		DataDir: dataDir, Feed: feed, Log: log, Now: d.Now}, serviceOptions{MinWait: time.Second})
+		DataDir: dataDir, Feed: feed, Log: log, Now: d.Now, Exclusive: true}, serviceOptions{MinWait: time.Second})
 	if err != nil {
 		return fmt.Errorf("engine start (data dir %s): %w", dataDir, err)
 	}

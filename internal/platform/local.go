@@ -121,7 +121,7 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	md.Start()
 	l.onClose(func() error { md.Stop(); return nil })
 	eng, err := spot.NewEngine(ctx, spot.EngineOptions{Store: l.Store, Ledger: l.Ledger(), Markets: l.Markets,
-		Orders: l.Orders, DataDir: filepath.Join(dataDir, "engine"), Feed: md, Log: l.Log, Now: l.Now})
+		Orders: l.Orders, DataDir: filepath.Join(dataDir, "engine"), Feed: md, Log: l.Log, Now: l.Now, Exclusive: true})
 	if err != nil {
 		return err
 	}

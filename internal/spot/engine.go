@@ -47,8 +47,13 @@ type EngineOptions struct {
 	SweepAfter time.Duration
 	// SnapshotEvery is the snapshot interval (default 30 s; < 0 never).
 	SnapshotEvery time.Duration
-	Now           func() time.Time
-	Log           zerolog.Logger
+	// Exclusive takes the data directory's engine lock before anything is
+	// read, waiting while another engine holds it (lock.go). The runtimes
+	// set it; tests that simulate a crash inside one process (a journal
+	// closed, an engine abandoned) leave it off.
+	Exclusive bool
+	Now       func() time.Time
+	Log       zerolog.Logger
 }
 
 // Engine is the matching engine process: one goroutine that reads order
@@ -56,6 +61,8 @@ type EngineOptions struct {
 type Engine struct {
 	o       EngineOptions
 	journal matching.Journal
+	// unlock releases the data directory's engine lock (lock.go).
+	unlock  func()
 	books   *matching.Books
 	buf     *matching.EventBuffer
 	set     *settler
@@ -147,8 +154,16 @@ func NewEngine(ctx context.Context, o EngineOptions) (*Engine, error) {
 		if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 			return nil, err
 		}
+		if o.Exclusive {
+			release, err := lockDataDir(ctx, o.DataDir, o.Log)
+			if err != nil {
+				return nil, err
+			}
+			e.unlock = release
+		}
 		j, err := openSegmentJournal(o.DataDir, o.Sync)
 		if err != nil {
+			e.releaseLock()
 			return nil, err
 		}
 		e.journal = j
@@ -166,7 +181,16 @@ func (e *Engine) closeJournal() error {
 	if e.o.Journal != nil {
 		return nil // owned by the caller
 	}
-	return e.journal.Close()
+	err := e.journal.Close()
+	e.releaseLock() // after the journal is closed: the next engine may open it
+	return err
+}
+
+func (e *Engine) releaseLock() {
+	if e.unlock != nil {
+		e.unlock()
+		e.unlock = nil
+	}
 }
 
 func (e *Engine) snapDir() string { return filepath.Join(e.o.DataDir, "spot-snapshots") }
