@@ -32,6 +32,10 @@ type access struct {
 	// CloseConnections: DeleteConnection on the live stage only, to close
 	// the WebSocket connections of a user whose sessions ended.
 	CloseConnections bool
+	// AuthKey: read the secret that seals authenticator secrets (its ARN
+	// in AUTH_KEY_SECRET_ARN): the functions that set up or check an
+	// authenticator code.
+	AuthKey bool
 }
 
 // apiFunction is one Lambda behind the HTTP API and the routes it serves.
@@ -61,7 +65,8 @@ var apiFunctions = []apiFunction{
 		},
 		// Sign-out, password change and reset close the user's WebSocket
 		// connections (platform.Deps.Auth's OnRevoke), and nothing more.
-		Access: access{TableWrite: true, Notify: true, CloseConnections: true},
+		// Binding an authenticator and signing in with it use the auth key.
+		Access: access{TableWrite: true, Notify: true, CloseConnections: true, AuthKey: true},
 	},
 	{
 		Name:        "content",
@@ -94,7 +99,9 @@ var apiFunctions = []apiFunction{
 		// Submits hold funds and write the workflow item; the wfstart
 		// function (Workflows stack) starts the state machine from the
 		// stream, so the wallet function needs no Step Functions access.
-		Access: access{TableWrite: true, Notify: true, Push: true},
+		// Withdrawals, the address book and the trade password check
+		// authenticator codes (the auth key).
+		Access: access{TableWrite: true, Notify: true, Push: true, AuthKey: true},
 	},
 	{
 		Name:        "trade",
@@ -239,6 +246,10 @@ func throttleBurst(cfg Config) float64 {
 	return 100
 }
 
+// envAuthKeySecret names the auth key secret's ARN for a function
+// (platform.EnvAuthKeySecret; routes_test.go checks they agree).
+const envAuthKeySecret = "AUTH_KEY_SECRET_ARN"
+
 // grantAccess turns an access spec into grants on named resources.
 func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 	switch {
@@ -261,6 +272,10 @@ func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 	}
 	if a.CloseConnections && !a.Push && deps.Realtime != nil {
 		deps.Realtime.GrantClose(fn)
+	}
+	if a.AuthKey {
+		deps.Data.AuthKey.GrantRead(fn, nil)
+		fn.AddEnvironment(jsii.String(envAuthKeySecret), deps.Data.AuthKey.SecretArn(), nil)
 	}
 }
 

@@ -3,16 +3,24 @@ package stacks
 import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
 	"tenger/internal/store/dynamo"
 )
 
-// DataStack holds the single DynamoDB table every service stores in.
+// DataStack holds the single DynamoDB table every service stores in, and
+// the key that seals secrets stored in it.
 type DataStack struct {
 	awscdk.Stack
 	Table awsdynamodb.Table
+	// AuthKey is the key that seals authenticator (TOTP) secrets in the
+	// table (platform.EnvAuthKeySecret): generated once, never shown, read
+	// at a cold start by the functions that set up or check an
+	// authenticator. It lives and dies with the table: without it the
+	// sealed secrets cannot be opened.
+	AuthKey awssecretsmanager.Secret
 }
 
 // NewDataStack creates the table: on-demand billing, a NEW_AND_OLD_IMAGES
@@ -48,6 +56,15 @@ func NewDataStack(scope constructs.Construct, id string, props *awscdk.StackProp
 			ProjectionType: awsdynamodb.ProjectionType_ALL,
 		})
 	}
+	authKey := awssecretsmanager.NewSecret(st, jsii.String("AuthKey"), &awssecretsmanager.SecretProps{
+		Description: jsii.String("Tenger: the key that seals authenticator secrets in the table"),
+		GenerateSecretString: &awssecretsmanager.SecretStringGenerator{
+			PasswordLength:     jsii.Number(64),
+			ExcludePunctuation: jsii.Bool(true),
+			IncludeSpace:       jsii.Bool(false),
+		},
+		RemovalPolicy: removalPolicy(cfg),
+	})
 	awscdk.NewCfnOutput(st, jsii.String("TableName"), &awscdk.CfnOutputProps{Value: table.TableName()})
-	return &DataStack{Stack: st, Table: table}
+	return &DataStack{Stack: st, Table: table, AuthKey: authKey}
 }

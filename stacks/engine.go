@@ -106,6 +106,10 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 		"SERVICE":         jsii.String("engine"),
 		"HEALTH_ADDR":     jsii.String(":8081"),
 		"ENGINE_DATA_DIR": jsii.String(engineDataPath),
+		// The engine looks for a new pair catalogue more often than the
+		// functions (30 s), so it has a new pair's book before most of
+		// them take orders for it (platform.EnvMarketsPoll).
+		"MARKETS_POLL_SECONDS": jsii.String("5"),
 	}
 	for k, v := range env {
 		containerEnv[k] = jsii.String(v)
@@ -126,11 +130,17 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 		HealthCheck: &awsecs.HealthCheck{
 			// The distroless image has no shell or curl: the engine binary
 			// probes its own /healthz.
-			Command:     jsii.Strings("CMD", "/engine", "healthcheck"),
-			Interval:    awscdk.Duration_Seconds(jsii.Number(15)),
-			Timeout:     awscdk.Duration_Seconds(jsii.Number(5)),
-			Retries:     jsii.Number(3),
-			StartPeriod: awscdk.Duration_Seconds(jsii.Number(20)),
+			Command:  jsii.Strings("CMD", "/engine", "healthcheck"),
+			Interval: awscdk.Duration_Seconds(jsii.Number(15)),
+			Timeout:  awscdk.Duration_Seconds(jsii.Number(5)),
+			Retries:  jsii.Number(3),
+			// The health endpoint answers once the engine has recovered;
+			// before that it may wait for the engine lock while the old task
+			// stops (up to the 90 s stop timeout) and then replay its journal
+			// or rebuild its books from the stored open orders. ECS ignores
+			// failed checks for the start period (300 s at most), so a
+			// long recovery is not killed and started again.
+			StartPeriod: awscdk.Duration_Seconds(jsii.Number(300)),
 		},
 		PortMappings: &[]*awsecs.PortMapping{{ContainerPort: jsii.Number(engineHealthPort)}},
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
+	"tenger/internal/platform"
 	"tenger/internal/store/dynamo"
 )
 
@@ -377,11 +378,12 @@ func TestEngineStack(t *testing.T) {
 			"RequiresCompatibilities": []any{"FARGATE"},
 			"RuntimePlatform":         obj{"CpuArchitecture": "ARM64", "OperatingSystemFamily": "LINUX"},
 			"ContainerDefinitions": []any{like(obj{
-				"HealthCheck":            like(obj{"Command": []any{"CMD", "/engine", "healthcheck"}}),
+				"HealthCheck":            like(obj{"Command": []any{"CMD", "/engine", "healthcheck"}, "StartPeriod": 300}),
 				"StopTimeout":            90,
 				"ReadonlyRootFilesystem": true,
 				"LogConfiguration":       like(obj{"LogDriver": "awslogs"}),
-				"Environment":            arrayWith(obj{"Name": "HEALTH_ADDR", "Value": ":8081"}),
+				"Environment": arrayWith(obj{"Name": "HEALTH_ADDR", "Value": ":8081"},
+					obj{"Name": "MARKETS_POLL_SECONDS", "Value": "5"}),
 			})},
 		}))
 	})
@@ -426,7 +428,9 @@ func TestEngineStack(t *testing.T) {
 				t.Errorf("engine task policy lacks %s", want)
 			}
 		}
-		var pol struct{ Statement []struct{ Action, Resource any } }
+		var pol struct {
+			Statement []struct{ Action, Resource any }
+		}
 		_ = json.Unmarshal([]byte(doc), &pol)
 		sendsOrders := false
 		for _, st := range pol.Statement {
@@ -1083,5 +1087,51 @@ func TestProfileClosesRevokedConnections(t *testing.T) {
 	}
 	if statements != 1 {
 		t.Errorf("profile statements allowing API Gateway = %d, want 1", statements)
+	}
+}
+
+// TestAuthKeySecret: the key that seals authenticator secrets is a
+// generated secret in the data stack, read only by the functions that set
+// up or check authenticator codes (profile, wallet), which get its ARN.
+func TestAuthKeySecret(t *testing.T) {
+	if envAuthKeySecret != platform.EnvAuthKeySecret {
+		t.Fatalf("the stacks set %s, the platform reads %s", envAuthKeySecret, platform.EnvAuthKeySecret)
+	}
+	secrets := resources("data", "AWS::SecretsManager::Secret")
+	if len(secrets) != 1 {
+		t.Fatalf("data stack secrets = %d, want 1", len(secrets))
+	}
+	for id, s := range secrets {
+		gen, _ := props(s)["GenerateSecretString"].(obj)
+		if gen["PasswordLength"] != float64(64) || gen["ExcludePunctuation"] != true {
+			t.Errorf("%s: generated as %v", id, gen)
+		}
+		if _, given := props(s)["SecretString"]; given {
+			t.Errorf("%s: a secret value in the template", id)
+		}
+	}
+	readers := map[string]bool{}
+	for _, r := range resources("api", "AWS::Lambda::Function") {
+		vars := props(r)["Environment"].(obj)["Variables"].(obj)
+		if arn, ok := vars[envAuthKeySecret]; ok {
+			readers[vars["SERVICE"].(string)] = true
+			if !strings.Contains(mustJSON(arn), "AuthKey") {
+				t.Errorf("%s: %s = %s", vars["SERVICE"], envAuthKeySecret, mustJSON(arn))
+			}
+		}
+	}
+	if len(readers) != 2 || !readers["profile"] || !readers["wallet"] {
+		t.Errorf("functions given the auth key: %v, want profile and wallet", readers)
+	}
+	for id, p := range resources("api", "AWS::IAM::Policy") {
+		doc := mustJSON(props(p)["PolicyDocument"])
+		reads := strings.Contains(doc, "secretsmanager:GetSecretValue")
+		fn := strings.HasPrefix(id, "profile") || strings.HasPrefix(id, "wallet")
+		if reads != fn {
+			t.Errorf("%s: reads secrets %v", id, reads)
+		}
+		if reads && !strings.Contains(doc, "AuthKey") {
+			t.Errorf("%s: reads a secret other than the auth key: %s", id, doc)
+		}
 	}
 }

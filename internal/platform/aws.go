@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -33,18 +34,21 @@ import (
 
 // Environment variables the CDK stacks set on functions and the engine task.
 const (
-	EnvTable        = "TABLE_NAME"
-	EnvOrdersQueue  = "ORDERS_QUEUE_URL"
-	EnvEventsQueue  = "EVENTS_QUEUE_URL"
-	EnvWSEndpoint   = "WS_ENDPOINT" // https://<api>.execute-api.<region>.amazonaws.com/<stage>
-	EnvEmailFrom    = "EMAIL_FROM"
-	EnvSMSSenderID  = "SMS_SENDER_ID"
-	EnvSecretKey    = "SECRET_KEY" // 64 hex characters
-	EnvStage        = "STAGE"
-	EnvSiteOrigin   = "SITE_ORIGIN"
-	EnvFuturesLive  = "FUTURES_LIVE"
-	EnvWalletLive   = "WALLET_LIVE"
-	EnvContentToken = "CONTENT_READ_TOKEN"
+	EnvTable       = "TABLE_NAME"
+	EnvOrdersQueue = "ORDERS_QUEUE_URL"
+	EnvWSEndpoint  = "WS_ENDPOINT" // https://<api>.execute-api.<region>.amazonaws.com/<stage>
+	EnvEmailFrom   = "EMAIL_FROM"
+	EnvSMSSenderID = "SMS_SENDER_ID"
+	EnvSecretKey   = "SECRET_KEY" // 64 hex characters (tests, LocalStack)
+	// EnvAuthKeySecret is the ARN of the Secrets Manager secret that holds
+	// the key sealing authenticator secrets (the data stack's AuthKey); the
+	// functions that set up or check authenticator codes get it.
+	EnvAuthKeySecret = "AUTH_KEY_SECRET_ARN"
+	EnvStage         = "STAGE"
+	EnvSiteOrigin    = "SITE_ORIGIN"
+	EnvFuturesLive   = "FUTURES_LIVE"
+	EnvWalletLive    = "WALLET_LIVE"
+	EnvContentToken  = "CONTENT_READ_TOKEN"
 	// EnvDynamoEndpoint points the store at DynamoDB Local (tests, LocalStack).
 	EnvDynamoEndpoint = "DYNAMODB_ENDPOINT"
 	// EnvMarketsPoll is how often (seconds) the pair catalogue is re-read.
@@ -80,10 +84,12 @@ func marketsPoll() time.Duration {
 }
 
 // NewAWS assembles the AWS runtime's ports from the environment: DynamoDB
-// ($TABLE_NAME, required), SQS ($ORDERS_QUEUE_URL and $EVENTS_QUEUE_URL, when
-// set), SNS and SES, and the API Gateway management API ($WS_ENDPOINT, when
-// set). A function that needs no queue or push simply runs without those
-// variables and leaves the ports nil.
+// ($TABLE_NAME, required), SQS ($ORDERS_QUEUE_URL, when set), SNS and SES,
+// the API Gateway management API ($WS_ENDPOINT, when set) and the key that
+// seals authenticator secrets ($SECRET_KEY, or else the secret named by
+// $AUTH_KEY_SECRET_ARN, read once at a cold start). A function that needs
+// no queue, push or key simply runs without those variables and leaves
+// the ports nil.
 func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 	awsCfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
@@ -103,6 +109,10 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 			return nil, errors.New("platform: " + EnvSecretKey + " must be 64 hex characters")
 		}
 		d.SecretKey = key
+	} else if arn := os.Getenv(EnvAuthKeySecret); arn != "" {
+		if d.SecretKey, err = authKeyFromSecret(ctx, secretsmanager.NewFromConfig(awsCfg), arn); err != nil {
+			return nil, err
+		}
 	}
 	ddbOpts := func(o *dynamodb.Options) {
 		if ep := os.Getenv(EnvDynamoEndpoint); ep != "" {
@@ -124,14 +134,8 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 		SMS:   snsnotify.New(sns.NewFromConfig(awsCfg), snsnotify.Options{SenderID: os.Getenv(EnvSMSSenderID)}),
 		Email: sesnotify.New(sesv2.NewFromConfig(awsCfg), sesnotify.Options{From: os.Getenv(EnvEmailFrom)}),
 	}
-	if u := os.Getenv(EnvOrdersQueue); u != "" || os.Getenv(EnvEventsQueue) != "" {
-		client := sqs.NewFromConfig(awsCfg)
-		if u != "" {
-			d.Orders = sqsq.New(client, u)
-		}
-		if u := os.Getenv(EnvEventsQueue); u != "" {
-			d.Events = sqsq.New(client, u)
-		}
+	if u := os.Getenv(EnvOrdersQueue); u != "" {
+		d.Orders = sqsq.New(sqs.NewFromConfig(awsCfg), u)
 	}
 	if ep := os.Getenv(EnvWSEndpoint); ep != "" {
 		mgmt := apigatewaymanagementapi.NewFromConfig(awsCfg, func(o *apigatewaymanagementapi.Options) {
@@ -140,4 +144,27 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 		d.Push = apigw.New(d.Store, mgmt, apigw.Options{Auth: PushAuth(d.Auth()), Channels: marketdata.KnownChannel(d.Markets), Logger: log})
 	}
 	return d, nil
+}
+
+// secretGetter is the Secrets Manager call authKeyFromSecret makes.
+type secretGetter interface {
+	GetSecretValue(ctx context.Context, in *secretsmanager.GetSecretValueInput, opts ...func(*secretsmanager.Options)) (*secretsmanager.GetSecretValueOutput, error)
+}
+
+// minAuthKeyLen is the shortest auth key taken: the stack generates 64
+// characters, and the key is hashed into the sealing key (auth's secret box).
+const minAuthKeyLen = 32
+
+// authKeyFromSecret reads the auth key from the secret arn. A function
+// that is given the secret must have it: a failure stops the cold start
+// rather than store authenticator secrets unsealed.
+func authKeyFromSecret(ctx context.Context, sm secretGetter, arn string) ([]byte, error) {
+	out, err := sm.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(arn)})
+	if err != nil {
+		return nil, fmt.Errorf("platform: read the auth key secret: %w", err)
+	}
+	if out.SecretString == nil || len(strings.TrimSpace(*out.SecretString)) < minAuthKeyLen {
+		return nil, fmt.Errorf("platform: the auth key secret holds fewer than %d characters", minAuthKeyLen)
+	}
+	return []byte(strings.TrimSpace(*out.SecretString)), nil
 }

@@ -36,8 +36,6 @@ type Local struct {
 const (
 	OrdersQueue   = "orders"
 	OrdersDLQ     = "orders-dlq"
-	EventsQueue   = "events"
-	EventsDLQ     = "events-dlq"
 	maxQueueTries = 5
 )
 
@@ -84,10 +82,6 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	}
 	d.onClose(qdb.Close)
 	if d.Orders, err = qdb.Queue(OrdersQueue, qembedded.QueueOptions{MaxReceives: maxQueueTries, DeadLetter: OrdersDLQ}); err != nil {
-		_ = d.Close()
-		return nil, err
-	}
-	if d.Events, err = qdb.Queue(EventsQueue, qembedded.QueueOptions{MaxReceives: maxQueueTries, DeadLetter: EventsDLQ}); err != nil {
 		_ = d.Close()
 		return nil, err
 	}

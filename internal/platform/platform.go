@@ -58,9 +58,9 @@ type Config struct {
 type Deps struct {
 	Store  store.Store
 	Notify notify.Sender
-	// Orders carries order commands to the engine (FIFO per symbol);
-	// Events carries engine events to settlement and fan-out.
-	Orders, Events queue.Queue
+	// Orders carries order commands to the engine (FIFO per symbol). The
+	// engine settles its own events, so no queue carries them.
+	Orders queue.Queue
 	// Push fans messages out to WebSocket connections.
 	Push push.Pusher
 	// Coins and Markets are the coin/chain and trading-pair catalogues.
