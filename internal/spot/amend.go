@@ -3,6 +3,7 @@ package spot
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -11,6 +12,7 @@ import (
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
 	"tenger/internal/matching"
+	"tenger/internal/queue"
 	"tenger/internal/store"
 )
 
@@ -36,8 +38,14 @@ import (
 //     amends sent at once are never both answered success when the engine
 //     can apply only the smaller (an amend never increases an order).
 //
-// The command goes to the engine through the orders queue, as a cancel
-// does. The engine checks it again against the live book (the order may
+// The command goes to the engine through the orders queue, with an outbox
+// record written in the same transaction as "amendTo" (amendOutboxKey), as
+// a place has: a command the API never sent (its process died, or the
+// queue refused it) is sent by the engine's sweep, so an accepted amend
+// always reaches the engine and a pending "amendTo" never outlives it. The
+// record goes when the engine has sequenced the amend (applied, refused or
+// turned into a cancel), unless a newer amend of the order replaced it.
+// The engine checks it again against the live book (the order may
 // have filled further since the API read it): prepareAmend turns the new
 // volume into the core's new remaining quantity, into a command the core
 // refuses when it would not reduce the order, or into a cancel of the rest
@@ -64,9 +72,18 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 		return err
 	}
 	v := symbolConfig(p).FromLots(cmd.Qty)
-	_, err = s.st.Update(ctx, orderKey(cmd.OrderID), store.NewUpdate().Set(attrAmendTo, v),
-		store.And(store.ItemExists(), store.NotExists("doneAt"),
-			store.Or(store.NotExists(attrAmendTo), store.Compare(attrAmendTo, store.CmpGt, v))))
+	body := make([]byte, matching.CommandSize)
+	matching.EncodeCommand(body, &cmd)
+	dedup := "amend:" + fmtID(cmd.OrderID) + ":" + strconv.FormatInt(cmd.Qty, 10)
+	// The pending amend and its outbox record in one transaction: a
+	// command the API never gets to send is sent by the engine's sweep.
+	err = s.st.Transact(ctx, []store.Op{
+		store.UpdateOp(orderKey(cmd.OrderID), store.NewUpdate().Set(attrAmendTo, v),
+			store.And(store.ItemExists(), store.NotExists("doneAt"),
+				store.Or(store.NotExists(attrAmendTo), store.Compare(attrAmendTo, store.CmpGt, v)))),
+		store.PutOp(store.Item{store.AttrPK: amendOutboxKey(o.Symbol, cmd.OrderID).PK, store.AttrSK: amendOutboxKey(o.Symbol, cmd.OrderID).SK,
+			"cmd": body, "at": s.now().UnixMilli(), "dedup": dedup, "qty": cmd.Qty}, nil),
+	})
 	if errors.Is(err, store.ErrConditionFailed) {
 		// Another amend (or the order's end) came first: judge this one
 		// against what the order is now.
@@ -82,18 +99,10 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 	if err != nil {
 		return err
 	}
-	// From here the amend is finished whatever the caller does: a client
-	// that hangs up must not leave a pending amend that was never sent.
-	ctx = context.WithoutCancel(ctx)
-	if err := s.sendCmd(ctx, o.Symbol, "", &cmd); err != nil {
-		// Not sent, so never applied: withdraw the pending amend, or it
-		// would bound the next amend (a retry of this one included)
-		// forever. A newer, smaller amend stored meanwhile stays.
-		if _, rerr := s.st.Update(ctx, orderKey(cmd.OrderID), store.NewUpdate().Remove(attrAmendTo),
-			store.Eq(attrAmendTo, v)); rerr != nil && !errors.Is(rerr, store.ErrConditionFailed) {
-			s.log.Error().Err(rerr).Str("order", orderID).Msg("spot: pending amend of an unsent command not withdrawn")
-		}
-		return err
+	// The amend is accepted: a client that hangs up now does not stop
+	// the send, and a send that fails is the sweep's to repeat.
+	if err := s.orders.Send(context.WithoutCancel(ctx), queue.Message{Group: o.Symbol, DedupID: dedup, Body: body}); err != nil {
+		s.log.Warn().Err(err).Str("order", orderID).Msg("spot: amend command not sent; the engine's sweeper will send it")
 	}
 	return nil
 }
@@ -190,7 +199,10 @@ func amendCommand(p markets.Pair, o Order, uid, volume string) (matching.Command
 // its old volume after the amend was answered success.)
 func (e *Engine) prepareAmend(c *matching.Command) {
 	total := c.Qty
-	c.Price, c.Quote, c.StopPrice = 0, 0, 0
+	// Quote carries the new total whatever happens, so settlement can
+	// withdraw the amend's outbox record (and a refused amend's pending
+	// volume) by it.
+	c.Price, c.Quote, c.StopPrice = 0, total, 0
 	b := e.books.Book(c.Symbol)
 	if b == nil {
 		return
@@ -208,7 +220,8 @@ func (e *Engine) prepareAmend(c *matching.Command) {
 	}
 	rest := total - o.Filled
 	if cfg := b.Config(); o.Filled > 0 && (rest < 1 || rest < cfg.MinQty || o.Price*rest < cfg.MinNotional) {
-		*c = matching.Command{Kind: matching.CmdCancel, Seq: c.Seq, OrderID: c.OrderID, UserID: c.UserID, Symbol: c.Symbol}
+		// (Quote, which a cancel ignores, still names the amend.)
+		*c = matching.Command{Kind: matching.CmdCancel, Seq: c.Seq, OrderID: c.OrderID, UserID: c.UserID, Symbol: c.Symbol, Quote: total}
 		return
 	}
 	c.Qty, c.Quote, c.StopPrice = rest, total, before
@@ -252,6 +265,7 @@ func (s *settler) amended(ctx context.Context, cmd *matching.Command, e *matchin
 		Legs:  []ledger.Leg{ledger.ReleaseLeg(spotAccount(m.uid), m.holdCoin, before.Sub(after))},
 		Meta:  map[string]string{"order": ids, "amend": "1"},
 		Extra: []store.Op{store.UpdateOp(orderKey(e.OrderID), upd, cond)}}
+	sent := s.amendSent(cmd)
 	return func(ctx context.Context) error {
 		_, err := s.led.Post(ctx, post)
 		var xf *ledger.ExtraFailedError
@@ -260,8 +274,23 @@ func (s *settler) amended(ctx context.Context, cmd *matching.Command, e *matchin
 			post.Extra = nil
 			_, err = s.led.Post(ctx, post)
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return sent(ctx)
 	}, nil
+}
+
+// amendSent is the job that deletes an amend's outbox record once the
+// engine has sequenced the amend (applied, refused or turned into a
+// cancel): cmd.Quote is its new total, and a record of a newer amend of
+// the order (another total) stays.
+func (s *settler) amendSent(cmd *matching.Command) job {
+	p, ok := s.pairs[cmd.Symbol]
+	if !ok || cmd.Quote <= 0 {
+		return func(context.Context) error { return nil } // journalled before amends had records
+	}
+	return s.markOnce(store.DeleteOp(amendOutboxKey(p.Symbol, cmd.OrderID), store.Eq("qty", cmd.Quote)))
 }
 
 // amendRefused settles the engine's refusal of an amend: the order's
@@ -273,6 +302,13 @@ func (s *settler) amendRefused(cmd *matching.Command) job {
 	if !ok || cmd.Quote <= 0 {
 		return nil // journalled before refusals carried the volume
 	}
-	return s.markOnce(store.UpdateOp(orderKey(cmd.OrderID), store.NewUpdate().Remove(attrAmendTo),
+	withdraw := s.markOnce(store.UpdateOp(orderKey(cmd.OrderID), store.NewUpdate().Remove(attrAmendTo),
 		store.And(store.ItemExists(), store.Eq(attrAmendTo, cfg.FromLots(cmd.Quote)))))
+	sent := s.amendSent(cmd)
+	return func(ctx context.Context) error {
+		if err := withdraw(ctx); err != nil {
+			return err
+		}
+		return sent(ctx)
+	}
 }

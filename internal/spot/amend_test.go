@@ -584,42 +584,82 @@ func (q cancelledCtxQueue) Send(ctx context.Context, m queue.Message) error {
 	return q.Queue.Send(ctx, m)
 }
 
-// cancelAfterUpdate ends the caller's context once an update is stored.
-type cancelAfterUpdate struct {
+// cancelAfterTransact ends the caller's context once a transaction is stored.
+type cancelAfterTransact struct {
 	store.Store
 	cancel func()
 }
 
-func (s cancelAfterUpdate) Update(ctx context.Context, k store.Key, u *store.Update, c store.Cond) (store.Item, error) {
-	it, err := s.Store.Update(ctx, k, u, c)
+func (s cancelAfterTransact) Transact(ctx context.Context, ops []store.Op) error {
+	err := s.Store.Transact(ctx, ops)
 	s.cancel()
-	return it, err
+	return err
 }
 
-// An amend whose command is not sent leaves no pending amend behind: a
-// retry of the same amend is taken. And a client that hangs up once the
-// amend is stored does not stop its sending.
-func TestAmendNotSentLeavesNothingPending(t *testing.T) {
+// outbox lists the symbol's outbox records.
+func (e *env) outbox(symbol string) []store.Item {
+	e.t.Helper()
+	page, err := e.st.Query(e.ctx, store.Query{PK: pkOutbox + symbol})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return page.Items
+}
+
+// An accepted amend whose command the API never sent (its process died,
+// or the queue refused it) is sent by the engine's sweep from its outbox
+// record, and applied once however often it is sent; the record goes when
+// the engine has sequenced the amend, applied or refused. A client that
+// hangs up once the amend is stored does not stop its sending.
+func TestAmendNotSentIsSweptFromOutbox(t *testing.T) {
 	e := newEnv(t)
 	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "100000")
 	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
 	e.drain()
 	down := New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: failingQueue{e.q}})
-	wantCode(t, down.AmendOrder(e.ctx, alice, "btcusdt", sell, "0.3"), apperr.CodeTradeBusy)
-	if o, err := e.svc.GetOrder(e.ctx, alice, sell); err != nil || !o.AmendTo.IsZero() {
-		t.Fatalf("after an unsent amend: %+v %v", o, err)
-	}
-	e.amend(alice, sell, "0.4") // above the unsent 0.3: taken
-	e.drain()
-	e.wantBal(alice, "BTC", "0.6", "0.4")
-	// The caller hangs up right after the amend is stored: it is still
-	// sent and applied.
-	ctx, cancel := context.WithCancel(e.ctx)
-	hungUp := New(Options{Store: cancelAfterUpdate{e.st, cancel}, Ledger: e.led, Markets: e.cat, Orders: cancelledCtxQueue{e.q}})
-	if err := hungUp.AmendOrder(ctx, alice, "btcusdt", sell, "0.35"); err != nil {
+	if err := down.AmendOrder(e.ctx, alice, "btcusdt", sell, "0.3"); err != nil {
 		t.Fatal(err)
 	}
 	e.drain()
-	e.wantBal(alice, "BTC", "0.65", "0.35")
+	e.wantBal(alice, "BTC", "0.5", "0.5") // not applied yet
+	if n := len(e.outbox("btcusdt")); n != 1 {
+		t.Fatalf("%d outbox records, want the amend's", n)
+	}
+	for range 2 { // the second sweep is a duplicate send
+		if err := e.eng.sweep(e.ctx, true); err != nil {
+			t.Fatal(err)
+		}
+		e.drain()
+		e.wantBal(alice, "BTC", "0.7", "0.3")
+		if n := len(e.outbox("btcusdt")); n != 0 {
+			t.Fatalf("%d outbox records after the amend was applied", n)
+		}
+	}
+	// The caller hangs up right after the amend is stored: it is still
+	// sent and applied.
+	ctx, cancel := context.WithCancel(e.ctx)
+	hungUp := New(Options{Store: cancelAfterTransact{e.st, cancel}, Ledger: e.led, Markets: e.cat, Orders: cancelledCtxQueue{e.q}})
+	if err := hungUp.AmendOrder(ctx, alice, "btcusdt", sell, "0.25"); err != nil {
+		t.Fatal(err)
+	}
+	e.drain()
+	e.wantBal(alice, "BTC", "0.75", "0.25")
+	// An unsent amend the order's end overtook: the engine refuses it when
+	// the sweep sends it, and its record goes.
+	if err := down.AmendOrder(e.ctx, alice, "btcusdt", sell, "0.2"); err != nil {
+		t.Fatal(err)
+	}
+	e.place(bob, limit("btcusdt", "BUY", "30000", "0.25"))
+	e.drain()
+	e.wantOrder(alice, sell, StatusFilled, "0.25", "7500", "7.5")
+	if err := e.eng.sweep(e.ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	e.drain()
+	if n := len(e.outbox("btcusdt")); n != 0 {
+		t.Fatalf("%d outbox records after the refused amend", n)
+	}
+	e.wantBal(alice, "BTC", "0.75", "0")
 	e.audit()
 }

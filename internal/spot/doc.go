@@ -51,7 +51,8 @@
 // Rejected) event deletes the record. Duplicates are harmless: the engine
 // sequences a place command only if the order has no "seq" attribute yet
 // (set when its Accepted event is settled) and it has not sequenced it
-// itself in this run.
+// itself in this run. An amend has an outbox record too (amend.go); sent
+// twice, the second finds the order already reduced and is refused.
 //
 // # Engine
 //

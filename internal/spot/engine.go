@@ -437,8 +437,9 @@ func (e *Engine) settleAll(ctx context.Context, cmds []matching.Command, starts 
 // settleWorkers bounds the concurrent settlement writes of one batch.
 const settleWorkers = 64
 
-// sweep sends again the outbox records (orders stored but maybe never sent)
-// older than SweepAfter, or all of them when all is set (at start).
+// sweep sends again the outbox records (orders, and amends, stored but
+// maybe never sent) older than SweepAfter, or all of them when all is set
+// (at start). A record names its deduplication id, or is a place.
 func (e *Engine) sweep(ctx context.Context, all bool) error {
 	now := e.o.Now()
 	e.lastSweep = now
@@ -454,7 +455,11 @@ func (e *Engine) sweep(ctx context.Context, all bool) error {
 				if !all && now.UnixMilli()-it.Int("at") < e.o.SweepAfter.Milliseconds() {
 					continue
 				}
-				msgs = append(msgs, queue.Message{Group: sym, DedupID: "place:" + trimZeros(it.Str(store.AttrSK)), Body: it.Bytes("cmd")})
+				dedup := it.Str("dedup")
+				if dedup == "" {
+					dedup = "place:" + trimZeros(it.Str(store.AttrSK))
+				}
+				msgs = append(msgs, queue.Message{Group: sym, DedupID: dedup, Body: it.Bytes("cmd")})
 			}
 			if len(msgs) > 0 {
 				if err := e.o.Orders.SendBatch(ctx, msgs); err != nil {

@@ -118,6 +118,7 @@ type Trade struct {
 //	                                      gsi2 "SOPEN#<uid>" / "<symbol>#<id>" while open
 //	client id   pk "SCID#<uid>" sk "<clientOrderId>"   orderId
 //	outbox      pk "SOUT#<symbol>" sk "<id 20d>"       cmd (encoded command), at
+//	            pk "SOUT#<symbol>" sk "<id 20d>#amend" cmd, at, dedup, qty (the amend's new total in lots)
 //	trade row   pk "STRD#<orderId>" sk "<tradeId 20d>" gsi1 "STRDU#<uid>" / "<at 13d>#<symbol>#<tradeId 20d>"
 //	volume      pk "SVOL#<uid>" sk "<yyyymmdd>#<shard>" quote volume of USDT-quoted pairs that day, in up
 //	                                                    to volumeShards items (tradeId mod volumeShards)
@@ -144,6 +145,12 @@ func orderKey(id uint64) store.Key { return store.Key{PK: pkOrder + fmtID(id), S
 
 func outboxKey(symbol string, id uint64) store.Key {
 	return store.Key{PK: pkOutbox + symbol, SK: fmt.Sprintf("%020d", id)}
+}
+
+// amendOutboxKey is the outbox record of an order's pending amend (one per
+// order: a newer amend replaces it).
+func amendOutboxKey(symbol string, id uint64) store.Key {
+	return store.Key{PK: pkOutbox + symbol, SK: fmt.Sprintf("%020d#amend", id)}
 }
 
 func fmtID(id uint64) string { return strconv.FormatUint(id, 10) }

@@ -135,6 +135,11 @@ func (s *settler) plan(ctx context.Context, cmd *matching.Command, evs []matchin
 			jobs = append(jobs, j)
 		}
 	}
+	if cmd.Kind == matching.CmdCancel && cmd.Quote > 0 {
+		// An amend the order's fills overtook, turned into a cancel
+		// (prepareAmend): its outbox record goes.
+		jobs = append(jobs, s.amendSent(cmd))
+	}
 	return jobs, nil
 }
 
