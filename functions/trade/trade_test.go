@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"tenger/functions/fntest"
 	"testing"
 	"time"
@@ -47,48 +48,8 @@ func TestHandlerNeedsOrdersQueue(t *testing.T) {
 // auth) queues a cancel command, and the engine settling it releases the
 // hold and finishes the order.
 func TestTradeFromSampleEvents(t *testing.T) {
-	ep := ddblocal.Endpoint(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	client := ddblocal.NewClient(ctx, ep)
-	table := fmt.Sprintf("tenger-trade-fn-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
-	t.Cleanup(func() {
-		_ = st.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = dynamo.DeleteTable(ctx, client, table)
-	})
-	dir := t.TempDir()
-	qdb, err := qembedded.Open(filepath.Join(dir, "queue"), qembedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = qdb.Close() })
-	orders, err := qdb.Queue("orders", qembedded.QueueOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	box := &fntest.Recorder{}
-	var logs bytes.Buffer
-	cc, err := coins.Defaults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := &platform.Deps{Store: st, Notify: box, Orders: orders, Log: zerolog.New(&logs), Now: time.Now, Coins: cc,
-		Markets: markets.Defaults(), Config: platform.Config{Stage: "test", SecureCookies: true}}
-	handler, err := newHandler(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := awslambda.NewRuntime("trade", &logs).HTTP(handler)
-	profileMux := http.NewServeMux()
-	httpapi.Mount(profileMux, d.ProfileArea()...)
-	profile := awslambda.NewRuntime("profile", &logs).HTTP(profileMux)
+	e := newTradeEnv(t)
+	ctx, st, orders, d, h, profile, box, logs, dir := e.ctx, e.st, e.orders, e.d, e.h, e.profile, e.box, e.logs, e.dir
 
 	// Sign up and in through the profile function's routers.
 	const email = "sample.user@tenger.example"
@@ -104,7 +65,7 @@ func TestTradeFromSampleEvents(t *testing.T) {
 		t.Fatalf("sign-up: uid %q", uid)
 	}
 
-	led := ledger.New(st, time.Now)
+	led := e.led
 	acct := ledger.UserAccount(uid, ledger.Spot)
 	if _, err := led.Post(ctx, ledger.Posting{ID: "deposit:TRC20:tx-trade-fn:0", Reason: "deposit",
 		Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount("TRC20"), acct, "USDT", dec("1000"))}}); err != nil {
@@ -178,7 +139,7 @@ func TestTradeFromSampleEvents(t *testing.T) {
 
 	// The engine consumes both commands and settles them on the same table.
 	eng, err := spot.NewEngine(ctx, spot.EngineOptions{Store: st, Ledger: led, Markets: d.Markets, Orders: orders,
-		DataDir: filepath.Join(dir, "engine"), Log: zerolog.New(&logs)})
+		DataDir: filepath.Join(dir, "engine"), Log: zerolog.New(logs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,4 +174,90 @@ func TestTradeFromSampleEvents(t *testing.T) {
 	if strings.Contains(logs.String(), tok) {
 		t.Error("the session token reached the logs")
 	}
+}
+
+// tradeEnv is the trade function on DynamoDB Local (a fresh table) with an
+// embedded orders queue standing in for SQS FIFO, as the Lambda runs it.
+type tradeEnv struct {
+	ctx     context.Context
+	st      *dynamo.Store
+	orders  *qembedded.Queue
+	d       *platform.Deps
+	led     *ledger.Ledger
+	h       awslambda.HTTPFunc // the trade function
+	profile awslambda.HTTPFunc // the profile function (sign-up and sign-in)
+	box     *fntest.Recorder
+	logs    *syncBuffer
+	dir     string
+}
+
+func newTradeEnv(t *testing.T) *tradeEnv {
+	t.Helper()
+	ep := ddblocal.Endpoint(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	t.Cleanup(cancel)
+	client := ddblocal.NewClient(ctx, ep)
+	table := fmt.Sprintf("tenger-trade-fn-%d", time.Now().UnixNano())
+	if err := dynamo.CreateTable(ctx, client, table); err != nil {
+		t.Fatal(err)
+	}
+	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
+	t.Cleanup(func() {
+		_ = st.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = dynamo.DeleteTable(ctx, client, table)
+	})
+	dir := t.TempDir()
+	qdb, err := qembedded.Open(filepath.Join(dir, "queue"), qembedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = qdb.Close() })
+	orders, err := qdb.Queue("orders", qembedded.QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &tradeEnv{ctx: ctx, st: st, orders: orders, box: &fntest.Recorder{}, logs: &syncBuffer{}, dir: dir}
+	e.d = e.deps(t)
+	e.led = e.d.Ledger()
+	handler, err := newHandler(e.d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.h = awslambda.NewRuntime("trade", e.logs).HTTP(handler)
+	profileMux := http.NewServeMux()
+	httpapi.Mount(profileMux, e.d.ProfileArea()...)
+	e.profile = awslambda.NewRuntime("profile", e.logs).HTTP(profileMux)
+	return e
+}
+
+// deps builds the platform's ports over the env's table and queue; each
+// call is a fresh process (a cold start of another function instance).
+func (e *tradeEnv) deps(t *testing.T) *platform.Deps {
+	t.Helper()
+	cc, err := coins.Defaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &platform.Deps{Store: e.st, Notify: e.box, Orders: e.orders, Log: zerolog.New(e.logs), Now: time.Now, Coins: cc,
+		Markets: markets.Defaults(), Config: platform.Config{Stage: "test", SecureCookies: true}}
+}
+
+// syncBuffer is a log sink the handlers and the engine's goroutine share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
