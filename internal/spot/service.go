@@ -263,13 +263,35 @@ func (s *Service) existingClientOrder(ctx context.Context, uid string, req Place
 	if err != nil {
 		return "", err
 	}
-	if it.Str("fp") != fingerprint(req) {
+	if fp := it.Str("fp"); fp != fingerprint(req) && fp != rawFingerprint(req) {
 		return "", apperr.New(apperr.CodeTradeClientOrderReused)
 	}
 	return it.Str("orderId"), nil
 }
 
+// fingerprint identifies an order's parameters for clientOrderId retries
+// as the order reads them: the pair however it is written ("BTC/USDT" is
+// btcusdt) and numbers by value ("0.050" is 0.05), so a retry that writes
+// the same order differently finds it.
 func fingerprint(r PlaceRequest) string {
+	canon := r
+	if sy, ok := sym(strings.TrimSpace(r.Symbol)); ok {
+		canon.Symbol = sy
+	}
+	for _, n := range []*string{&canon.Price, &canon.Volume, &canon.QuoteVolume, &canon.StopPrice} {
+		if v := strings.TrimSpace(*n); v != "" && plainNumber(v) {
+			if d, err := decimal.NewFromString(v); err == nil {
+				*n = d.String()
+			}
+		}
+	}
+	canon.Side, canon.Type, canon.STP = strings.TrimSpace(r.Side), strings.TrimSpace(r.Type), strings.TrimSpace(r.STP)
+	return rawFingerprint(canon)
+}
+
+// rawFingerprint is the parameters as written, the form mappings stored
+// before fingerprint were keyed by.
+func rawFingerprint(r PlaceRequest) string {
 	parts := []string{r.Symbol, r.Side, r.Type, r.Price, r.Volume, r.QuoteVolume, r.StopPrice}
 	if r.STP != "" { // appended only when given: mappings stored before the field keep their fingerprint
 		parts = append(parts, r.STP)

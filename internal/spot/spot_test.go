@@ -376,6 +376,25 @@ func TestClientOrderIDIdempotent(t *testing.T) {
 		t.Fatalf("retry made a second order: %s %s", a, b)
 	}
 	e.wantBal(bob, "USDT", "8000", "2000")
+	// The same order written differently is the same order.
+	same := r
+	same.Symbol, same.Side, same.Price, same.Volume = "BTC/USDT", "buy", "20000.00", "0.100"
+	if c := e.place(bob, same); c != a {
+		t.Fatalf("a retry written differently made a second order: %s %s", a, c)
+	}
+	// A mapping stored with the parameters as written (before they were
+	// compared by value) still finds its order.
+	legacy := r
+	legacy.ClientOrderID, legacy.Price = "legacy-1", "20000.0"
+	old := e.place(bob, legacy)
+	if err := e.st.Put(e.ctx, store.Item{store.AttrPK: pkClientID + bob, store.AttrSK: "legacy-1", "orderId": old,
+		"fp": rawFingerprint(legacy)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if c := e.place(bob, legacy); c != old {
+		t.Fatalf("a legacy mapping lost its order: %s %s", old, c)
+	}
+	e.wantBal(bob, "USDT", "6000", "4000")
 	r.Price = "20001"
 	_, err := e.svc.PlaceOrder(e.ctx, bob, r)
 	wantCode(t, err, apperr.CodeTradeClientOrderReused)
