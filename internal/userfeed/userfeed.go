@@ -25,6 +25,8 @@
 package userfeed
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -119,7 +121,15 @@ func (t *Translator) Translate(ch store.Change) (Message, bool) {
 		if event == "" {
 			return Message{}, false
 		}
-		user, channel, data = o.UID, ChannelOrders, t.orderUpdate(event, o)
+		upd := t.orderUpdate(event, o)
+		if event == EventUpdate {
+			// A change the order's view does not show (an amend's pending
+			// volume stored or withdrawn) tells the user nothing.
+			if old, ok := spot.OrderFromItem(ch.Key, ch.Old); ok && sameJSON(t.orderUpdate(event, old), upd) {
+				return Message{}, false
+			}
+		}
+		user, channel, data = o.UID, ChannelOrders, upd
 	case strings.HasPrefix(ch.Key.PK, balancePK):
 		owner := strings.TrimPrefix(ch.Key.PK, balancePK)
 		b, ok := balanceUpdate(ch)
@@ -194,4 +204,11 @@ func balanceUpdate(ch store.Change) (BalanceUpdate, bool) {
 	}
 	return BalanceUpdate{Account: string(kind), Sub: parts[1], Coin: parts[2],
 		Normal: avail.String(), Lock: frozen.String(), Total: avail.Add(frozen).String()}, true
+}
+
+// sameJSON reports whether two values encode alike.
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }

@@ -95,6 +95,28 @@ func TestOrderLifecycle(t *testing.T) {
 		t.Fatalf("trade message %s", m.Body)
 	}
 
+	// An amend's pending volume stored, then withdrawn, shows nothing new:
+	// no message. A stop's trigger shows (triggered) and is told.
+	pending := filled.Clone()
+	pending["amendTo"] = decimal.RequireFromString("0.006")
+	for _, ch := range []store.Change{modify(filled, pending), modify(pending, filled)} {
+		if m, ok := tr.Translate(ch); ok {
+			t.Fatalf("a change the order's view does not show was told: %s", m.Body)
+		}
+	}
+	stop := orderItem("10000001", store.Item{"type": "STOP_LIMIT", "stopPrice": decimal.RequireFromString("65000"), "seq": int64(9)})
+	stopPending := stop.Clone()
+	stopPending["amendTo"] = decimal.RequireFromString("0.006")
+	if m, ok := tr.Translate(modify(stop, stopPending)); ok {
+		t.Fatalf("a stop's pending amend was told: %s", m.Body)
+	}
+	triggered := stop.Clone()
+	triggered["triggeredAt"] = int64(1700000000600)
+	m, ok = tr.Translate(modify(stop, triggered))
+	if _, d := decode(t, m); !ok || d["event"] != "update" || d["triggered"] != true {
+		t.Fatalf("trigger message %s %v", m.Body, ok)
+	}
+
 	amended := filled.Clone()
 	amended["volume"] = decimal.RequireFromString("0.006")
 	amended["amendSeq"] = int64(11)
