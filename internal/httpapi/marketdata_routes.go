@@ -49,7 +49,7 @@ func (r *MarketSymbolReq) Validate() error {
 // MarketDepthReq asks for the order book.
 type MarketDepthReq struct {
 	MarketSymbolReq
-	Step  FlexInt    `json:"step" doc:"0 raw levels, 1 and 2 merged at 10x and 100x the price tick"`
+	Step  FlexInt    `json:"step" doc:"0 raw levels; 1 and 2 merged onto the pair's two coarser grids (markets.json depthSteps, else 10x and 100x the price tick)"`
 	Type  FlexString `json:"type" doc:"alternative to step: step0, step1 or step2"`
 	Limit FlexInt    `json:"limit" doc:"levels per side, default 100, at most 200"`
 }
