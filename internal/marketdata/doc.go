@@ -37,6 +37,19 @@
 //	market_{symbol}_ticker             tick {symbol, open, high, low, close, vol, amount, rose, count, ts}
 //	market_{symbol}_kline_{period}     tick {id (bucket start, s), open, high, low, close, vol, amount, count}
 //
+// Depth, ticker and klines go out at most once per PushInterval per symbol
+// (PushInterval is 100 ms), the trades at once. A kline push is one candle;
+// each candle changed since the last push is pushed, oldest first. The
+// ticker is pushed when a trade changed it and, without trades, when
+// trades leave its 24 h window (the oldest one-minute candle with trades
+// drops out 24 h after it began): the service keeps per symbol when that
+// next happens and recomputes the ticker only then or after a trade,
+// pushing it when it differs (ts aside) from the last one pushed. So a
+// pair that stops trading has its pushed volume, change and high/low
+// follow the window as REST answers them, and an idle window costs a
+// comparison per flush. After a restart the ticker the process starts
+// with counts as pushed. A reader (Options.Refresh) never pushes.
+//
 // Prices and quantities are decimal strings. Nothing is sent on subscribe:
 // clients load the snapshot over REST first, then subscribe and apply
 // pushes (a depth push is a full snapshot of the top 200 levels, so the

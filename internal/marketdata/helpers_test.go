@@ -84,7 +84,7 @@ func (c *clock) Set(t time.Time)     { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	dir   string
 	st    store.Store
 	md    *Service
@@ -92,7 +92,7 @@ type env struct {
 	clock *clock
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{t: t, dir: t.TempDir(), push: &fakePusher{}, clock: &clock{t: at("2026-02-02T00:00:30Z")}}
 	e.open()
@@ -136,7 +136,7 @@ func tr(id, when, price, qty, side string) Trade {
 	return Trade{ID: id, Symbol: "btcusdt", Price: d(price), Qty: d(qty), TakerSide: side, At: at(when)}
 }
 
-func decodeJSON(t *testing.T, b []byte, v any) {
+func decodeJSON(t testing.TB, b []byte, v any) {
 	t.Helper()
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("json %s: %v", b, err)

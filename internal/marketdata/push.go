@@ -69,7 +69,8 @@ type outMsg struct {
 
 // flush builds the messages due at now and publishes them: new trades at
 // once; depth, ticker and klines at most once per PushInterval per symbol,
-// and only when they changed.
+// and only when they changed (the ticker also when its 24 h window lost a
+// candle without a trade).
 func (s *Service) flush(ctx context.Context, now time.Time) {
 	if s.pusher == nil {
 		s.mu.Lock()
@@ -104,30 +105,41 @@ func (s *Service) flush(ctx context.Context, now time.Time) {
 			}
 			st.depthDirty, st.depthPush = false, now
 		}
-		if st.tickDirty && now.Sub(st.tickPushAt) >= PushInterval {
-			b, err := push.Tick(TickerChannel(sym), now, st.ticker(now))
-			add(TickerChannel(sym), b, err)
-			for _, p := range Periods {
-				from, ok := st.dirtyK[p]
-				if !ok {
-					continue
-				}
-				// Every candle changed since the last push, oldest first:
-				// trades of two buckets within one interval must not leave
-				// the earlier bucket's last state unpushed.
-				ser := st.series[p]
-				i := len(ser)
-				for i > 0 && ser[i-1].start >= from {
-					i--
-				}
-				ch := KlineChannel(sym, p)
-				for _, c := range ser[i:] {
-					b, err := push.Tick(ch, now, klineView(c))
-					add(ch, b, err)
-				}
-				delete(st.dirtyK, p)
+		// The ticker changes with a trade, and without one when the oldest
+		// candle of its 24 h window leaves it (at tickLeave): only then is
+		// it recomputed, and pushed when it differs from the one last
+		// pushed. Idle pairs cost a comparison per flush.
+		if (st.tickDirty || now.Unix() >= st.tickLeave) && now.Sub(st.tickPushAt) >= PushInterval {
+			tk, leave := st.tickerLeave(now)
+			st.tickLeave = leave
+			if cmp := withoutTS(tk); cmp != st.tickSent {
+				b, err := push.Tick(TickerChannel(sym), now, tk)
+				add(TickerChannel(sym), b, err)
+				st.tickSent, st.tickPushAt = cmp, now
 			}
-			st.tickDirty, st.tickPushAt = false, now
+			if st.tickDirty {
+				for _, p := range Periods {
+					from, ok := st.dirtyK[p]
+					if !ok {
+						continue
+					}
+					// Every candle changed since the last push, oldest first:
+					// trades of two buckets within one interval must not leave
+					// the earlier bucket's last state unpushed.
+					ser := st.series[p]
+					i := len(ser)
+					for i > 0 && ser[i-1].start >= from {
+						i--
+					}
+					ch := KlineChannel(sym, p)
+					for _, c := range ser[i:] {
+						b, err := push.Tick(ch, now, klineView(c))
+						add(ch, b, err)
+					}
+					delete(st.dirtyK, p)
+				}
+				st.tickDirty, st.tickPushAt = false, now
+			}
 		}
 	}
 	s.mu.Unlock()
@@ -136,4 +148,10 @@ func (s *Service) flush(ctx context.Context, now time.Time) {
 			s.log.Debug().Err(err).Str("channel", m.channel).Msg("marketdata: publish")
 		}
 	}
+}
+
+// withoutTS is the ticker without its time, to compare contents.
+func withoutTS(t Ticker) Ticker {
+	t.TS = 0
+	return t
 }

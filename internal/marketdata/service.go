@@ -3,6 +3,7 @@ package marketdata
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"sync"
@@ -129,7 +130,17 @@ type symState struct {
 	tickDirty  bool
 	dirtyK     map[Period]int64 // per period, the earliest candle start changed since the last push
 	tickPushAt time.Time
+	// tickSent is the ticker last pushed (TS zero), or the one clients
+	// loaded over REST when nothing was pushed since New; tickLeave is
+	// the Unix second at which the 24 h window next loses a candle
+	// (noLeave when it holds none), so the ticker is pushed then without
+	// recomputing it on every tick (push.go).
+	tickSent  Ticker
+	tickLeave int64
 }
+
+// noLeave is the tickLeave of a window without candles.
+const noLeave = math.MaxInt64
 
 // New builds the service and rebuilds tickers, klines and recent trades of
 // every pair of the catalogue from the store.
@@ -147,13 +158,18 @@ func New(ctx context.Context, o Options) (*Service, error) {
 		if err := s.load(ctx, st); err != nil {
 			return nil, fmt.Errorf("marketdata: load %s: %w", p.Symbol, err)
 		}
+		// What clients see now (the last process pushed it, or REST
+		// answers it): not pushed again until it changes.
+		st.tickSent, st.tickLeave = st.tickerLeave(o.Now())
+		st.tickSent.TS = 0
 		s.syms[p.Symbol] = st
 	}
 	return s, nil
 }
 
 func newSymState(p markets.Pair) *symState {
-	return &symState{pair: p, series: map[Period][]*candle{}, dirtyK: map[Period]int64{}, fresh: map[part]time.Time{}}
+	return &symState{pair: p, series: map[Period][]*candle{}, dirtyK: map[Period]int64{}, fresh: map[part]time.Time{},
+		tickLeave: noLeave}
 }
 
 // Store layout: candles under pk "md#k#<symbol>#<period>", sk the bucket

@@ -242,16 +242,32 @@ func (s *Service) Tickers() map[string]Ticker {
 }
 
 func (st *symState) ticker(now time.Time) Ticker {
+	t, _ := st.tickerLeave(now)
+	return t
+}
+
+// tickerWindow is the length of the ticker's window, in seconds: the
+// current minute and the 1439 before it.
+const tickerWindow = 1440 * 60
+
+// tickerLeave is ticker, and the Unix second at which the window's oldest
+// candle leaves it (the ticker changes then although nothing traded), or
+// noLeave when the window holds no candle.
+func (st *symState) tickerLeave(now time.Time) (Ticker, int64) {
 	from := Min1.BucketStart(now) - 1439*60
 	var open, high, low, vol, amount decimal.Decimal
 	var count int64
 	started := false
+	leave := int64(noLeave)
 	for _, c := range st.series[Min1] {
 		if c.start < from || c.count == 0 {
 			continue
 		}
 		if !started {
 			open, high, low, started = c.open, c.high, c.low, true
+			// The series is ascending: the first counted candle is the
+			// oldest, out of the window once its start is a window ago.
+			leave = c.start + tickerWindow
 		}
 		high = decimal.Max(high, c.high)
 		low = decimal.Min(low, c.low)
@@ -270,7 +286,7 @@ func (st *symState) ticker(now time.Time) Ticker {
 	prec := st.pair.PricePrecision
 	f := func(d decimal.Decimal) string { return d.StringFixed(prec) }
 	return Ticker{Symbol: st.pair.Symbol, Open: f(open), High: f(high), Low: f(low), Close: f(last),
-		Vol: vol.String(), Amount: amount.String(), Rose: rose.String(), Count: count, TS: now.UnixMilli()}
+		Vol: vol.String(), Amount: amount.String(), Rose: rose.String(), Count: count, TS: now.UnixMilli()}, leave
 }
 
 // SparkPoints is how many hourly closes Sparkline returns.
