@@ -19,15 +19,16 @@ const wsStageName = "live"
 // RealtimeStack is the WebSocket API, its connection function and the
 // change-feed fan-out that pushes updates to connected clients: every
 // user's order and balance changes to that user's authenticated
-// connections (user_orders, user_balances) and the push outbox. The market
-// channels are posted by the engine task (GrantPost), which holds the books.
+// connections (user_orders, user_balances). The market channels are posted
+// by the engine task (GrantPost), which holds the books.
 type RealtimeStack struct {
 	awscdk.Stack
 	Api   awsapigatewayv2.WebSocketApi
 	Stage awsapigatewayv2.WebSocketStage
 	// WS handles $connect, $disconnect and $default (subscriptions).
 	WS awslambda.Function
-	// Stream consumes the table's stream and posts to subscribed connections.
+	// Stream consumes the table's stream and posts each user's order and
+	// balance changes to the user's authenticated connections.
 	Stream awslambda.Function
 	// StreamDLQ receives the descriptions of stream batches that kept failing.
 	StreamDLQ awssqs.Queue
@@ -81,7 +82,7 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	s.Stream = newGoFunction(st, cfg, goFunctionProps{
 		Name: "stream", Description: "change feed fan-out to WebSocket connections", Env: fnEnv, TimeoutSec: 30,
 	})
-	// Reads subscriptions, deletes connections that are gone.
+	// Reads users' connections, deletes connections that are gone.
 	data.Table.GrantReadWriteData(s.Stream)
 	s.Stream.AddToRolePolicy(s.manageConnections(st))
 	s.Stream.AddEventSource(awslambdaeventsources.NewDynamoEventSource(data.Table, &awslambdaeventsources.DynamoEventSourceProps{

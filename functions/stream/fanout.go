@@ -2,55 +2,110 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"strings"
-	"time"
+	"sync"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/rs/zerolog"
 
 	"tenger/internal/awslambda"
 	"tenger/internal/push"
-	"tenger/internal/store"
 	"tenger/internal/userfeed"
 )
 
-// Push outbox items. A domain transaction that changes something a client
-// watches (an order, a balance, a trade) also puts one outbox item in the
-// same transaction; its INSERT on the change feed is delivered here, so a
-// push is never announced for a write that did not commit.
-//
-//	pk PUSH#<id>  sk MSG  channel  data (JSON text)  [user]  [kind "tick"]  ttl
-//
-// With user set the message goes to that user's connections
-// (PublishUser), otherwise to the channel's subscribers (Publish). kind
-// "tick" builds {"channel","ts","tick"} (market data), anything else
-// {"channel","ts","data"} (private updates).
+// Parallelism of one batch: connection lookups of different users, and
+// posts of one message to one user's connections.
 const (
-	outboxPrefix = "PUSH#"
-	attrChannel  = "channel"
-	attrData     = "data"
-	attrUser     = "user"
-	attrKind     = "kind"
+	lookupConcurrency = 8
+	postConcurrency   = 16
 )
 
-// fanout delivers the change feed's private updates and push outbox to
-// WebSocket clients.
+// connLister lists the ids of the live connections bound to a user.
+type connLister func(ctx context.Context, userID string) ([]string, error)
+
+// fanout delivers the change feed's private updates to WebSocket clients.
 type fanout struct {
+	// pusher posts to one connection (SendTo) and forgets connections that
+	// are gone.
 	pusher push.Pusher
+	// conns finds a user's connections (apigw's UserConnections).
+	conns connLister
 	// users turns order and balance changes into the owner's private
 	// messages (user_orders, user_balances), as the local runtime does.
 	users *userfeed.Translator
 }
 
+// handler is the Lambda handler of a stream batch. It first finds the
+// users whose orders or balances the batch's records wrote and looks up
+// each one's connections, once per batch and in parallel (a trade writes
+// about six items of the same two users, and most users are not connected
+// at all); then the runtime's batch loop (awslambda.DynamoDBBatch) handles
+// the records one after another, in stream order, and stops at the first
+// failure, which it reports: Lambda retries the batch from that record.
+//
+// A connection bound while a batch is under way gets the user's messages
+// from the next batch on; it was authenticated a moment ago and reads the
+// current state over REST anyway.
+func (f fanout) handler(rt *awslambda.Runtime) awslambda.DynamoDBFunc {
+	return func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+		b := f.lookUp(ctx, ev.Records)
+		return rt.DynamoDBBatch(b.handle)(ctx, ev)
+	}
+}
+
+// batch is what one stream batch knows of its users' connections.
+type batch struct {
+	fanout
+	byUser map[string]*userConns
+}
+
+// userConns is the outcome of one user's lookup; ids shrinks as
+// connections are found gone.
+type userConns struct {
+	ids []string
+	err error
+}
+
+// lookUp looks up the connections of every user a record of recs concerns.
+// A failed lookup is kept and fails that user's first record, so the
+// records before it are still delivered and Lambda retries from it.
+func (f fanout) lookUp(ctx context.Context, recs []events.DynamoDBEventRecord) *batch {
+	b := &batch{fanout: f, byUser: map[string]*userConns{}}
+	var (
+		wg  sync.WaitGroup
+		sem = make(chan struct{}, lookupConcurrency)
+	)
+	for _, rec := range recs {
+		ch, err := awslambda.ChangeFromStreamRecord(rec)
+		if err != nil {
+			continue // skipped by handle
+		}
+		user, ok := f.users.User(ch)
+		if !ok || b.byUser[user] != nil {
+			continue
+		}
+		c := &userConns{}
+		b.byUser[user] = c
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			c.ids, c.err = f.conns(ctx, user)
+		}()
+	}
+	wg.Wait()
+	return b
+}
+
 // handle processes one stream record: a change of a user's order or
-// balance goes to that user's authenticated connections (userfeed), an
-// outbox insert to its channel or user, and everything else (connection
-// items, postings, the exchange's own accounts ...) pushes nothing. A
-// failed delivery returns the error so the batch is retried from this
-// record; gone connections are dropped by the pusher and are not failures.
-func (f fanout) handle(ctx context.Context, rec events.DynamoDBEventRecord) error {
+// balance goes to that user's authenticated connections (userfeed), and
+// everything else (postings, sessions, connection items, the exchange's own
+// accounts ...) pushes nothing; so does a change of a user without
+// connections, whose message is not even built. A failed lookup or
+// delivery returns the error so the batch is retried from this record;
+// gone connections are forgotten by the pusher and are not failures.
+func (b *batch) handle(ctx context.Context, rec events.DynamoDBEventRecord) error {
 	ch, err := awslambda.ChangeFromStreamRecord(rec)
 	if err != nil {
 		// A record we cannot read never becomes readable: log and skip it
@@ -58,50 +113,72 @@ func (f fanout) handle(ctx context.Context, rec events.DynamoDBEventRecord) erro
 		zerolog.Ctx(ctx).Error().Err(err).Msg("unreadable stream record skipped")
 		return nil
 	}
-	if f.users != nil {
-		if m, ok := f.users.Translate(ch); ok {
-			n, err := userfeed.Deliver(ctx, f.pusher, m)
-			if err != nil {
-				return fmt.Errorf("publish %s of %s: %w", m.Channel, ch.Key.PK, err)
-			}
-			zerolog.Ctx(ctx).Debug().Str("channel", m.Channel).Int("delivered", n).Msg("pushed")
-			return nil
-		}
-	}
-	if ch.Kind != store.ChangeInsert || !strings.HasPrefix(ch.Key.PK, outboxPrefix) {
+	user, ok := b.users.User(ch)
+	if !ok {
 		return nil
 	}
-	msg, err := outboxMessage(ch)
-	if err != nil {
-		zerolog.Ctx(ctx).Error().Err(err).Str("pk", ch.Key.PK).Msg("malformed push outbox item skipped")
+	c := b.byUser[user]
+	if c == nil { // lookUp saw every record; kept for safety
+		c = &userConns{}
+		c.ids, c.err = b.fanout.conns(ctx, user)
+		b.byUser[user] = c
+	}
+	if c.err != nil {
+		return fmt.Errorf("connections of the owner of %s: %w", ch.Key.PK, c.err)
+	}
+	if len(c.ids) == 0 {
 		return nil
 	}
-	var n int
-	if user := ch.New.Str(attrUser); user != "" {
-		n, err = f.pusher.PublishUser(ctx, user, msg)
-	} else {
-		n, err = f.pusher.Publish(ctx, ch.New.Str(attrChannel), msg)
+	m, ok := b.users.Translate(ch)
+	if !ok {
+		return nil
 	}
+	n, err := b.post(ctx, c, m.Body)
 	if err != nil {
-		return fmt.Errorf("publish %s: %w", ch.Key.PK, err)
+		return fmt.Errorf("publish %s of %s: %w", m.Channel, ch.Key.PK, err)
 	}
-	zerolog.Ctx(ctx).Debug().Str("channel", ch.New.Str(attrChannel)).Int("delivered", n).Msg("pushed")
+	zerolog.Ctx(ctx).Debug().Str("channel", m.Channel).Int("delivered", n).Msg("pushed")
 	return nil
 }
 
-// outboxMessage builds the client message of an outbox item.
-func outboxMessage(ch store.Change) ([]byte, error) {
-	channel := ch.New.Str(attrChannel)
-	if err := push.ValidateChannel(channel); err != nil {
-		return nil, err
+// post sends msg to every connection of c in parallel, as PublishUser
+// would: connections found gone are forgotten (by the pusher) and leave c,
+// and the first other failure is returned after everyone else got the
+// message.
+func (b *batch) post(ctx context.Context, c *userConns, msg []byte) (delivered int, firstErr error) {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		gone = map[string]bool{}
+		sem  = make(chan struct{}, postConcurrency)
+	)
+	for _, id := range c.ids {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			err := b.pusher.SendTo(ctx, id, msg)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				delivered++
+			case errors.Is(err, push.ErrGone):
+				gone[id] = true
+			case firstErr == nil:
+				firstErr = err
+			}
+		}()
 	}
-	data := ch.New.Str(attrData)
-	if !json.Valid([]byte(data)) {
-		return nil, fmt.Errorf("data of %s is not JSON", ch.Key.PK)
+	wg.Wait()
+	if len(gone) > 0 {
+		live := c.ids[:0:0]
+		for _, id := range c.ids {
+			if !gone[id] {
+				live = append(live, id)
+			}
+		}
+		c.ids = live
 	}
-	at := time.UnixMilli(ch.At)
-	if ch.New.Str(attrKind) == "tick" {
-		return push.Tick(channel, at, json.RawMessage(data))
-	}
-	return push.Data(channel, at, json.RawMessage(data))
+	return delivered, firstErr
 }

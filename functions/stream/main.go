@@ -2,9 +2,12 @@
 // DynamoDB stream of the table (NEW_AND_OLD_IMAGES) triggers it in batches,
 // and it posts each user's order and balance changes to that user's
 // authenticated WebSocket connections (channels user_orders and
-// user_balances, internal/userfeed) and the push outbox to its channel or
-// user, through the API Gateway management API, dropping connections that
-// are gone. Failed records are reported as partial batch failures.
+// user_balances, internal/userfeed) through the API Gateway management API,
+// dropping connections that are gone. Each user's connections are looked
+// up once per batch, and a user without connections costs nothing more.
+// Every other change pushes nothing. Failed records are reported as partial
+// batch failures: the batch stops at the first one, and Lambda retries
+// from it.
 package main
 
 import (
@@ -15,6 +18,7 @@ import (
 
 	"tenger/internal/awslambda"
 	"tenger/internal/platform"
+	"tenger/internal/push/apigw"
 	"tenger/internal/userfeed"
 )
 
@@ -28,5 +32,10 @@ func main() {
 	if d.Push == nil {
 		log.Fatal().Msg("start: WS_ENDPOINT is not set, nothing to push to")
 	}
-	lambda.Start(rt.DynamoDBBatch(fanout{pusher: d.Push, users: userfeed.New(d.Markets)}.handle))
+	fan, ok := d.Push.(*apigw.Fanout)
+	if !ok {
+		log.Fatal().Msg("start: the pusher is not the API Gateway adapter")
+	}
+	f := fanout{pusher: fan, conns: fan.UserConnections, users: userfeed.New(d.Markets)}
+	lambda.Start(f.handler(rt))
 }

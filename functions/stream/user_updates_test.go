@@ -3,18 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-lambda-go/events"
 	"github.com/rs/zerolog"
 
-	"tenger/internal/awslambda"
-	"tenger/internal/markets"
 	"tenger/internal/push/apigw"
 	"tenger/internal/store/embedded"
 	"tenger/internal/userfeed"
@@ -32,7 +25,7 @@ type pushed struct {
 // with the API Gateway adapter: each user's authenticated connections get
 // exactly that user's order and balance messages, in stream order; an
 // anonymous connection, a third user and the exchange's own accounts get
-// nothing.
+// nothing. Each user's connections are looked up once for the batch.
 func TestStreamUserUpdates(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -41,8 +34,9 @@ func TestStreamUserUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	api := &mgmt{posts: map[string][]string{}, gone: map[string]bool{}}
-	fan := apigw.New(st, api, apigw.Options{Logger: zerolog.Nop()})
+	cst := newCounting(st)
+	api := newMgmt()
+	fan := apigw.New(cst, api, apigw.Options{Logger: zerolog.Nop()})
 	bind := map[string]string{"owner-tab-1": "10000001", "owner-tab-2": "10000001", "other-tab": "10000002", "third-tab": "10000003"}
 	for _, c := range []string{"owner-tab-1", "owner-tab-2", "other-tab", "third-tab", "anonymous"} {
 		if err := fan.OnConnect(ctx, c); err != nil {
@@ -55,15 +49,8 @@ func TestStreamUserUpdates(t *testing.T) {
 		}
 	}
 
-	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", "ddb_stream_user_updates.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ev events.DynamoDBEvent
-	if err := json.Unmarshal(b, &ev); err != nil {
-		t.Fatal(err)
-	}
-	h := awslambda.NewRuntime("stream", io.Discard).DynamoDBBatch(fanout{pusher: fan, users: userfeed.New(markets.Defaults())}.handle)
+	ev := loadBatch(t, "ddb_stream_user_updates.json")
+	h := streamHandler(fan)
 	resp, err := h(ctx, ev)
 	if err != nil || len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("batch: %+v %v", resp, err)
@@ -110,7 +97,10 @@ func TestStreamUserUpdates(t *testing.T) {
 
 	// A delivery failure that is not a gone client fails the batch at the
 	// first private record, so Lambda retries from it.
-	api.fail = fmt.Errorf("throttled")
+	if got := cst.counts(); len(got) != 2 || got["10000001"] != 1 || got["10000002"] != 1 {
+		t.Errorf("connection lookups per user = %v, want one for each user with a message", got)
+	}
+	api.failIf = func(string) bool { return true }
 	resp, _ = h(ctx, ev)
 	if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != ev.Records[1].Change.SequenceNumber {
 		t.Errorf("failures = %+v, want the owner's balance record", resp.BatchItemFailures)

@@ -265,18 +265,18 @@ func TestHTTPAdapterBinaryPanicAndBadEvent(t *testing.T) {
 	}
 }
 
+// TestDynamoDBBatchStopsAtFirstFailure runs the recorded stream batch of a
+// trade (sixteen changes: orders, balances, postings, TTL removals).
 func TestDynamoDBBatchStopsAtFirstFailure(t *testing.T) {
 	var ev events.DynamoDBEvent
 	loadSample(t, "ddb_stream_batch.json", &ev)
-	if len(ev.Records) != 4 {
+	if len(ev.Records) != 16 {
 		t.Fatalf("sample has %d records", len(ev.Records))
 	}
 	var seen []string
-	var cids []string
 	h := NewRuntime("stream", io.Discard).DynamoDBBatch(func(ctx context.Context, r events.DynamoDBEventRecord) error {
-		seen = append(seen, r.EventName)
-		cids = append(cids, CorrelationID(ctx))
-		if r.Change.SequenceNumber == ev.Records[1].Change.SequenceNumber {
+		seen = append(seen, r.Change.SequenceNumber)
+		if r.Change.SequenceNumber == ev.Records[5].Change.SequenceNumber {
 			return errors.New("PostToConnection throttled")
 		}
 		return nil
@@ -285,14 +285,11 @@ func TestDynamoDBBatchStopsAtFirstFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(seen) != 2 {
-		t.Errorf("records processed after the failure: %v", seen)
+	if len(seen) != 6 || seen[0] != ev.Records[0].Change.SequenceNumber {
+		t.Errorf("records processed: %v, want the first six in order", seen)
 	}
-	if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != ev.Records[1].Change.SequenceNumber {
+	if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != ev.Records[5].Change.SequenceNumber {
 		t.Errorf("failures = %+v", resp.BatchItemFailures)
-	}
-	if cids[0] != "Kx1aFfFfoAMEVs6=" || cids[1] != "Kx1aFfFfoAMEVs6=" {
-		t.Errorf("correlation ids from item attribute = %v", cids)
 	}
 
 	seen = nil
@@ -301,8 +298,24 @@ func TestDynamoDBBatchStopsAtFirstFailure(t *testing.T) {
 		return nil
 	})
 	resp, _ = all(context.Background(), ev)
-	if len(seen) != 4 || len(resp.BatchItemFailures) != 0 {
+	if len(seen) != 16 || len(resp.BatchItemFailures) != 0 {
 		t.Errorf("all-success: seen %v failures %v", seen, resp.BatchItemFailures)
+	}
+
+	// Records are logged under the correlation id their item carries
+	// (ItemAttrCorrelationID; the workflow items do).
+	var wf events.DynamoDBEvent
+	loadSample(t, "ddb_stream_wf_insert.json", &wf)
+	var cids []string
+	withCID := NewRuntime("wfstart", io.Discard).DynamoDBBatch(func(ctx context.Context, _ events.DynamoDBEventRecord) error {
+		cids = append(cids, CorrelationID(ctx))
+		return nil
+	})
+	if _, err := withCID(lambdaCtx("s-2"), wf); err != nil {
+		t.Fatal(err)
+	}
+	if len(cids) != 4 || cids[0] != "Kx1aWwWwoAMEVs5=" || cids[3] != "Kx1aWwWwoAMEVs6=" {
+		t.Errorf("correlation ids from item attribute = %v", cids)
 	}
 }
 
@@ -314,38 +327,65 @@ func TestChangeFromStreamRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ins.Kind != store.ChangeInsert || ins.Old != nil || ins.Key != (store.Key{PK: "PUSH#btcusdt:42", SK: "MSG"}) {
+	if ins.Kind != store.ChangeInsert || ins.Old != nil || ins.Key != (store.Key{PK: "SORD#1795252500000201", SK: "O"}) {
 		t.Errorf("insert = %+v", ins)
 	}
-	if ins.ID != "11110000000000000000000001" || ins.At != 1795252367000 {
+	if ins.ID != "33330000000000000000000001" || ins.At != 1795252500000 {
 		t.Errorf("id/at = %s %d", ins.ID, ins.At)
+	}
+	if ins.New.Str("uid") != "10000001" || ins.New.Int("status") != 1 || ins.New.Dec("volume").String() != "0.002" {
+		t.Errorf("order = %+v", ins.New)
 	}
 
 	mod, err := ChangeFromStreamRecord(ev.Records[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mod.Kind != store.ChangeModify || mod.Old == nil || mod.New == nil {
+	if mod.Kind != store.ChangeModify || mod.Old == nil || mod.New == nil || mod.Key != (store.Key{PK: "BAL#10000001", SK: "spot##USDT"}) {
 		t.Fatalf("modify = %+v", mod)
 	}
 	// Numbers are exact decimals, never floats.
-	if d, ok := mod.New["available"].(decimal.Decimal); !ok || d.String() != "991.5" {
-		t.Errorf("available = %#v", mod.New["available"])
+	if d, ok := mod.New["avail"].(decimal.Decimal); !ok || d.String() != "880" {
+		t.Errorf("avail = %#v", mod.New["avail"])
 	}
-	if mod.Old.Dec("available").String() != "1000.25" || mod.New.Int("ver") != 8 {
-		t.Errorf("old available %s, ver %d", mod.Old.Dec("available"), mod.New.Int("ver"))
-	}
-	tags, _ := mod.New["tags"].([]any)
-	if len(tags) != 2 {
-		t.Errorf("string set = %#v", mod.New["tags"])
-	}
-	meta, _ := mod.New["meta"].(map[string]any)
-	flags, _ := meta["flags"].([]any)
-	if meta["source"] != "deposit" || len(flags) != 2 || flags[0] != true || flags[1] != nil {
-		t.Errorf("nested map/list = %#v", mod.New["meta"])
+	if mod.Old.Dec("avail").String() != "1000" || mod.New.Dec("frozen").String() != "120" {
+		t.Errorf("old avail %s, frozen %s", mod.Old.Dec("avail"), mod.New.Dec("frozen"))
 	}
 
-	rem, err := ChangeFromStreamRecord(ev.Records[3])
+	// Sets, maps, lists, booleans and nulls (no item of the table has them
+	// today; the store port allows them).
+	typed := ev.Records[1]
+	typed.Change.NewImage = map[string]events.DynamoDBAttributeValue{
+		"pk":   events.NewStringAttribute("BAL#10000001"),
+		"sk":   events.NewStringAttribute("spot##USDT"),
+		"tags": events.NewStringSetAttribute([]string{"spot", "main"}),
+		"meta": events.NewMapAttribute(map[string]events.DynamoDBAttributeValue{
+			"source": events.NewStringAttribute("deposit"),
+			"flags":  events.NewListAttribute([]events.DynamoDBAttributeValue{events.NewBooleanAttribute(true), events.NewNullAttribute()}),
+		}),
+	}
+	typ, err := ChangeFromStreamRecord(typed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags, _ := typ.New["tags"].([]any)
+	if len(tags) != 2 {
+		t.Errorf("string set = %#v", typ.New["tags"])
+	}
+	meta, _ := typ.New["meta"].(map[string]any)
+	flags, _ := meta["flags"].([]any)
+	if meta["source"] != "deposit" || len(flags) != 2 || flags[0] != true || flags[1] != nil {
+		t.Errorf("nested map/list = %#v", typ.New["meta"])
+	}
+
+	sess, err := ChangeFromStreamRecord(ev.Records[14])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sess.Kind != store.ChangeRemove || sess.New != nil || sess.Old.Str("uid") != "10000002" || sess.Key.SK != "SESSION" {
+		t.Errorf("session removal = %+v", sess)
+	}
+	rem, err := ChangeFromStreamRecord(ev.Records[15])
 	if err != nil {
 		t.Fatal(err)
 	}

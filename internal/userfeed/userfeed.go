@@ -104,17 +104,16 @@ func New(cat *markets.Catalogue) *Translator { return &Translator{markets: cat} 
 // false for changes that concern no user's orders or balances (everything
 // else in the table, the exchange's own accounts, removals).
 func (t *Translator) Translate(ch store.Change) (Message, bool) {
-	if ch.New == nil {
+	user, o, isOrder := owner(ch)
+	if user == "" {
 		return Message{}, false
 	}
 	var (
-		user, channel string
-		data          any
+		channel string
+		data    any
 	)
-	o, isOrder := spot.OrderFromItem(ch.Key, ch.New)
-	switch {
-	case isOrder:
-		if o.UID == "" || o.ID == "" {
+	if isOrder {
+		if o.ID == "" {
 			return Message{}, false
 		}
 		event := orderEvent(ch)
@@ -129,25 +128,49 @@ func (t *Translator) Translate(ch store.Change) (Message, bool) {
 				return Message{}, false
 			}
 		}
-		user, channel, data = o.UID, ChannelOrders, upd
-	case strings.HasPrefix(ch.Key.PK, balancePK):
-		owner := strings.TrimPrefix(ch.Key.PK, balancePK)
+		channel, data = ChannelOrders, upd
+	} else {
 		b, ok := balanceUpdate(ch)
-		if !ok || owner == "" || owner == ledger.SystemOwner {
+		if !ok {
 			return Message{}, false
 		}
-		user, channel, data = owner, ChannelBalances, b
-	default:
-		return Message{}, false
-	}
-	if push.ValidateID(user) != nil {
-		return Message{}, false
+		channel, data = ChannelBalances, b
 	}
 	body, err := push.Data(channel, time.UnixMilli(ch.At), data)
 	if err != nil {
 		return Message{}, false
 	}
 	return Message{User: user, Channel: channel, Body: body}, true
+}
+
+// User returns the user whose order or balance a change wrote, without
+// building a message: Translate's messages go to this user, and a change
+// for which ok is false has no message. So a consumer can find out whether
+// anybody watches the user before building anything (the stream function
+// looks up each user's connections once per batch and skips the users
+// nobody watches). A change with a user may still have no message (a
+// balance whose amounts did not change).
+func (t *Translator) User(ch store.Change) (user string, ok bool) {
+	user, _, _ = owner(ch)
+	return user, user != ""
+}
+
+// owner is the user whose order or balance a change wrote ("" for any other
+// change, a removal and the exchange's own accounts), and the order when
+// the change is one.
+func owner(ch store.Change) (user string, o spot.Order, isOrder bool) {
+	if ch.New == nil {
+		return "", spot.Order{}, false
+	}
+	if o, isOrder = spot.OrderFromItem(ch.Key, ch.New); isOrder {
+		user = o.UID
+	} else if strings.HasPrefix(ch.Key.PK, balancePK) {
+		user = strings.TrimPrefix(ch.Key.PK, balancePK)
+	}
+	if user == ledger.SystemOwner || push.ValidateID(user) != nil {
+		user = ""
+	}
+	return user, o, isOrder
 }
 
 // orderEvent names what a change did to an order, or "" for a change that

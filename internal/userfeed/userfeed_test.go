@@ -244,6 +244,40 @@ func TestBalances(t *testing.T) {
 	}
 }
 
+// TestUser: User names the user Translate sends a change's message to,
+// without building it, and no user for the changes that concern nobody's
+// orders or balances (a caller skips those before looking anything up).
+func TestUser(t *testing.T) {
+	tr := New(markets.Defaults())
+	placed := orderItem("10000001", nil)
+	bal, held := balance("10000002", "spot##USDT", "1000", "0"), balance("10000002", "spot##USDT", "760", "240")
+	for _, ch := range []store.Change{
+		{Kind: store.ChangeInsert, Key: placed.Key(), New: placed, At: 1700000000000},
+		modify(placed, orderItem("10000001", store.Item{"seq": int64(9)})),
+		modify(bal, held),
+	} {
+		m := mustTranslate(t, tr, ch)
+		if u, ok := tr.User(ch); !ok || u != m.User {
+			t.Errorf("User(%v) = %q %v, the message goes to %q", ch.Key, u, ok, m.User)
+		}
+	}
+	// A user's change without a message still names the user.
+	if u, ok := tr.User(modify(held, held)); !ok || u != "10000002" {
+		t.Errorf("User of an unchanged balance = %q %v", u, ok)
+	}
+	for _, ch := range []store.Change{
+		{Kind: store.ChangeModify, Key: store.Key{PK: "BAL#SYS", SK: "fees##USDT"}, Old: balance("SYS", "fees##USDT", "1", "0"), New: balance("SYS", "fees##USDT", "2", "0")},
+		{Kind: store.ChangeRemove, Key: held.Key(), Old: held},
+		{Kind: store.ChangeInsert, Key: placed.Key(), New: orderItem("", nil)},
+		{Kind: store.ChangeInsert, Key: store.Key{PK: "POST#order:42", SK: "POST"}, New: store.Item{store.AttrPK: "POST#order:42", store.AttrSK: "POST", "reason": "order_hold"}},
+		{Kind: store.ChangeInsert, Key: store.Key{PK: "WSCONN#c1", SK: "META"}, New: store.Item{store.AttrPK: "WSCONN#c1", store.AttrSK: "META", "userId": "10000001"}},
+	} {
+		if u, ok := tr.User(ch); ok {
+			t.Errorf("User(%v) = %q, want none", ch.Key, u)
+		}
+	}
+}
+
 // recorder is a pusher that records PublishUser calls.
 type recorder struct {
 	push.Pusher

@@ -351,6 +351,15 @@ func (f *Fanout) PublishUser(ctx context.Context, userID string, msg []byte) (in
 	return n, err
 }
 
+// UserConnections lists the live connections bound to the user: the
+// stream function looks each user up once per batch and posts with SendTo.
+func (f *Fanout) UserConnections(ctx context.Context, userID string) ([]string, error) {
+	if err := push.ValidateID(userID); err != nil {
+		return nil, err
+	}
+	return f.members(ctx, store.IndexGSI2, userPrefix+userID)
+}
+
 // members lists the live connection ids under an index partition.
 func (f *Fanout) members(ctx context.Context, index, pk string) ([]string, error) {
 	return f.membersWhere(ctx, index, pk, nil)
