@@ -23,8 +23,8 @@ type QueuesStack struct {
 
 // NewQueuesStack creates the orders FIFO queue. Content-based
 // deduplication is off: producers set the deduplication id to the idempotency
-// key of a place command ("place:<order id>"; cancels and amends get a
-// random one, as each is a new request), so two different
+// key of the command ("place:<order id>"; an amend's names its request,
+// "amend:<order id>:<lots>:<ms>"; cancels get a random one), so two different
 // commands with the same body are never merged and a retried send is.
 // Deduplication and throughput are scoped per message group (high-throughput
 // FIFO), since ordering is only needed within a symbol.

@@ -74,7 +74,11 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 	v := symbolConfig(p).FromLots(cmd.Qty)
 	body := make([]byte, matching.CommandSize)
 	matching.EncodeCommand(body, &cmd)
-	dedup := "amend:" + fmtID(cmd.OrderID) + ":" + strconv.FormatInt(cmd.Qty, 10)
+	// The deduplication id names this request (its time): the sweep's
+	// resends of it are dropped as duplicates, but a later amend to the
+	// same volume (after the engine refused this one) is a new command.
+	at := s.now().UnixMilli()
+	dedup := "amend:" + fmtID(cmd.OrderID) + ":" + strconv.FormatInt(cmd.Qty, 10) + ":" + strconv.FormatInt(at, 10)
 	// The pending amend and its outbox record in one transaction: a
 	// command the API never gets to send is sent by the engine's sweep.
 	err = s.st.Transact(ctx, []store.Op{
@@ -82,7 +86,7 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 			store.And(store.ItemExists(), store.NotExists("doneAt"),
 				store.Or(store.NotExists(attrAmendTo), store.Compare(attrAmendTo, store.CmpGt, v)))),
 		store.PutOp(store.Item{store.AttrPK: amendOutboxKey(o.Symbol, cmd.OrderID).PK, store.AttrSK: amendOutboxKey(o.Symbol, cmd.OrderID).SK,
-			"cmd": body, "at": s.now().UnixMilli(), "dedup": dedup, "qty": cmd.Qty}, nil),
+			"cmd": body, "at": at, "dedup": dedup, "qty": cmd.Qty}, nil),
 	})
 	if errors.Is(err, store.ErrConditionFailed) {
 		// Another amend (or the order's end) came first: judge this one

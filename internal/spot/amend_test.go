@@ -623,8 +623,14 @@ func TestAmendNotSentIsSweptFromOutbox(t *testing.T) {
 	}
 	e.drain()
 	e.wantBal(alice, "BTC", "0.5", "0.5") // not applied yet
-	if n := len(e.outbox("btcusdt")); n != 1 {
-		t.Fatalf("%d outbox records, want the amend's", n)
+	recs := e.outbox("btcusdt")
+	if len(recs) != 1 {
+		t.Fatalf("%d outbox records, want the amend's", len(recs))
+	}
+	// Its deduplication id names the request (order, new total in lots,
+	// time), so resends of it are duplicates and a later request is not.
+	if want := fmt.Sprintf("amend:%s:300000:%d", sell, recs[0].Int("at")); recs[0].Str("dedup") != want {
+		t.Fatalf("dedup id %q, want %q", recs[0].Str("dedup"), want)
 	}
 	for range 2 { // the second sweep is a duplicate send
 		if err := e.eng.sweep(e.ctx, true); err != nil {

@@ -645,7 +645,9 @@ func (e *Engine) process(ctx context.Context, ds []queue.Delivery) error {
 	e.publishTrades()
 	e.publishDepth(false)
 	// One batch delete (SQS: one request per ten). Messages whose delete
-	// failed come back and are skipped as already sequenced.
+	// failed come back: a place is skipped as already sequenced, an amend
+	// or cancel is sequenced again and refused (the order is already
+	// reduced or gone), which changes nothing.
 	receipts := make([]string, len(ds))
 	for i := range ds {
 		receipts[i] = ds[i].ReceiptHandle
@@ -707,11 +709,14 @@ func (e *Engine) publishTrades() {
 	flush()
 }
 
-// publishDepth sends the top 200 levels of each changed book, at most every
-// 100 ms per symbol.
 // maxDepthLevels bounds the price levels a depth update carries per side
-// (merged steps need more than the MaxDepthLimit levels step 0 shows).
-const maxDepthLevels = 20_000
+// (merged steps need more than the MaxDepthLimit levels step 0 shows; a
+// bucket the bound would cut is left out whole).
+const maxDepthLevels = 5_000
+
+// publishDepth sends each changed book's levels, every level the merged
+// steps group (whole buckets of the coarsest step, at most maxDepthLevels),
+// at most every 100 ms per symbol.
 
 func (e *Engine) publishDepth(force bool) {
 	if e.o.Feed == nil {
