@@ -11,7 +11,8 @@
 //     and decoded by the engine with matching.DecodeCommand; its layout is
 //     documented there, and this package defines no Go type for it. The
 //     message group is the pair's symbol ("btcusdt"); a place command's
-//     deduplication id is "place:<order id>", cancel, cancel-all and amend
+//     deduplication id is "place:<order id>", an amend's
+//     "amend:<order id>:<lots>:<request ms>", cancel and cancel-all
 //     commands have none (the SQS adapter sends a random one). Over SQS the
 //     body travels base64-encoded (internal/queue/sqsq). The engine settles
 //     its own events in the table, so no queue carries engine events.
