@@ -183,14 +183,16 @@ describe('DepositModal', () => {
     await waitFor(() => expect(within(modal).getByTestId('deposit-status').textContent).toBe('Confirming 2/12'), { timeout: 2500 })
   })
   it('announces the address while it loads, and offers a retry when it does not arrive', async () => {
-    let answer!: (v: unknown) => void
-    api.getChargeAddress.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)))
+    // The pending answer fails by rejecting the promise the modal waits on: a separate rejected promise
+    // handed to resolve() is adopted a tick later and can be reported as an unhandled rejection.
+    let fail!: (e: unknown) => void
+    api.getChargeAddress.mockReturnValueOnce(new Promise((_resolve, reject) => (fail = reject)))
     renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
     const modal = await screen.findByTestId('deposit-modal')
     const loading = await within(modal).findByTestId('deposit-block-loading')
     expect(loading.getAttribute('role')).toBe('status')
     expect(loading.getAttribute('aria-label')).toBe('Loading…')
-    answer(Promise.reject(new Error('Error: Network error')))
+    fail(new Error('Error: Network error'))
     const failed = await within(modal).findByTestId('deposit-block-error')
     api.getChargeAddress.mockResolvedValue({ code: '0', msg: '', data: { addressStr: '0xabc', addressLong: '0xabc', memo: '', addressQRCode: '', tagType: 0 } })
     fireEvent.click(within(failed).getByRole('button', { name: 'Retry' }))
