@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,27 +12,16 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/rs/zerolog"
 
+	"tenger/functions/fntest"
 	"tenger/internal/awslambda"
-	"tenger/internal/store/dynamo"
-	"tenger/localstack/ddblocal"
 )
 
 // TestGraphQLSampleEvent loads the texts into DynamoDB Local and answers the
 // recorded POST /graphql event; the lan cookie (mn_MN) picks the locale.
 func TestGraphQLSampleEvent(t *testing.T) {
-	ep := ddblocal.Endpoint(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	client := ddblocal.NewClient(ctx, ep)
-	table := fmt.Sprintf("tenger-content-fn-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
-	t.Cleanup(func() {
-		_ = st.Close()
-		_ = dynamo.DeleteTable(context.Background(), client, table)
-	})
+	st := fntest.Table(t, "content-fn")
 	h, err := newHandler(ctx, st, "", zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,5 @@
 // Package fntest holds what the Lambda functions' handler tests share: a
-// recording notifier, the recorded API Gateway events of events/samples with
+// fresh table on DynamoDB Local, a recording notifier, the recorded API Gateway events of events/samples with
 // their placeholders filled, and a call helper that decodes the envelope.
 // It is imported by tests only.
 package fntest
@@ -7,18 +7,44 @@ package fntest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"tenger/internal/awslambda"
 	"tenger/internal/notify"
+	"tenger/internal/store/dynamo"
+	"tenger/localstack/ddblocal"
 )
+
+// Table creates a table of its own on DynamoDB Local (the test is skipped
+// without it, as ddblocal.Endpoint does) and deletes it when the test ends.
+func Table(t testing.TB, name string) *dynamo.Store {
+	t.Helper()
+	ep := ddblocal.Endpoint(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	client := ddblocal.NewClient(ctx, ep)
+	table := fmt.Sprintf("tenger-%s-%d", name, time.Now().UnixNano())
+	if err := dynamo.CreateTable(ctx, client, table); err != nil {
+		t.Fatal(err)
+	}
+	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
+	t.Cleanup(func() {
+		_ = st.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = dynamo.DeleteTable(ctx, client, table)
+	})
+	return st
+}
 
 // Recorder is a notify.Sender that keeps what was sent, so a test can read
 // the code a user would receive.

@@ -22,30 +22,7 @@ import (
 	"tenger/internal/markets"
 	"tenger/internal/platform"
 	"tenger/internal/store"
-	"tenger/internal/store/dynamo"
-	"tenger/localstack/ddblocal"
 )
-
-// newTable creates a table on DynamoDB Local for one test and drops it after.
-func newTable(t *testing.T, name string) store.Store {
-	t.Helper()
-	ep := ddblocal.Endpoint(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	client := ddblocal.NewClient(ctx, ep)
-	table := fmt.Sprintf("tenger-%s-%d", name, time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
-	t.Cleanup(func() {
-		_ = st.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = dynamo.DeleteTable(ctx, client, table)
-	})
-	return st
-}
 
 // marketEvent is the HTTP API's event for GET /fe-ex-api/market/<call>?<query>,
 // the route the profile function serves the market data calls under.
@@ -81,7 +58,7 @@ type marketState struct {
 // at once, and a warm one follows new trades and a new book within the
 // refresh time of the engine storing them, as do wallet valuations.
 func TestMarketDataFollowsTheEngine(t *testing.T) {
-	st := newTable(t, "profile-md")
+	st := fntest.Table(t, "profile-md")
 	ctx := context.Background()
 	cat := markets.Defaults()
 	var logs bytes.Buffer

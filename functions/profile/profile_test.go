@@ -24,7 +24,7 @@ import (
 // (token + XSRF-TOKEN cookies and the X-XSRF-TOKEN header) and with header
 // auth (exchange-token).
 func TestSignUpAndInFromSampleEvents(t *testing.T) {
-	st := newTable(t, "profile-fn")
+	st := fntest.Table(t, "profile-fn")
 
 	box := &fntest.Recorder{}
 	var logs bytes.Buffer

@@ -17,12 +17,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi/types"
 	"github.com/rs/zerolog"
 
+	"tenger/functions/fntest"
 	"tenger/internal/push/apigw"
 	"tenger/internal/store"
-	"tenger/internal/store/dynamo"
 	"tenger/internal/store/embedded"
 	"tenger/internal/userfeed"
-	"tenger/localstack/ddblocal"
 )
 
 // mgmt records posts; connections listed in gone answer GoneException, as
@@ -181,19 +180,9 @@ var takerSees = []string{
 // failed post fails the batch at that record, after every earlier record
 // was delivered.
 func TestStreamTradeBatch(t *testing.T) {
-	ep := ddblocal.Endpoint(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	client := ddblocal.NewClient(ctx, ep)
-	table := fmt.Sprintf("tenger-stream-fn-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		t.Fatal(err)
-	}
-	ddb := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
-	t.Cleanup(func() {
-		_ = ddb.Close()
-		_ = dynamo.DeleteTable(context.Background(), client, table)
-	})
+	ddb := fntest.Table(t, "stream-fn")
 	st := newCounting(ddb)
 	api := newMgmt()
 	fan := apigw.New(st, api, apigw.Options{Logger: zerolog.Nop()})

@@ -9,13 +9,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"tenger/functions/fntest"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
+	"tenger/functions/fntest"
 	"tenger/internal/awslambda"
 	"tenger/internal/coins"
 	"tenger/internal/httpapi"
@@ -27,7 +27,6 @@ import (
 	"tenger/internal/spot"
 	"tenger/internal/store"
 	"tenger/internal/store/dynamo"
-	"tenger/localstack/ddblocal"
 )
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -193,21 +192,9 @@ type tradeEnv struct {
 
 func newTradeEnv(t *testing.T) *tradeEnv {
 	t.Helper()
-	ep := ddblocal.Endpoint(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	t.Cleanup(cancel)
-	client := ddblocal.NewClient(ctx, ep)
-	table := fmt.Sprintf("tenger-trade-fn-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
-	t.Cleanup(func() {
-		_ = st.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = dynamo.DeleteTable(ctx, client, table)
-	})
+	st := fntest.Table(t, "trade-fn")
 	dir := t.TempDir()
 	qdb, err := qembedded.Open(filepath.Join(dir, "queue"), qembedded.Options{})
 	if err != nil {

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
-	"tenger/functions/fntest"
 	"testing"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
+	"tenger/functions/fntest"
 	"tenger/internal/awslambda"
 	"tenger/internal/chain"
 	"tenger/internal/coins"
@@ -24,10 +23,8 @@ import (
 	"tenger/internal/markets"
 	"tenger/internal/platform"
 	"tenger/internal/store"
-	"tenger/internal/store/dynamo"
 	"tenger/internal/wallet"
 	"tenger/internal/withdraw"
-	"tenger/localstack/ddblocal"
 )
 
 // clock is the deployment's time, moved on by the test (code resend waits).
@@ -54,21 +51,9 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // Each submit holds the amount and writes the WF# item the workflow starter
 // consumes; the books stay balanced throughout.
 func TestWalletFromSampleEvents(t *testing.T) {
-	ep := ddblocal.Endpoint(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	client := ddblocal.NewClient(ctx, ep)
-	table := fmt.Sprintf("tenger-wallet-fn-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
-	t.Cleanup(func() {
-		_ = st.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = dynamo.DeleteTable(ctx, client, table)
-	})
+	st := fntest.Table(t, "wallet-fn")
 
 	box := &fntest.Recorder{}
 	clk := &clock{t: time.Now()}

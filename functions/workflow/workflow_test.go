@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tenger/events"
+	"tenger/functions/fntest"
 	"tenger/internal/auth"
 	"tenger/internal/awslambda"
 	"tenger/internal/chain"
@@ -27,10 +27,8 @@ import (
 	"tenger/internal/notify"
 	"tenger/internal/platform"
 	"tenger/internal/store"
-	"tenger/internal/store/dynamo"
 	"tenger/internal/wallet"
 	"tenger/internal/withdraw"
-	"tenger/localstack/ddblocal"
 )
 
 // completions records the task-token outcomes the rails deliver (the
@@ -109,21 +107,9 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	ep := ddblocal.Endpoint(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	t.Cleanup(cancel)
-	client := ddblocal.NewClient(ctx, ep)
-	table := fmt.Sprintf("tenger-workflow-fn-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
-	t.Cleanup(func() {
-		_ = st.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = dynamo.DeleteTable(ctx, client, table)
-	})
+	st := fntest.Table(t, "workflow-fn")
 	cc, err := coins.Defaults()
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,10 +15,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi"
 	"github.com/rs/zerolog"
 
+	"tenger/functions/fntest"
 	"tenger/internal/awslambda"
 	"tenger/internal/push/apigw"
-	"tenger/internal/store/dynamo"
-	"tenger/localstack/ddblocal"
 )
 
 // mgmt records PostToConnection calls instead of reaching API Gateway.
@@ -57,19 +55,9 @@ func wsEvent(t *testing.T, name string) events.APIGatewayWebsocketProxyRequest {
 // handler on DynamoDB Local: the subscription reaches publishers while the
 // connection lives and is gone after $disconnect.
 func TestConnectSubscribeDisconnectFromSamples(t *testing.T) {
-	ep := ddblocal.Endpoint(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	client := ddblocal.NewClient(ctx, ep)
-	table := fmt.Sprintf("tenger-ws-fn-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
-	t.Cleanup(func() {
-		_ = st.Close()
-		_ = dynamo.DeleteTable(context.Background(), client, table)
-	})
+	st := fntest.Table(t, "ws-fn")
 	api := &mgmt{posts: map[string][]string{}}
 	fan := apigw.New(st, api, apigw.Options{Logger: zerolog.Nop()})
 	h := awslambda.NewRuntime("ws", io.Discard).WebSocket(connections{fanout: fan})
