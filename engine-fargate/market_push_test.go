@@ -110,7 +110,7 @@ func TestMarketChannelsReachWebSocketClients(t *testing.T) {
 		for _, m := range api.of("btc-viewer") {
 			switch m.Channel {
 			case "market_btcusdt_trade_ticker":
-				trade = trade || (strings.Contains(string(m.Data), `"50000"`) && strings.Contains(string(m.Data), `"0.1"`))
+				trade = trade || (strings.Contains(string(m.Data), `"50000.00"`) && strings.Contains(string(m.Data), `"0.1"`))
 			case "market_btcusdt_depth_step0":
 				// The ask left at 51000 after the trade.
 				depth = depth || strings.Contains(string(m.Tick), `"51000.00"`)

@@ -154,7 +154,7 @@ func TestMarketDataFollowsTheEngine(t *testing.T) {
 		if s.DepthSteps != [3]int{1, 1, 1} {
 			bad = append(bad, fmt.Sprintf("depth steps show %v levels", s.DepthSteps))
 		}
-		if len(s.Trades) == 0 || s.Trades[0].ID != tradeID || s.Trades[0].Price != price || int64(len(s.Trades)) != trades {
+		if len(s.Trades) == 0 || s.Trades[0].ID != tradeID || s.Trades[0].Price != price+".00" || int64(len(s.Trades)) != trades {
 			bad = append(bad, fmt.Sprintf("trades %+v, want %d, newest %s at %s", s.Trades, trades, tradeID, price))
 		}
 		if s.Ticker.Close != price+".00" || s.Ticker.Count != trades {
@@ -163,7 +163,7 @@ func TestMarketDataFollowsTheEngine(t *testing.T) {
 		if s.Tickers.Close != price+".00" {
 			bad = append(bad, fmt.Sprintf("tickers: btcusdt %+v, want close %s", s.Tickers, price))
 		}
-		if s.Kline.Close != price {
+		if s.Kline.Close != price+".00" {
 			bad = append(bad, fmt.Sprintf("newest 1min candle %+v, want close %s", s.Kline, price))
 		}
 		if r, err := decimal.NewFromString(s.BTCinUSD); err != nil || !r.Equal(decimal.RequireFromString(price)) {

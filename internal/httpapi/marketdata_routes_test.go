@@ -85,13 +85,13 @@ func TestMarketDataRoutes(t *testing.T) {
 		{"depth missing symbol", "POST", PathMarketDepth, `{}`, "410", ""},
 		{"depth step not a number", "POST", PathMarketDepth, `{"symbol":"btcusdt","step":"x"}`, "410", ""},
 		{"trades", "POST", PathMarketTrades, `{"symbol":"btcusdt","limit":1}`, "0",
-			`[{"id":"2","side":"SELL","price":"110","vol":"2","amount":"220","ts":1769990410000,"ds":"2026-02-02 00:00:10"}]`},
+			`[{"id":"2","side":"SELL","price":"110.00","vol":"2","amount":"220","ts":1769990410000,"ds":"2026-02-02 00:00:10"}]`},
 		{"trades bad limit", "POST", PathMarketTrades, `{"symbol":"btcusdt","limit":0}`, "14503", ""},
 		{"kline", "POST", PathMarketKline, `{"symbol":"btcusdt","period":"60min"}`, "0",
-			`[{"id":1769983200,"open":"100","high":"100","low":"100","close":"100","vol":"1","amount":"100","count":1},` +
-				`{"id":1769990400,"open":"110","high":"110","low":"110","close":"110","vol":"2","amount":"220","count":1}]`},
+			`[{"id":1769983200,"open":"100.00","high":"100.00","low":"100.00","close":"100.00","vol":"1","amount":"100","count":1},` +
+				`{"id":1769990400,"open":"110.00","high":"110.00","low":"110.00","close":"110.00","vol":"2","amount":"220","count":1}]`},
 		{"kline GET ms range", "GET", PathMarketKline + "?symbol=btcusdt&period=1day&from=1769990400000&to=1769990400000", "", "0",
-			`[{"id":1769990400,"open":"110","high":"110","low":"110","close":"110","vol":"2","amount":"220","count":1}]`},
+			`[{"id":1769990400,"open":"110.00","high":"110.00","low":"110.00","close":"110.00","vol":"2","amount":"220","count":1}]`},
 		{"kline bad period", "POST", PathMarketKline, `{"symbol":"btcusdt","period":"2min"}`, "14501", ""},
 		{"kline missing period", "POST", PathMarketKline, `{"symbol":"btcusdt"}`, "410", ""},
 		{"kline from after to", "POST", PathMarketKline, `{"symbol":"btcusdt","period":"1min","from":20,"to":10}`, "14503", ""},

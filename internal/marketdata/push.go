@@ -91,7 +91,7 @@ func (s *Service) flush(ctx context.Context, now time.Time) {
 		if len(st.pending) > 0 {
 			views := make([]TradeView, len(st.pending))
 			for i, t := range st.pending {
-				views[i] = tradeView(t)
+				views[i] = tradeView(t, st.pair.PricePrecision)
 			}
 			st.pending = nil
 			b, err := push.Data(TradeChannel(sym), now, views)
@@ -133,7 +133,7 @@ func (s *Service) flush(ctx context.Context, now time.Time) {
 					}
 					ch := KlineChannel(sym, p)
 					for _, c := range ser[i:] {
-						b, err := push.Tick(ch, now, klineView(c))
+						b, err := push.Tick(ch, now, klineView(c, st.pair.PricePrecision))
 						add(ch, b, err)
 					}
 					delete(st.dirtyK, p)

@@ -159,8 +159,8 @@ func TestTradePushesAndShapes(t *testing.T) {
 	var trades []TradeView
 	decodeJSON(t, m.Data, &trades)
 	want := []TradeView{
-		{ID: "1", Side: "BUY", Price: "100", Vol: "1", Amount: "100", TS: at("2026-01-31T23:58:10Z").UnixMilli(), Ds: "2026-01-31 23:58:10"},
-		{ID: "2", Side: "SELL", Price: "105", Vol: "2", Amount: "210", TS: at("2026-01-31T23:59:59Z").UnixMilli(), Ds: "2026-01-31 23:59:59"},
+		{ID: "1", Side: "BUY", Price: "100.00", Vol: "1", Amount: "100", TS: at("2026-01-31T23:58:10Z").UnixMilli(), Ds: "2026-01-31 23:58:10"},
+		{ID: "2", Side: "SELL", Price: "105.00", Vol: "2", Amount: "210", TS: at("2026-01-31T23:59:59Z").UnixMilli(), Ds: "2026-01-31 23:59:59"},
 	}
 	if !reflect.DeepEqual(trades, want) {
 		t.Fatalf("trades %+v", trades)
@@ -176,9 +176,9 @@ func TestTradePushesAndShapes(t *testing.T) {
 		// The two trades are in different minutes (23:58:10, 23:59:59):
 		// the 1min channel gets both candles' last state, oldest first;
 		// every longer period has them in one candle.
-		wantClose := []string{"105"}
+		wantClose := []string{"105.00"}
 		if p == Min1 {
-			wantClose = []string{"100", "105"}
+			wantClose = []string{"100.00", "105.00"}
 		}
 		bs := klines[KlineChannel("btcusdt", p)]
 		if len(bs) != len(wantClose) {

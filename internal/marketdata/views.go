@@ -34,7 +34,7 @@ type DepthView struct {
 type TradeView struct {
 	ID     string `json:"id"`
 	Side   string `json:"side" doc:"taker side, BUY or SELL"`
-	Price  string `json:"price"`
+	Price  string `json:"price" doc:"with the pair's price decimals"`
 	Vol    string `json:"vol" doc:"base quantity"`
 	Amount string `json:"amount" doc:"quote amount = price × vol"`
 	TS     int64  `json:"ts" doc:"Unix milliseconds"`
@@ -56,7 +56,7 @@ type Ticker struct {
 	TS     int64  `json:"ts"`
 }
 
-// KlineView is one candle.
+// KlineView is one candle; its prices show the pair's price decimals.
 type KlineView struct {
 	ID     int64  `json:"id" doc:"bucket start, Unix seconds"`
 	Open   string `json:"open"`
@@ -190,13 +190,15 @@ func (s *Service) Trades(symbol string, limit int) ([]TradeView, error) {
 	}
 	out := make([]TradeView, 0, min(limit, len(st.recent)))
 	for i := len(st.recent) - 1; i >= 0 && len(out) < limit; i-- {
-		out = append(out, tradeView(st.recent[i]))
+		out = append(out, tradeView(st.recent[i], st.pair.PricePrecision))
 	}
 	return out, nil
 }
 
-func tradeView(t Trade) TradeView {
-	return TradeView{ID: t.ID, Side: t.TakerSide, Price: t.Price.String(), Vol: t.Qty.String(),
+// tradeView shows the price with the pair's decimals, as tickers and depth
+// do.
+func tradeView(t Trade, prec int32) TradeView {
+	return TradeView{ID: t.ID, Side: t.TakerSide, Price: t.Price.StringFixed(prec), Vol: t.Qty.String(),
 		Amount: t.Price.Mul(t.Qty).String(), TS: t.At.UnixMilli(), Ds: t.At.UTC().Format("2006-01-02 15:04:05")}
 }
 
@@ -381,13 +383,13 @@ func (s *Service) Klines(ctx context.Context, symbol string, p Period, from, to 
 		} else {
 			out = make([]KlineView, 0, len(sel))
 			for _, c := range sel {
-				out = append(out, klineView(c))
+				out = append(out, klineView(c, st.pair.PricePrecision))
 			}
 			s.mu.Unlock()
 			return out, nil
 		}
 	}
-	sym := st.pair.Symbol
+	sym, prec := st.pair.Symbol, st.pair.PricePrecision
 	s.mu.Unlock()
 	q := store.Query{PK: klinePK(sym, p), SK: store.SKRange(klineSK(max(from, 0)), klineSK(min(to, 999999999999))),
 		Desc: from <= 0}
@@ -409,12 +411,14 @@ func (s *Service) Klines(ctx context.Context, symbol string, p Period, from, to 
 	sort.Slice(got, func(i, j int) bool { return got[i].start < got[j].start })
 	out := make([]KlineView, 0, len(got))
 	for _, c := range got {
-		out = append(out, klineView(c))
+		out = append(out, klineView(c, prec))
 	}
 	return out, nil
 }
 
-func klineView(c *candle) KlineView {
-	return KlineView{ID: c.start, Open: c.open.String(), High: c.high.String(), Low: c.low.String(),
-		Close: c.close.String(), Vol: c.vol.String(), Amount: c.amount.String(), Count: c.count}
+// klineView shows the prices with the pair's decimals, as tickers do.
+func klineView(c *candle, prec int32) KlineView {
+	f := func(d decimal.Decimal) string { return d.StringFixed(prec) }
+	return KlineView{ID: c.start, Open: f(c.open), High: f(c.high), Low: f(c.low),
+		Close: f(c.close), Vol: c.vol.String(), Amount: c.amount.String(), Count: c.count}
 }
