@@ -110,6 +110,9 @@ var apiFunctions = []apiFunction{
 			"/fe-ex-api/order/{proxy+}",
 			"/fe-ex-api/trade/{proxy+}",
 		},
+		// Every trading call is a POST (the function answers anything else
+		// with a parameter error), so only POST is routed.
+		Methods: []awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_POST},
 		// Order entry holds funds and stores the order with its outbox
 		// record in one transaction, then sends the command to the engine.
 		Access: access{TableWrite: true, SendOrders: true},

@@ -9,7 +9,7 @@ import (
 )
 
 // TestTradeFunction: the trade function serves /fe-ex-api/order/{proxy+} and
-// /fe-ex-api/trade/{proxy+} with GET and POST, knows the orders queue, and
+// /fe-ex-api/trade/{proxy+} with POST only, knows the orders queue, and
 // may use the table and send to the orders queue: nothing else (no events
 // queue, no notifications, no workflows, no push).
 func TestTradeFunction(t *testing.T) {
@@ -44,13 +44,14 @@ func TestTradeFunction(t *testing.T) {
 		t.Fatal("no integration for the trade function")
 	}
 	for _, path := range []string{"/fe-ex-api/order/{proxy+}", "/fe-ex-api/trade/{proxy+}"} {
-		for _, m := range []string{"GET", "POST"} {
-			target, ok := routes[m+" "+path]
-			if !ok {
-				t.Errorf("route %s %s missing", m, path)
-			} else if !strings.Contains(target, integ) {
-				t.Errorf("route %s %s targets %s, not the trade integration %s", m, path, target, integ)
-			}
+		target, ok := routes["POST "+path]
+		if !ok {
+			t.Errorf("route POST %s missing", path)
+		} else if !strings.Contains(target, integ) {
+			t.Errorf("route POST %s targets %s, not the trade integration %s", path, target, integ)
+		}
+		if _, ok := routes["GET "+path]; ok {
+			t.Errorf("route GET %s: no trading call is a GET", path)
 		}
 	}
 
