@@ -37,7 +37,9 @@ const VARIANTS = [
 
 for (const v of VARIANTS) {
   test(`wallet screenshots: ${v.theme} ${v.width} px ${v.lan}`, async ({ page, request }) => {
-    test.setTimeout(90_000)
+    // Sixteen screens in one test: on a busy 2-core machine each can take
+    // several seconds to load, so the bounds leave room for that.
+    test.setTimeout(v.all ? 180_000 : 90_000)
     await page.setViewportSize(v.width === 1280 ? DESKTOP : PHONE)
     await setCookies(page.context(), { cusSkin: v.theme === 'dark' ? '1' : '2', lan: v.lan, stickyBar: '1' })
     const w = await walletUser(page, request, `wallet-shots-${v.theme}-${v.width}`)
@@ -45,7 +47,7 @@ for (const v of VARIANTS) {
     await fundByChain(request, w, 'USDT', 'BEP20', '2500', 15)
     for (const s of SCREENS.filter((x) => v.all || x.core)) {
       await page.goto(s.path.replace('/en_US/', `/${v.lan}/`))
-      await expect(s.ready(page)).toBeVisible()
+      await expect(s.ready(page)).toBeVisible({ timeout: 20_000 })
       await expect(page.locator('html')).toHaveClass(v.theme === 'dark' ? /dark/ : /light/)
       // Let icons and texts settle (bounded: the wallet polls and keeps a socket open).
       await page.waitForLoadState('networkidle', { timeout: 700 }).catch(() => undefined)
