@@ -57,7 +57,8 @@ func wantAllTrades(t *testing.T, md *marketdata.Service, published []marketdata.
 	t.Helper()
 	bySym := map[string][]string{}
 	for _, tr := range published {
-		bySym[tr.Symbol] = append(bySym[tr.Symbol], fmt.Sprintf("%s %s %s %s", tr.ID, tr.Price, tr.Qty, tr.TakerSide))
+		// Market data shows prices with the pair's decimals (2 for these pairs).
+		bySym[tr.Symbol] = append(bySym[tr.Symbol], fmt.Sprintf("%s %s %s %s", tr.ID, tr.Price.StringFixed(2), tr.Qty, tr.TakerSide))
 	}
 	if len(bySym["btcusdt"]) < 4 || len(bySym["ethusdt"]) < 2 {
 		t.Fatalf("the scenario made too few trades: %v", bySym)
