@@ -69,6 +69,14 @@ type Message struct {
 	Body []byte
 	// Attributes are small string headers, e.g. AttrCorrelationID.
 	Attributes map[string]string
+	// Backed says the sender keeps its own durable copy of the message (an
+	// outbox record written before the send) and sends it again if it is
+	// lost, so the queue may accept it before it is durable: the embedded
+	// queue then answers without waiting for an fsync, and makes the
+	// message durable within a few milliseconds (or with the next write that
+	// waits for one, as the log is written in order). It is not
+	// transmitted; SQS ignores it (a send there is durable when answered).
+	Backed bool
 }
 
 // Delivery is one received message.

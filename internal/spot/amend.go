@@ -104,8 +104,10 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 		return err
 	}
 	// The amend is accepted: a client that hangs up now does not stop
-	// the send, and a send that fails is the sweep's to repeat.
-	if err := s.orders.Send(context.WithoutCancel(ctx), queue.Message{Group: o.Symbol, DedupID: dedup, Body: body}); err != nil {
+	// the send, and a send that fails is the sweep's to repeat. Its outbox
+	// record is durable, so the queue need not make the message durable
+	// before answering (Backed).
+	if err := s.orders.Send(context.WithoutCancel(ctx), queue.Message{Group: o.Symbol, DedupID: dedup, Body: body, Backed: true}); err != nil {
 		s.log.Warn().Err(err).Str("order", orderID).Msg("spot: amend command not sent; the engine's sweeper will send it")
 	}
 	return nil

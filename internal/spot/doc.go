@@ -13,7 +13,8 @@
 // order with status NEW, stores the clientOrderId mapping (so a retry returns
 // the first order) and writes an outbox record holding the encoded command.
 // Then it sends the command to the orders queue (message group = symbol,
-// DedupID = "place:<id>").
+// DedupID = "place:<id>", Backed: the outbox record is its durable copy,
+// so the local queue answers without an fsync of its own).
 //
 // The hold is exactly what the order can spend, because fees are taken from
 // what the user receives: a limit buy holds price × volume of the quote

@@ -459,7 +459,9 @@ func (e *Engine) sweep(ctx context.Context, all bool) error {
 				if dedup == "" {
 					dedup = "place:" + trimZeros(it.Str(store.AttrSK))
 				}
-				msgs = append(msgs, queue.Message{Group: sym, DedupID: dedup, Body: it.Bytes("cmd")})
+				// Backed: the record stays until the command is settled,
+				// and a lost copy is sent again by a later sweep.
+				msgs = append(msgs, queue.Message{Group: sym, DedupID: dedup, Body: it.Bytes("cmd"), Backed: true})
 			}
 			if len(msgs) > 0 {
 				if err := e.o.Orders.SendBatch(ctx, msgs); err != nil {

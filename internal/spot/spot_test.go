@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -499,6 +500,65 @@ func TestOrderNotSentIsSweptFromOutbox(t *testing.T) {
 	}
 	e.drain()
 	e.wantBal(alice, "BTC", "0.9", "0")
+	e.audit()
+}
+
+// recordingQueue records the messages sent through it.
+type recordingQueue struct {
+	queue.Queue
+	mu   sync.Mutex
+	sent []queue.Message
+}
+
+func (q *recordingQueue) Send(ctx context.Context, m queue.Message) error {
+	q.mu.Lock()
+	q.sent = append(q.sent, m)
+	q.mu.Unlock()
+	return q.Queue.Send(ctx, m)
+}
+
+func (q *recordingQueue) SendBatch(ctx context.Context, ms []queue.Message) error {
+	q.mu.Lock()
+	q.sent = append(q.sent, ms...)
+	q.mu.Unlock()
+	return q.Queue.SendBatch(ctx, ms)
+}
+
+// TestOnlyOutboxCommandsAreBacked: places and amends, which have outbox
+// records, and the sweep's resends of those records are sent Backed (the
+// queue may answer before its own fsync); a cancel, which has no other
+// copy, is not.
+func TestOnlyOutboxCommandsAreBacked(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	rec := &recordingQueue{Queue: e.q}
+	svc := New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: rec})
+	id, err := svc.PlaceOrder(e.ctx, alice, limit("btcusdt", "SELL", "30000", "0.2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.AmendOrder(e.ctx, alice, "btcusdt", id, "0.1"); err != nil {
+		t.Fatal(err)
+	}
+	// The sweep resends both outbox records before the engine settles them.
+	e.eng.o.Orders = rec
+	if err := e.eng.sweep(e.ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	e.drain()
+	if err := svc.CancelOrder(e.ctx, alice, "btcusdt", id); err != nil {
+		t.Fatal(err)
+	}
+	e.drain()
+	e.wantOrder(alice, id, StatusCancelled, "0", "0", "0")
+	var kinds []string
+	for _, m := range rec.sent {
+		kinds = append(kinds, fmt.Sprintf("%s backed=%v", strings.SplitN(m.DedupID, ":", 2)[0], m.Backed))
+	}
+	want := []string{"place backed=true", "amend backed=true", "place backed=true", "amend backed=true", " backed=false"}
+	if !reflect.DeepEqual(kinds, want) {
+		t.Fatalf("sent %q, want %q", kinds, want)
+	}
 	e.audit()
 }
 

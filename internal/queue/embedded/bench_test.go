@@ -104,3 +104,27 @@ func BenchmarkBatchedSend(b *testing.B) {
 	drain(b, q, int64(b.N), 4)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 }
+
+// BenchmarkSendSerial is one producer sending one message at a time, plain
+// (each Send waits for its fsync) and Backed (the sender holds an outbox
+// copy, so the Send does not wait; the syncer fsyncs behind it).
+func BenchmarkSendSerial(b *testing.B) {
+	for _, backed := range []bool{false, true} {
+		name := "plain"
+		if backed {
+			name = "backed"
+		}
+		b.Run(name, func(b *testing.B) {
+			db := openDB(b, b.TempDir())
+			defer db.Close()
+			q, _ := db.Queue("bench", QueueOptions{})
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := q.Send(ctx, queue.Message{Group: "BTC_USDT", Body: benchBody, Backed: backed}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

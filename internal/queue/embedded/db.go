@@ -11,7 +11,11 @@
 // one atomic batch.
 //
 // Durability: Send returns only after its message is fsynced (one group
-// commit per burst of concurrent sends, see writer). Receive counts and
+// commit per burst of concurrent sends, see writer), unless every message
+// of the commit is Backed (its sender holds a durable outbox copy and sends
+// it again after a crash): such a commit is answered at once and fsynced
+// by the syncer moments later, or earlier by the next synced commit, as
+// the log is written in order. Receive counts and
 // deletes are written without waiting for fsync (a DeleteBatch is one such
 // write for all its messages); the syncer fsyncs them a few milliseconds
 // later, once per burst (Pebble would otherwise keep them in its
@@ -79,12 +83,14 @@ type DB struct {
 	// touches it after Open.
 	seq uint64
 
-	// unsynced is set by writes committed without an fsync (receive counts
-	// and deletes); syncKick wakes the syncer, which makes them durable
+	// unsynced is set by writes committed without an fsync (receive counts,
+	// deletes and backed sends); syncKick wakes the syncer, which makes them durable
 	// soon after (see syncSoon). syncDone is closed when the syncer stops.
 	unsynced atomic.Bool
 	syncKick chan struct{}
-	syncDone chan struct{}
+	// syncedSends counts the writer's commits that waited for an fsync.
+	syncedSends atomic.Int64
+	syncDone    chan struct{}
 }
 
 // syncDelay is how long the syncer lets writes committed without an fsync

@@ -147,3 +147,60 @@ func copyFile(from, to string) error {
 	}
 	return dst.Close()
 }
+
+// TestBackedSendsSkipTheFsync: messages whose senders hold durable copies
+// (queue.Message.Backed) are answered without an fsync of their own, are
+// delivered at once and in order with the others, and still reach the disk
+// moments later with no other write; a plain send after them is durable,
+// with them, when it returns.
+func TestBackedSendsSkipTheFsync(t *testing.T) {
+	dir := t.TempDir()
+	db := openDB(t, dir)
+	defer db.Close()
+	q, err := db.Queue("b", QueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, b := range []string{"a", "b", "c"} {
+		if err := q.Send(ctx, queue.Message{Group: "g", Body: []byte(b), Backed: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := db.syncedSends.Load(); n != 0 {
+		t.Fatalf("%d backed commits waited for an fsync", n)
+	}
+	if st := q.Stats(); st.Messages != 3 {
+		t.Fatalf("backed messages not in the queue at once: %+v", st)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for messagesInCopy(t, dir, "b") != 3 {
+		if time.Now().After(deadline) {
+			t.Fatal("backed messages never reached the disk: a killed process would lose them until their senders sent them again")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// Backed, then plain: the plain send's fsync covers both.
+	if err := q.Send(ctx, queue.Message{Group: "g", Body: []byte("d"), Backed: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Send(ctx, queue.Message{Group: "g", Body: []byte("e")}); err != nil {
+		t.Fatal(err)
+	}
+	if n := db.syncedSends.Load(); n != 1 {
+		t.Fatalf("synced commits %d, want 1 (the plain send)", n)
+	}
+	if n := messagesInCopy(t, dir, "b"); n != 5 {
+		t.Fatalf("a copy right after the plain send holds %d messages, want 5", n)
+	}
+	ds, err := q.Receive(ctx, 10, time.Minute, 0)
+	if err != nil || len(ds) != 5 {
+		t.Fatalf("received %d: %v", len(ds), err)
+	}
+	for i, d := range ds {
+		if want := string(rune('a' + i)); string(d.Body) != want {
+			t.Fatalf("message %d is %q, want %q: backed and plain sends out of order", i, d.Body, want)
+		}
+	}
+}

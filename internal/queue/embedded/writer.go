@@ -154,7 +154,20 @@ func (db *DB) commit(reqs []*writeReq) {
 	var sv [8]byte
 	binary.BigEndian.PutUint64(sv[:], seq)
 	_ = b.Set(seqKey, sv[:], nil)
-	err := b.Commit(pebble.Sync)
+	// A batch of backed messages only (their senders hold durable copies)
+	// is answered without waiting for the fsync; the syncer makes it
+	// durable soon after, and any synced commit before that does too.
+	synced := needsSync(reqs)
+	wo := pebble.NoSync
+	if synced {
+		wo = pebble.Sync
+	}
+	err := b.Commit(wo)
+	if synced {
+		db.syncedSends.Add(1)
+	} else if err == nil {
+		db.syncSoon()
+	}
 	if err == nil {
 		db.seq = seq
 		// Publish in sequence order, one lock per run of the same queue.
@@ -176,6 +189,23 @@ func (db *DB) commit(reqs []*writeReq) {
 	for _, r := range reqs {
 		r.done <- err
 	}
+}
+
+// needsSync reports whether a commit of reqs must be durable before it is
+// answered: it must unless every message in it is Backed (a dead-letter
+// move has no other copy).
+func needsSync(reqs []*writeReq) bool {
+	for _, r := range reqs {
+		if len(r.moves) > 0 {
+			return true
+		}
+		for _, m := range r.msgs {
+			if !m.Backed {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pruneDedup forgets dedup ids whose window has passed.
