@@ -83,6 +83,8 @@ describe('toast placement', () => {
     vi.restoreAllMocks()
     document.documentElement.style.removeProperty(TOAST_TOP_VAR)
     document.querySelectorAll(`[${TOP_BAR_ATTR}]`).forEach((el) => el.remove())
+    // A modal left behind by a failed test would move the next test's toasts.
+    document.querySelectorAll('body > [data-scope="dialog"]').forEach((el) => el.remove())
   })
 
   it('takes its top offset from a variable (1rem unless set)', () => {
@@ -105,6 +107,38 @@ describe('toast placement', () => {
     })
     await screen.findByTestId('toast-error')
     expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe('')
+  })
+
+  /** A modal that does not fill the screen (a centred confirmation), drawn from `top` to `bottom`, with a 48 px header. */
+  function openCentredModal(top: number, bottom: number) {
+    const content = boxed(openModal(0), top, bottom, 358)
+    boxed(content.querySelector<HTMLElement>('.chakra-dialog__header')!, top, top + 48, 358)
+    return content
+  }
+
+  // Where the toasts go beside a phone modal, by the modal's box: "" is the
+  // usual place at the top of the screen.
+  it.each([
+    // "Cancel open orders?" at 390×844: the dialog from 320 to 524 (jsdom's screen is 768 high). At the top
+    // of the screen (1rem), well above the dialog: not below its header, inside its box.
+    { name: 'above a centred confirmation instead of over its body', modal: () => openCentredModal(320, 524), top: '' },
+    { name: 'below a tall confirmation that leaves no room above it', modal: () => openCentredModal(40, 500), top: '508px' },
+    {
+      name: 'below the header of a sheet that leaves no room above or below it',
+      modal: () => openCentredModal(8, window.innerHeight),
+      top: '64px',
+    },
+    { name: 'still below the header of a modal laid out full screen', modal: () => boxed(openModal(68), 0, window.innerHeight), top: '76px' },
+  ])('on a phone, puts toasts $name', async ({ modal: open, top }) => {
+    phone(true)
+    const modal = open()
+    renderWithApp(<Toaster />)
+    act(() => {
+      toaster.create({ title: 'Cancelled', type: 'success', closable: true })
+    })
+    await screen.findByTestId('toast-success')
+    expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe(top)
+    modal.remove()
   })
 
   it('keeps toasts at the top right on wider screens, beside a centred modal', async () => {

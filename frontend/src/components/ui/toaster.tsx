@@ -46,14 +46,61 @@ function lowestBottom(els: HTMLElement[]): number {
   )
 }
 
+/** The toasts on screen (Zag lays them out with transforms: their boxes are where they show). */
+const TOAST_ROOTS = '[data-scope="toast"][data-part="root"]'
+/** The height a toast is taken to have before it is drawn (one line of title on a phone). */
+const TOAST_HEIGHT_PX = 56
+
+/** How tall the stack of toasts on screen is (the usual height of one toast when none is drawn yet). */
+function toastsHeight(): number {
+  const boxes = Array.from(document.querySelectorAll<HTMLElement>(TOAST_ROOTS))
+    .map((el) => el.getBoundingClientRect())
+    .filter((b) => b.height > 0)
+  if (boxes.length === 0) return TOAST_HEIGHT_PX
+  return Math.max(TOAST_HEIGHT_PX, Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top)))
+}
+
+/**
+ * True when a modal fills the screen (the phone layout of most modals). One
+ * that has not been laid out (no size yet) counts as full screen, as phone
+ * modals are unless they say otherwise.
+ */
+function fillsScreen(modal: HTMLElement): boolean {
+  const box = modal.getBoundingClientRect()
+  if (box.height <= 0) return true
+  return box.top <= 1 && box.bottom >= window.innerHeight - 1
+}
+
+/**
+ * Where toasts go beside a modal that does not fill the phone's screen (a
+ * centred confirmation, a bottom sheet): never over it, as they would hide
+ * what the user is asked to confirm. At the top of the screen when they fit
+ * above the modal ('top'), else just below it when they fit there (its
+ * top in pixels). Undefined when there is no room on either side (a sheet
+ * nearly as tall as the screen): the toasts then go below its header as on
+ * a full-screen modal.
+ */
+function besideModal(modal: HTMLElement): number | 'top' | undefined {
+  const box = modal.getBoundingClientRect()
+  const edge = parseFloat(getComputedStyle(document.documentElement).fontSize || '16') || 16
+  const height = toastsHeight()
+  if (edge + height + GAP_PX <= box.top) return 'top'
+  const below = Math.ceil(box.bottom) + GAP_PX
+  if (below + height + edge <= window.innerHeight) return below
+  return undefined
+}
+
 /**
  * Sets the toaster's top so that toasts cover none of the page's controls
  * at the top of the screen. On phones a toast spans the width of the
- * screen, and modals are full screen: with a modal (or drawer) open, the
- * toasts go just below the header of the topmost one, clear of its title
- * and close button. Otherwise (and on wider screens, where a toast sits top
- * right beside a centred modal) they go below the top bars on screen
- * ({@link TOP_BAR_ATTR}); with none, at the usual distance from the top.
+ * screen. Most modals are full screen there: with one of those (or a
+ * drawer) open, the toasts go just below the header of the topmost one,
+ * clear of its title and close button. A modal that is not full screen (a
+ * centred confirmation, a bottom sheet) keeps the toasts out of its box, at
+ * the top of the screen above it (see besideModal). Otherwise (and on wider screens, where
+ * a toast sits top right beside a centred modal) they go below the top bars
+ * on screen ({@link TOP_BAR_ATTR}); with none, at the usual distance from
+ * the top.
  */
 export function placeToasts(): void {
   if (typeof document === 'undefined') return
@@ -66,6 +113,12 @@ export function placeToasts(): void {
     : []
   // Chakra's header slot has no data-part of its own: its class, or the title and close button it holds.
   const modal = open.at(-1)
+  const beside = modal && !fillsScreen(modal) ? besideModal(modal) : undefined
+  if (beside !== undefined) {
+    if (beside === 'top') root.style.removeProperty(TOAST_TOP_VAR)
+    else root.style.setProperty(TOAST_TOP_VAR, `${beside}px`)
+    return
+  }
   const covers = modal
     ? Array.from(modal.querySelectorAll<HTMLElement>(HEADER_PARTS)).filter((el) => el.closest('[data-part="content"]') === modal)
     : Array.from(document.querySelectorAll<HTMLElement>(`[${TOP_BAR_ATTR}]`))
