@@ -13,6 +13,19 @@ export interface PairTicker {
   sparkline: number[]
 }
 
+/**
+ * A sparkline that ends at the live price: the last hourly close is the
+ * current hour's close so far, so the live close replaces it; a line of the
+ * 24 h open alone (no hourly close yet) gets it appended. An empty line
+ * stays empty (there is no start to draw from).
+ */
+export function endLineAt(line: number[], close: string | undefined): number[] {
+  const last = Number(close)
+  if (close === undefined || close === '' || !Number.isFinite(last) || last <= 0 || line.length === 0) return line
+  if (line.length === 1) return [line[0], last]
+  return line[line.length - 1] === last ? line : [...line.slice(0, -1), last]
+}
+
 /** Tickers keyed by the lower-case symbol without separator (btcusdt). */
 export function parseTickers(data: unknown): Record<string, PairTicker> {
   const out: Record<string, PairTicker> = {}
@@ -29,10 +42,12 @@ export function parseTickers(data: unknown): Record<string, PairTicker> {
     // still gets a line (open to now) instead of an empty cell.
     const open = Number(tk?.open)
     const start = traded && tk?.open !== '' && Number.isFinite(open) && open > 0 ? [open] : []
+    const close = traded ? String(tk.close) : undefined
     out[pairSymbol(key)] = {
-      close: traded ? String(tk.close) : undefined,
+      close,
       rose: traded && tk.rose !== undefined && tk.rose !== '' ? String(tk.rose) : undefined,
-      sparkline: [...start, ...line],
+      // It ends at the price shown beside it.
+      sparkline: endLineAt([...start, ...line], close),
     }
   }
   return out
@@ -56,9 +71,11 @@ export function tickerChannel(symbol: string): string {
 }
 
 /**
- * The tickers with one pair's pushed 24 h ticker ({close, rose, ...}) applied:
- * its price and change move, its sparkline stays. A close of 0 (no trades)
- * shows no price, as in {@link parseTickers}.
+ * The tickers with one pair's pushed 24 h ticker ({open, close, rose, ...})
+ * applied: its price and change move, and its sparkline ends at the new
+ * price (see {@link endLineAt}; a pair without a line yet starts one at the
+ * pushed 24 h open). A close of 0 (no trades) shows no price, as in
+ * {@link parseTickers}.
  */
 export function applyPushedTicker(
   tickers: Record<string, PairTicker> | undefined,
@@ -66,17 +83,19 @@ export function applyPushedTicker(
   tick: unknown,
 ): Record<string, PairTicker> | undefined {
   if (typeof tick !== 'object' || tick === null) return tickers
-  const t = tick as { close?: unknown; rose?: unknown }
+  const t = tick as { open?: unknown; close?: unknown; rose?: unknown }
   const close = typeof t.close === 'number' ? String(t.close) : t.close
   if (typeof close !== 'string' || close === '') return tickers
   const key = pairSymbol(symbol)
   const traded = Number(close) !== 0
   const rose = typeof t.rose === 'number' ? String(t.rose) : t.rose
   const old = tickers?.[key]
+  const open = Number(t.open)
+  const line = old?.sparkline.length ? old.sparkline : traded && Number.isFinite(open) && open > 0 ? [open] : []
   return {
     ...tickers,
     [key]: {
-      sparkline: old?.sparkline ?? [],
+      sparkline: traded ? endLineAt(line, close) : line,
       close: traded ? close : undefined,
       rose: traded && typeof rose === 'string' && rose !== '' ? rose : undefined,
     },

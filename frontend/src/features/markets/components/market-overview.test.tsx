@@ -86,6 +86,20 @@ describe('MarketOverview', () => {
     expect(screen.getByTestId('market-row-USDT_MNT')).toBeTruthy()
   })
 
+  it('matches coin names only at the start of a word', async () => {
+    renderWithApp(<MarketOverview as="page" />)
+    await screen.findByTestId('market-row-BTC_USDT')
+    fireEvent.click(screen.getByTestId('market-tab-MNT'))
+    await screen.findByTestId('market-row-USDT_MNT')
+    // "eth" is inside "Tether USD" but names no coin here: nothing matches.
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search coin' }), { target: { value: 'eth' } })
+    await screen.findByTestId('market-empty')
+    expect(screen.queryByTestId('market-row-USDT_MNT')).toBeNull()
+    // The start of the name still finds it.
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search coin' }), { target: { value: 'teth' } })
+    await screen.findByTestId('market-row-USDT_MNT')
+  })
+
   it("subscribes the shown pairs' tickers over the market socket and shows what it pushes", async () => {
     const sockets: FakeSocket[] = []
     const socket = new MarketSocket({
@@ -115,6 +129,34 @@ describe('MarketOverview', () => {
     fireEvent.click(screen.getByTestId('market-tab-MNT'))
     await waitFor(() => expect(sockets[0].sent).toContainEqual({ event: 'sub', params: { channel: 'market_usdtmnt_ticker' } }))
     expect(sockets[0].sent).toContainEqual({ event: 'unsub', params: { channel: 'market_btcusdt_ticker' } })
+    socket.close()
+  })
+
+  it('draws the trend line the way of the 24 h change beside it, ending at the pushed price', async () => {
+    const sockets: FakeSocket[] = []
+    const socket = new MarketSocket({
+      url: 'ws://x/ws',
+      create: (u) => {
+        const s = new FakeSocket(u)
+        sockets.push(s)
+        return s
+      },
+      pingInterval: 0,
+    })
+    renderWithApp(<MarketOverview as="page" socket={socket} />)
+    const btc = await screen.findByTestId('market-row-BTC_USDT')
+    // From the 24 h open 97,000 up to 97,500.50: +0.52 %, a rising green line.
+    await waitFor(() => expect(within(btc).getByTestId('sparkline').getAttribute('data-trend')).toBe('up'))
+    await waitFor(() => expect(sockets).toHaveLength(1))
+    act(() => sockets[0].open())
+    // The price falls below the open: the change turns red, and so does the line, which now ends at the new price
+    // (its lowest point, at the bottom of the box) instead of the last hourly close.
+    act(() => sockets[0].push({ channel: 'market_btcusdt_ticker', ts: 1, tick: { symbol: 'btcusdt', close: '96922.4', rose: '-0.0008' } }))
+    await waitFor(() => expect(btc.textContent).toContain('-0.08%'))
+    const line = within(btc).getByTestId('sparkline')
+    expect(line.getAttribute('data-trend')).toBe('down')
+    const points = line.querySelector('polyline')!.getAttribute('points')!.split(' ')
+    expect(points.at(-1)).toMatch(/,26$/)
     socket.close()
   })
 

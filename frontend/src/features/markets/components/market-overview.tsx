@@ -38,6 +38,7 @@ import {
   type PairTicker,
 } from '../api/get-market-tickers'
 import { FAVOURITES_TAB, getMarketTab, openingTab, setMarketTab } from '../lib/market-tab'
+import { matchesSearch } from '../lib/market-search'
 import { useFavourites } from '../lib/use-favourites'
 import { Sparkline } from './sparkline'
 
@@ -193,7 +194,7 @@ function MarketTable({
                 )}
                 {showTrend && (
                   <Table.Cell textAlign="end" hideBelow="md" py="1">
-                    <Sparkline values={live?.sparkline ?? []} label={trade.t('markets.trendOf', { pair: pair.showName })} />
+                    <Sparkline values={live?.sparkline ?? []} rose={rose} label={trade.t('markets.trendOf', { pair: pair.showName })} />
                   </Table.Cell>
                 )}
                 <Table.Cell textAlign="end" hideBelow="sm">
@@ -264,13 +265,14 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
     groups.some((g) => g.pairs.some((p) => p.close !== undefined)) || Object.values(tickers.data ?? {}).some((x) => x.close !== undefined)
 
   // A search looks through every quote group ("mnt" on the USDT tab finds
-  // BTC/MNT); the Favourites tab searches the favourites only.
+  // BTC/MNT); the Favourites tab searches the favourites only. It matches
+  // symbols, and coin names only at the start of a word (see matchesSearch).
   const visible = useMemo(() => {
     const all = groups.flatMap((g) => g.pairs)
     const q = search.trim().toUpperCase()
     const base =
       activeTab === FAVOURITES_TAB ? all.filter((p) => favourites.includes(p.symbol)) : q ? all : (groups.find((g) => g.quote === activeTab)?.pairs ?? [])
-    return q ? base.filter((p) => p.name.includes(q) || (p.longName ?? '').toUpperCase().includes(q)) : base
+    return q ? base.filter((p) => matchesSearch(p, q)) : base
   }, [groups, activeTab, favourites, search])
   useLiveTickers(
     visible.map((p) => p.symbol),
