@@ -1,9 +1,9 @@
 import { Box, Button, chakra, Flex, HStack, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { useTexts } from '@/lib/i18n'
-import { depthQuery, tickerQuery, type Depth, type TradePair } from '../api/trade-api'
-import { useMarketChannel } from '../api/use-market-channel'
+import { tickerQuery, type TradePair } from '../api/trade-api'
+import { useLiveDepth } from '../api/use-live-depth'
 import { fixed, formatDec, groupThousands, mulDec, parseDec, placesOf } from '@/lib/decimal'
 import { changeColor } from './format'
 
@@ -84,14 +84,8 @@ function Level({
 export function OrderBook({ pair, onPick }: { pair: TradePair; onPick: (price: string) => void }) {
   const { t } = useTexts('trade')
   const [step, setStep] = useState(0)
-  const queryClient = useQueryClient()
-  const q = depthQuery(pair.symbol, step)
-  const { data, isLoading, isError, isFetching, refetch } = useQuery(q)
+  const { data, isLoading, isError, isFetching, refetch } = useLiveDepth(pair.symbol, step)
   const { data: ticker } = useQuery(tickerQuery(pair.symbol))
-  useMarketChannel(`market_${pair.symbol}_depth_step${step}`, (m) => {
-    const tick = m.tick as Depth | undefined
-    if (tick && Array.isArray(tick.buys) && Array.isArray(tick.asks)) queryClient.setQueryData(q.queryKey, tick)
-  })
   const places = Math.max(0, placesOf(stepSize(pair.priceTick, step, pair.depthSteps)))
   const asks = (data?.asks ?? []).slice(0, ROWS).reverse()
   const buys = (data?.buys ?? []).slice(0, ROWS)

@@ -650,6 +650,67 @@ describe('OrderForm stop-limit against the last price', () => {
   })
 })
 
+describe('OrderForm minimum value of a market order by amount', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return { coinList: [{ coin: 'USDT', normal: '1000', freeze: '0' }, { coin: 'BTC', normal: '0.5', freeze: '0' }] }
+      if (path.endsWith('/order/create')) return { order_id: '9' }
+      return {}
+    })
+  })
+  afterEach(() => {
+    document.cookie = 'lan=en_US; path=/'
+  })
+  const creates = () => apiData.mock.calls.filter(([p]) => p === '/fe-ex-api/order/create')
+  const best = { bid: '97000.00', ask: '97010.00' }
+
+  async function marketSell(amount: string, at?: typeof best) {
+    renderWithApp(<OrderForm pair={pair} best={at} />)
+    fireEvent.click(await screen.findByTestId('side-sell'))
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('0.500000 BTC'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: amount } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+  }
+
+  it('says under the amount that a market sell worth less than the minimum at the best bid is too small, and sends nothing', async () => {
+    // 0.00001 BTC at 97,000 is about 1 USDT against the 5 USDT minimum.
+    await marketSell('0.00001', best)
+    expect((await screen.findByTestId('amount-input-error')).textContent).toBe('The order value must be at least 5 USDT')
+    await new Promise((r) => setTimeout(r, 50))
+    expect(creates()).toHaveLength(0)
+    // Enough at the best bid (0.0001 BTC is 9.70 USDT): sent.
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.0001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(creates()).toHaveLength(1))
+    expect(creates()[0][1]).toMatchObject({ side: 'SELL', type: 'MARKET', volume: '0.0001' })
+  })
+
+  it('says it in Mongolian', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    await marketSell('0.00001', best)
+    expect((await screen.findByTestId('amount-input-error')).textContent).toBe('Захиалгын дүн хамгийн багадаа 5 USDT байх ёстой')
+  })
+
+  it('values a market buy by amount at the best ask', async () => {
+    renderWithApp(<OrderForm pair={pair} best={best} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.00 USDT'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.click(screen.getByTestId('market-by-amount'))
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.00004' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    expect((await screen.findByTestId('amount-input-error')).textContent).toBe('The order value must be at least 5 USDT')
+    expect(creates()).toHaveLength(0)
+  })
+
+  it('leaves the value to the server without a price in the book', async () => {
+    await marketSell('0.00001')
+    await waitFor(() => expect(creates()).toHaveLength(1))
+    expect(screen.queryByTestId('amount-input-error')).toBeNull()
+  })
+})
+
 describe('OrderForm buy and sell colours', () => {
   const resolve = themeColor
 

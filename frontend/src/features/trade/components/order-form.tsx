@@ -26,6 +26,7 @@ import {
   totalFor,
   totalPlaces,
   validateOrder,
+  type BestPrices,
   type MarketBuyBy,
   type OrderDraft,
   type OrderError,
@@ -188,19 +189,24 @@ function PercentSlider({ value, onChange, disabled, label }: { value: number; on
 export interface OrderFormProps {
   pair: TradePair
   picked?: PickedPrice
+  /**
+   * The order book's best bid and ask (kept live by the trade page): a market
+   * order by amount is valued at them against the minimum order value.
+   */
+  best?: BestPrices
   /** How placed orders are followed up (the default waits about 5 s for the push that ends them; tests shorten it). */
   follow?: Omit<FollowOptions, 'signal'>
 }
 
 /** Buy/Sell order form of spec §9 (or a sign-in prompt for anonymous users). */
-export function OrderForm({ pair, picked, follow }: OrderFormProps) {
+export function OrderForm({ pair, picked, best, follow }: OrderFormProps) {
   const { isSignedIn, isLoading } = useUserInfo()
   if (isLoading) return <Skeleton h="72" m="3" rounded="md" />
   if (!isSignedIn) return <SignInPrompt symbol={pair.routeSymbol} />
-  return <SignedInOrderForm pair={pair} picked={picked} follow={follow} />
+  return <SignedInOrderForm pair={pair} picked={picked} best={best} follow={follow} />
 }
 
-function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
+function SignedInOrderForm({ pair, picked, best, follow }: OrderFormProps) {
   const { t } = useTexts('trade')
   const queryClient = useQueryClient()
   const [side, setSide] = useState<OrderSide>('BUY')
@@ -230,7 +236,7 @@ function SignedInOrderForm({ pair, picked, follow }: OrderFormProps) {
   const pricePlaces = Math.max(pair.pricePrecision, placesOf(pair.priceTick))
   const amountPlaces = placesOf(pair.lotSize)
   const draft: OrderDraft = { side, type, price, stopPrice, amount, total, marketBy }
-  const errors = validateOrder(draft, pair, available, lastPrice)
+  const errors = validateOrder(draft, pair, available, lastPrice, best)
   const errorOf = (field: OrderError['field']) => {
     const e = errors.find((x) => x.field === field)
     // A stop the last price has already reached is said as soon as it is

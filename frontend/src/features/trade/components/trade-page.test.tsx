@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
 import { TradePage } from './trade-page'
@@ -9,7 +9,9 @@ vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import(
 vi.mock('./kline-chart', () => ({ KlineChart: () => <div data-testid="kline-stub" /> }))
 vi.mock('./order-book', () => ({ OrderBook: () => <div /> }))
 vi.mock('./recent-trades', () => ({ RecentTrades: () => <div /> }))
-vi.mock('./order-form', () => ({ OrderForm: () => <div /> }))
+vi.mock('./order-form', () => ({
+  OrderForm: ({ best }: { best?: unknown }) => <div data-testid="order-form-stub" data-best={JSON.stringify(best ?? null)} />,
+}))
 vi.mock('./user-orders', () => ({ UserOrders: () => <div /> }))
 vi.mock('./trade-header', () => ({ TradeHeader: () => <div /> }))
 
@@ -44,5 +46,25 @@ describe('TradePage on a phone', () => {
       expect(style.flexBasis).toBe('auto')
       expect(style.flexGrow).toBe('1')
     }
+  })
+})
+
+describe('TradePage best prices', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/common/public_info_market')) return market
+      if (path.endsWith('/market/depth'))
+        return { buys: [['97000.00', '0.5'], ['96990.00', '1']], asks: [['97010.00', '0.2'], ['97020.00', '1']] }
+      return {}
+    })
+  })
+
+  // A market order by amount is valued at them; on a phone the book is not even mounted while its tab is closed.
+  it("hands the order book's best bid and ask to the order form", async () => {
+    renderWithApp(<TradePage symbol="BTC_USDT" />)
+    const form = await screen.findByTestId('order-form-stub')
+    await waitFor(() => expect(JSON.parse(form.getAttribute('data-best')!)).toEqual({ bid: '97000.00', ask: '97010.00' }))
+    expect(apiData).toHaveBeenCalledWith('/fe-ex-api/market/depth', { symbol: 'btcusdt', step: 0, limit: 50 }, expect.anything())
   })
 })

@@ -1,10 +1,12 @@
 import { Box, Button, Container, Grid, GridItem, Heading, Skeleton, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
 import { apiSymbol, pairsQuery, type TradePair } from '../api/trade-api'
+import { useLiveDepth } from '../api/use-live-depth'
 import { useResyncAfterReconnect } from '../api/use-market-connection'
+import type { BestPrices } from '../lib/order-form'
 import { KlineChart } from './kline-chart'
 import { OrderBook } from './order-book'
 import { OrderForm, type PickedPrice } from './order-form'
@@ -20,7 +22,30 @@ function Panel({ children, testId }: { children: React.ReactNode; testId?: strin
   )
 }
 
-function Desktop({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: TradePair[]; onPick: (p: string) => void; picked?: PickedPrice }) {
+/** What the page's layouts draw: the pair, the pair list, the price picked in the book and the book's best prices. */
+interface LayoutProps {
+  pair: TradePair
+  pairs: TradePair[]
+  onPick: (p: string) => void
+  picked?: PickedPrice
+  best?: BestPrices
+}
+
+/**
+ * The best bid and ask of a pair's order book (its unmerged step 0, kept
+ * live by its depth channel; the order book shares both while it shows that
+ * step). The order form values a market order by amount at them. Read here
+ * rather than from the book itself, which on phones is only mounted while
+ * its tab is open.
+ */
+function useBestPrices(pair: TradePair | undefined): BestPrices | undefined {
+  const { data } = useLiveDepth(pair?.symbol, 0)
+  const bid = data?.buys?.[0]?.[0]
+  const ask = data?.asks?.[0]?.[0]
+  return useMemo(() => (bid === undefined && ask === undefined ? undefined : { bid, ask }), [bid, ask])
+}
+
+function Desktop({ pair, pairs, onPick, picked, best }: LayoutProps) {
   return (
     <Stack gap="3">
       <TradeHeader pair={pair} pairs={pairs} />
@@ -45,7 +70,7 @@ function Desktop({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: Trad
         </GridItem>
         <GridItem>
           <Panel>
-            <OrderForm pair={pair} picked={picked} />
+            <OrderForm pair={pair} picked={picked} best={best} />
           </Panel>
         </GridItem>
       </Grid>
@@ -60,7 +85,7 @@ function Desktop({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: Trad
  */
 export const FIT_TAB = { flex: '1 1 auto', minW: '0', px: '2', whiteSpace: 'nowrap', justifyContent: 'center' } as const
 
-function Mobile({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: TradePair[]; onPick: (p: string) => void; picked?: PickedPrice }) {
+function Mobile({ pair, pairs, onPick, picked, best }: LayoutProps) {
   const { t } = useTexts('trade')
   const [tab, setTab] = useState('chart')
   return (
@@ -96,7 +121,7 @@ function Mobile({ pair, pairs, onPick, picked }: { pair: TradePair; pairs: Trade
         </Tabs.Root>
       </Panel>
       <Panel>
-        <OrderForm pair={pair} picked={picked} />
+        <OrderForm pair={pair} picked={picked} best={best} />
       </Panel>
       <UserOrders pair={pair} />
     </Stack>
@@ -111,6 +136,7 @@ export function TradePage({ symbol }: { symbol: string }) {
   const mobile = useBreakpointValue({ base: true, lg: false }, { ssr: false }) ?? false
   const pair = pairs?.find((p) => p.symbol === apiSymbol(symbol))
   const onPick = (price: string) => setPicked((old) => ({ price, n: (old?.n ?? 0) + 1 }))
+  const best = useBestPrices(pair)
   // After a dropped market socket, what was pushed meanwhile is read again.
   useResyncAfterReconnect()
 
@@ -146,7 +172,7 @@ export function TradePage({ symbol }: { symbol: string }) {
       </Stack>
     )
   } else {
-    const props = { pair, pairs: pairs ?? [], onPick, picked }
+    const props = { pair, pairs: pairs ?? [], onPick, picked, best }
     body = mobile ? <Mobile {...props} /> : <Desktop {...props} />
   }
   return (

@@ -214,6 +214,31 @@ describe('order validation', () => {
   })
 })
 
+describe('market sell', () => {
+  const sell = (over: Partial<OrderDraft>) => draft({ side: 'SELL', type: 'MARKET', ...over })
+  const best = { bid: '97000.00', ask: '97010.00' }
+
+  it('refuses an amount worth less than the minimum order value at the best bid', () => {
+    // 0.00001 BTC is about 1 USDT against a 5 USDT minimum (lot 0.00001 on this pair).
+    const fine = { ...rules, lotSize: '0.00001', minQty: '0.00001' }
+    expect(validateOrder(sell({ amount: '0.00001' }), fine, '1', undefined, best)).toEqual([
+      { field: 'amount', key: 'minNotional', vars: { min: '5', coin: 'USDT' } },
+    ])
+    // 0.0001 BTC × 97,000 = 9.70 USDT: enough. The best ask does not count for a sell.
+    expect(validateOrder(sell({ amount: '0.0001' }), rules, '1', undefined, best)).toEqual([])
+    expect(validateOrder(sell({ amount: '0.00005' }), fine, '1', undefined, { bid: '100000.00', ask: '1.00' })).toEqual([])
+  })
+  it('leaves the value to the server without a best bid', () => {
+    const fine = { ...rules, lotSize: '0.00001', minQty: '0.00001' }
+    expect(validateOrder(sell({ amount: '0.00001' }), fine, '1')).toEqual([])
+    expect(validateOrder(sell({ amount: '0.00001' }), fine, '1', undefined, { ask: '97010.00' })).toEqual([])
+    expect(validateOrder(sell({ amount: '0.00001' }), fine, '1', undefined, { bid: '0' })).toEqual([])
+  })
+  it('does not value priced orders at the book', () => {
+    expect(validateOrder(draft({ side: 'SELL', price: '100000', amount: '0.0001' }), rules, '1', undefined, { bid: '1.00' })).toEqual([])
+  })
+})
+
 describe('market buy by amount', () => {
   const byAmount = (over: Partial<OrderDraft>) => draft({ type: 'MARKET', marketBy: 'amount', ...over })
 
@@ -242,6 +267,16 @@ describe('market buy by amount', () => {
     expect(validateOrder(byAmount({ amount: '0.01' }), rules, undefined)).toEqual([])
     // No minimum value check here: the engine values it at the best ask.
     expect(validateOrder(byAmount({ amount: '0.0001' }), { ...rules, minNotional: '1000000' }, '1000')).toEqual([])
+  })
+  it('values the amount at the best ask, when the book has one, against the minimum order value', () => {
+    const best = { bid: '29990.00', ask: '30010.00' }
+    // 0.0001 BTC at 30,010 is about 3 USDT, below the 5 USDT minimum.
+    expect(validateOrder(byAmount({ amount: '0.0001' }), rules, '1000', undefined, best)).toEqual([
+      { field: 'amount', key: 'minNotional', vars: { min: '5', coin: 'USDT' } },
+    ])
+    expect(validateOrder(byAmount({ amount: '0.0002' }), rules, '1000', undefined, best)).toEqual([])
+    // Without an ask (an empty side of the book) it is left to the server.
+    expect(validateOrder(byAmount({ amount: '0.0001' }), rules, '1000', undefined, { bid: '29990.00' })).toEqual([])
   })
   it('ignores a stale total', () => {
     expect(validateOrder(byAmount({ amount: '0.001', total: '1' }), rules, '1000')).toEqual([])

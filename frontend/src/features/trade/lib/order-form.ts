@@ -217,13 +217,35 @@ export function stopAlreadyReached(side: OrderSide, stopPrice: string, lastPrice
 /** Text keys (under form.errors) of a stop the last price has already reached. */
 export const STOP_REACHED_KEYS = ['stopReachedBuy', 'stopReachedSell'] as const
 
+/** The best prices of the pair's order book: the highest bid and the lowest ask, when the book has them. */
+export interface BestPrices {
+  bid?: string
+  ask?: string
+}
+
+/**
+ * The price a market order by amount (a sell, or a buy by amount) is valued
+ * at: the best price on the other side of the book, the first it would fill
+ * against (the best bid for a sell, the best ask for a buy). Undefined for
+ * other orders and without such a price.
+ */
+export function marketValuePrice(d: Pick<OrderDraft, 'side' | 'type'>, best: BestPrices | undefined): Dec | undefined {
+  if (d.type !== 'MARKET') return undefined
+  const p = parseDec(d.side === 'SELL' ? best?.bid : best?.ask)
+  return p && p.units > 0n ? p : undefined
+}
+
 /**
  * Validates a draft; returns every failure (empty when the order may be
  * sent). `lastPrice`, when known, is the pair's last traded price: a
  * stop-limit whose stop it has already reached is refused here, before the
- * server would reject it.
+ * server would reject it. `best`, when known, is the order book's best bid
+ * and ask: a market order by amount (a sell, or a buy by amount) is valued
+ * at the price it would first fill at, and refused below the pair's minimum
+ * order value as a priced order is; without such a price its value is left
+ * to the server.
  */
-export function validateOrder(d: OrderDraft, rules: PairRules, available: string | undefined, lastPrice?: string): OrderError[] {
+export function validateOrder(d: OrderDraft, rules: PairRules, available: string | undefined, lastPrice?: string, best?: BestPrices): OrderError[] {
   const errors: OrderError[] = []
   const tick = parseDec(rules.priceTick)
   const lot = parseDec(rules.lotSize)
@@ -261,6 +283,10 @@ export function validateOrder(d: OrderDraft, rules: PairRules, available: string
   if (minQty && cmpDec(amount, minQty) < 0) errors.push({ field: 'amount', key: 'minQty', vars: { min: rules.minQty, coin: rules.base } })
   if (hasPrice(d.type) && price && price.units > 0n && minNotional && cmpDec(mulDec(amount, price), minNotional) < 0)
     errors.push({ field: 'total', key: 'minNotional', vars: { min: rules.minNotional, coin: rules.quote } })
+  // A market order by amount has no total field: the message goes under its amount.
+  const valuedAt = marketValuePrice(d, best)
+  if (valuedAt && minNotional && cmpDec(mulDec(amount, valuedAt), minNotional) < 0)
+    errors.push({ field: 'amount', key: 'minNotional', vars: { min: rules.minNotional, coin: rules.quote } })
   const avail = parseDec(available)
   if (avail && isMarketBuyByAmount(d)) {
     // Without a price the amount cannot be valued: the server holds
