@@ -23,6 +23,17 @@ import (
 	"tenger/internal/wallet"
 )
 
+// localEngineBatch is the most commands the local engine takes per batch.
+// Receiving from the embedded queue costs nothing per message, and every
+// batch has fixed costs (a journal fsync, the stored batch record, market
+// data), so under load larger batches settle more orders per second:
+// tenger bench at 64 connections settled a median 2.82k orders/s with 1024
+// against 2.53k with the engine's default of 256 (five alternated runs),
+// and finished settling 130–320 ms after the last acknowledgement instead
+// of 690–960 ms. The engine on Fargate keeps the default: each SQS receive
+// is a network round trip of at most ten messages.
+const localEngineBatch = 1024
+
 // Local is the local runtime: Deps plus the adapters only it has.
 type Local struct {
 	*Deps
@@ -115,7 +126,8 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	md.Start()
 	l.onClose(func() error { md.Stop(); return nil })
 	eng, err := spot.NewEngine(ctx, spot.EngineOptions{Store: l.Store, Ledger: l.Ledger(), Markets: l.Markets,
-		Orders: l.Orders, DataDir: filepath.Join(dataDir, "engine"), Feed: md, Log: l.Log, Now: l.Now, Exclusive: true})
+		Orders: l.Orders, DataDir: filepath.Join(dataDir, "engine"), Feed: md, Log: l.Log, Now: l.Now, Exclusive: true,
+		Batch: localEngineBatch})
 	if err != nil {
 		return err
 	}
