@@ -295,7 +295,7 @@ export function isPositive(value: string | undefined): boolean {
 }
 
 /** Thousands grouped with commas, as the page shows amounts ("5,000", "100,000,000"). */
-const GROUPED = /^\d{1,3}(,\d{3})+$/
+export const GROUPED = /^\d{1,3}(,\d{3})+$/
 
 /**
  * Keeps only what a decimal input of the order form may hold while typing:

@@ -711,6 +711,107 @@ describe('OrderForm minimum value of a market order by amount', () => {
   })
 })
 
+describe('OrderForm says why it changed what was typed', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return balances
+      if (path.endsWith('/order/create')) return { order_id: '3' }
+      return {}
+    })
+  })
+  afterEach(() => {
+    document.cookie = 'lan=en_US; path=/'
+  })
+  const creates = () => apiData.mock.calls.filter(([p]) => p === '/fe-ex-api/order/create')
+  const input = (id: string) => screen.getByTestId(id) as HTMLInputElement
+
+  async function open() {
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.55 USDT'))
+  }
+
+  it('keeps only the number of a paste with letters and signs, and says so under the field and out loud', async () => {
+    await open()
+    fireEvent.change(input('price-input'), { target: { value: 'abc-1e5' } })
+    expect(input('price-input').value).toBe('15')
+    const notice = screen.getByTestId('price-input-notice')
+    expect(notice.textContent).toBe('Only digits and one decimal point')
+    // The field is described by it (its helper text), and a live region that is always there reads it out.
+    const hint = screen.getByTestId('price-input-hint')
+    await waitFor(() => expect(input('price-input').getAttribute('aria-describedby')).toBe(hint.id))
+    const live = screen.getByTestId('price-input-notice-live')
+    expect(live.getAttribute('aria-live')).toBe('polite')
+    expect(live.textContent).toBe('Only digits and one decimal point')
+    // A letter typed at the end leaves the number as it was and says why.
+    fireEvent.change(input('price-input'), { target: { value: '15e' } })
+    expect(input('price-input').value).toBe('15')
+    expect(screen.getByTestId('price-input-notice').textContent).toBe('Only digits and one decimal point')
+    // The next clean change ends it; the live region stays, empty.
+    fireEvent.change(input('price-input'), { target: { value: '150' } })
+    expect(screen.queryByTestId('price-input-notice')).toBeNull()
+    expect(screen.queryByTestId('price-input-hint')).toBeNull()
+    expect(screen.getByTestId('price-input-notice-live').textContent).toBe('')
+    await waitFor(() => expect(input('price-input').hasAttribute('aria-describedby')).toBe(false))
+  })
+
+  it("says how many decimals the pair takes when it cuts the price's or the amount's", async () => {
+    await open()
+    fireEvent.change(input('price-input'), { target: { value: '97000.12345' } })
+    expect(input('price-input').value).toBe('97000.12')
+    expect(screen.getByTestId('price-input-notice').textContent).toBe('At most 2 decimals for this pair')
+    fireEvent.change(input('amount-input'), { target: { value: '0.0012345678' } })
+    expect(input('amount-input').value).toBe('0.001234')
+    expect(screen.getByTestId('amount-input-notice').textContent).toBe('At most 6 decimals for this pair')
+    // Each field keeps its own; no error is made of it (the numbers are valid) and nothing pops up.
+    expect(screen.getByTestId('price-input-notice').textContent).toBe('At most 2 decimals for this pair')
+    expect(screen.queryByTestId('price-input-error')).toBeNull()
+    expect(screen.queryByRole('status')).toBeNull()
+    // An amount set from elsewhere (the slider) is not the one the notice was about: it goes.
+    fireEvent.click(screen.getByTestId('percent-mark-25'))
+    expect(input('amount-input').value).not.toBe('0.001234')
+    expect(screen.queryByTestId('amount-input-notice')).toBeNull()
+    // Numbers kept as they were, spaces and thousands commas included, say nothing.
+    fireEvent.change(input('price-input'), { target: { value: ' 97,000.5 ' } })
+    expect(input('price-input').value).toBe('97000.5')
+    expect(screen.queryByTestId('price-input-notice')).toBeNull()
+  })
+
+  it('says a pair without decimals takes whole numbers only', async () => {
+    renderWithApp(<OrderForm pair={{ ...pair, lotSize: '1', minQty: '1' }} />)
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.55 USDT'))
+    fireEvent.change(input('amount-input'), { target: { value: '3.5' } })
+    expect(input('amount-input').value).toBe('3.')
+    expect(screen.getByTestId('amount-input-notice').textContent).toBe('Whole numbers only for this pair')
+  })
+
+  it('says a zero price or amount must be greater than 0, apart from an empty one', async () => {
+    await open()
+    fireEvent.change(input('price-input'), { target: { value: '0' } })
+    fireEvent.change(input('amount-input'), { target: { value: '0' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    expect((await screen.findByTestId('price-input-error')).textContent).toBe('The price must be greater than 0')
+    expect(screen.getByTestId('amount-input-error').textContent).toBe('The amount must be greater than 0')
+    fireEvent.change(input('price-input'), { target: { value: '' } })
+    expect(screen.getByTestId('price-input-error').textContent).toBe('Enter a price')
+    await new Promise((r) => setTimeout(r, 50))
+    expect(creates()).toHaveLength(0)
+  })
+
+  it('says it in Mongolian', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    await open()
+    fireEvent.change(input('price-input'), { target: { value: '-5' } })
+    expect(screen.getByTestId('price-input-notice').textContent).toBe('Зөвхөн цифр болон нэг аравтын цэг оруулна уу')
+    fireEvent.change(input('amount-input'), { target: { value: '0.0000001' } })
+    expect(screen.getByTestId('amount-input-notice').textContent).toBe('Энэ хосод аравтын бутархай хамгийн ихдээ 6 оронтой байна')
+    fireEvent.change(input('price-input'), { target: { value: '0' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    expect((await screen.findByTestId('price-input-error')).textContent).toBe('Үнэ 0-ээс их байх ёстой')
+    expect(screen.getByTestId('amount-input-error').textContent).toBe('Тоо хэмжээ 0-ээс их байх ёстой')
+  })
+})
+
 describe('OrderForm buy and sell colours', () => {
   const resolve = themeColor
 

@@ -1,4 +1,4 @@
-import { Box, Button, chakra, Field, HStack, Input, InputGroup, NativeSelect, Skeleton, Slider, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, Field, HStack, Input, InputGroup, NativeSelect, Skeleton, Slider, Stack, Text, VisuallyHidden } from '@chakra-ui/react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { BusyButton } from '@/components/form/busy-button'
@@ -10,11 +10,12 @@ import { notifyError } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import { balanceQuery, createOrder, feeRateQuery, orderDetail, tickerQuery, type TradePair } from '../api/trade-api'
-import { fixed, groupThousands, placesOf, ratePercent, sanitizeInput, truncated } from '@/lib/decimal'
+import { fixed, groupThousands, placesOf, ratePercent, truncated } from '@/lib/decimal'
 import {
   amountFor,
   availablePlaces,
   buildOrderRequest,
+  cleanNumberInput,
   hasPrice,
   isMarketBuyByAmount,
   isQuoteEntry,
@@ -27,6 +28,7 @@ import {
   totalPlaces,
   validateOrder,
   type BestPrices,
+  type InputNotice,
   type MarketBuyBy,
   type OrderDraft,
   type OrderError,
@@ -52,6 +54,22 @@ export interface PickedPrice {
   n: number
 }
 
+/** The words of an input notice (under form.input) for a field with `places` decimals. */
+function noticeKey(notice: InputNotice, places: number): string {
+  if (notice === 'chars') return 'form.input.chars'
+  return places === 0 ? 'form.input.whole' : places === 1 ? 'form.input.placesOne' : 'form.input.places'
+}
+
+/**
+ * A number input of the form. It never holds an invalid number: what is typed
+ * or pasted is cleaned (digits and one point, the field's decimals), and when
+ * that changed it a short note under the field says why ("Only digits and one
+ * decimal point", "At most 2 decimals for this pair"). The note stays while
+ * the value is the one it explains and goes with the next change; it is the
+ * field's helper text (so the input is described by it) and is also read out
+ * at once through a live region that is always there (one added with its
+ * words is not reliably announced).
+ */
 function NumberField({
   label,
   value,
@@ -72,6 +90,10 @@ function NumberField({
   hint?: string
   testId: string
 }) {
+  const { t } = useTexts('trade')
+  // The notice and the value it explains: a value set from elsewhere (the slider, a price picked in the book) ends it.
+  const [notice, setNotice] = useState<{ value: string; key: string } | null>(null)
+  const noticeText = notice && notice.value === value ? t(notice.key, { places }) : ''
   return (
     <Field.Root invalid={!!error}>
       <Field.Label fontSize="xs" color="fg.muted">
@@ -84,12 +106,28 @@ function NumberField({
           autoComplete="off"
           value={value}
           data-testid={testId}
-          onChange={(e) => onChange(sanitizeInput(e.target.value, places))}
+          onChange={(e) => {
+            const cleaned = cleanNumberInput(e.target.value, places)
+            setNotice(cleaned.notice ? { value: cleaned.value, key: noticeKey(cleaned.notice, places) } : null)
+            onChange(cleaned.value)
+          }}
           fontVariantNumeric="tabular-nums"
         />
       </InputGroup>
       {error && <Field.ErrorText data-testid={`${testId}-error`}>{error}</Field.ErrorText>}
-      {hint && <Field.HelperText data-testid={`${testId}-hint`}>{hint}</Field.HelperText>}
+      {(noticeText || hint) && (
+        <Field.HelperText data-testid={`${testId}-hint`}>
+          {noticeText && (
+            <chakra.span display="block" data-testid={`${testId}-notice`}>
+              {noticeText}
+            </chakra.span>
+          )}
+          {hint}
+        </Field.HelperText>
+      )}
+      <VisuallyHidden aria-live="polite" data-testid={`${testId}-notice-live`}>
+        {noticeText}
+      </VisuallyHidden>
     </Field.Root>
   )
 }

@@ -5,6 +5,7 @@ import {
   amountFor,
   availablePlaces,
   buildOrderRequest,
+  cleanNumberInput,
   isMarketBuyByAmount,
   isQuoteEntry,
   ORDER_TYPES,
@@ -167,6 +168,21 @@ describe('order validation', () => {
     const keys = validateOrder(draft({}), rules, '1000').map((e) => e.key)
     expect(keys).toEqual(['priceRequired', 'amountRequired'])
   })
+  it('says a typed zero must be more, not that the number is missing', () => {
+    const errs = (d: Partial<OrderDraft>) => validateOrder(draft(d), rules, '1000').map((e) => [e.field, e.key])
+    expect(errs({ price: '0', amount: '0' })).toEqual([['price', 'priceZero'], ['amount', 'amountZero']])
+    expect(errs({ price: '0.00', amount: '0.' })).toEqual([['price', 'priceZero'], ['amount', 'amountZero']])
+    expect(errs({ type: 'STOP_LIMIT', price: '30000', stopPrice: '0', amount: '0.001' })).toEqual([['stopPrice', 'stopZero']])
+    expect(errs({ type: 'MARKET', total: '0' })).toEqual([['total', 'totalZero']])
+    // Nothing, or only a point, is still a missing number.
+    expect(errs({ price: '.', amount: '' })).toEqual([['price', 'priceRequired'], ['amount', 'amountRequired']])
+    expect(errs({ type: 'STOP_LIMIT', price: '30000', stopPrice: '', amount: '0.001' })).toEqual([['stopPrice', 'stopRequired']])
+    expect(errs({ type: 'MARKET', total: '' })).toEqual([['total', 'totalRequired']])
+  })
+  it('has the words for a zero in both languages', () => {
+    for (const key of ['priceZero', 'stopZero', 'amountZero', 'totalZero'])
+      for (const lan of ['en-US', 'mn-MN'] as const) expect(lookup(getBundledTexts('trade', lan), `form.errors.${key}`)).toMatch(/0/)
+  })
   it('rejects off-grid price and amount', () => {
     const errs = validateOrder(draft({ price: '30000.005', amount: '0.00015' }), rules, '1000')
     expect(errs.map((e) => [e.field, e.key])).toContainEqual(['price', 'priceTick'])
@@ -252,7 +268,7 @@ describe('market buy by amount', () => {
   })
   it('requires an amount on the lot grid and at least the minimum quantity', () => {
     expect(validateOrder(byAmount({ amount: '' }), rules, '1000').map((e) => [e.field, e.key])).toEqual([['amount', 'amountRequired']])
-    expect(validateOrder(byAmount({ amount: '0' }), rules, '1000').map((e) => e.key)).toEqual(['amountRequired'])
+    expect(validateOrder(byAmount({ amount: '0' }), rules, '1000').map((e) => e.key)).toEqual(['amountZero'])
     expect(validateOrder(byAmount({ amount: '0.00015' }), rules, '1000').map((e) => [e.field, e.key])).toEqual([['amount', 'amountLot']])
     expect(validateOrder(byAmount({ amount: '0.0001' }), rules, '1000')).toEqual([])
     const errs = validateOrder(byAmount({ amount: '0.0001' }), { ...rules, minQty: '0.001' }, '1000')
@@ -291,5 +307,42 @@ describe('market buy by amount', () => {
   })
   it('puts the slider at 0 %', () => {
     expect(percentOfBalance(byAmount({ amount: '0.01', total: '500' }), '1000')).toBe(0)
+  })
+})
+
+describe('cleaning a typed or pasted number', () => {
+  it('keeps digits and one point and says when it dropped anything else', () => {
+    expect(cleanNumberInput('abc-1e5', 2)).toEqual({ value: '15', notice: 'chars' })
+    expect(cleanNumberInput('-5', 2)).toEqual({ value: '5', notice: 'chars' })
+    expect(cleanNumberInput('12.3.45', 4)).toEqual({ value: '12.345', notice: 'chars' })
+    // European grouping would silently become another number.
+    expect(cleanNumberInput('1.000.000', 6)).toEqual({ value: '1.000000', notice: 'chars' })
+    expect(cleanNumberInput('1.000,5', 6)).toEqual({ value: '1.0005', notice: 'chars' })
+    expect(cleanNumberInput('1,2,3', 6)).toEqual({ value: '1.23', notice: 'chars' })
+    expect(cleanNumberInput('97000a', 2)).toEqual({ value: '97000', notice: 'chars' })
+  })
+  it('says when it cut decimals the field does not take', () => {
+    expect(cleanNumberInput('97000.12345', 2)).toEqual({ value: '97000.12', notice: 'places' })
+    expect(cleanNumberInput('0.0012345678', 6)).toEqual({ value: '0.001234', notice: 'places' })
+    expect(cleanNumberInput('7.9', 0)).toEqual({ value: '7.', notice: 'places' })
+    // Letters and too many decimals at once: the letters are said first.
+    expect(cleanNumberInput('x1.234', 2)).toEqual({ value: '1.23', notice: 'chars' })
+  })
+  it('keeps quiet when the number is kept', () => {
+    for (const [raw, value] of [
+      ['97000.12', '97000.12'],
+      ['97000.', '97000.'],
+      ['', ''],
+      ['.5', '.5'],
+      // Spaces around or grouping a pasted number, thousands commas and a decimal comma keep its value.
+      [' 97000.12 ', '97000.12'],
+      ['97 000', '97000'],
+      ['97\u00a0000,5', '97000.5'],
+      ['9,638.08', '9638.08'],
+      ['5,000', '5000'],
+      ['1,5', '1.5'],
+      ['0,000123', '0.000123'],
+    ])
+      expect(cleanNumberInput(raw, 6)).toEqual({ value })
   })
 })

@@ -15,10 +15,12 @@ import {
   divDec,
   floorToStep,
   formatDec,
+  GROUPED,
   mulDec,
   onStep,
   parseDec,
   placesOf,
+  sanitizeInput,
   type Dec,
 } from '@/lib/decimal'
 
@@ -214,6 +216,35 @@ export function stopAlreadyReached(side: OrderSide, stopPrice: string, lastPrice
   return side === 'BUY' ? cmpDec(stop, last) <= 0 : cmpDec(stop, last) >= 0
 }
 
+/**
+ * Why a number field changed what was typed or pasted: 'chars' when it
+ * dropped something other than digits and one decimal point (letters, a
+ * sign, an exponent, a second point), 'places' when it cut decimals the pair
+ * does not allow. The field says so under itself, so that a number never
+ * changes without the user learning why.
+ */
+export type InputNotice = 'chars' | 'places'
+
+/**
+ * The field's value for what was typed or pasted (sanitizeInput: digits and
+ * one point, at most `places` decimals) and, when that changed the number,
+ * why. Spaces (pasted around a number or grouping it) and commas that group
+ * thousands or stand for the decimal point keep the number and go without a
+ * notice; anything else dropped is one.
+ */
+export function cleanNumberInput(raw: string, places: number): { value: string; notice?: InputNotice } {
+  const value = sanitizeInput(raw, places)
+  const kept = raw.replace(/\s/g, '')
+  const points = kept.split('.').length - 1
+  const commas = kept.split(',').length - 1
+  const [whole, fraction = ''] = kept.split('.')
+  const commasKeepNumber =
+    commas === 0 || (points === 0 ? commas === 1 || GROUPED.test(kept) : GROUPED.test(whole) && !fraction.includes(','))
+  if (/[^\d.,]/.test(kept) || points > 1 || !commasKeepNumber) return { value, notice: 'chars' }
+  if (value !== sanitizeInput(raw, Number.MAX_SAFE_INTEGER)) return { value, notice: 'places' }
+  return { value }
+}
+
 /** Text keys (under form.errors) of a stop the last price has already reached. */
 export const STOP_REACHED_KEYS = ['stopReachedBuy', 'stopReachedSell'] as const
 
@@ -251,12 +282,14 @@ export function validateOrder(d: OrderDraft, rules: PairRules, available: string
   const lot = parseDec(rules.lotSize)
   const price = parseDec(d.price)
   if (hasPrice(d.type)) {
-    if (!price || price.units <= 0n) errors.push({ field: 'price', key: 'priceRequired' })
+    if (!price) errors.push({ field: 'price', key: 'priceRequired' })
+    else if (price.units <= 0n) errors.push({ field: 'price', key: 'priceZero' })
     else if (tick && !onStep(price, tick)) errors.push({ field: 'price', key: 'priceTick', vars: { tick: rules.priceTick } })
   }
   if (d.type === 'STOP_LIMIT') {
     const stop = parseDec(d.stopPrice)
-    if (!stop || stop.units <= 0n) errors.push({ field: 'stopPrice', key: 'stopRequired' })
+    if (!stop) errors.push({ field: 'stopPrice', key: 'stopRequired' })
+    else if (stop.units <= 0n) errors.push({ field: 'stopPrice', key: 'stopZero' })
     else if (tick && !onStep(stop, tick)) errors.push({ field: 'stopPrice', key: 'priceTick', vars: { tick: rules.priceTick } })
     else if (stopAlreadyReached(d.side, d.stopPrice, lastPrice))
       errors.push({ field: 'stopPrice', key: d.side === 'BUY' ? 'stopReachedBuy' : 'stopReachedSell', vars: { last: lastPrice as string } })
@@ -264,7 +297,8 @@ export function validateOrder(d: OrderDraft, rules: PairRules, available: string
   const minNotional = parseDec(rules.minNotional)
   if (isQuoteEntry(d)) {
     const total = parseDec(d.total)
-    if (!total || total.units <= 0n) errors.push({ field: 'total', key: 'totalRequired' })
+    if (!total) errors.push({ field: 'total', key: 'totalRequired' })
+    else if (total.units <= 0n) errors.push({ field: 'total', key: 'totalZero' })
     else {
       if (minNotional && cmpDec(total, minNotional) < 0)
         errors.push({ field: 'total', key: 'minNotional', vars: { min: rules.minNotional, coin: rules.quote } })
@@ -275,7 +309,8 @@ export function validateOrder(d: OrderDraft, rules: PairRules, available: string
   }
   const amount = parseDec(d.amount)
   if (!amount || amount.units <= 0n) {
-    errors.push({ field: 'amount', key: 'amountRequired' })
+    // Zero is a number the user typed, not a missing one: it gets its own words.
+    errors.push({ field: 'amount', key: amount ? 'amountZero' : 'amountRequired' })
     return errors
   }
   if (lot && !onStep(amount, lot)) errors.push({ field: 'amount', key: 'amountLot', vars: { lot: rules.lotSize } })
