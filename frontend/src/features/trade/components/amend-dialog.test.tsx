@@ -85,6 +85,17 @@ describe('Amending an open order on the trade page', () => {
     await waitFor(() => expect(within(dialog).getByTestId('amend-current').textContent).toBe('0.010000 BTC'))
     const input = within(dialog).getByLabelText('New amount')
 
+    // Input it cleans says why: letters are dropped, decimals beyond the lot are cut (and announced).
+    fireEvent.change(input, { target: { value: 'x0.0055' } })
+    expect((input as HTMLInputElement).value).toBe('0.0055')
+    expect(within(dialog).getByTestId('amend-amount-notice').textContent).toBe('Only digits and one decimal point')
+    fireEvent.change(input, { target: { value: '0.00551234' } })
+    expect((input as HTMLInputElement).value).toBe('0.005512')
+    expect(within(dialog).getByTestId('amend-amount-notice').textContent).toBe('At most 6 decimals for this pair')
+    expect(dialog.querySelector('[aria-live="polite"]')?.textContent).toBe('At most 6 decimals for this pair')
+    fireEvent.change(input, { target: { value: '0.0055' } })
+    expect(within(dialog).queryByTestId('amend-amount-notice')).toBeNull()
+
     // Not below what has filled; Enter submits the form.
     fireEvent.change(input, { target: { value: '0.002' } })
     fireEvent.submit(input.closest('form')!)

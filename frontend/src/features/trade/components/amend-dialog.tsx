@@ -1,4 +1,4 @@
-import { Button, chakra, Dialog, Field, HStack, IconButton, Input, InputGroup, Portal, Stack, Text } from '@chakra-ui/react'
+import { Button, chakra, Dialog, Field, HStack, IconButton, Input, InputGroup, Portal, Stack, Text, VisuallyHidden } from '@chakra-ui/react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { LuPencil } from 'react-icons/lu'
@@ -7,7 +7,8 @@ import { notifyError, notifySuccess } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { amendOrder, pairsQuery } from '../api/trade-api'
 import { canAmend, validateAmend, type AmendableOrder } from '../lib/amend'
-import { fixed, groupThousands, placesOf, sanitizeInput } from '@/lib/decimal'
+import { fixed, groupThousands, placesOf } from '@/lib/decimal'
+import { cleanNumberInput, inputNoticeKey } from '../lib/order-form'
 
 /** What the amend dialog shows of an order. */
 export interface AmendTarget extends AmendableOrder {
@@ -70,6 +71,9 @@ function AmendForm({ order, onClose, onAmended }: { order: AmendTarget; onClose:
   const [showError, setShowError] = useState(false)
   const input = useRef<HTMLInputElement>(null)
   const places = pair ? placesOf(pair.lotSize) : 8
+  // Why the last input was changed, while the amount is still what it explains.
+  const [notice, setNotice] = useState<{ value: string; key: string } | null>(null)
+  const noticeText = notice && notice.value === amount ? t(notice.key, { places }) : ''
   const error = validateAmend(order, amount, rules)
   const coin = pair?.base ?? ''
   const amend = useMutation({
@@ -140,13 +144,26 @@ function AmendForm({ order, onClose, onAmended }: { order: AmendTarget; onClose:
                   inputMode="decimal"
                   autoComplete="off"
                   value={amount}
-                  onChange={(e) => setAmount(sanitizeInput(e.target.value, places))}
+                  onChange={(e) => {
+                    // Cleaned as the order form's fields are, saying why when that changed the number.
+                    const cleaned = cleanNumberInput(e.target.value, places)
+                    setNotice(cleaned.notice ? { value: cleaned.value, key: inputNoticeKey(cleaned.notice, places) } : null)
+                    setAmount(cleaned.value)
+                  }}
                   fontVariantNumeric="tabular-nums"
                   data-testid="amend-amount"
                 />
               </InputGroup>
               {errorText && <Field.ErrorText data-testid="amend-amount-error">{errorText}</Field.ErrorText>}
-              <Field.HelperText>{t('amend.hint')}</Field.HelperText>
+              <Field.HelperText>
+                {noticeText && (
+                  <chakra.span display="block" data-testid="amend-amount-notice">
+                    {noticeText}
+                  </chakra.span>
+                )}
+                {t('amend.hint')}
+              </Field.HelperText>
+              <VisuallyHidden aria-live="polite">{noticeText}</VisuallyHidden>
             </Field.Root>
           </Stack>
         </Dialog.Body>

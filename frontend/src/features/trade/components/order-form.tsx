@@ -17,6 +17,7 @@ import {
   buildOrderRequest,
   cleanNumberInput,
   hasPrice,
+  inputNoticeKey,
   isMarketBuyByAmount,
   isQuoteEntry,
   ORDER_TYPES,
@@ -28,7 +29,6 @@ import {
   totalPlaces,
   validateOrder,
   type BestPrices,
-  type InputNotice,
   type MarketBuyBy,
   type OrderDraft,
   type OrderError,
@@ -55,11 +55,6 @@ export interface PickedPrice {
 }
 
 /** The words of an input notice (under form.input) for a field with `places` decimals. */
-function noticeKey(notice: InputNotice, places: number): string {
-  if (notice === 'chars') return 'form.input.chars'
-  return places === 0 ? 'form.input.whole' : places === 1 ? 'form.input.placesOne' : 'form.input.places'
-}
-
 /**
  * A number input of the form. It never holds an invalid number: what is typed
  * or pasted is cleaned (digits and one point, the field's decimals), and when
@@ -108,7 +103,7 @@ function NumberField({
           data-testid={testId}
           onChange={(e) => {
             const cleaned = cleanNumberInput(e.target.value, places)
-            setNotice(cleaned.notice ? { value: cleaned.value, key: noticeKey(cleaned.notice, places) } : null)
+            setNotice(cleaned.notice ? { value: cleaned.value, key: inputNoticeKey(cleaned.notice, places) } : null)
             onChange(cleaned.value)
           }}
           fontVariantNumeric="tabular-nums"

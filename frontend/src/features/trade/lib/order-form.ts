@@ -245,6 +245,12 @@ export function cleanNumberInput(raw: string, places: number): { value: string; 
   return { value }
 }
 
+/** The text key (trade catalogue) that tells a field's user why their input changed. */
+export function inputNoticeKey(notice: InputNotice, places: number): string {
+  if (notice === 'chars') return 'form.input.chars'
+  return places === 0 ? 'form.input.whole' : places === 1 ? 'form.input.placesOne' : 'form.input.places'
+}
+
 /** Text keys (under form.errors) of a stop the last price has already reached. */
 export const STOP_REACHED_KEYS = ['stopReachedBuy', 'stopReachedSell'] as const
 
