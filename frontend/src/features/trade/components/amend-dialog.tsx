@@ -7,8 +7,8 @@ import { notifyError, notifySuccess } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { amendOrder, pairsQuery } from '../api/trade-api'
 import { canAmend, validateAmend, type AmendableOrder } from '../lib/amend'
+import { useNumberInput } from './use-number-input'
 import { fixed, groupThousands, placesOf } from '@/lib/decimal'
-import { cleanNumberInput, inputNoticeKey } from '../lib/order-form'
 
 /** What the amend dialog shows of an order. */
 export interface AmendTarget extends AmendableOrder {
@@ -71,9 +71,8 @@ function AmendForm({ order, onClose, onAmended }: { order: AmendTarget; onClose:
   const [showError, setShowError] = useState(false)
   const input = useRef<HTMLInputElement>(null)
   const places = pair ? placesOf(pair.lotSize) : 8
-  // Why the last input was changed, while the amount is still what it explains.
-  const [notice, setNotice] = useState<{ value: string; key: string } | null>(null)
-  const noticeText = notice && notice.value === amount ? t(notice.key, { places }) : ''
+  // Cleaned as the order form's fields are, saying why when that changed the number.
+  const { noticeText, onInput } = useNumberInput(amount, places, setAmount)
   const error = validateAmend(order, amount, rules)
   const coin = pair?.base ?? ''
   const amend = useMutation({
@@ -144,12 +143,7 @@ function AmendForm({ order, onClose, onAmended }: { order: AmendTarget; onClose:
                   inputMode="decimal"
                   autoComplete="off"
                   value={amount}
-                  onChange={(e) => {
-                    // Cleaned as the order form's fields are, saying why when that changed the number.
-                    const cleaned = cleanNumberInput(e.target.value, places)
-                    setNotice(cleaned.notice ? { value: cleaned.value, key: inputNoticeKey(cleaned.notice, places) } : null)
-                    setAmount(cleaned.value)
-                  }}
+                  onChange={(e) => onInput(e.target.value)}
                   fontVariantNumeric="tabular-nums"
                   data-testid="amend-amount"
                 />

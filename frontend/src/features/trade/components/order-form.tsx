@@ -15,9 +15,7 @@ import {
   amountFor,
   availablePlaces,
   buildOrderRequest,
-  cleanNumberInput,
   hasPrice,
-  inputNoticeKey,
   isMarketBuyByAmount,
   isQuoteEntry,
   ORDER_TYPES,
@@ -36,6 +34,7 @@ import {
   type OrderType,
 } from '../lib/order-form'
 import { outcomeWarning, watchOrder, type FollowOptions } from '../lib/order-outcome'
+import { useNumberInput } from './use-number-input'
 
 /**
  * Colours of the buy and sell buttons (the chosen side and the submit):
@@ -54,7 +53,6 @@ export interface PickedPrice {
   n: number
 }
 
-/** The words of an input notice (under form.input) for a field with `places` decimals. */
 /**
  * A number input of the form. It never holds an invalid number: what is typed
  * or pasted is cleaned (digits and one point, the field's decimals), and when
@@ -85,10 +83,7 @@ function NumberField({
   hint?: string
   testId: string
 }) {
-  const { t } = useTexts('trade')
-  // The notice and the value it explains: a value set from elsewhere (the slider, a price picked in the book) ends it.
-  const [notice, setNotice] = useState<{ value: string; key: string } | null>(null)
-  const noticeText = notice && notice.value === value ? t(notice.key, { places }) : ''
+  const { noticeText, onInput } = useNumberInput(value, places, onChange)
   return (
     <Field.Root invalid={!!error}>
       <Field.Label fontSize="xs" color="fg.muted">
@@ -101,11 +96,7 @@ function NumberField({
           autoComplete="off"
           value={value}
           data-testid={testId}
-          onChange={(e) => {
-            const cleaned = cleanNumberInput(e.target.value, places)
-            setNotice(cleaned.notice ? { value: cleaned.value, key: inputNoticeKey(cleaned.notice, places) } : null)
-            onChange(cleaned.value)
-          }}
+          onChange={(e) => onInput(e.target.value)}
           fontVariantNumeric="tabular-nums"
         />
       </InputGroup>

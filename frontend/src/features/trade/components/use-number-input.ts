@@ -1,0 +1,22 @@
+import { useState } from 'react'
+import { useTexts } from '@/lib/i18n'
+import { cleanNumberInput, inputNoticeKey } from '../lib/order-form'
+
+/**
+ * A number field's input handling: what is typed or pasted is cleaned
+ * (cleanNumberInput: digits and one point, `places` decimals) before
+ * `onChange` gets it, and `noticeText` says why when that changed the
+ * number. The notice stays while the field's value is the one it explains,
+ * so a value set from elsewhere (a slider, a price picked in the book) ends it.
+ */
+export function useNumberInput(value: string, places: number, onChange: (v: string) => void) {
+  const { t } = useTexts('trade')
+  const [notice, setNotice] = useState<{ value: string; key: string } | null>(null)
+  const noticeText = notice && notice.value === value ? t(notice.key, { places }) : ''
+  const onInput = (raw: string) => {
+    const cleaned = cleanNumberInput(raw, places)
+    setNotice(cleaned.notice ? { value: cleaned.value, key: inputNoticeKey(cleaned.notice, places) } : null)
+    onChange(cleaned.value)
+  }
+  return { noticeText, onInput }
+}
