@@ -719,7 +719,6 @@ const maxDepthLevels = 5_000
 // publishDepth sends each changed book's levels, every level the merged
 // steps group (whole buckets of the coarsest step, at most maxDepthLevels),
 // at most every 100 ms per symbol.
-
 func (e *Engine) publishDepth(force bool) {
 	if e.o.Feed == nil {
 		return
