@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/cockroachdb/pebble"
@@ -29,20 +30,35 @@ const (
 	recBlock  byte = 0x10
 )
 
-// appendFeedValue appends the feed value of a write's changes to dst.
+// appendFeedValue appends the feed value of a write's changes to dst. It
+// grows dst once, to feedValueLen: a ledger batch's value holds every
+// changed item twice (old and new), tens of kilobytes that growing by
+// doubling copied again and again.
 func appendFeedValue(dst []byte, changes []change, at int64) []byte {
+	dst = slices.Grow(dst, feedValueLen(changes, at))
 	if len(changes) == 1 {
 		return appendChange(dst, &changes[0], at)
 	}
 	dst = append(dst, recBlock)
 	dst = binary.AppendUvarint(dst, uint64(len(changes)))
-	var rec []byte
 	for i := range changes {
-		rec = appendChange(rec[:0], &changes[i], at)
-		dst = binary.AppendUvarint(dst, uint64(len(rec)))
-		dst = append(dst, rec...)
+		dst = binary.AppendUvarint(dst, uint64(changeLen(&changes[i], at)))
+		dst = appendChange(dst, &changes[i], at)
 	}
 	return dst
+}
+
+// feedValueLen is the length of the feed value of changes.
+func feedValueLen(changes []change, at int64) int {
+	if len(changes) == 1 {
+		return changeLen(&changes[0], at)
+	}
+	size := 1 + uvarintLen(uint64(len(changes)))
+	for i := range changes {
+		n := changeLen(&changes[i], at)
+		size += uvarintLen(uint64(n)) + n
+	}
+	return size
 }
 
 // forEachRecord calls fn with each change record of the feed value stored
@@ -73,7 +89,7 @@ const (
 	maxFeedLimit     = 10000
 )
 
-// appendChange appends the change record of c to dst.
+// appendChange appends the change record of c to dst: changeLen bytes.
 func appendChange(dst []byte, c *change, at int64) []byte {
 	switch c.kind {
 	case store.ChangeInsert:
@@ -84,11 +100,34 @@ func appendChange(dst []byte, c *change, at int64) []byte {
 		dst = append(dst, recRemove)
 	}
 	dst = binary.AppendVarint(dst, at)
-	for _, part := range [][]byte{[]byte(c.key.PK), []byte(c.key.SK), c.oldRaw, c.newRaw} {
-		dst = binary.AppendUvarint(dst, uint64(len(part)))
-		dst = append(dst, part...)
+	dst = binary.AppendUvarint(dst, uint64(len(c.key.PK)))
+	dst = append(dst, c.key.PK...)
+	dst = binary.AppendUvarint(dst, uint64(len(c.key.SK)))
+	dst = append(dst, c.key.SK...)
+	dst = binary.AppendUvarint(dst, uint64(len(c.oldRaw)))
+	dst = append(dst, c.oldRaw...)
+	dst = binary.AppendUvarint(dst, uint64(len(c.newRaw)))
+	return append(dst, c.newRaw...)
+}
+
+// changeLen is the length of c's change record.
+func changeLen(c *change, at int64) int {
+	var buf [binary.MaxVarintLen64]byte
+	n := 1 + binary.PutVarint(buf[:], at)
+	for _, l := range [...]int{len(c.key.PK), len(c.key.SK), len(c.oldRaw), len(c.newRaw)} {
+		n += uvarintLen(uint64(l)) + l
 	}
-	return dst
+	return n
+}
+
+// uvarintLen is the length of v's unsigned varint.
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
 }
 
 // changeAt reads only the time of a feed value's changes (one write's

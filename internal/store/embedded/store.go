@@ -674,10 +674,17 @@ func (s *Store) apply(changes []change) (b *pebble.Batch, first, last uint64, er
 	if s.reservedHook != nil {
 		s.reservedHook(first)
 	}
-	// The batch's change records go under one feed key (feed.go).
+	// The batch's change records go under one feed key (feed.go), encoded
+	// straight into the batch.
 	var key [9]byte
-	scratch = appendFeedValue(scratch[:0], changes, at)
-	err = b.Set(appendFeedKey(key[:0], first), scratch, nil)
+	feedKey := appendFeedKey(key[:0], first)
+	op := b.SetDeferred(len(feedKey), feedValueLen(changes, at))
+	copy(op.Key, feedKey)
+	if v := appendFeedValue(op.Value[:0], changes, at); len(v) != len(op.Value) {
+		err = fmt.Errorf("embedded: feed value of %d bytes, %d reserved", len(v), len(op.Value))
+	} else {
+		err = op.Finish()
+	}
 	if err == nil {
 		// ApplyNoSyncWait returns once the batch is in the WAL buffer and
 		// visible; Batch.SyncWait then waits for its fsync, which Pebble
