@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -142,43 +142,13 @@ func (b *batch) handle(ctx context.Context, rec events.DynamoDBEventRecord) erro
 }
 
 // post sends msg to every connection of c in parallel, as PublishUser
-// would: connections found gone are forgotten (by the pusher) and leave c,
-// and the first other failure is returned after everyone else got the
-// message.
-func (b *batch) post(ctx context.Context, c *userConns, msg []byte) (delivered int, firstErr error) {
-	var (
-		mu   sync.Mutex
-		wg   sync.WaitGroup
-		gone = map[string]bool{}
-		sem  = make(chan struct{}, postConcurrency)
-	)
-	for _, id := range c.ids {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			err := b.pusher.SendTo(ctx, id, msg)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				delivered++
-			case errors.Is(err, push.ErrGone):
-				gone[id] = true
-			case firstErr == nil:
-				firstErr = err
-			}
-		}()
-	}
-	wg.Wait()
+// does (push.SendAll): connections found gone are forgotten (by the
+// pusher) and leave c, and the first other failure is returned after
+// everyone else got the message.
+func (b *batch) post(ctx context.Context, c *userConns, msg []byte) (int, error) {
+	delivered, gone, err := push.SendAll(ctx, b.pusher.SendTo, c.ids, msg, postConcurrency)
 	if len(gone) > 0 {
-		live := c.ids[:0:0]
-		for _, id := range c.ids {
-			if !gone[id] {
-				live = append(live, id)
-			}
-		}
-		c.ids = live
+		c.ids = slices.DeleteFunc(slices.Clone(c.ids), func(id string) bool { return slices.Contains(gone, id) })
 	}
-	return delivered, firstErr
+	return delivered, err
 }

@@ -390,37 +390,11 @@ func (f *Fanout) membersWhere(ctx context.Context, index, pk string, match func(
 	}
 }
 
-// deliver posts msg to every id with bounded parallelism. Gone connections
-// are forgotten and counted apart; other failures are counted out and the
-// first is returned after everyone else got the message.
+// deliver posts msg to every id with bounded parallelism (push.SendAll):
+// gone connections are forgotten by SendTo and counted apart.
 func (f *Fanout) deliver(ctx context.Context, ids []string, msg []byte) (delivered, gone int, firstErr error) {
-	var (
-		mu sync.Mutex
-		wg sync.WaitGroup
-	)
-	sem := make(chan struct{}, f.opts.Concurrency)
-	for _, id := range ids {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			err := f.SendTo(ctx, id, msg)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				delivered++
-			case errors.Is(err, push.ErrGone):
-				gone++
-			default:
-				if firstErr == nil {
-					firstErr = err
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return delivered, gone, firstErr
+	n, g, err := push.SendAll(ctx, f.SendTo, ids, msg, f.opts.Concurrency)
+	return n, len(g), err
 }
 
 func isGone(err error) bool {
