@@ -581,13 +581,14 @@ func TestAppendDepthBuckets(t *testing.T) {
 	if got := b.AppendDepthBuckets(nil, Buy, 10, 2, 100); len(got) != 0 {
 		t.Fatalf("empty book: %v", got)
 	}
-	// Bids 199, 195, 190 | 189, 181 | 170; asks 201, 210 | 211, 219, 220 | 221.
+	// Bids 199, 195, 190 | 189, 181 | 170 | 50; asks 201, 210 | 211, 219, 220 | 221 | 500.
+	// The last of each side is far away: many empty buckets lie between.
 	id := uint64(0)
-	for _, p := range []int64{199, 195, 190, 189, 181, 170} {
+	for _, p := range []int64{199, 195, 190, 189, 181, 170, 50} {
 		id++
 		runSteps(t, b, buf, []step{{lim(id, 1, Buy, 1, p), nil}})
 	}
-	for _, p := range []int64{201, 210, 211, 219, 220, 221} {
+	for _, p := range []int64{201, 210, 211, 219, 220, 221, 500} {
 		id++
 		runSteps(t, b, buf, []step{{lim(id, 2, Sell, 1, p), nil}})
 	}
@@ -605,12 +606,15 @@ func TestAppendDepthBuckets(t *testing.T) {
 	}{
 		{Buy, 1, 100, []int64{199, 195, 190}},           // bucket 19
 		{Buy, 2, 100, []int64{199, 195, 190, 189, 181}}, // buckets 19, 18
-		{Buy, 9, 100, []int64{199, 195, 190, 189, 181, 170}},
+		{Buy, 3, 100, []int64{199, 195, 190, 189, 181, 170}},
+		{Buy, 4, 100, []int64{199, 195, 190, 189, 181, 170, 50}}, // n counts buckets that hold levels
+		{Buy, 9, 100, []int64{199, 195, 190, 189, 181, 170, 50}},
 		{Buy, 2, 4, []int64{199, 195, 190}}, // bucket 18 would be cut: left out
 		{Buy, 1, 2, []int64{199, 195}},      // the first bucket alone is kept, cut
 		{Sell, 1, 100, []int64{201, 210}},   // bucket 21 (up: 201..210)
 		{Sell, 2, 100, []int64{201, 210, 211, 219, 220}},
 		{Sell, 3, 100, []int64{201, 210, 211, 219, 220, 221}},
+		{Sell, 4, 100, []int64{201, 210, 211, 219, 220, 221, 500}},
 		{Sell, 3, 4, []int64{201, 210}},
 	} {
 		if got := prices(b.AppendDepthBuckets(nil, c.side, 10, c.n, c.max)); !slices.Equal(got, c.want) {

@@ -77,10 +77,12 @@ func (b *Book) AppendDepth(dst []DepthLevel, side Side, max int) []DepthLevel {
 }
 
 // AppendDepthBuckets appends the levels of side, best first, that fall in
-// the side's first n buckets of span ticks (bids grouped down, asks up, as
-// merged depth groups them), at most max levels. A bucket that max would
-// cut is left out whole, so a merge of what it returns onto span (or a
-// finer grid that divides it) has complete quantities.
+// the side's first n buckets of span ticks that hold any level (bids
+// grouped down, asks up, as merged depth groups them), at most max levels.
+// Empty buckets do not count: an order far from the best price still shows
+// when fewer than n buckets lie before it. A bucket that max would cut is
+// left out whole, so a merge of what it returns onto span (or a finer grid
+// that divides it) has complete quantities.
 func (b *Book) AppendDepthBuckets(dst []DepthLevel, side Side, span int64, n, max int) []DepthLevel {
 	if span < 1 || n <= 0 || max <= 0 {
 		return dst
@@ -91,7 +93,7 @@ func (b *Book) AppendDepthBuckets(dst []DepthLevel, side Side, span int64, n, ma
 		}
 		return (p + span - 1) / span
 	}
-	start, first := len(dst), int64(0)
+	start, first, cur, buckets := len(dst), int64(0), int64(0), 0
 	cut := false
 	b.sideLevels(side).forEach(func(ref levelRef) bool {
 		lv := &b.levels[ref.idx]
@@ -99,8 +101,11 @@ func (b *Book) AppendDepthBuckets(dst []DepthLevel, side Side, span int64, n, ma
 		if len(dst) == start {
 			first = k
 		}
-		if d := k - first; d >= int64(n) || -d >= int64(n) {
-			return false
+		if len(dst) == start || k != cur {
+			if buckets++; buckets > n {
+				return false
+			}
+			cur = k
 		}
 		if len(dst)-start == max {
 			cut = true

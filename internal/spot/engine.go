@@ -735,7 +735,8 @@ func (e *Engine) publishDepth(force bool) {
 		}
 		cfg := e.set.cfgs[id]
 		// Enough levels for every view: the merged steps group the levels
-		// of up to MaxDepthLimit buckets of the coarsest step's grid, whole.
+		// of the first MaxDepthLimit buckets of the coarsest step's grid
+		// that hold any, whole (however far apart they lie).
 		span, err := cfg.ToTicks(e.set.pairs[id].DepthStep(marketdata.MaxDepthStep))
 		if err != nil {
 			span = 1

@@ -687,3 +687,22 @@ func TestDepthCoversTheMergedSteps(t *testing.T) {
 	}
 	e.audit()
 }
+
+// An order far from the best price is in the published depth: btcusdt's
+// coarsest step is 100 USDT, so an ask at 90000 lies more than 200 such
+// buckets above one at 30000, with only empty buckets between.
+func TestDepthShowsFarOrders(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(alice, "BTC", "1")
+	e.place(alice, limit("btcusdt", "SELL", "30000", "0.001"))
+	e.place(alice, limit("btcusdt", "SELL", "90000", "0.002"))
+	e.drain()
+	e.eng.publishDepth(true)
+	e.feed.mu.Lock()
+	asks := e.feed.asks["btcusdt"]
+	e.feed.mu.Unlock()
+	if len(asks) != 2 || !asks[1].Price.Equal(dec("90000")) || !asks[1].Qty.Equal(dec("0.002")) {
+		t.Fatalf("published asks %v, want 30000 and 90000", asks)
+	}
+	e.audit()
+}
