@@ -182,13 +182,18 @@ export function orderColumns(
 }
 
 /** The columns of the trade history. */
+/** A fill's Maker/Taker column (t: the orders texts). */
+export function roleColumn<T extends { role: string }>(t: TranslateFn): DataColumn<T> {
+  return { id: 'role', header: t('cols.role'), card: 'aside', cell: (tr) => <Badge variant="outline">{t(`roles.${tr.role}`) || tr.role}</Badge> }
+}
+
 export function tradeColumns(t: TranslateFn, pairs: SpotPair[] | undefined): DataColumn<SpotTrade>[] {
   const p = (tr: SpotTrade) => pairOf(pairs, tr.symbol)
   return [
     { id: 'pair', header: t('cols.pair'), card: 'title', nowrap: true, cell: (tr) => <Text as="span" fontWeight="semibold">{p(tr).showName}</Text> },
     { id: 'side', header: t('cols.side'), card: 'title', cell: (tr) => <SideLabel t={t} side={tr.side} /> },
     { id: 'time', header: t('cols.time'), nowrap: true, cell: (tr) => formatDateTime(tr.created_at) },
-    { id: 'role', header: t('cols.role'), card: 'aside', cell: (tr) => <Badge variant="outline">{t(`roles.${tr.role}`) || tr.role}</Badge> },
+    roleColumn(t),
     { id: 'price', header: t('cols.price'), numeric: true, cell: (tr) => fixed(tr.price, p(tr).pricePrecision) },
     { id: 'amount', header: t('cols.amount'), numeric: true, cell: (tr) => fixed(tr.volume, p(tr).volumePlaces) },
     { id: 'total', header: t('cols.total'), numeric: true, cell: (tr) => quoteAmount(tr.deal_money, p(tr)) },

@@ -68,7 +68,7 @@ describe('UserOrders on the trade page', () => {
       }
       if (path.endsWith('/order/trade_info_search')) {
         // Fills whose totals have more places than shown: they round half up, as on the orders pages.
-        const all = [...Array.from({ length: 3 }, (_, i) => trade(i)), { ...trade(3), price: '97123.456', volume: '0.000065', deal_money: '6.335' }, { ...trade(4), deal_money: '1145.7051' }]
+        const all = [...Array.from({ length: 3 }, (_, i) => ({ ...trade(i), role: i === 1 ? 'TAKER' : 'MAKER' })), { ...trade(3), price: '97123.456', volume: '0.000065', deal_money: '6.335' }, { ...trade(4), deal_money: '1145.7051' }]
         return { count: all.length, tradeList: page(all, body) }
       }
       return {}
@@ -119,6 +119,9 @@ describe('UserOrders on the trade page', () => {
     expect(screen.queryByTestId('trade-history-pager')).toBeNull()
     const rows = within(list).getAllByTestId('trade-row')
     expect(rows[0].textContent).toContain('0.05200000 USDT')
+    // Whether the fill made or took liquidity, as the orders pages show it.
+    expect(rows[0].textContent).toContain('Maker')
+    expect(rows[1].textContent).toContain('Taker')
     expect(rows[0].textContent).toContain('26,000.00')
     // Totals round half up like every other screen (6.335 -> 6.34, not 6.33) and group thousands.
     expect(rows[3].textContent).toContain('97,123.46')

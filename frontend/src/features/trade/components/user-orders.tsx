@@ -9,7 +9,7 @@ import { AppLink } from '@/components/layout/app-link'
 import { toSpotPair } from '@/features/orders/api/orders-api'
 import { CancelAllDialog } from '@/features/orders/components/cancel-all-dialog'
 // The orders pages' own display rules, so an order reads the same here and there.
-import { statusColumns } from '@/features/orders/components/order-columns'
+import { roleColumn, statusColumns } from '@/features/orders/components/order-columns'
 import { orderAmount, orderAvgPrice, quoteAmount } from '@/features/orders/lib/order-format'
 // Loading and error states as the orders page shows them: a list that could not be read says so, with a retry,
 // instead of "no open orders".
@@ -227,10 +227,11 @@ function orderColumns(
   ]
 }
 
-function tradeColumns(t: TranslateFn, pair: TradePair): DataColumn<TradeView>[] {
+function tradeColumns(t: TranslateFn, pair: TradePair, ot: TranslateFn): DataColumn<TradeView>[] {
   return [
     { id: 'side', header: t('orders.side'), card: 'title', cell: (tr) => <SideText side={tr.side} /> },
     { id: 'time', header: t('orders.time'), card: 'aside', nowrap: true, cell: (tr, layout) => <TimeCell ms={tr.created_at} layout={layout} /> },
+    roleColumn<TradeView>(ot),
     { id: 'price', header: t('orders.price'), numeric: true, cell: (tr) => fixed(tr.price, pair.pricePrecision) },
     { id: 'amount', header: t('orders.amount'), numeric: true, cell: (tr) => fixed(tr.volume, placesOf(pair.lotSize)) },
     // A fill's value is in the quote coin: at that coin's places (MNT 2), not the price's (0 on BTC/MNT).
@@ -405,7 +406,7 @@ function TradeHistory({ pair, range, layout }: { pair: TradePair; range: Omit<Li
   const query = useQuery({ ...tradeHistoryQuery(pair.symbol, w), placeholderData: keepPreviousData, refetchInterval: REFRESH_MS })
   const { data } = query
   useClampPage(page, data?.count, setPage)
-  const columns = useMemo(() => tradeColumns(t, pair), [t, pair])
+  const columns = useMemo(() => tradeColumns(t, pair, o.t), [t, pair, o.t])
   return (
     <Stack gap="2">
       <DataTable
