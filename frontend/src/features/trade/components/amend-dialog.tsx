@@ -7,6 +7,7 @@ import { notifyError, notifySuccess } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { amendOrder, pairsQuery } from '../api/trade-api'
 import { canAmend, validateAmend, type AmendableOrder } from '../lib/amend'
+import { finishedNumber } from '../lib/order-form'
 import { useNumberInput } from './use-number-input'
 import { fixed, groupThousands, placesOf } from '@/lib/decimal'
 
@@ -72,7 +73,7 @@ function AmendForm({ order, onClose, onAmended }: { order: AmendTarget; onClose:
   const input = useRef<HTMLInputElement>(null)
   const places = pair ? placesOf(pair.lotSize) : 8
   // Cleaned as the order form's fields are, saying why when that changed the number.
-  const { noticeText, onInput } = useNumberInput(amount, places, setAmount)
+  const { noticeText, onInput, onBlur } = useNumberInput(amount, places, setAmount)
   const error = validateAmend(order, amount, rules)
   const coin = pair?.base ?? ''
   const amend = useMutation({
@@ -94,7 +95,7 @@ function AmendForm({ order, onClose, onAmended }: { order: AmendTarget; onClose:
   const submit = (e: React.FormEvent) => {
     e.preventDefault()
     setShowError(true)
-    if (!error) amend.mutate(amount)
+    if (!error) amend.mutate(finishedNumber(amount))
     else input.current?.focus()
   }
   const price = pair && Number(order.price) > 0 ? `${fixed(order.price, pair.pricePrecision)} ${pair.quote}` : '—'
@@ -144,6 +145,7 @@ function AmendForm({ order, onClose, onAmended }: { order: AmendTarget; onClose:
                   autoComplete="off"
                   value={amount}
                   onChange={(e) => onInput(e.target.value)}
+                  onBlur={onBlur}
                   fontVariantNumeric="tabular-nums"
                   data-testid="amend-amount"
                 />

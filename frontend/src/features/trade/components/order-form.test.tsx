@@ -783,6 +783,12 @@ describe('OrderForm says why it changed what was typed', () => {
     fireEvent.change(input('amount-input'), { target: { value: '3.5' } })
     expect(input('amount-input').value).toBe('3.')
     expect(screen.getByTestId('amount-input-notice').textContent).toBe('Whole numbers only for this pair')
+    // The point stays while the field is being typed in, and goes when it is left.
+    fireEvent.blur(input('amount-input'))
+    expect(input('amount-input').value).toBe('3')
+    fireEvent.change(input('price-input'), { target: { value: '97000.' } })
+    fireEvent.blur(input('price-input'))
+    expect(input('price-input').value).toBe('97000')
   })
 
   it('says a zero price or amount must be greater than 0, apart from an empty one', async () => {

@@ -83,7 +83,7 @@ function NumberField({
   hint?: string
   testId: string
 }) {
-  const { noticeText, onInput } = useNumberInput(value, places, onChange)
+  const { noticeText, onInput, onBlur } = useNumberInput(value, places, onChange)
   return (
     <Field.Root invalid={!!error}>
       <Field.Label fontSize="xs" color="fg.muted">
@@ -97,6 +97,7 @@ function NumberField({
           value={value}
           data-testid={testId}
           onChange={(e) => onInput(e.target.value)}
+          onBlur={onBlur}
           fontVariantNumeric="tabular-nums"
         />
       </InputGroup>

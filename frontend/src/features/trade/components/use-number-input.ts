@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTexts } from '@/lib/i18n'
-import { cleanNumberInput, inputNoticeKey } from '../lib/order-form'
+import { cleanNumberInput, finishedNumber, inputNoticeKey } from '../lib/order-form'
 
 /**
  * A number field's input handling: what is typed or pasted is cleaned
@@ -8,6 +8,8 @@ import { cleanNumberInput, inputNoticeKey } from '../lib/order-form'
  * `onChange` gets it, and `noticeText` says why when that changed the
  * number. The notice stays while the field's value is the one it explains,
  * so a value set from elsewhere (a slider, a price picked in the book) ends it.
+ * A point typed last (kept while typing, so that "1000.5" can be typed on) is
+ * dropped when the field is left (`onBlur`): "1000." becomes 1000.
  */
 export function useNumberInput(value: string, places: number, onChange: (v: string) => void) {
   const { t } = useTexts('trade')
@@ -18,5 +20,8 @@ export function useNumberInput(value: string, places: number, onChange: (v: stri
     setNotice(cleaned.notice ? { value: cleaned.value, key: inputNoticeKey(cleaned.notice, places) } : null)
     onChange(cleaned.value)
   }
-  return { noticeText, onInput }
+  const onBlur = () => {
+    if (finishedNumber(value) !== value) onChange(finishedNumber(value))
+  }
+  return { noticeText, onInput, onBlur }
 }

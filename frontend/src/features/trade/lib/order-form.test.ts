@@ -227,6 +227,11 @@ describe('order validation', () => {
     expect(buildOrderRequest(draft({ side: 'SELL', type: 'STOP_LIMIT', price: '1', stopPrice: '2', amount: '3' }), rules)).toEqual({
       symbol: 'btcusdt', side: 'SELL', type: 'STOP_LIMIT', price: '1', stopPrice: '2', volume: '3',
     })
+    // A point typed last is not sent ("302204908." on a pair without price decimals).
+    expect(buildOrderRequest(draft({ side: 'SELL', type: 'STOP_LIMIT', price: '302204908.', stopPrice: '2.', amount: '3.' }), rules)).toEqual({
+      symbol: 'btcusdt', side: 'SELL', type: 'STOP_LIMIT', price: '302204908', stopPrice: '2', volume: '3',
+    })
+    expect(buildOrderRequest(draft({ type: 'MARKET', total: '50.' }), rules)).toMatchObject({ quoteVolume: '50' })
   })
 })
 

@@ -340,12 +340,17 @@ export function validateOrder(d: OrderDraft, rules: PairRules, available: string
   return errors
 }
 
+/** A typed number without the point it may end on while typing ("12." is 12). */
+export function finishedNumber(value: string): string {
+  return value.endsWith('.') ? value.slice(0, -1) : value
+}
+
 /** Builds the /order/create body of a valid draft (a market buy by amount sends volume, by total quoteVolume). */
 export function buildOrderRequest(d: OrderDraft, rules: PairRules): OrderRequest {
   const req: OrderRequest = { symbol: rules.symbol, side: d.side, type: d.type }
-  if (hasPrice(d.type)) req.price = d.price
-  if (d.type === 'STOP_LIMIT') req.stopPrice = d.stopPrice
-  if (isQuoteEntry(d)) req.quoteVolume = d.total
-  else req.volume = d.amount
+  if (hasPrice(d.type)) req.price = finishedNumber(d.price)
+  if (d.type === 'STOP_LIMIT') req.stopPrice = finishedNumber(d.stopPrice)
+  if (isQuoteEntry(d)) req.quoteVolume = finishedNumber(d.total)
+  else req.volume = finishedNumber(d.amount)
   return req
 }
