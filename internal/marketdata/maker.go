@@ -2,6 +2,7 @@ package marketdata
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
+	"tenger/internal/apperr"
 	"tenger/internal/markets"
 	"tenger/internal/wallet"
 )
@@ -241,7 +243,7 @@ func (m *Maker) stepPair(ctx context.Context, p markets.Pair) (rerr error) {
 	}
 	defer func() {
 		for _, id := range old {
-			if err := m.o.Placer.Cancel(ctx, m.quoter, p.Symbol, id); err != nil && rerr == nil {
+			if err := m.cancel(ctx, m.quoter, p.Symbol, id); err != nil && rerr == nil {
 				rerr = err
 			}
 		}
@@ -251,7 +253,7 @@ func (m *Maker) stepPair(ctx context.Context, p markets.Pair) (rerr error) {
 		return err
 	}
 	for _, id := range ids {
-		if err := m.o.Placer.Cancel(ctx, m.taker, p.Symbol, id); err != nil {
+		if err := m.cancel(ctx, m.taker, p.Symbol, id); err != nil {
 			return err
 		}
 	}
@@ -288,6 +290,16 @@ func (m *Maker) stepPair(ctx context.Context, p markets.Pair) (rerr error) {
 		}
 	}
 	return nil
+}
+
+// cancel cancels one of the maker's orders. One that filled since it was
+// listed is refused as already finished (14015): it is gone, as wanted.
+func (m *Maker) cancel(ctx context.Context, uid, symbol, id string) error {
+	err := m.o.Placer.Cancel(ctx, uid, symbol, id)
+	if errors.Is(err, apperr.New(apperr.CodeTradeOrderFinished)) {
+		return nil
+	}
+	return err
 }
 
 // qty is a random quantity on the lot grid worth a few times the minimum

@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
+	"tenger/internal/apperr"
 	"tenger/internal/markets"
 	"tenger/internal/wallet"
 )
@@ -31,6 +32,9 @@ type fakePlacer struct {
 	// emptied notes each cancel that left its user without an open order
 	// on that side of that book.
 	emptied []string
+	// fillAll makes every open order fill between OpenOrders and Cancel:
+	// the cancel is refused as the spot service refuses it (14015).
+	fillAll bool
 }
 
 var _ OrderPlacer = (*fakePlacer)(nil)
@@ -54,6 +58,9 @@ func (f *fakePlacer) Cancel(_ context.Context, uid, symbol, id string) error {
 		return fmt.Errorf("no order %s", id)
 	}
 	delete(f.open, id)
+	if f.fillAll {
+		return apperr.New(apperr.CodeTradeOrderFinished)
+	}
 	f.canceled++
 	left := 0
 	for _, x := range f.open {
@@ -122,6 +129,31 @@ func newMakerEnv(t *testing.T, symbols ...string) (*Maker, *fakePlacer, *fakeAcc
 		t.Fatal(err)
 	}
 	return m, pl, acc
+}
+
+// An order of the maker's that fills before the maker cancels it is gone
+// already: the refused cancel (14015) is no failure, and the round still
+// places its new quotes and cancels the rest of the old ones.
+func TestMakerCancelOfAFilledOrder(t *testing.T) {
+	m, pl, acc := newMakerEnv(t, "btcusdt")
+	if err := m.Step(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pl.fillAll = true
+	if err := m.Step(context.Background()); err != nil {
+		t.Fatalf("a round whose old orders had filled failed: %v", err)
+	}
+	var bids, asks int
+	for _, o := range pl.orders(acc.users[MakerQuoter], "btcusdt") {
+		if o.side == "BUY" {
+			bids++
+		} else {
+			asks++
+		}
+	}
+	if bids != 5 || asks != 5 {
+		t.Fatalf("the quoter has %d bids and %d asks after the round, want 5 and 5", bids, asks)
+	}
 }
 
 // The quoter's new quotes go in before its old ones are cancelled: its side
