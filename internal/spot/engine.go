@@ -210,10 +210,12 @@ func (e *Engine) resetBooks() error {
 // (settling its events again), or, when that cannot give the state the
 // store has settled, a rebuild from the stored open orders.
 func (e *Engine) recover(ctx context.Context) error {
+	started := time.Now()
 	from, err := e.restoreSnapshots()
 	if err != nil {
 		return err
 	}
+	replayed := 0
 	// The journal must continue right after the restored state: sequence
 	// numbers have no gaps, so a first record beyond from+1 means the
 	// commands between were lost (snapshots deleted, or a journal from
@@ -226,7 +228,7 @@ func (e *Engine) recover(ctx context.Context) error {
 	if rebuild {
 		e.o.Log.Warn().Uint64("restored", from).Uint64("journal", first).
 			Msg("spot: journal does not continue the restored books; rebuilding them from the store")
-	} else if err := e.replay(ctx, from); err != nil {
+	} else if replayed, err = e.replay(ctx, from); err != nil {
 		return err
 	}
 	if s := e.journal.LastSeq(); s > e.seq {
@@ -280,6 +282,10 @@ func (e *Engine) recover(ctx context.Context) error {
 	for id := range e.set.pairs {
 		e.dirty[id] = true
 	}
+	// What a restart did, for the operator: a crash shows as commands
+	// replayed after the last snapshot (their events settled again).
+	e.o.Log.Info().Uint64("snapshot", from).Int("replayed", replayed).Bool("rebuilt", e.rebuilt).
+		Uint64("seq", e.seq).Dur("took", time.Since(started)).Msg("spot: books recovered")
 	return e.sweep(ctx, true)
 }
 
@@ -343,9 +349,10 @@ func (e *Engine) firstJournalSeq(from uint64) (uint64, error) {
 }
 
 // replay applies the journal after from to the books and settles the
-// events again (idempotently).
-func (e *Engine) replay(ctx context.Context, from uint64) error {
+// events again (idempotently). It returns how many commands it replayed.
+func (e *Engine) replay(ctx context.Context, from uint64) (int, error) {
 	var cmds []matching.Command
+	n := 0
 	var starts []int
 	flush := func() error {
 		e.batchAt = e.o.Now()
@@ -366,15 +373,16 @@ func (e *Engine) replay(ctx context.Context, from uint64) error {
 		starts = append(starts, len(e.buf.Events))
 		cmds = append(cmds, *c)
 		e.books.Apply(c)
+		n++
 		if len(cmds) >= 512 {
 			return flush()
 		}
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("spot: replay journal: %w", err)
+		return n, fmt.Errorf("spot: replay journal: %w", err)
 	}
-	return flush()
+	return n, flush()
 }
 
 // ErrJournalLost: the engine found no journal and no snapshot, and the

@@ -1,11 +1,15 @@
 package spot
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rs/zerolog"
 
 	"tenger/internal/matching"
 )
@@ -428,4 +432,50 @@ func mustID(t *testing.T, s string) uint64 {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// A restart says what it did: after a crash, the commands it replayed
+// after the last snapshot; after a clean stop, none.
+func TestRecoveryIsLogged(t *testing.T) {
+	e := newEnv(t)
+	dir := e.dir + "/engine"
+	e.eng = e.diskEngine(dir)
+	e.deposit(alice, "BTC", "1")
+	e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
+	e.place(alice, limit("btcusdt", "SELL", "30010", "0.1"))
+	e.drain()
+	// Crash: no snapshot, the journal file is just closed.
+	if err := e.eng.journal.Close(); err != nil {
+		t.Fatal(err)
+	}
+	restart := func() map[string]any {
+		var buf bytes.Buffer
+		eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, DataDir: dir,
+			Feed: e.feed, SnapshotEvery: -1, Log: zerolog.New(&buf)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.eng = eng
+		for _, line := range bytes.Split(buf.Bytes(), []byte("\n")) {
+			var m map[string]any
+			if json.Unmarshal(line, &m) == nil && m["message"] == "spot: books recovered" {
+				return m
+			}
+		}
+		t.Fatalf("no recovery line in the log:\n%s", buf.String())
+		return nil
+	}
+	if m := restart(); m["replayed"] != 2.0 || m["rebuilt"] != false || m["seq"] != 2.0 || m["level"] != "info" {
+		t.Fatalf("after a crash: %v", m)
+	}
+	if err := e.eng.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if m := restart(); m["replayed"] != 0.0 || m["snapshot"] != 2.0 {
+		t.Fatalf("after a clean stop: %v", m)
+	}
+	if err := e.eng.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	e.audit()
 }
