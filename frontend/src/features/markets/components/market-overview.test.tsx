@@ -70,6 +70,15 @@ describe('MarketOverview', () => {
     expect(screen.getByTestId('market-link-BTC_USDT').getAttribute('href')).toBe('/trade/BTC_USDT')
   })
 
+  it('opens the pair when its row is tapped anywhere, but not when its favourite star is', async () => {
+    const { router } = renderWithApp(<MarketOverview as="page" />, { path: '/market' })
+    const ton = await screen.findByTestId('market-row-TON_USDT')
+    fireEvent.click(within(ton).getByTestId('favourite-toggle'))
+    expect(router.state.location.pathname).toBe('/market')
+    fireEvent.click(within(ton).getByText('-0.93%'))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/trade/TON_USDT'))
+  })
+
   it('searches every quote group once something is typed', async () => {
     renderWithApp(<MarketOverview as="page" />)
     await screen.findByTestId('market-row-BTC_USDT')

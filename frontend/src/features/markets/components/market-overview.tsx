@@ -18,6 +18,7 @@ import {
   VStack,
 } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useRouter } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { LuCloudOff, LuInbox, LuSearch, LuStar } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
@@ -106,7 +107,17 @@ function MarketTable({
 }) {
   const { t } = useTexts('home')
   const trade = useTexts('trade')
+  const router = useRouter()
   const showTrend = !!tickers && Object.keys(tickers).length > 0
+  // A tap anywhere on a row opens its pair, as people tap rows on a phone;
+  // the pair name stays the link for the keyboard and for a new tab, and
+  // the row's own controls (favourite, links) keep their clicks.
+  const openRow = (event: React.MouseEvent<HTMLElement>, symbol: string) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    if ((event.target as HTMLElement).closest('a, button, input, [role="button"]')) return
+    if (window.getSelection()?.toString()) return // selecting a price to copy it
+    router.history.push(`/trade/${symbol}`)
+  }
   return (
     <Table.ScrollArea borderWidth="1px" rounded="lg">
       <Table.Root size="sm" interactive data-testid="market-table">
@@ -143,7 +154,7 @@ function MarketTable({
             const rose = live?.rose ?? pair.rose
             const label = t(favourite ? 'markets.removeFavourite' : 'markets.addFavourite', { pair: pair.showName })
             return (
-              <Table.Row key={pair.symbol} data-testid={`market-row-${pair.symbol}`}>
+              <Table.Row key={pair.symbol} data-testid={`market-row-${pair.symbol}`} cursor="pointer" onClick={(e) => openRow(e, pair.symbol)}>
                 <Table.Cell>
                   <HStack gap="2">
                     <IconButton
