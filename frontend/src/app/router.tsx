@@ -1,6 +1,15 @@
 import { createRouter } from '@tanstack/react-router'
+import { RoutePending } from '@/components/layout/route-pending'
 import { queryClient } from '@/lib/query-client'
 import { routeTree } from '@/routeTree.gen'
+
+/**
+ * A page the router waits for (a protected page's sign-in check, a page's
+ * code on a slow network) says it is loading, inside the layout, instead of
+ * leaving the screen blank. It shows after the router's default second, so
+ * a quick navigation keeps the page it leaves until the next is ready.
+ */
+export const pendingDefaults = { defaultPendingComponent: RoutePending }
 
 /** The app router: file routes from src/routes, the query client in context. */
 export const router = createRouter({
@@ -9,6 +18,7 @@ export const router = createRouter({
   defaultPreload: 'intent',
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
+  ...pendingDefaults,
 })
 
 declare module '@tanstack/react-router' {
