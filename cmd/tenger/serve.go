@@ -70,10 +70,18 @@ func runServe(args []string) error {
 	return serveHTTP(ctx, srv, ln, log)
 }
 
+// requestReadTimeout bounds how long a client may take to send one whole
+// request, body included (bodies are at most 64 KB). Without it a request
+// whose body never arrives (a Content-Length larger than what is sent) held
+// its connection and goroutine for as long as the client liked: many of
+// them would exhaust the server. WebSocket connections clear it when they
+// upgrade (push/hub).
+var requestReadTimeout = 30 * time.Second
+
 // newHTTPServer is the HTTP server of `tenger serve` (and of the no-op
 // endpoint `tenger bench --ceiling` measures against).
 func newHTTPServer(h http.Handler) *http.Server {
-	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: requestReadTimeout, IdleTimeout: 120 * time.Second}
 }
 
 // serveHTTP serves until ctx ends, then shuts down gracefully: requests in

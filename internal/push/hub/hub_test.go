@@ -263,3 +263,33 @@ func TestBoundUsers(t *testing.T) {
 		t.Fatalf("bound users after ua left = %d, want 1", n)
 	}
 }
+
+// tenger serve bounds how long reading a request may take; a socket lives
+// on after its upgrade request, past that bound.
+func TestSocketOutlivesTheRequestReadTimeout(t *testing.T) {
+	hub := New(Options{})
+	srv := httptest.NewUnstartedServer(hub)
+	srv.Config.ReadTimeout = 200 * time.Millisecond
+	srv.Start()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hub.Close(ctx)
+		srv.Close()
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	time.Sleep(600 * time.Millisecond)
+	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"ping":7}`)); err != nil {
+		t.Fatalf("write after the read timeout: %v", err)
+	}
+	_, m, err := ws.Read(ctx)
+	if err != nil || string(m) != `{"pong":7}` {
+		t.Fatalf("after the read timeout: %q %v", m, err)
+	}
+}
