@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { sendCodeLocks } from '@/components/form/send-code-button'
 import { renderWithApp } from '@/test/render'
 import type { AssetEntry, BankAccount, WithdrawCost } from '../api/wallet-api'
+import { notifyError } from '@/lib/notify'
 import { formatTime } from '../lib/format'
 import { WithdrawModal } from './withdraw-modal'
 
@@ -348,6 +349,17 @@ describe('WithdrawModal', () => {
     fireEvent.submit(code.closest('form')!)
     await waitFor(() => expect(api.confirmWithdraw).toHaveBeenCalledTimes(1))
     expect((within(modal).getByTestId('withdraw-submit') as HTMLButtonElement).type).toBe('submit')
+  })
+
+  it('shows a wrong code once, inline next to the codes, without an error toast besides (spec §8 code 10009)', async () => {
+    api.confirmWithdraw.mockResolvedValue({ code: '10009', msg: 'wrong', data: null })
+    const modal = await openStep2()
+    fillCrypto(modal, '0.1')
+    const step3 = await within(modal).findByTestId('withdraw-step-3')
+    fireEvent.change(step3.querySelector('input[name="emailCode"]') as HTMLInputElement, { target: { value: '123456' } })
+    fireEvent.click(within(modal).getByTestId('withdraw-submit'))
+    expect((await within(modal).findByTestId('withdraw-error')).textContent).toBe('The mobile or e-mail verification code is wrong')
+    expect(notifyError).not.toHaveBeenCalled()
   })
 
   it('draws the order history link in the readable brand text colour of the theme (not the button fill)', async () => {

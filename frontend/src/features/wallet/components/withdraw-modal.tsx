@@ -5,7 +5,7 @@ import { LuPlus } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import { compareDecimals, formatAtLeast, formatFixed, isPositive, sanitizeAmount, subtractDecimals, truncateDecimals } from '@/lib/decimal'
 import { useTexts } from '@/lib/i18n'
-import { notifyError, notifySuccess } from '@/lib/notify'
+import { notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import {
@@ -36,6 +36,7 @@ import { ChainButtons, failureText, InfoRow, notifyFailure, QueryState, StepForm
 import { WalletDialog } from './wallet-dialog'
 
 const isBank = (chain: string) => chain.toLowerCase() === 'bank'
+
 type Step = 1 | 2 | 3
 
 /** Waits (at most ~8 s) until a new withdrawal has left the PENDING state, i.e. its request was sent. */
@@ -268,8 +269,9 @@ function WithdrawBody({
       if (!isSuccess(envelope)) {
         const e = withdrawErrorText(envelope)
         const text = 'key' in e ? t(e.key) : e.message
+        // Shown once, next to the codes and the Confirm button where the user looks, and kept there
+        // until the next attempt (the call is silent: no error toast of the request client besides).
         setSubmitError(text)
-        notifyError(text)
         // A refused submit holds nothing; the next attempt is a new request.
         requestId.current = newRequestId()
         return
