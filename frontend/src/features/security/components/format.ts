@@ -1,13 +1,11 @@
-/** Date and time in the interface language, e.g. 2026-11-21 10:00:00 style for tables. */
-export function formatDateTime(ms: number | undefined, lan: string): string {
+import { formatDateTime as appDateTime } from '@/features/orders/lib/order-format'
+
+/**
+ * Date and time as every page of the app shows them, 'YYYY-MM-DD HH:mm:ss' in
+ * local time, in en_US and mn_MN alike (the wallet histories, the orders pages);
+ * '—' without a time. The language does not change it: callers may still pass theirs.
+ */
+export const formatDateTime: (ms: number | undefined, lan?: string) => string = (ms) => {
   if (ms === undefined || !Number.isFinite(Number(ms)) || Number(ms) <= 0) return '—'
-  return new Intl.DateTimeFormat(lan === 'mn_MN' ? 'mn-MN' : 'en-US', {
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hour12: false,
-  }).format(new Date(Number(ms)))
+  return appDateTime(Number(ms))
 }
