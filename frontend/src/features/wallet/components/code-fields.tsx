@@ -53,8 +53,9 @@ export function SendCodeField({
   }
   return (
     <FormField label={label} error={error}>
-      <HStack width="full" gap="2">
-        <CodeInput name={name} placeholder={t('codes.placeholder')} value={value} onValueChange={onChange} aria-label={label} />
+      {/* A long countdown ('89 секундын дараа дахин илгээх') moves the button under the input instead of squeezing it. */}
+      <HStack width="full" gap="2" flexWrap="wrap">
+        <CodeInput name={name} placeholder={t('codes.placeholder')} value={value} onValueChange={onChange} aria-label={label} flex="1 1 8rem" />
         <SendCodeButton
           data-testid={testId}
           label={t('codes.send')}

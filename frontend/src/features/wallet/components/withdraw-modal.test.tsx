@@ -362,6 +362,20 @@ describe('WithdrawModal', () => {
     expect(notifyError).not.toHaveBeenCalled()
   })
 
+  it('shows the whole mn_MN resend countdown on the send-code button, never a cut part of it', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    try {
+      const modal = await openStep2()
+      fillCrypto(modal, '0.1')
+      const step3 = await within(modal).findByTestId('withdraw-step-3')
+      fireEvent.click(within(step3).getByTestId('send-email'))
+      const button = within(step3).getByTestId('send-email')
+      await waitFor(() => expect(button.textContent).toMatch(/^\d+ секундын дараа дахин илгээх$/))
+    } finally {
+      document.cookie = 'lan=en_US; path=/'
+    }
+  })
+
   it('draws the order history link in the readable brand text colour of the theme (not the button fill)', async () => {
     renderWithApp(<WithdrawModal open onClose={() => {}} coin="BTC" />)
     const link = await screen.findByTestId('withdraw-history-link')
