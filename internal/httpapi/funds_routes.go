@@ -193,10 +193,11 @@ func (r *FundsHistoryReq) Validate() error {
 	if err := fundsShort("status", r.Status, 20); err != nil {
 		return err
 	}
-	if r.StartTime.V < 0 || r.EndTime.V < 0 || r.Page.V < 0 || r.PageSize.V < 0 || r.Page.V > 100000 {
-		return apperr.Param("startTime, endTime, page and pageSize must not be negative")
+	if r.StartTime.V < 0 || r.EndTime.V < 0 {
+		return apperr.Param("startTime and endTime must not be negative")
 	}
-	return nil
+	// The paging rule of every list: out-of-range pages are refused, not clamped.
+	return checkPaging(r.Page, r.PageSize, 100)
 }
 
 func (r *FundsHistoryReq) filter() deposit.Filter {

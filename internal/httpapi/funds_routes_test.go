@@ -149,6 +149,22 @@ func TestFundsRoutesEndToEnd(t *testing.T) {
 	if hist.List[0].Status != "credited" || hist.List[0].Confirmations != 19 {
 		t.Fatalf("credited %+v", hist.List[0])
 	}
+	// Paging follows the rule of every list: 1..100000 and 1..100, refused outside, never clamped.
+	for _, c := range []struct {
+		body map[string]any
+		msg  string
+	}{
+		{map[string]any{"page": 0}, "page: 1 to 100000"},
+		{map[string]any{"page": 100001}, "page: 1 to 100000"},
+		{map[string]any{"pageSize": 0}, "pageSize: 1 to 100"},
+		{map[string]any{"pageSize": 100000}, "pageSize: 1 to 100"},
+	} {
+		for _, path := range []string{"/fe-ex-api/wallet/deposit_history", "/fe-ex-api/wallet/withdraw_history"} {
+			if a := e.call(t, path, tok, c.body); a.Code != apperr.CodeParam || !strings.HasSuffix(a.Msg, c.msg) {
+				t.Fatalf("%s %v: %+v", path, c.body, a)
+			}
+		}
+	}
 	// A range that ends before it starts, or before the 180-day window, is refused (not a 5xx).
 	for _, body := range []map[string]any{{"endTime": 123}, {"startTime": time.Now().UnixMilli(), "endTime": time.Now().Add(-time.Hour).UnixMilli()}} {
 		for _, path := range []string{"/fe-ex-api/wallet/deposit_history", "/fe-ex-api/wallet/withdraw_history"} {
