@@ -35,7 +35,12 @@ const (
 // changed item twice (old and new), tens of kilobytes that growing by
 // doubling copied again and again.
 func appendFeedValue(dst []byte, changes []change, at int64) []byte {
-	dst = slices.Grow(dst, feedValueLen(changes, at))
+	return putFeedValue(slices.Grow(dst, feedValueLen(changes, at)), changes, at)
+}
+
+// putFeedValue appends the feed value of changes to dst, which has room
+// for its feedValueLen bytes (a Pebble batch's deferred value has exactly).
+func putFeedValue(dst []byte, changes []change, at int64) []byte {
 	if len(changes) == 1 {
 		return appendChange(dst, &changes[0], at)
 	}

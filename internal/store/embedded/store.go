@@ -680,7 +680,7 @@ func (s *Store) apply(changes []change) (b *pebble.Batch, first, last uint64, er
 	feedKey := appendFeedKey(key[:0], first)
 	op := b.SetDeferred(len(feedKey), feedValueLen(changes, at))
 	copy(op.Key, feedKey)
-	if v := appendFeedValue(op.Value[:0], changes, at); len(v) != len(op.Value) {
+	if v := putFeedValue(op.Value[:0], changes, at); len(v) != len(op.Value) {
 		err = fmt.Errorf("embedded: feed value of %d bytes, %d reserved", len(v), len(op.Value))
 	} else {
 		err = op.Finish()

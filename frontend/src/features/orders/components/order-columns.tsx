@@ -181,12 +181,12 @@ export function orderColumns(
   return [...cols, ...statusColumns(t, layout, status)]
 }
 
-/** The columns of the trade history. */
 /** A fill's Maker/Taker column (t: the orders texts). */
 export function roleColumn<T extends { role: string }>(t: TranslateFn): DataColumn<T> {
   return { id: 'role', header: t('cols.role'), card: 'aside', cell: (tr) => <Badge variant="outline">{t(`roles.${tr.role}`) || tr.role}</Badge> }
 }
 
+/** The columns of the trade history. */
 export function tradeColumns(t: TranslateFn, pairs: SpotPair[] | undefined): DataColumn<SpotTrade>[] {
   const p = (tr: SpotTrade) => pairOf(pairs, tr.symbol)
   return [
