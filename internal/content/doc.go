@@ -44,7 +44,48 @@
 // Fragments, directives, mutations and introspection are rejected with a
 // clear message. A result is {"data": {"page": {...}}}; errors are
 // {"data": null, "errors": [{"message": ...}]} with HTTP 200, or 400 when the
-// request itself is malformed (not JSON, no query).
+// request itself is malformed (not JSON, no query). Error messages that
+// quote the caller's input (a page id, an operation name) have control,
+// format and non-UTF-8 characters escaped (\x1b, \u202e), so an answer can
+// never carry raw terminal or bidirectional controls.
+//
+// # Limits
+//
+// GraphQL lets one small request ask for a lot: 100 aliases of page once
+// answered 686 KB to a 3.7 KB request. The bounds on one request are named
+// constants in graphql_limits.go, each set well above what the web app's
+// query (about 90 bytes, 4 fields, 2 levels, at most about 11 KB answered)
+// needs, which TestLimitsLeaveRoomForTheApp checks with a fourfold margin:
+//
+//   - maxRequestBytes (64 KiB): the POST body or GET query string; over it
+//     is a malformed request, HTTP 400.
+//   - maxQueryFields (16): field selections in the executed operation,
+//     every alias and repeated field counted.
+//   - maxQueryDepth (8): how deep fields nest, root fields being depth 1.
+//   - maxAnswerBytes (256 KiB): the JSON answer, checked while it is built;
+//     a single page of long texts fits many times over.
+//   - maxErrors (20): errors listed in one answer, then one entry saying
+//     how many were left out.
+//
+// A query over a bound is answered like any other invalid query: HTTP 200,
+// "data": null and one error whose message names the bound, never a partial
+// answer. Fields and depth are checked before validation and before any
+// page is read; the answer is measured while it is built.
+//
+// These bounds are meant to outlive this hand-written executor: when a
+// GraphQL library and AppSync replace it, the constants move with the schema
+// and are enforced there. graphql-go's MaxDepth option takes maxQueryDepth
+// and AppSync's queryDepthLimit likewise; AppSync's resolverCountLimit bounds
+// resolved fields where maxQueryFields bounds selections. Field counting,
+// the answer size and the error count need a small check around the
+// library's execute call (count the selections of the parsed document,
+// measure the encoded answer), and the request size a MaxBytesReader in
+// front of it. Introspection, which the library will serve, is the one
+// query that needs more: the standard introspection query selects far more
+// than 16 fields about 13 levels deep, so exempt __schema and __type from
+// the field and depth bounds (and keep it under maxAnswerBytes) rather than
+// raise the bounds for everyone. maxNesting and maxTokens bound this
+// parser's recursion and work and go away with it.
 //
 // # Read token
 //

@@ -55,6 +55,16 @@ type GraphQLError struct {
 	Path      []any      `json:"path,omitempty"`
 }
 
+// MarshalJSON writes the error with printableMessage applied to its
+// message: messages quote what the caller sent, and this is the one place
+// every answer passes through on its way out.
+func (e GraphQLError) MarshalJSON() ([]byte, error) {
+	type plain GraphQLError // the same fields without this method
+	p := plain(e)
+	p.Message = printableMessage(e.Message)
+	return json.Marshal(p)
+}
+
 // Response is a GraphQL response: Data is nil when execution did not start
 // or a non-null field failed (then "data" is null).
 type Response struct {
@@ -100,10 +110,20 @@ func errorResponse(msg string, locs ...Location) Response {
 	return Response{Errors: []GraphQLError{{Message: msg, Locations: locs}}}
 }
 
-// execute parses, validates and runs one request.
+// execute parses, validates and runs one request, within the bounds of
+// graphql_limits.go.
 func (x *executor) execute(ctx context.Context, req Request) Response {
+	return boundAnswer(x.executeUnbounded(ctx, req))
+}
+
+func (x *executor) executeUnbounded(ctx context.Context, req Request) Response {
 	if strings.TrimSpace(req.Query) == "" {
 		return errorResponse("Must provide query string.")
+	}
+	if len(req.Query) > maxRequestBytes {
+		// The HTTP handler refuses such requests before they get here; this
+		// covers callers of Service.Execute.
+		return errorResponse(fmt.Sprintf("Query text is larger than %d bytes.", maxRequestBytes))
 	}
 	doc, err := parseQuery(req.Query)
 	if err != nil {
@@ -115,6 +135,9 @@ func (x *executor) execute(ctx context.Context, req Request) Response {
 	}
 	op, gerr := selectOperation(doc, req.OperationName)
 	if gerr != nil {
+		return Response{Errors: []GraphQLError{*gerr}}
+	}
+	if gerr := checkQueryCost(op); gerr != nil {
 		return Response{Errors: []GraphQLError{*gerr}}
 	}
 	if errs := validate(op); len(errs) > 0 {
@@ -568,6 +591,11 @@ func (x *executor) run(ctx context.Context, op *operation, vars map[string]any, 
 			sub = append(sub, f.sel...)
 		}
 		writePage(&buf, pg, groupFields(sub))
+		if buf.Len() > maxAnswerBytes {
+			// Stop building as soon as the bound is passed rather than
+			// assemble an answer that will not be sent.
+			return answerTooLarge()
+		}
 	}
 	buf.WriteByte('}')
 	if len(errs) > 0 {

@@ -5,13 +5,6 @@ import (
 	"strings"
 )
 
-// Limits that keep hostile queries cheap: the parser is recursive, so nesting
-// is bounded, and the number of tokens bounds the work per request.
-const (
-	maxNesting = 16
-	maxTokens  = 4096
-)
-
 // document is a parsed GraphQL executable document.
 type document struct {
 	ops []*operation

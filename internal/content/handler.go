@@ -15,9 +15,6 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// maxBodyBytes bounds a request body; real queries are a few hundred bytes.
-const maxBodyBytes = 64 << 10
-
 // handler serves GraphQL over HTTP: POST with a JSON body (or an
 // application/graphql body holding just the query) and GET with query,
 // variables and operationName parameters.
@@ -92,6 +89,11 @@ func (h *handler) cors(w http.ResponseWriter, r *http.Request) {
 // (POST). Its errors are the client's fault and are answered with 400.
 func (h *handler) decode(w http.ResponseWriter, r *http.Request) (Request, error) {
 	if r.Method == http.MethodGet {
+		// The query string is bounded like a POST body; without this only
+		// the HTTP server's header limit (1 MB by default) would apply.
+		if len(r.URL.RawQuery) > maxRequestBytes {
+			return Request{}, fmt.Errorf("Request query string is larger than %d bytes.", maxRequestBytes)
+		}
 		q := r.URL.Query()
 		req := Request{Query: q.Get("query"), OperationName: q.Get("operationName")}
 		if v := q.Get("variables"); v != "" {
@@ -107,11 +109,11 @@ func (h *handler) decode(w http.ResponseWriter, r *http.Request) (Request, error
 		return req, nil
 	}
 
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return Request{}, fmt.Errorf("Request body is larger than %d bytes.", maxBodyBytes)
+			return Request{}, fmt.Errorf("Request body is larger than %d bytes.", maxRequestBytes)
 		}
 		return Request{}, fmt.Errorf("Could not read the request body: %v", err)
 	}

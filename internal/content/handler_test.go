@@ -196,7 +196,7 @@ func TestHandlerErrorShapes(t *testing.T) {
 		{"query not a string", postJSON(`{"query":5}`), http.StatusBadRequest, `The "query" field must be a string.`},
 		{"variables not an object", postJSON(`{"query":"{ x }","variables":[1]}`), http.StatusBadRequest, `The "variables" field must be a JSON object.`},
 		{"operationName not a string", postJSON(`{"query":"{ x }","operationName":1}`), http.StatusBadRequest, `The "operationName" field must be a string.`},
-		{"too large", postJSON(`{"query":"` + strings.Repeat(" ", maxBodyBytes) + `"}`), http.StatusBadRequest, "Request body is larger than 65536 bytes."},
+		{"too large", postJSON(`{"query":"` + strings.Repeat(" ", maxRequestBytes) + `"}`), http.StatusBadRequest, "Request body is larger than 65536 bytes."},
 		{"syntax error", postJSON(`{"query":"{ page(id: \"home\") { id }"}`), http.StatusOK, "Syntax Error: Expected Name, found <EOF>."},
 		{"unknown field", postJSON(`{"query":"{ page(id: \"home\") { title } }"}`), http.StatusOK, `Cannot query field "title" on type "Page".`},
 		{"empty id", postJSON(`{"query":"{ page(id: \"\") { id } }"}`), http.StatusOK, "page id must not be empty"},
