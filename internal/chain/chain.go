@@ -5,6 +5,10 @@
 // base58 classic addresses with a destination tag) and TON (user-friendly
 // base64 with CRC16, or raw workchain:hex, with a comment memo).
 //
+// Canonical gives the form in which two spellings of one destination are
+// equal (lower-case bech32 and EVM hex, base58 as given, raw TON); compare
+// and key addresses only in that form.
+//
 // Deposit addresses come from account-level extended public keys (BIP32), so
 // the service never holds a private key: it only needs the xpub of the
 // account whose private key lives in cold storage or a signer.

@@ -59,11 +59,20 @@ func tonFriendly(workchain int8, hash [32]byte, bounceable bool) string {
 // base64url, bounceable or non-bounceable, mainnet, CRC16 checked) or a raw
 // address "workchain:64 hex digits" on the basechain (0) or masterchain (-1).
 func validateTON(addr string) error {
+	_, _, err := tonAccount(addr)
+	return err
+}
+
+// tonAccount decodes a valid TON address, in any of its forms, into the
+// account it names: workchain and 32-byte account hash. The bounceable flag
+// and the base64 alphabet of a user-friendly form are hints to the sender's
+// wallet, not part of the account.
+func tonAccount(addr string) (wc int8, hash []byte, err error) {
 	if strings.Contains(addr, ":") {
-		return validateTONRaw(addr)
+		return tonRawAccount(addr)
 	}
 	if len(addr) != tonFriendlyLen {
-		return errorf(ErrLength, "address has %d characters, want 48 (or the raw form workchain:hex)", len(addr))
+		return 0, nil, errorf(ErrLength, "address has %d characters, want 48 (or the raw form workchain:hex)", len(addr))
 	}
 	hasStd, hasURL := false, false
 	for i := 0; i < len(addr); i++ {
@@ -75,11 +84,11 @@ func validateTON(addr string) error {
 		case c == '-' || c == '_':
 			hasURL = true
 		default:
-			return errorf(ErrCharacter, "%q at position %d is not base64", c, i+1)
+			return 0, nil, errorf(ErrCharacter, "%q at position %d is not base64", c, i+1)
 		}
 	}
 	if hasStd && hasURL {
-		return errorf(ErrCharacter, "address mixes base64 and base64url characters")
+		return 0, nil, errorf(ErrCharacter, "address mixes base64 and base64url characters")
 	}
 	enc := base64.RawURLEncoding
 	if hasStd {
@@ -87,36 +96,40 @@ func validateTON(addr string) error {
 	}
 	raw, err := enc.DecodeString(addr)
 	if err != nil || len(raw) != 36 {
-		return errorf(ErrFormat, "not a base64 TON address")
+		return 0, nil, errorf(ErrFormat, "not a base64 TON address")
 	}
 	if binary.BigEndian.Uint16(raw[34:]) != crc16XModem(raw[:34]) {
-		return errorf(ErrChecksum, "CRC16 checksum mismatch")
+		return 0, nil, errorf(ErrChecksum, "CRC16 checksum mismatch")
 	}
 	tag := raw[0]
 	if tag&tonTestOnly != 0 {
-		return errorf(ErrNetwork, "testnet-only TON address")
+		return 0, nil, errorf(ErrNetwork, "testnet-only TON address")
 	}
 	if tag != tonBounceable && tag != tonNonBounceable {
-		return errorf(ErrPrefix, "unknown address tag 0x%02x", tag)
+		return 0, nil, errorf(ErrPrefix, "unknown address tag 0x%02x", tag)
 	}
 	if wc := int8(raw[1]); wc != tonBasechain && wc != tonMasterchain {
-		return errorf(ErrNetwork, "unknown workchain %d", wc)
+		return 0, nil, errorf(ErrNetwork, "unknown workchain %d", wc)
 	}
-	return nil
+	return int8(raw[1]), raw[2:34], nil
 }
 
-func validateTONRaw(addr string) error {
+func tonRawAccount(addr string) (int8, []byte, error) {
 	wc, hash, _ := strings.Cut(addr, ":")
 	if wc != "0" && wc != "-1" {
-		return errorf(ErrNetwork, "raw address workchain %q, want 0 or -1", wc)
+		return 0, nil, errorf(ErrNetwork, "raw address workchain %q, want 0 or -1", wc)
 	}
 	if len(hash) != 64 {
-		return errorf(ErrLength, "raw address hash has %d characters, want 64 hex digits", len(hash))
+		return 0, nil, errorf(ErrLength, "raw address hash has %d characters, want 64 hex digits", len(hash))
 	}
-	if _, err := hex.DecodeString(hash); err != nil {
-		return errorf(ErrCharacter, "raw address hash is not hex")
+	b, err := hex.DecodeString(hash)
+	if err != nil {
+		return 0, nil, errorf(ErrCharacter, "raw address hash is not hex")
 	}
-	return nil
+	if wc == "-1" {
+		return tonMasterchain, b, nil
+	}
+	return tonBasechain, b, nil
 }
 
 // validateTONComment accepts printable UTF-8 text up to MaxTONCommentLen

@@ -158,11 +158,22 @@ func ownerKey(idx uint32) store.Key {
 	return store.Key{PK: "DEPOWNER#" + itoa(int64(idx)), SK: "O"}
 }
 
-func addrKey(fam chain.Family, address string) store.Key {
-	if fam == chain.FamilyEVM {
-		address = strings.ToLower(address)
+// addrKey is the reverse-lookup key of a deposit address: its address
+// family and its canonical form (chain.Canonical), so every spelling of the
+// address the chain's format allows (upper-case bech32, any EVM letter
+// case) finds the same user. The keys written before chain.Canonical
+// existed (the derived address, lower-cased for EVM) are already in that
+// form: derived bech32 is lower case and TRON is kept as is.
+func addrKey(c chain.Chain, address string) (store.Key, error) {
+	fam, err := c.Family()
+	if err != nil {
+		return store.Key{}, err
 	}
-	return store.Key{PK: "DEPADDR#" + string(fam) + "#" + address, SK: "A"}
+	can, err := chain.Canonical(c, address)
+	if err != nil {
+		return store.Key{}, err
+	}
+	return store.Key{PK: "DEPADDR#" + string(fam) + "#" + can, SK: "A"}, nil
 }
 
 // userIndex returns the user's derivation index, allocating it once: a
@@ -198,8 +209,10 @@ func (s *Service) userIndex(ctx context.Context, uid string) (uint32, error) {
 				if err != nil {
 					return 0, apperr.New(apperr.CodeDepositAddressUnavailable).WithCause(err)
 				}
-				fam, _ := c.Family()
-				k := addrKey(fam, a.Address)
+				k, err := addrKey(c, a.Address)
+				if err != nil {
+					return 0, apperr.New(apperr.CodeDepositAddressUnavailable).WithCause(err)
+				}
 				ops = append(ops, store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "uid": uid, "index": n}, nil))
 			}
 		}
@@ -216,7 +229,8 @@ func (s *Service) userIndex(ctx context.Context, uid string) (uint32, error) {
 }
 
 // OwnerOf maps a deposit destination back to its user ("" when it names
-// no user of the exchange).
+// no user of the exchange). Addresses are compared in their canonical form
+// (chain.Canonical); memos as given.
 func (s *Service) OwnerOf(ctx context.Context, chainName, address, memo string) (string, error) {
 	ac, err := chain.Parse(chainName)
 	if err != nil {
@@ -229,15 +243,16 @@ func (s *Service) OwnerOf(ctx context.Context, chainName, address, memo string) 
 			return "", nil
 		}
 		if s.o.Deriver != nil {
-			// The memo counts only on the exchange's own shared address.
-			if a, err := s.o.Deriver.DepositAddress(ac, idx); err != nil || a.Address != strings.TrimSpace(address) {
+			// The memo counts only on the exchange's own shared address, in
+			// any spelling of it (a TON user-friendly or raw form).
+			if a, err := s.o.Deriver.DepositAddress(ac, idx); err != nil || !chain.SameAddress(ac, a.Address, strings.TrimSpace(address)) {
 				return "", nil
 			}
 		}
 		k = ownerKey(idx)
-	} else {
-		fam, _ := ac.Family()
-		k = addrKey(fam, strings.TrimSpace(address))
+	} else if k, err = addrKey(ac, strings.TrimSpace(address)); err != nil {
+		// Not a valid address of the chain: no user's deposit address.
+		return "", nil
 	}
 	it, err := s.o.Store.Get(ctx, k)
 	if errors.Is(err, store.ErrNotFound) {

@@ -56,9 +56,11 @@ type AddAddressInput struct {
 	Codes  Codes
 }
 
-// canonicalAddress is the stored and compared form of an address: EVM
-// addresses in EIP-55 form (so a lower-case copy matches), others as given.
-func canonicalAddress(c chain.Chain, address string) string {
+// storedAddress is the form of an address that is saved and shown: EVM
+// addresses in EIP-55 form (so a lower-case copy shows its checksum),
+// others as the user typed them. It is not the compared form: see
+// addressID and sameEntry.
+func storedAddress(c chain.Chain, address string) string {
 	fam, _ := c.Family()
 	if fam == chain.FamilyEVM {
 		if cs, err := chain.ChecksumEVMAddress(address); err == nil {
@@ -68,8 +70,24 @@ func canonicalAddress(c chain.Chain, address string) string {
 	return address
 }
 
-func addressID(coin, ch, address, memo string) string {
+// addressID is the id of an entry: a hash of the coin, the chain, the
+// address in its canonical form (chain.Canonical: lower-case bech32 and
+// EVM hex, the raw TON form) and the memo, so every spelling of one
+// destination has one id and two concurrent adds of it cannot both win.
+// Entries saved before ids used the canonical form have ids of the stored
+// form; sameEntry finds them.
+func addressID(ac chain.Chain, coin, ch, address, memo string) string {
+	if can, err := chain.Canonical(ac, address); err == nil {
+		address = can
+	}
 	return shortHash(coin, ch, address, memo)
+}
+
+// sameEntry reports whether a saved entry is the destination coin, chain,
+// address and memo: the address compared in its canonical form, the memo
+// as given.
+func sameEntry(a SavedAddress, ac chain.Chain, coin, ch, address, memo string) bool {
+	return a.CoinSymbol == coin && a.Chain == ch && a.Memo == memo && chain.SameAddress(ac, a.Address, address)
 }
 
 // resolveChain finds an on-chain rail of the coin (the Bank rail never
@@ -109,7 +127,7 @@ func checkAddress(ac chain.Chain, address, memo string) (string, string, error) 
 	if err := chain.ValidateMemo(ac, memo); err != nil {
 		return "", "", apperr.New(apperr.CodeWalletMemoInvalid).WithCause(err)
 	}
-	return canonicalAddress(ac, address), memo, nil
+	return storedAddress(ac, address), memo, nil
 }
 
 func checkLabel(label string) (string, error) {
@@ -149,7 +167,7 @@ func (s *Service) AddAddress(ctx context.Context, uid string, in AddAddressInput
 	if err != nil {
 		return SavedAddress{}, err
 	}
-	id := addressID(c.Symbol, cfg.Name, address, memo)
+	id := addressID(ac, c.Symbol, cfg.Name, address, memo)
 	if _, err := s.st.Get(ctx, addressKey(uid, id)); err == nil {
 		return SavedAddress{}, apperr.New(apperr.CodeWalletAddressExists)
 	} else if !errors.Is(err, store.ErrNotFound) {
@@ -158,6 +176,12 @@ func (s *Service) AddAddress(ctx context.Context, uid string, in AddAddressInput
 	list, err := s.Addresses(ctx, uid, "")
 	if err != nil {
 		return SavedAddress{}, err
+	}
+	// An entry saved under an older id in another spelling.
+	for _, a := range list {
+		if sameEntry(a, ac, c.Symbol, cfg.Name, address, memo) {
+			return SavedAddress{}, apperr.New(apperr.CodeWalletAddressExists)
+		}
 	}
 	if len(list) >= MaxAddresses {
 		return SavedAddress{}, apperr.New(apperr.CodeWalletAddressBookFull, MaxAddresses)
@@ -247,7 +271,8 @@ func (s *Service) DeleteAddress(ctx context.Context, uid, id string) error {
 
 // IsSavedAddress reports whether the address (and memo) is in the user's
 // address book for the coin and chain. The address is compared in its
-// canonical form (EIP-55 for EVM chains).
+// canonical form (chain.Canonical), so any spelling of a saved address
+// that its chain's format allows counts; the memo as given.
 func (s *Service) IsSavedAddress(ctx context.Context, uid, coin, chainName, address, memo string) (bool, error) {
 	if uid == "" {
 		return false, apperr.New(apperr.CodeNotSignedIn)
@@ -268,15 +293,25 @@ func (s *Service) IsSavedAddress(ctx context.Context, uid, coin, chainName, addr
 	if memo == "" {
 		address, memo = chain.ParseAddressMemo(ac, address)
 	}
-	id := addressID(c.Symbol, cfg.Name, canonicalAddress(ac, address), memo)
+	id := addressID(ac, c.Symbol, cfg.Name, address, memo)
 	_, err := s.st.Get(ctx, addressKey(uid, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
+	if err == nil {
+		return true, nil
 	}
-	if err != nil {
+	if !errors.Is(err, store.ErrNotFound) {
 		return false, internal(err)
 	}
-	return true, nil
+	// Entries saved before ids used the canonical form.
+	list, err := s.Addresses(ctx, uid, c.Symbol)
+	if err != nil {
+		return false, err
+	}
+	for _, a := range list {
+		if sameEntry(a, ac, c.Symbol, cfg.Name, address, memo) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // VerifyAddressStatus is the verify-address switch.

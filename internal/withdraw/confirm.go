@@ -10,6 +10,7 @@ import (
 
 	"tenger/internal/apperr"
 	"tenger/internal/auth"
+	"tenger/internal/chain"
 	"tenger/internal/coins"
 	"tenger/internal/deposit"
 	"tenger/internal/ledger"
@@ -361,10 +362,21 @@ func (s *Service) submitted(ctx context.Context, uid string, sub submission) (Re
 }
 
 // sameWithdrawal reports whether a stored withdrawal is what sub asks for:
-// the same coin, chain, destination and amount.
+// the same coin, chain, destination and amount. The address is compared in
+// its canonical form (chain.SameAddress), so a retry that spells the same
+// address another way (BC1Q... for bc1q...) is the same withdrawal.
 func sameWithdrawal(r Record, sub submission) bool {
-	return r.Kind == sub.kind && r.Coin == sub.coin.Symbol && r.Chain == sub.cfg.Name && r.Address == sub.address &&
+	return r.Kind == sub.kind && r.Coin == sub.coin.Symbol && r.Chain == sub.cfg.Name && sameAddress(sub.cfg, r.Address, sub.address) &&
 		r.Memo == sub.memo && r.AccountNo == sub.accountNo && r.Amount.Equal(sub.amount)
+}
+
+// sameAddress compares two destination addresses of a rail: canonical forms
+// on a chain, bytes otherwise.
+func sameAddress(cfg coins.ChainConfig, a, b string) bool {
+	if ac, ok := cfg.AddressChain(); ok {
+		return chain.SameAddress(ac, a, b)
+	}
+	return a == b
 }
 
 // checkCodes requires and verifies the codes the user's flags call for

@@ -17,6 +17,7 @@ import (
 	"tenger/internal/chain"
 	"tenger/internal/chainsim"
 	"tenger/internal/coins"
+	"tenger/internal/deposit"
 	"tenger/internal/ledger"
 	"tenger/internal/store"
 	"tenger/internal/store/embedded"
@@ -226,6 +227,10 @@ type env struct {
 	svc    *withdraw.Service
 	hook   func(in workflow.Instance, tr workflow.Transition, err error) error
 	owners ownerMap
+	// deposits, when realDeposits is set, is the real deposit service on
+	// the same store, in place of owners.
+	realDeposits bool
+	deposits     *deposit.Service
 }
 
 // ownerMap is a deposit-address book: "chain|address|memo" → uid.
@@ -237,12 +242,24 @@ func (m ownerMap) OwnerOf(_ context.Context, chainName, address, memo string) (s
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvWith(t, false)
+}
+
+// newEnvWithDeposits is newEnv with the real deposit service (its derived
+// addresses and OwnerOf) in place of the owner map.
+func newEnvWithDeposits(t *testing.T) *env {
+	t.Helper()
+	return newEnvWith(t, true)
+}
+
+func newEnvWith(t *testing.T, realDeposits bool) *env {
+	t.Helper()
 	cat, err := coins.Defaults()
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := &env{t: t, dir: t.TempDir(), clk: &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}, cat: cat,
-		auth: newVerifier(), wal: newWallet(), owners: ownerMap{}}
+		auth: newVerifier(), wal: newWallet(), owners: ownerMap{}, realDeposits: realDeposits}
 	e.open()
 	t.Cleanup(func() { _ = e.st.Close() })
 	return e
@@ -265,8 +282,17 @@ func (e *env) open() {
 		}})
 	e.chain = chainsim.New(chainsim.Options{Store: st, Coins: e.cat, Now: e.clk.Now, Log: zerolog.Nop(), Completer: e.runner})
 	e.bank = banksim.New(banksim.Options{Store: st, Now: e.clk.Now, Log: zerolog.Nop(), Completer: e.runner})
+	var owners withdraw.DepositOwners = e.owners
+	if e.realDeposits {
+		der, err := deposit.NewDeriver("local", chain.Config{})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		e.deposits = deposit.New(deposit.Options{Store: st, Ledger: e.led, Coins: e.cat, Deriver: der, Now: e.clk.Now, Log: zerolog.Nop()})
+		owners = e.deposits
+	}
 	e.svc = withdraw.New(withdraw.Options{Store: st, Ledger: e.led, Coins: e.cat, Wallet: e.wal, Auth: e.auth, Chain: e.chain,
-		Bank: e.bank, Deposits: e.owners, Now: e.clk.Now, Log: zerolog.Nop()})
+		Bank: e.bank, Deposits: owners, Now: e.clk.Now, Log: zerolog.Nop()})
 	e.svc.SetRunner(e.runner, e.runner)
 	e.runner.Register(e.svc.Steps().Definition())
 }
