@@ -31,6 +31,7 @@ import (
 	"tenger/internal/gctune"
 	"tenger/internal/marketdata"
 	"tenger/internal/platform"
+	"tenger/internal/refprice"
 	"tenger/internal/spot"
 )
 
@@ -87,9 +88,19 @@ func run(log zerolog.Logger) error {
 		defer md.Stop()
 		feed = md
 	}
+	// The reference prices are formed here, where the books are: sampled
+	// from the depth the engine publishes to the market data service,
+	// combined with the external sources of $REFPRICE_SOURCES, pinned by
+	// the operator's item in the table (tenger prices --aws pin ...).
+	if md != nil {
+		if err := d.StartRefPrices(ctx, md, refprice.StoreSource{Store: d.Store}); err != nil {
+			return fmt.Errorf("reference prices: %w", err)
+		}
+	}
 	dataDir := getenv("ENGINE_DATA_DIR", defaultDataDir)
 	svc, err := newService(ctx, spot.EngineOptions{Store: d.Store, Ledger: d.Ledger(), Markets: d.Markets, Orders: d.Orders,
-		DataDir: dataDir, Feed: feed, Log: log, Now: d.Now, Exclusive: true}, serviceOptions{MinWait: time.Second})
+		DataDir: dataDir, Feed: feed, Prices: d.RefPrices(), Log: log, Now: d.Now, Exclusive: true},
+		serviceOptions{MinWait: time.Second})
 	if err != nil {
 		return fmt.Errorf("engine start (data dir %s): %w", dataDir, err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 
+	"tenger/internal/refprice"
 	"tenger/internal/webapp"
 )
 
@@ -42,6 +43,10 @@ type Config struct {
 	// WebDist is the built frontend (frontend/dist); when it does not exist
 	// only config.json is deployed to the site bucket.
 	WebDist string
+	// PriceSources are the external sources of the reference prices the
+	// engine polls (refprice.ParseSources: "binance,okx"); empty: the
+	// exchange's own books only.
+	PriceSources string
 }
 
 // Context keys read by ConfigFromContext (`cdk deploy -c stage=prod`).
@@ -54,6 +59,9 @@ const (
 	// ("true" turns a capability on).
 	ContextFuturesLive = "futuresLive"
 	ContextWalletLive  = "walletLive"
+	// ContextPriceSources lists the reference prices' external sources
+	// (`-c priceSources=binance,okx`).
+	ContextPriceSources = "priceSources"
 )
 
 // ConfigFromContext reads the config from CDK context values, defaulting
@@ -70,6 +78,9 @@ func ConfigFromContext(app awscdk.App, repoRoot string) Config {
 		RepoRoot:  repoRoot,
 		LambdaDir: get(ContextLambdaDir, filepath.Join(repoRoot, "build", "lambda")),
 		WebDist:   get(ContextWebDist, filepath.Join(repoRoot, "frontend", "dist")),
+		// The sources are checked here, so a misspelt one fails the synth
+		// rather than the engine's start.
+		PriceSources: get(ContextPriceSources, ""),
 	}
 	cfg.Flags.FuturesLive = get(ContextFuturesLive, "") == "true"
 	cfg.Flags.WalletLive = get(ContextWalletLive, "") == "true"
@@ -88,6 +99,9 @@ func ConfigFromContext(app awscdk.App, repoRoot string) Config {
 func (c Config) Validate(functions []string) error {
 	if c.Stage == "" {
 		return errors.New("stacks: stage is empty")
+	}
+	if _, err := refprice.ParseSources(c.PriceSources, nil); err != nil {
+		return fmt.Errorf("stacks: %s: %w", ContextPriceSources, err)
 	}
 	var missing []string
 	for _, name := range functions {

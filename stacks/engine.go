@@ -110,6 +110,10 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 		// functions (30 s), so it has a new pair's book before most of
 		// them take orders for it (platform.EnvMarketsPoll).
 		"MARKETS_POLL_SECONDS": jsii.String("5"),
+		// The reference prices' external sources, reached over the
+		// security group's HTTPS egress (platform.EnvPriceSources; the
+		// stack tests check the name).
+		"REFPRICE_SOURCES": jsii.String(cfg.PriceSources),
 	}
 	for k, v := range env {
 		containerEnv[k] = jsii.String(v)

@@ -85,7 +85,7 @@ func testConfig(tmp, stage string) (Config, error) {
 		return Config{}, err
 	}
 	return Config{Stage: stage, RepoRoot: root, LambdaDir: lambdaDir, WebDist: dist,
-		SiteOrigins: []string{"https://tenger.example"}}, nil
+		SiteOrigins: []string{"https://tenger.example"}, PriceSources: "binance,okx"}, nil
 }
 
 // toGo turns the jsii JSON (which may hold *string etc.) into plain Go values.
@@ -383,7 +383,8 @@ func TestEngineStack(t *testing.T) {
 				"ReadonlyRootFilesystem": true,
 				"LogConfiguration":       like(obj{"LogDriver": "awslogs"}),
 				"Environment": arrayWith(obj{"Name": "HEALTH_ADDR", "Value": ":8081"},
-					obj{"Name": "MARKETS_POLL_SECONDS", "Value": "5"}),
+					obj{"Name": "MARKETS_POLL_SECONDS", "Value": "5"},
+					obj{"Name": platform.EnvPriceSources, "Value": "binance,okx"}),
 			})},
 		}))
 	})
@@ -946,14 +947,20 @@ func TestConfigValidateNamesMissingBinaries(t *testing.T) {
 	if err := cfg.Validate([]string{"profile", "ws"}); err != nil {
 		t.Fatalf("Validate with binaries = %v", err)
 	}
+	cfg.PriceSources = "binance,coinbase"
+	if err := cfg.Validate([]string{"profile", "ws"}); err == nil || !strings.Contains(err.Error(), "coinbase") {
+		t.Fatalf("Validate with an unknown price source = %v", err)
+	}
 }
 
 func TestConfigFromContext(t *testing.T) {
 	app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(t.TempDir()), Context: &map[string]interface{}{
 		ContextStage: StageProd, ContextSiteOrigins: "https://tenger.mn, https://www.tenger.mn", ContextWalletLive: "true",
+		ContextPriceSources: "binance,okx",
 	}})
 	cfg := ConfigFromContext(app, "/repo")
-	if cfg.Stage != StageProd || cfg.LambdaDir != "/repo/build/lambda" || cfg.WebDist != "/repo/frontend/dist" {
+	if cfg.Stage != StageProd || cfg.LambdaDir != "/repo/build/lambda" || cfg.WebDist != "/repo/frontend/dist" ||
+		cfg.PriceSources != "binance,okx" {
 		t.Errorf("cfg = %+v", cfg)
 	}
 	if !cfg.Flags.WalletLive || cfg.Flags.FuturesLive {

@@ -22,6 +22,9 @@ Usage:
   tenger markets [--data DIR] list | apply FILE | publish FILE
       show the trading pairs, or install a new pair catalogue: in DIR/markets.json (a running
       server opens added pairs within seconds) or, with publish, in the AWS runtime's table
+  tenger prices [--data DIR | --aws] list | pin INDEX PRICE | unpin INDEX
+      show the reference prices that limits and valuations use, or pin one (DIR/prices.json,
+      read by a running server within 5 s; with --aws, the table's pins item)
   tenger bench [--target URL] [--users N] [--orders N] [--concurrency N] [--symbol S]
       end-to-end load: crossing limit orders over HTTP keep-alive against a running
       tenger serve --dev (best with --market-maker=false); reports orders/s accepted,
@@ -53,6 +56,8 @@ func main() {
 		err = runCoins(os.Args[2:])
 	case "markets":
 		err = runMarkets(os.Args[2:])
+	case "prices":
+		err = runPrices(os.Args[2:])
 	case "bench":
 		err = runBench(os.Args[2:])
 	case "version":

@@ -23,8 +23,8 @@ import (
 )
 
 type serveFlags struct {
-	addr, data, web  string
-	dev, marketMaker bool
+	addr, data, web, priceSources string
+	dev, marketMaker              bool
 }
 
 func runServe(args []string) error {
@@ -35,6 +35,7 @@ func runServe(args []string) error {
 	fs.BoolVar(&f.dev, "dev", false, "turn on the local simulators and the /dev routes")
 	fs.StringVar(&f.web, "web", "frontend/dist", "directory of the built web app")
 	fs.BoolVar(&f.marketMaker, "market-maker", true, "with --dev, run the market-maker simulator that keeps the seeded pairs trading")
+	fs.StringVar(&f.priceSources, "price-sources", "", "external sources of the reference prices, e.g. binance,okx (default: the exchange's own books only)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func runServe(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true}, log)
+	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true, PriceSources: f.priceSources}, log)
 	if err != nil {
 		return err
 	}

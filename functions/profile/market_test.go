@@ -21,6 +21,7 @@ import (
 	"tenger/internal/marketdata"
 	"tenger/internal/markets"
 	"tenger/internal/platform"
+	"tenger/internal/refprice"
 	"tenger/internal/store"
 )
 
@@ -46,17 +47,16 @@ type marketState struct {
 	Ticker     marketdata.Ticker
 	Tickers    marketdata.Ticker
 	Kline      marketdata.KlineView // the newest 1min candle
-	BTCinUSD   string               // the wallet's rate of BTC (en_US)
 	DepthSteps [3]int               // levels per side at steps 0..2 (buys)
 }
 
 // TestMarketDataFollowsTheEngine runs the profile function as it runs in
 // AWS (platform.ConfigFromEnv's market data refresh) next to the engine
-// task's market data service (the writer) on the same DynamoDB table, and
-// the wallet function's rates in a container of their own: a cold
-// container shows the engine's depth, trades, ticker, tickers and klines
-// at once, and a warm one follows new trades and a new book within the
-// refresh time of the engine storing them, as do wallet valuations.
+// task's market data service (the writer) on the same DynamoDB table: a
+// cold container shows the engine's depth, trades, ticker, tickers and
+// klines at once, and a warm one follows new trades and a new book within
+// the refresh time of the engine storing them. (Wallet valuations follow
+// the reference prices instead: TestWalletRatesFollowTheReferencePrice.)
 func TestMarketDataFollowsTheEngine(t *testing.T) {
 	st := fntest.Table(t, "profile-md")
 	ctx := context.Background()
@@ -113,14 +113,6 @@ func TestMarketDataFollowsTheEngine(t *testing.T) {
 			Coins: cc, Markets: markets.Defaults(), Config: cfg}
 	}
 	profile := awslambda.NewRuntime("profile", &logs).HTTP(newHandler(deps()))
-	walletDeps := deps()
-	walletRouters, err := walletDeps.WalletArea()
-	if err != nil {
-		t.Fatal(err)
-	}
-	walletMux := http.NewServeMux()
-	httpapi.Mount(walletMux, walletRouters...)
-	wallet := awslambda.NewRuntime("wallet", &logs).HTTP(walletMux)
 
 	read := func() marketState {
 		t.Helper()
@@ -141,9 +133,6 @@ func TestMarketDataFollowsTheEngine(t *testing.T) {
 		if len(ks) > 0 {
 			s.Kline = ks[len(ks)-1]
 		}
-		var rates map[string]map[string]string
-		fntest.Call(t, wallet, fntest.SampleEvent(t, "http_wallet_rate.json", map[string]string{"token": ""}), &rates)
-		s.BTCinUSD = rates["en_US"]["BTC"]
 		return s
 	}
 	check := func(s marketState, tradeID, price, bid string, trades int64) []string {
@@ -165,9 +154,6 @@ func TestMarketDataFollowsTheEngine(t *testing.T) {
 		}
 		if s.Kline.Close != price+".00" {
 			bad = append(bad, fmt.Sprintf("newest 1min candle %+v, want close %s", s.Kline, price))
-		}
-		if r, err := decimal.NewFromString(s.BTCinUSD); err != nil || !r.Equal(decimal.RequireFromString(price)) {
-			bad = append(bad, fmt.Sprintf("wallet rate of BTC %q, want %s", s.BTCinUSD, price))
 		}
 		return bad
 	}
@@ -195,4 +181,135 @@ func TestMarketDataFollowsTheEngine(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Logf("warm containers followed within %s", time.Since(since).Round(time.Millisecond))
+}
+
+// TestWalletRatesFollowTheReferencePrice runs the engine task's reference
+// price service on the books its market data holds, and the wallet and
+// profile functions as they run in AWS on the same table: a self-trade far
+// from the market changes the last price the market calls show, while the
+// wallet's rates and the index_price call show the reference price, and
+// follow it when the book itself moves (bounded, 2 % a minute).
+func TestWalletRatesFollowTheReferencePrice(t *testing.T) {
+	st := fntest.Table(t, "profile-ref")
+	ctx := context.Background()
+	cat := markets.Defaults()
+	var logs bytes.Buffer
+	cc, err := coins.Defaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer, err := marketdata.New(ctx, marketdata.Options{Store: st, Markets: cat, Log: zerolog.New(&logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := func(p string) []marketdata.Level {
+		return []marketdata.Level{{Price: decimal.RequireFromString(p), Qty: decimal.RequireFromString("1")}}
+	}
+	// The engine task's clock steps 5 s at a time; the functions run on
+	// the real one.
+	engineNow := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	engine := &platform.Deps{Store: st, Log: zerolog.New(&logs), Now: func() time.Time { return engineNow },
+		Coins: cc, Markets: cat}
+	svc, err := refprice.New(ctx, refprice.Options{Store: st, Symbols: func() []string { return platform.RefIndexes(cc) },
+		Book: writer, Anchors: map[string]decimal.Decimal{"btcusdt": decimal.RequireFromString("97250.5")}, // the seeded table's
+		Now: engine.Now, Log: engine.Log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := func(n int) {
+		t.Helper()
+		for range n {
+			engineNow = engineNow.Add(5 * time.Second)
+			if err := svc.Step(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	book := func(bid, ask string) {
+		writer.OnDepth("btcusdt", lv(bid), lv(ask), time.Now())
+		if err := writer.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	cfg := platform.ConfigFromEnv()
+	deps := func() *platform.Deps {
+		return &platform.Deps{Store: st, Notify: &fntest.Recorder{}, Log: zerolog.New(&logs), Now: time.Now,
+			Coins: cc, Markets: markets.Defaults(), Config: cfg}
+	}
+	walletRouters, err := deps().WalletArea()
+	if err != nil {
+		t.Fatal(err)
+	}
+	walletMux := http.NewServeMux()
+	httpapi.Mount(walletMux, walletRouters...)
+	wallet := awslambda.NewRuntime("wallet", &logs).HTTP(walletMux)
+	profile := awslambda.NewRuntime("profile", &logs).HTTP(newHandler(deps()))
+	rate := func() decimal.Decimal {
+		t.Helper()
+		var rates map[string]map[string]string
+		fntest.Call(t, wallet, fntest.SampleEvent(t, "http_wallet_rate.json", map[string]string{"token": ""}), &rates)
+		r, err := decimal.NewFromString(rates["en_US"]["BTC"])
+		if err != nil {
+			t.Fatalf("wallet rates %v", rates)
+		}
+		return r
+	}
+	index := func() string {
+		t.Helper()
+		ev := fntest.SampleEvent(t, "http_user_info_header_auth.json", map[string]string{"token": ""})
+		path := "/fe-ex-api/common/index_price"
+		ev.RawPath, ev.RequestContext.HTTP.Path = path, path
+		ev.RouteKey, ev.RequestContext.RouteKey = "POST /fe-ex-api/common/{proxy+}", "POST /fe-ex-api/common/{proxy+}"
+		ev.Body, ev.IsBase64Encoded = "{}", false
+		delete(ev.Headers, "exchange-token")
+		var all []httpapi.IndexPriceView
+		fntest.Call(t, profile, ev, &all)
+		for _, v := range all {
+			if v.Symbol == "btcusdt" {
+				return v.Price + " " + fmt.Sprint(v.Sources)
+			}
+		}
+		t.Fatalf("no btcusdt in %+v", all)
+		return ""
+	}
+	// until polls a function answer for a reader's cache time.
+	until := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(refprice.DefaultReaderTTL + 2*time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not within the readers' cache time", what)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+
+	// Before any price is formed the anchor (the seeded table) answers.
+	if r := rate(); !r.Equal(decimal.RequireFromString("97250.5")) {
+		t.Fatalf("BTC rate %s before any price was formed", r)
+	}
+	book("97240", "97260")
+	steps(60) // a full window of samples, as after five minutes of running
+	until("the book's price", func() bool { return rate().Equal(decimal.RequireFromString("97250")) })
+	if got := index(); got != "97250 map[book:97250]" {
+		t.Fatalf("index_price btcusdt: %s", got)
+	}
+
+	// A self-trade at 100: the last price moves, the reference does not.
+	writer.OnTrades("btcusdt", []marketdata.Trade{{ID: "1", Symbol: "btcusdt", Price: decimal.RequireFromString("100"),
+		Qty: decimal.RequireFromString("0.05"), TakerSide: "BUY", At: time.Now()}})
+	book("99", "101") // it swept the book for two minutes
+	steps(24)
+	book("97240", "97260")
+	steps(2)
+	time.Sleep(refprice.DefaultReaderTTL)
+	if r := rate(); !r.Equal(decimal.RequireFromString("97250")) {
+		t.Fatalf("BTC rate %s after a self-trade at 100", r)
+	}
+
+	// The market itself moves 2 %: the reference follows within minutes.
+	book("99185", "99205")
+	steps(60)
+	until("the moved book's price", func() bool { return rate().Equal(decimal.RequireFromString("99195")) })
 }

@@ -184,7 +184,7 @@ type TradeView struct {
 type FeeRateResp struct {
 	Maker     string `json:"maker" doc:"maker rate, a fraction (0.001 = 0.1%)"`
 	Taker     string `json:"taker" doc:"taker rate, a fraction"`
-	Volume30d string `json:"volume30d" doc:"30-day spot volume in USDT-quoted pairs, which picks the tier"`
+	Volume30d string `json:"volume30d" doc:"30-day spot volume in USDT, which picks the tier: each trade counts the lower of its value at the trade price and at the reference price"`
 	FeeCoin   bool   `json:"feeCoin" doc:"the fee-coin switch (update_fee_coin_open) lowers both rates"`
 }
 

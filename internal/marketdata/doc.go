@@ -5,8 +5,8 @@
 //
 // Wiring: New(ctx, Options{Store, Markets, Pusher, Log}) rebuilds from the
 // store, Start runs the apply/push loop, Stop drains it. The *Service is the
-// Feed the engine calls; NewWalletPrices(md, wallet.SeededPrices()) is the
-// wallet's price source; NewMaker(...).Run(ctx) is the dev market maker.
+// Feed the engine calls, and its BestBidAsk the book the reference prices
+// sample (package refprice); NewMaker(...).Run(ctx) is the dev market maker.
 //
 // Two modes. The fed service (the process that runs the engine: `tenger
 // serve`, the engine task in AWS) keeps everything in memory, answers from

@@ -310,33 +310,56 @@ func (e *env) checkKlinesOf(s *Service) {
 	}
 }
 
-// TestReaderWalletPrices: wallet valuations on a reader follow the stored
-// last prices, and a store failure is an error rather than the seeded price.
-func TestReaderWalletPrices(t *testing.T) {
+// TestReaderLastPrice: a reader's last price follows the stored recent
+// trades, and a store failure is an error rather than no price.
+func TestReaderLastPrice(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	r := e.reader(e.st)
-	w := NewWalletPrices(r, nil)
-	if _, ok, err := w.USDTPrice(ctx, "BTC"); ok || err != nil {
+	if _, ok, err := r.lastPriceOf(ctx, "btcusdt"); ok || err != nil {
 		t.Fatalf("price before any trade: %v %v", ok, err)
 	}
 	e.feed("btcusdt", tr("1", "2026-02-02T00:00:10Z", "50000", "1", "BUY"))
 	e.clock.Add(time.Second)
-	if p, ok, err := w.USDTPrice(ctx, "BTC"); !ok || err != nil || !p.Equal(d("50000")) {
+	if p, ok, err := r.lastPriceOf(ctx, "btcusdt"); !ok || err != nil || !p.Equal(d("50000")) {
 		t.Fatalf("price %s %v %v", p, ok, err)
 	}
 	e.feed("btcusdt", tr("2", "2026-02-02T00:00:20Z", "51000", "1", "BUY"))
 	e.clock.Add(time.Second)
-	if p, _, _ := w.USDTPrice(ctx, "BTC"); !p.Equal(d("51000")) {
+	if p, _, _ := r.lastPriceOf(ctx, "btcusdt"); !p.Equal(d("51000")) {
 		t.Fatalf("price after a new trade %s", p)
 	}
 	// A reader that cannot read at all says so.
 	broken := e.reader(failingStore{e.st})
-	if _, _, err := NewWalletPrices(broken, nil).USDTPrice(ctx, "BTC"); err == nil {
+	if _, _, err := broken.lastPriceOf(ctx, "btcusdt"); err == nil {
 		t.Fatal("no error from a store that fails")
 	}
 	if _, err := broken.Depth("btcusdt", 0, 0); err == nil {
 		t.Fatal("depth without an error from a store that fails")
+	}
+}
+
+// TestBestBidAsk: the fed service answers the top of the book the engine
+// last published, for the reference prices to sample.
+func TestBestBidAsk(t *testing.T) {
+	e := newEnv(t)
+	if _, _, ok := e.md.BestBidAsk("btcusdt"); ok {
+		t.Fatal("a book before any depth")
+	}
+	e.md.OnDepth("btcusdt", []Level{{Price: d("99"), Qty: d("1")}, {Price: d("98"), Qty: d("1")}},
+		[]Level{{Price: d("101"), Qty: d("2")}}, at("2026-02-02T00:00:00Z"))
+	_ = e.md.Sync(context.Background())
+	bid, ask, ok := e.md.BestBidAsk("btcusdt")
+	if !ok || !bid.Equal(d("99")) || !ask.Equal(d("101")) {
+		t.Fatalf("best %s / %s %v", bid, ask, ok)
+	}
+	e.md.OnDepth("btcusdt", nil, []Level{{Price: d("101"), Qty: d("2")}}, at("2026-02-02T00:00:01Z"))
+	_ = e.md.Sync(context.Background())
+	if bid, _, ok := e.md.BestBidAsk("btcusdt"); !ok || !bid.IsZero() {
+		t.Fatalf("one-sided book: bid %s %v", bid, ok)
+	}
+	if _, _, ok := e.md.BestBidAsk("nopair"); ok {
+		t.Fatal("an unknown pair has a book")
 	}
 }
 

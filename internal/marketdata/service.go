@@ -578,3 +578,22 @@ func (st *symState) lastPrice() (decimal.Decimal, bool) {
 }
 
 func ms(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
+
+// BestBidAsk is the best bid and ask of the symbol's book as the engine
+// last published it; ok is false for an unknown pair or one without a
+// published book. The reference price service samples it (refprice.Book).
+func (s *Service) BestBidAsk(symbol string) (bid, ask decimal.Decimal, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.state(symbol)
+	if st == nil || st.depthAt.IsZero() {
+		return decimal.Zero, decimal.Zero, false
+	}
+	if len(st.bids) > 0 {
+		bid = st.bids[0].Price
+	}
+	if len(st.asks) > 0 {
+		ask = st.asks[0].Price
+	}
+	return bid, ask, true
+}

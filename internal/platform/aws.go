@@ -53,6 +53,9 @@ const (
 	EnvDynamoEndpoint = "DYNAMODB_ENDPOINT"
 	// EnvMarketsPoll is how often (seconds) the pair catalogue is re-read.
 	EnvMarketsPoll = "MARKETS_POLL_SECONDS"
+	// EnvPriceSources lists the reference prices' external sources
+	// (Config.PriceSources); only the engine task polls them.
+	EnvPriceSources = "REFPRICE_SOURCES"
 )
 
 // ConfigFromEnv reads the deployment configuration of a function or task.
@@ -68,6 +71,7 @@ func ConfigFromEnv() Config {
 		WalletLive:        os.Getenv(EnvWalletLive) == "true",
 		ContentReadToken:  os.Getenv(EnvContentToken),
 		MarketDataRefresh: marketdata.DefaultRefresh,
+		PriceSources:      os.Getenv(EnvPriceSources),
 	}
 }
 

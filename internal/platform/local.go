@@ -18,6 +18,7 @@ import (
 	"tenger/internal/notify/outbox"
 	"tenger/internal/push/hub"
 	qembedded "tenger/internal/queue/embedded"
+	"tenger/internal/refprice"
 	"tenger/internal/spot"
 	"tenger/internal/store/embedded"
 	"tenger/internal/wallet"
@@ -125,9 +126,14 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	}
 	md.Start()
 	l.onClose(func() error { md.Stop(); return nil })
+	// The reference prices sample the books the engine publishes to md;
+	// operators pin them in DATA/prices.json (tenger prices pin).
+	if err := l.StartRefPrices(ctx, md, refprice.FileSource{Dir: dataDir}); err != nil {
+		return err
+	}
 	eng, err := spot.NewEngine(ctx, spot.EngineOptions{Store: l.Store, Ledger: l.Ledger(), Markets: l.Markets,
-		Orders: l.Orders, DataDir: filepath.Join(dataDir, "engine"), Feed: md, Log: l.Log, Now: l.Now, Exclusive: true,
-		Batch: localEngineBatch})
+		Orders: l.Orders, DataDir: filepath.Join(dataDir, "engine"), Feed: md, Prices: l.RefPrices(), Log: l.Log, Now: l.Now,
+		Exclusive: true, Batch: localEngineBatch})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/shopspring/decimal"
 
 	"tenger/internal/analytics"
 	"tenger/internal/auth"
@@ -24,6 +25,7 @@ import (
 	"tenger/internal/notify"
 	"tenger/internal/push"
 	"tenger/internal/queue"
+	"tenger/internal/refprice"
 	"tenger/internal/spot"
 	"tenger/internal/store"
 	"tenger/internal/wallet"
@@ -52,6 +54,10 @@ type Config struct {
 	// another task. Zero (tenger serve): they read the service the engine
 	// feeds in this process (MarketData).
 	MarketDataRefresh time.Duration
+	// PriceSources lists the external sources of the reference prices
+	// (refprice.ParseSources: "binance,okx"; empty: the exchange's own
+	// books only). Only the process that runs the engine polls them.
+	PriceSources string
 }
 
 // Deps are the ports every service is built from.
@@ -89,6 +95,8 @@ type Deps struct {
 	mdrErr     error
 	spotOnce   sync.Once
 	spot       *spot.Service
+	refOnce    sync.Once
+	ref        *refprice.Reader
 }
 
 // onClose registers a closer; Close runs them in reverse order.
@@ -165,6 +173,7 @@ func (d *Deps) ProfileArea() []*httpapi.Router {
 		httpapi.NewProfileRouter(d.Auth(), d.APIOptions("profile", sessions)),
 		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), d.APIOptions("site", sessions)),
 		httpapi.NewMarketRouterWith(d.Coins, d.Markets, md, favourites.New(d.Store, d.Markets), d.APIOptions("market", sessions)),
+		httpapi.NewIndexPriceRouter(d.RefPrices(), d.APIOptions("market", sessions)),
 	}
 }
 
@@ -182,12 +191,75 @@ func (d *Deps) Wallet() *wallet.Service {
 
 func (d *Deps) buildWallet() {
 	d.ledger = ledger.New(d.Store, d.Now)
-	// Valuations follow the last traded prices, falling back to the seeded table.
-	var prices wallet.Prices
-	if md, err := d.MarketReader(); err == nil && md != nil {
-		prices = marketdata.NewWalletPrices(md, wallet.SeededPrices())
+	// Valuations and the withdrawal limit follow the reference prices,
+	// never the last trade price (package refprice).
+	d.wallet = wallet.New(wallet.Options{Store: d.Store, Ledger: d.ledger, Coins: d.Coins, Auth: d.Auth(), Prices: d.RefPrices(),
+		Now: d.Now, Log: d.Log})
+}
+
+// RefPrices reads the reference prices the process that runs the engine
+// forms (StartRefPrices), with the seeded table as the anchors of indexes
+// that have none yet. Built once per Deps.
+func (d *Deps) RefPrices() *refprice.Reader {
+	d.refOnce.Do(func() {
+		d.ref = refprice.NewReader(d.Store, d.refAnchors(), 0, d.Now)
+	})
+	return d.ref
+}
+
+// refAnchors are the seeded prices of the catalogue's coins, by index.
+func (d *Deps) refAnchors() map[string]decimal.Decimal {
+	seed := wallet.SeededPrices()
+	out := map[string]decimal.Decimal{}
+	ctx := context.Background()
+	for _, c := range d.Coins.List() {
+		if c.IsFiat {
+			if f, _ := seed.FiatPerUSDT(ctx); f.IsPositive() {
+				out[refprice.FiatIndex] = f
+			}
+			continue
+		}
+		if p, ok, _ := seed.USDTPrice(ctx, c.Symbol); ok && c.Symbol != "USDT" {
+			out[refprice.IndexOf(c.Symbol)] = p
+		}
 	}
-	d.wallet = wallet.New(wallet.Options{Store: d.Store, Ledger: d.ledger, Coins: d.Coins, Auth: d.Auth(), Prices: prices, Now: d.Now, Log: d.Log})
+	return out
+}
+
+// refIndexes lists the indexes of the catalogue's coins.
+func (d *Deps) refIndexes() []string { return RefIndexes(d.Coins) }
+
+// RefIndexes lists the reference price indexes of a coin catalogue: one
+// per coin other than USDT, the fiat's (usdtmnt) included.
+func RefIndexes(cat *coins.Catalogue) []string {
+	var names []string
+	for _, c := range cat.List() {
+		if c.IsFiat {
+			names = append(names, refprice.FiatCoin)
+			continue
+		}
+		names = append(names, c.Symbol)
+	}
+	return refprice.Indexes(names)
+}
+
+// StartRefPrices starts the service that forms the reference prices from
+// the engine's books (book: the fed market data), the external sources of
+// Config.PriceSources and the operator's pins; Close stops it. Only the
+// process that runs the engine calls it.
+func (d *Deps) StartRefPrices(ctx context.Context, book refprice.Book, pins refprice.PinSource) error {
+	sources, err := refprice.ParseSources(d.Config.PriceSources, nil)
+	if err != nil {
+		return err
+	}
+	svc, err := refprice.New(ctx, refprice.Options{Store: d.Store, Symbols: d.refIndexes, Book: book, Sources: sources,
+		Pins: pins, Anchors: d.refAnchors(), Now: d.Now, Log: d.Log})
+	if err != nil {
+		return err
+	}
+	svc.Start()
+	d.onClose(func() error { svc.Stop(); return nil })
+	return nil
 }
 
 // MarketData is the market data service the engine feeds (trades,
@@ -223,7 +295,7 @@ func (d *Deps) MarketReader() (*marketdata.Service, error) {
 func (d *Deps) Spot() *spot.Service {
 	d.spotOnce.Do(func() {
 		d.spot = spot.New(spot.Options{Store: d.Store, Ledger: d.Ledger(), Markets: d.Markets, Orders: d.Orders,
-			FeeCoin: d.Wallet(), Now: d.Now, Log: d.Log})
+			FeeCoin: d.Wallet(), Prices: d.RefPrices(), Now: d.Now, Log: d.Log})
 	})
 	return d.spot
 }

@@ -110,8 +110,10 @@
 // # Fees
 //
 // Maker and taker rates come from a tier table (DefaultFeeTiers) by the
-// user's 30-day volume in USDT-quoted pairs (daily items per user, added
-// to by each trade's posting and spread over volumeShards items so that
+// user's 30-day volume in USDT (every pair's trades, each valued at the
+// lower of its quote amount and its base at the reference price, so a
+// self-trade far from the market buys no tier; settler.volume), in daily
+// items per user, added to by each trade's posting and spread over volumeShards items so that
 // one user's trades can share store transactions), less FeeCoinDiscount
 // while the user's update_fee_coin_open switch is on. The rates are fixed
 // on the order when it is placed, so settling an event again builds the

@@ -39,6 +39,9 @@ type EngineOptions struct {
 	Sync matching.SyncPolicy
 	// Feed receives trades and depth (nil: none).
 	Feed marketdata.Feed
+	// Prices are the reference prices a trade's fee-tier volume is valued
+	// at (nil: USDT pairs count their quote amount, the others nothing).
+	Prices RefPrices
 	// Batch is the most commands read per batch (default 256).
 	Batch int
 	// Visibility is the queue visibility timeout (default 30 s).
@@ -131,7 +134,7 @@ func NewEngine(ctx context.Context, o EngineOptions) (*Engine, error) {
 	e := &Engine{o: o, buf: matching.NewEventBuffer(4096), bySym: map[string]uint32{},
 		bookCfg: map[uint32]matching.BookConfig{}, lastDepth: map[uint32]time.Time{}, dirty: map[uint32]bool{}}
 	e.set = &settler{st: o.Store, tx: newTxCombiner(o.Store), led: o.Ledger, pairs: map[uint32]markets.Pair{}, cfgs: map[uint32]matching.SymbolConfig{},
-		meta: map[uint64]*orderMeta{}}
+		meta: map[uint64]*orderMeta{}, prices: o.Prices}
 	e.set.now = func() int64 {
 		if e.batchAt.IsZero() {
 			return o.Now().UnixMilli()

@@ -120,7 +120,7 @@ type Trade struct {
 //	outbox      pk "SOUT#<symbol>" sk "<id 20d>"       cmd (encoded command), at
 //	            pk "SOUT#<symbol>" sk "<id 20d>#amend" cmd, at, dedup, qty (the amend's new total in lots)
 //	trade row   pk "STRD#<orderId>" sk "<tradeId 20d>" gsi1 "STRDU#<uid>" / "<at 13d>#<symbol>#<tradeId 20d>"
-//	volume      pk "SVOL#<uid>" sk "<yyyymmdd>#<shard>" quote volume of USDT-quoted pairs that day, in up
+//	volume      pk "SVOL#<uid>" sk "<yyyymmdd>#<shard>" the day's trade volume in USDT (settler.volume), in up
 //	                                                    to volumeShards items (tradeId mod volumeShards)
 //
 // attrTriggeredAt is set on a stop order when its stop is reached (Unix ms).

@@ -40,8 +40,20 @@ type Options struct {
 	FeeCoin FeeCoinSwitch
 	// FeeTiers defaults to DefaultFeeTiers.
 	FeeTiers []FeeTier
-	Now      func() time.Time
-	Log      zerolog.Logger
+	// Prices are the reference prices (refprice.Reader): the band of a
+	// market buy by quantity is taken from them. Nil: the pair's last
+	// trade price (tests of order entry alone).
+	Prices RefPrices
+	Now    func() time.Time
+	Log    zerolog.Logger
+}
+
+// RefPrices values coins at the exchange's reference prices, which one
+// small trade at a price of the traders' choosing cannot move (package
+// refprice); ok is false when a coin has none.
+type RefPrices interface {
+	PairPrice(ctx context.Context, base, quote string) (decimal.Decimal, bool, error)
+	USDTPrice(ctx context.Context, coin string) (decimal.Decimal, bool, error)
 }
 
 // Service is the trading API: order entry, cancellation and queries.
@@ -52,6 +64,7 @@ type Service struct {
 	orders queue.Queue
 	fc     FeeCoinSwitch
 	tiers  []FeeTier
+	prices RefPrices
 	now    func() time.Time
 	log    zerolog.Logger
 	ctr    atomic.Uint64
@@ -81,7 +94,7 @@ func New(o Options) *Service {
 		o.FeeTiers = DefaultFeeTiers
 	}
 	s := &Service{st: o.Store, led: o.Ledger, cat: o.Markets, orders: o.Orders, fc: o.FeeCoin, tiers: o.FeeTiers,
-		now: o.Now, log: o.Log}
+		prices: o.Prices, now: o.Now, log: o.Log}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	s.ctr.Store(binary.LittleEndian.Uint64(b[:]))
@@ -114,8 +127,8 @@ func historySK(ms int64, id string) string {
 // FeeRates are a user's spot fee rates (fractions of the amount received).
 type FeeRates struct {
 	Maker, Taker decimal.Decimal
-	// Volume30d is the user's spot volume of the last 30 days in
-	// USDT-quoted pairs, which picks the tier.
+	// Volume30d is the user's spot volume of the last 30 days in USDT
+	// (settler.volume), which picks the tier.
 	Volume30d decimal.Decimal
 	// FeeCoin is set while the fee-coin switch lowers both rates.
 	FeeCoin bool
@@ -181,7 +194,7 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 			}
 		}
 		if c.byBase {
-			last, err := s.lastPrice(ctx, c.pair.Symbol)
+			band, err := s.bandPrice(ctx, c.pair)
 			if err != nil {
 				return "", err
 			}
@@ -189,7 +202,7 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 			if err != nil {
 				return "", err
 			}
-			if err := withBudget(&c, bal.Available, last); err != nil {
+			if err := withBudget(&c, bal.Available, band); err != nil {
 				return "", err
 			}
 		}
@@ -237,6 +250,24 @@ func (s *Service) checkStop(ctx context.Context, c checked) error {
 		return apperr.New(apperr.CodeTradeStopReached, last.StringFixed(c.pair.PricePrecision))
 	}
 	return nil
+}
+
+// bandPrice is the price a market buy by quantity is banded around: the
+// pair's reference price, which a trade far from the market cannot move
+// (the last trade price could be pushed up by a self-trade to lift the
+// band off buyers' orders, letting them sweep asks placed far above the
+// market); the last trade price only when there is no reference.
+func (s *Service) bandPrice(ctx context.Context, p markets.Pair) (decimal.Decimal, error) {
+	if s.prices != nil {
+		ref, ok, err := s.prices.PairPrice(ctx, p.Base, p.Quote)
+		if err != nil {
+			return decimal.Zero, err
+		}
+		if ok && ref.IsPositive() {
+			return ref, nil
+		}
+	}
+	return s.lastPrice(ctx, p.Symbol)
 }
 
 // lastPrice is the pair's last settled trade price (the book marks), zero

@@ -41,7 +41,10 @@ type settler struct {
 	pairs map[uint32]markets.Pair
 	cfgs  map[uint32]matching.SymbolConfig
 	meta  map[uint64]*orderMeta
-	now   func() int64
+	// prices value a trade for the fee tier's volume (nil: USDT pairs
+	// count their quote amount, the others nothing).
+	prices RefPrices
+	now    func() int64
 	// tx combines the plain transactions of concurrent jobs (settle_tx.go).
 	tx *txCombiner
 }
@@ -256,6 +259,10 @@ func (s *settler) trade(ctx context.Context, e *matching.Event) (job, error) {
 	add(ba, fa, ledger.Available, p.Quote, sellFee)
 	add(sa, ba, ledger.Available, p.Base, qty.Sub(buyFee))
 	add(sa, fa, ledger.Available, p.Base, buyFee)
+	vol, hasVol, err := s.volume(ctx, p, qty, money)
+	if err != nil {
+		return nil, err
+	}
 	now := s.now()
 	tid := fmt.Sprintf("%020d", e.TradeID)
 	tidShort := fmt.Sprintf("%d", e.TradeID)
@@ -271,7 +278,7 @@ func (s *settler) trade(ctx context.Context, e *matching.Event) (job, error) {
 			"price": price, "volume": qty, "money": money, "fee": fee, "feeCoin": feeCoin, "at": now, "uid": m.uid,
 			store.AttrGSI1PK: pkUserTrds + m.uid, store.AttrGSI1SK: fmt.Sprintf("%013d#%s#%s", now, p.Symbol, tid),
 		}, nil))
-		if p.Quote == "USDT" {
+		if hasVol {
 			day := volumeKey(m.uid, now, e.TradeID)
 			// Kept a little longer than the fee window after its day ends,
 			// then expired by the store. The expiry depends on the day only,
@@ -279,7 +286,7 @@ func (s *settler) trade(ctx context.Context, e *matching.Event) (job, error) {
 			// expiry index is written once per day, not on every trade.
 			dayEnd := (now/86_400_000 + 1) * 86_400
 			ttl := dayEnd + int64(volumeWindow/time.Second) + 7*86400
-			extra = append(extra, store.UpdateOp(day, store.NewUpdate().Add("vol", money).Set(store.AttrTTL, ttl), nil))
+			extra = append(extra, store.UpdateOp(day, store.NewUpdate().Add("vol", vol).Set(store.AttrTTL, ttl), nil))
 		}
 	}
 	role := func(id uint64) string {
@@ -350,6 +357,36 @@ func (s *settler) finish(ctx context.Context, e *matching.Event, rejected bool) 
 		_, err := s.led.Post(ctx, post)
 		return err
 	}, nil
+}
+
+// volume is what a trade adds to each side's 30-day volume, in USDT: the
+// lower of its value at the trade price (the quote amount, valued at the
+// quote's reference price unless the quote is USDT) and its value at the
+// base's reference price. Two accounts of one person trading with each
+// other far from the market gain nothing by it: above the market the
+// reference value caps the volume, below it the fee they pay shrinks with
+// the volume. ok is false when the trade cannot be valued (its quote has
+// no price).
+func (s *settler) volume(ctx context.Context, p markets.Pair, qty, money decimal.Decimal) (decimal.Decimal, bool, error) {
+	atTrade, ok := money, p.Quote == "USDT"
+	if s.prices == nil {
+		return atTrade, ok, nil
+	}
+	if !ok {
+		q, has, err := s.prices.USDTPrice(ctx, p.Quote)
+		if err != nil || !has {
+			return decimal.Zero, false, err
+		}
+		atTrade = money.Mul(q)
+	}
+	b, has, err := s.prices.USDTPrice(ctx, p.Base)
+	if err != nil {
+		return decimal.Zero, false, err
+	}
+	if has {
+		atTrade = decimal.Min(atTrade, qty.Mul(b))
+	}
+	return atTrade.RoundFloor(feeScale), true, nil
 }
 
 func timeDay(ms int64) string { return time.UnixMilli(ms).UTC().Format("20060102") }

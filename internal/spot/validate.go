@@ -180,22 +180,24 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 }
 
 // MarketBuyBand is the price protection of a market buy by quantity: its
-// budget is at most its volume at the pair's last trade price times this,
-// so it never pays more than half as much again as the last price on
-// average, and holds no more of the balance than that while it matches.
+// budget is at most its volume at the pair's reference price (the last
+// trade price when it has none) times this, so it never pays more than half
+// as much again as that price on average, and holds no more of the balance
+// than that while it matches.
 var MarketBuyBand = decimal.RequireFromString("1.5")
 
 // withBudget gives a market buy by quantity its budget: everything of the
 // quote coin the user can spend (whole quote units), at most what the
-// quantity could cost at the book's top price and, once the pair has
-// traded (last > 0), at most its volume at last × MarketBuyBand. The order
+// quantity could cost at the book's top price and, once the pair has a
+// price (band > 0: its reference price, or its last trade price), at most
+// its volume at band × MarketBuyBand. The order
 // holds it for the moment it takes to match, and its end releases what it
 // did not spend.
-func withBudget(c *checked, available, last decimal.Decimal) error {
+func withBudget(c *checked, available, band decimal.Decimal) error {
 	limit := c.maxBudget
-	if last.IsPositive() {
-		band := c.cfg.FromLots(c.cmd.Qty).Mul(last).Mul(MarketBuyBand)
-		if units, err := c.cfg.QuoteToUnitsFloor(band); err == nil {
+	if band.IsPositive() {
+		most := c.cfg.FromLots(c.cmd.Qty).Mul(band).Mul(MarketBuyBand)
+		if units, err := c.cfg.QuoteToUnitsFloor(most); err == nil {
 			limit = min(limit, units)
 		}
 	}
