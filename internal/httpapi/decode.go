@@ -18,6 +18,8 @@ import (
 // decodeBody reads a JSON object body of at most max bytes into dst. An empty
 // body counts as {}. Every failure is a catalogue error: oversized bodies
 // CodeBodyTooLarge, anything malformed or mistyped 410 with the field named.
+// Keys must be the fields' exact names and appear once per object, and text
+// must be valid UTF-8 (checkStrict); unknown keys are ignored.
 func decodeBody(w http.ResponseWriter, hr *http.Request, max int64, dst any) error {
 	body, err := io.ReadAll(http.MaxBytesReader(w, hr.Body, max))
 	if err != nil {
@@ -33,6 +35,9 @@ func decodeBody(w http.ResponseWriter, hr *http.Request, max int64, dst any) err
 	}
 	if body[0] != '{' {
 		return apperr.Param("body must be a JSON object")
+	}
+	if err := checkStrict(body, reflect.TypeOf(dst)); err != nil {
+		return err
 	}
 	// The common case, a well-formed body, in one pass; a failure is
 	// decoded again below only to name what is wrong.
@@ -181,8 +186,12 @@ func jsonName(f reflect.StructField) string {
 	return name
 }
 
-// FlexString accepts a JSON string or number (clients send codes and phone
-// numbers both ways) and holds it as a string.
+// FlexString accepts a JSON string or number (clients send codes, phone
+// numbers and amounts both ways) and holds it as a string. A number is kept
+// as the exact text the client sent, never read through a float, so both
+// forms of one value reach the field's own rule as the same text and get the
+// same answer: a 400-digit amount is "too long" (13509) as a number as it is
+// as a string, where reading it as a float64 made it a type error (410).
 type FlexString string
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -199,7 +208,9 @@ func (s *FlexString) UnmarshalJSON(b []byte) error {
 		*s = FlexString(str)
 		return nil
 	}
-	if _, err := strconv.ParseFloat(string(b), 64); err == nil && (b[0] == '-' || (b[0] >= '0' && b[0] <= '9')) {
+	// The decoder hands over only valid JSON values: one starting with a
+	// digit or '-' is a number.
+	if len(b) > 0 && (b[0] == '-' || (b[0] >= '0' && b[0] <= '9')) {
 		*s = FlexString(b)
 		return nil
 	}
@@ -210,7 +221,9 @@ func (s *FlexString) UnmarshalJSON(b []byte) error {
 func (s FlexString) String() string { return strings.TrimSpace(string(s)) }
 
 // FlexInt accepts a JSON integer or a string holding one (the spec sends
-// operationType both as 6 and as "17").
+// operationType both as 6 and as "17"). Both forms follow one rule, the
+// documented pattern ^-?[0-9]+$ within int64: no '+', spaces, fraction or
+// exponent, and anything else is 410 "<field>: must be an integer".
 type FlexInt struct {
 	V   int64
 	Set bool
@@ -227,14 +240,29 @@ func (n *FlexInt) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		s = strings.TrimSpace(s)
 	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
+	v, ok := parseInteger(s)
+	if !ok {
 		return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeFor[FlexInt]()}
 	}
 	*n = FlexInt{V: v, Set: true}
 	return nil
+}
+
+// parseInteger reads s when it matches ^-?[0-9]+$ and fits in an int64.
+// strconv.ParseInt alone would also take a leading '+'.
+func parseInteger(s string) (int64, bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	return v, err == nil
 }
 
 // MarshalJSON implements json.Marshaler.

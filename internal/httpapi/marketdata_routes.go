@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"unicode/utf8"
 
 	"tenger/internal/apperr"
 	"tenger/internal/marketdata"
@@ -235,18 +236,32 @@ func marketHandle[Req any, Resp any](r *Router, path string, opts RouteOpts, fn 
 }
 
 // decodeQuery decodes query parameters as a JSON object of strings (the
-// request fields are FlexString / FlexInt, which accept strings).
+// request fields are FlexString / FlexInt, which accept strings), under the
+// body's rules: exact names, each given once, valid UTF-8 text.
 func decodeQuery(hr *http.Request, dst any) error {
 	if len(hr.URL.RawQuery) > DefaultMaxBody {
 		return apperr.New(apperr.CodeBodyTooLarge, DefaultMaxBody)
 	}
 	m := map[string]string{}
 	for k, v := range hr.URL.Query() {
+		// json.Marshal would turn bad bytes into U+FFFD unseen.
+		if !utf8.ValidString(k) {
+			return apperr.Param("a parameter name is not valid UTF-8 text")
+		}
+		if len(v) > 1 {
+			return apperr.Param(k + ": duplicate key")
+		}
+		if len(v) == 1 && !utf8.ValidString(v[0]) {
+			return apperr.Param(k + ": must be valid UTF-8 text")
+		}
 		if len(v) > 0 {
 			m[k] = v[0]
 		}
 	}
 	b, _ := json.Marshal(m)
+	if err := checkStrict(b, reflect.TypeOf(dst)); err != nil {
+		return err
+	}
 	if err := json.Unmarshal(b, dst); err != nil {
 		return decodeError(err)
 	}

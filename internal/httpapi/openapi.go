@@ -72,18 +72,27 @@ func OpenAPI(title, version string, routes []RouteDoc) map[string]any {
 	}
 	return map[string]any{
 		"openapi": "3.1.0",
-		"info":    map[string]any{"title": title, "version": version},
+		"info":    map[string]any{"title": title, "version": version, "description": decodingRules},
 		"paths":   paths,
 		"components": map[string]any{
 			"securitySchemes": map[string]any{
 				"exchangeToken": map[string]any{"type": "apiKey", "in": "header", "name": HeaderToken},
 				"tokenCookie":   map[string]any{"type": "apiKey", "in": "cookie", "name": CookieToken},
-				"xsrfHeader":    map[string]any{"type": "apiKey", "in": "header", "name": HeaderXSRF},
+				"xsrfHeader": map[string]any{"type": "apiKey", "in": "header", "name": HeaderXSRF,
+					"description": "with the token cookie: the value of the " + CookieXSRF + " cookie that sign-in sets, derived from the session (an HMAC-SHA256 keyed by its token); any other value is refused"},
 			},
 		},
 		"x-error-catalogue": codes,
 	}
 }
+
+// decodingRules is the document's statement of how request bodies are
+// read (decodeBody and checkStrict); README's API conventions say the same.
+const decodingRules = "Request bodies are JSON objects of at most 64 KB. Keys are matched exactly (case-sensitive): " +
+	"a key given twice in one object, at any depth, or a known field's name in another letter case is refused with 410 naming it; " +
+	"unknown keys are ignored. Text must be valid UTF-8 (no lone surrogate escapes), else 410 naming the field. " +
+	"Integer fields take a JSON integer or a string matching ^-?[0-9]+$; amounts, prices and codes take a string or a number, " +
+	"read from its exact text, and the field's own rule then applies to both forms alike."
 
 func operationID(rt RouteDoc) string {
 	s := strings.Trim(rt.Path, "/")
@@ -109,9 +118,10 @@ func schemaOf(t reflect.Type, seen map[reflect.Type]bool) map[string]any {
 	case decimalType:
 		return map[string]any{"type": "string", "format": "decimal"}
 	case flexIntType:
-		return map[string]any{"oneOf": []any{map[string]any{"type": "integer"}, map[string]any{"type": "string", "pattern": "^-?[0-9]+$"}}}
+		return map[string]any{"oneOf": []any{map[string]any{"type": "integer"}, map[string]any{"type": "string", "pattern": "^-?[0-9]+$"}},
+			"description": "an integer within int64, as a JSON number or a string; both forms follow ^-?[0-9]+$ (no '+', spaces, fraction or exponent)"}
 	case flexStringType:
-		return map[string]any{"type": "string", "description": "a number is accepted too"}
+		return map[string]any{"type": "string", "description": "a number is accepted too, kept as its exact text, so both forms get the same answer"}
 	}
 	switch t.Kind() {
 	case reflect.String:
