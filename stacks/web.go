@@ -21,10 +21,8 @@ const ConfigObjectKey = "config.json"
 
 // contentSecurityPolicy allows the app's own files and the AWS endpoints it
 // calls (the HTTP API and the WebSocket API live on execute-api domains).
-const contentSecurityPolicy = "default-src 'self'; " +
-	"connect-src 'self' https://*.execute-api.amazonaws.com wss://*.execute-api.amazonaws.com; " +
-	"img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; " +
-	"script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+// It is the one policy `tenger serve` also answers (webapp.SecurityHeaders).
+const contentSecurityPolicy = webapp.ContentSecurityPolicy
 
 // WebStack is the site: a private bucket behind CloudFront.
 type WebStack struct {

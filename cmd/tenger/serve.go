@@ -159,7 +159,8 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	mux := http.NewServeMux()
 	httpapi.Mount(mux, all...)
 	mux.Handle("/", webapp.Handler(webDir))
-	return mux, nil
+	// The security headers CloudFront adds in AWS, on every answer.
+	return webapp.SecurityHeaders(mux), nil
 }
 
 // storeProbe is a cheap query the health check runs against the store.

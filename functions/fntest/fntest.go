@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"tenger/internal/awslambda"
+	"tenger/internal/httpapi"
 	"tenger/internal/notify"
 	"tenger/internal/store/dynamo"
 	"tenger/localstack/ddblocal"
@@ -103,6 +104,20 @@ func SampleEvent(t testing.TB, name string, fill map[string]string) events.APIGa
 	}
 	if strings.Contains(ev.Body, "{{") {
 		t.Fatalf("%s: unfilled placeholder in %s", name, ev.Body)
+	}
+	// A browser signed in with this session token sends its session's
+	// anti-forgery token (sign-in set it in the XSRF-TOKEN cookie), not the
+	// recorded event's value, which belongs to no session.
+	if tok := fill["token"]; tok != "" {
+		if _, ok := ev.Headers["x-xsrf-token"]; ok {
+			v := httpapi.XSRFToken(tok)
+			ev.Headers["x-xsrf-token"] = v
+			for i, c := range ev.Cookies {
+				if strings.HasPrefix(c, httpapi.CookieXSRF+"=") {
+					ev.Cookies[i] = httpapi.CookieXSRF + "=" + v
+				}
+			}
+		}
 	}
 	return ev
 }

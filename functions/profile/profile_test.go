@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/rs/zerolog"
 
 	"tenger/functions/fntest"
@@ -59,18 +60,36 @@ func TestSignUpAndInFromSampleEvents(t *testing.T) {
 		t.Fatalf("login: %+v", env)
 	}
 	// The session cookie leaves through the v2 response's cookies list.
-	var cookie *http.Cookie
+	var cookie, xsrf *http.Cookie
 	for _, c := range resp.Cookies {
 		if ck, err := http.ParseSetCookie(c); err == nil && ck.Name == "token" {
 			cookie = ck
+		} else if err == nil && ck.Name == "XSRF-TOKEN" {
+			xsrf = ck
 		}
 	}
 	if cookie == nil || cookie.Value != login.Token || !cookie.Secure {
 		t.Fatalf("session cookie = %+v (cookies %q)", cookie, resp.Cookies)
 	}
+	// The anti-forgery token is bound to the session: the recorded event's
+	// value is replaced by the one sign-in handed out, as the browser would.
+	if xsrf == nil || xsrf.Value == "" {
+		t.Fatalf("no anti-forgery cookie at sign-in (cookies %q)", resp.Cookies)
+	}
+	withXSRF := func(ev events.APIGatewayV2HTTPRequest) events.APIGatewayV2HTTPRequest {
+		if _, ok := ev.Headers["x-xsrf-token"]; ok {
+			ev.Headers["x-xsrf-token"] = xsrf.Value
+		}
+		for i, c := range ev.Cookies {
+			if strings.HasPrefix(c, "XSRF-TOKEN=") {
+				ev.Cookies[i] = "XSRF-TOKEN=" + xsrf.Value
+			}
+		}
+		return ev
+	}
 
 	for _, sample := range []string{"http_user_info_cookie_auth.json", "http_user_info_header_auth.json"} {
-		_, env = fntest.Do(t, h, fntest.SampleEvent(t, sample, map[string]string{"token": login.Token}))
+		_, env = fntest.Do(t, h, withXSRF(fntest.SampleEvent(t, sample, map[string]string{"token": login.Token})))
 		var info map[string]any
 		if env.Code != "0" || json.Unmarshal(env.Data, &info) != nil {
 			t.Fatalf("%s: %+v", sample, env)
@@ -82,10 +101,21 @@ func TestSignUpAndInFromSampleEvents(t *testing.T) {
 
 	// The anti-forgery rule holds behind API Gateway too: the token cookie
 	// without the matching header is not a session.
-	ev := fntest.SampleEvent(t, "http_user_info_cookie_auth.json", map[string]string{"token": login.Token})
+	ev := withXSRF(fntest.SampleEvent(t, "http_user_info_cookie_auth.json", map[string]string{"token": login.Token}))
 	delete(ev.Headers, "x-xsrf-token")
 	if _, env = fntest.Do(t, h, ev); env.Code == "0" {
 		t.Errorf("cookie auth without X-XSRF-TOKEN accepted: %+v", env)
+	}
+	// Nor with the recorded event's own agreeing pair, which is no session's.
+	ev = fntest.SampleEvent(t, "http_user_info_cookie_auth.json", map[string]string{"token": login.Token})
+	ev.Headers["x-xsrf-token"] = "3f9c1d2e7a8b4c5d6e7f8091a2b3c4d5"
+	for i, c := range ev.Cookies {
+		if strings.HasPrefix(c, "XSRF-TOKEN=") {
+			ev.Cookies[i] = "XSRF-TOKEN=3f9c1d2e7a8b4c5d6e7f8091a2b3c4d5"
+		}
+	}
+	if _, env = fntest.Do(t, h, ev); env.Code == "0" {
+		t.Errorf("cookie auth with an unbound X-XSRF-TOKEN accepted: %+v", env)
 	}
 	// A wrong token is refused.
 	if _, env = fntest.Do(t, h, fntest.SampleEvent(t, "http_user_info_header_auth.json", map[string]string{"token": "not-a-session"})); env.Code == "0" {

@@ -14,7 +14,28 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/rs/zerolog"
+
+	"tenger/internal/webapp"
 )
+
+// securityHeaders are the headers CloudFront adds to the site and `tenger
+// serve` to every answer (webapp.SetSecurityHeaders), for the API's answers
+// here: API Gateway's HTTP API passes them through unchanged.
+var securityHeaders = func() http.Header {
+	h := http.Header{}
+	webapp.SetSecurityHeaders(h, webapp.ContentSecurityPolicy, true)
+	return h
+}()
+
+// addSecurityHeaders adds securityHeaders the handler did not set itself,
+// after it ran, so a panic's answer carries them too.
+func (w *ResponseRecorder) addSecurityHeaders() {
+	for k, v := range securityHeaders {
+		if _, ok := w.header[k]; !ok {
+			w.header[k] = append([]string(nil), v...)
+		}
+	}
+}
 
 // HTTPFunc is the Lambda handler signature for API Gateway HTTP API payload v2.
 type HTTPFunc func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
@@ -41,6 +62,7 @@ func (r *Runtime) HTTP(h http.Handler) HTTPFunc {
 		}
 		w := NewResponseRecorder()
 		serve(h, w, req, log)
+		w.addSecurityHeaders()
 		resp := w.V2Response()
 		log.Info().
 			Str("method", req.Method).
@@ -256,9 +278,9 @@ func isText(contentType string) bool {
 }
 
 func jsonResponse(status int, body string) events.APIGatewayV2HTTPResponse {
-	return events.APIGatewayV2HTTPResponse{
-		StatusCode: status,
-		Headers:    map[string]string{"Content-Type": "application/json"},
-		Body:       body,
+	headers := map[string]string{"Content-Type": "application/json"}
+	for k, v := range securityHeaders {
+		headers[k] = strings.Join(v, ",")
 	}
+	return events.APIGatewayV2HTTPResponse{StatusCode: status, Headers: headers, Body: body}
 }

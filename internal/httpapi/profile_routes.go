@@ -334,10 +334,14 @@ func signedIn(c *Call, res auth.LoginResult) {
 	}
 }
 
-// setSession sets the session cookie. It is not HttpOnly on purpose: the web
-// app reads it to send the exchange-token header (spec §7); the XSRF rule
-// protects cookie-authenticated calls.
-func setSession(c *Call, token string) { c.SetCookie(CookieToken, token, auth.SessionTTL, false) }
+// setSession sets the session cookie and the anti-forgery token derived
+// from the new session. The session cookie is not HttpOnly on purpose: the
+// web app reads it to send the exchange-token header and the WebSocket auth
+// frame (spec §7); the XSRF rule protects cookie-authenticated calls.
+func setSession(c *Call, token string) {
+	c.SetCookie(CookieToken, token, auth.SessionTTL, false)
+	c.setXSRF(token)
+}
 
 // addCodeRoutes serves the send-code calls at emailPath and smsPath.
 func addCodeRoutes(r *Router, svc *auth.Service, emailPath, smsPath string) {
@@ -395,6 +399,7 @@ func NewProfileRouter(svc *auth.Service, opts Options) *Router {
 	Handle(r, "/fe-ex-api/user/login_out", pub("Sign out: revoke the session and clear the cookie"),
 		func(c *Call, _ *Empty) (Empty, error) {
 			c.SetCookie(CookieToken, "", -1, false)
+			c.SetCookie(CookieXSRF, "", -1, false)
 			return Empty{}, svc.Logout(c.Ctx, metaOf(c))
 		})
 	Handle(r, "/fe-ex-api/common/user_info", priv("The signed-in user's fields"),

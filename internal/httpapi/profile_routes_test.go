@@ -90,7 +90,8 @@ func (p *profEnv) open(t *testing.T) {
 type authMode struct {
 	header string // exchange-token header
 	cookie string // token cookie
-	xsrf   bool   // send the XSRF cookie and header
+	xsrf   bool   // send the session's anti-forgery token as XSRF cookie and header
+	forged string // send this XSRF cookie and header pair instead
 	device string // trusted-device cookie
 }
 
@@ -119,9 +120,13 @@ func (p *profEnv) post(t *testing.T, path string, body any, a authMode) (*httpte
 	if a.device != "" {
 		req.AddCookie(&http.Cookie{Name: CookieDevice, Value: a.device})
 	}
-	if a.xsrf {
-		req.AddCookie(&http.Cookie{Name: CookieXSRF, Value: "xsrf-1"})
-		req.Header.Set(HeaderXSRF, "xsrf-1")
+	if a.xsrf || a.forged != "" {
+		v := XSRFToken(a.cookie)
+		if a.forged != "" {
+			v = a.forged
+		}
+		req.AddCookie(&http.Cookie{Name: CookieXSRF, Value: v})
+		req.Header.Set(HeaderXSRF, v)
 	}
 	rec := httptest.NewRecorder()
 	p.h.ServeHTTP(rec, req)
@@ -305,6 +310,73 @@ func TestProfileCookieAuthNeedsXSRF(t *testing.T) {
 	p.ok(t, pUserInfo, withEnv(map[string]any{}), hdr(tok))
 	p.ok(t, pLogout, withEnv(map[string]any{}), authMode{cookie: tok, xsrf: true})
 	p.fails(t, pUserInfo, withEnv(map[string]any{}), hdr(tok), apperr.CodeNotSignedIn)
+}
+
+// TestProfileXSRFBoundToSession: the anti-forgery token is the one derived
+// from the session the cookie names, handed out at sign-in. A cookie and
+// header that merely agree (a value planted by another site), or the token
+// of another session, are refused.
+func TestProfileXSRFBoundToSession(t *testing.T) {
+	p := newProfEnv(t)
+	p.signUp(t, "a@example.com", "passw0rd")
+	p.signUp(t, "b@example.com", "passw0rd")
+	rec, env := p.post(t, pLogin, withEnv(map[string]any{"email": "a@example.com", "loginPword": "passw0rd"}), authMode{})
+	if env.Code != "0" {
+		t.Fatalf("login: %+v", env)
+	}
+	tokA := env.Data.(map[string]any)["token"].(string)
+	// Any agreeing pair used to pass.
+	p.fails(t, pUserInfo, withEnv(map[string]any{}), authMode{cookie: tokA, forged: "xsrf-1"}, apperr.CodeForbidden)
+	xsrfA := cookieNamed(rec, CookieXSRF)
+	if xsrfA == nil || xsrfA.HttpOnly || xsrfA.Value == "" || xsrfA.Path != "/" || xsrfA.MaxAge != int(auth.SessionTTL/time.Second) {
+		t.Fatalf("sign-in set no readable anti-forgery cookie: %+v", xsrfA)
+	}
+	tokB := p.signIn(t, "b@example.com", "passw0rd")
+
+	// The browser's own pair works, exactly as the web app sends it.
+	req := httptest.NewRequest(http.MethodPost, pUserInfo, strings.NewReader(`{}`))
+	req.AddCookie(&http.Cookie{Name: CookieToken, Value: tokA})
+	req.AddCookie(&http.Cookie{Name: CookieXSRF, Value: xsrfA.Value})
+	req.Header.Set(HeaderXSRF, xsrfA.Value)
+	w := httptest.NewRecorder()
+	p.h.ServeHTTP(w, req)
+	if !strings.Contains(w.Body.String(), `"code":"0"`) || !strings.Contains(w.Body.String(), "a@example.com") {
+		t.Fatalf("cookie session with its own token: %s", w.Body.String())
+	}
+	if cookieNamed(w, CookieXSRF) != nil {
+		t.Error("anti-forgery cookie reissued although it was current")
+	}
+
+	p.fails(t, pUserInfo, withEnv(map[string]any{}), authMode{cookie: tokA, forged: xsrfA.Value + "0"}, apperr.CodeForbidden)
+	// Another session's token does not carry over.
+	p.fails(t, pUserInfo, withEnv(map[string]any{}), authMode{cookie: tokA, forged: XSRFToken(tokB)}, apperr.CodeForbidden)
+	// On a public route the forged pair leaves the call anonymous: sign-out
+	// does not end the session.
+	p.ok(t, pLogout, withEnv(map[string]any{}), authMode{cookie: tokA, forged: "xsrf-1"})
+	p.ok(t, pUserInfo, withEnv(map[string]any{}), hdr(tokA))
+
+	// A browser whose anti-forgery cookie is stale gets its session's token
+	// back (even on a refused call), so the web app recovers by itself.
+	rec, _ = p.post(t, pUserInfo, withEnv(map[string]any{}), authMode{cookie: tokA, forged: "stale"})
+	if ck := cookieNamed(rec, CookieXSRF); ck == nil || ck.Value != xsrfA.Value {
+		t.Fatalf("stale anti-forgery cookie not refreshed: %+v", ck)
+	}
+	// Sign-out clears it with the session cookie.
+	rec, _ = p.post(t, pLogout, withEnv(map[string]any{}), authMode{cookie: tokA, xsrf: true})
+	if ck := cookieNamed(rec, CookieXSRF); ck == nil || ck.MaxAge >= 0 {
+		t.Fatalf("sign-out kept the anti-forgery cookie: %+v", ck)
+	}
+}
+
+// cookieNamed is the last cookie of that name the answer sets.
+func cookieNamed(rec *httptest.ResponseRecorder, name string) *http.Cookie {
+	var out *http.Cookie
+	for _, c := range rec.Result().Cookies() {
+		if c.Name == name {
+			out = c
+		}
+	}
+	return out
 }
 
 // TestProfileEveryRouteSuccess walks every route's success path.

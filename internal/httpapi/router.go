@@ -8,7 +8,10 @@ package httpapi
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -22,6 +25,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"tenger/internal/apperr"
+	"tenger/internal/auth"
 )
 
 // Cookie and header names of the browser path.
@@ -287,15 +291,40 @@ func (r *Router) newCall(w http.ResponseWriter, hr *http.Request, opts RouteOpts
 		Client: hr.Header.Get(HeaderClient), Now: r.opts.Now(), start: time.Now(),
 	}
 	c.Log = r.opts.Log.With().Str("service", r.opts.Service).Str("request_id", id).Logger()
-	// Every browser gets an anti-forgery cookie it can echo in a header.
-	if ck, err := hr.Cookie(CookieXSRF); err != nil || ck.Value == "" {
-		c.SetCookie(CookieXSRF, randomHex(16), 100*365*24*time.Hour, false)
-	}
 	return c
 }
 
+// XSRFToken is the anti-forgery token of the session whose token is given:
+// an HMAC-SHA256 keyed by the session's secret token. Another site can
+// neither read it (the browser keeps the cookie from other origins) nor
+// compute it (that takes the session token, which also never leaves the
+// browser and the server, the server keeping only its hash), and it changes
+// with every session, so a value planted in a browser (a cookie set by a
+// sibling sub-domain) is worth nothing: the old rule, cookie equal to
+// header, accepted any pair. It is keyed by the session rather than by a
+// server secret so that every function in AWS derives the same token
+// without reading one (the trade function has no access to the auth key,
+// by design): a server key would add nothing, since whoever knows the
+// session token can use it in the exchange-token header directly. It
+// reveals nothing of the token, so a readable cookie may hold it.
+func XSRFToken(sessionToken string) string {
+	mac := hmac.New(sha256.New, []byte(sessionToken))
+	mac.Write([]byte("tenger anti-forgery token v1"))
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// setXSRF gives the browser the anti-forgery token of its session, in the
+// readable cookie the web app copies into the X-XSRF-TOKEN header. It lives
+// as long as a session can.
+func (c *Call) setXSRF(sessionToken string) {
+	c.SetCookie(CookieXSRF, XSRFToken(sessionToken), auth.SessionTTL, false)
+}
+
 // authenticate resolves the session token (header first, then cookie) and
-// enforces the anti-forgery rule for cookie-authenticated requests.
+// enforces the anti-forgery rule for cookie-authenticated requests: the
+// X-XSRF-TOKEN header must equal the token derived from the session the
+// cookie names. The XSRF-TOKEN cookie only carries that value to the web
+// app; its own value proves nothing and is not compared.
 func (r *Router) authenticate(c *Call, need Auth) error {
 	token := strings.TrimSpace(c.Req.Header.Get(HeaderToken))
 	fromCookie := false
@@ -312,9 +341,17 @@ func (r *Router) authenticate(c *Call, need Auth) error {
 		return nil
 	}
 	if fromCookie {
-		ck, err := c.Req.Cookie(CookieXSRF)
+		want := XSRFToken(token)
+		// A browser whose cookie is missing or stale (signed in before
+		// tokens were bound to sessions, or the cookie was cleared) gets
+		// its session's token again, so the web app's next call carries
+		// it. Setting it answers only the browser that sent the session
+		// cookie; a forging site cannot read it.
+		if ck, err := c.Req.Cookie(CookieXSRF); err != nil || ck.Value != want {
+			c.setXSRF(token)
+		}
 		hdr := c.Req.Header.Get(HeaderXSRF)
-		if err != nil || ck.Value == "" || hdr != ck.Value {
+		if subtle.ConstantTimeCompare([]byte(hdr), []byte(want)) != 1 {
 			if need == Private {
 				return apperr.New(apperr.CodeForbidden)
 			}

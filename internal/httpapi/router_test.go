@@ -163,13 +163,31 @@ func TestAuthAndAntiForgery(t *testing.T) {
 	if status != http.StatusForbidden || env.Code != apperr.CodeForbidden {
 		t.Fatalf("cookie with wrong xsrf: got %d %s", status, env.Code)
 	}
-	_, env = private(func(q *http.Request) {
+	// A cookie and header that merely agree are not enough either: the
+	// header must carry the token derived from the session.
+	status, env = private(func(q *http.Request) {
 		q.AddCookie(&http.Cookie{Name: CookieToken, Value: "good"})
 		q.AddCookie(&http.Cookie{Name: CookieXSRF, Value: "abc"})
 		q.Header.Set(HeaderXSRF, "abc")
 	})
+	if status != http.StatusForbidden || env.Code != apperr.CodeForbidden {
+		t.Fatalf("cookie with an agreeing but unbound xsrf pair: got %d %s", status, env.Code)
+	}
+	_, env = private(func(q *http.Request) {
+		q.AddCookie(&http.Cookie{Name: CookieToken, Value: "good"})
+		q.AddCookie(&http.Cookie{Name: CookieXSRF, Value: XSRFToken("good")})
+		q.Header.Set(HeaderXSRF, XSRFToken("good"))
+	})
 	if env.Code != "0" {
 		t.Fatalf("cookie with xsrf: got %s", env.Code)
+	}
+	// The header alone decides: a stale cookie does not matter.
+	_, env = private(func(q *http.Request) {
+		q.AddCookie(&http.Cookie{Name: CookieToken, Value: "good"})
+		q.Header.Set(HeaderXSRF, XSRFToken("good"))
+	})
+	if env.Code != "0" {
+		t.Fatalf("cookie with xsrf header and no xsrf cookie: got %s", env.Code)
 	}
 	// A public route with an untrusted cookie runs anonymously.
 	_, env = do(t, r, `{"email":"a@b.c"}`, func(q *http.Request) { q.AddCookie(&http.Cookie{Name: CookieToken, Value: "good"}) })
@@ -178,23 +196,46 @@ func TestAuthAndAntiForgery(t *testing.T) {
 	}
 }
 
+// TestXSRFCookieIssued: a browser with a session cookie gets its session's
+// anti-forgery token when its cookie is missing or stale; one without a
+// session gets none (there is nothing to protect), and a current cookie is
+// left alone.
 func TestXSRFCookieIssued(t *testing.T) {
 	r := testRouter()
+	xsrfOf := func(rec *httptest.ResponseRecorder) *http.Cookie {
+		for _, c := range rec.Result().Cookies() {
+			if c.Name == CookieXSRF {
+				return c
+			}
+		}
+		return nil
+	}
 	rec, _ := do(t, r, `{"email":"a@b.c"}`, nil)
-	found := false
-	for _, c := range rec.Result().Cookies() {
-		if c.Name == CookieXSRF && len(c.Value) == 32 && !c.HttpOnly {
-			found = true
-		}
+	if ck := xsrfOf(rec); ck != nil {
+		t.Fatalf("anti-forgery cookie issued without a session: %+v", ck)
 	}
-	if !found {
-		t.Fatal("no readable XSRF-TOKEN cookie issued")
+	rec, _ = do(t, r, `{"email":"a@b.c"}`, func(q *http.Request) { q.AddCookie(&http.Cookie{Name: CookieToken, Value: "good"}) })
+	if ck := xsrfOf(rec); ck == nil || ck.Value != XSRFToken("good") || len(ck.Value) != 64 || ck.HttpOnly {
+		t.Fatalf("no readable anti-forgery cookie for the session: %+v", ck)
 	}
-	rec, _ = do(t, r, `{"email":"a@b.c"}`, func(q *http.Request) { q.AddCookie(&http.Cookie{Name: CookieXSRF, Value: "keep"}) })
-	for _, c := range rec.Result().Cookies() {
-		if c.Name == CookieXSRF {
-			t.Fatal("XSRF-TOKEN reissued although present")
-		}
+	rec, _ = do(t, r, `{"email":"a@b.c"}`, func(q *http.Request) {
+		q.AddCookie(&http.Cookie{Name: CookieToken, Value: "good"})
+		q.AddCookie(&http.Cookie{Name: CookieXSRF, Value: "stale"})
+	})
+	if ck := xsrfOf(rec); ck == nil || ck.Value != XSRFToken("good") {
+		t.Fatalf("stale anti-forgery cookie not replaced: %+v", ck)
+	}
+	rec, _ = do(t, r, `{"email":"a@b.c"}`, func(q *http.Request) {
+		q.AddCookie(&http.Cookie{Name: CookieToken, Value: "good"})
+		q.AddCookie(&http.Cookie{Name: CookieXSRF, Value: XSRFToken("good")})
+	})
+	if ck := xsrfOf(rec); ck != nil {
+		t.Fatal("XSRF-TOKEN reissued although current")
+	}
+	// One session, one token, whichever router (or AWS function) derives
+	// it; another session's differs, and neither shows the session token.
+	if XSRFToken("t") != XSRFToken("t") || XSRFToken("t") == XSRFToken("u") || strings.Contains(XSRFToken("good"), "good") {
+		t.Fatal("anti-forgery token is not a function of the session")
 	}
 }
 

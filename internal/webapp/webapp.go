@@ -52,9 +52,11 @@ func LocalConfig(r *http.Request, prefixes []string, flags Flags) Config {
 
 // Handler serves files from dir; paths without a file get index.html so
 // client-side routes load the app. Hashed assets are cached for a year,
-// index.html never.
+// index.html never. Every answer, errors included, carries the site's
+// security headers (SecurityHeaders adds them to the rest of the server).
 func Handler(dir string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		SetSecurityHeaders(w.Header(), LocalContentSecurityPolicy(r.Host), r.TLS != nil)
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
@@ -65,7 +67,6 @@ func Handler(dir string) http.Handler {
 			if strings.HasPrefix(clean, "/assets/") {
 				w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 			}
-			setSecurityHeaders(w)
 			http.ServeFile(w, r, file)
 			return
 		}
@@ -82,14 +83,6 @@ func Handler(dir string) http.Handler {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
-		setSecurityHeaders(w)
 		http.ServeFile(w, r, index)
 	})
-}
-
-func setSecurityHeaders(w http.ResponseWriter) {
-	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 }

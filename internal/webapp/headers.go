@@ -1,0 +1,74 @@
+package webapp
+
+import "net/http"
+
+// The site's Content-Security-Policy in two halves around connect-src, so
+// `tenger serve` can add its own WebSocket origin without a second copy of
+// the policy.
+const (
+	cspHead = "default-src 'self'; " +
+		"connect-src 'self' https://*.execute-api.amazonaws.com wss://*.execute-api.amazonaws.com"
+	cspTail = "; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; " +
+		"script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+)
+
+// ContentSecurityPolicy is the site's policy: the app's own files and the
+// AWS endpoints it calls (the HTTP API and the WebSocket API live on
+// execute-api domains). CloudFront serves it in AWS (stacks/web.go) and
+// `tenger serve` serves it locally (LocalContentSecurityPolicy), from this
+// one definition so the two cannot drift apart.
+const ContentSecurityPolicy = cspHead + cspTail
+
+// LocalContentSecurityPolicy is ContentSecurityPolicy with the WebSocket
+// origin of the host the browser used (the `ws` of the local /config.json):
+// 'self' covers ws: and wss: only in browsers that follow CSP level 3, so
+// the local app's own socket is named. A Host header that is not a plain
+// host[:port] (it comes from the client) adds nothing.
+func LocalContentSecurityPolicy(host string) string {
+	if !plainHost(host) {
+		return ContentSecurityPolicy
+	}
+	return cspHead + " ws://" + host + " wss://" + host + cspTail
+}
+
+// plainHost reports whether h is a host name, IPv4 or bracketed IPv6
+// address with an optional port: nothing that could end the directive.
+func plainHost(h string) bool {
+	if h == "" || len(h) > 255 {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == ':' || c == '[' || c == ']') {
+			return false
+		}
+	}
+	return true
+}
+
+// SetSecurityHeaders sets the security headers CloudFront adds to the site
+// in AWS (stacks/web.go) on h, with csp as the Content-Security-Policy:
+// no MIME sniffing, no framing, no full URLs in the Referer of other sites,
+// and, when the answer travels over HTTPS, Strict-Transport-Security.
+func SetSecurityHeaders(h http.Header, csp string, https bool) {
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	if https {
+		// The same two years as CloudFront's policy.
+		h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains; preload")
+	}
+}
+
+// SecurityHeaders wraps the whole `tenger serve` handler so every answer
+// carries the site's security headers: the app's files and its SPA
+// fallback, the APIs, /openapi.json, /config.json, the /dev routes and
+// every error, including those written by handlers that know nothing of
+// them. They are set before next runs, so a handler may still override one.
+func SecurityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		SetSecurityHeaders(w.Header(), LocalContentSecurityPolicy(r.Host), r.TLS != nil)
+		next.ServeHTTP(w, r)
+	})
+}
