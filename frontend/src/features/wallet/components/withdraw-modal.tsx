@@ -25,7 +25,7 @@ import {
   walletKeys,
   type AssetEntry,
 } from '../api/wallet-api'
-import { formatTime, joinAddressMemo, splitSavedAddress } from '../lib/format'
+import { formatTime, joinAddressMemo, sameAddress, splitSavedAddress } from '../lib/format'
 import { defaultMethod, withdrawErrorText } from '../lib/withdraw-errors'
 import { AddAddressModal } from './add-address-modal'
 import { AddBankModal } from './add-bank-modal'
@@ -161,7 +161,7 @@ function WithdrawBody({
   const isSavedTarget = () =>
     chainAddresses.some((e) => {
       const parts = savedParts(e)
-      return parts.address === address.trim() && parts.memo === memo.trim()
+      return sameAddress(parts.address, address, e.trustType || method) && parts.memo === memo.trim()
     })
   const bank = (banks.data ?? []).find((b) => b.id === bankId)
   const lockedUntil = c?.withdrawLockedUntil ?? 0

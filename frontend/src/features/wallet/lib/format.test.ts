@@ -4,9 +4,29 @@ import {
   shortenAddress,
   splitDepositAddress,
   joinAddressMemo,
+  sameAddress,
   splitSavedAddress,
   valueInCurrency,
 } from './format'
+
+describe('sameAddress (as the server compares addresses)', () => {
+  it('takes bech32 and EVM addresses in any letter case', () => {
+    expect(sameAddress('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ', 'BTC')).toBe(true)
+    expect(sameAddress('0x593814d3309e2dF31D112824F0f4B6b1c1d0D7d4', ' 0x593814D3309E2DF31D112824F0F4B6B1C1D0D7D4 ', 'ETH')).toBe(true)
+    expect(sameAddress('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdx', 'BTC')).toBe(false)
+  })
+  it('keeps base58 addresses case-sensitive', () => {
+    expect(sameAddress('TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', 'tjrabprwbzy45sbavfcjinpjc18kjprtv8', 'TRC20')).toBe(false)
+  })
+  it('takes a TON account in its bounceable, non-bounceable, base64 and raw forms', () => {
+    const friendly = 'UQAk8NIcHHZlaHKtQd22scWEeWxy5gSGehoYro_esF8is7Gt'
+    const raw = '0:24f0d21c1c76656872ad41ddb6b1c584796c72e604867a1a18ae8fdeb05f22b3'
+    expect(sameAddress(friendly, 'EQAk8NIcHHZlaHKtQd22scWEeWxy5gSGehoYro_esF8is-xo', 'TON')).toBe(true)
+    expect(sameAddress(friendly, 'EQAk8NIcHHZlaHKtQd22scWEeWxy5gSGehoYro/esF8is+xo', 'TON')).toBe(true)
+    expect(sameAddress(friendly, raw.toUpperCase().replace('0X', '0x'), 'TON')).toBe(true)
+    expect(sameAddress(friendly, raw.slice(0, -1) + '4', 'TON')).toBe(false)
+  })
+})
 
 describe('shortenAddress (spec §5)', () => {
   it('keeps addresses of up to 37 characters', () => {

@@ -67,6 +67,47 @@ export function splitSavedAddress(value: string, chain: string, memoChain: boole
 }
 
 /**
+ * The TON account an address names, as the raw "workchain:hex" form: a
+ * user-friendly address (base64 or base64url, 36 bytes: flags, workchain,
+ * 32-byte hash, checksum) and the raw form in either hex case all name one.
+ * Undefined when it is neither.
+ */
+function tonAccount(s: string): string | undefined {
+  const raw = /^(-?\d+):([0-9a-fA-F]{64})$/.exec(s)
+  if (raw) return `${Number(raw[1])}:${raw[2].toLowerCase()}`
+  if (s.length !== TON_FRIENDLY_LENGTH) return undefined
+  let bin: string
+  try {
+    bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'))
+  } catch {
+    return undefined
+  }
+  if (bin.length !== 36) return undefined
+  const wc = (bin.charCodeAt(1) << 24) >> 24 // a signed byte
+  let hex = ''
+  for (let i = 2; i < 34; i++) hex += bin.charCodeAt(i).toString(16).padStart(2, '0')
+  return `${wc}:${hex}`
+}
+
+/**
+ * Whether two withdrawal addresses of a chain are one destination, compared
+ * as the server compares them (chain.Canonical): bech32 and EVM addresses
+ * whatever their letter case, a TON account in any of its forms, other
+ * (base58) addresses exactly.
+ */
+export function sameAddress(a: string, b: string, chain: string): boolean {
+  const x = a.trim()
+  const y = b.trim()
+  if (x === y) return true
+  if (/^(bc1|0x)/i.test(x)) return x.toLowerCase() === y.toLowerCase()
+  if (chain.toUpperCase() === 'TON') {
+    const ax = tonAccount(x)
+    return ax !== undefined && ax === tonAccount(y)
+  }
+  return false
+}
+
+/**
  * The "address_memo" form the server takes for a memo chain's destination
  * (spec §7): the memo after an underscore, or the bare address without one.
  * The inverse of {@link splitSavedAddress}.
