@@ -54,13 +54,13 @@ func BenchmarkWorkload1M(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		book := NewBook(benchBookConfig(), NewEventRing(4096))
-		c0 := threadCPU()
+		c0 := ThreadCPU()
 		b.StartTimer()
 		for j := range cmds {
 			book.Apply(&cmds[j])
 		}
 		b.StopTimer()
-		cpu += threadCPU() - c0
+		cpu += ThreadCPU() - c0
 		b.StartTimer()
 		trades = book.LastTradeID()
 	}

@@ -1,6 +1,10 @@
 package matching
 
-import "math"
+import (
+	"math"
+
+	"tenger/internal/idmap"
+)
 
 // nilIdx marks the end of an intrusive list or an empty free list.
 const nilIdx int32 = -1
@@ -25,6 +29,7 @@ type order struct {
 	stop        int64 // stop price while waiting, 0 otherwise
 	next, prev  int32 // FIFO links within the level (next is also the free-list link)
 	level       int32
+	tag         int32 // Command.Tag
 	side        Side
 	tif         TimeInForce
 	stp         STPMode // resolved (never STPDefault)
@@ -59,6 +64,7 @@ type taker struct {
 	budget      int64
 	filled      int64
 	filledQuote int64
+	tag         int32
 	side        Side
 	tif         TimeInForce
 	stp         STPMode
@@ -72,8 +78,9 @@ type taker struct {
 type Book struct {
 	cfg  BookConfig
 	sink Sink
-	ring *EventRing // the sink when it is an EventRing (written in place)
-	ev   Event      // scratch event handed to other sinks
+	ring *EventRing   // the sink when it is an EventRing (written in place)
+	buf  *EventBuffer // the sink when it is an EventBuffer (written in place)
+	ev   Event        // scratch event handed to other sinks
 
 	orders    []order
 	freeOrder int32
@@ -83,11 +90,11 @@ type Book struct {
 	asks      levelIndex
 	buyStops  []int32 // next to trigger last: lowest stop, then earliest
 	sellStops []int32 // next to trigger last: highest stop, then earliest
-	ids       idMap
+	ids       idmap.Map
 	// px maps (price, side) to the level, so that resting at an existing
 	// price (by far the common case) needs no search; the sorted index is
 	// searched only to insert or remove a level.
-	px idMap
+	px idmap.Map
 
 	lastSeq   uint64
 	seq       uint64 // Seq of the command being applied
@@ -106,8 +113,8 @@ func NewBook(cfg BookConfig, sink Sink) *Book {
 	b.asks.reserve(cfg.InitialLevels)
 	b.buyStops = make([]int32, 0, 64)
 	b.sellStops = make([]int32, 0, 64)
-	b.ids = newIDMap(cfg.InitialOrders)
-	b.px = newIDMap(cfg.InitialLevels)
+	b.ids = idmap.New(cfg.InitialOrders)
+	b.px = idmap.New(cfg.InitialLevels)
 	return b
 }
 
@@ -118,15 +125,21 @@ func (b *Book) Config() BookConfig { return b.cfg }
 func (b *Book) SetSink(s Sink) {
 	b.sink = s
 	b.ring, _ = s.(*EventRing)
+	b.buf, _ = s.(*EventBuffer)
 }
 
 // newEvent returns the event to fill: the next slot of the ring when the
-// sink is an EventRing (saving a copy and an interface call per event, a
-// sizeable share of the cost of a command), else the scratch event. Fill
-// every field (assign a whole Event) and hand it to flush.
+// sink is an EventRing, a new last element when it is an EventBuffer
+// (saving a copy and an interface call per event, a sizeable share of the
+// cost of a command), else the scratch event. Fill every field (assign a
+// whole Event) and hand it to flush.
 func (b *Book) newEvent() *Event {
 	if r := b.ring; r != nil {
 		return &r.buf[r.tail&r.mask]
+	}
+	if eb := b.buf; eb != nil {
+		eb.Events = append(eb.Events, Event{})
+		return &eb.Events[len(eb.Events)-1]
 	}
 	return &b.ev
 }
@@ -135,6 +148,9 @@ func (b *Book) flush(e *Event) {
 	if r := b.ring; r != nil {
 		r.commit()
 		return
+	}
+	if b.buf != nil {
+		return // written in place by newEvent
 	}
 	b.sink.Emit(e)
 }
@@ -150,7 +166,7 @@ func (b *Book) LastPrice() int64 { return b.lastPrice }
 func (b *Book) LastTradeID() uint64 { return b.tradeID }
 
 // Len returns the number of live orders (resting and waiting stops).
-func (b *Book) Len() int { return b.ids.count }
+func (b *Book) Len() int { return b.ids.Len() }
 
 // Apply applies one command and emits its events. It returns false, and
 // does nothing, when c.Seq is not above the last applied Seq (a replayed
@@ -267,11 +283,11 @@ func (b *Book) sideLevels(side Side) *levelIndex {
 // levelFor returns the level of side at price, creating it if needed.
 func (b *Book) levelFor(side Side, price int64) int32 {
 	pk := pxKey(side, price)
-	if li, ok := b.px.get(pk); ok {
+	if li, ok := b.px.Get(pk); ok {
 		return li
 	}
 	li := b.allocLevel(price)
-	b.px.put(pk, li)
+	b.px.Put(pk, li)
 	b.sideLevels(side).insert(levelRef{key: sideKey(side, price), idx: li})
 	return li
 }
@@ -280,7 +296,7 @@ func (b *Book) levelFor(side Side, price int64) int32 {
 func (b *Book) dropLevel(side Side, li int32) {
 	x := b.sideLevels(side)
 	price := b.levels[li].price
-	b.px.del(pxKey(side, price))
+	b.px.Del(pxKey(side, price))
 	if best, _ := x.best(); best.idx == li {
 		x.popBest()
 	} else {
@@ -339,14 +355,14 @@ func (b *Book) unlink(lv *level, oi int32) {
 
 func (b *Book) reject(c *Command, r Reason) {
 	e := b.newEvent()
-	*e = Event{Seq: b.seq, Symbol: b.cfg.Symbol, Kind: EvRejected, Reason: r, OrderID: c.OrderID, UserID: c.UserID}
+	*e = Event{Seq: b.seq, Symbol: b.cfg.Symbol, Kind: EvRejected, Reason: r, OrderID: c.OrderID, UserID: c.UserID, Tag: c.Tag}
 	b.flush(e)
 }
 
 func (b *Book) emitOrder(kind EventKind, r Reason, o *order) {
 	e := b.newEvent()
 	*e = Event{Seq: b.seq, Symbol: b.cfg.Symbol, Kind: kind, Reason: r, OrderID: o.id, UserID: o.user,
-		Side: o.side, Price: o.price, Qty: o.qty}
+		Side: o.side, Price: o.price, Qty: o.qty, Tag: o.tag}
 	if kind == EvDone {
 		e.Filled = o.filled
 		e.Quote = o.filledQuote
@@ -361,7 +377,7 @@ func (b *Book) emitTakerDone(t *taker, r Reason) {
 	}
 	e := b.newEvent()
 	*e = Event{Seq: b.seq, Symbol: b.cfg.Symbol, Kind: EvDone, Reason: r, OrderID: t.id, UserID: t.user,
-		Side: t.side, Price: t.price, Qty: rem, Filled: t.filled, Quote: t.filledQuote}
+		Side: t.side, Price: t.price, Qty: rem, Filled: t.filled, Quote: t.filledQuote, Tag: t.tag}
 	b.flush(e)
 }
 
@@ -379,7 +395,7 @@ func (b *Book) place(c *Command) {
 		b.reject(c, r)
 		return
 	}
-	if _, dup := b.ids.get(c.OrderID); dup {
+	if _, dup := b.ids.Get(c.OrderID); dup {
 		b.reject(c, ReasonDuplicateOrderID)
 		return
 	}
@@ -410,7 +426,7 @@ func (b *Book) place(c *Command) {
 	}
 	e := b.newEvent()
 	*e = Event{Seq: b.seq, Symbol: b.cfg.Symbol, Kind: EvAccepted, OrderID: c.OrderID, UserID: c.UserID,
-		Side: c.Side, Price: c.Price, Qty: c.Qty, Quote: c.Quote}
+		Side: c.Side, Price: c.Price, Qty: c.Qty, Quote: c.Quote, Tag: c.Tag}
 	b.flush(e)
 	if c.Type == Limit && !crosses && (c.TIF == GTC || c.TIF == PostOnly) {
 		// Fast path for the most common command: a passive limit order
@@ -418,14 +434,14 @@ func (b *Book) place(c *Command) {
 		slot := b.allocOrder()
 		li := b.levelFor(c.Side, c.Price)
 		o := &b.orders[slot]
-		*o = order{id: c.OrderID, user: c.UserID, price: c.Price, qty: c.Qty,
+		*o = order{id: c.OrderID, user: c.UserID, price: c.Price, qty: c.Qty, tag: c.Tag,
 			side: c.Side, tif: c.TIF, stp: b.resolveSTP(c.STP), state: stateResting}
 		b.pushBack(li, slot)
-		b.ids.put(c.OrderID, slot)
+		b.ids.Put(c.OrderID, slot)
 		return
 	}
 
-	t := taker{id: c.OrderID, user: c.UserID, price: c.Price, limit: c.Price, rem: c.Qty,
+	t := taker{id: c.OrderID, user: c.UserID, price: c.Price, limit: c.Price, rem: c.Qty, tag: c.Tag,
 		side: c.Side, tif: c.TIF, stp: b.resolveSTP(c.STP)}
 	if c.Type == Market {
 		if c.Side == Buy {
@@ -484,7 +500,7 @@ func (b *Book) execute(t *taker, slot int32) {
 func (b *Book) finishDone(t *taker, slot int32, r Reason) {
 	b.emitTakerDone(t, r)
 	if slot != nilIdx {
-		b.ids.del(t.id)
+		b.ids.Del(t.id)
 		b.releaseOrder(slot)
 	}
 }
@@ -497,10 +513,10 @@ func (b *Book) rest(t *taker, slot int32) {
 	li := b.levelFor(t.side, t.price)
 	o := &b.orders[slot]
 	*o = order{id: t.id, user: t.user, price: t.price, qty: t.rem, filled: t.filled, filledQuote: t.filledQuote,
-		side: t.side, tif: t.tif, stp: t.stp, state: stateResting}
+		tag: t.tag, side: t.side, tif: t.tif, stp: t.stp, state: stateResting}
 	b.pushBack(li, slot)
 	if fresh {
-		b.ids.put(t.id, slot)
+		b.ids.Put(t.id, slot)
 	}
 }
 
@@ -562,7 +578,7 @@ func (b *Book) match(t *taker) {
 		}
 		if lv.head == nilIdx {
 			opp.popBest()
-			b.px.del(pxKey(Buy+Sell-t.side, price))
+			b.px.Del(pxKey(Buy+Sell-t.side, price))
 			b.releaseLevel(li)
 		}
 		if t.end != ReasonNone {
@@ -589,7 +605,7 @@ func (b *Book) trade(t *taker, lv *level, mi int32, q int64) {
 	b.lastPrice = price
 	e := b.newEvent()
 	*e = Event{Seq: b.seq, Symbol: b.cfg.Symbol, Kind: EvTrade, TradeID: b.tradeID, OrderID: t.id, UserID: t.user,
-		MakerOrderID: m.id, MakerUserID: m.user, Side: t.side, Price: price, Qty: q, Quote: quote}
+		MakerOrderID: m.id, MakerUserID: m.user, Side: t.side, Price: price, Qty: q, Quote: quote, Tag: t.tag, MakerTag: m.tag}
 	b.flush(e)
 	if m.qty == 0 {
 		b.removeMaker(lv, mi, ReasonFilled)
@@ -604,7 +620,7 @@ func (b *Book) removeMaker(lv *level, mi int32, r Reason) {
 	m := &b.orders[mi]
 	b.emitOrder(EvDone, r, m)
 	b.unlink(lv, mi)
-	b.ids.del(m.id)
+	b.ids.Del(m.id)
 	b.releaseOrder(mi)
 }
 
@@ -690,7 +706,7 @@ func (b *Book) canFill(t *taker) bool {
 }
 
 func (b *Book) lookup(c *Command) (int32, bool) {
-	oi, ok := b.ids.get(c.OrderID)
+	oi, ok := b.ids.Get(c.OrderID)
 	if !ok || b.orders[oi].user != c.UserID {
 		return 0, false
 	}
@@ -724,7 +740,7 @@ func (b *Book) cancelOrder(oi int32, r Reason) {
 			b.dropLevel(o.side, li)
 		}
 	}
-	b.ids.del(o.id)
+	b.ids.Del(o.id)
 	b.releaseOrder(oi)
 }
 
@@ -816,7 +832,7 @@ func (b *Book) amend(c *Command) {
 	o.qty = c.Qty
 	b.emitOrder(EvAmended, ReasonNone, o)
 	t := taker{id: o.id, user: o.user, price: price, limit: price, rem: o.qty, filled: o.filled,
-		filledQuote: o.filledQuote, side: o.side, tif: o.tif, stp: o.stp}
+		filledQuote: o.filledQuote, tag: o.tag, side: o.side, tif: o.tif, stp: o.stp}
 	b.execute(&t, oi)
 }
 
@@ -846,12 +862,12 @@ func (b *Book) placeStop(c *Command) {
 	}
 	oi := b.allocOrder()
 	o := &b.orders[oi]
-	*o = order{id: c.OrderID, user: c.UserID, price: c.Price, qty: c.Qty, stop: c.StopPrice,
+	*o = order{id: c.OrderID, user: c.UserID, price: c.Price, qty: c.Qty, stop: c.StopPrice, tag: c.Tag,
 		side: c.Side, tif: c.TIF, stp: b.resolveSTP(c.STP), state: stateStop, next: nilIdx, prev: nilIdx, level: nilIdx}
-	b.ids.put(c.OrderID, oi)
+	b.ids.Put(c.OrderID, oi)
 	e := b.newEvent()
 	*e = Event{Seq: b.seq, Symbol: b.cfg.Symbol, Kind: EvAccepted, OrderID: c.OrderID, UserID: c.UserID,
-		Side: c.Side, Price: c.Price, Qty: c.Qty}
+		Side: c.Side, Price: c.Price, Qty: c.Qty, Tag: c.Tag}
 	b.flush(e)
 	b.insertStop(oi)
 }
@@ -939,7 +955,7 @@ func (b *Book) trigger(oi int32) {
 	o.stop = 0
 	o.state = stateResting
 	b.emitOrder(EvTriggered, ReasonNone, o)
-	t := taker{id: o.id, user: o.user, price: o.price, limit: o.price, rem: o.qty,
+	t := taker{id: o.id, user: o.user, price: o.price, limit: o.price, rem: o.qty, tag: o.tag,
 		side: o.side, tif: o.tif, stp: o.stp}
 	b.execute(&t, oi)
 }

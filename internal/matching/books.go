@@ -55,6 +55,6 @@ func (x *Books) Apply(c *Command) {
 		b.Apply(c)
 		return
 	}
-	x.ev = Event{Seq: c.Seq, Symbol: c.Symbol, Kind: EvRejected, Reason: ReasonWrongSymbol, OrderID: c.OrderID, UserID: c.UserID}
+	x.ev = Event{Seq: c.Seq, Symbol: c.Symbol, Kind: EvRejected, Reason: ReasonWrongSymbol, OrderID: c.OrderID, UserID: c.UserID, Tag: c.Tag}
 	x.sink.Emit(&x.ev)
 }

@@ -14,16 +14,17 @@ type OrderInfo struct {
 	Filled      int64 // lots executed
 	FilledQuote int64 // quote units executed
 	StopPrice   int64 // non-zero while a stop waits for its trigger
+	Tag         int32 // Command.Tag
 }
 
 func (b *Book) info(o *order) OrderInfo {
 	return OrderInfo{ID: o.id, UserID: o.user, Side: o.side, TIF: o.tif, STP: o.stp, Price: o.price,
-		Qty: o.qty, Filled: o.filled, FilledQuote: o.filledQuote, StopPrice: o.stop}
+		Qty: o.qty, Filled: o.filled, FilledQuote: o.filledQuote, StopPrice: o.stop, Tag: o.tag}
 }
 
 // Order returns the live order with this id.
 func (b *Book) Order(id uint64) (OrderInfo, bool) {
-	oi, ok := b.ids.get(id)
+	oi, ok := b.ids.Get(id)
 	if !ok {
 		return OrderInfo{}, false
 	}
@@ -166,7 +167,7 @@ func (b *Book) Check() error {
 		}
 		for i, ref := range arr {
 			lv := &b.levels[ref.idx]
-			if got, ok := b.px.get(pxKey(side, lv.price)); !ok || got != ref.idx {
+			if got, ok := b.px.Get(pxKey(side, lv.price)); !ok || got != ref.idx {
 				return fmt.Errorf("%s level %d missing from the price map", side, lv.price)
 			}
 			if ref.key != sideKey(side, lv.price) {
@@ -186,7 +187,7 @@ func (b *Book) Check() error {
 				if o.qty < b.cfg.MinQty {
 					return fmt.Errorf("order %d rests with %d lots, below the minimum", o.id, o.qty)
 				}
-				if got, ok := b.ids.get(o.id); !ok || got != oi {
+				if got, ok := b.ids.Get(o.id); !ok || got != oi {
 					return fmt.Errorf("order %d missing from the id map", o.id)
 				}
 				total += o.qty
@@ -199,8 +200,8 @@ func (b *Book) Check() error {
 			live += int(count)
 		}
 	}
-	if b.px.count != b.bids.len()+b.asks.len() {
-		return fmt.Errorf("price map holds %d levels, book %d", b.px.count, b.bids.len()+b.asks.len())
+	if b.px.Len() != b.bids.len()+b.asks.len() {
+		return fmt.Errorf("price map holds %d levels, book %d", b.px.Len(), b.bids.len()+b.asks.len())
 	}
 	if bp, _, ok := b.BestBid(); ok {
 		if ap, _, ok := b.BestAsk(); ok && bp >= ap {
@@ -213,7 +214,7 @@ func (b *Book) Check() error {
 			if o.state != stateStop || (si == 0) != (o.side == Buy) {
 				return fmt.Errorf("stop order %d misplaced", o.id)
 			}
-			if got, ok := b.ids.get(o.id); !ok || got != oi {
+			if got, ok := b.ids.Get(o.id); !ok || got != oi {
 				return fmt.Errorf("stop order %d missing from the id map", o.id)
 			}
 			if i > 0 {
@@ -228,8 +229,8 @@ func (b *Book) Check() error {
 		}
 		live += len(stops)
 	}
-	if live != b.ids.count {
-		return fmt.Errorf("id map holds %d orders, book %d", b.ids.count, live)
+	if live != b.ids.Len() {
+		return fmt.Errorf("id map holds %d orders, book %d", b.ids.Len(), live)
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func (b *Book) LoadOrder(o OrderInfo) error {
 	case o.Qty < b.cfg.MinQty || o.Qty > b.cfg.MaxQty || o.Filled < 0 || o.FilledQuote < 0:
 		return fmt.Errorf("matching: load order %d: quantity out of range", o.ID)
 	}
-	if _, dup := b.ids.get(o.ID); dup {
+	if _, dup := b.ids.Get(o.ID); dup {
 		return fmt.Errorf("matching: load order %d: duplicate id", o.ID)
 	}
 	stp := b.resolveSTP(o.STP)
@@ -29,9 +29,9 @@ func (b *Book) LoadOrder(o OrderInfo) error {
 		}
 		oi := b.allocOrder()
 		b.orders[oi] = order{id: o.ID, user: o.UserID, price: o.Price, qty: o.Qty, filled: o.Filled,
-			filledQuote: o.FilledQuote, stop: o.StopPrice, side: o.Side, tif: o.TIF, stp: stp, state: stateStop,
+			filledQuote: o.FilledQuote, stop: o.StopPrice, tag: o.Tag, side: o.Side, tif: o.TIF, stp: stp, state: stateStop,
 			next: nilIdx, prev: nilIdx, level: nilIdx}
-		b.ids.put(o.ID, oi)
+		b.ids.Put(o.ID, oi)
 		b.insertStop(oi)
 		return nil
 	}
@@ -44,9 +44,9 @@ func (b *Book) LoadOrder(o OrderInfo) error {
 	oi := b.allocOrder()
 	li := b.levelFor(o.Side, o.Price)
 	b.orders[oi] = order{id: o.ID, user: o.UserID, price: o.Price, qty: o.Qty, filled: o.Filled,
-		filledQuote: o.FilledQuote, side: o.Side, tif: o.TIF, stp: stp, state: stateResting}
+		filledQuote: o.FilledQuote, tag: o.Tag, side: o.Side, tif: o.TIF, stp: stp, state: stateResting}
 	b.pushBack(li, oi)
-	b.ids.put(o.ID, oi)
+	b.ids.Put(o.ID, oi)
 	return nil
 }
 

@@ -59,7 +59,9 @@ func (e *stateEncoder) order(o *order) {
 	e.buf[57] = byte(o.tif)
 	e.buf[58] = byte(o.stp)
 	e.buf[59] = o.state
-	le.PutUint32(e.buf[60:], 0)
+	// The tag sits in what was a reserved zero word, so snapshots written
+	// before tags existed restore with tag 0 (none).
+	le.PutUint32(e.buf[60:], uint32(o.tag))
 	e.put(orderRecordSize)
 }
 
@@ -154,6 +156,7 @@ func (b *Book) Restore(r io.Reader) error {
 				qty: int64(le.Uint64(rec[24:])), filled: int64(le.Uint64(rec[32:])),
 				filledQuote: int64(le.Uint64(rec[40:])), stop: int64(le.Uint64(rec[48:])),
 				side: Side(rec[56]), tif: TimeInForce(rec[57]), stp: STPMode(rec[58]), state: rec[59],
+				tag: int32(le.Uint32(rec[60:])),
 			}
 			wantSide, wantState := Buy, stateResting
 			if section == 1 || section == 3 {
@@ -166,18 +169,18 @@ func (b *Book) Restore(r io.Reader) error {
 				o.tif < GTC || o.tif > PostOnly || o.stp < STPCancelTaker || o.stp > STPDecrement {
 				return fmt.Errorf("%w: order record %d of section %d", ErrBadSnapshot, k, section)
 			}
-			if _, dup := nb.ids.get(o.id); dup {
+			if _, dup := nb.ids.Get(o.id); dup {
 				return fmt.Errorf("%w: duplicate order %d", ErrBadSnapshot, o.id)
 			}
 			oi := nb.allocOrder()
-			nb.ids.put(o.id, oi)
+			nb.ids.Put(o.id, oi)
 			if section < 2 {
 				// Orders arrive best level first, each level in time
 				// priority: open a new level whenever the price changes.
 				// A level's orders are consecutive; levels come best first
 				// and must strictly worsen (checked by Check below).
 				if cur == nilIdx || nb.levels[cur].price != o.price || curSide != o.side {
-					if _, dup := nb.px.get(pxKey(o.side, o.price)); dup {
+					if _, dup := nb.px.Get(pxKey(o.side, o.price)); dup {
 						return fmt.Errorf("%w: level %d repeated", ErrBadSnapshot, o.price)
 					}
 					cur, curSide = nb.levelFor(o.side, o.price), o.side

@@ -161,6 +161,13 @@ type Command struct {
 	// StopPrice (ticks) makes a limit order a stop-limit order.
 	StopPrice int64
 	Symbol    uint32 // 0 = whatever book receives it
+	// Tag is an opaque value the engine attaches to a new order (Place):
+	// the book keeps it with the order and reports it in the order's
+	// events (Event.Tag, Event.MakerTag), so a later stage finds its own
+	// record of the order without a lookup (the risk stage's hold). It is
+	// derived state, set again when a journal is replayed, and not encoded
+	// in the journal (EncodeCommand).
+	Tag int32
 	Kind      CommandKind
 	Side      Side
 	Type      OrderType
@@ -275,6 +282,8 @@ func (r Reason) String() string {
 //	           (None, or SelfTrade for an STP decrement of a resting order)
 //	Triggered: OrderID, UserID, Side, Price (limit), Qty
 //
+// Every event of an order carries its Tag; a Trade also the MakerTag.
+//
 // Settlement should take what was spent from Filled and Quote and release
 // the rest of the hold: quantities removed by an STP decrement appear in no
 // Trade.
@@ -290,7 +299,11 @@ type Event struct {
 	Quote        int64
 	Filled       int64
 	Symbol       uint32
-	Kind         EventKind
+	// Tag is the order's Command.Tag (the taker's for a Trade; a rejected
+	// Place carries the command's); MakerTag the maker's on a Trade.
+	Tag      int32
+	MakerTag int32
+	Kind     EventKind
 	Reason       Reason
 	Side         Side
 }

@@ -1,4 +1,4 @@
-package matching
+package idmap
 
 import (
 	"math/rand/v2"
@@ -11,7 +11,7 @@ import (
 func TestIDMapAgainstGoMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, pattern := range []string{"sequential", "strided", "random"} {
-		m := newIDMap(4)
+		m := New(4)
 		ref := map[uint64]int32{}
 		next := uint64(1)
 		key := func() uint64 {
@@ -31,20 +31,24 @@ func TestIDMapAgainstGoMap(t *testing.T) {
 			case op < 5 || len(keys) == 0:
 				k := key()
 				v := int32(rng.IntN(1 << 30))
-				m.put(k, v)
+				m.Put(k, v)
 				ref[k] = v
 				keys = append(keys, k)
 			case op < 6:
 				k := keys[rng.IntN(len(keys))]
 				v := int32(rng.IntN(1 << 30))
-				m.put(k, v)
+				m.Put(k, v)
 				ref[k] = v
 			default:
 				j := rng.IntN(len(keys))
 				k := keys[j]
 				keys[j] = keys[len(keys)-1]
 				keys = keys[:len(keys)-1]
-				m.del(k)
+				if j%2 == 0 {
+					m.Del(k)
+				} else if v, ok := m.Take(k); !ok || v != ref[k] {
+					t.Fatalf("%s: take %d = %d %v, want %d", pattern, k, v, ok, ref[k])
+				}
 				delete(ref, k)
 			}
 			if i%997 == 0 {
@@ -52,13 +56,13 @@ func TestIDMapAgainstGoMap(t *testing.T) {
 					t.Fatalf("%s: count %d, want %d", pattern, m.count, len(ref))
 				}
 				for k, v := range ref {
-					if got, ok := m.get(k); !ok || got != v {
+					if got, ok := m.Get(k); !ok || got != v {
 						t.Fatalf("%s: key %d = %d %v, want %d", pattern, k, got, ok, v)
 					}
 				}
 				for j := 0; j < 50; j++ {
 					k := key() + 1<<40
-					if _, ok := m.get(k); ok {
+					if _, ok := m.Get(k); ok {
 						t.Fatalf("%s: absent key %d found", pattern, k)
 					}
 				}
@@ -81,14 +85,14 @@ func TestIDMapAgainstGoMap(t *testing.T) {
 // slow: looking up keys of other id blocks while a long run of sequential
 // ids is live.
 func BenchmarkIDMapAbsentInRun(b *testing.B) {
-	m := newIDMap(4096)
+	m := New(4096)
 	for k := uint64(1); k <= 1000; k++ {
-		m.put(k, int32(k))
+		m.Put(k, int32(k))
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		k := uint64(10_000_000 + i)
-		m.put(k, 1)
-		m.del(k)
+		m.Put(k, 1)
+		m.Del(k)
 	}
 }

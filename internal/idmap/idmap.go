@@ -1,7 +1,11 @@
-package matching
+// Package idmap is a hash table from non-zero uint64 keys to int32 values
+// (indices into a caller's pool) that never allocates in steady state and
+// holds no pointers: the order-id tables of the matching books and of the
+// risk engine's order holds.
+package idmap
 
-// idMap maps live order ids to pool indices (and, keyed by price and side,
-// prices to levels). It is an open-addressing hash table with Robin Hood
+// Map maps live order ids to pool indices (and, in the matching books,
+// keyed by price and side, prices to levels). It is an open-addressing hash table with Robin Hood
 // linear probing and backward-shift deletion: no tombstones, so a long run
 // of inserts and deletes never degrades it or forces a rehash, and the
 // slots hold no pointers, so the garbage collector never scans them. Robin
@@ -12,7 +16,7 @@ package matching
 // (order ids and level keys are non-zero). The table keeps its load at or
 // below one half; it only grows (allocating) when the number of entries
 // exceeds every earlier peak.
-type idMap struct {
+type Map struct {
 	slots []idSlot
 	mask  uint64
 	shift uint8 // 64 - log2(size) + idGroupBits
@@ -25,17 +29,18 @@ type idSlot struct {
 	dist int32 // distance from the key's home slot
 }
 
-func newIDMap(capacity int) idMap {
+// New returns a table with room for capacity keys before it grows.
+func New(capacity int) Map {
 	size := 16
 	for size < capacity*2 {
 		size <<= 1
 	}
-	m := idMap{}
+	m := Map{}
 	m.init(size)
 	return m
 }
 
-func (m *idMap) init(size int) {
+func (m *Map) init(size int) {
 	m.slots = make([]idSlot, size)
 	m.mask = uint64(size - 1)
 	bits := uint8(0)
@@ -57,11 +62,12 @@ func (m *idMap) init(size int) {
 const idGroupBits = 4
 
 // home is the key's preferred slot.
-func (m *idMap) home(key uint64) uint64 {
+func (m *Map) home(key uint64) uint64 {
 	return ((key>>idGroupBits)*0x9E3779B97F4A7C15>>m.shift)<<idGroupBits | key&(1<<idGroupBits-1)
 }
 
-func (m *idMap) get(key uint64) (int32, bool) {
+// Get returns the value of key.
+func (m *Map) Get(key uint64) (int32, bool) {
 	i := m.home(key)
 	for d := int32(0); ; d++ {
 		s := &m.slots[i]
@@ -75,8 +81,8 @@ func (m *idMap) get(key uint64) (int32, bool) {
 	}
 }
 
-// put inserts or overwrites key.
-func (m *idMap) put(key uint64, val int32) {
+// Put inserts or overwrites key (non-zero).
+func (m *Map) Put(key uint64, val int32) {
 	if (m.count+1)*2 > len(m.slots) {
 		m.grow()
 	}
@@ -102,8 +108,11 @@ func (m *idMap) put(key uint64, val int32) {
 	}
 }
 
-// del removes key if present.
-func (m *idMap) del(key uint64) {
+// Del removes key if present.
+func (m *Map) Del(key uint64) { m.Take(key) }
+
+// Take removes key and returns its value, in one probe.
+func (m *Map) Take(key uint64) (int32, bool) {
 	i := m.home(key)
 	for d := int32(0); ; d++ {
 		s := &m.slots[i]
@@ -111,10 +120,11 @@ func (m *idMap) del(key uint64) {
 			break
 		}
 		if s.key == 0 || s.dist < d {
-			return
+			return 0, false
 		}
 		i = (i + 1) & m.mask
 	}
+	val := m.slots[i].val
 	// Backward shift: pull the following displaced entries one slot closer
 	// to their homes.
 	for {
@@ -129,19 +139,24 @@ func (m *idMap) del(key uint64) {
 	}
 	m.slots[i] = idSlot{}
 	m.count--
+	return val, true
 }
 
-func (m *idMap) grow() {
+// Len is the number of keys.
+func (m *Map) Len() int { return m.count }
+
+func (m *Map) grow() {
 	old := m.slots
 	m.init(len(old) * 2)
 	for _, s := range old {
 		if s.key != 0 {
-			m.put(s.key, s.val)
+			m.Put(s.key, s.val)
 		}
 	}
 }
 
-func (m *idMap) clear() {
+// Clear empties the table, keeping its size.
+func (m *Map) Clear() {
 	clear(m.slots)
 	m.count = 0
 }
