@@ -71,17 +71,27 @@ func NewAccounts(capacity int) *Accounts {
 	return &Accounts{slots: idmap.New(capacity)}
 }
 
-// AddCoin appends a coin and returns its index. Coins are added before any
-// user (the balance arrays are laid out by the number of coins).
+// AddCoin appends a coin and returns its index. The balance arrays are
+// laid out by the number of coins, so a coin listed while users exist
+// copies them once into the wider layout.
 func (a *Accounts) AddCoin(c CoinInfo) (Coin, error) {
-	if len(a.users) > 0 {
-		return 0, errors.New("risk: coins are added before users")
-	}
 	if len(a.coins) >= math.MaxUint16 {
 		return 0, errors.New("risk: too many coins")
 	}
+	if c.Decimals < FeeDecimals || c.Decimals > 18 {
+		return 0, fmt.Errorf("risk: coin %s has %d decimals: the engine needs 8 to 18", c.Code, c.Decimals)
+	}
+	old := len(a.coins)
 	a.coins = append(a.coins, c)
-	return Coin(len(a.coins) - 1), nil
+	if len(a.users) > 0 {
+		n := len(a.coins)
+		bal := make([]Balance, len(a.users)*int(kindCount)*n)
+		for row := 0; row < len(a.users)*int(kindCount); row++ {
+			copy(bal[row*n:row*n+old], a.bal[row*old:(row+1)*old])
+		}
+		a.bal = bal
+	}
+	return Coin(old), nil
 }
 
 // Coins lists the coin table.

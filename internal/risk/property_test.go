@@ -30,10 +30,7 @@ func newWorkloadEnv(tb testing.TB, users int, fund func(u uint64) (btc, usdt int
 		out: matching.NewEventBuffer(4096)}
 	btc, _ := w.acct.AddCoin(CoinInfo{Code: "BTC", Decimals: 8})
 	usdt, _ := w.acct.AddCoin(CoinInfo{Code: "USDT", Decimals: 8})
-	var err error
-	if w.r, err = NewSpot(w.acct, 1<<13); err != nil {
-		tb.Fatal(err)
-	}
+	w.r = NewSpot(w.acct, 1<<13)
 	if err := w.r.AddSymbol(Symbol{ID: 1, Base: btc, Quote: usdt, LotUnits: 100, QuoteUnitUnits: 1}); err != nil {
 		tb.Fatal(err)
 	}

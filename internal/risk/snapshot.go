@@ -236,13 +236,6 @@ func RestoreSpot(rd io.Reader, capacity int) (*Spot, error) {
 	if _, err := io.ReadFull(br, tail[:]); err != nil || binary.LittleEndian.Uint64(tail[:]) != want {
 		return nil, fmt.Errorf("%w: checksum", ErrBadSnapshot)
 	}
-	for _, c := range a.coins {
-		step := int64(1)
-		for range c.Decimals - FeeDecimals {
-			step *= 10
-		}
-		r.steps = append(r.steps, step)
-	}
 	return r, nil
 }
 

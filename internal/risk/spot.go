@@ -105,7 +105,6 @@ type Spot struct {
 	// lastSym and lastIdx remember the last symbol looked up.
 	lastSym uint32
 	lastIdx int32
-	steps  []int64   // per coin: the fee rounding step in engine units
 	fees   Slot      // the exchange's fee account
 
 	pool   []orderHold
@@ -119,22 +118,21 @@ const FeeUser = math.MaxUint64 - 1
 // FeeUserID is the fee account's id in the store.
 const FeeUserID = "fees"
 
-// NewSpot builds the spot risk engine on a set of accounts, whose coins
-// must all be in place.
-func NewSpot(acct *Accounts, capacity int) (*Spot, error) {
+// NewSpot builds the spot risk engine on a set of accounts.
+func NewSpot(acct *Accounts, capacity int) *Spot {
 	r := &Spot{acct: acct, symIdx: idmap.New(64), pool: make([]orderHold, 0, capacity), free: -1}
-	for _, c := range acct.coins {
-		if c.Decimals < FeeDecimals || c.Decimals > 18 {
-			return nil, fmt.Errorf("risk: coin %s has %d decimals: the engine needs 8 to 18", c.Code, c.Decimals)
-		}
-		step := int64(1)
-		for range c.Decimals - FeeDecimals {
-			step *= 10
-		}
-		r.steps = append(r.steps, step)
-	}
 	r.fees = acct.Register(FeeUser, FeeUserID)
-	return r, nil
+	return r
+}
+
+// feeStep is a coin's fee rounding step in its engine units: fees are
+// rounded up to FeeDecimals whatever the unit.
+func (r *Spot) feeStep(c Coin) int64 {
+	step := int64(1)
+	for range r.acct.coins[c].Decimals - FeeDecimals {
+		step *= 10
+	}
+	return step
 }
 
 // AddSymbol adds (or replaces the conversions of) a pair.
@@ -389,8 +387,8 @@ func (r *Spot) trade(e *matching.Event) {
 	}
 	buyer.left -= money
 	seller.left -= base
-	buyFee := fee(base, buyRate, r.steps[s.Base])
-	sellFee := fee(money, sellRate, r.steps[s.Quote])
+	buyFee := fee(base, buyRate, r.feeStep(s.Base))
+	sellFee := fee(money, sellRate, r.feeStep(s.Quote))
 	a := r.acct
 	a.SpendHeld(buyer.slot, buyer.kind, s.Quote, money)
 	a.SpendHeld(seller.slot, seller.kind, s.Base, base)

@@ -36,10 +36,7 @@ func newEnv(t *testing.T) *env {
 	e := &env{t: t, acct: NewAccounts(16), out: matching.NewEventBuffer(64)}
 	e.btc, _ = e.acct.AddCoin(CoinInfo{Code: "BTC", Decimals: 8})
 	e.usdt, _ = e.acct.AddCoin(CoinInfo{Code: "USDT", Decimals: 8})
-	var err error
-	if e.r, err = NewSpot(e.acct, 16); err != nil {
-		t.Fatal(err)
-	}
+	e.r = NewSpot(e.acct, 16)
 	if err := e.r.AddSymbol(Symbol{ID: sym, Base: e.btc, Quote: e.usdt, LotUnits: 100, QuoteUnitUnits: 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +247,22 @@ func TestAccountsOps(t *testing.T) {
 	if b := a.Get(5, KindSpot, c); b.Avail != 6 || b.Held != 4 {
 		t.Fatalf("%+v", b)
 	}
-	if _, err := a.AddCoin(CoinInfo{Code: "BTC", Decimals: 8}); err == nil {
-		t.Fatal("a coin added after users")
+}
+
+// A coin listed while users hold balances keeps every balance where it was.
+func TestAddCoinAfterUsers(t *testing.T) {
+	e := newEnv(t)
+	e.fund(1, e.btc, 5)
+	e.fund(2, e.usdt, 7)
+	ton, err := e.acct.AddCoin(CoinInfo{Code: "TON", Decimals: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.fund(2, ton, 9)
+	e.want(1, e.btc, 5, 0)
+	e.want(2, e.usdt, 7, 0)
+	e.want(2, ton, 9, 0)
+	if _, err := e.acct.AddCoin(CoinInfo{Code: "MNT", Decimals: 2}); err == nil {
+		t.Fatal("a coin with 2 decimals was taken")
 	}
 }

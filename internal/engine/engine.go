@@ -1,0 +1,364 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"tenger/internal/combine"
+	"tenger/internal/engine/journal"
+	"tenger/internal/matching"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Dir holds the journal (Dir/journal) and the snapshots
+	// (Dir/snapshots/<seq>.snap).
+	Dir    string
+	Policy journal.Policy
+	// MaxBatch is the most commands one group commit takes (default 1024).
+	MaxBatch int
+	// Checkpoint reads the last sequence number the store projection holds.
+	// Recovery restores the newest snapshot at or below it and hands every
+	// command after it to Deliver again, so a crash between the journal and
+	// the projection loses nothing. nil: none is kept (tests).
+	Checkpoint func(ctx context.Context) (uint64, error)
+	// Deliver receives every durable batch in sequence order (after
+	// recovery, first the journaled commands the projection lacks). It is
+	// called from the goroutine that committed the batch: hand the batch on
+	// (to the projector's queue) and return.
+	Deliver func(b *Batch)
+	Now     func() time.Time
+	Log     zerolog.Logger
+}
+
+// Batch is one group commit: its commands with their results and the book
+// events of each (Events[Ends[i-1]:Ends[i]] are command i's).
+type Batch struct {
+	Commands []Command
+	Results  []Result
+	Events   []matching.Event
+	Ends     []int
+}
+
+// EventsOf returns command i's events.
+func (b *Batch) EventsOf(i int) []matching.Event {
+	from := 0
+	if i > 0 {
+		from = b.Ends[i-1]
+	}
+	return b.Events[from:b.Ends[i]]
+}
+
+// Last is the sequence number of the batch's last command (0 when empty).
+func (b *Batch) Last() uint64 {
+	if len(b.Results) == 0 {
+		return 0
+	}
+	return b.Results[len(b.Results)-1].Seq
+}
+
+// ErrStopped is what Submit answers (as Code Unavailable) once the engine
+// stopped or its journal failed.
+var ErrStopped = errors.New("engine: stopped")
+
+// Unavailable is the answer to a command the engine could not make
+// durable: the journal failed or the engine stopped. It is not a Code of
+// the state machine: nothing about the command is known.
+const Unavailable = codeEnd + 1
+
+// Engine runs the state machine behind its journal: commands submitted
+// concurrently are applied in groups (group commit), each group journaled
+// with one fsync, and every command answered only once its group is
+// durable. While one group waits for the disk, the next is applied.
+type Engine struct {
+	o    Options
+	jrnl *journal.Log
+	comb *combine.Combiner[Command, Result]
+
+	mu     sync.Mutex // the apply stage: State and the journal's order
+	st     *State
+	enc    []byte
+	ticket uint64 // tickets of groups applied, for in-order delivery
+	broken error  // set when the journal failed: nothing is answered OK any more
+
+	dmu       sync.Mutex
+	dcond     *sync.Cond
+	delivered uint64
+}
+
+// Open restores the engine from its snapshots and journal.
+func Open(ctx context.Context, o Options) (*Engine, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 1024
+	}
+	if o.Deliver == nil {
+		o.Deliver = func(*Batch) {}
+	}
+	e := &Engine{o: o}
+	e.dcond = sync.NewCond(&e.dmu)
+	checkpoint := ^uint64(0)
+	if o.Checkpoint != nil {
+		var err error
+		if checkpoint, err = o.Checkpoint(ctx); err != nil {
+			return nil, fmt.Errorf("engine: projection checkpoint: %w", err)
+		}
+	}
+	started := time.Now()
+	st, snapSeq, err := e.loadSnapshot(checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	e.st = st
+	if e.jrnl, err = journal.Open(filepath.Join(o.Dir, "journal"), o.Policy); err != nil {
+		return nil, err
+	}
+	// Replay what the journal holds after the snapshot, handing on what
+	// the projection lacks.
+	b := &Batch{}
+	replayed := 0
+	err = e.jrnl.Replay(st.Seq(), func(seq uint64, payload []byte) error {
+		var c Command
+		if err := DecodeCommand(payload, &c); err != nil {
+			return fmt.Errorf("engine: journal record %d: %w", seq, err)
+		}
+		res := st.Apply(&c)
+		if res.Seq != seq {
+			return fmt.Errorf("engine: journal record %d replayed as %d: a gap in the journal", seq, res.Seq)
+		}
+		replayed++
+		if seq > checkpoint {
+			b.Commands = append(b.Commands, c)
+			b.Results = append(b.Results, res)
+			b.Events = append(b.Events, st.Events()...)
+			b.Ends = append(b.Ends, len(b.Events))
+			if len(b.Commands) >= o.MaxBatch {
+				o.Deliver(b)
+				b = &Batch{}
+			}
+		}
+		st.ResetEvents()
+		return nil
+	})
+	if err != nil {
+		_ = e.jrnl.Close()
+		return nil, err
+	}
+	if len(b.Commands) > 0 {
+		o.Deliver(b)
+	}
+	if err := st.Check(); err != nil {
+		_ = e.jrnl.Close()
+		return nil, fmt.Errorf("engine: recovered state: %w", err)
+	}
+	o.Log.Info().Uint64("snapshot", snapSeq).Int("replayed", replayed).Uint64("seq", st.Seq()).
+		Uint64("hash", st.StateHash()).Dur("took", time.Since(started)).Msg("engine: recovered")
+	e.comb = &combine.Combiner[Command, Result]{Max: 2, Take: func(p []Command) int { return min(len(p), o.MaxBatch) },
+		Commit: e.commit}
+	return e, nil
+}
+
+// Submit applies one command and answers once it is durable.
+func (e *Engine) Submit(ctx context.Context, c Command) Result {
+	return e.comb.Do(ctx, c)
+}
+
+// commit applies a group, journals it and hands back the wait for its
+// fsync (the combiner frees the group's slot first, so the next group is
+// applied meanwhile).
+func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
+	res := make([]Result, len(group))
+	b := &Batch{Commands: group, Results: res, Ends: make([]int, 0, len(group))}
+	e.mu.Lock()
+	if e.broken != nil {
+		e.mu.Unlock()
+		for i := range res {
+			res[i] = Result{Code: Unavailable}
+		}
+		return res, nil
+	}
+	now := e.o.Now().UnixMilli()
+	for i := range group {
+		c := &group[i]
+		c.At = now
+		res[i] = e.st.Apply(c)
+		e.enc = AppendCommand(e.enc[:0], c)
+		if err := e.jrnl.Append(res[i].Seq, e.enc); err != nil {
+			// The state is ahead of the journal: stop answering, and let
+			// a restart recover from what the disk holds.
+			e.broken = err
+			e.o.Log.Error().Err(err).Msg("engine: journal append failed; the engine stops")
+			for j := range res {
+				res[j] = Result{Code: Unavailable}
+			}
+			e.mu.Unlock()
+			return res, nil
+		}
+		b.Events = append(b.Events, e.st.Events()...)
+		b.Ends = append(b.Ends, len(b.Events))
+		e.st.ResetEvents()
+	}
+	ticket := e.ticket
+	e.ticket++
+	e.mu.Unlock()
+	return res, func() {
+		if err := e.jrnl.Sync(); err != nil {
+			e.mu.Lock()
+			if e.broken == nil {
+				e.broken = err
+				e.o.Log.Error().Err(err).Msg("engine: journal sync failed; the engine stops")
+			}
+			e.mu.Unlock()
+			for j := range res {
+				res[j] = Result{Code: Unavailable}
+			}
+		}
+		// Hand batches on in the order they were applied, whichever
+		// fsync returned first.
+		e.dmu.Lock()
+		for e.delivered != ticket {
+			e.dcond.Wait()
+		}
+		if res[0].Code != Unavailable {
+			e.o.Deliver(b)
+		}
+		e.delivered++
+		e.dcond.Broadcast()
+		e.dmu.Unlock()
+	}
+}
+
+// Read runs fn on the state between groups (queries, audits, tests).
+func (e *Engine) Read(fn func(s *State)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	fn(e.st)
+}
+
+// snapshotName is a snapshot's file name.
+func snapshotName(seq uint64) string { return fmt.Sprintf("%020d.snap", seq) }
+
+// snapshots lists the sequence numbers of the snapshot files, ascending.
+func (e *Engine) snapshots() ([]uint64, error) {
+	entries, err := os.ReadDir(filepath.Join(e.o.Dir, "snapshots"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []uint64
+	for _, de := range entries {
+		if seq, err := strconv.ParseUint(strings.TrimSuffix(de.Name(), ".snap"), 10, 64); err == nil &&
+			strings.HasSuffix(de.Name(), ".snap") {
+			out = append(out, seq)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out, nil
+}
+
+// loadSnapshot restores the newest snapshot at or below the projection's
+// checkpoint (an empty state when there is none).
+func (e *Engine) loadSnapshot(checkpoint uint64) (*State, uint64, error) {
+	seqs, err := e.snapshots()
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := len(seqs) - 1; i >= 0; i-- {
+		if seqs[i] > checkpoint {
+			continue
+		}
+		f, err := os.Open(filepath.Join(e.o.Dir, "snapshots", snapshotName(seqs[i])))
+		if err != nil {
+			return nil, 0, err
+		}
+		st, err := RestoreState(f)
+		f.Close()
+		if err != nil {
+			e.o.Log.Warn().Err(err).Uint64("seq", seqs[i]).Msg("engine: snapshot unusable; trying an older one")
+			continue
+		}
+		return st, seqs[i], nil
+	}
+	return NewState(), 0, nil
+}
+
+// Snapshot writes the state as it is between groups to a new snapshot
+// file, starts a new journal segment, and deletes what the projection no
+// longer needs: snapshots older than the newest one at or below
+// checkpoint, and the journal segments that one covers.
+func (e *Engine) Snapshot(checkpoint uint64) error {
+	dir := filepath.Join(e.o.Dir, "snapshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".snap-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	e.mu.Lock()
+	seq := e.st.Seq()
+	err = e.st.Snapshot(tmp)
+	if err == nil {
+		err = e.jrnl.Rotate()
+	}
+	e.mu.Unlock()
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, snapshotName(seq))); err != nil {
+		return err
+	}
+	seqs, err := e.snapshots()
+	if err != nil {
+		return err
+	}
+	// Keep the newest usable snapshot (at or below the checkpoint) and
+	// every newer one; drop the journal that snapshot covers.
+	keep := -1
+	for i, s := range seqs {
+		if s <= checkpoint {
+			keep = i
+		}
+	}
+	if keep < 0 {
+		return nil
+	}
+	for _, s := range seqs[:keep] {
+		if err := os.Remove(filepath.Join(dir, snapshotName(s))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return e.jrnl.DropThrough(seqs[keep])
+}
+
+// Close stops the engine: it waits for nothing in flight (callers stop
+// submitting first) and closes the journal.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.broken == nil {
+		e.broken = ErrStopped
+	}
+	e.mu.Unlock()
+	return e.jrnl.Close()
+}

@@ -1,0 +1,365 @@
+package engine
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+
+	"tenger/internal/matching"
+	"tenger/internal/risk"
+)
+
+// Code is the engine's answer to a command.
+type Code uint8
+
+// Answers.
+const (
+	OK Code = iota
+	// Exists: the Ref was applied before with the same fields; nothing
+	// changed now (a retry).
+	Exists
+	// Conflict: the Ref was applied before with other fields.
+	Conflict
+	// Insufficient: the available balance cannot cover it.
+	Insufficient
+	// Rejected: the book refused the order command (Result.Reason says why).
+	Rejected
+	// UnknownCoin, UnknownPair, UnknownHold, UnknownOrder: nothing of that
+	// name is listed, or holds anything.
+	UnknownCoin
+	UnknownPair
+	UnknownHold
+	UnknownOrder
+	// Invalid: a malformed command (a negative amount, a missing field, a
+	// value beyond the engine's units).
+	Invalid
+	codeEnd
+)
+
+var codeNames = [...]string{OK: "ok", Exists: "exists", Conflict: "conflict", Insufficient: "insufficient",
+	Rejected: "rejected", UnknownCoin: "unknown_coin", UnknownPair: "unknown_pair", UnknownHold: "unknown_hold",
+	UnknownOrder: "unknown_order", Invalid: "invalid"}
+
+func (c Code) String() string {
+	if c < codeEnd {
+		return codeNames[c]
+	}
+	return "invalid_code"
+}
+
+// Result is what a command did.
+type Result struct {
+	Code Code
+	// Reason is the book's reason for a Rejected order command.
+	Reason matching.Reason
+	// Seq is the command's place in the engine's sequence.
+	Seq uint64
+}
+
+// hold is a withdrawal's hold, named by its Ref.
+type hold struct {
+	slot    risk.Slot
+	account risk.Kind
+	coin    risk.Coin
+	amount  int64
+}
+
+// State is the engine's deterministic state: the balances (risk), the
+// books, the listed coins and pairs, the refs of the money commands
+// applied and the open withdrawal holds. Apply is its only way to change;
+// the same commands from the same state give the same state (StateHash).
+type State struct {
+	acct  *risk.Accounts
+	spot  *risk.Spot
+	books *matching.Books
+	out   *matching.EventBuffer
+	coins map[string]risk.Coin
+	pairs map[uint32]PairSpec
+	// refs maps a money command's kind and Ref to a digest of its fields.
+	refs  map[string]uint64
+	holds map[string]hold
+	seq   uint64
+}
+
+// NewState returns an empty state.
+func NewState() *State {
+	s := &State{acct: risk.NewAccounts(1024), out: matching.NewEventBuffer(4096), coins: map[string]risk.Coin{},
+		pairs: map[uint32]PairSpec{}, refs: map[string]uint64{}, holds: map[string]hold{}}
+	s.spot = risk.NewSpot(s.acct, 1<<14)
+	s.books = matching.NewBooks(s.out)
+	return s
+}
+
+// Seq is the sequence number of the last command applied.
+func (s *State) Seq() uint64 { return s.seq }
+
+// Events are the book events of the commands applied since the last
+// ResetEvents, in order (money commands have none).
+func (s *State) Events() []matching.Event { return s.out.Events }
+
+// ResetEvents empties the event buffer once its events are consumed.
+func (s *State) ResetEvents() { s.out.Reset() }
+
+// Accounts are the engine-owned balances.
+func (s *State) Accounts() *risk.Accounts { return s.acct }
+
+// Coin returns a listed coin's index.
+func (s *State) Coin(code string) (risk.Coin, bool) {
+	c, ok := s.coins[code]
+	return c, ok
+}
+
+// Book returns a pair's book (nil when not listed).
+func (s *State) Book(symbol uint32) *matching.Book { return s.books.Book(symbol) }
+
+// digest is a hash of the fields a money command's Ref stands for.
+func digest(c *Command) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|%d|%s|%d|%s|%d", c.Kind, c.User, c.UserID, c.Account, c.Coin, c.Amount)
+	return h.Sum64()
+}
+
+func refKey(k Kind, ref string) string { return string(rune('a'+k)) + ref }
+
+// Apply applies one command; c.At must be set. Order commands get their
+// Seq (and a new order its Tag) here.
+func (s *State) Apply(c *Command) Result {
+	s.seq++
+	res := Result{Seq: s.seq}
+	res.Code, res.Reason = s.apply(c)
+	return res
+}
+
+func (s *State) apply(c *Command) (Code, matching.Reason) {
+	switch c.Kind {
+	case KindPlace, KindCancel, KindAmend, KindCancelAll:
+		return s.order(c)
+	case KindAddCoin:
+		if _, ok := s.coins[c.Coin]; ok {
+			return Exists, 0
+		}
+		id, err := s.acct.AddCoin(risk.CoinInfo{Code: c.Coin, Decimals: c.Decimals})
+		if err != nil {
+			return Invalid, 0
+		}
+		s.coins[c.Coin] = id
+		return OK, 0
+	case KindAddPair:
+		return s.addPair(&c.Pair), 0
+	}
+	if !c.Kind.isMoney() {
+		return Invalid, 0
+	}
+	return s.money(c), 0
+}
+
+func (s *State) addPair(p *PairSpec) Code {
+	if _, ok := s.pairs[p.Symbol]; ok {
+		return Exists
+	}
+	base, ok1 := s.coins[p.Base]
+	quote, ok2 := s.coins[p.Quote]
+	if !ok1 || !ok2 {
+		return UnknownCoin
+	}
+	sym := risk.Symbol{ID: p.Symbol, Base: base, Quote: quote, LotUnits: p.LotUnits, QuoteUnitUnits: p.QuoteUnitUnits}
+	if s.spot.AddSymbol(sym) != nil {
+		return Invalid
+	}
+	cfg := p.Book
+	cfg.Symbol = p.Symbol
+	if s.books.Add(matching.NewBook(cfg, s.out)) != nil {
+		return Invalid
+	}
+	s.pairs[p.Symbol] = *p
+	return OK
+}
+
+// order runs an order command through R1, the book(s) and R2.
+func (s *State) order(c *Command) (Code, matching.Reason) {
+	o := &c.Order
+	o.Seq, o.Tag = s.seq, 0
+	switch c.Kind {
+	case KindPlace:
+		o.Kind = matching.CmdPlace
+		if _, ok := s.pairs[o.Symbol]; !ok {
+			return UnknownPair, 0
+		}
+		switch s.spot.Place(o, c.Spec) {
+		case risk.OK:
+		case risk.Insufficient:
+			return Insufficient, 0
+		case risk.UnknownSymbol:
+			return UnknownPair, 0
+		default:
+			return Invalid, 0
+		}
+	case KindAmend:
+		o.Kind = matching.CmdAmend
+		b := s.books.Book(o.Symbol)
+		if b == nil {
+			return UnknownPair, 0
+		}
+		info, _ := b.Order(o.OrderID)
+		switch s.spot.Amend(o, info.Tag) {
+		case risk.OK:
+		case risk.Insufficient:
+			return Insufficient, 0
+		case risk.UnknownOrder:
+			return UnknownOrder, 0
+		default:
+			return Invalid, 0
+		}
+	case KindCancel:
+		o.Kind = matching.CmdCancel
+	case KindCancelAll:
+		o.Kind = matching.CmdCancelAll
+	}
+	from := len(s.out.Events)
+	s.books.Apply(o)
+	evs := s.out.Events[from:]
+	s.spot.Settle(evs)
+	for i := range evs {
+		if e := &evs[i]; e.Kind == matching.EvRejected {
+			return Rejected, e.Reason
+		}
+	}
+	return OK, 0
+}
+
+// money applies a credit, debit, hold, settle or release once per Ref.
+func (s *State) money(c *Command) Code {
+	if c.Ref == "" || c.Amount < 0 || (c.Kind <= KindHold && c.UserID == "") {
+		return Invalid
+	}
+	key, d := refKey(c.Kind, c.Ref), digest(c)
+	if prev, ok := s.refs[key]; ok {
+		if prev == d {
+			return Exists
+		}
+		return Conflict
+	}
+	var code Code
+	switch c.Kind {
+	case KindSettle, KindRelease:
+		code = s.endHold(c)
+	default:
+		code = s.change(c)
+	}
+	if code == OK {
+		s.refs[key] = d
+	}
+	return code
+}
+
+// change is a credit, a debit or a hold.
+func (s *State) change(c *Command) Code {
+	coin, ok := s.coins[c.Coin]
+	if !ok {
+		return UnknownCoin
+	}
+	if c.Amount == 0 {
+		return Invalid
+	}
+	slot := s.acct.Slot(c.User)
+	switch c.Kind {
+	case KindCredit:
+		if slot == risk.NoSlot {
+			slot = s.acct.Register(c.User, c.UserID)
+		}
+		if s.acct.Credit(slot, c.Account, coin, c.Amount) != nil {
+			return Invalid
+		}
+	case KindDebit, KindHold:
+		if slot == risk.NoSlot {
+			return Insufficient
+		}
+		var err error
+		if c.Kind == KindDebit {
+			err = s.acct.Debit(slot, c.Account, coin, c.Amount)
+		} else {
+			err = s.acct.Hold(slot, c.Account, coin, c.Amount)
+		}
+		if err != nil {
+			return Insufficient
+		}
+		if c.Kind == KindHold {
+			s.holds[c.Ref] = hold{slot: slot, account: c.Account, coin: coin, amount: c.Amount}
+		}
+	}
+	return OK
+}
+
+// endHold settles or releases a withdrawal's hold (Amount is ignored: the
+// hold says how much). A hold already ended the other way is a Conflict.
+func (s *State) endHold(c *Command) Code {
+	h, ok := s.holds[c.Ref]
+	if !ok {
+		other := KindRelease
+		if c.Kind == KindRelease {
+			other = KindSettle
+		}
+		if _, done := s.refs[refKey(other, c.Ref)]; done {
+			return Conflict
+		}
+		return UnknownHold
+	}
+	if c.Kind == KindSettle {
+		s.acct.SpendHeld(h.slot, h.account, h.coin, h.amount)
+	} else {
+		s.acct.Release(h.slot, h.account, h.coin, h.amount)
+	}
+	delete(s.holds, c.Ref)
+	return OK
+}
+
+// HoldsOf sums the open withdrawal holds of a balance (risk.Spot.Check's
+// extra holds).
+func (s *State) HoldsOf(slot risk.Slot, k risk.Kind, c risk.Coin) int64 {
+	var sum int64
+	for _, h := range s.holds {
+		if h.slot == slot && h.account == k && h.coin == c {
+			sum += h.amount
+		}
+	}
+	return sum
+}
+
+// Check verifies the invariants: no negative balance, and what every
+// balance holds equals what its open orders and withdrawals hold.
+func (s *State) Check() error {
+	extra := map[[3]int]int64{}
+	for _, h := range s.holds {
+		extra[[3]int{int(h.slot), int(h.account), int(h.coin)}] += h.amount
+	}
+	return s.spot.Check(func(sl risk.Slot, k risk.Kind, c risk.Coin) int64 {
+		return extra[[3]int{int(sl), int(k), int(c)}]
+	})
+}
+
+// StateHash hashes the whole state: balances and order holds, every book,
+// the refs applied and the open holds, and the sequence.
+func (s *State) StateHash() uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|%d|", s.seq, s.spot.StateHash())
+	for _, sym := range s.books.Symbols() {
+		fmt.Fprintf(h, "%d:%d|", sym, s.books.Book(sym).StateHash())
+	}
+	keys := make([]string, 0, len(s.refs))
+	for k := range s.refs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(h, "%q=%d|", k, s.refs[k])
+	}
+	keys = keys[:0]
+	for k := range s.holds {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(h, "%q=%+v|", k, s.holds[k])
+	}
+	return h.Sum64()
+}
