@@ -17,6 +17,7 @@ import (
 	"tenger/internal/combine"
 	"tenger/internal/engine/journal"
 	"tenger/internal/matching"
+	"tenger/internal/risk"
 )
 
 // Options configure an Engine.
@@ -42,12 +43,35 @@ type Options struct {
 }
 
 // Batch is one group commit: its commands with their results and the book
-// events of each (Events[Ends[i-1]:Ends[i]] are command i's).
+// events of each (Events[Ends[i-1]:Ends[i]] are command i's), and the
+// value after it of every balance it changed, once each (the projection
+// writes these, netted, instead of replaying the changes).
 type Batch struct {
 	Commands []Command
 	Results  []Result
 	Events   []matching.Event
 	Ends     []int
+	Balances []BalanceState
+}
+
+// BalanceState is a balance's value after a batch, in engine units.
+type BalanceState struct {
+	User    uint64
+	UserID  string
+	Account risk.Kind
+	Coin    string
+	Avail   int64
+	Held    int64
+}
+
+// takeChanged moves the balances changed since the last call into b.
+func takeChanged(st *State, b *Batch) {
+	coins := st.acct.Coins()
+	st.acct.Changed(func(u *risk.User, k risk.Kind, c risk.Coin, v risk.Balance) {
+		b.Balances = append(b.Balances, BalanceState{User: u.Num, UserID: u.ID, Account: k, Coin: coins[c].Code,
+			Avail: v.Avail, Held: v.Held})
+	})
+	st.acct.ClearChanged()
 }
 
 // EventsOf returns command i's events.
@@ -145,6 +169,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			b.Events = append(b.Events, st.Events()...)
 			b.Ends = append(b.Ends, len(b.Events))
 			if len(b.Commands) >= o.MaxBatch {
+				takeChanged(st, b)
 				o.Deliver(b)
 				b = &Batch{}
 			}
@@ -157,8 +182,10 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		return nil, err
 	}
 	if len(b.Commands) > 0 {
+		takeChanged(st, b)
 		o.Deliver(b)
 	}
+	st.acct.ClearChanged()
 	if err := st.Check(); err != nil {
 		_ = e.jrnl.Close()
 		return nil, fmt.Errorf("engine: recovered state: %w", err)
@@ -210,6 +237,7 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 		b.Ends = append(b.Ends, len(b.Events))
 		e.st.ResetEvents()
 	}
+	takeChanged(e.st, b)
 	ticket := e.ticket
 	e.ticket++
 	e.mu.Unlock()

@@ -20,6 +20,8 @@ type recorder struct {
 	last    uint64
 	batches int
 	cmds    []Command
+	// balances are the last values delivered, by user and coin.
+	balances map[string]BalanceState
 }
 
 func (r *recorder) deliver(b *Batch) {
@@ -31,6 +33,12 @@ func (r *recorder) deliver(b *Batch) {
 		}
 		r.last = res.Seq
 		r.cmds = append(r.cmds, b.Commands[i])
+	}
+	if r.balances == nil {
+		r.balances = map[string]BalanceState{}
+	}
+	for _, v := range b.Balances {
+		r.balances[fmt.Sprintf("%d/%s", v.User, v.Coin)] = v
 	}
 	r.batches++
 }
@@ -102,6 +110,17 @@ func TestConcurrentSubmitsAndRecovery(t *testing.T) {
 	if rec.last != seq || seq != 3+8*202 {
 		t.Fatalf("delivered through %d of %d", rec.last, seq)
 	}
+	// The balances delivered, last value each, are the engine's.
+	e.Read(func(s *State) {
+		for _, u := range s.acct.Users() {
+			for i, c := range s.acct.Coins() {
+				b := s.acct.Get(u.Num, risk.KindSpot, risk.Coin(i))
+				if got := rec.balances[fmt.Sprintf("%d/%s", u.Num, c.Code)]; got.Avail != b.Avail || got.Held != b.Held {
+					t.Errorf("user %d %s: delivered %+v, engine %+v", u.Num, c.Code, got, b)
+				}
+			}
+		}
+	})
 	want := hashOf(e)
 	if err := e.Close(); err != nil {
 		t.Fatal(err)

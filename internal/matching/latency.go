@@ -56,6 +56,15 @@ func (h *LatencyHistogram) Record(ns int64) {
 	}
 }
 
+// Merge adds every duration another histogram recorded.
+func (h *LatencyHistogram) Merge(o *LatencyHistogram) {
+	for i, c := range o.counts {
+		h.counts[i] += c
+	}
+	h.total += o.total
+	h.max = max(h.max, o.max)
+}
+
 // Count returns the number of recorded durations.
 func (h *LatencyHistogram) Count() uint64 { return h.total }
 

@@ -50,6 +50,12 @@ type Accounts struct {
 	slots idmap.Map // user number → slot
 	users []User
 	bal   []Balance // slot × kindCount × len(coins) + kind × len(coins) + coin
+	// Every balance changed since the last ClearChanged, once each (the
+	// engine hands their final values to the store projection): stamp[i]
+	// is gen when bal[i] is in changed.
+	stamp   []uint32
+	gen     uint32
+	changed []int32
 }
 
 // CoinInfo describes a coin in the engine: its code and the decimals of its
@@ -68,7 +74,7 @@ type User struct {
 
 // NewAccounts returns empty accounts with room for capacity users.
 func NewAccounts(capacity int) *Accounts {
-	return &Accounts{slots: idmap.New(capacity)}
+	return &Accounts{slots: idmap.New(capacity), gen: 1}
 }
 
 // AddCoin appends a coin and returns its index. The balance arrays are
@@ -90,6 +96,10 @@ func (a *Accounts) AddCoin(c CoinInfo) (Coin, error) {
 			copy(bal[row*n:row*n+old], a.bal[row*old:(row+1)*old])
 		}
 		a.bal = bal
+		// The indices of the changed balances moved: start a new set.
+		a.stamp = make([]uint32, len(bal))
+		a.changed = a.changed[:0]
+		a.gen++
 	}
 	return Coin(old), nil
 }
@@ -119,6 +129,7 @@ func (a *Accounts) Register(num uint64, id string) Slot {
 	s := Slot(len(a.users))
 	a.users = append(a.users, User{Num: num, ID: id})
 	a.bal = append(a.bal, make([]Balance, int(kindCount)*len(a.coins))...)
+	a.stamp = append(a.stamp, make([]uint32, int(kindCount)*len(a.coins))...)
 	a.slots.Put(num, int32(s))
 	return s
 }
@@ -126,9 +137,38 @@ func (a *Accounts) Register(num uint64, id string) Slot {
 // Users lists the known users by slot.
 func (a *Accounts) Users() []User { return a.users }
 
-// At returns the balance of a slot's account in a coin.
+// At returns the balance of a slot's account in a coin, to read it.
 func (a *Accounts) At(s Slot, k Kind, c Coin) *Balance {
 	return &a.bal[(int(s)*int(kindCount)+int(k))*len(a.coins)+int(c)]
+}
+
+// mut returns a balance about to change, noting it as changed.
+func (a *Accounts) mut(s Slot, k Kind, c Coin) *Balance {
+	i := (int(s)*int(kindCount)+int(k))*len(a.coins) + int(c)
+	if a.stamp[i] != a.gen {
+		a.stamp[i] = a.gen
+		a.changed = append(a.changed, int32(i))
+	}
+	return &a.bal[i]
+}
+
+// Changed calls fn for every balance changed since the last ClearChanged,
+// once each, with its value now.
+func (a *Accounts) Changed(fn func(u *User, k Kind, c Coin, b Balance)) {
+	n := int(kindCount) * len(a.coins)
+	for _, i := range a.changed {
+		fn(&a.users[int(i)/n], Kind(int(i)%n/len(a.coins)), Coin(int(i)%len(a.coins)), a.bal[i])
+	}
+}
+
+// ClearChanged starts a new set of changed balances.
+func (a *Accounts) ClearChanged() {
+	a.changed = a.changed[:0]
+	a.gen++
+	if a.gen == 0 { // wrapped: no stamp may equal it by accident
+		clear(a.stamp)
+		a.gen = 1
+	}
 }
 
 // Get returns a copy of a balance (zero for an unknown user).
@@ -151,7 +191,7 @@ func (a *Accounts) Credit(s Slot, k Kind, c Coin, amount int64) error {
 	if amount < 0 {
 		return ErrNegative
 	}
-	b := a.At(s, k, c)
+	b := a.mut(s, k, c)
 	v, ok := addChecked(b.Avail, amount)
 	if !ok || v > math.MaxInt64-b.Held {
 		return ErrOverflow
@@ -165,7 +205,7 @@ func (a *Accounts) Debit(s Slot, k Kind, c Coin, amount int64) error {
 	if amount < 0 {
 		return ErrNegative
 	}
-	b := a.At(s, k, c)
+	b := a.mut(s, k, c)
 	if b.Avail < amount {
 		return ErrInsufficient
 	}
@@ -178,7 +218,7 @@ func (a *Accounts) Hold(s Slot, k Kind, c Coin, amount int64) error {
 	if amount < 0 {
 		return ErrNegative
 	}
-	b := a.At(s, k, c)
+	b := a.mut(s, k, c)
 	if b.Avail < amount {
 		return ErrInsufficient
 	}
@@ -190,7 +230,7 @@ func (a *Accounts) Hold(s Slot, k Kind, c Coin, amount int64) error {
 // Release moves amount back from held to available. Releasing more than is
 // held is a broken invariant (an engine bug), never a user's error.
 func (a *Accounts) Release(s Slot, k Kind, c Coin, amount int64) {
-	b := a.At(s, k, c)
+	b := a.mut(s, k, c)
 	if amount < 0 || b.Held < amount {
 		panic(fmt.Sprintf("risk: release of %d from %d held (user slot %d, coin %d)", amount, b.Held, s, c))
 	}
@@ -201,7 +241,7 @@ func (a *Accounts) Release(s Slot, k Kind, c Coin, amount int64) {
 // SpendHeld takes amount out of what is held (a trade's payment, a settled
 // withdrawal).
 func (a *Accounts) SpendHeld(s Slot, k Kind, c Coin, amount int64) {
-	b := a.At(s, k, c)
+	b := a.mut(s, k, c)
 	if amount < 0 || b.Held < amount {
 		panic(fmt.Sprintf("risk: spend of %d from %d held (user slot %d, coin %d)", amount, b.Held, s, c))
 	}
@@ -212,7 +252,7 @@ func (a *Accounts) SpendHeld(s Slot, k Kind, c Coin, amount int64) {
 // int64 range in practice (the books bound price × quantity); a balance
 // that would is a broken invariant.
 func (a *Accounts) receive(s Slot, k Kind, c Coin, amount int64) {
-	b := a.At(s, k, c)
+	b := a.mut(s, k, c)
 	v, ok := addChecked(b.Avail, amount)
 	if !ok || amount < 0 {
 		panic(fmt.Sprintf("risk: receiving %d onto %d (user slot %d, coin %d)", amount, b.Avail, s, c))

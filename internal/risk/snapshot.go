@@ -199,6 +199,8 @@ func RestoreSpot(rd io.Reader, capacity int) (*Spot, error) {
 	}
 	if d.err == nil {
 		a.bal = make([]Balance, nu*int(kindCount)*len(a.coins))
+		a.stamp = make([]uint32, len(a.bal))
+		a.gen = 1
 		for i := range a.bal {
 			a.bal[i] = Balance{Avail: int64(d.word()), Held: int64(d.word())}
 		}

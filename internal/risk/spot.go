@@ -210,10 +210,10 @@ func (r *Spot) Place(c *matching.Command, spec OrderSpec) Result {
 	if slot == NoSlot {
 		return Insufficient
 	}
-	b := r.acct.At(slot, spec.Kind, coin)
-	if b.Avail < amount {
+	if r.acct.At(slot, spec.Kind, coin).Avail < amount {
 		return Insufficient
 	}
+	b := r.acct.mut(slot, spec.Kind, coin)
 	b.Avail -= amount
 	b.Held += amount
 	i := r.free

@@ -2,6 +2,8 @@ package risk
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"tenger/internal/matching"
@@ -264,5 +266,38 @@ func TestAddCoinAfterUsers(t *testing.T) {
 	e.want(2, ton, 9, 0)
 	if _, err := e.acct.AddCoin(CoinInfo{Code: "MNT", Decimals: 2}); err == nil {
 		t.Fatal("a coin with 2 decimals was taken")
+	}
+}
+
+// Changed lists every balance a run of commands touched, once, with its
+// final value; ClearChanged starts over.
+func TestChangedBalances(t *testing.T) {
+	e := newEnv(t)
+	e.fund(1, e.btc, 100_000_000)
+	e.fund(2, e.usdt, 1_000_000_000_000)
+	e.acct.ClearChanged()
+	e.apply(limit(1, 1, matching.Sell, 1_000_000, 100_000))
+	e.apply(limit(2, 2, matching.Buy, 1_000_000, 40_000))
+	got := map[string]Balance{}
+	e.acct.Changed(func(u *User, k Kind, c Coin, b Balance) {
+		key := fmt.Sprintf("%d/%s", u.Num, e.acct.coins[c].Code)
+		if _, dup := got[key]; dup {
+			t.Fatalf("%s listed twice", key)
+		}
+		got[key] = b
+	})
+	want := map[string]Balance{
+		"1/BTC": e.acct.Get(1, KindSpot, e.btc), "1/USDT": e.acct.Get(1, KindSpot, e.usdt),
+		"2/BTC": e.acct.Get(2, KindSpot, e.btc), "2/USDT": e.acct.Get(2, KindSpot, e.usdt),
+		fmt.Sprintf("%d/BTC", uint64(FeeUser)): e.acct.Get(FeeUser, KindSpot, e.btc), fmt.Sprintf("%d/USDT", uint64(FeeUser)): e.acct.Get(FeeUser, KindSpot, e.usdt),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("changed %v\nwant %v", got, want)
+	}
+	e.acct.ClearChanged()
+	n := 0
+	e.acct.Changed(func(*User, Kind, Coin, Balance) { n++ })
+	if n != 0 {
+		t.Fatalf("%d changed after clearing", n)
 	}
 }
