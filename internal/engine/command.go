@@ -81,6 +81,11 @@ type Command struct {
 	// At is when the engine received the command (Unix ms), set by the
 	// engine and journaled, so a replay sees the same times.
 	At int64
+	// Note is the caller's, journaled and handed on with the command but
+	// never read by the engine: what the store projection needs beyond the
+	// engine's fields (an order's type and client id, a deposit's chain
+	// account, a withdrawal's fee split).
+	Note []byte
 }
 
 // PairSpec is a trading pair in engine terms.
@@ -128,6 +133,8 @@ func AppendCommand(dst []byte, c *Command) []byte {
 	dst = appendString(dst, c.Ref)
 	dst = appendString(dst, c.UserID)
 	dst = appendString(dst, c.Coin)
+	dst = le.AppendUint32(dst, uint32(len(c.Note)))
+	dst = append(dst, c.Note...)
 	switch c.Kind {
 	case KindPlace, KindCancel, KindAmend, KindCancelAll:
 		var b [matching.CommandSize]byte
@@ -220,6 +227,12 @@ func DecodeCommand(b []byte, c *Command) error {
 	c.Amount = int64(r.u64())
 	c.At = int64(r.u64())
 	c.Ref, c.UserID, c.Coin = r.str(), r.str(), r.str()
+	if n := r.u32(); n > 0 {
+		if n > uint32(len(r.b)) {
+			return ErrCodec
+		}
+		c.Note = append([]byte(nil), r.take(int(n))...)
+	}
 	switch c.Kind {
 	case KindPlace, KindCancel, KindAmend, KindCancelAll:
 		if b := r.take(matching.CommandSize); b != nil {

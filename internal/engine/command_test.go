@@ -16,6 +16,7 @@ func TestCommandCodecRoundTrip(t *testing.T) {
 		{Kind: KindCancelAll, Order: matching.Command{UserID: 1, OrderID: 99}},
 		{Kind: KindAmend, Order: matching.Command{OrderID: 11, UserID: 1, Symbol: btcusdt, Qty: 100_000, Price: 7}},
 		credit("deposit:TRC20:0xabc:0", 12345678, "USDT", 1<<62),
+		{Kind: KindCredit, Ref: "r", User: 1, UserID: "1", Coin: "BTC", Amount: 1, Note: []byte("chain:BTC")},
 		{Kind: KindHold, Ref: "wd:9", User: 5, UserID: "00000005", Account: risk.KindSpot, Coin: "BTC", Amount: 3},
 		{Kind: KindSettle, Ref: "wd:9"},
 		{Kind: KindAddCoin, Coin: "TON", Decimals: 9},

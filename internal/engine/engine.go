@@ -51,6 +51,8 @@ type Batch struct {
 	Results  []Result
 	Events   []matching.Event
 	Ends     []int
+	// Fees are the fees of the batch's trade events, in their order.
+	Fees     []risk.TradeFee
 	Balances []BalanceState
 }
 
@@ -168,6 +170,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			b.Results = append(b.Results, res)
 			b.Events = append(b.Events, st.Events()...)
 			b.Ends = append(b.Ends, len(b.Events))
+			b.Fees = append(b.Fees, st.Fees()...)
 			if len(b.Commands) >= o.MaxBatch {
 				takeChanged(st, b)
 				o.Deliver(b)
@@ -235,6 +238,7 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 		}
 		b.Events = append(b.Events, e.st.Events()...)
 		b.Ends = append(b.Ends, len(b.Events))
+		b.Fees = append(b.Fees, e.st.Fees()...)
 		e.st.ResetEvents()
 	}
 	takeChanged(e.st, b)

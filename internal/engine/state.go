@@ -79,6 +79,7 @@ type State struct {
 	refs  map[string]uint64
 	holds map[string]hold
 	seq   uint64
+	fees  []risk.TradeFee
 }
 
 // NewState returns an empty state.
@@ -97,8 +98,15 @@ func (s *State) Seq() uint64 { return s.seq }
 // ResetEvents, in order (money commands have none).
 func (s *State) Events() []matching.Event { return s.out.Events }
 
-// ResetEvents empties the event buffer once its events are consumed.
-func (s *State) ResetEvents() { s.out.Reset() }
+// Fees are the fees of the trade events since the last ResetEvents, in
+// their order.
+func (s *State) Fees() []risk.TradeFee { return s.fees }
+
+// ResetEvents empties the event and fee buffers once they are consumed.
+func (s *State) ResetEvents() {
+	s.out.Reset()
+	s.fees = s.fees[:0]
+}
 
 // Accounts are the engine-owned balances.
 func (s *State) Accounts() *risk.Accounts { return s.acct }
@@ -115,7 +123,7 @@ func (s *State) Book(symbol uint32) *matching.Book { return s.books.Book(symbol)
 // digest is a hash of the fields a money command's Ref stands for.
 func digest(c *Command) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%d|%s|%d|%s|%d", c.Kind, c.User, c.UserID, c.Account, c.Coin, c.Amount)
+	fmt.Fprintf(h, "%d|%d|%s|%d|%s|%d|%x", c.Kind, c.User, c.UserID, c.Account, c.Coin, c.Amount, c.Note)
 	return h.Sum64()
 }
 
@@ -219,6 +227,7 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 	s.books.Apply(o)
 	evs := s.out.Events[from:]
 	s.spot.Settle(evs)
+	s.fees = append(s.fees, s.spot.TakeFees()...)
 	for i := range evs {
 		if e := &evs[i]; e.Kind == matching.EvRejected {
 			return Rejected, e.Reason

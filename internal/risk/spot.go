@@ -73,6 +73,17 @@ type OrderSpec struct {
 	Kind  Kind
 	Maker Rate
 	Taker Rate
+	// UpToAvailable makes a market buy by quantity hold what the account
+	// can spend, at most its Quote (the band the order entry set): its
+	// budget is set here, to the quote units held.
+	UpToAvailable bool
+}
+
+// TradeFee is what a trade's buyer and seller paid in fees, in the engine
+// units of what each received (the buyer in base, the seller in quote).
+type TradeFee struct {
+	Buy  int64
+	Sell int64
 }
 
 // orderHold is what an open order holds, and how it pays fees. An order's
@@ -110,6 +121,10 @@ type Spot struct {
 	pool   []orderHold
 	free   int32 // the first free record (-1: none)
 	open   int   // records in use
+
+	// tradeFees are the fees of the trades settled since the last
+	// TakeFees, in the order of their events.
+	tradeFees []TradeFee
 }
 
 // FeeUser is the user number of the exchange's fee account in the engine.
@@ -210,7 +225,16 @@ func (r *Spot) Place(c *matching.Command, spec OrderSpec) Result {
 	if slot == NoSlot {
 		return Insufficient
 	}
-	if r.acct.At(slot, spec.Kind, coin).Avail < amount {
+	avail := r.acct.At(slot, spec.Kind, coin).Avail
+	if spec.UpToAvailable && c.Type == matching.Market && c.Side == matching.Buy && c.Qty > 0 && avail < amount {
+		// Whole quote units of what can be spent.
+		c.Quote = avail / s.QuoteUnitUnits
+		amount = c.Quote * s.QuoteUnitUnits
+		if c.Quote == 0 {
+			return Insufficient
+		}
+	}
+	if avail < amount {
 		return Insufficient
 	}
 	b := r.acct.mut(slot, spec.Kind, coin)
@@ -400,6 +424,16 @@ func (r *Spot) trade(e *matching.Event) {
 	if sellFee > 0 {
 		a.receive(r.fees, KindSpot, s.Quote, sellFee)
 	}
+	r.tradeFees = append(r.tradeFees, TradeFee{Buy: buyFee, Sell: sellFee})
+}
+
+// TakeFees returns the fees of the trades settled since the last call, in
+// the order of their trade events, and starts over (the slice is reused:
+// copy what you keep).
+func (r *Spot) TakeFees() []TradeFee {
+	f := r.tradeFees
+	r.tradeFees = r.tradeFees[:0]
+	return f
 }
 
 // Held is what the open order with this tag still holds (false when the

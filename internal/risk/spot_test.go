@@ -301,3 +301,39 @@ func TestChangedBalances(t *testing.T) {
 		t.Fatalf("%d changed after clearing", n)
 	}
 }
+
+// A market buy by quantity given UpToAvailable holds what the account can
+// spend, at most its band, and buys what that pays for.
+func TestMarketBuyUpToAvailable(t *testing.T) {
+	e := newEnv(t)
+	e.fund(1, e.btc, 100_000_000)
+	e.fund(2, e.usdt, 150_000_000_000) // 1,500 USDT
+	e.apply(limit(1, 1, matching.Sell, 1_000_000, 1_000_000)) // 1 BTC at 10,000
+	spec2 := OrderSpec{Kind: KindSpot, Maker: 100_000, Taker: 100_000, UpToAvailable: true}
+	c := matching.Command{Kind: matching.CmdPlace, OrderID: 2, UserID: 2, Symbol: sym, Side: matching.Buy,
+		Type: matching.Market, TIF: matching.IOC, Qty: 200_000, Quote: 300_000_000_000} // 0.2 BTC, band 3,000 USDT
+	e.seq++
+	c.Seq = e.seq
+	if res := e.r.Place(&c, spec2); res != OK || c.Quote != 150_000_000_000 {
+		t.Fatalf("%s, budget %d", res, c.Quote)
+	}
+	e.book.Apply(&c)
+	if err := e.r.Check(nil); err != nil {
+		t.Fatal(err)
+	}
+	// 1,500 USDT buys 0.15 BTC at 10,000.
+	e.want(2, e.usdt, 0, 0)
+	e.want(2, e.btc, 15_000_000-15_000, 0)
+	if f := e.r.TakeFees(); len(f) != 1 || f[0].Buy != 15_000 || f[0].Sell != 150_000_000 {
+		t.Fatalf("fees %+v", f)
+	}
+	if len(e.r.TakeFees()) != 0 {
+		t.Fatal("fees taken twice")
+	}
+	// Nothing to spend: refused.
+	c2 := c
+	c2.OrderID, c2.Quote = 3, 300_000_000_000
+	if res := e.r.Place(&c2, spec2); res != Insufficient {
+		t.Fatalf("%s with nothing to spend", res)
+	}
+}

@@ -1,0 +1,60 @@
+// Package engine is the exchange's single writer of every balance an order
+// can hold: one deterministic state machine (State) behind a journal, in
+// the manner of LMAX and exchange-core.
+//
+// # Pipeline
+//
+// Commands (Command: orders, and money commands idempotent by their Ref)
+// are submitted concurrently; the runtime (Engine) applies them in groups
+// (internal/combine), and for each command:
+//
+//	sequence (Seq) → R1 (risk: hold what an order can spend, or refuse it)
+//	→ the pair's book (internal/matching) → R2 (risk: settle fills, release
+//	holds, reading the book's events where it wrote them)
+//
+// then appends it to the journal (internal/engine/journal). A group is one
+// fsync; its commands are answered only after it, while the next group is
+// applied meanwhile. Durable groups are handed on (Deliver) in order as a
+// Batch: commands, results, book events, trade fees and the final value of
+// every balance the group changed, once each.
+//
+// # State
+//
+// The balances (risk.Accounts), the open orders' holds (risk.Spot), the
+// books, the listed coins and pairs, the refs of the money commands applied
+// (a retry with the same fields answers Exists, other fields Conflict, as
+// TigerBeetle answers) and the open withdrawal holds. No I/O, no clock
+// (a command's time is set by the runtime and journaled), no goroutines:
+// the same commands from the same state give the same StateHash.
+//
+// # Recovery
+//
+// Snapshot writes the state between groups (Dir/snapshots/<seq>.snap) and
+// starts a new journal segment. Open restores the newest snapshot at or
+// below the store projection's checkpoint (Options.Checkpoint), replays the
+// journal after it, and hands the commands after the checkpoint to Deliver
+// again; journal segments are deleted only once a snapshot the projection
+// has passed covers them. A crash anywhere between the journal and the
+// store therefore loses nothing and applies nothing twice.
+//
+// # The store behind (the projection; being built)
+//
+// A projector turns each Batch into netted store writes, idempotent by
+// batch, with a checkpoint item written last:
+//
+//   - one write per changed balance (BalanceState, absolute values), in the
+//     ledger's balance items, which nothing else writes for engine-owned
+//     accounts;
+//   - one posting item per batch holding the batch's legs, netted per
+//     (from, to, bucket, coin), in the ledger's posting format, so the
+//     ledger's audit proves store balances = postings and the external-flow
+//     invariant as before; engine commands carry their counterparty and
+//     display fields opaquely (the spot order's type and client id, a
+//     deposit's chain account) for the projector;
+//   - the latest state of each order the batch touched (spot's order item,
+//     with the seq it reflects, so a replay skips what it holds) and the
+//     trade rows.
+//
+// Reads keep using the store and trail the acknowledgement by the
+// projection lag.
+package engine
