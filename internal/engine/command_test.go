@@ -18,7 +18,7 @@ func TestCommandCodecRoundTrip(t *testing.T) {
 		credit("deposit:TRC20:0xabc:0", 12345678, "USDT", 1<<62),
 		{Kind: KindCredit, Ref: "r", User: 1, UserID: "1", Coin: "BTC", Amount: 1, Note: []byte("chain:BTC")},
 		{Kind: KindHold, Ref: "wd:9", User: 5, UserID: "00000005", Account: risk.KindSpot, Coin: "BTC", Amount: 3},
-		{Kind: KindSettle, Ref: "wd:9"},
+		{Kind: KindSettle, Ref: "wd:9", Amount: 3},
 		{Kind: KindAddCoin, Coin: "TON", Decimals: 9},
 		{Kind: KindAddPair, Pair: PairSpec{Symbol: 42, Name: "tonusdt", Base: "TON", Quote: "USDT", LotUnits: 10_000_000,
 			QuoteUnitUnits: 1000, Book: matching.BookConfig{Symbol: 42, MinQty: 10, MinNotional: 5_000_000, MaxPrice: 1 << 30,

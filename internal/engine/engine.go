@@ -56,22 +56,26 @@ type Batch struct {
 	Balances []BalanceState
 }
 
-// BalanceState is a balance's value after a batch, in engine units.
+// BalanceState is a balance's value before and after a batch, in engine
+// units (10^-Decimals of the coin).
 type BalanceState struct {
-	User    uint64
-	UserID  string
-	Account risk.Kind
-	Coin    string
-	Avail   int64
-	Held    int64
+	User      uint64
+	UserID    string
+	Account   risk.Kind
+	Coin      string
+	Decimals  int32
+	Avail     int64
+	Held      int64
+	PrevAvail int64
+	PrevHeld  int64
 }
 
 // takeChanged moves the balances changed since the last call into b.
 func takeChanged(st *State, b *Batch) {
 	coins := st.acct.Coins()
-	st.acct.Changed(func(u *risk.User, k risk.Kind, c risk.Coin, v risk.Balance) {
+	st.acct.Changed(func(u *risk.User, k risk.Kind, c risk.Coin, was, v risk.Balance) {
 		b.Balances = append(b.Balances, BalanceState{User: u.Num, UserID: u.ID, Account: k, Coin: coins[c].Code,
-			Avail: v.Avail, Held: v.Held})
+			Decimals: coins[c].Decimals, Avail: v.Avail, Held: v.Held, PrevAvail: was.Avail, PrevHeld: was.Held})
 	})
 	st.acct.ClearChanged()
 }

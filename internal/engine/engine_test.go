@@ -163,7 +163,7 @@ func TestRecoveryFromSnapshotAndCheckpoint(t *testing.T) {
 		t.Fatalf("handed on again: %+v (last %d)", rec.cmds, rec.last)
 	}
 	// New commands go on from there.
-	if r := submit(t, e2, Command{Kind: KindSettle, Ref: "wd:1"}); r[0].Code != OK || r[0].Seq != 10 {
+	if r := submit(t, e2, Command{Kind: KindSettle, Ref: "wd:1", Amount: 5}); r[0].Code != OK || r[0].Seq != 10 {
 		t.Fatalf("after the restart: %+v", r[0])
 	}
 	_ = e2.Close()

@@ -238,7 +238,7 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 
 // money applies a credit, debit, hold, settle or release once per Ref.
 func (s *State) money(c *Command) Code {
-	if c.Ref == "" || c.Amount < 0 || (c.Kind <= KindHold && c.UserID == "") {
+	if c.Ref == "" || c.Amount <= 0 || (c.Kind <= KindHold && c.UserID == "") {
 		return Invalid
 	}
 	key, d := refKey(c.Kind, c.Ref), digest(c)
@@ -299,8 +299,9 @@ func (s *State) change(c *Command) Code {
 	return OK
 }
 
-// endHold settles or releases a withdrawal's hold (Amount is ignored: the
-// hold says how much). A hold already ended the other way is a Conflict.
+// endHold settles or releases a withdrawal's hold; Amount must be the
+// hold's (the store projection accounts for it). A hold already ended the
+// other way, or of another amount, is a Conflict.
 func (s *State) endHold(c *Command) Code {
 	h, ok := s.holds[c.Ref]
 	if !ok {
@@ -312,6 +313,9 @@ func (s *State) endHold(c *Command) Code {
 			return Conflict
 		}
 		return UnknownHold
+	}
+	if c.Amount != h.amount {
+		return Conflict // the caller names a hold of another amount
 	}
 	if c.Kind == KindSettle {
 		s.acct.SpendHeld(h.slot, h.account, h.coin, h.amount)

@@ -66,10 +66,10 @@ func TestMoneyCommandsAreIdempotent(t *testing.T) {
 		Command{Kind: KindHold, Ref: "wd:1", User: 1, UserID: uid(1), Coin: "USDT", Amount: 600},
 		Command{Kind: KindHold, Ref: "wd:2", User: 1, UserID: uid(1), Coin: "USDT", Amount: 600}, // 400 left
 		Command{Kind: KindDebit, Ref: "tr:1", User: 1, UserID: uid(1), Coin: "USDT", Amount: 400},
-		Command{Kind: KindSettle, Ref: "wd:1"},
-		Command{Kind: KindSettle, Ref: "wd:1"},  // a retry
-		Command{Kind: KindRelease, Ref: "wd:1"}, // ended the other way
-		Command{Kind: KindRelease, Ref: "wd:9"},
+		Command{Kind: KindSettle, Ref: "wd:1", Amount: 600},
+		Command{Kind: KindSettle, Ref: "wd:1", Amount: 600},  // a retry
+		Command{Kind: KindRelease, Ref: "wd:1", Amount: 600}, // ended the other way
+		Command{Kind: KindRelease, Ref: "wd:9", Amount: 1},
 		Command{Kind: KindDebit, Ref: "tr:2", User: 2, UserID: uid(2), Coin: "USDT", Amount: 1},
 	))
 	want := []Code{OK, Exists, Conflict, UnknownCoin, OK, Insufficient, OK, OK, Exists, Conflict, UnknownHold, Insufficient}
@@ -170,7 +170,7 @@ func TestStateSnapshotRestore(t *testing.T) {
 	if r.StateHash() != s.StateHash() || r.Seq() != s.Seq() {
 		t.Fatal("the restored state differs")
 	}
-	more := []Command{place(13, 2, matching.Buy, 3_000_000, 100_000), {Kind: KindSettle, Ref: "wd:1"},
+	more := []Command{place(13, 2, matching.Buy, 3_000_000, 100_000), {Kind: KindSettle, Ref: "wd:1", Amount: 5},
 		credit("d1", 1, "BTC", 200_000_000)}
 	run(t, s, more...)
 	run(t, r, more...)

@@ -57,10 +57,14 @@ const (
 	Fees Kind = "fees"
 	// Insurance is the futures insurance fund.
 	Insurance Kind = "insurance"
+	// Clearing is the engine projection's clearing account: each projected
+	// batch's posting moves every change of an engine-owned balance through
+	// it, and nets to zero in it (projection.go).
+	Clearing Kind = "clearing"
 )
 
 var userKinds = map[Kind]bool{Spot: true, Earn: true, Futures: true, MarginCross: true, MarginIsolated: true, OTC: true}
-var systemKinds = map[Kind]bool{Chain: true, Bank: true, Fees: true, Insurance: true}
+var systemKinds = map[Kind]bool{Chain: true, Bank: true, Fees: true, Insurance: true, Clearing: true}
 
 // External reports whether the kind mirrors the outside world (may be negative).
 func (k Kind) External() bool { return k == Chain || k == Bank }

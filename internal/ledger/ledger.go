@@ -210,7 +210,11 @@ func (l *Ledger) record(p Posting) (store.Op, error) {
 			return store.Op{}, fmt.Errorf("%w: extra operation %d touches the ledger's own items", ErrInvalid, i)
 		}
 	}
-	now := l.now().UnixMilli()
+	return store.PutOp(recordItem(p, l.now().UnixMilli()), store.ItemNotExists()), nil
+}
+
+// recordItem is a posting's record as stored.
+func recordItem(p Posting, now int64) store.Item {
 	rec := make(store.Item, 8)
 	rec[store.AttrPK] = "POST#" + p.ID
 	rec[store.AttrSK] = "POST"
@@ -223,7 +227,7 @@ func (l *Ledger) record(p Posting) (store.Op, error) {
 	rec["at"] = now
 	rec[store.AttrGSI2PK] = shardKeys[shardOf(p.ID)]
 	rec[store.AttrGSI2SK] = postingSortKey(now, p.ID)
-	return store.PutOp(rec, store.ItemNotExists()), nil
+	return rec
 }
 
 // balanceOp is the update of one balance by d, on condition that the

@@ -56,6 +56,7 @@ type Accounts struct {
 	stamp   []uint32
 	gen     uint32
 	changed []int32
+	before  []Balance // the value of changed[i] when it was first changed
 }
 
 // CoinInfo describes a coin in the engine: its code and the decimals of its
@@ -99,6 +100,7 @@ func (a *Accounts) AddCoin(c CoinInfo) (Coin, error) {
 		// The indices of the changed balances moved: start a new set.
 		a.stamp = make([]uint32, len(bal))
 		a.changed = a.changed[:0]
+		a.before = a.before[:0]
 		a.gen++
 	}
 	return Coin(old), nil
@@ -148,22 +150,24 @@ func (a *Accounts) mut(s Slot, k Kind, c Coin) *Balance {
 	if a.stamp[i] != a.gen {
 		a.stamp[i] = a.gen
 		a.changed = append(a.changed, int32(i))
+		a.before = append(a.before, a.bal[i])
 	}
 	return &a.bal[i]
 }
 
 // Changed calls fn for every balance changed since the last ClearChanged,
-// once each, with its value now.
-func (a *Accounts) Changed(fn func(u *User, k Kind, c Coin, b Balance)) {
+// once each, with its value before the first change and now.
+func (a *Accounts) Changed(fn func(u *User, k Kind, c Coin, before, now Balance)) {
 	n := int(kindCount) * len(a.coins)
-	for _, i := range a.changed {
-		fn(&a.users[int(i)/n], Kind(int(i)%n/len(a.coins)), Coin(int(i)%len(a.coins)), a.bal[i])
+	for j, i := range a.changed {
+		fn(&a.users[int(i)/n], Kind(int(i)%n/len(a.coins)), Coin(int(i)%len(a.coins)), a.before[j], a.bal[i])
 	}
 }
 
 // ClearChanged starts a new set of changed balances.
 func (a *Accounts) ClearChanged() {
 	a.changed = a.changed[:0]
+	a.before = a.before[:0]
 	a.gen++
 	if a.gen == 0 { // wrapped: no stamp may equal it by accident
 		clear(a.stamp)

@@ -279,7 +279,10 @@ func TestChangedBalances(t *testing.T) {
 	e.apply(limit(1, 1, matching.Sell, 1_000_000, 100_000))
 	e.apply(limit(2, 2, matching.Buy, 1_000_000, 40_000))
 	got := map[string]Balance{}
-	e.acct.Changed(func(u *User, k Kind, c Coin, b Balance) {
+	e.acct.Changed(func(u *User, k Kind, c Coin, was, b Balance) {
+		if u.Num == 1 && c == e.btc && (was.Avail != 100_000_000 || was.Held != 0) {
+			t.Fatalf("alice's BTC before the orders: %+v", was)
+		}
 		key := fmt.Sprintf("%d/%s", u.Num, e.acct.coins[c].Code)
 		if _, dup := got[key]; dup {
 			t.Fatalf("%s listed twice", key)
@@ -296,7 +299,7 @@ func TestChangedBalances(t *testing.T) {
 	}
 	e.acct.ClearChanged()
 	n := 0
-	e.acct.Changed(func(*User, Kind, Coin, Balance) { n++ })
+	e.acct.Changed(func(*User, Kind, Coin, Balance, Balance) { n++ })
 	if n != 0 {
 		t.Fatalf("%d changed after clearing", n)
 	}
