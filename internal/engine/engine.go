@@ -388,6 +388,18 @@ func (e *Engine) Snapshot(checkpoint uint64) error {
 	return e.jrnl.DropThrough(seqs[keep])
 }
 
+// Crash stops the engine as kill -9 would (crash tests): the journal's
+// unwritten tail is lost, commands waiting for their fsync are answered
+// Unavailable, nothing more is delivered, and nothing is snapshotted.
+func (e *Engine) Crash() {
+	e.mu.Lock()
+	if e.broken == nil {
+		e.broken = ErrStopped
+	}
+	e.mu.Unlock()
+	e.jrnl.Abandon()
+}
+
 // Close stops the engine: it waits for nothing in flight (callers stop
 // submitting first) and closes the journal.
 func (e *Engine) Close() error {

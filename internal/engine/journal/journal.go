@@ -327,6 +327,17 @@ func (l *Log) DropThrough(seq uint64) error {
 	return errors.Join(errs...)
 }
 
+// Abandon closes the log as a crash would leave it: what is still in the
+// buffer is lost, and every later call fails (crash tests).
+func (l *Log) Abandon() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil {
+		l.err = errors.New("journal: abandoned")
+	}
+	_ = l.f.Close()
+}
+
 // Close writes the buffer out, fsyncs (unless NoFsync) and closes the file.
 func (l *Log) Close() error {
 	err := l.Sync()
