@@ -54,6 +54,9 @@ type Batch struct {
 	// Fees are the fees of the batch's trade events, in their order.
 	Fees     []risk.TradeFee
 	Balances []BalanceState
+	// Users maps the user numbers the batch's events name to the users'
+	// ids in the store.
+	Users map[uint64]string
 }
 
 // BalanceState is a balance's value before and after a batch, in engine
@@ -68,6 +71,26 @@ type BalanceState struct {
 	Held      int64
 	PrevAvail int64
 	PrevHeld  int64
+}
+
+// nameUsers fills b.Users for the users b's events name.
+func nameUsers(st *State, b *Batch) {
+	if b.Users == nil {
+		b.Users = map[uint64]string{}
+	}
+	users := st.acct.Users()
+	name := func(num uint64) {
+		if _, ok := b.Users[num]; ok || num == 0 {
+			return
+		}
+		if s := st.acct.Slot(num); s != risk.NoSlot {
+			b.Users[num] = users[s].ID
+		}
+	}
+	for i := range b.Events {
+		name(b.Events[i].UserID)
+		name(b.Events[i].MakerUserID)
+	}
 }
 
 // takeChanged moves the balances changed since the last call into b.
@@ -177,6 +200,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			b.Fees = append(b.Fees, st.Fees()...)
 			if len(b.Commands) >= o.MaxBatch {
 				takeChanged(st, b)
+				nameUsers(st, b)
 				o.Deliver(b)
 				b = &Batch{}
 			}
@@ -190,6 +214,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	}
 	if len(b.Commands) > 0 {
 		takeChanged(st, b)
+		nameUsers(st, b)
 		o.Deliver(b)
 	}
 	st.acct.ClearChanged()
@@ -246,6 +271,7 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 		e.st.ResetEvents()
 	}
 	takeChanged(e.st, b)
+	nameUsers(e.st, b)
 	ticket := e.ticket
 	e.ticket++
 	e.mu.Unlock()

@@ -129,12 +129,30 @@ func (p *Projector) Apply(ctx context.Context, b *engine.Batch) error {
 		"seq": int64(last)}, nil))
 	for len(ops) > 0 {
 		n := min(len(ops), store.MaxTransactItems)
-		if err := p.o.Store.Transact(ctx, ops[:n]); err != nil {
+		err := p.o.Store.Transact(ctx, ops[:n])
+		if errors.Is(err, store.ErrConditionFailed) {
+			// A batch written before (a crash before its checkpoint): the
+			// extras it already applied refuse by their conditions; write
+			// the rest one by one.
+			err = p.oneByOne(ctx, ops[:n])
+		}
+		if err != nil {
 			return fmt.Errorf("projector: batch %d: %w", last, err)
 		}
 		ops = ops[n:]
 	}
 	p.last = last
+	return nil
+}
+
+// oneByOne writes ops each on its own, skipping those whose condition
+// fails (already written).
+func (p *Projector) oneByOne(ctx context.Context, ops []store.Op) error {
+	for _, op := range ops {
+		if err := p.o.Store.Transact(ctx, []store.Op{op}); err != nil && !errors.Is(err, store.ErrConditionFailed) {
+			return err
+		}
+	}
 	return nil
 }
 

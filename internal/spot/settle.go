@@ -368,18 +368,23 @@ func (s *settler) finish(ctx context.Context, e *matching.Event, rejected bool) 
 // the volume. ok is false when the trade cannot be valued (its quote has
 // no price).
 func (s *settler) volume(ctx context.Context, p markets.Pair, qty, money decimal.Decimal) (decimal.Decimal, bool, error) {
+	return tradeVolume(ctx, s.prices, p, qty, money)
+}
+
+// tradeVolume is settler.volume with the prices given.
+func tradeVolume(ctx context.Context, prices RefPrices, p markets.Pair, qty, money decimal.Decimal) (decimal.Decimal, bool, error) {
 	atTrade, ok := money, p.Quote == "USDT"
-	if s.prices == nil {
+	if prices == nil {
 		return atTrade, ok, nil
 	}
 	if !ok {
-		q, has, err := s.prices.USDTPrice(ctx, p.Quote)
+		q, has, err := prices.USDTPrice(ctx, p.Quote)
 		if err != nil || !has {
 			return decimal.Zero, false, err
 		}
 		atTrade = money.Mul(q)
 	}
-	b, has, err := s.prices.USDTPrice(ctx, p.Base)
+	b, has, err := prices.USDTPrice(ctx, p.Base)
 	if err != nil {
 		return decimal.Zero, false, err
 	}
