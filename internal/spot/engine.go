@@ -744,26 +744,37 @@ func (e *Engine) publishDepth(force bool) {
 			delete(e.dirty, id)
 			continue
 		}
-		cfg := e.set.cfgs[id]
-		// Enough levels for every view: the merged steps group the levels
-		// of the first MaxDepthLimit buckets of the coarsest step's grid
-		// that hold any, whole (however far apart they lie).
-		span, err := cfg.ToTicks(e.set.pairs[id].DepthStep(marketdata.MaxDepthStep))
-		if err != nil {
-			span = 1
-		}
-		conv := func(side matching.Side) []marketdata.Level {
-			e.depthBuf = b.AppendDepthBuckets(e.depthBuf[:0], side, span, marketdata.MaxDepthLimit, maxDepthLevels)
-			out := make([]marketdata.Level, len(e.depthBuf))
-			for i, l := range e.depthBuf {
-				out[i] = marketdata.Level{Price: cfg.FromTicks(l.Price), Qty: cfg.FromLots(l.Qty)}
-			}
-			return out
-		}
-		e.o.Feed.OnDepth(cfg.Symbol, conv(matching.Buy), conv(matching.Sell), now)
+		var bids, asks []marketdata.Level
+		bids, asks, e.depthBuf = depthOf(b, e.set.pairs[id], e.depthBuf)
+		e.o.Feed.OnDepth(e.set.cfgs[id].Symbol, bids, asks, now)
 		e.lastDepth[id] = now
 		delete(e.dirty, id)
 	}
+}
+
+// depthOf is a book's levels as market data publishes them: every level
+// the merged steps group (whole buckets of the coarsest step, at most
+// maxDepthLevels per side). buf is scratch space, returned for reuse.
+func depthOf(b *matching.Book, p markets.Pair, buf []matching.DepthLevel) (bids, asks []marketdata.Level, _ []matching.DepthLevel) {
+	cfg := symbolConfig(p)
+	// Enough levels for every view: the merged steps group the levels of
+	// the first MaxDepthLimit buckets of the coarsest step's grid that hold
+	// any, whole (however far apart they lie).
+	span, err := cfg.ToTicks(p.DepthStep(marketdata.MaxDepthStep))
+	if err != nil {
+		span = 1
+	}
+	conv := func(side matching.Side) []marketdata.Level {
+		buf = b.AppendDepthBuckets(buf[:0], side, span, marketdata.MaxDepthLimit, maxDepthLevels)
+		out := make([]marketdata.Level, len(buf))
+		for i, l := range buf {
+			out[i] = marketdata.Level{Price: cfg.FromTicks(l.Price), Qty: cfg.FromLots(l.Qty)}
+		}
+		return out
+	}
+	bids = conv(matching.Buy)
+	asks = conv(matching.Sell)
+	return bids, asks, buf
 }
 
 // snapshot writes every book atomically (temp file, fsync, rename). It is

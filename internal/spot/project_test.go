@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -154,5 +155,42 @@ func TestProjectedOrdersAndTrades(t *testing.T) {
 	rep, err := ledger.New(e.st, nil).Audit(ctx, "BTC", "USDT")
 	if err != nil || !rep.Clean() {
 		t.Fatalf("audit %v %v", rep.Problems, err)
+	}
+}
+
+// The publisher hands the engine's trades to market data at once and each
+// changed book's depth at most every 100 ms.
+func TestPublisherTradesAndDepth(t *testing.T) {
+	e := newProjEnv(t)
+	feed := &recFeed{}
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	pub := NewPublisher(feed, e.cat, e.eng.Read, func() time.Time { return now })
+	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d1", User: userNum(aliceID), UserID: aliceID, Coin: "BTC", Amount: 200_000_000, Note: []byte("chain:BTC")})
+	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d2", User: userNum(bobID), UserID: bobID, Coin: "USDT", Amount: 10_000_000_000_000, Note: []byte("chain:TRC20")})
+	e.place(1, aliceID, matching.Sell, 3_000_000, 1_000_000, orderNote{Type: TypeLimit})
+	e.place(2, bobID, matching.Buy, 3_000_000, 400_000, orderNote{Type: TypeLimit})
+	for _, b := range e.batches {
+		pub.OnBatch(b)
+	}
+	if len(feed.trades) != 1 || !feed.trades[0].Price.Equal(dec("30000")) || !feed.trades[0].Qty.Equal(dec("0.4")) ||
+		feed.trades[0].TakerSide != "BUY" || feed.trades[0].ID != "1" {
+		t.Fatalf("trades %+v", feed.trades)
+	}
+	pub.Depth(false)
+	if asks := feed.asks["btcusdt"]; feed.depths != 1 || len(asks) != 1 || !asks[0].Qty.Equal(dec("0.6")) {
+		t.Fatalf("depth %d, asks %+v", feed.depths, asks)
+	}
+	// Another change within 100 ms waits; forced, or later, it goes.
+	e.place(3, aliceID, matching.Sell, 3_100_000, 1000, orderNote{Type: TypeLimit})
+	pub.OnBatch(e.batches[len(e.batches)-1])
+	now = now.Add(50 * time.Millisecond)
+	pub.Depth(false)
+	if feed.depths != 1 {
+		t.Fatalf("depth published again within 100 ms")
+	}
+	now = now.Add(60 * time.Millisecond)
+	pub.Depth(false)
+	if asks := feed.asks["btcusdt"]; feed.depths != 2 || len(asks) != 2 {
+		t.Fatalf("depth %d, asks %+v", feed.depths, asks)
 	}
 }
