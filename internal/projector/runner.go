@@ -1,0 +1,129 @@
+package projector
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"tenger/internal/engine"
+	"tenger/internal/matching"
+)
+
+// Runner writes the engine's durable batches behind it, in order, on its
+// own goroutine: the engine hands each batch to Enqueue and answers its
+// commands without waiting for the store. A batch that fails to write is
+// retried (with a growing pause) until it is written: none is ever
+// skipped. After a batch is in the store, the hooks run (market data) and
+// its sequence number becomes the projected watermark, which WaitProjected
+// waits for (read-your-writes for callers that need it).
+type Runner struct {
+	p     *Projector
+	hooks []func(*engine.Batch)
+	log   zerolog.Logger
+	q     chan queued
+
+	mu        sync.Mutex
+	cond      *sync.Cond
+	projected uint64
+	lag       matching.LatencyHistogram // enqueue → written, ns
+
+	done chan struct{}
+}
+
+type queued struct {
+	b  *engine.Batch
+	at time.Time
+}
+
+// RunnerQueue is how many batches may wait for the store before Enqueue
+// blocks (and with it the engine's answers: backpressure).
+const RunnerQueue = 4096
+
+// NewRunner starts the runner's goroutine; Close stops it after the queued
+// batches are written. start is the projection's checkpoint.
+func NewRunner(p *Projector, start uint64, log zerolog.Logger, hooks ...func(*engine.Batch)) *Runner {
+	r := &Runner{p: p, hooks: hooks, log: log, q: make(chan queued, RunnerQueue), projected: start, done: make(chan struct{})}
+	r.cond = sync.NewCond(&r.mu)
+	go r.run()
+	return r
+}
+
+// Enqueue hands a durable batch on (engine.Options.Deliver).
+func (r *Runner) Enqueue(b *engine.Batch) { r.q <- queued{b: b, at: time.Now()} }
+
+func (r *Runner) run() {
+	defer close(r.done)
+	for q := range r.q {
+		pause := 10 * time.Millisecond
+		for {
+			err := r.p.Apply(context.Background(), q.b)
+			if err == nil {
+				break
+			}
+			r.log.Error().Err(err).Uint64("batch", q.b.Last()).Dur("retry_in", pause).Msg("projector: batch not written")
+			time.Sleep(pause)
+			pause = min(pause*2, 5*time.Second)
+		}
+		for _, h := range r.hooks {
+			h(q.b)
+		}
+		r.mu.Lock()
+		if last := q.b.Last(); last > r.projected {
+			r.projected = last
+		}
+		r.lag.Record(time.Since(q.at).Nanoseconds())
+		r.cond.Broadcast()
+		r.mu.Unlock()
+	}
+}
+
+// Projected is the sequence number of the last batch written.
+func (r *Runner) Projected() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.projected
+}
+
+// WaitProjected waits until the batch holding seq is in the store, or ctx
+// ends.
+func (r *Runner) WaitProjected(ctx context.Context, seq uint64) error {
+	stop := context.AfterFunc(ctx, func() {
+		r.mu.Lock()
+		r.cond.Broadcast()
+		r.mu.Unlock()
+	})
+	defer stop()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for r.projected < seq {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r.cond.Wait()
+	}
+	return nil
+}
+
+// Lag returns the projection lag quantiles (enqueue to written) since the
+// last reset, and resets them when reset is set.
+func (r *Runner) Lag(reset bool, qs ...float64) []time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]time.Duration, len(qs))
+	for i, q := range qs {
+		out[i] = time.Duration(r.lag.Quantile(q))
+	}
+	if reset {
+		r.lag.Reset()
+	}
+	return out
+}
+
+// Close writes what is queued and stops. Call it after the engine stopped
+// delivering.
+func (r *Runner) Close() {
+	close(r.q)
+	<-r.done
+}
