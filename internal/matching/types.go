@@ -167,12 +167,12 @@ type Command struct {
 	// record of the order without a lookup (the risk stage's hold). It is
 	// derived state, set again when a journal is replayed, and not encoded
 	// in the journal (EncodeCommand).
-	Tag int32
-	Kind      CommandKind
-	Side      Side
-	Type      OrderType
-	TIF       TimeInForce
-	STP       STPMode
+	Tag  int32
+	Kind CommandKind
+	Side Side
+	Type OrderType
+	TIF  TimeInForce
+	STP  STPMode
 }
 
 // EventKind is the kind of an Event.
@@ -304,8 +304,8 @@ type Event struct {
 	Tag      int32
 	MakerTag int32
 	Kind     EventKind
-	Reason       Reason
-	Side         Side
+	Reason   Reason
+	Side     Side
 }
 
 // Sink receives events. Emit must copy what it needs before returning: the

@@ -116,11 +116,11 @@ type Spot struct {
 	// lastSym and lastIdx remember the last symbol looked up.
 	lastSym uint32
 	lastIdx int32
-	fees   Slot      // the exchange's fee account
+	fees    Slot // the exchange's fee account
 
-	pool   []orderHold
-	free   int32 // the first free record (-1: none)
-	open   int   // records in use
+	pool []orderHold
+	free int32 // the first free record (-1: none)
+	open int   // records in use
 
 	// tradeFees are the fees of the trades settled since the last
 	// TakeFees, in the order of their events.

@@ -310,7 +310,7 @@ func TestChangedBalances(t *testing.T) {
 func TestMarketBuyUpToAvailable(t *testing.T) {
 	e := newEnv(t)
 	e.fund(1, e.btc, 100_000_000)
-	e.fund(2, e.usdt, 150_000_000_000) // 1,500 USDT
+	e.fund(2, e.usdt, 150_000_000_000)                        // 1,500 USDT
 	e.apply(limit(1, 1, matching.Sell, 1_000_000, 1_000_000)) // 1 BTC at 10,000
 	spec2 := OrderSpec{Kind: KindSpot, Maker: 100_000, Taker: 100_000, UpToAvailable: true}
 	c := matching.Command{Kind: matching.CmdPlace, OrderID: 2, UserID: 2, Symbol: sym, Side: matching.Buy,

@@ -356,4 +356,3 @@ func (p *Projection) trade(ctx context.Context, b *engine.Batch, c *engine.Comma
 	}
 	return out, side(sellID, sellUser, sellFee, pr.Quote, "SELL", role(sellID))
 }
-
