@@ -107,7 +107,7 @@ var apiFunctions = []apiFunction{
 		Name:        "trade",
 		Description: "spot trading: order entry, cancels, open orders, order and trade history",
 		Routes: []string{
-			"/fe-ex-api/order/{proxy+}",
+			"/fe-ex-api/order/{proxy+}", // order/batch included
 			"/fe-ex-api/trade/{proxy+}",
 		},
 		// Every trading call is a POST (the function answers anything else

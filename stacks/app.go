@@ -66,7 +66,7 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 		env["EMAIL_FROM"] = from
 	}
 
-	t.Realtime = NewRealtimeStack(app, id("Realtime"), props("Realtime", "WebSocket API and change-feed fan-out"), cfg, t.Data, env)
+	t.Realtime = NewRealtimeStack(app, id("Realtime"), props("Realtime", "WebSocket API and change-feed fan-out"), cfg, t.Data, t.Queues, env)
 	// Functions that push user updates (deposits, withdrawal statuses) know
 	// the WebSocket API's management endpoint.
 	apiEnv := map[string]string{"WS_ENDPOINT": *t.Realtime.Stage.CallbackUrl()}

@@ -25,7 +25,9 @@ type RealtimeStack struct {
 	awscdk.Stack
 	Api   awsapigatewayv2.WebSocketApi
 	Stage awsapigatewayv2.WebSocketStage
-	// WS handles $connect, $disconnect and $default (subscriptions).
+	// WS handles $connect, $disconnect and $default (subscriptions, and
+	// order-entry requests: it places, amends and cancels orders as the
+	// trade function does).
 	WS awslambda.Function
 	// Stream consumes the table's stream and posts each user's order and
 	// balance changes to the user's authenticated connections.
@@ -38,8 +40,10 @@ type RealtimeStack struct {
 // $default routed to the ws function), the "live" stage, and the stream
 // function fed by the table's stream with partial batch failure reporting.
 // Connections are items of the main table with a TTL, so a connection whose
-// $disconnect never arrived expires on its own.
-func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, data *DataStack, env map[string]string) *RealtimeStack {
+// $disconnect never arrived expires on its own. The ws function serves
+// order entry over the socket (order.place ...), so it may send to the
+// orders queue, as the trade function may (env carries its URL).
+func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, data *DataStack, queues *QueuesStack, env map[string]string) *RealtimeStack {
 	st := awscdk.NewStack(scope, jsii.String(id), props)
 	s := &RealtimeStack{Stack: st}
 
@@ -61,9 +65,12 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	}
 
 	s.WS = newGoFunction(st, cfg, goFunctionProps{
-		Name: "ws", Description: "WebSocket connect, disconnect and subscriptions", Env: fnEnv,
+		Name: "ws", Description: "WebSocket connect, disconnect, subscriptions and order entry", Env: fnEnv,
 	})
+	// Connections, subscriptions, and orders with their holds and outbox
+	// records; the place, amend and cancel commands go to the engine.
 	data.Table.GrantReadWriteData(s.WS)
+	queues.Orders.GrantSendMessages(s.WS)
 	s.WS.AddToRolePolicy(s.manageConnections(st))
 	integ := func(name string) *awsapigatewayv2.WebSocketRouteOptions {
 		return &awsapigatewayv2.WebSocketRouteOptions{

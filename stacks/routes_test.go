@@ -134,6 +134,7 @@ func TestRouteSelection(t *testing.T) {
 		"/graphql":                              "content",
 		"/fe-ex-api/order/create":               "trade",
 		"/fe-ex-api/order/list/new":             "trade",
+		"/fe-ex-api/order/batch":                "trade",
 		"/fe-ex-api/trade/list_by_order":        "trade",
 		"/fe-ex-api/common/":                    "", // a greedy route needs a segment
 		"/fe-ex-api/unknown":                    "",

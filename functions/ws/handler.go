@@ -2,20 +2,46 @@ package main
 
 import (
 	"context"
+	"errors"
 
 	"tenger/internal/awslambda"
+	"tenger/internal/platform"
 	"tenger/internal/push/apigw"
 )
 
 // connections adapts the push port's AWS adapter to the WebSocket API's
 // routes: $connect records the connection (with its TTL), $disconnect
-// forgets it, $default handles sub/unsub/auth/ping frames and posts the
-// reply with PostToConnection.
+// forgets it, $default handles sub/unsub/auth/ping frames and order-entry
+// requests and posts the reply with PostToConnection.
 type connections struct {
 	fanout *apigw.Fanout
 }
 
 var _ awslambda.WebSocketHandler = connections{}
+
+// Errors of newConnections.
+var (
+	errNoPush = errors.New("ws: " + platform.EnvWSEndpoint + " is not set, no WebSocket adapter")
+	// errNoOrdersQueue: without the orders queue an order placed over the
+	// socket would be stored and its funds held, but only the engine's
+	// outbox sweep would ever send it (as for the trade function).
+	errNoOrdersQueue = errors.New("ws: the orders queue is not configured (" + platform.EnvOrdersQueue + ")")
+)
+
+// newConnections builds the handler from the platform's ports: the API
+// Gateway adapter platform.NewAWS builds when WS_ENDPOINT is set (auth
+// frames resolve sessions through the profile service), answering request
+// frames with the spot service as the trade function builds it.
+func newConnections(d *platform.Deps) (connections, error) {
+	fanout, ok := d.Push.(*apigw.Fanout)
+	if !ok {
+		return connections{}, errNoPush
+	}
+	if d.Orders == nil {
+		return connections{}, errNoOrdersQueue
+	}
+	return connections{fanout: fanout.WithRequests(d.OrderRequests())}, nil
+}
 
 // Connect implements awslambda.WebSocketHandler.
 func (c connections) Connect(ctx context.Context, conn awslambda.WebSocketConn) error {

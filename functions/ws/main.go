@@ -1,7 +1,10 @@
 // Command ws is the Lambda function behind the WebSocket API's $connect,
 // $disconnect and $default routes. Connections and subscriptions are items
 // of the main table (with a TTL); replies go out through the API Gateway
-// management API at $WS_ENDPOINT.
+// management API at $WS_ENDPOINT. Request frames (order.place,
+// order.cancel, order.amend, order.cancelAll) run the spot service as the
+// trade function's routes do, so the function needs the orders queue
+// ($ORDERS_QUEUE_URL) as that one does.
 package main
 
 import (
@@ -12,7 +15,6 @@ import (
 
 	"tenger/internal/awslambda"
 	"tenger/internal/platform"
-	"tenger/internal/push/apigw"
 )
 
 func main() {
@@ -22,12 +24,9 @@ func main() {
 	if err != nil {
 		log.Fatal().Err(err).Msg("start")
 	}
-	// platform.NewAWS builds the API Gateway adapter when WS_ENDPOINT is
-	// set (the realtime stack sets it); auth frames resolve sessions through
-	// the profile service.
-	fanout, ok := d.Push.(*apigw.Fanout)
-	if !ok {
-		log.Fatal().Msg("start: WS_ENDPOINT is not set, no WebSocket adapter")
+	c, err := newConnections(d)
+	if err != nil {
+		log.Fatal().Err(err).Msg("start")
 	}
-	lambda.Start(rt.WebSocket(connections{fanout: fanout}))
+	lambda.Start(rt.WebSocket(c))
 }

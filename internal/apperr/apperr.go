@@ -203,4 +203,9 @@ var (
 	CodeBodyTooLarge    = register("10007", http.StatusRequestEntityTooLarge, "Request body too large (at most %d bytes)", "Хүсэлтийн хэмжээ хэт их байна (дээд тал нь %d байт)")
 	CodeInternal        = register("10500", http.StatusServiceUnavailable, "Service temporarily unavailable, please try again", "Үйлчилгээ түр ажиллахгүй байна, дахин оролдоно уу")
 	CodeDevOnly         = register("10010", http.StatusNotFound, "Available only in development mode", "Зөвхөн хөгжүүлэлтийн горимд ажиллана")
+	// CodeTooManyInFlight: a WebSocket connection sent another request while
+	// its bound of unanswered requests were still running (push.MaxInFlight).
+	CodeTooManyInFlight = register("10011", http.StatusTooManyRequests,
+		"Too many requests in flight on this connection (at most %d): wait for their answers",
+		"Энэ холболтоор хариу хүлээж буй хүсэлт хэт олон байна (дээд тал нь %d): хариуг нь хүлээнэ үү")
 )

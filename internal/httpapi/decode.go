@@ -29,6 +29,12 @@ func decodeBody(w http.ResponseWriter, hr *http.Request, max int64, dst any) err
 		}
 		return apperr.Param("unreadable body")
 	}
+	return decodeJSON(body, dst)
+}
+
+// decodeJSON decodes a request given whole (a body, a WebSocket request's
+// params, one entry of a batch) into dst, by the rules of decodeBody.
+func decodeJSON(body []byte, dst any) error {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		body = []byte("{}")
@@ -116,6 +122,16 @@ func jsonKind(t reflect.Type) string {
 		return "an object"
 	}
 	return "a valid value"
+}
+
+// decodeRequest decodes and validates a request given whole, exactly as
+// Handle does a body: the WebSocket methods and the entries of a batch
+// answer the same input with the same code and message as the REST route.
+func decodeRequest(body []byte, dst any) error {
+	if err := decodeJSON(body, dst); err != nil {
+		return err
+	}
+	return validate(dst)
 }
 
 // validate enforces `v:"required"` tags (non-blank strings, non-nil

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -8,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/apperr"
+	"tenger/internal/push"
 )
 
 // OpenAPI builds the OpenAPI 3.1 document of the given routes: every path
@@ -55,6 +58,9 @@ func OpenAPI(title, version string, routes []RouteDoc) map[string]any {
 			}
 			op["responses"] = map[string]any{"200": map[string]any{"description": rt.RawResponse}}
 		}
+		if len(rt.WSMethods) > 0 {
+			op["x-websocket-methods"] = wsMethodsDoc(rt.WSMethods)
+		}
 		method := strings.ToLower(rt.Method)
 		if method == "" {
 			method = "get"
@@ -86,6 +92,33 @@ func OpenAPI(title, version string, routes []RouteDoc) map[string]any {
 	}
 }
 
+// wsMethodsDoc documents a WebSocket route's request methods: the request
+// and answer frames, and per method its params (the REST route's body) and
+// the answer's data.
+func wsMethodsDoc(ms []WSMethod) map[string]any {
+	methods := map[string]any{}
+	for _, m := range ms {
+		methods[m.Name] = map[string]any{
+			"summary":  m.Summary,
+			"route":    m.Route,
+			"security": "an auth frame accepted on the connection (else code 10002)",
+			"params":   schemaOf(m.Params, map[reflect.Type]bool{}),
+			"data":     schemaOf(m.Data, map[reflect.Type]bool{}),
+		}
+	}
+	return map[string]any{
+		"description": fmt.Sprintf(`Request frames on the same connection, after an accepted auth frame: {"id","method","params"} answered by one `+
+			`{"id","status","code","msg","data"} echoing the id. params are decoded and validated by the rules of the method's REST route, `+
+			`and the answer's code, msg and data are that route's for the same input. Up to %d requests of a connection may run at once, `+
+			`answered as they finish (not in the order sent); one more is answered at once with code 10011. A frame is at most %d bytes; `+
+			`a bad frame gets an error answer (410 naming what is wrong, with the id when it was valid) and the connection stays open.`,
+			push.MaxInFlight, push.MaxFrameLen),
+		"request": schemaOf(reflect.TypeFor[WSRequest](), map[reflect.Type]bool{}),
+		"answer":  schemaOf(reflect.TypeFor[WSAnswer](), map[reflect.Type]bool{}),
+		"methods": methods,
+	}
+}
+
 // decodingRules is the document's statement of how request bodies are
 // read (decodeBody and checkStrict); README's API conventions say the same.
 const decodingRules = "Request bodies are JSON objects of at most 64 KB. Keys are matched exactly (case-sensitive): " +
@@ -100,8 +133,14 @@ func operationID(rt RouteDoc) string {
 	return strings.ToLower(rt.Method) + "_" + s
 }
 
+// schemaDoc is implemented by types that describe their own schema (a
+// value kept as sent, such as a batch entry).
+type schemaDoc interface{ openAPISchema() map[string]any }
+
 var (
+	schemaDocType  = reflect.TypeFor[schemaDoc]()
 	decimalType    = reflect.TypeFor[decimal.Decimal]()
+	rawMessageType = reflect.TypeFor[json.RawMessage]()
 	flexIntType    = reflect.TypeFor[FlexInt]()
 	flexStringType = reflect.TypeFor[FlexString]()
 )
@@ -114,12 +153,17 @@ func schemaOf(t reflect.Type, seen map[reflect.Type]bool) map[string]any {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if t.Implements(schemaDocType) {
+		return reflect.Zero(t).Interface().(schemaDoc).openAPISchema()
+	}
 	switch t {
 	case decimalType:
 		return map[string]any{"type": "string", "format": "decimal"}
 	case flexIntType:
 		return map[string]any{"oneOf": []any{map[string]any{"type": "integer"}, map[string]any{"type": "string", "pattern": "^-?[0-9]+$"}},
 			"description": "an integer within int64, as a JSON number or a string; both forms follow ^-?[0-9]+$ (no '+', spaces, fraction or exponent)"}
+	case rawMessageType:
+		return map[string]any{}
 	case flexStringType:
 		return map[string]any{"type": "string", "description": "a number is accepted too, kept as its exact text, so both forms get the same answer"}
 	}

@@ -18,18 +18,26 @@ type Envelope struct {
 
 var successMsg = map[string]string{apperr.LangEN: "success", apperr.LangMN: "амжилттай"}
 
+// answerOf is the one mapping of a call's outcome to its envelope and
+// HTTP status, in the caller's language lang: data on success, else the
+// catalogue error (any other error is CodeInternal, returned as ae so the
+// caller logs its cause). Every path answers through it: the REST routes
+// (finish, WriteError, WriteOK), each entry of /order/batch and each
+// WebSocket request.
+func answerOf(lang string, data any, err error) (status int, env Envelope, ae *apperr.Error) {
+	if err == nil {
+		return http.StatusOK, Envelope{Code: apperr.CodeOK, Msg: successMsg[lang], Data: data}, nil
+	}
+	ae = apperr.As(err)
+	return ae.Entry.HTTP, Envelope{Code: ae.Entry.Code, Msg: ae.Message(lang), Data: ae.Data, ErrorMsg: ae.ErrorMsg}, ae
+}
+
 // finish writes the envelope and the access log line. Bodies, tokens and
 // codes are never logged.
 func (r *Router) finish(c *Call, data any, err error) {
-	env := Envelope{Code: apperr.CodeOK, Msg: successMsg[c.Lang], Data: data}
-	status := http.StatusOK
-	if err != nil {
-		ae := apperr.As(err)
-		env = Envelope{Code: ae.Entry.Code, Msg: ae.Message(c.Lang), Data: ae.Data, ErrorMsg: ae.ErrorMsg}
-		status = ae.Entry.HTTP
-		if ae.Entry.Code == apperr.CodeInternal {
-			c.Log.Error().Err(ae.Cause).Str("path", c.Req.URL.Path).Msg("internal error")
-		}
+	status, env, ae := answerOf(c.Lang, data, err)
+	if ae != nil && ae.Entry.Code == apperr.CodeInternal {
+		c.Log.Error().Err(ae.Cause).Str("path", c.Req.URL.Path).Msg("internal error")
 	}
 	c.code, c.status = env.Code, status
 	writeJSON(c.W, status, env)
@@ -54,12 +62,15 @@ func WriteJSON(w http.ResponseWriter, status int, v any) { writeJSON(w, status, 
 
 // WriteError writes a catalogue error as an envelope from a raw handler.
 func WriteError(w http.ResponseWriter, hr *http.Request, err error) {
-	ae := apperr.As(err)
-	lang := language(hr)
-	writeJSON(w, ae.Entry.HTTP, Envelope{Code: ae.Entry.Code, Msg: ae.Message(lang), Data: ae.Data, ErrorMsg: ae.ErrorMsg})
+	if err == nil {
+		err = apperr.New(apperr.CodeInternal)
+	}
+	status, env, _ := answerOf(language(hr), nil, err)
+	writeJSON(w, status, env)
 }
 
 // WriteOK writes a success envelope from a raw handler.
 func WriteOK(w http.ResponseWriter, hr *http.Request, data any) {
-	writeJSON(w, http.StatusOK, Envelope{Code: apperr.CodeOK, Msg: successMsg[language(hr)], Data: data})
+	status, env, _ := answerOf(language(hr), data, nil)
+	writeJSON(w, status, env)
 }

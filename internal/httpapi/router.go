@@ -79,6 +79,9 @@ type RouteOpts struct {
 	MaxBody int64
 	// Tag groups the route in the OpenAPI document (defaults to the router's service).
 	Tag string
+	// WSMethods are the request methods a WebSocket route serves
+	// (documented under x-websocket-methods).
+	WSMethods []WSMethod
 }
 
 // Options configure a Router.
@@ -113,6 +116,8 @@ type RouteDoc struct {
 	Req, Resp reflect.Type
 	// Raw routes (GraphQL, dev tools, WebSocket) have a free-form description.
 	RawRequest, RawResponse string
+	// WSMethods are a WebSocket route's request methods.
+	WSMethods []WSMethod
 }
 
 // NewRouter builds an empty router.
@@ -245,7 +250,7 @@ func (r *Router) HandleRaw(method, path string, opts RouteOpts, rawReq, rawResp 
 	}
 	r.routes = append(r.routes, RouteDoc{
 		Method: method, Path: path, Summary: opts.Summary, Tag: opts.Tag, Auth: opts.Auth,
-		RawRequest: rawReq, RawResponse: rawResp,
+		RawRequest: rawReq, RawResponse: rawResp, WSMethods: opts.WSMethods,
 	})
 	r.mux.HandleFunc(path, func(w http.ResponseWriter, hr *http.Request) {
 		if method != "" && hr.Method != method && !(method == http.MethodGet && hr.Method == http.MethodHead) {

@@ -52,7 +52,18 @@ const (
 	keysStruct
 	// keysMap: any key, and each value is decoded as elem.
 	keysMap
+	// keysOpaque: a value kept as sent and checked later on its own
+	// (strictOpaque); the pass only finds its end.
+	keysOpaque
 )
+
+// strictOpaque is implemented by types that keep a JSON value as sent for
+// a strict decoding of its own later (one entry of /order/batch): the pass
+// over the whole body skips them, so what is wrong inside one entry is
+// that entry's answer, not the whole request's.
+type strictOpaque interface{ strictOpaque() }
+
+var strictOpaqueType = reflect.TypeFor[strictOpaque]()
 
 // keySchema is what the strict pass knows of a destination type: for a
 // struct its field names, exact and folded, and what each field's value
@@ -87,6 +98,9 @@ var (
 func buildSchema(t reflect.Type, building map[reflect.Type]*keySchema) *keySchema {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(strictOpaqueType) {
+		return &keySchema{kind: keysOpaque}
 	}
 	// A type that decodes itself sees the raw value: its keys are its own
 	// business (FlexString, FlexInt and decimals take scalars anyway).
@@ -296,6 +310,9 @@ func (sc *strictScanner) value(s *keySchema) error {
 	if sc.i >= len(sc.b) {
 		return errNotJSON
 	}
+	if s != nil && s.kind == keysOpaque {
+		return sc.skip()
+	}
 	switch c := sc.b[sc.i]; {
 	case c == '{':
 		return sc.object(s)
@@ -463,6 +480,62 @@ func (sc *strictScanner) array(s *keySchema) error {
 			return errNotJSON
 		}
 	}
+}
+
+// skip moves past the value at sc.i without checking it (an opaque
+// value): strings are skipped whole, brackets counted. Its syntax is the
+// decoder's to check; a body that ends inside it is errNotJSON.
+func (sc *strictScanner) skip() error {
+	depth := 0
+	for sc.i < len(sc.b) {
+		switch c := sc.b[sc.i]; c {
+		case '"':
+			for sc.i++; ; sc.i++ {
+				if sc.i >= len(sc.b) {
+					return errNotJSON
+				}
+				if sc.b[sc.i] == '\\' {
+					sc.i++
+					continue
+				}
+				if sc.b[sc.i] == '"' {
+					sc.i++
+					break
+				}
+			}
+		case '{', '[':
+			depth++
+			sc.i++
+			continue
+		case '}', ']':
+			if depth == 0 {
+				return errNotJSON
+			}
+			depth--
+			sc.i++
+		case ',', ':', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return errNotJSON
+			}
+			sc.i++
+			continue
+		default:
+			// A number or literal: at the top it ends at the first
+			// delimiter; inside brackets it is skipped byte by byte.
+			if depth > 0 {
+				sc.i++
+				continue
+			}
+			for sc.i < len(sc.b) && strings.IndexByte(",:]} \t\n\r", sc.b[sc.i]) < 0 {
+				sc.i++
+			}
+			return nil
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+	return errNotJSON
 }
 
 // errBadText marks a string that is not valid UTF-8 text.

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -221,28 +222,20 @@ func NewTradeRouter(svc *spot.Service, opts Options) *Router {
 	priv := func(s string) RouteOpts { return RouteOpts{Summary: s, Auth: Private} }
 	uid := func(c *Call) string { return c.Principal.UserID }
 	const p = "/fe-ex-api"
-
+	// Order entry: the same calls serve the WebSocket methods and the
+	// batch (order_entry.go).
+	oe := orderEntry{svc: svc}
 	Handle(r, p+"/order/create", priv("Place a spot order: funds are held at once; data.order_id"),
-		func(c *Call, req *OrderCreateReq) (*OrderCreateResp, error) {
-			id, err := svc.PlaceOrder(c.Ctx, uid(c), spot.PlaceRequest{Symbol: req.Symbol, Side: req.Side, Type: req.Type,
-				Price: req.Price.String(), Volume: req.Volume.String(), QuoteVolume: req.QuoteVolume.String(),
-				StopPrice: req.StopPrice.String(), ClientOrderID: req.ClientOrderID, STP: req.STP})
-			if err != nil {
-				return nil, err
-			}
-			return &OrderCreateResp{OrderID: id}, nil
-		})
+		func(c *Call, req *OrderCreateReq) (*OrderCreateResp, error) { return oe.place(c.Ctx, uid(c), req) })
 	Handle(r, p+"/order/cancel", priv("Cancel one of your open orders (the engine releases the remaining hold)"),
-		func(c *Call, req *OrderCancelReq) (*Empty, error) {
-			return &Empty{}, svc.CancelOrder(c.Ctx, uid(c), req.Symbol, req.OrderID.String())
-		})
+		func(c *Call, req *OrderCancelReq) (*Empty, error) { return oe.cancel(c.Ctx, uid(c), req) })
 	Handle(r, p+"/order/amend", priv("Reduce one of your open orders to a new total volume; it keeps its price and queue place, and the engine releases the freed hold"),
-		func(c *Call, req *OrderAmendReq) (*Empty, error) {
-			return &Empty{}, svc.AmendOrder(c.Ctx, uid(c), req.Symbol, req.OrderID.String(), req.Volume.String())
-		})
+		func(c *Call, req *OrderAmendReq) (*Empty, error) { return oe.amend(c.Ctx, uid(c), req) })
 	Handle(r, p+"/order/cancel_all", priv("Cancel all your open orders of a symbol, or of every symbol"),
-		func(c *Call, req *OrderSymbolReq) (*Empty, error) {
-			return &Empty{}, svc.CancelAll(c.Ctx, uid(c), req.Symbol)
+		func(c *Call, req *OrderSymbolReq) (*Empty, error) { return oe.cancelAll(c.Ctx, uid(c), req) })
+	Handle(r, p+"/order/batch", priv(fmt.Sprintf("Place or cancel up to %d orders in one call: each entry is validated and run on its own, as /order/create or /order/cancel would; data holds one {code, msg, data} per entry, in order", MaxBatchOrders)),
+		func(c *Call, req *OrderBatchReq) ([]OrderBatchResult, error) {
+			return oe.batch(c.Ctx, c.Lang, uid(c), req.Orders, c.Log), nil
 		})
 	Handle(r, p+"/order/fee_rate", priv("Your spot fee rates now (fixed on an order when it is placed); the fee is taken from what you receive, rounded up to 8 decimals"),
 		func(c *Call, _ *Empty) (*FeeRateResp, error) {

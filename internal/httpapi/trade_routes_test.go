@@ -22,6 +22,14 @@ import (
 
 func newTradeEnv(t *testing.T) (*Router, walletSessions, *ledger.Ledger) {
 	t.Helper()
+	h, s, led, _ := newTradeEnvSvc(t)
+	return h, s, led
+}
+
+// newTradeEnvSvc is newTradeEnv with the spot service the router calls
+// (for the WebSocket methods on the same service).
+func newTradeEnvSvc(t *testing.T) (*Router, walletSessions, *ledger.Ledger, *spot.Service) {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := embedded.Open(dir+"/store", embedded.Options{SweepInterval: -1})
 	if err != nil {
@@ -58,7 +66,7 @@ func newTradeEnv(t *testing.T) (*Router, walletSessions, *ledger.Ledger) {
 			t.Fatal(err)
 		}
 	}
-	return NewTradeRouter(svc, Options{Log: zerolog.Nop(), Sessions: s}), s, led
+	return NewTradeRouter(svc, Options{Log: zerolog.Nop(), Sessions: s}), s, led, svc
 }
 
 func tradeCall(t *testing.T, h *Router, path, token string, body any) walletAnswer {

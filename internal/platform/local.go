@@ -97,7 +97,8 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 		_ = d.Close()
 		return nil, err
 	}
-	h := hub.New(hub.Options{PingInterval: 30 * time.Second, Auth: PushAuth(d.Auth()), Channels: marketdata.KnownChannel(d.Markets), Logger: log})
+	h := hub.New(hub.Options{PingInterval: 30 * time.Second, Auth: PushAuth(d.Auth()), Channels: marketdata.KnownChannel(d.Markets),
+		Requests: d.OrderRequests(), Logger: log})
 	d.Push = h
 	d.onClose(func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

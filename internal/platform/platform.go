@@ -95,8 +95,11 @@ type Deps struct {
 	mdrErr     error
 	spotOnce   sync.Once
 	spot       *spot.Service
-	refOnce    sync.Once
-	ref        *refprice.Reader
+	// wsOrders is OrderRequests'.
+	wsOrdersOnce sync.Once
+	wsOrders     push.RequestFunc
+	refOnce      sync.Once
+	ref          *refprice.Reader
 }
 
 // onClose registers a closer; Close runs them in reverse order.
@@ -298,6 +301,22 @@ func (d *Deps) Spot() *spot.Service {
 			FeeCoin: d.Wallet(), Prices: d.RefPrices(), Now: d.Now, Log: d.Log})
 	})
 	return d.spot
+}
+
+// OrderRequests answers the order-entry requests of WebSocket connections
+// (order.place, order.cancel, order.amend, order.cancelAll) with the spot
+// service, which it builds when the first request arrives: the hub's in
+// `tenger serve`, the ws function's in AWS. Built once per Deps.
+func (d *Deps) OrderRequests() push.RequestFunc {
+	d.wsOrdersOnce.Do(func() {
+		var once sync.Once
+		var oe *httpapi.WSOrderEntry
+		d.wsOrders = func(ctx context.Context, r push.Request) []byte {
+			once.Do(func() { oe = httpapi.NewWSOrderEntry(d.Spot(), d.Log) })
+			return oe.Serve(ctx, r)
+		}
+	})
+	return d.wsOrders
 }
 
 // TradeArea returns the routers of spot trading.

@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MaxFrameLen bounds a client frame; real frames are well under 1 KiB.
@@ -24,6 +27,9 @@ const (
 	FrameUnsub
 	FramePing
 	FrameAuth
+	// FrameRequest is a request frame {"id","method","params"} (order
+	// entry): answered by the adapter's RequestFunc, see Request.
+	FrameRequest
 )
 
 // Frame is one parsed client frame.
@@ -34,7 +40,31 @@ type Frame struct {
 	// Ping is the raw value of {"ping": v}, echoed as {"pong": v}; nil for
 	// {"event":"ping"}.
 	Ping json.RawMessage
+	// Request frames: the client's id as its answer echoes it (a JSON
+	// string or integer; nil, echoed as null, when the frame has no valid
+	// id), the method, its params (a JSON object, {} when absent) and the
+	// answer's language (exchange-language's values; "" is English).
+	ID     json.RawMessage
+	Method string
+	Params json.RawMessage
+	Lang   string
 }
+
+// Request frames. A frame with a "method" and no "event" is a request:
+//
+//	{"id":"c1","method":"order.place","params":{...},"lang":"mn_MN"}
+//
+// answered, in any order relative to other requests, by one frame that
+// echoes its id (built by the adapter's RequestFunc). Limits of the id and
+// method.
+const (
+	MaxIDLen     = 64
+	MaxMethodLen = 64
+	// MaxInFlight bounds the requests of one connection that are running
+	// (not yet answered); one more is answered at once with
+	// apperr.CodeTooManyInFlight.
+	MaxInFlight = 100
+)
 
 type rawFrame struct {
 	Event  string          `json:"event"`
@@ -49,6 +79,11 @@ type rawFrame struct {
 func ParseFrame(b []byte) (Frame, error) {
 	if len(b) > MaxFrameLen {
 		return Frame{}, fmt.Errorf("%w: frame longer than %d bytes", ErrInvalid, MaxFrameLen)
+	}
+	if bytes.Contains(b, []byte(`"method"`)) {
+		if f, err, ok := parseRequest(b); ok {
+			return f, err
+		}
 	}
 	var r rawFrame
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -98,6 +133,121 @@ func ParseFrame(b []byte) (Frame, error) {
 	return Frame{}, fmt.Errorf("%w: unknown event %q", ErrInvalid, r.Event)
 }
 
+// parseRequest parses b as a request frame; ok is false when b is not one
+// (no "method" key, or an "event" key: the frame is read as before). The
+// frame's own keys are matched exactly and may not repeat; its params are
+// left for the method to decode. A request whose frame is bad comes back
+// as a FrameRequest (with its id when that is valid) and an error wrapping
+// ErrInvalid, so its answer can still name it.
+func parseRequest(b []byte) (f Frame, err error, ok bool) {
+	keys, dup, err := topLevel(b)
+	if err != nil {
+		return Frame{}, nil, false
+	}
+	if _, isReq := keys["method"]; !isReq {
+		return Frame{}, nil, false
+	}
+	if _, isEvent := keys["event"]; isEvent {
+		return Frame{}, nil, false
+	}
+	f = Frame{Kind: FrameRequest}
+	bad := func(format string, args ...any) (Frame, error, bool) {
+		return f, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...), true
+	}
+	id, idErr := requestID(keys["id"])
+	f.ID = id
+	// Any other language, or none, is English (as exchange-language).
+	if json.Unmarshal(keys["lang"], &f.Lang) != nil || len(f.Lang) > 16 {
+		f.Lang = ""
+	}
+	if idErr != "" {
+		return bad("id: %s", idErr)
+	}
+	if dup != "" {
+		return bad("%s: duplicate key", dup)
+	}
+	if json.Unmarshal(keys["method"], &f.Method) != nil || f.Method == "" || len(f.Method) > MaxMethodLen {
+		f.Method = ""
+		return bad("method: must be a string of 1 to %d characters", MaxMethodLen)
+	}
+	f.Params = bytes.TrimSpace(keys["params"])
+	switch {
+	case len(f.Params) == 0 || bytes.Equal(f.Params, []byte("null")):
+		f.Params = json.RawMessage("{}")
+	case f.Params[0] != '{':
+		f.Params = nil
+		return bad("params: must be a JSON object")
+	}
+	return f, nil, true
+}
+
+// requestID checks a request's id: a string of 1 to MaxIDLen bytes of
+// printable text, or an integer within 64 bits. It returns the id as its
+// answer echoes it, or why it is refused.
+func requestID(raw json.RawMessage) (json.RawMessage, string) {
+	raw = bytes.TrimSpace(raw)
+	const rule = "must be a string of 1 to 64 characters or an integer"
+	switch {
+	case len(raw) == 0:
+		return nil, "required"
+	case raw[0] == '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil || s == "" || len(s) > MaxIDLen || !utf8.ValidString(s) {
+			return nil, rule
+		}
+		for _, r := range s {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError {
+				return nil, rule
+			}
+		}
+		out, _ := json.Marshal(s)
+		return out, ""
+	default:
+		digits := strings.TrimPrefix(string(raw), "-")
+		if digits == "" || strings.Trim(digits, "0123456789") != "" {
+			return nil, rule
+		}
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		if err != nil {
+			return nil, rule
+		}
+		return json.RawMessage(strconv.FormatInt(n, 10)), ""
+	}
+}
+
+// topLevel splits a JSON object into its keys' raw values and names the
+// first key given twice ("" when none).
+func topLevel(b []byte) (map[string]json.RawMessage, string, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, "", errors.New("not an object")
+	}
+	keys := map[string]json.RawMessage{}
+	dup := ""
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, "", err
+		}
+		k, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, "", err
+		}
+		if _, seen := keys[k]; seen && dup == "" {
+			dup = k
+		}
+		keys[k] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, "", err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, "", errors.New("data after the object")
+	}
+	return keys, dup, nil
+}
+
 type eventRep struct {
 	EventRep string `json:"event_rep"`
 	Channel  string `json:"channel,omitempty"`
@@ -135,8 +285,18 @@ type ChannelFunc func(channel string) bool
 // public channel may be subscribed to.
 func HandleFrame(ctx context.Context, p Pusher, auth AuthFunc, known ChannelFunc, connID string, raw []byte) ([]byte, error) {
 	f, err := ParseFrame(raw)
-	if err != nil {
-		return rep("error", "", "error", strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": ")), nil
+	return ApplyFrame(ctx, p, auth, known, connID, f, err)
+}
+
+// ApplyFrame is HandleFrame for a frame already parsed (f and perr are what
+// ParseFrame returned). A request frame gets an error reply: adapters that
+// serve requests answer them with their RequestFunc before (see Request).
+func ApplyFrame(ctx context.Context, p Pusher, auth AuthFunc, known ChannelFunc, connID string, f Frame, perr error) ([]byte, error) {
+	if f.Kind == FrameRequest {
+		return rep("error", "", "error", "requests are not served on this connection"), nil
+	}
+	if perr != nil {
+		return rep("error", "", "error", invalidDetail(perr)), nil
 	}
 	switch f.Kind {
 	case FramePing:
@@ -171,6 +331,11 @@ func HandleFrame(ctx context.Context, p Pusher, auth AuthFunc, known ChannelFunc
 		return rep("auth", "", "ok", ""), nil
 	}
 	return rep("error", "", "error", "unsupported frame"), nil
+}
+
+// invalidDetail is what an ErrInvalid error says, without its prefix.
+func invalidDetail(err error) string {
+	return strings.TrimPrefix(err.Error(), ErrInvalid.Error()+": ")
 }
 
 // jsonKind names what a frame field must hold in JSON terms (never a Go type).

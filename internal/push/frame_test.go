@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tenger/internal/apperr"
 )
 
 func TestParseFrame(t *testing.T) {
@@ -72,7 +74,8 @@ func TestPongAndEnvelopes(t *testing.T) {
 // ping is always valid JSON.
 func FuzzParseFrame(f *testing.F) {
 	for _, s := range []string{`{"event":"sub","params":{"channel":"market_btcusdt_ticker"}}`, `{"ping":1}`, `{"event":"ping"}`,
-		`{"event":"auth","params":{"token":"x"}}`, `{"ping":"s"}`, `{"ping":null}`, `nope`} {
+		`{"event":"auth","params":{"token":"x"}}`, `{"ping":"s"}`, `{"ping":null}`, `nope`,
+		`{"id":"c1","method":"order.place","params":{"symbol":"btcusdt"}}`, `{"id":7,"method":"order.cancel"}`, `{"id":"x","method":"m","params":[1]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -95,6 +98,10 @@ func FuzzParseFrame(f *testing.F) {
 		case FrameAuth:
 			if fr.Token == "" {
 				t.Fatal("auth without token")
+			}
+		case FrameRequest:
+			if fr.Method == "" || len(fr.Method) > MaxMethodLen || len(fr.Params) == 0 || fr.Params[0] != '{' || !json.Valid(fr.ID) {
+				t.Fatalf("accepted bad request %+v", fr)
 			}
 		default:
 			t.Fatalf("unknown kind %d", fr.Kind)
@@ -147,5 +154,88 @@ func TestHandleFrameRefusesUnknownChannels(t *testing.T) {
 	var r eventRep
 	if err := json.Unmarshal(ErrorReply("text frames only"), &r); err != nil || r.TS <= 0 || r.Msg != "text frames only" {
 		t.Fatalf("error reply %+v %v", r, err)
+	}
+}
+
+// TestParseRequestFrame: a frame with a method and no event is a request:
+// its id is echoed as sent (a string, or an integer), params default to
+// {}, and a bad request is still a FrameRequest (with its id when that is
+// valid) whose error names what is wrong, so its answer can say so.
+func TestParseRequestFrame(t *testing.T) {
+	f, err := ParseFrame([]byte(`{"id":"c1","method":"order.place","params":{"symbol":"btcusdt"},"lang":"mn_MN"}`))
+	if err != nil || f.Kind != FrameRequest || string(f.ID) != `"c1"` || f.Method != "order.place" ||
+		string(f.Params) != `{"symbol":"btcusdt"}` || f.Lang != "mn_MN" {
+		t.Fatalf("request %+v %v", f, err)
+	}
+	f, err = ParseFrame([]byte(`{"method":"order.cancelAll","id":-42}`))
+	if err != nil || string(f.ID) != "-42" || string(f.Params) != "{}" || f.Lang != "" {
+		t.Fatalf("integer id %+v %v", f, err)
+	}
+	// A frame with an event is read as before, whatever else it holds.
+	if f, err := ParseFrame([]byte(`{"event":"ping","method":"order.place"}`)); err != nil || f.Kind != FramePing {
+		t.Fatalf("event frame with a method %+v %v", f, err)
+	}
+	for in, want := range map[string]struct{ id, msg string }{
+		`{"method":"order.place"}`:                              {"", "id: required"},
+		`{"id":"","method":"order.place"}`:                      {"", "id: must be a string of 1 to 64 characters or an integer"},
+		`{"id":1.5,"method":"order.place"}`:                     {"", "id: must be a string of 1 to 64 characters or an integer"},
+		`{"id":{"a":1},"method":"order.place"}`:                 {"", "id: must be a string of 1 to 64 characters or an integer"},
+		`{"id":"` + strings.Repeat("x", 65) + `","method":"m"}`: {"", "id: must be a string of 1 to 64 characters or an integer"},
+		`{"id":"a\nb","method":"m"}`:                            {"", "id: must be a string of 1 to 64 characters or an integer"},
+		`{"id":"c2","method":5}`:                                {`"c2"`, "method: must be a string of 1 to 64 characters"},
+		`{"id":"c3","method":""}`:                               {`"c3"`, "method: must be a string of 1 to 64 characters"},
+		`{"id":"c4","method":"order.place","params":[1]}`:       {`"c4"`, "params: must be a JSON object"},
+		`{"id":"c5","method":"order.place","params":"x"}`:       {`"c5"`, "params: must be a JSON object"},
+		`{"id":"c6","method":"order.place","id":"c7"}`:          {`"c7"`, "id: duplicate key"},
+	} {
+		f, err := ParseFrame([]byte(in))
+		if f.Kind != FrameRequest || !errors.Is(err, ErrInvalid) || !strings.HasSuffix(err.Error(), want.msg) || string(f.ID) != want.id {
+			t.Errorf("%s: %+v %v, want id %q and %q", in, f, err, want.id, want.msg)
+		}
+	}
+	// A request longer than MaxFrameLen is refused before it is read.
+	long := `{"id":"c8","method":"order.place","params":{"pad":"` + strings.Repeat("x", MaxFrameLen) + `"}}`
+	if f, err := ParseFrame([]byte(long)); !errors.Is(err, ErrInvalid) || f.Kind == FrameRequest {
+		t.Fatalf("long request %+v %v", f, err)
+	}
+}
+
+// TestRequestOf: a bad request frame is refused with 410 naming what is
+// wrong; a good one carries its parts.
+func TestRequestOf(t *testing.T) {
+	f, perr := ParseFrame([]byte(`{"id":"c1","method":"order.place","params":[]}`))
+	r := RequestOf(f, perr)
+	var ae *apperr.Error
+	if !errors.As(r.Refused, &ae) || ae.Entry.Code != apperr.CodeParam || !strings.Contains(ae.Message(apperr.LangEN), "params: must be a JSON object") || string(r.ID) != `"c1"` {
+		t.Fatalf("refused request %+v", r)
+	}
+	f, perr = ParseFrame([]byte(`{"id":"c2","method":"order.cancel","params":{"order_id":"5"}}`))
+	if r := RequestOf(f, perr); r.Refused != nil || r.Method != "order.cancel" || string(r.Params) != `{"order_id":"5"}` {
+		t.Fatalf("request %+v", r)
+	}
+}
+
+// TestApplyFrameRefusesRequestsWithoutMethods: an adapter that serves no
+// requests answers one with an error reply (and no panic).
+func TestApplyFrameRefusesRequestsWithoutMethods(t *testing.T) {
+	b, err := HandleFrame(context.Background(), &subPusher{}, nil, nil, "c1", []byte(`{"id":"c1","method":"order.place"}`))
+	var r eventRep
+	if err != nil || json.Unmarshal(b, &r) != nil || r.Status != "error" || r.Msg == "" {
+		t.Fatalf("request without methods: %s %v", b, err)
+	}
+}
+
+// TestServeRequestRecovers: a RequestFunc that panics is answered as its
+// refusal with CodeInternal, and the panic is reported.
+func TestServeRequestRecovers(t *testing.T) {
+	rf := func(_ context.Context, r Request) []byte {
+		if r.Refused == nil {
+			panic("boom")
+		}
+		return []byte(apperr.As(r.Refused).Entry.Code)
+	}
+	answer, p := ServeRequest(context.Background(), rf, Request{ID: json.RawMessage(`"c1"`)})
+	if p == nil || string(answer) != apperr.CodeInternal {
+		t.Fatalf("answer %s, panic %v", answer, p)
 	}
 }

@@ -20,6 +20,13 @@
 // for the others, and pushed messages {"channel":...,"ts":...,"data"|"tick":...}
 // built with Data or Tick.
 //
+// Requests. A frame {"id":...,"method":...,"params":{...}} is a request
+// (order entry: order.place, order.cancel, order.amend, order.cancelAll),
+// answered by one frame {"id","status","code","msg","data"} that echoes its
+// id; a connection may have up to MaxInFlight of them running, answered in
+// the order they finish. The adapters take the methods as a RequestFunc
+// (httpapi.WSOrderEntry), so this package knows no method (request.go).
+//
 // Private channels. A connection that sent an accepted auth frame is bound
 // to its user and from then on receives that user's private messages
 // (PublishUser): user_orders and user_balances (internal/userfeed), deposit

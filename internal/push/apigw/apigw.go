@@ -6,7 +6,8 @@
 // Items (single table, through the store port):
 //
 //	pk WSCONN#<conn>  sk META             connId, userId, connectedAt, ttl,
-//	                                      gsi2pk WSUSER#<user>, gsi2sk <conn> once bound
+//	                                      gsi2pk WSUSER#<user>, gsi2sk <conn> once bound,
+//	                                      inflight, inflightAt once it sent a request
 //	pk WSCONN#<conn>  sk SUB#<channel>    gsi1pk WSCHAN#<channel>, gsi1sk <conn>, ttl
 //
 // So a channel's subscribers are one gsi1 query, a user's connections one
@@ -65,6 +66,18 @@ type Options struct {
 	// gone drops the channel's list at once. Zero reads the list on every
 	// Publish (the ws and stream functions, which publish rarely).
 	ChannelCache time.Duration
+	// Requests answers request frames (order entry); nil answers them with
+	// an error reply.
+	Requests push.RequestFunc
+	// MaxInFlight bounds the requests of one connection running at once,
+	// counted on its META item; 0 means push.MaxInFlight.
+	MaxInFlight int
+	// InFlightStale is how long after a connection's latest request its
+	// count of requests in flight is surely stale (every request counted
+	// has ended, by the function's timeout, and one that died before
+	// uncounting itself left it too high): a full count older than that
+	// starts again. 0 means one minute.
+	InFlightStale time.Duration
 }
 
 // Fanout is the AWS push adapter.
@@ -94,6 +107,12 @@ func New(st store.Store, api ManagementAPI, opts Options) *Fanout {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 16
 	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = push.MaxInFlight
+	}
+	if opts.InFlightStale <= 0 {
+		opts.InFlightStale = time.Minute
+	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -109,6 +128,14 @@ func (f *Fanout) WithChannelCache(ttl time.Duration) *Fanout {
 	return New(f.st, f.api, o)
 }
 
+// WithRequests returns an adapter on the same store and management API
+// that answers request frames with rf (Options.Requests): the ws function's.
+func (f *Fanout) WithRequests(rf push.RequestFunc) *Fanout {
+	o := f.opts
+	o.Requests = rf
+	return New(f.st, f.api, o)
+}
+
 // Key prefixes.
 const (
 	connPrefix = "WSCONN#"
@@ -118,6 +145,10 @@ const (
 	skSub      = "SUB#"
 	// attrSession is the bound session's id on a connection's META item.
 	attrSession = "session"
+	// attrInFlight counts the connection's requests running, and
+	// attrInFlightAt is when the latest was counted (Unix ms).
+	attrInFlight   = "inflight"
+	attrInFlightAt = "inflightAt"
 )
 
 func connKey(id string) store.Key { return store.Key{PK: connPrefix + id, SK: skMeta} }
@@ -152,9 +183,20 @@ func (f *Fanout) OnDisconnect(ctx context.Context, connID string) error {
 }
 
 // OnMessage handles one client frame ($default route) and posts the reply
-// to the client. A connection found gone is forgotten, not an error.
+// to the client: a request frame (order entry) is run by Options.Requests
+// and answered the same way. A connection found gone is forgotten, not an
+// error.
 func (f *Fanout) OnMessage(ctx context.Context, connID string, body []byte) error {
-	reply, err := push.HandleFrame(ctx, f, f.opts.Auth, f.opts.Channels, connID, body)
+	fr, perr := push.ParseFrame(body)
+	var (
+		reply []byte
+		err   error
+	)
+	if fr.Kind == push.FrameRequest && f.opts.Requests != nil {
+		reply, err = f.request(ctx, connID, push.RequestOf(fr, perr))
+	} else {
+		reply, err = push.ApplyFrame(ctx, f, f.opts.Auth, f.opts.Channels, connID, fr, perr)
+	}
 	if err == nil && reply != nil {
 		err = f.SendTo(ctx, connID, reply)
 	}
@@ -162,6 +204,83 @@ func (f *Fanout) OnMessage(ctx context.Context, connID string, body []byte) erro
 		return nil
 	}
 	return err
+}
+
+// request runs one request frame of connID and returns its answer. The
+// function invocation is the request's own (API Gateway invokes one per
+// frame, concurrently), so many are in flight per connection; counting it
+// on the connection's META item bounds them to MaxInFlight and reads the
+// connection's binding in the same write.
+func (f *Fanout) request(ctx context.Context, connID string, r push.Request) ([]byte, error) {
+	if r.Refused == nil {
+		meta, counted, err := f.countIn(ctx, connID)
+		switch {
+		case errors.Is(err, push.ErrGone):
+			return nil, err
+		case err != nil:
+			f.opts.Logger.Warn().Err(err).Str("conn", connID).Msg("push: counting a request in flight failed")
+			r.Refused = err
+		case !counted:
+			r.Refused = push.TooManyInFlight(f.opts.MaxInFlight)
+		default:
+			r.UserID, r.SessionID = meta.Str("userId"), meta.Str(attrSession)
+			defer f.countOut(ctx, connID)
+		}
+	}
+	answer, p := push.ServeRequest(ctx, f.opts.Requests, r)
+	if p != nil {
+		f.opts.Logger.Error().Str("conn", connID).Str("method", r.Method).Str("panic", fmt.Sprint(p)).Msg("push: request panicked")
+	}
+	return answer, nil
+}
+
+// countIn counts a request of connID in flight unless MaxInFlight are, and
+// returns the connection's META item. ErrGone: the connection is gone.
+func (f *Fanout) countIn(ctx context.Context, connID string) (store.Item, bool, error) {
+	if push.ValidateID(connID) != nil {
+		return nil, false, push.ErrGone
+	}
+	now := f.now().UnixMilli()
+	key := connKey(connID)
+	it, err := f.st.Update(ctx, key, store.NewUpdate().AddInt(attrInFlight, 1).Set(attrInFlightAt, now),
+		store.And(f.liveConn(), store.Or(store.NotExists(attrInFlight), store.Compare(attrInFlight, store.CmpLt, f.opts.MaxInFlight))))
+	if err == nil {
+		return it, true, nil
+	}
+	if !errors.Is(err, store.ErrConditionFailed) {
+		return nil, false, err
+	}
+	cur, err := f.st.Get(ctx, key)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !f.live(cur)) {
+		return nil, false, push.ErrGone
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	last := cur.Int(attrInFlightAt)
+	if last >= now-f.opts.InFlightStale.Milliseconds() {
+		return cur, false, nil
+	}
+	// The full count is stale: start again, unless another request just did.
+	it, err = f.st.Update(ctx, key, store.NewUpdate().Set(attrInFlight, 1).Set(attrInFlightAt, now),
+		store.And(f.liveConn(), store.Eq(attrInFlightAt, last)))
+	if errors.Is(err, store.ErrConditionFailed) {
+		return cur, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return it, true, nil
+}
+
+// countOut uncounts a request of connID that has ended. A failure leaves
+// the count high until it is stale (InFlightStale).
+func (f *Fanout) countOut(ctx context.Context, connID string) {
+	_, err := f.st.Update(context.WithoutCancel(ctx), connKey(connID), store.NewUpdate().AddInt(attrInFlight, -1),
+		store.And(store.ItemExists(), store.Compare(attrInFlight, store.CmpGt, 0)))
+	if err != nil && !errors.Is(err, store.ErrConditionFailed) {
+		f.opts.Logger.Warn().Err(err).Str("conn", connID).Msg("push: uncounting a request in flight failed")
+	}
 }
 
 // Subscribe implements push.Pusher.

@@ -14,6 +14,8 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
@@ -38,6 +40,12 @@ type Options struct {
 	Auth push.AuthFunc
 	// Channels, when set, refuses subscriptions to channels it does not know.
 	Channels push.ChannelFunc
+	// Requests answers request frames (order entry); nil answers them with
+	// an error reply.
+	Requests push.RequestFunc
+	// MaxInFlight bounds the requests of one connection that are running;
+	// 0 means push.MaxInFlight.
+	MaxInFlight int
 	// OriginPatterns lists the browser origins allowed besides the page's
 	// own host (coder/websocket's AcceptOptions.OriginPatterns).
 	OriginPatterns []string
@@ -80,6 +88,11 @@ type conn struct {
 	// connection to user.
 	user, session string
 	subs          map[string]struct{}
+
+	// slots holds a token per request running (at most MaxInFlight);
+	// requests counts their goroutines.
+	slots    chan struct{}
+	requests sync.WaitGroup
 }
 
 // New returns a hub.
@@ -89,6 +102,9 @@ func New(opts Options) *Hub {
 	}
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = 10 * time.Second
+	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = push.MaxInFlight
 	}
 	return &Hub{
 		opts:  opts,
@@ -118,13 +134,16 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Accept has answered the request already.
 	}
-	ws.SetReadLimit(push.MaxFrameLen)
+	// Frames are bounded by readFrame, which drops a longer one without
+	// closing the connection (the library's limit would close it).
+	ws.SetReadLimit(-1)
 	c := &conn{
-		id:   newConnID(),
-		ws:   ws,
-		send: make(chan []byte, h.opts.SendBuffer),
-		done: make(chan struct{}),
-		subs: map[string]struct{}{},
+		id:    newConnID(),
+		ws:    ws,
+		send:  make(chan []byte, h.opts.SendBuffer),
+		done:  make(chan struct{}),
+		subs:  map[string]struct{}{},
+		slots: make(chan struct{}, h.opts.MaxInFlight),
 	}
 	h.mu.Lock()
 	if h.closed {
@@ -148,7 +167,13 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.writeLoop(ctx, c)
 	}()
 	for {
-		typ, data, err := ws.Read(ctx)
+		typ, data, err := readFrame(ctx, ws)
+		if errors.Is(err, errFrameTooLong) {
+			if !h.enqueue(c, push.ErrorReply(errFrameTooLong.Error())) {
+				break
+			}
+			continue
+		}
 		if err != nil {
 			if s := websocket.CloseStatus(err); s == -1 && !errors.Is(err, context.Canceled) {
 				h.opts.Logger.Debug().Err(err).Str("conn", c.id).Msg("push: read failed")
@@ -159,7 +184,14 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.enqueue(c, push.ErrorReply("text frames only"))
 			continue
 		}
-		reply, err := push.HandleFrame(ctx, h, h.opts.Auth, h.opts.Channels, c.id, data)
+		f, perr := push.ParseFrame(data)
+		if f.Kind == push.FrameRequest && h.opts.Requests != nil {
+			if !h.request(ctx, c, push.RequestOf(f, perr)) {
+				break
+			}
+			continue
+		}
+		reply, err := push.ApplyFrame(ctx, h, h.opts.Auth, h.opts.Channels, c.id, f, perr)
 		if err != nil {
 			break
 		}
@@ -168,7 +200,81 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.drop(c, websocket.StatusNormalClosure, "")
+	// Requests already running finish (their answers go nowhere once the
+	// connection is gone), as an HTTP request whose client left would.
+	c.requests.Wait()
 	<-writerDone
+}
+
+// errFrameTooLong is the reply to a frame over push.MaxFrameLen.
+var errFrameTooLong = fmt.Errorf("frame longer than %d bytes", push.MaxFrameLen)
+
+// readFrame reads the next message, keeping at most push.MaxFrameLen
+// bytes: a longer one is read to its end and dropped (errFrameTooLong),
+// so it costs no memory and leaves the connection usable.
+func readFrame(ctx context.Context, ws *websocket.Conn) (websocket.MessageType, []byte, error) {
+	typ, r, err := ws.Reader(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(r, push.MaxFrameLen+1))
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(b) > push.MaxFrameLen {
+		if _, err := io.Copy(io.Discard, r); err != nil {
+			return 0, nil, err
+		}
+		return typ, nil, errFrameTooLong
+	}
+	return typ, b, nil
+}
+
+// request starts a request frame of c: on its own goroutine, so a
+// connection may have many in flight and each is answered when it ends,
+// up to MaxInFlight running; one more is refused at once. The binding is
+// the connection's when the frame arrives. It returns false when c is
+// gone.
+func (h *Hub) request(ctx context.Context, c *conn, r push.Request) bool {
+	h.mu.RLock()
+	r.UserID, r.SessionID = c.user, c.session
+	h.mu.RUnlock()
+	if r.Refused == nil {
+		select {
+		case c.slots <- struct{}{}:
+		default:
+			r.Refused = push.TooManyInFlight(h.opts.MaxInFlight)
+		}
+	}
+	if r.Refused != nil {
+		// Answered without running anything: at once, in order.
+		return h.answer(c, h.serve(ctx, c, r))
+	}
+	c.requests.Add(1)
+	go func() {
+		defer c.requests.Done()
+		answer := h.serve(ctx, c, r)
+		// The slot is free before the answer leaves, so a client that
+		// waits for answers is never refused.
+		<-c.slots
+		h.answer(c, answer)
+	}()
+	return true
+}
+
+func (h *Hub) serve(ctx context.Context, c *conn, r push.Request) []byte {
+	answer, p := push.ServeRequest(ctx, h.opts.Requests, r)
+	if p != nil {
+		h.opts.Logger.Error().Str("conn", c.id).Str("method", r.Method).Str("panic", fmt.Sprint(p)).Msg("push: request panicked")
+	}
+	return answer
+}
+
+func (h *Hub) answer(c *conn, answer []byte) bool {
+	if answer == nil {
+		return true
+	}
+	return h.enqueue(c, answer)
 }
 
 func (h *Hub) writeLoop(ctx context.Context, c *conn) {
