@@ -37,10 +37,21 @@
 // has passed covers them. A crash anywhere between the journal and the
 // store therefore loses nothing and applies nothing twice.
 //
-// # The store behind (the projection; being built)
+// # Reaching the engine
 //
-// A projector turns each Batch into netted store writes, idempotent by
-// batch, with a checkpoint item written last:
+// In `tenger serve` the order and wallet services call Submit in process.
+// In AWS the engine runs as a task and the API functions reach it over a
+// private endpoint (package remote: the command codec on the wire, signed
+// with HMAC-SHA256 under a shared key, answers in order), so a refusal for
+// funds is answered in the caller's request; one active task holds the
+// lease (package lease), a standby replays the journal and takes over when
+// it lapses.
+//
+// # The store behind (the projection)
+//
+// The projector (package projector, and its Runner on its own goroutine)
+// turns each Batch into netted store writes, idempotent by batch, with a
+// checkpoint item written last:
 //
 //   - one write per changed balance (BalanceState, absolute values), in the
 //     ledger's balance items, which nothing else writes for engine-owned
@@ -53,7 +64,8 @@
 //     deposit's chain account) for the projector;
 //   - the latest state of each order the batch touched (spot's order item,
 //     with the seq it reflects, so a replay skips what it holds) and the
-//     trade rows.
+//     trade rows (spot.Projection); market data gets the trades and depth
+//     (spot.Publisher).
 //
 // Reads keep using the store and trail the acknowledgement by the
 // projection lag.
