@@ -8,19 +8,37 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
-	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"tenger/internal/push"
 )
 
 // defaultSettleTimeout bounds the wait for matching and settlement.
 const defaultSettleTimeout = 5 * time.Minute
+
+// stalledAfter ends the wait for settlement of a run with failed orders
+// once no order has settled for that long.
+const stalledAfter = 5 * time.Second
+
+// defaultUsers is --users' default: with the WebSocket transport each
+// trader's connections receive all of its private updates, and the hub
+// drops a connection that has 256 messages waiting (a slow consumer), so
+// the updates of one engine batch must be spread over more traders.
+func defaultUsers(transport string) int {
+	if transport == "ws" {
+		return 32
+	}
+	return 8
+}
 
 // benchFlags configure `tenger bench`.
 type benchFlags struct {
@@ -34,32 +52,70 @@ type benchFlags struct {
 	timeout     time.Duration
 	ceiling     bool
 	noopServer  string
+	// transport is "http" (the default when empty) or "ws".
+	transport string
+	// rate is the offered orders a second over all connections (open
+	// loop); 0 sends each order as soon as a connection may (closed loop).
+	rate float64
+	// inflight bounds the WebSocket requests in flight per connection
+	// (0: defaultInflight).
+	inflight int
+	// json prints the report as one JSON object on the last line.
+	json bool
+	// serverPID is the server process whose CPU time is read (0: the
+	// process listening on the target's port, when it is on this host).
+	serverPID int
 }
 
+func (f benchFlags) ws() bool { return f.transport == "ws" }
+
 // runBench is the end-to-end load generator: against a running
-// `tenger serve --dev` (best with --market-maker=false) it creates funded
-// users through the dev simulators, then sends crossing limit orders over
-// HTTP keep-alive from many connections, and reports orders accepted per
-// second, the acknowledgement latency percentiles, and how long it took
-// until every order was matched and settled.
-func runBench(args []string) error {
+// `tenger serve --dev` (best with --market-maker=false) it signs in (and,
+// the first time, creates) funded traders through the dev simulators, then
+// sends crossing limit orders from many connections, over HTTP keep-alive
+// or over WebSockets with many requests in flight (--transport), as fast as
+// they are answered or at a fixed offered rate (--rate), and reports orders
+// accepted per second, the acknowledgement latency percentiles, how long it
+// took until every order was matched and settled, the lag from an order's
+// acknowledgement until the store shows it settled, and the server's CPU
+// time per order.
+func runBench(args []string) error { return runBenchTo(args, os.Stdout) }
+
+func runBenchTo(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	var f benchFlags
 	fs.StringVar(&f.target, "target", "http://127.0.0.1:8080", "base URL of a tenger serve started with --dev")
-	fs.IntVar(&f.users, "users", 8, "traders (pairs of buyers and sellers)")
+	fs.IntVar(&f.users, "users", 0, "traders (pairs of buyers and sellers), the same accounts in every run against a server (default 8; 32 with --transport ws)")
 	fs.IntVar(&f.orders, "orders", 20000, "orders to send")
-	fs.IntVar(&f.concurrency, "concurrency", 64, "parallel keep-alive connections")
+	fs.IntVar(&f.concurrency, "concurrency", 64, "parallel keep-alive connections (or WebSockets)")
 	fs.StringVar(&f.symbol, "symbol", "btcusdt", "pair to trade")
 	fs.StringVar(&f.price, "price", "50000", "price of every order (buys and sells cross at it)")
 	fs.StringVar(&f.qty, "qty", "0.0001", "quantity of every order")
 	fs.DurationVar(&f.timeout, "settle-timeout", defaultSettleTimeout, "how long to wait for matching and settlement")
 	fs.BoolVar(&f.ceiling, "ceiling", false, "measure the load generator's ceiling on this machine: the same order calls against a server that only answers them (no --target needed)")
 	fs.StringVar(&f.noopServer, "noop-server", "", "serve the no-op endpoint --ceiling measures against on this address and print it (--ceiling starts it itself)")
+	fs.StringVar(&f.transport, "transport", "http", "http: order/create calls over keep-alive connections; ws: order.place requests over signed-in /ws connections, pipelined")
+	fs.Float64Var(&f.rate, "rate", 0, "offered orders per second over all connections, scheduled at fixed intervals (latency counts from each order's scheduled time); 0: as fast as answered")
+	fs.IntVar(&f.inflight, "inflight", defaultInflight, fmt.Sprintf("ws: requests in flight per connection (at most %d, the server's bound)", push.MaxInFlight))
+	fs.BoolVar(&f.json, "json", false, "also print the figures as one JSON object on the last line")
+	fs.IntVar(&f.serverPID, "server-pid", 0, "the server process to read CPU time from (default: the process listening on --target's port, when local)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if f.transport != "http" && f.transport != "ws" {
+		return fmt.Errorf("bench: --transport is http or ws, not %q", f.transport)
+	}
+	if f.inflight < 1 || f.inflight > push.MaxInFlight {
+		return fmt.Errorf("bench: --inflight must be 1 to %d", push.MaxInFlight)
+	}
+	if f.rate < 0 {
+		return errors.New("bench: --rate must be ≥ 0")
+	}
 	if f.noopServer != "" {
-		return runNoopServer(f.noopServer, os.Stdout)
+		return runNoopServer(f.noopServer, f.transport, out)
+	}
+	if f.users == 0 {
+		f.users = defaultUsers(f.transport)
 	}
 	if f.users < 2 || f.users%2 != 0 || f.orders < 2 || f.concurrency < 1 {
 		return errors.New("bench: users must be an even number ≥ 2, orders ≥ 2, concurrency ≥ 1")
@@ -73,24 +129,68 @@ func runBench(args []string) error {
 		if err != nil {
 			return err
 		}
-		rep.print(os.Stdout)
+		rep.print(out)
+		if f.json {
+			return printJSON(out, rep.jsonFields())
+		}
 		return nil
 	}
-	rep, err := bench(context.Background(), f, os.Stdout)
+	if f.ws() && f.concurrency < 2 {
+		return errors.New("bench: --transport ws needs --concurrency ≥ 2 (a connection trades as one trader: buyers and sellers need their own)")
+	}
+	rep, err := bench(context.Background(), f, out)
 	if err != nil {
 		return err
 	}
-	rep.print(os.Stdout)
+	rep.print(out)
+	if f.json {
+		return printJSON(out, rep.jsonFields())
+	}
 	return nil
+}
+
+// printJSON prints v as one line.
+func printJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }
 
 type benchReport struct {
 	Sent, Accepted, Rejected int
-	// SendTime is from the first order sent to the last one acknowledged;
-	// SettleTime from the first order sent until no order is open any more
-	// (every order matched and its trades and end settled).
+	// SendTime is from the first order sent (or due) to the last one
+	// acknowledged; SettleTime from the first order sent until no order is
+	// open any more (every order matched and its trades and end settled)
+	// and the last acknowledged order reads as filled.
 	SendTime, SettleTime time.Duration
 	P50, P99, P999, Max  time.Duration
+
+	// What was run: the transport, the offered rate asked for (0: closed
+	// loop), the connections and (ws) the requests in flight on each.
+	Transport             string
+	Rate                  float64
+	Concurrency, Inflight int
+	// Offered is the rate at which orders were sent, from the first send
+	// to the last.
+	Offered float64
+	// Pushed counts the other messages the WebSockets received: the
+	// traders' private updates (user_orders, user_balances).
+	Pushed int64
+	// LagP50 and LagP99 are the settlement lag of LagSamples sampled
+	// orders: from the order's acknowledgement until /order/detail shows it
+	// FILLED (bench_lag.go).
+	LagP50, LagP99 time.Duration
+	LagSamples     int
+	// ServerPID is the server process whose CPU time ServerCPU is, over
+	// the run from the first order until settled (0: not known); BenchCPU
+	// is this process's over the same time.
+	ServerPID           int
+	ServerCPU, BenchCPU time.Duration
+	// Created is how many traders this run signed up.
+	Created int
 }
 
 // AcceptedPerSec is the rate at which orders were acknowledged.
@@ -100,6 +200,14 @@ func (r benchReport) AcceptedPerSec() float64 { return float64(r.Accepted) / r.S
 // the whole run (the engine works while orders are still being sent).
 func (r benchReport) SettledPerSec() float64 { return float64(r.Accepted) / r.SettleTime.Seconds() }
 
+// perOrder is d per accepted order in µs.
+func (r benchReport) perOrder(d time.Duration) float64 {
+	if r.Accepted == 0 {
+		return 0
+	}
+	return float64(d.Nanoseconds()) / 1000 / float64(r.Accepted)
+}
+
 func (r benchReport) print(w io.Writer) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 	fmt.Fprintf(w, "orders sent %d, accepted %d, rejected %d\n", r.Sent, r.Accepted, r.Rejected)
@@ -107,6 +215,57 @@ func (r benchReport) print(w io.Writer) {
 	fmt.Fprintf(w, "matched and settled: %8.0f orders/s  (all settled %s after the first order, %s after the last acknowledgement)\n",
 		r.SettledPerSec(), r.SettleTime.Round(time.Millisecond), (r.SettleTime - r.SendTime).Round(time.Millisecond))
 	fmt.Fprintf(w, "acknowledgement latency: p50 %s, p99 %s, p99.9 %s, max %s\n", ms(r.P50), ms(r.P99), ms(r.P999), ms(r.Max))
+	r.printMore(w)
+}
+
+// printMore prints what was added to the report after its first four
+// lines.
+func (r benchReport) printMore(w io.Writer) {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+	if r.Transport == "ws" {
+		fmt.Fprintf(w, "transport ws: %d connections, up to %d requests in flight on each; %d private updates received (%.1f per order)\n",
+			r.Concurrency, r.Inflight, r.Pushed, float64(r.Pushed)/float64(max(r.Sent, 1)))
+	}
+	if r.Rate > 0 {
+		fmt.Fprintf(w, "offered:             %8.0f orders/s  (open loop at --rate %g; latency counts from each order's scheduled time)\n", r.Offered, r.Rate)
+		if r.Offered < 0.9*r.Rate {
+			fmt.Fprintf(w, "  the connections could not send at the rate asked for: every one was waiting for answers (raise --concurrency or --inflight)\n")
+		}
+	}
+	if r.LagSamples > 0 {
+		fmt.Fprintf(w, "settlement lag (acknowledgement until the store shows the order filled, %d sampled orders): p50 %s, p99 %s\n",
+			r.LagSamples, ms(r.LagP50), ms(r.LagP99))
+	}
+	if r.ServerPID > 0 {
+		fmt.Fprintf(w, "server CPU: %.1f µs per order (pid %d); load generator CPU: %.1f µs per order\n",
+			r.perOrder(r.ServerCPU), r.ServerPID, r.perOrder(r.BenchCPU))
+	} else if r.BenchCPU > 0 {
+		fmt.Fprintf(w, "server CPU: not known (not a local process: give --server-pid); load generator CPU: %.1f µs per order\n", r.perOrder(r.BenchCPU))
+	}
+}
+
+// jsonFields is the report as --json prints it; server_cpu_us_per_order
+// is null when the server's CPU time is not known.
+func (r benchReport) jsonFields() map[string]any {
+	ms := func(d time.Duration) float64 { return math.Round(float64(d.Microseconds())) / 1000 }
+	round := func(x float64) float64 { return math.Round(x*10) / 10 }
+	m := map[string]any{
+		"transport": r.Transport, "rate": r.Rate, "orders": r.Sent, "concurrency": r.Concurrency,
+		"accepted": r.Accepted, "rejected": r.Rejected,
+		"offered_per_s": round(r.Offered), "accepted_per_s": round(r.AcceptedPerSec()), "settled_per_s": round(r.SettledPerSec()),
+		"ack_p50_ms": ms(r.P50), "ack_p99_ms": ms(r.P99), "ack_p999_ms": ms(r.P999), "ack_max_ms": ms(r.Max),
+		"projection_lag_p50_ms": ms(r.LagP50), "projection_lag_p99_ms": ms(r.LagP99), "projection_lag_samples": r.LagSamples,
+		"server_cpu_us_per_order": nil, "bench_cpu_us_per_order": round(r.perOrder(r.BenchCPU)),
+		"traders_created": r.Created,
+	}
+	if r.Transport == "ws" {
+		m["inflight"] = r.Inflight
+		m["pushed_per_order"] = round(float64(r.Pushed) / float64(max(r.Sent, 1)))
+	}
+	if r.ServerPID > 0 {
+		m["server_cpu_us_per_order"] = round(r.perOrder(r.ServerCPU))
+	}
+	return m
 }
 
 // benchAnswer is an API answer with its data left raw.
@@ -114,6 +273,8 @@ type benchAnswer struct {
 	Code string          `json:"code"`
 	Msg  string          `json:"msg"`
 	Data json.RawMessage `json:"data"`
+	// OrderID is data.order_id of a success the load loop did not decode.
+	OrderID string `json:"-"`
 }
 
 // benchClient is a keep-alive JSON client.
@@ -241,57 +402,20 @@ type benchAsset struct {
 // deposit chain, the fiat by an incoming bank transfer referenced with the
 // user id.
 func benchUser(ctx context.Context, c *benchClient, email string, funds map[string]decimal.Decimal) (string, error) {
-	if err := c.ok(ctx, "/fe-ex-api/v4/common/emailValidCode", "", map[string]any{"email": email, "operationType": 1}, nil); err != nil {
-		return "", err
-	}
-	code, err := c.lastCode(ctx, email)
+	token, err := benchSignUp(ctx, c, email)
 	if err != nil {
 		return "", err
 	}
-	if err := c.ok(ctx, "/fe-ex-api/user/register", "", map[string]any{"email": email, "loginPword": "Bench2026x", "code": code}, nil); err != nil {
-		return "", err
-	}
-	var login struct{ Token string }
-	if err := c.ok(ctx, "/fe-ex-api/user/login_in", "", map[string]any{"email": email, "loginPword": "Bench2026x"}, &login); err != nil {
-		return "", err
-	}
 	var assets struct{ List []benchAsset }
-	if err := c.ok(ctx, "/fe-ex-api/wallet/recharge_list", login.Token, map[string]any{}, &assets); err != nil {
+	if err := c.ok(ctx, "/fe-ex-api/wallet/recharge_list", token, map[string]any{}, &assets); err != nil {
 		return "", err
 	}
 	for coin, amount := range funds {
-		i := slices.IndexFunc(assets.List, func(a benchAsset) bool { return a.Code == coin })
-		switch {
-		case i < 0:
-			return "", fmt.Errorf("%s is not open for deposits", coin)
-		case assets.List[i].IsFiat:
-			var me struct{ ID string }
-			if err := c.ok(ctx, "/fe-ex-api/common/user_info", login.Token, map[string]any{}, &me); err != nil {
-				return "", err
-			}
-			if err := c.ok(ctx, "/dev/bank/incoming", "", map[string]any{"amount": amount.String(), "reference": me.ID,
-				"bankTxId": "bench-" + email}, nil); err != nil {
-				return "", err
-			}
-		case len(assets.List[i].Chains) == 0:
-			return "", fmt.Errorf("%s has no deposit chain", coin)
-		default:
-			chain := assets.List[i].Chains[0].Name
-			var addr struct {
-				AddressLong string `json:"addressLong"`
-			}
-			if err := c.ok(ctx, "/fe-ex-api/wallet/get_charge_address", login.Token, map[string]any{"symbol": coin, "chain": chain}, &addr); err != nil {
-				return "", err
-			}
-			if err := c.ok(ctx, "/dev/chain/deposit", "", map[string]any{"coin": coin, "chain": chain, "address": addr.AddressLong, "amount": amount.String()}, nil); err != nil {
-				return "", err
-			}
-			if err := c.ok(ctx, "/dev/chain/mine", "", map[string]any{"chain": chain, "blocks": 64}, nil); err != nil {
-				return "", err
-			}
+		if err := benchDeposit(ctx, c, token, assets.List, coin, amount, "bench-"+email); err != nil {
+			return "", err
 		}
 	}
-	return login.Token, nil
+	return token, nil
 }
 
 // credited reports whether a balance shows the whole funding.
@@ -301,6 +425,15 @@ func credited(normal string, want decimal.Decimal) bool {
 }
 
 func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, error) {
+	if f.transport == "" {
+		f.transport = "http"
+	}
+	if f.inflight <= 0 {
+		f.inflight = defaultInflight
+	}
+	if f.users == 0 {
+		f.users = defaultUsers(f.transport)
+	}
 	tr := &http.Transport{MaxIdleConns: f.concurrency * 2, MaxIdleConnsPerHost: f.concurrency * 2, IdleConnTimeout: time.Minute}
 	c := &benchClient{base: strings.TrimRight(f.target, "/"), hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
 	run := time.Now().UnixNano()
@@ -313,33 +446,14 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 		return benchReport{}, fmt.Errorf("bench: %w", err)
 	}
 	funds := map[string]decimal.Decimal{pair.base: baseAmt, pair.quote: quoteAmt}
-	tokens := make([]string, f.users)
-	fmt.Fprintf(progress, "creating %d traders, each funded with %s %s and %s %s...\n", f.users, baseAmt, pair.base, quoteAmt, pair.quote)
-	for i := range tokens {
-		t, err := benchUser(ctx, c, fmt.Sprintf("bench-%d-%d@bench.tenger", run, i), funds)
-		if err != nil {
-			return benchReport{}, fmt.Errorf("bench: set-up: %w", err)
-		}
-		tokens[i] = t
+	fmt.Fprintf(progress, "signing in %d traders (%s to %s, created when missing), each topped up to %s %s and %s %s...\n",
+		f.users, benchTraderEmail(0), benchTraderEmail(f.users-1), baseAmt, pair.base, quoteAmt, pair.quote)
+	tokens, created, err := benchTraders(ctx, c, f.users, f.symbol, funds, strconv.FormatInt(run, 10))
+	if err != nil {
+		return benchReport{}, fmt.Errorf("bench: set-up: %w", err)
 	}
-	// Wait until the deposits are credited (the watcher runs in the background).
-	deadline := time.Now().Add(30 * time.Second)
-	for _, t := range tokens {
-		for {
-			var bal struct {
-				AllCoinMap map[string]struct{ Normal string } `json:"allCoinMap"`
-			}
-			if err := c.ok(ctx, "/fe-ex-api/finance/v5/account_balance", t, map[string]any{}, &bal); err != nil {
-				return benchReport{}, err
-			}
-			if credited(bal.AllCoinMap[pair.base].Normal, baseAmt) && credited(bal.AllCoinMap[pair.quote].Normal, quoteAmt) {
-				break
-			}
-			if time.Now().After(deadline) {
-				return benchReport{}, errors.New("bench: deposits were not credited in time")
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+	if created > 0 {
+		fmt.Fprintf(progress, "created %d traders\n", created)
 	}
 	// Every order of a side is the same request: encode the two bodies once,
 	// so the load generator spends its CPU on sending (it shares the
@@ -349,21 +463,80 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 		orderBody[side], _ = json.Marshal(map[string]any{
 			"symbol": f.symbol, "side": side, "type": "LIMIT", "price": f.price, "volume": f.qty})
 	}
-	fmt.Fprintf(progress, "sending %d orders over %d connections...\n", f.orders, f.concurrency)
-	start := time.Now()
-	rep, firstErr := sendOrders(ctx, c.base, f.orders, f.concurrency, func(i int) (string, []byte) {
-		// Even orders buy, odd orders sell, from users of the two halves,
-		// so every buy finds a sell at the same price.
-		if i%2 == 1 {
-			return tokens[f.users/2+(i/2)%(f.users/2)], orderBody["SELL"]
+	pid := f.serverPID
+	if pid == 0 {
+		pid, _ = localServerPID(c.base)
+	}
+	lag := newLagSampler(c)
+	sampling, stopSampling := context.WithCancel(ctx)
+	defer stopSampling()
+	lagDone, stopLag := context.WithCancel(ctx)
+	defer stopLag()
+	lagExited := make(chan struct{})
+	go func() {
+		defer close(lagExited)
+		lag.run(sampling, lagDone)
+	}()
+	plan := loadPlan{base: c.base, n: f.orders, conc: f.concurrency, rate: f.rate, inflight: f.inflight, lag: lag}
+	mode := ""
+	if f.rate > 0 {
+		mode = fmt.Sprintf(" at %g orders/s", f.rate)
+	}
+	if f.ws() {
+		fmt.Fprintf(progress, "sending %d orders over %d WebSockets (up to %d in flight on each)%s...\n", f.orders, f.concurrency, f.inflight, mode)
+	} else {
+		fmt.Fprintf(progress, "sending %d orders over %d connections%s...\n", f.orders, f.concurrency, mode)
+	}
+	serverCPU0, serverOK := processCPU(pid)
+	benchCPU0, _ := processCPU(os.Getpid())
+	var rep benchReport
+	var last lagSample
+	var firstErr error
+	if f.ws() {
+		// Connection c trades as one trader: even connections buy (from
+		// the first half of the traders), odd ones sell.
+		trader := func(conn int) string {
+			if conn%2 == 1 {
+				return tokens[f.users/2+(conn/2)%(f.users/2)]
+			}
+			return tokens[(conn/2)%(f.users/2)]
 		}
-		return tokens[(i/2)%(f.users/2)], orderBody["BUY"]
-	})
+		body := func(conn int) []byte {
+			if conn%2 == 1 {
+				return orderBody["SELL"]
+			}
+			return orderBody["BUY"]
+		}
+		rep, last, firstErr = sendOrdersWS(ctx, plan, trader, body)
+	} else {
+		rep, last, firstErr = sendOrders(ctx, plan, func(i int) (string, []byte) {
+			// Even orders buy, odd orders sell, from users of the two halves,
+			// so every buy finds a sell at the same price.
+			if i%2 == 1 {
+				return tokens[f.users/2+(i/2)%(f.users/2)], orderBody["SELL"]
+			}
+			return tokens[(i/2)%(f.users/2)], orderBody["BUY"]
+		})
+	}
+	start := time.Now().Add(-rep.SendTime)
+	stopSampling()
+	// The last acknowledged order is sampled too: the run is settled once
+	// it reads as filled (with acknowledgement at the journal, no order
+	// open in the store does not yet mean every order is in the store).
+	lag.add(last.orderID, last.token, last.acked)
+	rep.Transport, rep.Rate, rep.Concurrency, rep.Created = f.transport, f.rate, f.concurrency, created
+	if f.ws() {
+		rep.Inflight = f.inflight
+	}
 	if firstErr != nil {
 		fmt.Fprintf(progress, "first rejection: %v\n", firstErr)
 	}
 	fmt.Fprintln(progress, "waiting for matching and settlement...")
 	settleDeadline := time.Now().Add(f.timeout)
+	// A failed order may have been placed or not (a connection lost with
+	// requests in flight), so after failures some orders may never find
+	// their counterpart: the wait ends when nothing more settles.
+	lastOpen, lastProgress := -1, time.Now()
 	for {
 		open := 0
 		for _, t := range tokens {
@@ -373,69 +546,83 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 			}
 			open += list.Count
 		}
-		if open == 0 {
+		if open == 0 && lag.settled() {
 			break
 		}
 		if time.Now().After(settleDeadline) {
 			return rep, fmt.Errorf("bench: %d orders still open after %s", open, f.timeout)
 		}
+		if open != lastOpen {
+			lastOpen, lastProgress = open, time.Now()
+		}
+		if rep.Rejected > 0 && open > 0 && time.Since(lastProgress) > stalledAfter {
+			return rep, fmt.Errorf("bench: %d orders still open and none settled for %s: %d orders failed (first: %v), so some orders have no counterpart",
+				open, stalledAfter, rep.Rejected, firstErr)
+		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	rep.SettleTime = time.Since(start)
+	if cpu, ok := processCPU(pid); ok && serverOK && pid > 0 {
+		rep.ServerPID, rep.ServerCPU = pid, cpu-serverCPU0
+	}
+	if cpu, ok := processCPU(os.Getpid()); ok {
+		rep.BenchCPU = cpu - benchCPU0
+	}
+	stopLag()
+	<-lagExited
+	rep.LagP50, rep.LagP99, rep.LagSamples = lag.result()
 	return rep, nil
 }
 
-// sendOrders sends n order calls over conc keep-alive connections (order i
-// with the token and body that orderOf gives) and reports how many were
-// accepted, the send time and the acknowledgement latency percentiles,
-// with the first refusal or failure.
-func sendOrders(ctx context.Context, base string, n, conc int, orderOf func(i int) (token string, body []byte)) (benchReport, error) {
-	if _, err := newOrderConn(base, time.Second); err != nil {
-		return benchReport{}, err
+// sendOrders sends p.n order calls over p.conc keep-alive connections
+// (order i with the token and body that orderOf gives) and reports how
+// many were accepted, the send time and the acknowledgement latency
+// percentiles, with the order acknowledged last and the first refusal or
+// failure.
+func sendOrders(ctx context.Context, p loadPlan, orderOf func(i int) (token string, body []byte)) (benchReport, lagSample, error) {
+	if _, err := newOrderConn(p.base, time.Second); err != nil {
+		return benchReport{}, lagSample{}, err
 	}
-	lat := make([]time.Duration, n)
-	var next, accepted, rejected atomic.Int64
-	var firstErr error
-	var errOnce sync.Once
+	st := newLoadStats(p.n)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	start := time.Now()
-	for w := 0; w < conc; w++ {
+	pc := newPacer(p.rate)
+	for w := 0; w < p.conc; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, _ := newOrderConn(base, 30*time.Second)
+			c, _ := newOrderConn(p.base, 30*time.Second)
 			defer c.close()
+			var span sendSpan
+			var last lagSample
+			defer func() { st.merge(span.first, span.last, last) }()
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= n {
+				if i >= p.n {
 					return
 				}
 				if err := ctx.Err(); err != nil {
-					errOnce.Do(func() { firstErr = err })
-					rejected.Add(1)
+					st.fail(i, err, 0)
 					continue
 				}
 				token, body := orderOf(i)
-				t0 := time.Now()
+				t0 := pc.wait(i)
+				span.sent(time.Now())
 				env, err := c.call("/fe-ex-api/order/create", token, body)
-				lat[i] = time.Since(t0)
+				now := time.Now()
 				switch {
 				case err != nil:
-					errOnce.Do(func() { firstErr = err })
-					rejected.Add(1)
+					st.fail(i, err, now.Sub(t0))
 				case env.Code == "0":
-					accepted.Add(1)
+					st.ok(i, now.Sub(t0))
+					p.lag.offer(env.OrderID, token, now)
+					last = lagSample{orderID: env.OrderID, token: token, acked: now}
 				default:
-					errOnce.Do(func() { firstErr = fmt.Errorf("order/create: %s %s", env.Code, env.Msg) })
-					rejected.Add(1)
+					st.fail(i, fmt.Errorf("order/create: %s %s", env.Code, env.Msg), now.Sub(t0))
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	rep := benchReport{Sent: n, Accepted: int(accepted.Load()), Rejected: int(rejected.Load()), SendTime: time.Since(start)}
-	slices.Sort(lat)
-	pct := func(p float64) time.Duration { return lat[int(p*float64(len(lat)-1))] }
-	rep.P50, rep.P99, rep.P999, rep.Max = pct(0.50), pct(0.99), pct(0.999), lat[len(lat)-1]
-	return rep, firstErr
+	return st.report(pc.start), st.last, st.firstErr
 }

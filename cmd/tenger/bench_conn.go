@@ -97,8 +97,10 @@ func (c *orderConn) roundTrip(path string) (benchAnswer, error) {
 	var env benchAnswer
 	if bytes.HasPrefix(raw, []byte(`{"code":"0",`)) {
 		// The exchange's success envelope starts so; only refusals are
-		// decoded (their message is reported).
+		// decoded (their message is reported), and of a success only its
+		// order id is read.
 		env.Code = "0"
+		env.OrderID, _ = stringField(raw, wsOrderIDKey)
 		return env, nil
 	}
 	if err := json.Unmarshal(raw, &env); err != nil {
