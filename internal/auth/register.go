@@ -30,15 +30,19 @@ func (s *Service) Register(ctx context.Context, m Meta, in RegisterInput) (strin
 	if len(in.InvitedCode) > 32 {
 		return "", apperr.Param("invitedCode: at most 32 characters")
 	}
-	// Refuse a taken e-mail or phone before the code is spent.
+	// The code first: without one, whether an e-mail or phone has an
+	// account stays unknown here (the code-sending path counts the
+	// lookups it answers "exists" to against the IP's limit). The code is
+	// spent only with the account's creation, so a taken e-mail or phone
+	// is refused below before it is.
+	del, err := s.checkCode(ctx, id, OpRegister, in.Code)
+	if err != nil {
+		return "", err
+	}
 	if _, err := s.st.Get(ctx, id.uniqueKey()); err == nil {
 		return "", apperr.New(apperr.CodeAccountExists)
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return "", internal(err)
-	}
-	del, err := s.checkCode(ctx, id, OpRegister, in.Code)
-	if err != nil {
-		return "", err
 	}
 	hash, err := hashPassword(in.Password, s.pw)
 	if err != nil {

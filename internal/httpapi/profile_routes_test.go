@@ -467,8 +467,11 @@ func TestProfileCodesWrongReusedExpired(t *testing.T) {
 	p.fails(t, pRegister, reg, authMode{}, apperr.CodeVerifyCodeWrong)
 	reg["code"] = code
 	p.ok(t, pRegister, reg, authMode{})
+	// The code is spent: signing up again says so, not whether the
+	// account exists (the code-sending step does, within its limits).
 	reg["email"] = "c@example.com"
-	p.fails(t, pRegister, reg, authMode{}, apperr.CodeAccountExists)
+	p.fails(t, pRegister, reg, authMode{}, apperr.CodeCodeExpired)
+	p.fails(t, pEmailCode, withEnv(map[string]any{"email": "c@example.com", "operationType": 1}), authMode{}, apperr.CodeAccountExists)
 
 	// Reused: the forgot-password code works once.
 	p.ok(t, pReset1, withEnv(map[string]any{"email": "c@example.com"}), authMode{})
