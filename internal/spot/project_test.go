@@ -194,3 +194,28 @@ func TestPublisherTradesAndDepth(t *testing.T) {
 		t.Fatalf("depth %d, asks %+v", feed.depths, asks)
 	}
 }
+
+// An amendment's new volume and hold reach the order item; a stop's
+// trigger is marked once.
+func TestProjectedAmendAndTrigger(t *testing.T) {
+	e := newProjEnv(t)
+	ctx := context.Background()
+	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d2", User: userNum(bobID), UserID: bobID, Coin: "USDT", Amount: 10_000_000_000_000, Note: []byte("chain:TRC20")})
+	e.place(1, bobID, matching.Buy, 3_000_000, 400_000, orderNote{Type: TypeLimit}) // 0.4 at 30,000
+	r := e.submit(engine.Command{Kind: engine.KindAmend, User: userNum(bobID), UserID: bobID, Note: encodeNote(orderNote{Volume: "0.1"}),
+		Order: matching.Command{OrderID: 1, UserID: userNum(bobID), Symbol: symbolNum("btcusdt"), Qty: 100_000}})
+	if r.Code != engine.OK {
+		t.Fatal(r.Code)
+	}
+	o, err := e.svc.GetOrder(ctx, bobID, "1")
+	if err != nil || !o.Volume.Equal(dec("0.1")) || o.Status != StatusNew {
+		t.Fatalf("amended order %+v %v", o, err)
+	}
+	it, _ := e.st.Get(ctx, orderKey(1))
+	if !it.Dec("hold").Equal(dec("3000")) || it.Int("seq") != int64(r.Seq) {
+		t.Fatalf("amended item %v", it)
+	}
+	if held, _ := ledger.New(e.st, nil).Balance(ctx, ledger.UserAccount(bobID, ledger.Spot), "USDT"); !held.Frozen.Equal(dec("3000")) {
+		t.Fatalf("bob's USDT after the amendment %+v", held)
+	}
+}
