@@ -231,7 +231,9 @@ func (r *Runtime) SubmitProjected(ctx context.Context, c engine.Command) (engine
 }
 
 // ProjectionLag is the projection's lag quantiles since the last reset.
-func (r *Runtime) ProjectionLag(reset bool, qs ...float64) []time.Duration { return r.runner.Lag(reset, qs...) }
+func (r *Runtime) ProjectionLag(reset bool, qs ...float64) []time.Duration {
+	return r.runner.Lag(reset, qs...)
+}
 
 // Close stops the loops, writes a last snapshot, closes the engine and
 // writes what the projection has queued. Callers stop submitting first.
