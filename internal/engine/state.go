@@ -326,18 +326,6 @@ func (s *State) endHold(c *Command) Code {
 	return OK
 }
 
-// HoldsOf sums the open withdrawal holds of a balance (risk.Spot.Check's
-// extra holds).
-func (s *State) HoldsOf(slot risk.Slot, k risk.Kind, c risk.Coin) int64 {
-	var sum int64
-	for _, h := range s.holds {
-		if h.slot == slot && h.account == k && h.coin == c {
-			sum += h.amount
-		}
-	}
-	return sum
-}
-
 // Check verifies the invariants: no negative balance, and what every
 // balance holds equals what its open orders and withdrawals hold.
 func (s *State) Check() error {

@@ -436,16 +436,6 @@ func (r *Spot) TakeFees() []TradeFee {
 	return f
 }
 
-// Held is what the open order with this tag still holds (false when the
-// tag names no record of the order).
-func (r *Spot) Held(tag int32, id uint64) (int64, bool) {
-	i := int(tag) - 1
-	if i < 0 || i >= len(r.pool) || r.pool[i].id != id {
-		return 0, false
-	}
-	return r.pool[i].left, true
-}
-
 // Orders is the number of open orders holding funds.
 func (r *Spot) Orders() int { return r.open }
 

@@ -71,10 +71,7 @@ type orderState struct {
 
 // Ops implements projector.Extra.
 func (p *Projection) Ops(ctx context.Context, b *engine.Batch) ([]store.Op, error) {
-	pairs := map[uint32]markets.Pair{}
-	for _, pr := range p.o.Markets.List() {
-		pairs[symbolNum(pr.Symbol)] = pr
-	}
+	pairs := pairsByID(p.o.Markets)
 	first := b.Results[0].Seq
 	orders := map[uint64]*orderState{}
 	var order []uint64 // first-touch order, for a deterministic result
@@ -109,8 +106,11 @@ func (p *Projection) Ops(ctx context.Context, b *engine.Batch) ([]store.Op, erro
 			if !ok {
 				return nil, fmt.Errorf("spot: command %d names symbol %d, which no pair has", res.Seq, c.Order.Symbol)
 			}
-			o := state(c.Order.OrderID)
-			o.item = newOrderItem(c, pr, note)
+			it, err := newOrderItem(c, pr, note)
+			if err != nil {
+				return nil, fmt.Errorf("spot: command %d: %w", res.Seq, err)
+			}
+			state(c.Order.OrderID).item = it
 		}
 		for _, e := range b.EventsOf(i) {
 			pr, ok := pairs[e.Symbol]
@@ -219,8 +219,17 @@ func (p *Projection) Ops(ctx context.Context, b *engine.Batch) ([]store.Op, erro
 	return ops, nil
 }
 
+// pairsByID maps the engine's symbol ids to the catalogue's pairs.
+func pairsByID(cat *markets.Catalogue) map[uint32]markets.Pair {
+	out := map[uint32]markets.Pair{}
+	for _, pr := range cat.List() {
+		out[symbolNum(pr.Symbol)] = pr
+	}
+	return out
+}
+
 // newOrderItem is an order's item as its Place creates it.
-func newOrderItem(c *engine.Command, pr markets.Pair, n orderNote) store.Item {
+func newOrderItem(c *engine.Command, pr markets.Pair, n orderNote) (store.Item, error) {
 	cfg := symbolConfig(pr)
 	o := &c.Order
 	ids := fmtID(o.OrderID)
@@ -250,7 +259,11 @@ func newOrderItem(c *engine.Command, pr markets.Pair, n orderNote) store.Item {
 		it["volume"] = cfg.FromLots(o.Qty)
 	}
 	if n.QuoteVolume != "" {
-		it["quoteVolume"] = decimal.RequireFromString(n.QuoteVolume)
+		qv, err := decimal.NewFromString(n.QuoteVolume)
+		if err != nil {
+			return nil, fmt.Errorf("order %d's quote volume: %w", o.OrderID, err)
+		}
+		it["quoteVolume"] = qv
 	}
 	if o.StopPrice > 0 {
 		it["stopPrice"] = cfg.FromTicks(o.StopPrice)
@@ -261,7 +274,7 @@ func newOrderItem(c *engine.Command, pr markets.Pair, n orderNote) store.Item {
 	if n.STP != "" {
 		it["stp"] = n.STP
 	}
-	return it
+	return it, nil
 }
 
 // rate turns an engine fee rate into the fraction orders store.

@@ -39,10 +39,7 @@ func NewPublisher(feed marketdata.Feed, cat *markets.Catalogue, read func(fn fun
 // OnBatch publishes a durable batch's trades and notes the books it
 // changed. Batches come in order.
 func (p *Publisher) OnBatch(b *engine.Batch) {
-	pairs := map[uint32]markets.Pair{}
-	for _, pr := range p.cat.List() {
-		pairs[symbolNum(pr.Symbol)] = pr
-	}
+	pairs := pairsByID(p.cat)
 	var trades []marketdata.Trade
 	var cur uint32
 	flush := func() {
@@ -91,6 +88,7 @@ func (p *Publisher) Depth(force bool) {
 		bids, asks []marketdata.Level
 	}
 	var due []out
+	pairs := pairsByID(p.cat)
 	p.read(func(s *engine.State) {
 		for id := range p.dirty {
 			if !force && now.Sub(p.lastDepth[id]) < 100*time.Millisecond {
@@ -98,14 +96,7 @@ func (p *Publisher) Depth(force bool) {
 			}
 			delete(p.dirty, id)
 			b := s.Book(id)
-			var pr markets.Pair
-			found := false
-			for _, x := range p.cat.List() {
-				if symbolNum(x.Symbol) == id {
-					pr, found = x, true
-					break
-				}
-			}
+			pr, found := pairs[id]
 			if b == nil || !found {
 				continue
 			}
