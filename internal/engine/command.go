@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"strconv"
 
 	"tenger/internal/matching"
 	"tenger/internal/risk"
@@ -265,4 +267,17 @@ func DecodeCommand(b []byte, c *Command) error {
 		r.err = ErrCodec
 	}
 	return r.err
+}
+
+// UserNumber maps a user id to the engine's number for it (Command.User,
+// the books' UserID): numeric ids (the auth service issues 8-digit ones)
+// map to themselves, anything else to a hash with the top bit set so the
+// two ranges never meet.
+func UserNumber(uid string) uint64 {
+	if n, err := strconv.ParseUint(uid, 10, 63); err == nil && n > 0 {
+		return n
+	}
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(uid))
+	return h.Sum64() | 1<<63
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tenger/internal/engine"
 	"tenger/internal/markets"
 	"tenger/internal/matching"
 	"tenger/internal/store"
@@ -155,18 +156,8 @@ func amendOutboxKey(symbol string, id uint64) store.Key {
 
 func fmtID(id uint64) string { return strconv.FormatUint(id, 10) }
 
-// userNum maps a user id to the matching core's numeric id: numeric ids
-// (the auth service issues 8-digit ones) map to themselves, anything else to
-// a hash with the top bit set so the two ranges never meet. The core uses it
-// only for self-trade prevention and cancel ownership.
-func userNum(uid string) uint64 {
-	if n, err := strconv.ParseUint(uid, 10, 63); err == nil && n > 0 {
-		return n
-	}
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(uid))
-	return h.Sum64() | 1<<63
-}
+// userNum is the user's number in the engine and its books.
+func userNum(uid string) uint64 { return engine.UserNumber(uid) }
 
 // symbolNum is a pair's stable numeric id in the engine and its journal: a
 // hash of the symbol, so adding a pair to markets.json never renumbers the
