@@ -209,6 +209,9 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 			return UnknownPair, 0
 		}
 		info, _ := b.Order(o.OrderID)
+		if amendToRest(o, info, b.Config()) {
+			break // the fills overtook the amendment: it cancels the rest
+		}
 		switch s.spot.Amend(o, info.Tag) {
 		case risk.OK:
 		case risk.Insufficient:
@@ -234,6 +237,35 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 		}
 	}
 	return OK, 0
+}
+
+// amendToRest turns an amendment's new total quantity (Order.Qty, the
+// filled part included: what the user asked for) into the book's new
+// remaining quantity against the live order, and reports whether it became
+// a cancel of the rest: when the order filled, since the caller looked,
+// up to the new total or so close to it that the rest is below the pair's
+// minimum quantity or notional (the user asked for at most that total, so
+// the order must not go on filling its old volume). An amendment that
+// would not reduce the order gets quantity 0, which the book refuses with
+// no change. An order that is not live (or not the user's) is left for the
+// risk stage and the book to refuse.
+func amendToRest(o *matching.Command, info matching.OrderInfo, cfg matching.BookConfig) bool {
+	o.Price, o.Quote, o.StopPrice = 0, 0, 0
+	if info.ID != o.OrderID || info.UserID != o.UserID {
+		return false
+	}
+	total, before := o.Qty, info.Filled+info.Qty
+	if total >= before {
+		o.Qty = 0
+		return false
+	}
+	rest := total - info.Filled
+	if info.Filled > 0 && (rest < 1 || rest < cfg.MinQty || info.Price*rest < cfg.MinNotional) {
+		o.Kind, o.Qty = matching.CmdCancel, 0
+		return true
+	}
+	o.Qty = rest
+	return false
 }
 
 // money applies a credit, debit, hold, settle or release once per Ref.

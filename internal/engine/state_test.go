@@ -183,3 +183,45 @@ func TestStateSnapshotRestore(t *testing.T) {
 		t.Fatalf("a corrupt snapshot: %v", err)
 	}
 }
+
+// An amendment names the order's new total quantity: the engine turns it
+// into the book's remaining quantity against the live order, refuses one
+// that would not reduce it, and cancels the rest when the fills reached
+// the new total.
+func TestAmendTakesTheNewTotal(t *testing.T) {
+	s := NewState()
+	run(t, s, setup()...)
+	run(t, s, credit("d1", 1, "BTC", 200_000_000), credit("d2", 2, "USDT", 10_000_000_000_000))
+	amend := func(id, user uint64, total int64) Command {
+		return Command{Kind: KindAmend, User: user, UserID: uid(user), Order: matching.Command{OrderID: id, UserID: user, Symbol: btcusdt, Qty: total}}
+	}
+	rs := run(t, s,
+		place(11, 1, matching.Sell, 3_000_000, 1_000_000), // 1 BTC
+		place(12, 2, matching.Buy, 3_000_000, 400_000),    // fills 0.4 of it
+		amend(11, 1, 1_000_000),                           // not a reduction: refused
+		amend(11, 1, 700_000),                             // total 0.7: 0.3 left
+	)
+	if got := codes(rs); got[2] != Rejected || got[3] != OK {
+		t.Fatalf("codes %v", got)
+	}
+	info, ok := s.Book(btcusdt).Order(11)
+	if !ok || info.Qty != 300_000 || info.Filled != 400_000 {
+		t.Fatalf("order after the amendment %+v %v", info, ok)
+	}
+	btc, _ := s.Coin("BTC")
+	if b := s.Accounts().Get(1, risk.KindSpot, btc); b.Held != 300_000*100 || b.Avail != 200_000_000-700_000*100 {
+		t.Fatalf("seller's BTC %+v", b)
+	}
+	// The fills reach 0.4, the new total asks 0.4: the rest is cancelled
+	// and its hold released.
+	rs = run(t, s, amend(11, 1, 400_000))
+	if rs[0].Code != OK {
+		t.Fatal(rs[0].Code)
+	}
+	if _, ok := s.Book(btcusdt).Order(11); ok {
+		t.Fatal("the order still rests")
+	}
+	if b := s.Accounts().Get(1, risk.KindSpot, btc); b.Held != 0 || b.Avail != 200_000_000-400_000*100 {
+		t.Fatalf("seller's BTC after the cancel %+v", b)
+	}
+}

@@ -37,6 +37,10 @@ type orderNote struct {
 	STP string `json:"s,omitempty"`
 	// Volume is an amendment's new total volume.
 	Volume string `json:"v,omitempty"`
+	// Fingerprint is the order's parameters (fingerprint) when it has a
+	// ClientOrderID: the client id's item keeps it, so that a retry with
+	// other parameters is told the id is taken.
+	Fingerprint string `json:"f,omitempty"`
 }
 
 func encodeNote(n orderNote) []byte {
@@ -89,6 +93,15 @@ func (p *Projection) Ops(ctx context.Context, b *engine.Batch) ([]store.Op, erro
 		return o
 	}
 	fee := 0
+	// marks is each pair's last trade of the batch (the book marks item:
+	// the last price stop orders are checked against at entry).
+	type mark struct {
+		symbol       string
+		trade, price int64
+		cfg          matching.SymbolConfig
+	}
+	marks := map[uint32]*mark{}
+	var markOrder []uint32
 	for i := range b.Commands {
 		c := &b.Commands[i]
 		res := b.Results[i]
@@ -111,6 +124,10 @@ func (p *Projection) Ops(ctx context.Context, b *engine.Batch) ([]store.Op, erro
 				return nil, fmt.Errorf("spot: command %d: %w", res.Seq, err)
 			}
 			state(c.Order.OrderID).item = it
+			if note.ClientOrderID != "" {
+				ops = append(ops, store.PutOp(store.Item{store.AttrPK: pkClientID + c.UserID, store.AttrSK: note.ClientOrderID,
+					"orderId": fmtID(c.Order.OrderID), "fp": note.Fingerprint}, nil))
+			}
 		}
 		for _, e := range b.EventsOf(i) {
 			pr, ok := pairs[e.Symbol]
@@ -125,6 +142,13 @@ func (p *Projection) Ops(ctx context.Context, b *engine.Batch) ([]store.Op, erro
 				}
 				tf := b.Fees[fee]
 				fee++
+				m := marks[e.Symbol]
+				if m == nil {
+					m = &mark{symbol: pr.Symbol, cfg: cfg}
+					marks[e.Symbol] = m
+					markOrder = append(markOrder, e.Symbol)
+				}
+				m.trade, m.price = int64(e.TradeID), e.Price
 				rows, err := p.trade(ctx, b, c, &e, tf, pr, cfg, state)
 				if err != nil {
 					return nil, err
@@ -211,6 +235,11 @@ func (p *Projection) Ops(ctx context.Context, b *engine.Batch) ([]store.Op, erro
 		upd.Set("seq", last)
 		ops = append(ops, store.UpdateOp(orderKey(id), upd, store.And(store.ItemExists(),
 			store.Or(store.NotExists("seq"), store.Compare("seq", store.CmpLt, int64(first))))))
+	}
+	for _, id := range markOrder {
+		m := marks[id]
+		ops = append(ops, store.UpdateOp(marksKey(m.symbol), store.NewUpdate().Set("seq", last).Set("tradeId", m.trade).
+			Set("price", m.cfg.FromTicks(m.price)), store.Or(store.NotExists("seq"), store.Compare("seq", store.CmpLt, int64(first)))))
 	}
 	for _, k := range volOrder {
 		ops = append(ops, store.UpdateOp(k, store.NewUpdate().Add("vol", vols[k]).Set(store.AttrTTL, volTTL[k]).Set("seq", last),
