@@ -118,5 +118,15 @@ func (l Ledger) end(ctx context.Context, m Move, how string, legs []ledger.Leg) 
 	if errors.As(err, &xf) {
 		return ErrConflict // the hold ended the other way meanwhile
 	}
+	if errors.Is(err, ledger.ErrInsufficient) {
+		// The frozen amount went meanwhile: the hold ended, this way (a
+		// concurrent retry) or the other.
+		if it, gerr := l.Store.Get(ctx, k); gerr == nil {
+			if it.Str("how") == how {
+				return nil
+			}
+			return ErrConflict
+		}
+	}
 	return err
 }
