@@ -9,6 +9,7 @@ import (
 	"tenger/internal/auth"
 	"tenger/internal/coins"
 	"tenger/internal/ledger"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 )
 
@@ -36,6 +37,8 @@ func bankDepositID(txid string) string { return coins.Bank + ":" + txid }
 // CreditBank credits an incoming MNT bank transfer to the user whose id is
 // the reference, once per bank transaction id. A reference that names no
 // user is held for review (stored, listed by Review, credited by Assign).
+// The credit comes before the record is written; a notification retried
+// after a crash between the two writes the record and credits nothing more.
 func (s *Service) CreditBank(ctx context.Context, users Users, t BankTransfer) (Record, error) {
 	txid := strings.TrimSpace(t.TxID)
 	if txid == "" || len(txid) > 100 || strings.ContainsAny(txid, "#") {
@@ -87,15 +90,14 @@ func (s *Service) CreditBank(ctx context.Context, users Users, t BankTransfer) (
 	it["status"] = StatusCredited
 	it["credited"] = now.UnixMilli()
 	it[store.AttrGSI1PK] = "DEPHIST#" + uid
-	_, err = s.o.Ledger.Post(ctx, ledger.Posting{
-		ID:     "deposit:" + id,
-		Reason: "deposit",
-		Legs:   []ledger.Leg{ledger.Move(ledger.BankAccount(s.o.Bank.Bank), ledger.UserAccount(uid, ledger.Spot), fiat.Symbol, amt)},
-		Meta:   map[string]string{"deposit": id},
-		Extra:  []store.Op{store.PutOp(it, store.ItemNotExists())},
-	})
-	var xf *ledger.ExtraFailedError
-	if err != nil && !errors.As(err, &xf) {
+	// The credit, then the record in its own step: a crash between the two
+	// leaves no record, so the notification retried credits nothing more
+	// (the credit answers nil) and writes it.
+	if err := s.o.Funds.Credit(ctx, spotfunds.Move{Ref: "deposit:" + id, UID: uid, Coin: fiat.Symbol, Amount: amt,
+		Other: ledger.BankAccount(s.o.Bank.Bank), Reason: "deposit"}); err != nil {
+		return Record{}, internal(err)
+	}
+	if err := s.o.Store.Put(ctx, it, store.ItemNotExists()); err != nil && !errors.Is(err, store.ErrConditionFailed) {
 		return Record{}, internal(err)
 	}
 	rec, err := s.getRecord(ctx, id)
@@ -126,7 +128,9 @@ func (s *Service) Review(ctx context.Context) ([]Record, error) {
 }
 
 // AssignBank credits a bank deposit held for review to a user (operator
-// action): one posting that also moves the record to the user's history.
+// action) and moves the record to the user's history. A crash part way is
+// repaired by assigning it again to the same user; another user is refused
+// once the record is claimed.
 func (s *Service) AssignBank(ctx context.Context, users Users, bankTxID, uid string) (Record, error) {
 	id := bankDepositID(strings.TrimSpace(bankTxID))
 	rec, err := s.getRecord(ctx, id)
@@ -139,18 +143,43 @@ func (s *Service) AssignBank(ctx context.Context, users Users, bankTxID, uid str
 	if _, err := users.User(ctx, uid); err != nil {
 		return Record{}, apperr.New(apperr.CodeSimInput, "no user "+clip(uid, 20))
 	}
-	now := s.o.Now()
-	_, err = s.o.Ledger.Post(ctx, ledger.Posting{
-		ID:     "deposit:" + id,
-		Reason: "deposit",
-		Legs:   []ledger.Leg{ledger.Move(ledger.BankAccount(s.o.Bank.Bank), ledger.UserAccount(uid, ledger.Spot), rec.Coin, rec.Amount)},
-		Meta:   map[string]string{"deposit": id, "assigned": "review"},
-		Extra: []store.Op{store.UpdateOp(depositKey(id), store.NewUpdate().Set("uid", uid).Set("status", StatusCredited).
-			Set("credited", now.UnixMilli()).Set(store.AttrGSI1PK, "DEPHIST#"+uid), store.Eq("status", StatusReview))},
-	})
-	var xf *ledger.ExtraFailedError
-	if errors.As(err, &xf) {
+	// Three steps, each repaired by the assignment retried: the record is
+	// claimed for the user (still in review), the user credited, the
+	// record credited. The claim keeps a retry after a crash from crediting
+	// another user: the record names whom the money may already be with.
+	_, err = s.o.Store.Update(ctx, depositKey(id), store.NewUpdate().Set("uid", uid),
+		store.And(store.Eq("status", StatusReview), store.Or(store.NotExists("uid"), store.Eq("uid", ""), store.Eq("uid", uid))))
+	if errors.Is(err, store.ErrConditionFailed) {
+		cur, gerr := s.getRecord(ctx, id)
+		if gerr != nil {
+			return Record{}, internal(gerr)
+		}
+		if cur.Status == StatusReview && cur.UID != "" && cur.UID != uid {
+			return Record{}, apperr.New(apperr.CodeSimInput, "deposit is being assigned to "+clip(cur.UID, 20)+"; assign it to that user to finish")
+		}
 		return Record{}, apperr.New(apperr.CodeReviewUnknown)
+	}
+	if err != nil {
+		return Record{}, internal(err)
+	}
+	err = s.o.Funds.Credit(ctx, spotfunds.Move{Ref: "deposit:" + id, UID: uid, Coin: rec.Coin, Amount: rec.Amount,
+		Other: ledger.BankAccount(s.o.Bank.Bank), Reason: "deposit"})
+	if errors.Is(err, spotfunds.ErrConflict) {
+		// Credited before under this reference with other fields (nothing
+		// was credited now): the claim goes, the record stays in review.
+		_, uerr := s.o.Store.Update(ctx, depositKey(id), store.NewUpdate().Set("uid", ""),
+			store.And(store.Eq("status", StatusReview), store.Eq("uid", uid)))
+		return Record{}, internal(errors.Join(err, uerr))
+	}
+	if err != nil {
+		return Record{}, internal(err)
+	}
+	now := s.o.Now()
+	_, err = s.o.Store.Update(ctx, depositKey(id), store.NewUpdate().Set("status", StatusCredited).
+		Set("credited", now.UnixMilli()).Set(store.AttrGSI1PK, "DEPHIST#"+uid),
+		store.And(store.Eq("status", StatusReview), store.Eq("uid", uid)))
+	if errors.Is(err, store.ErrConditionFailed) {
+		return Record{}, apperr.New(apperr.CodeReviewUnknown) // another run finished it
 	}
 	if err != nil {
 		return Record{}, internal(err)

@@ -4,11 +4,17 @@
 // confirmations, MNT bank deposits whose reference is the user id, and the
 // deposit history.
 //
-// Every credit is one ledger posting keyed by where the money came from
-// (chain, txid and output; or the bank transaction id) that also updates the
-// deposit record in the same store transaction, so a replay, a restart or a
-// second watcher never credits twice, and a crash never leaves a credit
-// without its record.
+// Every credit goes through spotfunds.Funds (the only way outside the
+// engine to change a user's spot balance), keyed by where the money came
+// from (Ref "deposit:" + chain, txid and output; or the bank transaction
+// id), so a replay, a restart or a second watcher never credits twice. The
+// deposit record is written in its own step, not in the credit's
+// transaction: the credit first, then the record's conditional update (a
+// new record for a bank deposit). A crash between the two leaves the money
+// credited and the record behind; the next run of the same path (the watcher
+// observing the transfer again, the bank notification or the operator's
+// assignment retried) credits nothing more, the credit answering nil as a
+// retry, and brings the record up to date.
 //
 // Storage layout (single table):
 //
@@ -36,6 +42,7 @@ import (
 	"tenger/internal/coins"
 	"tenger/internal/ledger"
 	"tenger/internal/push"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 )
 
@@ -71,8 +78,12 @@ func DefaultBankInfo() BankInfo {
 
 // Options configure the service.
 type Options struct {
-	Store   store.Store
-	Ledger  *ledger.Ledger
+	Store store.Store
+	// Ledger reads balances (and is the default Funds' ledger).
+	Ledger *ledger.Ledger
+	// Funds credits deposits to users' spot balances (nil:
+	// spotfunds.Ledger on Ledger and Store).
+	Funds   spotfunds.Funds
 	Coins   *coins.Catalogue
 	Deriver *chain.Deriver
 	// Push notifies the user's browser of deposits (optional).
@@ -94,6 +105,9 @@ func New(o Options) *Service {
 	}
 	if o.Ledger == nil {
 		o.Ledger = ledger.New(o.Store, o.Now)
+	}
+	if o.Funds == nil {
+		o.Funds = spotfunds.Ledger{Led: o.Ledger, Store: o.Store}
 	}
 	if o.Bank.Bank == "" {
 		o.Bank = DefaultBankInfo()

@@ -18,6 +18,8 @@ import (
 	"tenger/internal/coins"
 	"tenger/internal/deposit"
 	"tenger/internal/ledger"
+	"tenger/internal/spotfunds"
+	"tenger/internal/spotfunds/spotfundstest"
 	"tenger/internal/store"
 	"tenger/internal/store/embedded"
 )
@@ -50,20 +52,31 @@ type env struct {
 	svc *deposit.Service
 	sim *chainsim.Sim
 	w   *deposit.Watcher
+	// impl and funds are set by openFunds: the implementation under test
+	// and the recorder in front of it that the service credits through.
+	impl  spotfundstest.Impl
+	funds *recFunds
 }
 
+// open opens the service with Options.Funds nil (the default: the store
+// ledger).
 func open(t *testing.T, dir string, clk *clock, cat *coins.Catalogue) *env {
 	t.Helper()
 	st, err := embedded.Open(dir, embedded.Options{SweepInterval: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return openOn(t, dir, st, clk, cat, nil)
+}
+
+func openOn(t *testing.T, dir string, st store.Store, clk *clock, cat *coins.Catalogue, funds spotfunds.Funds) *env {
+	t.Helper()
 	der, err := deposit.NewDeriver("local", chain.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	led := ledger.New(st, clk.Now)
-	svc := deposit.New(deposit.Options{Store: st, Ledger: led, Coins: cat, Deriver: der, Now: clk.Now, Log: zerolog.Nop()})
+	svc := deposit.New(deposit.Options{Store: st, Ledger: led, Funds: funds, Coins: cat, Deriver: der, Now: clk.Now, Log: zerolog.Nop()})
 	sim := chainsim.New(chainsim.Options{Store: st, Coins: cat, Now: clk.Now, Log: zerolog.Nop()})
 	return &env{dir: dir, st: st, clk: clk, cat: cat, led: led, svc: svc, sim: sim, w: svc.NewWatcher(sim, time.Millisecond)}
 }

@@ -9,6 +9,7 @@ import (
 
 	"tenger/internal/chainsim"
 	"tenger/internal/ledger"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 )
 
@@ -33,10 +34,11 @@ func DepositID(chainName, txid string, vout int) string {
 // Observe records what the chain says about a transfer at height head:
 // the deposit record appears (confirming, or review when no user owns the
 // destination), its confirmations grow, and once it has the coin's
-// confirmations it is credited: one posting keyed by chain, txid and output
-// that also marks the record credited. It reports whether the transfer is
-// final (credited or held for review). Calling it again for the same
-// transfer never credits twice.
+// confirmations it is credited: Funds.Credit keyed by chain, txid and
+// output, then the record marked credited in its own step. It reports
+// whether the transfer is final (credited or held for review). Calling it
+// again for the same transfer never credits twice, and repairs a record
+// left confirming by a crash after its credit.
 func (s *Service) Observe(ctx context.Context, t chainsim.Transfer, head int64) (final bool, err error) {
 	id := DepositID(t.Chain, t.TxID, t.Vout)
 	required := int64(1)
@@ -91,19 +93,29 @@ func (s *Service) Observe(ctx context.Context, t chainsim.Transfer, head int64) 
 		}
 		return false, nil
 	}
-	_, err = s.o.Ledger.Post(ctx, ledger.Posting{
-		ID:     "deposit:" + id,
-		Reason: "deposit",
-		Legs:   []ledger.Leg{ledger.Move(ledger.ChainAccount(t.Chain), ledger.UserAccount(rec.UID, ledger.Spot), rec.Coin, rec.Amount)},
-		Meta:   map[string]string{"deposit": id, "txid": t.TxID},
-		Extra: []store.Op{store.UpdateOp(depositKey(id), store.NewUpdate().Set("status", StatusCredited).
-			Set("confirmations", rec.Required).Set("credited", now.UnixMilli()), store.Eq("status", StatusConfirming))},
-	})
-	var xf *ledger.ExtraFailedError
-	if err != nil && !errors.As(err, &xf) {
+	// The credit, then the record in its own step: a crash between the two
+	// is repaired when the transfer is observed again (the credit answers
+	// nil as a retry, the record is updated).
+	if err := s.o.Funds.Credit(ctx, spotfunds.Move{Ref: "deposit:" + id, UID: rec.UID, Coin: rec.Coin, Amount: rec.Amount,
+		Other: ledger.ChainAccount(t.Chain), Reason: "deposit"}); err != nil {
 		return false, err
 	}
-	rec.Status, rec.Confirmations, rec.Credited = StatusCredited, rec.Required, now.UnixMilli()
+	_, err = s.o.Store.Update(ctx, depositKey(id), store.NewUpdate().Set("status", StatusCredited).
+		Set("confirmations", rec.Required).Set("credited", now.UnixMilli()), store.Eq("status", StatusConfirming))
+	switch {
+	case errors.Is(err, store.ErrConditionFailed):
+		// Another run marked it credited.
+		if rec, err = s.getRecord(ctx, id); err != nil {
+			return false, err
+		}
+		if rec.Status != StatusCredited {
+			return false, fmt.Errorf("deposit %s: credited but its record is %s", id, rec.Status)
+		}
+	case err != nil:
+		return false, err
+	default:
+		rec.Status, rec.Confirmations, rec.Credited = StatusCredited, rec.Required, now.UnixMilli()
+	}
 	s.o.Log.Info().Str("deposit", id).Str("coin", rec.Coin).Str("amount", rec.Amount.String()).Msg("deposit credited")
 	s.notify(ctx, rec)
 	return true, nil
