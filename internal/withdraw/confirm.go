@@ -91,7 +91,7 @@ type Result struct {
 	URL string `json:"url"`
 }
 
-// submission is a validated withdrawal about to be held.
+// submission is a validated withdrawal about to be written and held.
 type submission struct {
 	id, kind            string
 	coin                coins.Coin
@@ -105,9 +105,9 @@ type submission struct {
 	codes       Codes
 }
 
-// Confirm is confirm_withdraw: validate, check limits and codes, then hold
-// the amount, write the withdrawal and start its workflow in one
-// transaction.
+// Confirm is confirm_withdraw: validate, check limits and codes, write the
+// withdrawal and start its workflow in one transaction, then hold the
+// amount.
 func (s *Service) Confirm(ctx context.Context, uid string, in ConfirmInput) (Result, error) {
 	if uid == "" {
 		return Result{}, apperr.New(apperr.CodeNotSignedIn)
@@ -228,7 +228,8 @@ func (s *Service) findBankAccount(ctx context.Context, uid string, in BankInput)
 	return wallet.BankAccount{}, apperr.New(apperr.CodeBankAccountUnknown)
 }
 
-// submit runs the checks shared by chain and bank withdrawals, then holds.
+// submit runs the checks shared by chain and bank withdrawals, writes the
+// withdrawal, then holds.
 func (s *Service) submit(ctx context.Context, uid string, sub submission) (Result, error) {
 	// A retried submit (same idempotency key) answers what the first did,
 	// before codes are checked: they were used up by the first.
@@ -301,38 +302,53 @@ func (s *Service) submit(ctx context.Context, uid string, sub submission) (Resul
 		if err != nil {
 			return Result{}, err
 		}
-		_, err = s.o.Ledger.Post(ctx, ledger.Posting{
-			ID:     "withdraw:hold:" + rec.ID,
-			Reason: "withdraw_hold",
-			Legs:   []ledger.Leg{ledger.HoldLeg(ledger.UserAccount(uid, ledger.Spot), rec.Coin, rec.Amount)},
-			Meta:   map[string]string{"withdrawal": rec.ID},
-			Extra: []store.Op{store.PutOp(item, store.ItemNotExists()), start,
-				store.UpdateOp(guardKey(uid), store.NewUpdate().Set(store.AttrVersion, ver+1), store.VersionIs(ver))},
-		})
-		var xf *ledger.ExtraFailedError
+		err = s.o.Store.Transact(ctx, []store.Op{store.PutOp(item, store.ItemNotExists()), start,
+			store.UpdateOp(guardKey(uid), store.NewUpdate().Set(store.AttrVersion, ver+1), store.VersionIs(ver))})
+		var tc *store.TxCanceledError
 		switch {
-		case errors.Is(err, ledger.ErrInsufficient):
-			return Result{}, apperr.New(apperr.CodeInsufficientFunds)
-		case errors.As(err, &xf) && xf.Index == 2 && try < 10:
+		case errors.As(err, &tc) && tc.Index == 2 && try < 10:
 			continue // another submit of this user committed meanwhile
-		case errors.As(err, &xf):
+		case errors.As(err, &tc):
 			// A concurrent submit with the same key won; answer what it made.
 			r, gerr := s.GetOwn(ctx, uid, rec.ID)
 			if gerr != nil {
 				return Result{}, gerr
 			}
-			return Result{ID: r.ID, Status: r.Status, URL: r.URL}, nil
+			return answer(r)
 		case err != nil:
 			return Result{}, internal(err)
 		}
 		break
 	}
-	s.o.Log.Info().Str("withdrawal", rec.ID).Str("coin", rec.Coin).Str("chain", rec.Chain).Str("amount", rec.Amount.String()).Msg("withdrawal held")
+	// The record and its workflow exist: the workflow sees the withdrawal
+	// through to its end from here, whatever becomes of this call.
 	if s.start != nil {
-		s.start.Wake()
+		defer s.start.Wake()
 	}
+	held, err := s.hold(ctx, rec)
+	if err != nil {
+		// The Hold step makes the hold (or fails the withdrawal).
+		s.o.Log.Warn().Err(err).Str("withdrawal", rec.ID).Msg("withdrawal submitted, its hold left to the workflow")
+		return Result{}, internal(err)
+	}
+	if held.Status == StatusFailed {
+		// The balance moved since it was checked (or the withdrawal
+		// failed meanwhile); a FAILED withdrawal counts against no limit.
+		return answer(held)
+	}
+	s.o.Log.Info().Str("withdrawal", rec.ID).Str("coin", rec.Coin).Str("chain", rec.Chain).Str("amount", rec.Amount.String()).Msg("withdrawal held")
 	s.notify(ctx, rec)
 	return Result{ID: rec.ID, Status: rec.Status, URL: rec.URL}, nil
+}
+
+// answer is what a submit answers for its withdrawal: one failed for a
+// short balance is CodeInsufficientFunds, as the submit that failed it
+// answered.
+func answer(r Record) (Result, error) {
+	if r.Status == StatusFailed && r.Reason == ReasonInsufficient {
+		return Result{}, apperr.New(apperr.CodeInsufficientFunds)
+	}
+	return Result{ID: r.ID, Status: r.Status, URL: r.URL}, nil
 }
 
 // How long a submit whose codes were used up looks for a concurrent submit
@@ -354,7 +370,8 @@ func (s *Service) submitted(ctx context.Context, uid string, sub submission) (Re
 		// not be told that this one was made.
 		return Result{}, true, apperr.New(apperr.CodeWithdrawRequestReused)
 	case err == nil:
-		return Result{ID: r.ID, Status: r.Status, URL: r.URL}, true, nil
+		res, err := answer(r)
+		return res, true, err
 	case errors.Is(err, apperr.New(apperr.CodeWithdrawalUnknown)):
 		return Result{}, false, nil
 	}
@@ -428,8 +445,8 @@ func withdrawCode(c coins.Coin) string {
 }
 
 // guardKey is the per-user item every submit bumps (version condition) in
-// its hold transaction: submits of one user serialize, so the 24 h limit
-// read before the hold still holds when it commits.
+// the transaction that writes its withdrawal: submits of one user
+// serialize, so the 24 h limit read before still holds when it commits.
 func guardKey(uid string) store.Key { return store.Key{PK: "WDGUARD#" + uid, SK: "G"} }
 
 // withinLimit reports whether usdt more on top of used stays within the

@@ -19,6 +19,7 @@ import (
 	"tenger/internal/coins"
 	"tenger/internal/deposit"
 	"tenger/internal/ledger"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 	"tenger/internal/store/embedded"
 	"tenger/internal/wallet"
@@ -231,6 +232,9 @@ type env struct {
 	// the same store, in place of owners.
 	realDeposits bool
 	deposits     *deposit.Service
+	// funds, when set, is the service's spotfunds implementation (nil:
+	// the default, the store ledger).
+	funds spotfunds.Funds
 }
 
 // ownerMap is a deposit-address book: "chain|address|memo" → uid.
@@ -272,6 +276,12 @@ func (e *env) open() {
 		e.t.Fatal(err)
 	}
 	e.st = st
+	e.build()
+}
+
+// build builds every component on e.st.
+func (e *env) build() {
+	st := e.st
 	e.led = ledger.New(st, e.clk.Now)
 	e.runner = workflow.New(workflow.Options{Store: st, Now: e.clk.Now, Log: zerolog.Nop(), BackoffBase: time.Millisecond,
 		BackoffMax: 10 * time.Millisecond, BeforeCommit: func(in workflow.Instance, tr workflow.Transition, err error) error {
@@ -292,7 +302,7 @@ func (e *env) open() {
 		owners = e.deposits
 	}
 	e.svc = withdraw.New(withdraw.Options{Store: st, Ledger: e.led, Coins: e.cat, Wallet: e.wal, Auth: e.auth, Chain: e.chain,
-		Bank: e.bank, Deposits: owners, Now: e.clk.Now, Log: zerolog.Nop()})
+		Bank: e.bank, Deposits: owners, Funds: e.funds, Now: e.clk.Now, Log: zerolog.Nop()})
 	e.svc.SetRunner(e.runner, e.runner)
 	e.runner.Register(e.svc.Steps().Definition())
 }

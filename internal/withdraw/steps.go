@@ -10,6 +10,7 @@ import (
 	"tenger/internal/chain"
 	"tenger/internal/chainsim"
 	"tenger/internal/ledger"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 	"tenger/internal/workflow"
 )
@@ -96,8 +97,10 @@ func (st *Steps) Validate(ctx context.Context, in StepInput) (StepOutput, error)
 	return out, nil
 }
 
-// Hold checks that the submit's hold is in place (the record exists only
-// together with it, and the frozen balance covers it).
+// Hold ensures the withdrawal's hold: the submit made it, unless it died
+// between writing the record and holding, in which case it is made here.
+// A balance too short for it fails the withdrawal ("insufficient balance")
+// and ends the workflow without a release: nothing is held.
 func (st *Steps) Hold(ctx context.Context, in StepInput) (StepOutput, error) {
 	r, err := st.s.Get(ctx, in.WithdrawalID)
 	if err != nil {
@@ -106,12 +109,11 @@ func (st *Steps) Hold(ctx context.Context, in StepInput) (StepOutput, error) {
 	if out, done := terminal(r); done {
 		return out, nil
 	}
-	bal, err := st.s.o.Ledger.Balance(ctx, ledger.UserAccount(r.UID, ledger.Spot), r.Coin)
-	if err != nil {
+	if r, err = st.s.hold(ctx, r); err != nil {
 		return StepOutput{}, err
 	}
-	if bal.Frozen.LessThan(r.Amount) {
-		return StepOutput{}, fmt.Errorf("withdraw: %s: frozen %s %s is less than the held amount %s", r.ID, bal.Frozen, r.Coin, r.Amount)
+	if out, done := terminal(r); done {
+		return out, nil
 	}
 	return StepOutput{WithdrawalID: r.ID, Status: r.Status, Next: StepSend}, nil
 }
@@ -205,9 +207,11 @@ func (st *Steps) counterparty(r Record) ledger.Account {
 
 var openStatus = store.Or(store.Eq("status", StatusPending), store.Eq("status", StatusProcessing))
 
-// Settle books the confirmed withdrawal: from the user's frozen balance,
-// amount - fee to the chain (or bank) account and the fee to the fee
-// account, and marks it SUCCESS, in one posting.
+// Settle pays the confirmed withdrawal's hold out (amount - fee to the
+// chain or bank account, the fee to the fee account), then marks it
+// SUCCESS. A re-run after a crash between the two finds the hold settled
+// (the call answers nil again) and marks it. A hold a concurrent Release
+// gave back first (ErrConflict) leaves the withdrawal FAILED.
 func (st *Steps) Settle(ctx context.Context, in StepInput) (StepOutput, error) {
 	r, err := st.s.Get(ctx, in.WithdrawalID)
 	if err != nil {
@@ -216,37 +220,24 @@ func (st *Steps) Settle(ctx context.Context, in StepInput) (StepOutput, error) {
 	if out, done := terminal(r); done {
 		return out, nil
 	}
-	user := ledger.UserAccount(r.UID, ledger.Spot)
-	legs := []ledger.Leg{{From: user, FromBucket: ledger.Frozen, To: st.counterparty(r), ToBucket: ledger.Available, Coin: r.Coin, Amount: r.Net}}
-	if r.Fee.IsPositive() {
-		legs = append(legs, ledger.Leg{From: user, FromBucket: ledger.Frozen, To: ledger.FeeAccount(), ToBucket: ledger.Available, Coin: r.Coin, Amount: r.Fee})
+	status, reason := StatusSuccess, ""
+	err = st.s.o.Funds.Settle(ctx, st.settleMove(r))
+	switch {
+	case errors.Is(err, spotfunds.ErrConflict):
+		st.s.o.Log.Warn().Str("withdrawal", r.ID).Msg("settle: the hold was released meanwhile")
+		status, reason = StatusFailed, "released"
+	case errors.Is(err, spotfunds.ErrNoHold):
+		return StepOutput{}, fmt.Errorf("withdraw: %s: settle: nothing is held: %w", r.ID, err)
+	case err != nil:
+		return st.endedOr(ctx, r, err)
 	}
-	now := st.s.o.Now().UnixMilli()
-	_, err = st.s.o.Ledger.Post(ctx, ledger.Posting{
-		ID: "withdraw:settle:" + r.ID, Reason: "withdraw", Legs: legs,
-		Meta:  map[string]string{"withdrawal": r.ID, "txid": r.TxID},
-		Extra: []store.Op{store.UpdateOp(wdKey(r.ID), store.NewUpdate().Set("status", StatusSuccess).Set("updated", now), openStatus)},
-	})
-	var xf *ledger.ExtraFailedError
-	if errors.As(err, &xf) {
-		r, err = st.s.Get(ctx, r.ID) // released meanwhile
-		if err != nil {
-			return StepOutput{}, err
-		}
-		out, _ := terminal(r)
-		return out, nil
-	}
-	if err != nil {
-		return StepOutput{}, err
-	}
-	r.Status = StatusSuccess
-	st.s.o.Log.Info().Str("withdrawal", r.ID).Msg("withdrawal settled")
-	st.s.notify(ctx, r)
-	return StepOutput{WithdrawalID: r.ID, Status: StatusSuccess, Next: NextDone, TxID: r.TxID}, nil
+	return st.end(ctx, r, status, reason)
 }
 
-// Release returns the held amount to the available balance and marks the
-// withdrawal FAILED, in one posting.
+// Release gives the held amount back to the available balance, then marks
+// the withdrawal FAILED. A withdrawal never held (ErrNoHold: the Validate
+// step refused it before the hold was made) is just marked FAILED; one
+// whose hold a concurrent Settle paid out first (ErrConflict) ends SUCCESS.
 func (st *Steps) Release(ctx context.Context, in StepInput) (StepOutput, error) {
 	r, err := st.s.Get(ctx, in.WithdrawalID)
 	if err != nil {
@@ -259,30 +250,57 @@ func (st *Steps) Release(ctx context.Context, in StepInput) (StepOutput, error) 
 	if reason == "" {
 		reason = "rejected"
 	}
-	now := st.s.o.Now().UnixMilli()
-	_, err = st.s.o.Ledger.Post(ctx, ledger.Posting{
-		ID: "withdraw:release:" + r.ID, Reason: "withdraw_release",
-		Legs: []ledger.Leg{ledger.ReleaseLeg(ledger.UserAccount(r.UID, ledger.Spot), r.Coin, r.Amount)},
-		Meta: map[string]string{"withdrawal": r.ID},
-		Extra: []store.Op{store.UpdateOp(wdKey(r.ID), store.NewUpdate().Set("status", StatusFailed).Set("updated", now).
-			Set("reason", clip(reason, 200)), openStatus)},
-	})
-	var xf *ledger.ExtraFailedError
-	if errors.As(err, &xf) {
-		r, err = st.s.Get(ctx, r.ID)
-		if err != nil {
-			return StepOutput{}, err
-		}
-		out, _ := terminal(r)
-		return out, nil
+	err = st.s.o.Funds.Release(ctx, releaseMove(r))
+	noHold := errors.Is(err, spotfunds.ErrNoHold)
+	switch {
+	case errors.Is(err, spotfunds.ErrConflict):
+		st.s.o.Log.Warn().Str("withdrawal", r.ID).Msg("release: the hold was settled meanwhile")
+		return st.end(ctx, r, StatusSuccess, "")
+	case err != nil && !noHold:
+		return st.endedOr(ctx, r, err)
 	}
+	out, err := st.end(ctx, r, StatusFailed, reason)
+	if err == nil && noHold && out.Status == StatusFailed {
+		// A submit may have made the hold since the release above found
+		// none. One that looks at the record after it turned FAILED gives
+		// its hold back itself; this release gives back one that looked
+		// before.
+		err = st.s.releaseFailed(ctx, r)
+	}
+	return out, err
+}
+
+// endedOr answers the terminal output of a withdrawal that another step
+// ended meanwhile, else err (the step is run again). A money call that lost
+// a race to the hold's other end may answer an error rather than
+// ErrConflict (the store ledger finds the frozen balance short first); the
+// winner's record, once written, ends the step here.
+func (st *Steps) endedOr(ctx context.Context, r Record, err error) (StepOutput, error) {
+	cur, gerr := st.s.Get(ctx, r.ID)
+	if gerr == nil {
+		if out, done := terminal(cur); done {
+			return out, nil
+		}
+	}
+	return StepOutput{}, err
+}
+
+// end marks an open withdrawal SUCCESS or FAILED after its hold was settled
+// or released, and answers the terminal output of the record as it ends
+// (another step's outcome when that ended it first).
+func (st *Steps) end(ctx context.Context, r Record, status, reason string) (StepOutput, error) {
+	r, _, err := st.s.finish(ctx, r, status, reason, openStatus)
 	if err != nil {
 		return StepOutput{}, err
 	}
-	r.Status = StatusFailed
-	st.s.o.Log.Info().Str("withdrawal", r.ID).Str("reason", reason).Msg("withdrawal released")
-	st.s.notify(ctx, r)
-	return StepOutput{WithdrawalID: r.ID, Status: StatusFailed, Next: NextFailed}, nil
+	if r.Status != status {
+		st.s.o.Log.Warn().Str("withdrawal", r.ID).Str("want", status).Str("status", r.Status).Msg("withdrawal ended meanwhile")
+	}
+	out, done := terminal(r)
+	if !done {
+		return StepOutput{}, fmt.Errorf("withdraw: %s: still %s after it ended", r.ID, r.Status)
+	}
+	return out, nil
 }
 
 // Complete delivers a rail's answer for a task token (ok settles, not ok

@@ -5,19 +5,35 @@
 // withdrawal, and the withdrawal workflow that sends, waits for the chain or
 // bank confirmation and settles or releases.
 //
-// A submit is ONE ledger posting that holds the amount (available → frozen)
-// and, in the same store transaction, writes the withdrawal record (PENDING)
-// and creates the workflow instance. Its id comes from the client's
-// requestId (or is derived from the request), so a retried submit finds the
-// withdrawal it already made and holds nothing twice. The workflow's steps
-// (Steps: Validate, Hold, Send, Await, Settle, Release) are idempotent on the
-// withdrawal id and run the same in-process (internal/workflow) and in the
-// Step Functions state machine.
+// Money moves only through spotfunds.Funds (Options.Funds): the store
+// ledger, or the engine that owns spot balances. A money call cannot share
+// a store transaction with the withdrawal record, so every step writes the
+// two one after the other, each idempotent, and doing a step again repairs
+// a process that died between them:
+//
+//   - A submit writes the withdrawal record (PENDING), creates the workflow
+//     instance and bumps the user's limit guard in one store transaction,
+//     then holds the amount (Funds.Hold under Ref "withdraw:<id>"). A
+//     balance that became short meanwhile fails the record ("insufficient
+//     balance"); a FAILED withdrawal does not count against the 24 h limit.
+//     A submit that died before its hold is repaired by the Hold step, which
+//     makes the hold (or fails the withdrawal when the balance is short).
+//   - Settle pays the hold out, then marks the record SUCCESS; Release gives
+//     it back, then marks the record FAILED. A hold ends one way only, so a
+//     Settle and a Release racing each other both leave the record in the
+//     winner's outcome.
+//
+// The id comes from the client's requestId (or is derived from the request),
+// so a retried submit finds the withdrawal it already made and holds nothing
+// twice. The workflow's steps (Steps: Validate, Hold, Send, Await, Settle,
+// Release) are idempotent on the withdrawal id and run the same in-process
+// (internal/workflow) and in the Step Functions state machine.
 //
 // Storage layout:
 //
 //	withdrawal  pk "WD#<id>" sk "WD"  uid, kind (chain|bank), coin, chain, address, memo, addressId,
 //	            amount, fee, net, usdt, status, txid, bank fields, url, reason, created, updated
+//	            held (true once the hold is made and seen with the withdrawal still open)
 //	            gsi1pk "WDHIST#<uid>" gsi1sk "<created ms, 13 digits>#<id>"
 package withdraw
 
@@ -38,20 +54,26 @@ import (
 	"tenger/internal/coins"
 	"tenger/internal/ledger"
 	"tenger/internal/push"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 	"tenger/internal/wallet"
 )
 
 // Withdrawal statuses (the history shows them).
 const (
-	// StatusPending: funds held, the workflow has not sent yet.
+	// StatusPending: submitted (the funds held, or about to be by the
+	// submit or the Hold step); the workflow has not sent yet.
 	StatusPending = "PENDING"
 	// StatusProcessing: sent to the chain or bank, waiting for its confirmation.
 	StatusProcessing = "PROCESSING"
 	StatusSuccess    = "SUCCESS"
-	// StatusFailed: released back to the available balance.
+	// StatusFailed: released back to the available balance (or never held).
 	StatusFailed = "FAILED"
 )
+
+// ReasonInsufficient is the reason of a withdrawal that failed because the
+// available balance could not cover its hold.
+const ReasonInsufficient = "insufficient balance"
 
 // Kinds of withdrawal.
 const (
@@ -119,8 +141,13 @@ type Starter interface{ Wake() }
 
 // Options configure the service.
 type Options struct {
-	Store  store.Store
+	Store store.Store
+	// Ledger is the store ledger: the balances the submit and get_cost
+	// read (the engine's projection where the engine owns them).
 	Ledger *ledger.Ledger
+	// Funds moves the money: the hold of a withdrawal, its settlement or
+	// release (default spotfunds.Ledger on Ledger and Store).
+	Funds  spotfunds.Funds
 	Coins  *coins.Catalogue
 	Wallet Wallet
 	Auth   Verifier
@@ -153,6 +180,9 @@ func New(o Options) *Service {
 	}
 	if o.Ledger == nil {
 		o.Ledger = ledger.New(o.Store, o.Now)
+	}
+	if o.Funds == nil {
+		o.Funds = spotfunds.Ledger{Led: o.Ledger, Store: o.Store}
 	}
 	if !o.DailyLimitUSDT.IsPositive() {
 		o.DailyLimitUSDT = DefaultDailyLimitUSDT
