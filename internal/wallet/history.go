@@ -40,7 +40,9 @@ type TransferPage struct {
 	Size  int              `json:"pageSize"`
 }
 
-// Transfers lists the user's transfers, newest first, within the last 180 days.
+// Transfers lists the user's transfers, newest first, within the last 180
+// days: the finished ones and the pending ones (on their way), not the
+// failed ones (see TransferRecord.Status).
 func (s *Service) Transfers(ctx context.Context, uid string, f HistoryFilter) (TransferPage, error) {
 	if uid == "" {
 		return TransferPage{}, apperr.New(apperr.CodeNotSignedIn)
@@ -86,6 +88,9 @@ func (s *Service) Transfers(ctx context.Context, uid string, f HistoryFilter) (T
 	out := TransferPage{List: []TransferRecord{}, Page: f.Page, Size: f.PageSize}
 	skip := (f.Page - 1) * f.PageSize
 	for _, it := range items {
+		if statusOf(it) == TransferFailed {
+			continue // moved nothing in the end (see TransferRecord.Status)
+		}
 		r := transferOf(it)
 		if sym != "" && r.CoinSymbol != sym || typ != "" && r.Type != typ || acct != "" && r.From != acct && r.To != acct {
 			continue

@@ -18,6 +18,7 @@ import (
 	"tenger/internal/auth"
 	"tenger/internal/coins"
 	"tenger/internal/ledger"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 )
 
@@ -35,6 +36,10 @@ type Options struct {
 	// Markets lists the margin pairs and the coins of the OTC, futures and
 	// earn accounts; nil means DefaultMarkets.
 	Markets *Markets
+	// Funds moves money on spot balances (transfers); nil means the store
+	// ledger (spotfunds.Ledger on Ledger and Store). Where the engine owns
+	// spot balances, pass spotfunds.Engine.
+	Funds spotfunds.Funds
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	Log zerolog.Logger
@@ -44,6 +49,7 @@ type Options struct {
 type Service struct {
 	st      store.Store
 	led     *ledger.Ledger
+	funds   spotfunds.Funds
 	cat     *coins.Catalogue
 	auth    *auth.Service
 	prices  Prices
@@ -70,7 +76,10 @@ func New(o Options) *Service {
 	if o.Ledger == nil && o.Store != nil {
 		o.Ledger = ledger.New(o.Store, o.Now)
 	}
-	return &Service{st: o.Store, led: o.Ledger, cat: o.Coins, auth: o.Auth, prices: o.Prices, markets: m, now: o.Now, log: o.Log}
+	if o.Funds == nil {
+		o.Funds = spotfunds.Ledger{Led: o.Ledger, Store: o.Store}
+	}
+	return &Service{st: o.Store, led: o.Ledger, funds: o.Funds, cat: o.Coins, auth: o.Auth, prices: o.Prices, markets: m, now: o.Now, log: o.Log}
 }
 
 // Catalogue returns the coin catalogue the service uses.

@@ -23,6 +23,7 @@ import (
 	"tenger/internal/coins"
 	"tenger/internal/ledger"
 	"tenger/internal/notify/outbox"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 	"tenger/internal/store/embedded"
 	"tenger/internal/wallet"
@@ -44,6 +45,9 @@ func (c *Clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unloc
 type Env struct {
 	Store  store.Store
 	Ledger *ledger.Ledger
+	// Funds moves spot balances, for Wallet and Fund: the store ledger
+	// unless UseFunds gave another (spotfundstest's engine).
+	Funds  spotfunds.Funds
 	Auth   *auth.Service
 	Wallet *wallet.Service
 	Outbox *outbox.Outbox
@@ -51,6 +55,7 @@ type Env struct {
 	Prices *wallet.StaticPrices
 	Coins  *coins.Catalogue
 	n      atomic.Int64
+	opts   wallet.Options
 }
 
 // Ctx is the tests' context.
@@ -79,8 +84,21 @@ func New(t testing.TB) *Env {
 	}
 	led := ledger.New(st, clk.Now)
 	prices := wallet.SeededPrices()
-	w := wallet.New(wallet.Options{Store: st, Ledger: led, Coins: cat, Auth: a, Prices: prices, Now: clk.Now, Log: zerolog.Nop()})
-	return &Env{Store: st, Ledger: led, Auth: a, Wallet: w, Outbox: ob, Clock: clk, Prices: prices, Coins: cat}
+	funds := spotfunds.Ledger{Led: led, Store: st}
+	opts := wallet.Options{Store: st, Ledger: led, Funds: funds, Coins: cat, Auth: a, Prices: prices, Now: clk.Now, Log: zerolog.Nop()}
+	return &Env{Store: st, Ledger: led, Funds: funds, Auth: a, Wallet: wallet.New(opts), Outbox: ob, Clock: clk,
+		Prices: prices, Coins: cat, opts: opts}
+}
+
+// UseFunds makes f move spot balances from now on: Wallet is built again
+// on it (the same store, ledger, clock and prices), and Fund credits
+// through it. Where f is an engine's (spotfundstest), every spot balance
+// the test uses must come through it: the engine's projection writes
+// those balances absolutely.
+func (e *Env) UseFunds(f spotfunds.Funds) {
+	e.Funds = f
+	e.opts.Funds = f
+	e.Wallet = wallet.New(e.opts)
 }
 
 // Flags choose a new user's security settings.
@@ -205,7 +223,8 @@ func WrongCode(code string) string {
 	return "000000"
 }
 
-// Fund credits the user's spot account from the coin's first chain (a deposit).
+// Fund credits the user's spot account from the coin's first chain (a
+// deposit; the bank for fiat) through Funds.
 func (e *Env) Fund(t testing.TB, uid, coin, amount string) {
 	t.Helper()
 	c, ok := e.Coins.Coin(coin)
@@ -216,8 +235,8 @@ func (e *Env) Fund(t testing.TB, uid, coin, amount string) {
 	if c.IsFiat {
 		ext = ledger.BankAccount("TESTBANK")
 	}
-	_, err := e.Ledger.Post(Ctx, ledger.Posting{ID: fmt.Sprintf("test-deposit:%s:%d", uid, e.n.Add(1)), Reason: "deposit",
-		Legs: []ledger.Leg{ledger.Move(ext, ledger.UserAccount(uid, ledger.Spot), c.Symbol, decimal.RequireFromString(amount))}})
+	err := e.Funds.Credit(Ctx, spotfunds.Move{Ref: fmt.Sprintf("test-deposit:%s:%d", uid, e.n.Add(1)), UID: uid,
+		Coin: c.Symbol, Amount: decimal.RequireFromString(amount), Other: ext, Reason: "deposit"})
 	must(t, "fund", err)
 }
 
