@@ -33,6 +33,11 @@ type Options struct {
 	// command after it to Deliver again, so a crash between the journal and
 	// the projection loses nothing. nil: none is kept (tests).
 	Checkpoint func(ctx context.Context) (uint64, error)
+	// Resume reads the last sequence number of the batch the projection
+	// had begun to write after its checkpoint (0: none). Recovery cuts the
+	// first batch it hands on there, so that batch is the one the
+	// projection began, with the same commands. nil: none.
+	Resume func(ctx context.Context) (uint64, error)
 	// Deliver receives every durable batch in sequence order (after
 	// recovery, first the journaled commands the projection lacks). It is
 	// called from the goroutine that committed the batch: hand the batch on
@@ -169,6 +174,13 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			return nil, fmt.Errorf("engine: projection checkpoint: %w", err)
 		}
 	}
+	var resume uint64
+	if o.Resume != nil {
+		var err error
+		if resume, err = o.Resume(ctx); err != nil {
+			return nil, fmt.Errorf("engine: projection resume point: %w", err)
+		}
+	}
 	started := time.Now()
 	st, snapSeq, err := e.loadSnapshot(checkpoint)
 	if err != nil {
@@ -192,13 +204,19 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			return fmt.Errorf("engine: journal record %d replayed as %d: a gap in the journal", seq, res.Seq)
 		}
 		replayed++
+		if seq <= checkpoint {
+			// The store has it: its balance changes are no batch's.
+			st.acct.ClearChanged()
+		}
 		if seq > checkpoint {
 			b.Commands = append(b.Commands, c)
 			b.Results = append(b.Results, res)
 			b.Events = append(b.Events, st.Events()...)
 			b.Ends = append(b.Ends, len(b.Events))
 			b.Fees = append(b.Fees, st.Fees()...)
-			if len(b.Commands) >= o.MaxBatch {
+			// The batch the projection began ends where it ended; the
+			// others at MaxBatch.
+			if (len(b.Commands) >= o.MaxBatch && seq > resume) || seq == resume {
 				takeChanged(st, b)
 				nameUsers(st, b)
 				o.Deliver(b)

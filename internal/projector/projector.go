@@ -67,7 +67,36 @@ type Projector struct {
 // New returns a projector.
 func New(o Options) *Projector { return &Projector{o: o} }
 
-var checkpointKey = store.Key{PK: "ENGPROJ", SK: "CHECKPOINT"}
+var (
+	checkpointKey = store.Key{PK: "ENGPROJ", SK: "CHECKPOINT"}
+	// pendingKey names the batch being written when it takes more than
+	// one transaction: a crash can leave part of it in the store, and only
+	// that same batch, cut at the same commands, writes the rest right
+	// (its posting ids and its orders' conditions are the batch's).
+	pendingKey = store.Key{PK: "ENGPROJ", SK: "PENDING"}
+)
+
+// Resume is the last sequence number of the batch the projection had
+// begun to write after its checkpoint (0 when none): the engine's recovery
+// hands the commands after the checkpoint on cut at it
+// (engine.Options.Resume).
+func (p *Projector) Resume(ctx context.Context) (uint64, error) {
+	cp, err := p.Checkpoint(ctx)
+	if err != nil {
+		return 0, err
+	}
+	it, err := p.o.Store.Get(ctx, pendingKey)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if last := uint64(it.Int("last")); last > cp {
+		return last, nil
+	}
+	return 0, nil
+}
 
 // Checkpoint is the sequence number of the last batch written (0 when
 // none): the engine's recovery hands on every command after it.
@@ -116,6 +145,15 @@ func (p *Projector) Apply(ctx context.Context, b *engine.Batch) error {
 	if err != nil {
 		return err
 	}
+	ops = append(ops, store.PutOp(store.Item{store.AttrPK: checkpointKey.PK, store.AttrSK: checkpointKey.SK,
+		"seq": int64(last)}, nil))
+	if len(postings)+(len(ops)+store.MaxTransactItems-1)/store.MaxTransactItems > 1 {
+		// More than one transaction: name the batch first.
+		if err := p.o.Store.Put(ctx, store.Item{store.AttrPK: pendingKey.PK, store.AttrSK: pendingKey.SK,
+			"first": int64(b.Results[0].Seq), "last": int64(last)}, nil); err != nil {
+			return fmt.Errorf("projector: batch %d: %w", last, err)
+		}
+	}
 	// The postings first, each a transaction with the other sides'
 	// balances it moves: one written before (a crash after it, before the
 	// checkpoint) fails its condition and moves nothing again.
@@ -125,8 +163,6 @@ func (p *Projector) Apply(ctx context.Context, b *engine.Batch) error {
 			return fmt.Errorf("projector: batch %d: %w", last, err)
 		}
 	}
-	ops = append(ops, store.PutOp(store.Item{store.AttrPK: checkpointKey.PK, store.AttrSK: checkpointKey.SK,
-		"seq": int64(last)}, nil))
 	for len(ops) > 0 {
 		n := min(len(ops), store.MaxTransactItems)
 		err := p.o.Store.Transact(ctx, ops[:n])
