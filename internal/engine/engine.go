@@ -43,8 +43,14 @@ type Options struct {
 	// called from the goroutine that committed the batch: hand the batch on
 	// (to the projector's queue) and return.
 	Deliver func(b *Batch)
-	Now     func() time.Time
-	Log     zerolog.Logger
+	// Replayed receives, during recovery, the commands the projection
+	// already has (after the snapshot, at or below the checkpoint) with
+	// their results and events, in batches without balances: market data
+	// that applies trades behind the projection may lack some of them
+	// (it skips what it has). nil: none.
+	Replayed func(b *Batch)
+	Now      func() time.Time
+	Log      zerolog.Logger
 }
 
 // Batch is one group commit: its commands with their results and the book
@@ -192,7 +198,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	}
 	// Replay what the journal holds after the snapshot, handing on what
 	// the projection lacks.
-	b := &Batch{}
+	b, seen := &Batch{}, &Batch{}
 	replayed := 0
 	err = e.jrnl.Replay(st.Seq(), func(seq uint64, payload []byte) error {
 		var c Command
@@ -207,6 +213,16 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		if seq <= checkpoint {
 			// The store has it: its balance changes are no batch's.
 			st.acct.ClearChanged()
+			if o.Replayed != nil {
+				seen.Commands = append(seen.Commands, c)
+				seen.Results = append(seen.Results, res)
+				seen.Events = append(seen.Events, st.Events()...)
+				seen.Ends = append(seen.Ends, len(seen.Events))
+				if len(seen.Commands) >= o.MaxBatch || seq == checkpoint {
+					o.Replayed(seen)
+					seen = &Batch{}
+				}
+			}
 		}
 		if seq > checkpoint {
 			b.Commands = append(b.Commands, c)
@@ -229,6 +245,9 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 	if err != nil {
 		_ = e.jrnl.Close()
 		return nil, err
+	}
+	if len(seen.Commands) > 0 {
+		o.Replayed(seen)
 	}
 	if len(b.Commands) > 0 {
 		takeChanged(st, b)

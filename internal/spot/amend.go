@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/apperr"
+	"tenger/internal/engine"
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
 	"tenger/internal/matching"
@@ -72,6 +73,17 @@ func (s *Service) AmendOrder(ctx context.Context, uid, symbol, orderID, volume s
 		return err
 	}
 	v := symbolConfig(p).FromLots(cmd.Qty)
+	if s.eng != nil {
+		err := s.orderOnEngine(ctx, uid, engine.KindAmend, cmd, encodeNote(orderNote{Volume: v.String()}))
+		if errors.Is(err, errAmendRefused) {
+			// It filled further meanwhile: judge it against the order now.
+			if o, err = s.openOrder(ctx, uid, symbol, orderID); err != nil {
+				return err
+			}
+			return apperr.New(apperr.CodeTradeAmendVolume, currentVolume(o).String(), o.DealVolume.String())
+		}
+		return err
+	}
 	body := make([]byte, matching.CommandSize)
 	matching.EncodeCommand(body, &cmd)
 	// The deduplication id names this request (its time): the sweep's

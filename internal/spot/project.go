@@ -114,7 +114,9 @@ func (p *Projection) Ops(ctx context.Context, b *engine.Batch) ([]store.Op, erro
 				return nil, fmt.Errorf("spot: order note of command %d: %w", res.Seq, err)
 			}
 		}
-		if c.Kind == engine.KindPlace && (res.Code == engine.OK || res.Code == engine.Rejected) {
+		// A place the book refused for its id (a live order has it) must
+		// not touch that order's item.
+		if c.Kind == engine.KindPlace && (res.Code == engine.OK || res.Code == engine.Rejected && res.Reason != matching.ReasonDuplicateOrderID) {
 			pr, ok := pairs[c.Order.Symbol]
 			if !ok {
 				return nil, fmt.Errorf("spot: command %d names symbol %d, which no pair has", res.Seq, c.Order.Symbol)
@@ -170,7 +172,7 @@ func (p *Projection) Ops(ctx context.Context, b *engine.Batch) ([]store.Op, erro
 				}
 				end(state(e.OrderID), status, e.Reason, cfg.FromLots(e.Filled), c.At)
 			case matching.EvRejected:
-				if c.Kind == engine.KindPlace && e.OrderID == c.Order.OrderID && e.Tag != 0 {
+				if c.Kind == engine.KindPlace && e.OrderID == c.Order.OrderID && e.Tag != 0 && e.Reason != matching.ReasonDuplicateOrderID {
 					end(state(e.OrderID), StatusRejected, e.Reason, decimal.Zero, c.At)
 				}
 			case matching.EvAmended:

@@ -73,6 +73,17 @@ func (p *Publisher) OnBatch(b *engine.Batch) {
 	flush()
 }
 
+// MarkAll marks every listed pair's book for the next Depth: after a
+// start, the books recovered from the journal are published whether or
+// not a command moves them.
+func (p *Publisher) MarkAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, pr := range p.cat.List() {
+		p.dirty[symbolNum(pr.Symbol)] = true
+	}
+}
+
 // Depth publishes the depth of the books changed since they were last
 // published, those published less than 100 ms ago excepted unless force;
 // the runtime calls it every 50 ms.

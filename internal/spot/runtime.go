@@ -8,13 +8,16 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/shopspring/decimal"
 
 	"tenger/internal/coins"
 	"tenger/internal/engine"
 	"tenger/internal/engine/journal"
+	"tenger/internal/ledger"
 	"tenger/internal/marketdata"
 	"tenger/internal/markets"
 	"tenger/internal/projector"
+	"tenger/internal/risk"
 	"tenger/internal/store"
 )
 
@@ -93,8 +96,15 @@ func StartRuntime(ctx context.Context, o RuntimeOptions) (*Runtime, error) {
 		hooks = append(hooks, r.pub.OnBatch)
 	}
 	r.runner = projector.NewRunner(p, start, o.Log, hooks...)
-	r.Engine, err = engine.Open(ctx, engine.Options{Dir: o.Dir, Policy: o.Policy, Checkpoint: p.Checkpoint,
-		Deliver: r.runner.Enqueue, Now: o.Now, Log: o.Log})
+	eo := engine.Options{Dir: o.Dir, Policy: o.Policy, Checkpoint: p.Checkpoint, Resume: p.Resume,
+		Deliver: r.runner.Enqueue, Now: o.Now, Log: o.Log}
+	if r.pub != nil {
+		// Market data stores trades a moment after the projection: the
+		// trades of the journal it may have lost are published again (it
+		// skips those it has).
+		eo.Replayed = r.pub.OnBatch
+	}
+	r.Engine, err = engine.Open(ctx, eo)
 	if err != nil {
 		r.runner.Close()
 		return nil, err
@@ -106,6 +116,7 @@ func StartRuntime(ctx context.Context, o RuntimeOptions) (*Runtime, error) {
 		_ = r.Close()
 		return nil, err
 	}
+	r.PublishDepth()
 	r.loop(50*time.Millisecond, func() {
 		if r.pub != nil {
 			r.pub.Depth(false)
@@ -118,6 +129,10 @@ func StartRuntime(ctx context.Context, o RuntimeOptions) (*Runtime, error) {
 	})
 	if o.SnapshotEvery > 0 {
 		r.loop(o.SnapshotEvery, func() {
+			if err := r.syncFeed(); err != nil {
+				o.Log.Error().Err(err).Msg("spot: market data not stored; snapshot postponed")
+				return
+			}
 			if err := r.Engine.Snapshot(r.runner.Projected()); err != nil {
 				o.Log.Error().Err(err).Msg("spot: engine snapshot")
 			}
@@ -207,6 +222,35 @@ func pairSpec(p markets.Pair, decimals map[string]int32) (engine.PairSpec, error
 		QuoteUnitUnits: qu.IntPart(), Book: bc}, nil
 }
 
+// syncFeed has market data store the trades handed to it: a snapshot
+// drops the journal that could publish them again.
+func (r *Runtime) syncFeed() error {
+	if f, ok := r.o.Feed.(interface{ Sync(context.Context) error }); ok {
+		return f.Sync(context.Background())
+	}
+	return nil
+}
+
+// PublishDepth publishes every book's depth now, whether or not a command
+// moved it: after a start, and once the market data has loaded what it
+// stored (its stored depth is older than the recovered books).
+func (r *Runtime) PublishDepth() {
+	if r.pub != nil {
+		r.pub.MarkAll()
+		r.pub.Depth(true)
+	}
+}
+
+// Decimals is a coin's engine unit; ok is false for a coin the catalogue
+// lacks (the engine lists every coin of it).
+func (r *Runtime) Decimals(coin string) (int32, bool) {
+	c, ok := r.o.Coins.Coin(coin)
+	if !ok {
+		return 0, false
+	}
+	return EngineDecimals(c), true
+}
+
 // Submit applies a command and answers once it is durable.
 func (r *Runtime) Submit(ctx context.Context, c engine.Command) engine.Result {
 	return r.Engine.Submit(ctx, c)
@@ -250,4 +294,46 @@ func (r *Runtime) Close() error {
 	errs = append(errs, r.Engine.Close())
 	r.runner.Close()
 	return errors.Join(errs...)
+}
+
+// Verify waits until the store shows every command the engine has applied,
+// then compares every balance the engine owns with the store's: the
+// engine's journal-derived balances and the store's projection must agree
+// (the ledger's audit then proves the postings explain the store). It
+// returns one line per disagreement.
+func (r *Runtime) Verify(ctx context.Context) ([]string, error) {
+	var seq uint64
+	type bal struct {
+		uid, coin   string
+		avail, held int64
+		decimals    int32
+	}
+	var bals []bal
+	r.Engine.Read(func(s *engine.State) {
+		seq = s.Seq()
+		a := s.Accounts()
+		for i, u := range a.Users() {
+			for c, ci := range a.Coins() {
+				b := a.At(risk.Slot(i), risk.KindSpot, risk.Coin(c))
+				bals = append(bals, bal{uid: u.ID, coin: ci.Code, avail: b.Avail, held: b.Held, decimals: ci.Decimals})
+			}
+		}
+	})
+	if err := r.runner.WaitProjected(ctx, seq); err != nil {
+		return nil, fmt.Errorf("spot: the projection did not reach the engine's sequence %d: %w", seq, err)
+	}
+	led := ledger.New(r.o.Store, nil)
+	var problems []string
+	for _, b := range bals {
+		got, err := led.Balance(ctx, projector.Account(b.uid, risk.KindSpot), b.coin)
+		if err != nil {
+			return nil, err
+		}
+		avail, held := decimal.New(b.avail, -b.decimals), decimal.New(b.held, -b.decimals)
+		if !got.Available.Equal(avail) || !got.Frozen.Equal(held) {
+			problems = append(problems, fmt.Sprintf("%s spot %s: the engine holds %s/%s, the store %s/%s",
+				b.uid, b.coin, avail, held, got.Available, got.Frozen))
+		}
+	}
+	return problems, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/apperr"
+	"tenger/internal/engine"
 	"tenger/internal/ledger"
 	"tenger/internal/marketdata"
 	"tenger/internal/markets"
@@ -34,7 +35,13 @@ type Options struct {
 	Store   store.Store
 	Ledger  *ledger.Ledger
 	Markets *markets.Catalogue
-	// Orders is the engine's command queue (FIFO per symbol).
+	// Engine is the engine that owns the balances: order entry sends it
+	// commands and answers from it (entry.go). Nil: the design before it,
+	// where order entry holds funds in the store and queues commands to
+	// the matching engine (Orders).
+	Engine EngineClient
+	// Orders is the matching engine's command queue (FIFO per symbol)
+	// when Engine is nil.
 	Orders queue.Queue
 	// FeeCoin is optional; without it the switch counts as off.
 	FeeCoin FeeCoinSwitch
@@ -62,13 +69,17 @@ type Service struct {
 	led    *ledger.Ledger
 	cat    *markets.Catalogue
 	orders queue.Queue
-	fc     FeeCoinSwitch
-	tiers  []FeeTier
-	prices RefPrices
-	now    func() time.Time
-	log    zerolog.Logger
-	ctr    atomic.Uint64
-	rates  sync.Map // uid → cachedRates
+	eng    EngineClient
+	// inflight are client order ids sent to the engine and not yet shown
+	// by the store.
+	inflight clientIDs
+	fc       FeeCoinSwitch
+	tiers    []FeeTier
+	prices   RefPrices
+	now      func() time.Time
+	log      zerolog.Logger
+	ctr      atomic.Uint64
+	rates    sync.Map // uid → cachedRates
 }
 
 // cachedRates are a user's tier rates and 30-day volume, reused for
@@ -93,7 +104,7 @@ func New(o Options) *Service {
 	if len(o.FeeTiers) == 0 {
 		o.FeeTiers = DefaultFeeTiers
 	}
-	s := &Service{st: o.Store, led: o.Ledger, cat: o.Markets, orders: o.Orders, fc: o.FeeCoin, tiers: o.FeeTiers,
+	s := &Service{st: o.Store, led: o.Ledger, cat: o.Markets, orders: o.Orders, eng: o.Engine, fc: o.FeeCoin, tiers: o.FeeTiers,
 		prices: o.Prices, now: o.Now, log: o.Log}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -182,6 +193,9 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 		return "", err
 	}
 	maker, taker := rates.Maker, rates.Taker
+	if s.eng != nil {
+		return s.placeOnEngine(ctx, uid, req, maker, taker)
+	}
 	for attempt := 0; ; attempt++ {
 		id := s.newOrderID()
 		c, err := checkOrder(s.cat, req, userNum(uid), id)
@@ -456,6 +470,9 @@ func (s *Service) CancelOrder(ctx context.Context, uid, symbol, orderID string) 
 	}
 	id, _ := parseOrderID(o.ID)
 	cmd := matching.Command{Kind: matching.CmdCancel, OrderID: id, UserID: userNum(uid), Symbol: symbolNum(o.Symbol)}
+	if s.eng != nil {
+		return s.orderOnEngine(ctx, uid, engine.KindCancel, cmd, nil)
+	}
 	return s.sendCmd(ctx, o.Symbol, "", &cmd)
 }
 
@@ -487,6 +504,12 @@ func (s *Service) CancelAll(ctx context.Context, uid, symbol string) error {
 		// OrderID bounds the cancel-all to orders placed before this
 		// request, so a redelivery after a crash cancels nothing newer.
 		cmd := matching.Command{Kind: matching.CmdCancelAll, OrderID: before, UserID: userNum(uid), Symbol: symbolNum(sym)}
+		if s.eng != nil {
+			if err := s.orderOnEngine(ctx, uid, engine.KindCancelAll, cmd, nil); err != nil && !errors.Is(err, apperr.New(apperr.CodeTradeOrderFinished)) {
+				return err
+			}
+			continue
+		}
 		if err := s.sendCmd(ctx, sym, "", &cmd); err != nil {
 			return err
 		}

@@ -194,13 +194,7 @@ var MarketBuyBand = decimal.RequireFromString("1.5")
 // holds it for the moment it takes to match, and its end releases what it
 // did not spend.
 func withBudget(c *checked, available, band decimal.Decimal) error {
-	limit := c.maxBudget
-	if band.IsPositive() {
-		most := c.cfg.FromLots(c.cmd.Qty).Mul(band).Mul(MarketBuyBand)
-		if units, err := c.cfg.QuoteToUnitsFloor(most); err == nil {
-			limit = min(limit, units)
-		}
-	}
+	limit := budgetLimit(c, band)
 	units, err := c.cfg.QuoteToUnitsFloor(available)
 	switch {
 	case errors.Is(err, matching.ErrTooLarge):
@@ -215,6 +209,20 @@ func withBudget(c *checked, available, band decimal.Decimal) error {
 	c.cmd.Quote = units
 	c.hold = c.cfg.FromQuoteUnits(units)
 	return nil
+}
+
+// budgetLimit is the most a market buy by quantity may spend (quote
+// units): what the quantity could cost at the book's top price and, once
+// the pair has a price (band > 0), its volume at band × MarketBuyBand.
+func budgetLimit(c *checked, band decimal.Decimal) int64 {
+	limit := c.maxBudget
+	if band.IsPositive() {
+		most := c.cfg.FromLots(c.cmd.Qty).Mul(band).Mul(MarketBuyBand)
+		if units, err := c.cfg.QuoteToUnitsFloor(most); err == nil {
+			limit = min(limit, units)
+		}
+	}
+	return limit
 }
 
 // reasonError maps a matching reject reason to the catalogue. Minimums

@@ -61,7 +61,7 @@ func NewEngine(t testing.TB, st store.Store, coins map[string]int32) *Engine {
 		t.Fatal(err)
 	}
 	e := &Engine{runner: projector.NewRunner(p, start, zerolog.Nop()), decimals: coins}
-	e.Eng, err = engine.Open(ctx, engine.Options{Dir: t.TempDir(), Policy: journal.NoFsync, Checkpoint: p.Checkpoint,
+	e.Eng, err = engine.Open(ctx, engine.Options{Dir: t.TempDir(), Policy: journal.NoFsync, Checkpoint: p.Checkpoint, Resume: p.Resume,
 		Deliver: e.runner.Enqueue, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
