@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/ledger"
+	"tenger/internal/spotfunds"
 	"tenger/internal/userfeed"
 )
 
@@ -150,13 +151,13 @@ func TestPrivateUpdatesOverWebSocket(t *testing.T) {
 	}
 	fund := func(uid, id, amount string) {
 		t.Helper()
-		if _, err := l.Ledger().Post(ctx, ledger.Posting{ID: id, Reason: "deposit", Legs: []ledger.Leg{
-			ledger.Move(ledger.ChainAccount("TRC20"), ledger.UserAccount(uid, ledger.Spot), "USDT", decimal.RequireFromString(amount))}}); err != nil {
+		if err := l.SpotFunds().Credit(ctx, spotfunds.Move{Ref: id, UID: uid, Coin: "USDT", Amount: decimal.RequireFromString(amount),
+			Other: ledger.ChainAccount("TRC20"), Reason: "deposit"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 
-	// A deposit (any ledger writer) reaches the owner.
+	// A deposit (any change of the balance) reaches the owner.
 	fund(uidA, "ws-test-dep-a", "100")
 	a.until("the deposit", func(m wsMsg) bool {
 		x := bal(m)
@@ -277,8 +278,8 @@ func TestPrivateWebSocketEndsWithLogout(t *testing.T) {
 	tokB, uidB := signUp(t, api, "ws.out.bob@example.mn")
 	fund := func(uid, id, amount string) {
 		t.Helper()
-		if _, err := l.Ledger().Post(ctx, ledger.Posting{ID: id, Reason: "deposit", Legs: []ledger.Leg{
-			ledger.Move(ledger.ChainAccount("TRC20"), ledger.UserAccount(uid, ledger.Spot), "USDT", decimal.RequireFromString(amount))}}); err != nil {
+		if err := l.SpotFunds().Credit(ctx, spotfunds.Move{Ref: id, UID: uid, Coin: "USDT", Amount: decimal.RequireFromString(amount),
+			Other: ledger.ChainAccount("TRC20"), Reason: "deposit"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"tenger/internal/deposit"
 	"tenger/internal/ledger"
 	"tenger/internal/push"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 	"tenger/internal/withdraw"
 	"tenger/internal/workflow"
@@ -24,8 +25,11 @@ import (
 type FundsConfig struct {
 	Store  store.Store
 	Ledger *ledger.Ledger
-	Coins  *coins.Catalogue
-	Auth   *auth.Service
+	// SpotFunds moves the users' spot balances (the engine's, or the
+	// store ledger's when nil).
+	SpotFunds spotfunds.Funds
+	Coins     *coins.Catalogue
+	Auth      *auth.Service
 	// Wallet is the accounts side (*wallet.Service).
 	Wallet withdraw.Wallet
 	Push   push.Pusher
@@ -73,12 +77,12 @@ func NewFunds(cfg FundsConfig) (*Funds, error) {
 	if bank.Bank == "" {
 		bank = deposit.DefaultBankInfo()
 	}
-	dep := deposit.New(deposit.Options{Store: cfg.Store, Ledger: cfg.Ledger, Coins: cfg.Coins, Deriver: der, Push: cfg.Push,
+	dep := deposit.New(deposit.Options{Store: cfg.Store, Ledger: cfg.Ledger, Funds: cfg.SpotFunds, Coins: cfg.Coins, Deriver: der, Push: cfg.Push,
 		Bank: bank, Now: cfg.Now, Log: cfg.Log})
 	runner := workflow.New(workflow.Options{Store: cfg.Store, Now: cfg.Now, Log: cfg.Log, Poll: cfg.Poll})
 	cs := chainsim.New(chainsim.Options{Store: cfg.Store, Coins: cfg.Coins, Now: cfg.Now, Log: cfg.Log, Completer: runner})
 	bs := banksim.New(banksim.Options{Store: cfg.Store, Now: cfg.Now, Log: cfg.Log, Completer: runner})
-	wd := withdraw.New(withdraw.Options{Store: cfg.Store, Ledger: cfg.Ledger, Coins: cfg.Coins, Wallet: cfg.Wallet, Auth: cfg.Auth,
+	wd := withdraw.New(withdraw.Options{Store: cfg.Store, Ledger: cfg.Ledger, Funds: cfg.SpotFunds, Coins: cfg.Coins, Wallet: cfg.Wallet, Auth: cfg.Auth,
 		Chain: cs, Bank: bs, Deposits: dep, BankLedger: bank.Bank, DailyLimitUSDT: cfg.DailyLimitUSDT, Push: cfg.Push, Now: cfg.Now, Log: cfg.Log})
 	wd.SetRunner(runner, runner)
 	runner.Register(wd.Steps().Definition())

@@ -120,6 +120,8 @@ type OrderBatchResult struct {
 // One failing, even by a panic, stops none of the others.
 func (o orderEntry) batch(ctx context.Context, lang, uid string, entries []OrderBatchEntry, log zerolog.Logger) []OrderBatchResult {
 	out := make([]OrderBatchResult, len(entries))
+	// Each entry is answered once the engine's journal holds it.
+	ctx = spot.AckAtJournal(ctx)
 	var wg sync.WaitGroup
 	for i, e := range entries {
 		wg.Add(1)

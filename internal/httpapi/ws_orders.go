@@ -172,5 +172,7 @@ func (o *WSOrderEntry) run(ctx context.Context, r push.Request) (data any, err e
 			data, err = nil, apperr.New(apperr.CodeInternal)
 		}
 	}()
-	return m.run(ctx, r.UserID, r.Params)
+	// Many requests are in flight per connection: each is answered once
+	// the engine's journal holds it, not when the store shows it.
+	return m.run(spot.AckAtJournal(ctx), r.UserID, r.Params)
 }

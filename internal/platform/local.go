@@ -20,20 +20,43 @@ import (
 	qembedded "tenger/internal/queue/embedded"
 	"tenger/internal/refprice"
 	"tenger/internal/spot"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store/embedded"
 	"tenger/internal/wallet"
 )
 
-// localEngineBatch is the most commands the local engine takes per batch.
-// Receiving from the embedded queue costs nothing per message, and every
-// batch has fixed costs (a journal fsync, the stored batch record, market
-// data), so under load larger batches settle more orders per second:
-// tenger bench at 64 connections settled a median 2.82k orders/s with 1024
-// against 2.53k with the engine's default of 256 (five alternated runs),
-// and finished settling 130–320 ms after the last acknowledgement instead
-// of 690–960 ms. The engine on Fargate keeps the default: each SQS receive
-// is a network round trip of at most ten messages.
-const localEngineBatch = 1024
+// engineDir holds the engine's journal and snapshots under the data
+// directory; oldEngineDir is the matching engine's of the design before
+// the engine owned the balances.
+const (
+	engineDir    = "spot-engine"
+	oldEngineDir = "engine"
+)
+
+// openEngine starts the engine that owns the spot balances, with its
+// store projection and market data (spot.Runtime), under dataDir.
+func openEngine(d *Deps, dataDir string) error {
+	if _, err := os.Stat(filepath.Join(dataDir, oldEngineDir)); err == nil {
+		if _, err := os.Stat(filepath.Join(dataDir, engineDir)); os.IsNotExist(err) {
+			// Its balances live in the store alone: an empty engine would
+			// refuse every order and its projection would overwrite them.
+			return fmt.Errorf("data directory %s was written before the engine owned the spot balances; "+
+				"start from a new data directory (balances are not carried over)", dataDir)
+		}
+	}
+	md, err := d.MarketData()
+	if err != nil {
+		return err
+	}
+	rt, err := spot.StartRuntime(context.Background(), spot.RuntimeOptions{Dir: filepath.Join(dataDir, engineDir), Store: d.Store,
+		Coins: d.Coins, Markets: d.Markets, Feed: md, Prices: d.RefPrices(), Counter: spotfunds.Counter, Log: d.Log, Now: d.Now})
+	if err != nil {
+		return err
+	}
+	d.Engine = rt
+	d.onClose(rt.Close)
+	return nil
+}
 
 // Local is the local runtime: Deps plus the adapters only it has.
 type Local struct {
@@ -100,6 +123,15 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	h := hub.New(hub.Options{PingInterval: 30 * time.Second, Auth: PushAuth(d.Auth()), Channels: marketdata.KnownChannel(d.Markets),
 		Requests: d.OrderRequests(), Logger: log})
 	d.Push = h
+	// The engine owns the spot balances: it is open from here on, so every
+	// service built on Deps sends it their commands. It closes after the
+	// hub (closers run in reverse), so no WebSocket order reaches a closed
+	// engine, and after the background work Start adds.
+	if err := openEngine(d, dataDir); err != nil {
+		_ = h.Close(context.Background())
+		_ = d.Close()
+		return nil, err
+	}
 	d.onClose(func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -121,25 +153,21 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	}
 	funds.Start(ctx)
 	l.onClose(func() error { funds.Stop(); return nil })
+	l.resumeTransfers(ctx)
 	md, err := l.MarketData()
 	if err != nil {
 		return err
 	}
 	md.Start()
+	// The books the engine recovered replace the depth the market data
+	// stored.
+	l.Engine.PublishDepth()
 	l.onClose(func() error { md.Stop(); return nil })
 	// The reference prices sample the books the engine publishes to md;
 	// operators pin them in DATA/prices.json (tenger prices pin).
 	if err := l.StartRefPrices(ctx, md, refprice.FileSource{Dir: dataDir}); err != nil {
 		return err
 	}
-	eng, err := spot.NewEngine(ctx, spot.EngineOptions{Store: l.Store, Ledger: l.Ledger(), Markets: l.Markets,
-		Orders: l.Orders, DataDir: filepath.Join(dataDir, "engine"), Feed: md, Prices: l.RefPrices(), Log: l.Log, Now: l.Now,
-		Exclusive: true, Batch: localEngineBatch})
-	if err != nil {
-		return err
-	}
-	eng.Start()
-	l.onClose(eng.Stop)
 	// Pairs added to markets.json open without a restart (markets/reload.go).
 	wctx, stopWatch := context.WithCancel(ctx)
 	go l.Markets.Watch(wctx, markets.FileSource{Dir: dataDir}, 2*time.Second, l.Log)
@@ -147,7 +175,7 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	if maker {
 		mctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
-		m := marketdata.NewMaker(marketdata.MakerOptions{Placer: l.Spot(), Accounts: faucet{l.Ledger()}, Markets: l.Markets,
+		m := marketdata.NewMaker(marketdata.MakerOptions{Placer: l.Spot(), Accounts: faucet{led: l.Ledger(), funds: l.SpotFunds()}, Markets: l.Markets,
 			Seed: wallet.SeededPrices(), Last: md.LastPrice, Log: l.Log})
 		go func() {
 			defer close(done)
@@ -160,20 +188,48 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	return nil
 }
 
+// resumeTransfers finishes transfers between spot and the user's other
+// accounts that a process left between their steps: at start and every
+// minute, until Close.
+func (l *Local) resumeTransfers(ctx context.Context) {
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Minute)
+		defer t.Stop()
+		for {
+			if n, err := l.Wallet().ResumeTransfers(rctx); err != nil && rctx.Err() == nil {
+				l.Log.Warn().Err(err).Int("finished", n).Msg("wallet: pending transfers not all finished")
+			} else if n > 0 {
+				l.Log.Info().Int("finished", n).Msg("wallet: pending transfers finished")
+			}
+			select {
+			case <-rctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	l.onClose(func() error { cancel(); <-done; return nil })
+}
+
 // faucet funds the market-maker users locally. Their coins come from an
 // external "dev-faucet" account, as a deposit would, so the audit stays
 // clean: the faucet's negative balance is the money that came in.
-type faucet struct{ led *ledger.Ledger }
+type faucet struct {
+	led   *ledger.Ledger
+	funds spotfunds.Funds
+}
 
 // EnsureMakerUser uses the maker's name as its user id: the ids of real
 // users are 8 digits, so they never collide.
 func (f faucet) EnsureMakerUser(_ context.Context, name string) (string, error) { return name, nil }
 
-// Fund tops the user's spot balance up to at least amount. The posting id
+// Fund tops the user's spot balance up to at least amount. The reference
 // names the balance it starts from, so a retry after a crash is a no-op.
 func (f faucet) Fund(ctx context.Context, uid, coin string, amount decimal.Decimal) error {
-	acct := ledger.UserAccount(uid, ledger.Spot)
-	b, err := f.led.Balance(ctx, acct, coin)
+	b, err := f.led.Balance(ctx, ledger.UserAccount(uid, ledger.Spot), coin)
 	if err != nil {
 		return err
 	}
@@ -181,7 +237,6 @@ func (f faucet) Fund(ctx context.Context, uid, coin string, amount decimal.Decim
 	if !diff.IsPositive() {
 		return nil
 	}
-	_, err = f.led.Post(ctx, ledger.Posting{ID: "faucet:" + uid + ":" + coin + ":" + b.Total().String(), Reason: "dev_faucet",
-		Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount("dev-faucet"), acct, coin, diff)}})
-	return err
+	return f.funds.Credit(ctx, spotfunds.Move{Ref: "faucet:" + uid + ":" + coin + ":" + b.Total().String(), UID: uid, Coin: coin,
+		Amount: diff, Other: ledger.ChainAccount("dev-faucet"), Reason: "dev_faucet"})
 }

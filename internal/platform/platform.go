@@ -27,6 +27,7 @@ import (
 	"tenger/internal/queue"
 	"tenger/internal/refprice"
 	"tenger/internal/spot"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 	"tenger/internal/wallet"
 )
@@ -100,6 +101,10 @@ type Deps struct {
 	wsOrders     push.RequestFunc
 	refOnce      sync.Once
 	ref          *refprice.Reader
+	// Engine is the engine that owns the spot balances (tenger serve);
+	// nil where the design before it runs (the AWS functions until their
+	// engine task serves it).
+	Engine *spot.Runtime
 }
 
 // onClose registers a closer; Close runs them in reverse order.
@@ -196,7 +201,7 @@ func (d *Deps) buildWallet() {
 	d.ledger = ledger.New(d.Store, d.Now)
 	// Valuations and the withdrawal limit follow the reference prices,
 	// never the last trade price (package refprice).
-	d.wallet = wallet.New(wallet.Options{Store: d.Store, Ledger: d.ledger, Coins: d.Coins, Auth: d.Auth(), Prices: d.RefPrices(),
+	d.wallet = wallet.New(wallet.Options{Store: d.Store, Ledger: d.ledger, Funds: d.spotFunds(d.ledger), Coins: d.Coins, Auth: d.Auth(), Prices: d.RefPrices(),
 		Now: d.Now, Log: d.Log})
 }
 
@@ -297,10 +302,25 @@ func (d *Deps) MarketReader() (*marketdata.Service, error) {
 // Spot is the spot trading service (order entry, cancels, queries).
 func (d *Deps) Spot() *spot.Service {
 	d.spotOnce.Do(func() {
-		d.spot = spot.New(spot.Options{Store: d.Store, Ledger: d.Ledger(), Markets: d.Markets, Orders: d.Orders,
-			FeeCoin: d.Wallet(), Prices: d.RefPrices(), Now: d.Now, Log: d.Log})
+		o := spot.Options{Store: d.Store, Ledger: d.Ledger(), Markets: d.Markets, Orders: d.Orders,
+			FeeCoin: d.Wallet(), Prices: d.RefPrices(), Now: d.Now, Log: d.Log}
+		if d.Engine != nil {
+			o.Engine = d.Engine
+		}
+		d.spot = spot.New(o)
 	})
 	return d.spot
+}
+
+// SpotFunds moves money on users' spot balances: through the engine that
+// owns them, or the store ledger where none does.
+func (d *Deps) SpotFunds() spotfunds.Funds { return d.spotFunds(d.Ledger()) }
+
+func (d *Deps) spotFunds(led *ledger.Ledger) spotfunds.Funds {
+	if d.Engine != nil {
+		return spotfunds.Engine{Submit: d.Engine, Decimals: d.Engine.Decimals}
+	}
+	return spotfunds.Ledger{Led: led, Store: d.Store}
 }
 
 // OrderRequests answers the order-entry requests of WebSocket connections
@@ -328,7 +348,7 @@ func (d *Deps) TradeArea() []*httpapi.Router {
 // and deposit watcher (built once per Deps; Start runs them).
 func (d *Deps) Funds() (*httpapi.Funds, error) {
 	d.fundsOnce.Do(func() {
-		d.funds, d.fundsErr = httpapi.NewFunds(httpapi.FundsConfig{Store: d.Store, Ledger: d.Ledger(), Coins: d.Coins,
+		d.funds, d.fundsErr = httpapi.NewFunds(httpapi.FundsConfig{Store: d.Store, Ledger: d.Ledger(), SpotFunds: d.SpotFunds(), Coins: d.Coins,
 			Auth: d.Auth(), Wallet: d.Wallet(), Push: d.Push, Now: d.Now, Log: d.Log, Stage: d.Config.Stage})
 	})
 	return d.funds, d.fundsErr

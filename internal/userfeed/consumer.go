@@ -120,15 +120,13 @@ func (c *Consumer) Run(ctx context.Context) error {
 			if ch.At < since {
 				continue
 			}
-			m, ok := c.Translator.Translate(ch)
-			if !ok {
-				continue
-			}
-			if _, err := Deliver(ctx, c.Pusher, m); err != nil {
-				if errors.Is(err, push.ErrClosed) {
-					return nil
+			for _, m := range c.Translator.TranslateAll(ch) {
+				if _, err := Deliver(ctx, c.Pusher, m); err != nil {
+					if errors.Is(err, push.ErrClosed) {
+						return nil
+					}
+					c.Log.Debug().Err(err).Str("channel", m.Channel).Msg("userfeed: delivery failed")
 				}
-				c.Log.Debug().Err(err).Str("channel", m.Channel).Msg("userfeed: delivery failed")
 			}
 		}
 		if len(changes) == batch {

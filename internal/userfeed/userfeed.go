@@ -143,6 +143,34 @@ func (t *Translator) Translate(ch store.Change) (Message, bool) {
 	return Message{User: user, Channel: channel, Body: body}, true
 }
 
+// TranslateAll is Translate, except that an order the store shows for the
+// first time already sequenced (the engine's projection writes an order
+// as it is after the batch that placed it) is told as the events it went
+// through: placed, accepted, and done when it ended in that batch, each
+// with the order as the store shows it.
+func (t *Translator) TranslateAll(ch store.Change) []Message {
+	m, ok := t.Translate(ch)
+	if !ok {
+		return nil
+	}
+	out := []Message{m}
+	user, o, isOrder := owner(ch)
+	if !isOrder || (ch.Kind != store.ChangeInsert && ch.Old != nil) || !ch.New.Has("seq") {
+		return out
+	}
+	events := []string{EventAccepted}
+	if ch.New.Has("doneAt") && !spot.FillsPending(ch.New) {
+		events = append(events, EventDone)
+	}
+	for _, ev := range events {
+		body, err := push.Data(ChannelOrders, time.UnixMilli(ch.At), t.orderUpdate(ev, o))
+		if err == nil {
+			out = append(out, Message{User: user, Channel: ChannelOrders, Body: body})
+		}
+	}
+	return out
+}
+
 // User returns the user whose order or balance a change wrote, without
 // building a message: Translate's messages go to this user, and a change
 // for which ok is false has no message. So a consumer can find out whether

@@ -664,3 +664,31 @@ func TestConsumerIdlesWhileNobodyWatches(t *testing.T) {
 		t.Fatalf("messages %+v, want only the watched deposit (normal 3)", got)
 	}
 }
+
+// An order the engine's projection writes for the first time already
+// sequenced is told as placed and accepted, and also done when it ended in
+// the batch that placed it; one the old entry transaction stored (no seq
+// yet) is told as placed only.
+func TestTranslateAllTellsAProjectedOrdersEvents(t *testing.T) {
+	tr := New(markets.Defaults())
+	events := func(it store.Item) []string {
+		t.Helper()
+		var out []string
+		for _, m := range tr.TranslateAll(store.Change{Kind: store.ChangeInsert, Key: it.Key(), New: it, At: 1700000000001}) {
+			_, d := decode(t, m)
+			out = append(out, d["event"].(string))
+		}
+		return out
+	}
+	if got := fmt.Sprint(events(orderItem("10000001", nil))); got != "[placed]" {
+		t.Fatalf("an entry transaction's order: %s", got)
+	}
+	if got := fmt.Sprint(events(orderItem("10000001", store.Item{"seq": int64(7)}))); got != "[placed accepted]" {
+		t.Fatalf("a projected resting order: %s", got)
+	}
+	filled := orderItem("10000001", store.Item{"seq": int64(7), "status": int64(2), "doneAt": int64(1700000000001),
+		"dealVolume": decimal.RequireFromString("0.01"), "dealMoney": decimal.RequireFromString("650.005")})
+	if got := fmt.Sprint(events(filled)); got != "[placed accepted done]" {
+		t.Fatalf("a projected order filled at once: %s", got)
+	}
+}
