@@ -152,12 +152,12 @@ type Engine struct {
 	mu     sync.Mutex // the apply stage: State and the journal's order
 	st     *State
 	enc    []byte
-	ticket uint64 // tickets of groups applied, for in-order delivery
-	broken error  // set when the journal failed: nothing is answered OK any more
-
-	dmu       sync.Mutex
-	dcond     *sync.Cond
-	delivered uint64
+	// handed is closed once the last group applied has been handed on:
+	// each group waits for its predecessor's, so batches are delivered in
+	// the order they were applied whichever fsync returns first, and only
+	// the next group wakes.
+	handed chan struct{}
+	broken error // set when the journal failed: nothing is answered OK any more
 }
 
 // Open restores the engine from its snapshots and journal.
@@ -172,7 +172,8 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		o.Deliver = func(*Batch) {}
 	}
 	e := &Engine{o: o}
-	e.dcond = sync.NewCond(&e.dmu)
+	e.handed = make(chan struct{})
+	close(e.handed)
 	checkpoint := ^uint64(0)
 	if o.Checkpoint != nil {
 		var err error
@@ -309,8 +310,8 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 	}
 	takeChanged(e.st, b)
 	nameUsers(e.st, b)
-	ticket := e.ticket
-	e.ticket++
+	prev, handed := e.handed, make(chan struct{})
+	e.handed = handed
 	e.mu.Unlock()
 	return res, func() {
 		if err := e.jrnl.Sync(); err != nil {
@@ -326,16 +327,11 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 		}
 		// Hand batches on in the order they were applied, whichever
 		// fsync returned first.
-		e.dmu.Lock()
-		for e.delivered != ticket {
-			e.dcond.Wait()
-		}
+		<-prev
 		if res[0].Code != Unavailable {
 			e.o.Deliver(b)
 		}
-		e.delivered++
-		e.dcond.Broadcast()
-		e.dmu.Unlock()
+		close(handed)
 	}
 }
 
@@ -472,4 +468,45 @@ func (e *Engine) Close() error {
 	}
 	e.mu.Unlock()
 	return e.jrnl.Close()
+}
+
+// Merge joins consecutive batches into one, as if they had been one group
+// commit: commands, results and events in order, each balance once with
+// its value before the first and after the last. The projection writes
+// batches that queued behind a slow store as one (recovery then cuts the
+// journal where the merged batch ended: Options.Resume).
+func Merge(bs []*Batch) *Batch {
+	if len(bs) == 1 {
+		return bs[0]
+	}
+	out := &Batch{Users: map[uint64]string{}}
+	type key struct {
+		user    uint64
+		account risk.Kind
+		coin    string
+	}
+	at := map[key]int{}
+	for _, b := range bs {
+		base := len(out.Events)
+		out.Commands = append(out.Commands, b.Commands...)
+		out.Results = append(out.Results, b.Results...)
+		out.Events = append(out.Events, b.Events...)
+		for _, e := range b.Ends {
+			out.Ends = append(out.Ends, base+e)
+		}
+		out.Fees = append(out.Fees, b.Fees...)
+		for _, v := range b.Balances {
+			k := key{v.User, v.Account, v.Coin}
+			if i, ok := at[k]; ok {
+				out.Balances[i].Avail, out.Balances[i].Held = v.Avail, v.Held
+				continue
+			}
+			at[k] = len(out.Balances)
+			out.Balances = append(out.Balances, v)
+		}
+		for n, id := range b.Users {
+			out.Users[n] = id
+		}
+	}
+	return out
 }

@@ -37,6 +37,9 @@ type queued struct {
 	at time.Time
 }
 
+// maxMerge bounds the batches written as one.
+const maxMerge = 64
+
 // RunnerQueue is how many batches may wait for the store before Enqueue
 // blocks (and with it the engine's answers: backpressure).
 const RunnerQueue = 4096
@@ -56,6 +59,27 @@ func (r *Runner) Enqueue(b *engine.Batch) { r.q <- queued{b: b, at: time.Now()} 
 func (r *Runner) run() {
 	defer close(r.done)
 	for q := range r.q {
+		// Batches that queued meanwhile are written as one (the store's
+		// cost is per write, and most of a batch's writes net out).
+		group := []queued{q}
+	more:
+		for len(group) < maxMerge {
+			select {
+			case n, ok := <-r.q:
+				if !ok {
+					break more
+				}
+				group = append(group, n)
+			default:
+				break more
+			}
+		}
+		bs := make([]*engine.Batch, len(group))
+		for i := range group {
+			bs[i] = group[i].b
+		}
+		q := group[0]
+		q.b = engine.Merge(bs)
 		pause := 10 * time.Millisecond
 		for {
 			err := r.p.Apply(context.Background(), q.b)
@@ -73,7 +97,9 @@ func (r *Runner) run() {
 		if last := q.b.Last(); last > r.projected {
 			r.projected = last
 		}
-		r.lag.Record(time.Since(q.at).Nanoseconds())
+		for _, w := range group {
+			r.lag.Record(time.Since(w.at).Nanoseconds())
+		}
 		r.cond.Broadcast()
 		r.mu.Unlock()
 	}

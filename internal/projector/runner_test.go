@@ -63,7 +63,7 @@ func TestRunnerWritesBehindAndRetries(t *testing.T) {
 	if err != nil || !b.Available.Equal(units(500, 8)) {
 		t.Fatalf("projected balance %+v %v", b, err)
 	}
-	if hooked.Load() != 2 || r.Projected() != res.Seq {
+	if h := hooked.Load(); h < 1 || h > 2 || r.Projected() != res.Seq { // batches queued together are written (and hooked) as one
 		t.Fatalf("hooks %d, projected %d", hooked.Load(), r.Projected())
 	}
 	short, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)

@@ -72,6 +72,11 @@ type Log struct {
 	// lastFile is the last seq in the current segment (0: empty).
 	lastFile uint64
 	err      error // a failed write or sync: the log refuses further work
+	// synced is the last seq an fsync covered; syncing is set while one
+	// runs, and done is closed when it ends. Concurrent Syncs share it.
+	synced  uint64
+	syncing bool
+	done    chan struct{}
 }
 
 // Open opens (creating if needed) the log in dir.
@@ -226,32 +231,55 @@ func (l *Log) Append(seq uint64, payload []byte) error {
 }
 
 // Sync makes every record appended before it was called durable. Appends
-// may go on while it waits for the disk.
+// may go on while it waits for the disk; concurrent Syncs share one fsync
+// (one that starts while another runs waits for it, then syncs what is
+// left, if anything).
 func (l *Log) Sync() error {
 	l.mu.Lock()
-	if l.err != nil {
+	target := l.last
+	for {
+		if l.err != nil {
+			l.mu.Unlock()
+			return l.err
+		}
+		if l.synced >= target && !(l.policy == NoFsync && l.w.Buffered() > 0) {
+			l.mu.Unlock()
+			return nil
+		}
+		if !l.syncing {
+			break
+		}
+		done := l.done
 		l.mu.Unlock()
-		return l.err
+		<-done
+		l.mu.Lock()
 	}
 	if err := l.w.Flush(); err != nil {
 		l.err = err
 		l.mu.Unlock()
 		return err
 	}
-	f := l.f
-	l.mu.Unlock()
+	f, upto := l.f, l.last
 	if l.policy == NoFsync {
+		l.synced = upto
+		l.mu.Unlock()
 		return nil
 	}
-	if err := f.Sync(); err != nil {
+	l.syncing, l.done = true, make(chan struct{})
+	l.mu.Unlock()
+	err := f.Sync()
+	l.mu.Lock()
+	if err != nil {
 		// A failed fsync leaves the file's state unknown: the engine must
 		// stop and recover from what the disk holds.
-		l.mu.Lock()
 		l.err = fmt.Errorf("journal: fsync: %w", err)
-		l.mu.Unlock()
-		return err
+	} else if upto > l.synced {
+		l.synced = upto
 	}
-	return nil
+	l.syncing = false
+	close(l.done)
+	l.mu.Unlock()
+	return err
 }
 
 // Replay calls fn for every record with seq > after, in order. It reads
@@ -288,6 +316,12 @@ func (l *Log) LastSeq() uint64 {
 func (l *Log) Rotate() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	for l.syncing { // an fsync of the current file must not meet its close
+		done := l.done
+		l.mu.Unlock()
+		<-done
+		l.mu.Lock()
+	}
 	if l.lastFile == 0 {
 		return nil
 	}
