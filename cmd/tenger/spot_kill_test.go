@@ -18,7 +18,8 @@ import (
 
 // TestSpotKillNineUnderLoad: several users place and cancel crossing
 // orders of every type concurrently (tenger bench's keep-alive client) while
-// the server is killed with SIGKILL at random moments. After each restart,
+// the server is killed with SIGKILL at random moments (every second round
+// once more while it recovers). After each restart,
 // once the engine has drained what was acknowledged:
 //   - every order the API acknowledged (answered with an order_id) exists,
 //     as it was placed, and every acknowledged cancel and cancel_all took
@@ -59,6 +60,13 @@ func TestSpotKillNineUnderLoad(t *testing.T) {
 	for round := 1; round <= rounds; round++ {
 		k.load(rng.Int63(), time.Duration(300+rng.Intn(900))*time.Millisecond)
 		s.start()
+		if round%2 == 0 {
+			// Killed again while it recovers: the store projection of the
+			// journal's replay is still being written.
+			time.Sleep(time.Duration(rng.Intn(30)) * time.Millisecond)
+			s.kill()
+			s.start()
+		}
 		k.drain(fmt.Sprintf("round %d, after the kill under load", round))
 		k.verify(round)
 		k.quietRestart(round)

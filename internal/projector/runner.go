@@ -58,12 +58,16 @@ func (r *Runner) Enqueue(b *engine.Batch) { r.q <- queued{b: b, at: time.Now()} 
 
 func (r *Runner) run() {
 	defer close(r.done)
+	first := true
 	for q := range r.q {
 		// Batches that queued meanwhile are written as one (the store's
-		// cost is per write, and most of a batch's writes net out).
+		// cost is per write, and most of a batch's writes net out); never
+		// the first after a start, which may be the batch a crash left half
+		// written (recovery hands exactly that one on first: it must be
+		// written again as it was).
 		group := []queued{q}
 	more:
-		for len(group) < maxMerge {
+		for !first && len(group) < maxMerge {
 			select {
 			case n, ok := <-r.q:
 				if !ok {
@@ -74,6 +78,7 @@ func (r *Runner) run() {
 				break more
 			}
 		}
+		first = false
 		bs := make([]*engine.Batch, len(group))
 		for i := range group {
 			bs[i] = group[i].b
