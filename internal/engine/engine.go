@@ -149,9 +149,9 @@ type Engine struct {
 	jrnl *journal.Log
 	comb *combine.Combiner[Command, Result]
 
-	mu     sync.Mutex // the apply stage: State and the journal's order
-	st     *State
-	enc    []byte
+	mu  sync.Mutex // the apply stage: State and the journal's order
+	st  *State
+	enc []byte
 	// handed is closed once the last group applied has been handed on:
 	// each group waits for its predecessor's, so batches are delivered in
 	// the order they were applied whichever fsync returns first, and only
