@@ -109,6 +109,7 @@ func (s *Service) placeOnEngine(ctx context.Context, uid string, req PlaceReques
 			// reason, as the design before the engine did; unless the
 			// book refused its id as a duplicate (a live order has it).
 			if res.Code == engine.Rejected && res.Reason == matching.ReasonDuplicateOrderID && attempt < 3 {
+				s.inflight.drop(uid, req.ClientOrderID) // it named the refused id
 				continue
 			}
 			return fmtID(id), nil
