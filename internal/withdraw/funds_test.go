@@ -269,12 +269,7 @@ func TestHoldStepMakesTheHoldASubmitDidNot(t *testing.T) {
 	forBothFunds(t, func(t *testing.T, e *fundsEnv) {
 		e.user("u1", true, true, false)
 		e.credit("u1", "BTC", "1")
-		e.hooks.on("hold", func(spotfunds.Move, func() error) error { return errPowerCut })
-		in := btcInput(t, "0.5", allCodes)
-		in.RequestID = "crash-a"
-		if _, err := e.svc.Confirm(ctx, "u1", in); err == nil {
-			t.Fatal("the submit whose hold failed answered success")
-		}
+		in := e.submitHoldLost(t, "crash-a")
 		r := e.record(withdrawID(t, e, "crash-a"))
 		if r.Status != withdraw.StatusPending {
 			t.Fatalf("record %+v", r)
@@ -304,6 +299,20 @@ func TestHoldStepMakesTheHoldASubmitDidNot(t *testing.T) {
 	})
 }
 
+// submitHoldLost submits a withdrawal of 0.5 BTC by u1 whose process dies
+// before its hold is made: the record and its workflow are stored, nothing
+// is held. It returns the request, for a retry.
+func (e *fundsEnv) submitHoldLost(t *testing.T, requestID string) withdraw.ConfirmInput {
+	t.Helper()
+	e.hooks.on("hold", func(spotfunds.Move, func() error) error { return errPowerCut })
+	in := btcInput(t, "0.5", allCodes)
+	in.RequestID = requestID
+	if _, err := e.svc.Confirm(ctx, "u1", in); err == nil {
+		t.Fatal("the submit whose hold failed answered success")
+	}
+	return in
+}
+
 // Crash (a), the balance short: after the submit died before its hold the
 // money went elsewhere. The Hold step fails the withdrawal (insufficient
 // balance) and ends the workflow there: nothing held, sent or released,
@@ -312,12 +321,7 @@ func TestHoldStepFailsWhenTheBalanceIsShort(t *testing.T) {
 	forBothFunds(t, func(t *testing.T, e *fundsEnv) {
 		e.user("u1", true, false, false)
 		e.credit("u1", "BTC", "1")
-		e.hooks.on("hold", func(spotfunds.Move, func() error) error { return errPowerCut })
-		in := btcInput(t, "0.5", allCodes)
-		in.RequestID = "crash-a-short"
-		if _, err := e.svc.Confirm(ctx, "u1", in); err == nil {
-			t.Fatal("the submit whose hold failed answered success")
-		}
+		in := e.submitHoldLost(t, "crash-a-short")
 		id := withdrawID(t, e, "crash-a-short")
 		e.spend("u1", "BTC", "0.8")
 		// Whatever release the failure makes finds nothing held.
@@ -654,12 +658,7 @@ func TestReleaseOfAWithdrawalNeverHeld(t *testing.T) {
 	forBothFunds(t, func(t *testing.T, e *fundsEnv) {
 		e.user("u1", true, false, false)
 		e.credit("u1", "BTC", "1")
-		e.hooks.on("hold", func(spotfunds.Move, func() error) error { return errPowerCut })
-		in := btcInput(t, "0.5", allCodes)
-		in.RequestID = "never-held"
-		if _, err := e.svc.Confirm(ctx, "u1", in); err == nil {
-			t.Fatal("the submit whose hold failed answered success")
-		}
+		e.submitHoldLost(t, "never-held")
 		id := withdrawID(t, e, "never-held")
 		out, err := e.svc.Steps().Release(ctx, withdraw.StepInput{WithdrawalID: id, Detail: "withdrawals closed"})
 		if err != nil || out.Status != withdraw.StatusFailed {
@@ -682,12 +681,7 @@ func TestReleaseCatchesAHoldMadeMeanwhile(t *testing.T) {
 	forBothFunds(t, func(t *testing.T, e *fundsEnv) {
 		e.user("u1", true, false, false)
 		e.credit("u1", "BTC", "1")
-		e.hooks.on("hold", func(spotfunds.Move, func() error) error { return errPowerCut })
-		in := btcInput(t, "0.5", allCodes)
-		in.RequestID = "late"
-		if _, err := e.svc.Confirm(ctx, "u1", in); err == nil {
-			t.Fatal("the submit whose hold failed answered success")
-		}
+		e.submitHoldLost(t, "late")
 		id := withdrawID(t, e, "late")
 		e.hooks.on("release", func(_ spotfunds.Move, call func() error) error {
 			err := call()
