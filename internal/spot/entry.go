@@ -61,14 +61,9 @@ func (s *Service) placeOnEngine(ctx context.Context, uid string, req PlaceReques
 	}
 	for attempt := 0; ; attempt++ {
 		id := s.newOrderID()
-		c, err := checkOrder(s.cat, req, userNum(uid), id)
+		c, err := s.check(ctx, uid, req, id)
 		if err != nil {
 			return "", err
-		}
-		if c.cmd.StopPrice > 0 {
-			if err := s.checkStop(ctx, c); err != nil {
-				return "", err
-			}
 		}
 		spec := risk.OrderSpec{Kind: risk.KindSpot, Maker: toRate(maker), Taker: toRate(taker)}
 		if c.byBase {

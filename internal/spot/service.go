@@ -198,14 +198,9 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 	}
 	for attempt := 0; ; attempt++ {
 		id := s.newOrderID()
-		c, err := checkOrder(s.cat, req, userNum(uid), id)
+		c, err := s.check(ctx, uid, req, id)
 		if err != nil {
 			return "", err
-		}
-		if c.cmd.StopPrice > 0 {
-			if err := s.checkStop(ctx, c); err != nil {
-				return "", err
-			}
 		}
 		if c.byBase {
 			band, err := s.bandPrice(ctx, c.pair)
@@ -245,6 +240,21 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 }
 
 var errIDTaken = errors.New("spot: order id taken")
+
+// check validates an order (checkOrder) and refuses a stop its pair's last
+// price has already reached (checkStop).
+func (s *Service) check(ctx context.Context, uid string, req PlaceRequest, id uint64) (checked, error) {
+	c, err := checkOrder(s.cat, req, userNum(uid), id)
+	if err != nil {
+		return c, err
+	}
+	if c.cmd.StopPrice > 0 {
+		if err := s.checkStop(ctx, c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
 
 // checkStop refuses a STOP_LIMIT whose stop the pair's last settled price
 // has already reached (matching.StopReached), as the engine would at once
