@@ -204,13 +204,7 @@ func TestSubmitSettleOverBothFunds(t *testing.T) {
 			t.Fatalf("after send %+v", r)
 		}
 		e.wantSpot("u1", "BTC", "0.5", "0.5")
-		if _, err := e.chain.Mine(ctx, "BTC", 2); err != nil {
-			t.Fatal(err)
-		}
-		e.drive()
-		if r := e.record(res.ID); r.Status != withdraw.StatusSuccess {
-			t.Fatalf("not settled %+v", r)
-		}
+		e.mineAndSettle(t, res.ID)
 		e.wantSpot("u1", "BTC", "0.5", "0")
 		e.wantPaid(ledger.ChainAccount("BTC"), "BTC", "0.4998", "0.0002")
 		// The hold and its settlement are named by the withdrawal.
@@ -286,17 +280,24 @@ func TestHoldStepMakesTheHoldASubmitDidNot(t *testing.T) {
 			t.Fatalf("after the hold step %+v", r)
 		}
 		e.wantSpot("u1", "BTC", "0.5", "0.5")
-		if _, err := e.chain.Mine(ctx, "BTC", 2); err != nil {
-			t.Fatal(err)
-		}
-		e.drive()
-		if r := e.record(r.ID); r.Status != withdraw.StatusSuccess {
-			t.Fatalf("not settled %+v", r)
-		}
+		e.mineAndSettle(t, r.ID)
 		e.wantSpot("u1", "BTC", "0.5", "0")
 		e.wantPaid(ledger.ChainAccount("BTC"), "BTC", "0.4998", "0.0002")
 		e.audit()
 	})
+}
+
+// mineAndSettle confirms the sent BTC withdrawal id on the chain and runs
+// the workflow: it must end SUCCESS.
+func (e *fundsEnv) mineAndSettle(t *testing.T, id string) {
+	t.Helper()
+	if _, err := e.chain.Mine(ctx, "BTC", 2); err != nil {
+		t.Fatal(err)
+	}
+	e.drive()
+	if r := e.record(id); r.Status != withdraw.StatusSuccess {
+		t.Fatalf("not settled %+v", r)
+	}
 }
 
 // submitHoldLost submits a withdrawal of 0.5 BTC by u1 whose process dies
@@ -609,13 +610,7 @@ func TestSubmitShortWhileTheHoldStepHeld(t *testing.T) {
 		}
 		e.wantSpot("u1", "BTC", "0.4", "0.5")
 		e.drive()
-		if _, err := e.chain.Mine(ctx, "BTC", 2); err != nil {
-			t.Fatal(err)
-		}
-		e.drive()
-		if r := e.record(res.ID); r.Status != withdraw.StatusSuccess {
-			t.Fatalf("record %+v", r)
-		}
+		e.mineAndSettle(t, res.ID)
 		e.wantSpot("u1", "BTC", "0.4", "0")
 		e.audit()
 	})
