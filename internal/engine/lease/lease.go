@@ -15,6 +15,9 @@ import (
 	"tenger/internal/store"
 )
 
+// leasePK is the partition of lease items.
+const leasePK = "ENGLEASE"
+
 // ErrLost reports that the lease is held by another owner, or lapsed.
 var ErrLost = errors.New("lease: lost")
 
@@ -28,6 +31,36 @@ type Lease struct {
 
 	term    int64
 	expires time.Time
+	// addr is where the holder serves (Advertise), written with the lease.
+	addr string
+}
+
+// Advertise sets the address written into the lease item with every
+// acquisition ("10.0.1.23:8082"): the item is the service-discovery
+// record of the active engine, so callers reach the holder (Lookup) and
+// never a standby or a stopped engine.
+func (l *Lease) Advertise(addr string) { l.addr = addr }
+
+// Holder is what a lease item says.
+type Holder struct {
+	Owner     string
+	Addr      string
+	Term      int64
+	ExpiresAt time.Time
+}
+
+// Lookup reads the lease name's holder; ok is false when nobody holds it
+// (never taken, released or lapsed at now).
+func Lookup(ctx context.Context, st store.Store, name string, now time.Time) (h Holder, ok bool, err error) {
+	it, err := st.Get(ctx, store.Key{PK: leasePK, SK: name})
+	if errors.Is(err, store.ErrNotFound) {
+		return Holder{}, false, nil
+	}
+	if err != nil {
+		return Holder{}, false, err
+	}
+	h = Holder{Owner: it.Str("owner"), Addr: it.Str("addr"), Term: it.Int("term"), ExpiresAt: time.UnixMilli(it.Int("expiresAt"))}
+	return h, !h.ExpiresAt.Before(now), nil
 }
 
 // New returns owner's claim (not yet held) on the lease name.
@@ -35,7 +68,7 @@ func New(st store.Store, name, owner string, ttl time.Duration, now func() time.
 	if now == nil {
 		now = time.Now
 	}
-	return &Lease{st: st, key: store.Key{PK: "ENGLEASE", SK: name}, owner: owner, ttl: ttl, now: now}
+	return &Lease{st: st, key: store.Key{PK: leasePK, SK: name}, owner: owner, ttl: ttl, now: now}
 }
 
 // Term is the term of the held lease (0 when not held): it grows with
@@ -68,7 +101,7 @@ func (l *Lease) TryAcquire(ctx context.Context) (bool, error) {
 		cond = store.Compare("term", store.CmpEq, prevTerm)
 	}
 	err = l.st.Put(ctx, store.Item{store.AttrPK: l.key.PK, store.AttrSK: l.key.SK, "owner": l.owner,
-		"term": term, "expiresAt": exp.UnixMilli()}, cond)
+		"term": term, "expiresAt": exp.UnixMilli(), "addr": l.addr}, cond)
 	if errors.Is(err, store.ErrConditionFailed) {
 		return false, nil
 	}

@@ -88,3 +88,49 @@ func TestKeepReportsLoss(t *testing.T) {
 		t.Fatal("Keep did not report the loss")
 	}
 }
+
+// The lease item names the holder's address while it holds it, and
+// nobody once it lapses or is released.
+func TestLookupFindsTheHolder(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	if _, ok, err := Lookup(ctx, st, "spot", now); ok || err != nil {
+		t.Fatalf("a lease never taken: %v %v", ok, err)
+	}
+	a := New(st, "spot", "task-a", 10*time.Second, clock)
+	a.Advertise("10.0.1.5:8082")
+	b := New(st, "spot", "task-b", 10*time.Second, clock)
+	b.Advertise("10.0.2.9:8082")
+	if ok, _ := a.TryAcquire(ctx); !ok {
+		t.Fatal("a")
+	}
+	if ok, _ := b.TryAcquire(ctx); ok {
+		t.Fatal("b took a held lease")
+	}
+	h, ok, err := Lookup(ctx, st, "spot", now)
+	if !ok || err != nil || h.Addr != "10.0.1.5:8082" || h.Owner != "task-a" || h.Term != 1 {
+		t.Fatalf("held by a: %+v %v %v", h, ok, err)
+	}
+	now = now.Add(11 * time.Second)
+	if _, ok, _ := Lookup(ctx, st, "spot", now); ok {
+		t.Fatal("a lapsed lease has a holder")
+	}
+	if ok, _ := b.TryAcquire(ctx); !ok {
+		t.Fatal("b after the lapse")
+	}
+	if h, ok, _ := Lookup(ctx, st, "spot", now); !ok || h.Addr != "10.0.2.9:8082" || h.Term != 2 {
+		t.Fatalf("held by b: %+v", h)
+	}
+	if err := b.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := Lookup(ctx, st, "spot", now); ok {
+		t.Fatal("a released lease has a holder")
+	}
+}

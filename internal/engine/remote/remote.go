@@ -24,8 +24,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"tenger/internal/engine"
@@ -38,8 +40,18 @@ const Path = "/engine/submit"
 // Headers of a request.
 const (
 	HeaderTime = "X-Engine-Time" // Unix ms
-	HeaderSig  = "X-Engine-Sig"  // hex HMAC-SHA256 of time + "\n" + body
+	HeaderSig  = "X-Engine-Sig"  // hex HMAC-SHA256 of time + "\n" + wait + "\n" + body
+	// HeaderWait "projected" asks for answers once the store shows the
+	// commands (ProjectedSubmitter), not only the journal.
+	HeaderWait = "X-Engine-Wait"
 )
+
+// WaitProjected is HeaderWait's value for read-your-writes answers.
+const WaitProjected = "projected"
+
+// ErrNotProjected says a command was applied and is durable, but the
+// store did not show it within the engine's wait.
+var ErrNotProjected = errors.New("remote: the store does not show the command yet")
 
 // MaxCommands bounds the commands of one request, MaxBody its size.
 const (
@@ -55,9 +67,19 @@ type Submitter interface {
 	Submit(ctx context.Context, c engine.Command) engine.Result
 }
 
-func sign(key []byte, ts string, body []byte) string {
+// ProjectedSubmitter is a Submitter that can also answer once the store
+// shows a command (spot.Runtime): its SubmitProjected's error says only
+// that the store does not show it yet.
+type ProjectedSubmitter interface {
+	Submitter
+	SubmitProjected(ctx context.Context, c engine.Command) (engine.Result, error)
+}
+
+func sign(key []byte, ts, wait string, body []byte) string {
 	m := hmac.New(sha256.New, key)
 	m.Write([]byte(ts))
+	m.Write([]byte{'\n'})
+	m.Write([]byte(wait))
 	m.Write([]byte{'\n'})
 	m.Write(body)
 	return hex.EncodeToString(m.Sum(nil))
@@ -79,11 +101,16 @@ func Handler(s Submitter, key []byte, now func() time.Time) http.Handler {
 			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		ts := r.Header.Get(HeaderTime)
+		ts, wait := r.Header.Get(HeaderTime), r.Header.Get(HeaderWait)
 		ms, err := strconv.ParseInt(ts, 10, 64)
 		if err != nil || now().Sub(time.UnixMilli(ms)).Abs() > clockSkew ||
-			!hmac.Equal([]byte(r.Header.Get(HeaderSig)), []byte(sign(key, ts, body))) {
+			!hmac.Equal([]byte(r.Header.Get(HeaderSig)), []byte(sign(key, ts, wait, body))) {
 			http.Error(w, "bad signature", http.StatusUnauthorized)
+			return
+		}
+		ps, projects := s.(ProjectedSubmitter)
+		if wait != "" && (wait != WaitProjected || !projects) {
+			http.Error(w, "this endpoint cannot wait for "+wait, http.StatusBadRequest)
 			return
 		}
 		cmds, err := decodeCommands(body)
@@ -91,12 +118,18 @@ func Handler(s Submitter, key []byte, now func() time.Time) http.Handler {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		res := make([]engine.Result, len(cmds))
+		res := make([]answer, len(cmds))
 		done := make(chan struct{}, len(cmds))
 		for i := range cmds {
 			go func() {
-				res[i] = s.Submit(r.Context(), cmds[i])
-				done <- struct{}{}
+				defer func() { done <- struct{}{} }()
+				if wait == "" {
+					res[i].Result = s.Submit(r.Context(), cmds[i])
+					return
+				}
+				var err error
+				res[i].Result, err = ps.SubmitProjected(r.Context(), cmds[i])
+				res[i].notProjected = err != nil
 			}()
 		}
 		for range cmds {
@@ -148,40 +181,60 @@ func decodeCommands(b []byte) ([]engine.Command, error) {
 	return out, nil
 }
 
-// A result on the wire: code, reason, seq.
-const resultSize = 10
+// answer is one command's answer: the engine's result, and whether the
+// store did not show it within the wait (HeaderWait).
+type answer struct {
+	engine.Result
+	notProjected bool
+}
 
-func encodeResults(res []engine.Result) []byte {
+// An answer on the wire: code, reason, flags (bit 0: not projected), seq.
+const resultSize = 11
+
+func encodeResults(res []answer) []byte {
 	out := make([]byte, 0, 4+resultSize*len(res))
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(res)))
 	for _, r := range res {
-		out = append(out, byte(r.Code), byte(r.Reason))
+		var flags byte
+		if r.notProjected {
+			flags |= 1
+		}
+		out = append(out, byte(r.Code), byte(r.Reason), flags)
 		out = binary.LittleEndian.AppendUint64(out, r.Seq)
 	}
 	return out
 }
 
-func decodeResults(b []byte, want int) ([]engine.Result, error) {
+func decodeResults(b []byte, want int) ([]answer, error) {
 	if len(b) != 4+resultSize*want || int(binary.LittleEndian.Uint32(b)) != want {
 		return nil, fmt.Errorf("remote: an answer of %d bytes for %d commands", len(b), want)
 	}
-	out := make([]engine.Result, want)
+	out := make([]answer, want)
 	for i := range out {
 		r := b[4+i*resultSize:]
-		out[i] = engine.Result{Code: engine.Code(r[0]), Reason: matching.Reason(r[1]), Seq: binary.LittleEndian.Uint64(r[2:])}
+		out[i] = answer{Result: engine.Result{Code: engine.Code(r[0]), Reason: matching.Reason(r[1]), Seq: binary.LittleEndian.Uint64(r[3:])},
+			notProjected: r[2]&1 != 0}
 	}
 	return out, nil
 }
 
 // Client submits commands to the endpoint.
 type Client struct {
-	URL  string // the engine's base URL (http://engine.tenger.local:8082)
-	Key  []byte
-	HTTP *http.Client
-	Now  func() time.Time
+	// URL is the engine's base URL (http://10.0.1.23:8082); Resolve, when
+	// set, finds it instead (the active engine's address from its lease),
+	// and is asked again when the engine it named cannot be reached.
+	URL     string
+	Resolve func(ctx context.Context) (string, error)
+	Key     []byte
+	HTTP    *http.Client
+	Now     func() time.Time
+
+	mu     sync.Mutex
+	cached string
 }
 
-// Submit submits one command (engine.Engine's signature).
+// Submit submits one command (engine.Engine's signature); Unavailable
+// when the engine cannot be reached or its answer is not known.
 func (c *Client) Submit(ctx context.Context, cmd engine.Command) engine.Result {
 	res, err := c.SubmitMany(ctx, []engine.Command{cmd})
 	if err != nil {
@@ -190,21 +243,98 @@ func (c *Client) Submit(ctx context.Context, cmd engine.Command) engine.Result {
 	return res[0]
 }
 
+// SubmitProjected submits one command and answers once the store shows it
+// (spot.Runtime's SubmitProjected over the wire): ErrNotProjected with the
+// result when the engine applied it but the store did not show it in time.
+func (c *Client) SubmitProjected(ctx context.Context, cmd engine.Command) (engine.Result, error) {
+	res, err := c.submit(ctx, []engine.Command{cmd}, WaitProjected)
+	if err != nil {
+		return engine.Result{Code: engine.Unavailable}, nil
+	}
+	if res[0].notProjected {
+		return res[0].Result, ErrNotProjected
+	}
+	return res[0].Result, nil
+}
+
 // SubmitMany submits commands in one request and returns their answers in
 // order; an error means none is known (the caller retries by its refs).
 func (c *Client) SubmitMany(ctx context.Context, cmds []engine.Command) ([]engine.Result, error) {
+	res, err := c.submit(ctx, cmds, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]engine.Result, len(res))
+	for i := range res {
+		out[i] = res[i].Result
+	}
+	return out, nil
+}
+
+// errNotSent marks a request the engine certainly did not take: its
+// connection was refused, or an engine that is not active answered it.
+type errNotSent struct{ err error }
+
+func (e errNotSent) Error() string { return e.err.Error() }
+func (e errNotSent) Unwrap() error { return e.err }
+
+// submit sends to the engine Resolve names; when that engine certainly did
+// not take the request and Resolve now names another, it sends once more
+// there (a standby took over). Nothing is sent twice to one engine.
+func (c *Client) submit(ctx context.Context, cmds []engine.Command, wait string) ([]answer, error) {
 	body := encodeCommands(cmds)
+	base, err := c.base(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.send(ctx, base, body, wait, len(cmds))
+	var ns errNotSent
+	if err == nil || !errors.As(err, &ns) || c.Resolve == nil {
+		return res, err
+	}
+	next, rerr := c.base(ctx, true)
+	if rerr != nil || next == base {
+		return nil, err
+	}
+	return c.send(ctx, next, body, wait, len(cmds))
+}
+
+// base is the engine's base URL, resolved again when fresh is set.
+func (c *Client) base(ctx context.Context, fresh bool) (string, error) {
+	if c.Resolve == nil {
+		return c.URL, nil
+	}
+	c.mu.Lock()
+	cached := c.cached
+	c.mu.Unlock()
+	if cached != "" && !fresh {
+		return cached, nil
+	}
+	u, err := c.Resolve(ctx)
+	if err != nil {
+		return "", err
+	}
+	c.mu.Lock()
+	c.cached = u
+	c.mu.Unlock()
+	return u, nil
+}
+
+func (c *Client) send(ctx context.Context, base string, body []byte, wait string, n int) ([]answer, error) {
 	now := time.Now
 	if c.Now != nil {
 		now = c.Now
 	}
 	ts := strconv.FormatInt(now().UnixMilli(), 10)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+Path, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+Path, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set(HeaderTime, ts)
-	req.Header.Set(HeaderSig, sign(c.Key, ts, body))
+	if wait != "" {
+		req.Header.Set(HeaderWait, wait)
+	}
+	req.Header.Set(HeaderSig, sign(c.Key, ts, wait, body))
 	req.Header.Set("Content-Type", "application/octet-stream")
 	hc := c.HTTP
 	if hc == nil {
@@ -212,6 +342,9 @@ func (c *Client) SubmitMany(ctx context.Context, cmds []engine.Command) ([]engin
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
+		if op := (*net.OpError)(nil); errors.As(err, &op) && op.Op == "dial" {
+			return nil, errNotSent{err}
+		}
 		return nil, err
 	}
 	defer resp.Body.Close()
@@ -219,8 +352,11 @@ func (c *Client) SubmitMany(ctx context.Context, cmds []engine.Command) ([]engin
 	if err != nil {
 		return nil, err
 	}
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		return nil, errNotSent{fmt.Errorf("remote: engine answered %s: %.200s", resp.Status, out)}
+	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("remote: engine answered %s: %.200s", resp.Status, out)
 	}
-	return decodeResults(out, len(cmds))
+	return decodeResults(out, n)
 }
