@@ -1,22 +1,35 @@
-// Command engine is the matching engine service of Tenger's AWS runtime: one
-// Fargate task running the spot engine (internal/spot) on the orders FIFO
-// queue (message group = symbol) and the DynamoDB table, with its journal
-// and book snapshots in ENGINE_DATA_DIR (default /data, the task's EFS
-// mount). It reports health on HEALTH_ADDR (default :8081, GET /healthz).
-// SIGTERM stops the loop after the batch in hand, writes a snapshot and
-// closes the journal; ECS waits for it up to the task's stop timeout.
+// Command engine is the engine task of Tenger's AWS runtime: it runs the
+// engine that owns the spot balances (internal/spot.Runtime: the engine,
+// its journal and snapshots on the task's EFS mount, the store projection
+// into DynamoDB, market data and reference prices) and serves its private
+// endpoint (internal/engine/remote) to the API functions in the VPC.
+//
+// Two tasks run. The active one holds the engine lease (an item in the
+// table) and writes its private address into it; the functions read that
+// item to find it. The other waits as a standby and, once the lease lapses
+// or is given up, takes it, replays the journal on EFS and serves. A task
+// that cannot renew its lease exits at once, before a standby can take
+// it, so two engines never write the journal.
+//
+// It reports health on HEALTH_ADDR (default :8081, GET /healthz): a
+// standby is healthy. SIGTERM stops the endpoint after the requests in
+// hand, writes a snapshot, closes the journal and gives the lease up.
 //
 // `engine healthcheck` probes /healthz and exits 0 or 1: the container image
 // is distroless (no shell, no curl), so the binary is its own health probe.
 //
-// Environment: TABLE_NAME and ORDERS_QUEUE_URL (required), WS_ENDPOINT (the
-// WebSocket API's management endpoint: the market channels are published
-// from here), ENGINE_DATA_DIR, HEALTH_ADDR, STAGE, LOG_LEVEL; AWS
-// credentials and region come from the task role.
+// Environment: TABLE_NAME, ENGINE_KEY (the endpoint's signing key, from a
+// secret), ENGINE_LISTEN (default :8082), ENGINE_ADVERTISE (host:port the
+// functions reach; by default the task's private address from the ECS
+// metadata endpoint and ENGINE_LISTEN's port), ENGINE_DATA_DIR (default
+// /data), WS_ENDPOINT (the market channels are published from here),
+// REFPRICE_SOURCES, HEALTH_ADDR, STAGE, LOG_LEVEL; AWS credentials and
+// region come from the task role.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -29,15 +42,16 @@ import (
 	"github.com/rs/zerolog"
 
 	"tenger/internal/gctune"
-	"tenger/internal/marketdata"
 	"tenger/internal/platform"
-	"tenger/internal/refprice"
-	"tenger/internal/spot"
 )
 
 const (
 	defaultHealthAddr = ":8081"
+	defaultListen     = ":8082"
 	defaultDataDir    = "/data"
+	// leaseTTL: a standby takes over at most this long after the active
+	// task died; the active renews every third of it.
+	leaseTTL = 15 * time.Second
 )
 
 func main() {
@@ -66,63 +80,101 @@ func run(log zerolog.Logger) error {
 		return err
 	}
 	defer d.Close()
-	if d.Orders == nil {
-		return errors.New(platform.EnvOrdersQueue + " is not set")
+	if d.EngineKey == nil {
+		return errors.New(platform.EnvEngineKey + " is not set")
 	}
-	// Trades and depth feed the market data service, which stores trades,
-	// tickers and klines in the table for the API functions and publishes
-	// the market channels (depth every 100 ms at most, trades, tickers,
-	// klines) straight to the WebSocket API's subscribers: the engine is
-	// the only process that sees the books, and a depth picture ten times
-	// a second per pair would be a costly and slow detour through the table
-	// and its stream. The publishing is queued (UseAsyncMarketPush), so
-	// slow clients never hold up the feed. Without WS_ENDPOINT it pushes
-	// nothing. Matching does not depend on it.
+	listen := getenv("ENGINE_LISTEN", defaultListen)
+	addr, owner, err := advertise(ctx, listen)
+	if err != nil {
+		return err
+	}
+	// The market channels are published straight to the WebSocket API's
+	// connections from here, queued so slow clients never hold up the feed.
 	d.UseAsyncMarketPush()
-	var feed marketdata.Feed
-	md, err := d.MarketData()
-	if err != nil {
-		log.Warn().Err(err).Msg("market data unavailable; the engine runs without its feed")
-	} else {
-		md.Start()
-		defer md.Stop()
-		feed = md
-	}
-	// The reference prices are formed here, where the books are: sampled
-	// from the depth the engine publishes to the market data service,
-	// combined with the external sources of $REFPRICE_SOURCES, pinned by
-	// the operator's item in the table (tenger prices --aws pin ...).
-	if md != nil {
-		if err := d.StartRefPrices(ctx, md, refprice.StoreSource{Store: d.Store}); err != nil {
-			return fmt.Errorf("reference prices: %w", err)
-		}
-	}
-	dataDir := getenv("ENGINE_DATA_DIR", defaultDataDir)
-	svc, err := newService(ctx, spot.EngineOptions{Store: d.Store, Ledger: d.Ledger(), Markets: d.Markets, Orders: d.Orders,
-		DataDir: dataDir, Feed: feed, Prices: d.RefPrices(), Log: log, Now: d.Now, Exclusive: true},
-		serviceOptions{MinWait: time.Second})
-	if err != nil {
-		return fmt.Errorf("engine start (data dir %s): %w", dataDir, err)
+	svc := newService(d, config{DataDir: getenv("ENGINE_DATA_DIR", defaultDataDir), Listen: listen, Advertise: addr,
+		Owner: owner, LeaseTTL: leaseTTL, Key: d.EngineKey}, log)
+	// A lost lease ends the process at once: another engine may already
+	// be writing the journal. The journal holds every answered command.
+	svc.onLost = func(err error) {
+		log.Error().Err(err).Msg("engine lease lost: stopping now")
+		os.Exit(3)
 	}
 
-	srv := &http.Server{Addr: getenv("HEALTH_ADDR", defaultHealthAddr), Handler: svc.healthHandler(), ReadHeaderTimeout: 5 * time.Second}
-	ln, err := net.Listen("tcp", srv.Addr)
+	hs := &http.Server{Addr: getenv("HEALTH_ADDR", defaultHealthAddr), Handler: svc.healthHandler(), ReadHeaderTimeout: 5 * time.Second}
+	ln, err := net.Listen("tcp", hs.Addr)
 	if err != nil {
-		_ = svc.eng.Stop()
 		return fmt.Errorf("health listener: %w", err)
 	}
 	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error().Err(err).Msg("health server stopped")
 		}
 	}()
-	log.Info().Str("health", srv.Addr).Str("data_dir", dataDir).Msg("engine started")
-
+	log.Info().Str("health", hs.Addr).Str("advertise", addr).Str("owner", owner).Msg("engine task started")
 	err = svc.run(ctx)
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = srv.Shutdown(shutdown)
+	_ = hs.Shutdown(shutdown)
 	return err
+}
+
+// advertise is the address the functions reach this task's endpoint at,
+// and the task's name as a lease owner: ENGINE_ADVERTISE, or the task's
+// private address from the ECS task metadata endpoint.
+func advertise(ctx context.Context, listen string) (addr, owner string, err error) {
+	host, _ := os.Hostname()
+	if a := os.Getenv("ENGINE_ADVERTISE"); a != "" {
+		return a, host + "/" + a, nil
+	}
+	_, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", "", fmt.Errorf("ENGINE_LISTEN %q: %w", listen, err)
+	}
+	uri := os.Getenv("ECS_CONTAINER_METADATA_URI_V4")
+	if uri == "" {
+		return "", "", errors.New("neither ENGINE_ADVERTISE nor the ECS metadata endpoint is set")
+	}
+	ip, arn, err := taskAddress(ctx, http.DefaultClient, uri)
+	if err != nil {
+		return "", "", err
+	}
+	return net.JoinHostPort(ip, port), arn, nil
+}
+
+// taskMetadata is the part of the ECS task metadata (v4) read here.
+type taskMetadata struct {
+	TaskARN    string `json:"TaskARN"`
+	Containers []struct {
+		Networks []struct {
+			IPv4Addresses []string `json:"IPv4Addresses"`
+		} `json:"Networks"`
+	} `json:"Containers"`
+}
+
+// taskAddress reads the task's private IPv4 address and ARN from the ECS
+// task metadata endpoint v4 (uri + "/task").
+func taskAddress(ctx context.Context, hc *http.Client, uri string) (ip, arn string, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, uri+"/task", nil)
+	if err != nil {
+		return "", "", err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return "", "", fmt.Errorf("task metadata: %w", err)
+	}
+	defer resp.Body.Close()
+	var m taskMetadata
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		return "", "", fmt.Errorf("task metadata: %w", err)
+	}
+	for _, c := range m.Containers {
+		for _, n := range c.Networks {
+			if len(n.IPv4Addresses) > 0 {
+				return n.IPv4Addresses[0], m.TaskARN, nil
+			}
+		}
+	}
+	return "", "", errors.New("task metadata: no private IPv4 address")
 }
 
 // healthcheck asks the running engine for its health: exit status 0 when

@@ -12,7 +12,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi/types"
 	"github.com/rs/zerolog"
 
-	"tenger/internal/platform"
 	"tenger/internal/push/apigw"
 )
 
@@ -63,21 +62,20 @@ func (m *mgmtRec) of(conn string) []marketMsg {
 	return out
 }
 
-// TestMarketChannelsReachWebSocketClients wires the engine as main does in
-// AWS (the API Gateway adapter as the push port, UseAsyncMarketPush, the
-// market data service as the engine's feed) on embedded ports: a trade on
+// TestMarketChannelsReachWebSocketClients wires the engine task as main
+// does in AWS (the API Gateway adapter as the push port,
+// UseAsyncMarketPush, the market data service as the engine's feed) on
+// embedded ports, with orders from a function through the endpoint: a trade on
 // btcusdt reaches a WebSocket connection subscribed to the pair's trade,
 // depth and ticker channels; a connection subscribed to another pair sees
 // only that pair, and one subscribed to nothing sees nothing.
 func TestMarketChannelsReachWebSocketClients(t *testing.T) {
-	x := newExchange(t)
+	w := newWorld(t)
 	const seller, buyer = "10000001", "10000002"
-	x.deposit(seller, "BTC", "1")
-	x.deposit(buyer, "USDT", "10000")
 	ctx := context.Background()
 
 	api := &mgmtRec{posts: map[string][]string{}, gone: map[string]bool{}, wake: make(chan struct{}, 1)}
-	fan := apigw.New(x.st, api, apigw.Options{Logger: zerolog.Nop()})
+	fan := apigw.New(w.st, api, apigw.Options{Logger: zerolog.Nop()})
 	for conn, channels := range map[string][]string{
 		"btc-viewer": {"market_btcusdt_trade_ticker", "market_btcusdt_depth_step0", "market_btcusdt_ticker"},
 		"eth-viewer": {"market_ethusdt_trade_ticker", "market_ethusdt_depth_step0"},
@@ -93,18 +91,14 @@ func TestMarketChannelsReachWebSocketClients(t *testing.T) {
 		}
 	}
 
-	d := &platform.Deps{Store: x.st, Markets: x.cat, Push: fan, Log: zerolog.Nop(), Now: time.Now}
-	d.UseAsyncMarketPush()
-	md, err := d.MarketData()
-	if err != nil {
-		t.Fatal(err)
-	}
-	md.Start()
-	sigterm := start(t, x.service(md))
-
-	x.place(seller, "SELL", "50000", "0.1")
-	x.place(seller, "SELL", "51000", "0.2")
-	x.place(buyer, "BUY", "50000", "0.1")
+	tk := w.task("task-a", fan)
+	tk.waitRole(t, roleActive)
+	fn := w.client()
+	credit(t, fn, seller, "BTC", "1")
+	credit(t, fn, buyer, "USDT", "10000")
+	place(t, fn, seller, "SELL", "50000", "0.1")
+	place(t, fn, seller, "SELL", "51000", "0.2")
+	place(t, fn, buyer, "BUY", "50000", "0.1")
 
 	seen := func() (trade, depth, ticker bool) {
 		for _, m := range api.of("btc-viewer") {
@@ -133,11 +127,7 @@ func TestMarketChannelsReachWebSocketClients(t *testing.T) {
 			t.Fatalf("btc viewer got trade %v, depth %v, ticker %v: %q", trade, depth, ticker, api.posts["btc-viewer"])
 		}
 	}
-	if err := sigterm(); err != nil {
-		t.Fatal(err)
-	}
-	md.Stop()
-	if err := d.Close(); err != nil {
+	if err := tk.stop(); err != nil {
 		t.Fatal(err)
 	}
 	// The ethusdt viewer may see its (empty) book, never btcusdt's data.

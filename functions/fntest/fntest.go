@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,8 +20,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"tenger/internal/awslambda"
+	"tenger/internal/engine/lease"
+	"tenger/internal/engine/remote"
 	"tenger/internal/httpapi"
 	"tenger/internal/notify"
+	"tenger/internal/platform"
+	"tenger/internal/spot"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store/dynamo"
 	"tenger/localstack/ddblocal"
 )
@@ -157,4 +163,41 @@ func Call(t testing.TB, h awslambda.HTTPFunc, ev events.APIGatewayV2HTTPRequest,
 		}
 	}
 	return env
+}
+
+// EngineKey signs the test engine's endpoint.
+var EngineKey = []byte("fntest-engine-key-0123456789abcdef")
+
+// Engine runs the engine that owns the spot balances on st as the engine
+// task does in AWS: its journal in a temp dir, its projection into st,
+// its endpoint on a local port, and the lease item naming that port. It
+// sets d.EngineRemote, so d's services reach it as a function's do, and
+// returns the engine (to check it against the store); it stops when the
+// test ends.
+func Engine(t testing.TB, d *platform.Deps) *spot.Runtime {
+	t.Helper()
+	rt, err := spot.StartRuntime(context.Background(), spot.RuntimeOptions{Dir: t.TempDir(), Store: d.Store, Coins: d.Coins,
+		Markets: d.Markets, Counter: spotfunds.Counter, Log: d.Log, SnapshotEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(remote.Handler(rt, EngineKey, nil))
+	l := lease.New(d.Store, platform.EngineLease, "fntest", time.Hour, nil)
+	l.Advertise(strings.TrimPrefix(srv.URL, "http://"))
+	if ok, err := l.TryAcquire(context.Background()); !ok || err != nil {
+		t.Fatalf("engine lease: %v %v", ok, err)
+	}
+	t.Cleanup(func() {
+		srv.Close()
+		_ = rt.Close()
+	})
+	UseEngine(d)
+	return rt
+}
+
+// UseEngine has d's services reach the engine Engine started, as another
+// function's process would.
+func UseEngine(d *platform.Deps) {
+	d.EngineRemote = platform.NewRemoteEngine(d.Store, d.Coins, EngineKey)
+	d.EngineKey = EngineKey
 }

@@ -1,9 +1,10 @@
 // Command trade is the Lambda function behind the HTTP API's spot trading
 // routes (/fe-ex-api/order/* and /fe-ex-api/trade/*): order entry, cancels
-// and the order and trade queries. Placing an order holds the funds, stores
-// the order and its outbox record in one transaction and then sends the
-// command to the orders FIFO queue ($ORDERS_QUEUE_URL, required); the
-// engine service (engine-fargate) matches and settles it.
+// and the order and trade queries. Orders, cancels and amends are commands
+// to the engine task (engine-fargate) over its private endpoint in the VPC
+// (platform.RemoteEngine, signed with the key of $ENGINE_KEY_SECRET_ARN):
+// the engine checks the balance, holds, matches and answers once the
+// command is in its journal and the table shows it.
 // Build: scripts/build-lambdas.sh (GOOS=linux GOARCH=arm64, bootstrap).
 package main
 

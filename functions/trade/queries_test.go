@@ -2,13 +2,11 @@ package main
 
 import (
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
 	"tenger/functions/fntest"
@@ -17,12 +15,13 @@ import (
 	"tenger/internal/httpapi"
 	"tenger/internal/ledger"
 	"tenger/internal/spot"
-	"tenger/internal/store"
+	"tenger/internal/spotfunds"
 )
 
 // TestTradeQueriesFromSampleEvents drives the rest of the trade function's
 // routes with recorded HTTP API v2 events, on DynamoDB Local with the engine
-// matching and settling from the embedded orders queue: user A (2000 USDT)
+// the engine task's endpoint
+// matching and projecting into the same table: user A (2000 USDT)
 // rests two BTC buys and an ETH buy, user B (0.05 BTC) sells into the first
 // buy twice (an API client, header auth), so it is partially filled. Then:
 // fee_rate (a base64 body, before and after trading), detail and
@@ -49,23 +48,6 @@ func TestTradeQueriesFromSampleEvents(t *testing.T) {
 	if fr.FeeCoin {
 		t.Error("fee_rate: feeCoin set")
 	}
-
-	eng, err := spot.NewEngine(ctx, spot.EngineOptions{Store: e.st, Ledger: e.led, Markets: e.d.Markets, Orders: e.orders,
-		DataDir: filepath.Join(e.dir, "engine"), Log: zerolog.New(e.logs)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng.Start()
-	engineStopped := false
-	stopEngine := func() {
-		if !engineStopped {
-			engineStopped = true
-			if err := eng.Stop(); err != nil {
-				t.Error(err)
-			}
-		}
-	}
-	t.Cleanup(stopEngine)
 
 	place := func(sample string, fill map[string]string) string {
 		t.Helper()
@@ -323,26 +305,17 @@ func TestTradeQueriesFromSampleEvents(t *testing.T) {
 	// cancel_all without a symbol ends the ETH order too.
 	fntest.Call(t, h, fntest.SampleEvent(t, "http_order_cancel_all.json", map[string]string{"token": ta, "symbol": ""}), new(httpapi.Empty))
 	e.waitOrder(t, ua, o3, "cancelled", func(o spot.Order) bool { return o.Status == spot.StatusCancelled })
-	stopEngine()
 	e.expect(t, "at the end", ua, "USDT", "1500", "0")
 	e.expect(t, "at the end", ua, "BTC", "0.00999", "0")
 	e.expect(t, "at the end", ub, "BTC", "0.04", "0")
 	e.expect(t, "at the end", ub, "USDT", "499.5", "0")
 	for coin, want := range map[string]string{"BTC": "0.00001", "USDT": "0.5"} {
-		b, err := e.led.Balance(ctx, ledger.FeeAccount(), coin)
+		b, err := e.led.Balance(ctx, ledger.EngineFeeAccount(), coin)
 		if err != nil || !b.Available.Equal(dec(want)) {
 			t.Errorf("fee account %s = %s, %v; want %s", coin, b.Available, err, want)
 		}
 	}
-	for _, sym := range []string{"btcusdt", "ethusdt"} {
-		if out, err := e.st.Query(ctx, store.Query{PK: "SOUT#" + sym}); err != nil || len(out.Items) != 0 {
-			t.Errorf("%s outbox at the end = %v, %v", sym, out.Items, err)
-		}
-	}
-	rep, err := e.led.Audit(ctx, "USDT", "BTC", "ETH")
-	if err != nil || !rep.Clean() {
-		t.Fatalf("audit: %v %v", rep.Problems, err)
-	}
+	e.audit(t, "USDT", "BTC", "ETH")
 	if logs := e.logs.String(); strings.Contains(logs, ta) || strings.Contains(logs, tb) {
 		t.Error("a session token reached the logs")
 	}
@@ -367,22 +340,46 @@ func (e *tradeEnv) signUp(t *testing.T, email string) (uid, token string) {
 }
 
 // fund deposits amount of coin to the user's spot account from a chain.
+// fund credits a deposit through the engine, as the deposit flow does.
 func (e *tradeEnv) fund(t *testing.T, id, uid, chain, coin, amount string) {
 	t.Helper()
-	if _, err := e.led.Post(e.ctx, ledger.Posting{ID: id, Reason: "deposit",
-		Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount(chain), ledger.UserAccount(uid, ledger.Spot), coin, dec(amount))}}); err != nil {
+	if err := e.d.SpotFunds().Credit(e.ctx, spotfunds.Move{Ref: id, UID: uid, Coin: coin, Amount: dec(amount),
+		Other: ledger.ChainAccount(chain), Reason: "deposit"}); err != nil {
 		t.Fatal(err)
 	}
 }
 
+// expect waits (the table trails the engine by the projection, for the
+// answers given at the journal) until the table shows the balance.
 func (e *tradeEnv) expect(t *testing.T, stage, uid, coin, avail, frozen string) {
 	t.Helper()
-	b, err := e.led.Balance(e.ctx, ledger.UserAccount(uid, ledger.Spot), coin)
-	if err != nil {
-		t.Fatal(err)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := e.led.Balance(e.ctx, ledger.UserAccount(uid, ledger.Spot), coin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Available.Equal(dec(avail)) && b.Frozen.Equal(dec(frozen)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%s: %s %s available %s frozen %s, want %s and %s", stage, uid, coin, b.Available, b.Frozen, avail, frozen)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	if !b.Available.Equal(dec(avail)) || !b.Frozen.Equal(dec(frozen)) {
-		t.Errorf("%s: %s %s available %s frozen %s, want %s and %s", stage, uid, coin, b.Available, b.Frozen, avail, frozen)
+}
+
+// audit checks that the engine's balances are the table's and that the
+// postings explain them.
+func (e *tradeEnv) audit(t *testing.T, coins ...string) {
+	t.Helper()
+	if problems, err := e.eng.Verify(e.ctx); err != nil || len(problems) != 0 {
+		t.Fatalf("engine and table disagree: %v %v", problems, err)
+	}
+	rep, err := e.led.Audit(e.ctx, coins...)
+	if err != nil || !rep.Clean() {
+		t.Fatalf("audit: %v %v", rep.Problems, err)
 	}
 }
 

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,39 +15,37 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tenger/functions/fntest"
+	"tenger/internal/apperr"
 	"tenger/internal/awslambda"
 	"tenger/internal/coins"
 	"tenger/internal/httpapi"
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
-	"tenger/internal/matching"
 	"tenger/internal/platform"
-	qembedded "tenger/internal/queue/embedded"
 	"tenger/internal/spot"
-	"tenger/internal/store"
 	"tenger/internal/store/dynamo"
 )
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
-func TestHandlerNeedsOrdersQueue(t *testing.T) {
-	if _, err := newHandler(&platform.Deps{}); err == nil || !strings.Contains(err.Error(), platform.EnvOrdersQueue) {
-		t.Fatalf("newHandler without the orders queue = %v", err)
+func TestHandlerNeedsTheEngine(t *testing.T) {
+	if _, err := newHandler(&platform.Deps{}); !errors.Is(err, platform.ErrNoEngine) {
+		t.Fatalf("newHandler without the engine = %v", err)
 	}
 }
 
 // TestTradeFromSampleEvents drives the trade function as API Gateway does,
 // with recorded HTTP API v2 events, against the DynamoDB adapter on
-// DynamoDB Local and an embedded orders queue (standing in for SQS FIFO): a
-// user funded through the ledger places a limit buy (cookie auth): the
-// funds are held, the order is stored NEW with its outbox record and the
-// place command is queued under the symbol's group; a retry with the same
-// clientOrderId holds nothing twice; the order is listed; the cancel (header
-// auth) queues a cancel command, and the engine settling it releases the
-// hold and finishes the order.
+// DynamoDB Local and the engine task's endpoint (the engine projecting into
+// the same table): a user funded through the engine places a limit buy
+// (cookie auth): the engine holds the funds and the table shows the order
+// NEW when the call answers; a retry with the same clientOrderId holds
+// nothing twice; an order beyond the balance is refused in the call; the
+// order is listed; the cancel (header auth) releases the hold and ends the
+// order; engine, table and postings agree.
 func TestTradeFromSampleEvents(t *testing.T) {
 	e := newTradeEnv(t)
-	ctx, st, orders, d, h, profile, box, logs, dir := e.ctx, e.st, e.orders, e.d, e.h, e.profile, e.box, e.logs, e.dir
+	ctx, d, h, profile, box, logs := e.ctx, e.d, e.h, e.profile, e.box, e.logs
 
 	// Sign up and in through the profile function's routers.
 	const email = "sample.user@tenger.example"
@@ -63,23 +60,7 @@ func TestTradeFromSampleEvents(t *testing.T) {
 	if uid == "" || tok == "" {
 		t.Fatalf("sign-up: uid %q", uid)
 	}
-
-	led := e.led
-	acct := ledger.UserAccount(uid, ledger.Spot)
-	if _, err := led.Post(ctx, ledger.Posting{ID: "deposit:TRC20:tx-trade-fn:0", Reason: "deposit",
-		Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount("TRC20"), acct, "USDT", dec("1000"))}}); err != nil {
-		t.Fatal(err)
-	}
-	expectUSDT := func(stage, avail, frozen string) {
-		t.Helper()
-		b, err := led.Balance(ctx, acct, "USDT")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !b.Available.Equal(dec(avail)) || !b.Frozen.Equal(dec(frozen)) {
-			t.Errorf("%s: USDT available %s frozen %s, want %s and %s", stage, b.Available, b.Frozen, avail, frozen)
-		}
-	}
+	e.fund(t, "deposit:TRC20:tx-trade-fn:0", uid, "TRC20", "USDT", "1000")
 
 	// Place: 0.01 BTC at 50000 holds 500 USDT.
 	fill := map[string]string{"token": tok, "price": "50000", "volume": "0.01", "clientOrderId": "fn-sample-1"}
@@ -90,14 +71,10 @@ func TestTradeFromSampleEvents(t *testing.T) {
 	if created.OrderID == "" {
 		t.Fatal("no order id")
 	}
-	expectUSDT("after the order", "500", "500")
+	e.expect(t, "after the order", uid, "USDT", "500", "500")
 	o, err := d.Spot().GetOrder(ctx, uid, created.OrderID)
 	if err != nil || o.Status != spot.StatusNew || o.Symbol != "btcusdt" || !o.Price.Equal(dec("50000")) {
 		t.Fatalf("stored order = %+v, %v", o, err)
-	}
-	outbox, err := st.Query(ctx, store.Query{PK: "SOUT#btcusdt"})
-	if err != nil || len(outbox.Items) != 1 || strings.TrimLeft(outbox.Items[0].Str(store.AttrSK), "0") != created.OrderID {
-		t.Fatalf("outbox = %v, %v", outbox.Items, err)
 	}
 	// A retry (same clientOrderId) returns the first order and holds nothing more.
 	var retried struct {
@@ -107,19 +84,11 @@ func TestTradeFromSampleEvents(t *testing.T) {
 	if retried.OrderID != created.OrderID {
 		t.Errorf("retry made order %s, first %s", retried.OrderID, created.OrderID)
 	}
-	expectUSDT("after the retry", "500", "500")
-	// The place command is on the orders queue, grouped by symbol; put it back.
-	ds, err := orders.Receive(ctx, 10, time.Minute, 0)
-	if err != nil || len(ds) != 1 {
-		t.Fatalf("orders queue holds %d commands, want 1 (%v)", len(ds), err)
-	}
-	var cmd matching.Command
-	if err := matching.DecodeCommand(ds[0].Body, &cmd); err != nil || cmd.Kind != matching.CmdPlace ||
-		fmt.Sprint(cmd.OrderID) != created.OrderID || ds[0].Group != "btcusdt" || ds[0].DedupID != "place:"+created.OrderID {
-		t.Fatalf("queued command = %+v (group %s dedup %s), %v", cmd, ds[0].Group, ds[0].DedupID, err)
-	}
-	if err := orders.ChangeVisibility(ctx, ds[0].ReceiptHandle, 0); err != nil {
-		t.Fatal(err)
+	e.expect(t, "after the retry", uid, "USDT", "500", "500")
+	// The engine refuses what the balance cannot cover, in the call.
+	big := map[string]string{"token": tok, "price": "50000", "volume": "0.02", "clientOrderId": "fn-sample-2"}
+	if _, env := fntest.Do(t, h, fntest.SampleEvent(t, "http_order_create.json", big)); env.Code != apperr.CodeTradeInsufficient {
+		t.Fatalf("an order beyond the balance: %+v", env)
 	}
 
 	// Open orders (cookie auth).
@@ -129,65 +98,35 @@ func TestTradeFromSampleEvents(t *testing.T) {
 		t.Fatalf("list/new = %+v", open)
 	}
 
-	// Cancel (header auth) queues a cancel command after the place.
-	fntest.Call(t, h, fntest.SampleEvent(t, "http_order_cancel.json", map[string]string{"token": tok, "orderId": created.OrderID}), new(json.RawMessage))
-	// Someone else's token cannot read the order.
+	// Someone else's token cannot cancel the order; the owner's can.
 	if env := fntest.Call(t, h, fntest.SampleEvent(t, "http_order_cancel.json", map[string]string{"token": "not-a-session", "orderId": created.OrderID}), nil); env.Code == "0" {
 		t.Errorf("cancel without a session accepted: %+v", env)
 	}
-
-	// The engine consumes both commands and settles them on the same table.
-	eng, err := spot.NewEngine(ctx, spot.EngineOptions{Store: st, Ledger: led, Markets: d.Markets, Orders: orders,
-		DataDir: filepath.Join(dir, "engine"), Log: zerolog.New(logs)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng.Start()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		o, err = d.Spot().GetOrder(ctx, uid, created.OrderID)
-		if err == nil && o.Status == spot.StatusCancelled {
-			break
-		}
-		if time.Now().After(deadline) {
-			_ = eng.Stop()
-			t.Fatalf("order not cancelled by the engine: %+v, %v", o, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if err := eng.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	expectUSDT("after the cancel", "1000", "0")
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_order_cancel.json", map[string]string{"token": tok, "orderId": created.OrderID}), new(json.RawMessage))
+	e.waitOrder(t, uid, created.OrderID, "cancelled", func(o spot.Order) bool { return o.Status == spot.StatusCancelled })
+	e.expect(t, "after the cancel", uid, "USDT", "1000", "0")
 	fntest.Call(t, h, fntest.SampleEvent(t, "http_order_list_new.json", map[string]string{"token": tok}), &open)
 	if open.Count != 0 {
 		t.Errorf("list/new after the cancel = %+v", open)
 	}
-	if outbox, err := st.Query(ctx, store.Query{PK: "SOUT#btcusdt"}); err != nil || len(outbox.Items) != 0 {
-		t.Errorf("outbox after settlement = %v, %v", outbox.Items, err)
-	}
-	rep, err := led.Audit(ctx, "USDT", "BTC")
-	if err != nil || !rep.Clean() {
-		t.Fatalf("audit: %v %v", rep.Problems, err)
-	}
+	e.audit(t, "USDT", "BTC")
 	if strings.Contains(logs.String(), tok) {
 		t.Error("the session token reached the logs")
 	}
 }
 
-// tradeEnv is the trade function on DynamoDB Local (a fresh table) with an
-// embedded orders queue standing in for SQS FIFO, as the Lambda runs it.
+// tradeEnv is the trade function on DynamoDB Local (a fresh table) with
+// the engine task's endpoint, as the Lambda runs it.
 type tradeEnv struct {
 	ctx     context.Context
 	st      *dynamo.Store
-	orders  *qembedded.Queue
+	eng     *spot.Runtime
 	d       *platform.Deps
 	led     *ledger.Ledger
 	h       awslambda.HTTPFunc // the trade function
 	profile awslambda.HTTPFunc // the profile function (sign-up and sign-in)
 	box     *fntest.Recorder
 	logs    *syncBuffer
-	dir     string
 }
 
 func newTradeEnv(t *testing.T) *tradeEnv {
@@ -195,18 +134,9 @@ func newTradeEnv(t *testing.T) *tradeEnv {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	t.Cleanup(cancel)
 	st := fntest.Table(t, "trade-fn")
-	dir := t.TempDir()
-	qdb, err := qembedded.Open(filepath.Join(dir, "queue"), qembedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = qdb.Close() })
-	orders, err := qdb.Queue("orders", qembedded.QueueOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &tradeEnv{ctx: ctx, st: st, orders: orders, box: &fntest.Recorder{}, logs: &syncBuffer{}, dir: dir}
+	e := &tradeEnv{ctx: ctx, st: st, box: &fntest.Recorder{}, logs: &syncBuffer{}}
 	e.d = e.deps(t)
+	e.eng = fntest.Engine(t, e.d)
 	e.led = e.d.Ledger()
 	handler, err := newHandler(e.d)
 	if err != nil {
@@ -219,16 +149,21 @@ func newTradeEnv(t *testing.T) *tradeEnv {
 	return e
 }
 
-// deps builds the platform's ports over the env's table and queue; each
-// call is a fresh process (a cold start of another function instance).
+// deps builds the platform's ports over the env's table, reaching the
+// engine once it runs; each call is a fresh process (a cold start of
+// another function instance).
 func (e *tradeEnv) deps(t *testing.T) *platform.Deps {
 	t.Helper()
 	cc, err := coins.Defaults()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &platform.Deps{Store: e.st, Notify: e.box, Orders: e.orders, Log: zerolog.New(e.logs), Now: time.Now, Coins: cc,
+	d := &platform.Deps{Store: e.st, Notify: e.box, Log: zerolog.New(e.logs), Now: time.Now, Coins: cc,
 		Markets: markets.Defaults(), Config: platform.Config{Stage: "test", SecureCookies: true}}
+	if e.eng != nil {
+		fntest.UseEngine(d)
+	}
+	return d
 }
 
 // syncBuffer is a log sink the handlers and the engine's goroutine share.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ import (
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
 	"tenger/internal/platform"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 	"tenger/internal/wallet"
 	"tenger/internal/withdraw"
@@ -45,11 +47,11 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 // TestWalletFromSampleEvents drives the wallet function as API Gateway
 // does, with recorded HTTP API v2 events, against the DynamoDB adapter on
 // DynamoDB Local: a user signed up and in through the profile routers gets
-// a chain and a bank deposit booked on the ledger, reads the balances
+// a chain and a bank deposit credited by the engine task, reads the balances
 // (cookie auth), moves part to the OTC account, gets a deposit address, and
 // submits a chain and a bank withdrawal with e-mail codes (header auth).
-// Each submit holds the amount and writes the WF# item the workflow starter
-// consumes; the books stay balanced throughout.
+// Each submit writes the WF# item the workflow starter consumes and holds
+// the amount in the engine; engine, table and books agree throughout.
 func TestWalletFromSampleEvents(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -64,6 +66,10 @@ func TestWalletFromSampleEvents(t *testing.T) {
 	}
 	d := &platform.Deps{Store: st, Notify: box, Log: zerolog.New(&logs), Now: clk.Now, Coins: cc, Markets: markets.Defaults(),
 		Config: platform.Config{Stage: "test", SecureCookies: true}}
+	if _, err := newHandler(d); !errors.Is(err, platform.ErrNoEngine) {
+		t.Fatalf("the wallet function without the engine: %v", err)
+	}
+	eng := fntest.Engine(t, d)
 	handler, err := newHandler(d)
 	if err != nil {
 		t.Fatal(err)
@@ -87,15 +93,14 @@ func TestWalletFromSampleEvents(t *testing.T) {
 		t.Fatalf("sign-up: uid %q", uid)
 	}
 
-	// Deposits booked as the deposit watcher books them: from the chain's
-	// and the bank's external accounts.
+	// Deposits credited as the deposit watcher credits them: engine
+	// commands from the chain's and the bank's external accounts.
 	led := ledger.New(st, clk.Now)
-	spot := ledger.UserAccount(uid, ledger.Spot)
-	for _, p := range []ledger.Posting{
-		{ID: "deposit:TRC20:tx-wallet-fn:0", Reason: "deposit", Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount("TRC20"), spot, "USDT", dec("500"))}},
-		{ID: "deposit:bank:K-wallet-fn", Reason: "deposit", Legs: []ledger.Leg{ledger.Move(ledger.BankAccount("KHAN"), spot, "MNT", dec("300000"))}},
+	for _, m := range []spotfunds.Move{
+		{Ref: "deposit:TRC20:tx-wallet-fn:0", UID: uid, Coin: "USDT", Amount: dec("500"), Other: ledger.ChainAccount("TRC20"), Reason: "deposit"},
+		{Ref: "deposit:bank:K-wallet-fn", UID: uid, Coin: "MNT", Amount: dec("300000"), Other: ledger.BankAccount("KHAN"), Reason: "deposit"},
 	} {
-		if _, err := led.Post(ctx, p); err != nil {
+		if err := d.SpotFunds().Credit(ctx, m); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -233,6 +238,9 @@ func TestWalletFromSampleEvents(t *testing.T) {
 	symbols := make([]string, 0)
 	for _, c := range cc.List() {
 		symbols = append(symbols, c.Symbol)
+	}
+	if problems, err := eng.Verify(ctx); err != nil || len(problems) != 0 {
+		t.Fatalf("engine and table disagree: %v %v", problems, err)
 	}
 	rep, err := led.Audit(ctx, symbols...)
 	if err != nil || !rep.Clean() {

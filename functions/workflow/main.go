@@ -63,7 +63,11 @@ func newWorker(d *platform.Deps, comp completer, rails string) (*worker, error) 
 	if rails == RailsSimulated && d.Config.Stage == "prod" {
 		return nil, fmt.Errorf("workflow: the simulated rails are refused in prod")
 	}
-	o := withdraw.Options{Store: d.Store, Ledger: d.Ledger(), Coins: d.Coins, Wallet: d.Wallet(), Auth: d.Auth(),
+	// Holds, settlements and releases are commands to the engine task.
+	if err := d.NeedEngine(); err != nil {
+		return nil, err
+	}
+	o := withdraw.Options{Store: d.Store, Ledger: d.Ledger(), Funds: d.SpotFunds(), Coins: d.Coins, Wallet: d.Wallet(), Auth: d.Auth(),
 		BankLedger: deposit.DefaultBankInfo().Bank, Push: d.Push, Now: d.Now, Log: d.Log}
 	w := &worker{comp: comp, rails: rails, coins: d.Coins}
 	if rails == RailsSimulated {

@@ -26,6 +26,8 @@ import (
 	"tenger/internal/markets"
 	"tenger/internal/notify"
 	"tenger/internal/platform"
+	"tenger/internal/spot"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 	"tenger/internal/wallet"
 	"tenger/internal/withdraw"
@@ -98,6 +100,7 @@ type env struct {
 	ctx   context.Context
 	st    store.Store
 	d     *platform.Deps
+	eng   *spot.Runtime
 	box   *outbox
 	clk   *clock
 	comp  *completions
@@ -117,6 +120,7 @@ func newEnv(t *testing.T) *env {
 	e := &env{ctx: ctx, st: st, box: &outbox{}, clk: &clock{t: time.Now()}, comp: &completions{}, email: "flow@tenger.example"}
 	e.d = &platform.Deps{Store: st, Notify: e.box, Log: zerolog.Nop(), Now: e.clk.Now, Coins: cc, Markets: markets.Defaults(),
 		Config: platform.Config{Stage: "test"}}
+	e.eng = fntest.Engine(t, e.d)
 	a := e.d.Auth()
 	if err := a.SendEmailCode(ctx, auth.Meta{}, e.email, 1); err != nil {
 		t.Fatal(err)
@@ -124,12 +128,11 @@ func newEnv(t *testing.T) *env {
 	if e.uid, err = a.Register(ctx, auth.Meta{}, auth.RegisterInput{Account: auth.Account{Email: e.email}, Password: "Passw0rd2026", Code: e.box.last()}); err != nil {
 		t.Fatal(err)
 	}
-	spot := ledger.UserAccount(e.uid, ledger.Spot)
-	for _, p := range []ledger.Posting{
-		{ID: "deposit:TRC20:tx-flow:0", Reason: "deposit", Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount("TRC20"), spot, "USDT", dec("500"))}},
-		{ID: "deposit:bank:K-flow", Reason: "deposit", Legs: []ledger.Leg{ledger.Move(ledger.BankAccount("KHAN"), spot, "MNT", dec("300000"))}},
+	for _, m := range []spotfunds.Move{
+		{Ref: "deposit:TRC20:tx-flow:0", UID: e.uid, Coin: "USDT", Amount: dec("500"), Other: ledger.ChainAccount("TRC20"), Reason: "deposit"},
+		{Ref: "deposit:bank:K-flow", UID: e.uid, Coin: "MNT", Amount: dec("300000"), Other: ledger.BankAccount("KHAN"), Reason: "deposit"},
 	} {
-		if _, err := e.d.Ledger().Post(ctx, p); err != nil {
+		if err := e.d.SpotFunds().Credit(ctx, m); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -200,6 +203,9 @@ func (e *env) audit(t *testing.T) {
 	var syms []string
 	for _, c := range e.d.Coins.List() {
 		syms = append(syms, c.Symbol)
+	}
+	if problems, err := e.eng.Verify(e.ctx); err != nil || len(problems) != 0 {
+		t.Fatalf("engine and table disagree: %v %v", problems, err)
 	}
 	rep, err := e.d.Ledger().Audit(e.ctx, syms...)
 	if err != nil || !rep.Clean() {

@@ -22,10 +22,6 @@ var _ awslambda.WebSocketHandler = connections{}
 // Errors of newConnections.
 var (
 	errNoPush = errors.New("ws: " + platform.EnvWSEndpoint + " is not set, no WebSocket adapter")
-	// errNoOrdersQueue: without the orders queue an order placed over the
-	// socket would be stored and its funds held, but only the engine's
-	// outbox sweep would ever send it (as for the trade function).
-	errNoOrdersQueue = errors.New("ws: the orders queue is not configured (" + platform.EnvOrdersQueue + ")")
 )
 
 // newConnections builds the handler from the platform's ports: the API
@@ -37,8 +33,9 @@ func newConnections(d *platform.Deps) (connections, error) {
 	if !ok {
 		return connections{}, errNoPush
 	}
-	if d.Orders == nil {
-		return connections{}, errNoOrdersQueue
+	// Orders placed over the socket go to the engine task's endpoint.
+	if err := d.NeedEngine(); err != nil {
+		return connections{}, err
 	}
 	return connections{fanout: fanout.WithRequests(d.OrderRequests())}, nil
 }

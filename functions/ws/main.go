@@ -3,8 +3,9 @@
 // of the main table (with a TTL); replies go out through the API Gateway
 // management API at $WS_ENDPOINT. Request frames (order.place,
 // order.cancel, order.amend, order.cancelAll) run the spot service as the
-// trade function's routes do, so the function needs the orders queue
-// ($ORDERS_QUEUE_URL) as that one does.
+// trade function's routes do, so the function reaches the engine task's
+// endpoint as that one does ($ENGINE_KEY_SECRET_ARN), and answers at the
+// engine's journal.
 package main
 
 import (

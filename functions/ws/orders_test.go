@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -25,54 +24,44 @@ import (
 	"tenger/internal/platform"
 	"tenger/internal/push"
 	"tenger/internal/push/apigw"
-	qembedded "tenger/internal/queue/embedded"
 	"tenger/internal/spot"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 )
 
-func TestNewConnectionsNeedsPushAndOrdersQueue(t *testing.T) {
+func TestNewConnectionsNeedsPushAndTheEngine(t *testing.T) {
 	if _, err := newConnections(&platform.Deps{}); !errors.Is(err, errNoPush) {
 		t.Fatalf("without WS_ENDPOINT: %v", err)
 	}
 	fan := apigw.New(nil, &mgmt{posts: map[string][]string{}}, apigw.Options{})
-	if _, err := newConnections(&platform.Deps{Push: fan}); !errors.Is(err, errNoOrdersQueue) {
-		t.Fatalf("without the orders queue: %v", err)
+	if _, err := newConnections(&platform.Deps{Push: fan}); !errors.Is(err, platform.ErrNoEngine) {
+		t.Fatalf("without the engine: %v", err)
 	}
 }
 
 // TestOrderEntryFromSamples drives the ws function as API Gateway does,
-// with the recorded $connect and $default events, on DynamoDB Local and an
-// embedded orders queue (standing in for SQS FIFO), the spot service built
-// from platform.Deps as the trade function builds it: an order.place
-// before the auth frame is refused (10002) with its id; after it the order
-// is placed (funds held, stored NEW, the place command queued under the
-// symbol's group), a retry with its clientOrderId answers the same order,
-// an off-tick price answers 14007 as /order/create would, the amend and
-// the cancel queue their commands, and a bad frame is answered 410 with
-// its id; every answer goes back through PostToConnection. A connection
+// with the recorded $connect and $default events, on DynamoDB Local and
+// the engine task's endpoint, the spot service built from platform.Deps as
+// the trade function builds it: an order.place before the auth frame is
+// refused (10002) with its id; after it the order is placed (the engine
+// holds the funds, the table shows it NEW), a retry with its clientOrderId
+// answers the same order, an off-tick price answers 14007 as /order/create
+// would, the amend and the cancel end it with the hold released, and a bad
+// frame is answered 410 with its id; every answer goes back through PostToConnection. A connection
 // whose count of requests in flight is full is refused 10011, and once
 // the requests end the count is back to zero.
 func TestOrderEntryFromSamples(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	st := fntest.Table(t, "ws-orders")
-	dir := t.TempDir()
-	qdb, err := qembedded.Open(filepath.Join(dir, "queue"), qembedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = qdb.Close() })
-	orders, err := qdb.Queue("orders", qembedded.QueueOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	cc, err := coins.Defaults()
 	if err != nil {
 		t.Fatal(err)
 	}
 	box := &fntest.Recorder{}
-	d := &platform.Deps{Store: st, Notify: box, Orders: orders, Log: zerolog.Nop(), Now: time.Now, Coins: cc,
+	d := &platform.Deps{Store: st, Notify: box, Log: zerolog.Nop(), Now: time.Now, Coins: cc,
 		Markets: markets.Defaults(), Config: platform.Config{Stage: "test", SecureCookies: true}}
+	eng := fntest.Engine(t, d)
 	api := &mgmt{posts: map[string][]string{}}
 	d.Push = apigw.New(st, api, apigw.Options{Auth: platform.PushAuth(d.Auth()), Logger: zerolog.Nop()})
 	c, err := newConnections(d)
@@ -100,9 +89,25 @@ func TestOrderEntryFromSamples(t *testing.T) {
 	}
 	led := d.Ledger()
 	acct := ledger.UserAccount(uid, ledger.Spot)
-	if _, err := led.Post(ctx, ledger.Posting{ID: "deposit:TRC20:tx-ws-fn:0", Reason: "deposit",
-		Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount("TRC20"), acct, "USDT", decimal.RequireFromString("1000"))}}); err != nil {
+	if err := d.SpotFunds().Credit(ctx, spotfunds.Move{Ref: "deposit:TRC20:tx-ws-fn:0", UID: uid, Coin: "USDT",
+		Amount: decimal.RequireFromString("1000"), Other: ledger.ChainAccount("TRC20"), Reason: "deposit"}); err != nil {
 		t.Fatal(err)
+	}
+	// Order entry over the socket answers at the journal: the table shows
+	// the engine's state once it projected what the engine applied.
+	projected := func() {
+		t.Helper()
+		if problems, err := eng.Verify(ctx); err != nil || len(problems) != 0 {
+			t.Fatalf("engine and table disagree: %v %v", problems, err)
+		}
+	}
+	usdt := func(stage, avail, frozen string) {
+		t.Helper()
+		projected()
+		if b, err := led.Balance(ctx, acct, "USDT"); err != nil || !b.Available.Equal(decimal.RequireFromString(avail)) ||
+			!b.Frozen.Equal(decimal.RequireFromString(frozen)) {
+			t.Fatalf("USDT %s: %+v %v, want %s available, %s frozen", stage, b, err, avail, frozen)
+		}
 	}
 
 	const conn = "Ab1CdEfGhIjKlM="
@@ -150,19 +155,15 @@ func TestOrderEntryFromSamples(t *testing.T) {
 	if b, _ := json.Marshal(a.Data); a.Code != "0" || a.Status != 200 || string(a.ID) != `"p1"` || json.Unmarshal(b, &placed) != nil || placed.OrderID == "" {
 		t.Fatalf("place: %+v", a)
 	}
+	usdt("after the order", "500", "500")
 	o, err := d.Spot().GetOrder(ctx, uid, placed.OrderID)
 	if err != nil || o.Status != spot.StatusNew || o.Symbol != "btcusdt" || !o.Price.Equal(decimal.RequireFromString("50000")) {
 		t.Fatalf("stored order %+v %v", o, err)
 	}
-	if b, err := led.Balance(ctx, acct, "USDT"); err != nil || !b.Frozen.Equal(decimal.RequireFromString("500")) {
-		t.Fatalf("USDT after the order %+v %v", b, err)
-	}
 	if a := send(place("p1-retry", "50000", "ws-fn-1")); a.Code != "0" || !strings.Contains(mustJSON(a.Data), placed.OrderID) {
 		t.Fatalf("retry: %+v", a)
 	}
-	if b, _ := led.Balance(ctx, acct, "USDT"); !b.Frozen.Equal(decimal.RequireFromString("500")) {
-		t.Fatalf("the retry held more: %+v", b)
-	}
+	usdt("after the retry", "500", "500")
 	// The same off-tick input answers as /order/create does.
 	off := send(place("p2", "50000.001", "ws-fn-2"))
 	rest := fntest.Call(t, trade, fntest.SampleEvent(t, "http_order_create.json",
@@ -180,15 +181,11 @@ func TestOrderEntryFromSamples(t *testing.T) {
 	if a := send(frame(`{"id":"bad","method":"order.cancel","params":["x"]}`)); a.Code != apperr.CodeParam || string(a.ID) != `"bad"` || !strings.Contains(a.Msg, "params") {
 		t.Fatalf("bad frame: %+v", a)
 	}
-	// The engine's queue holds the place, the amend and the cancel, in order.
-	ds, err := orders.Receive(ctx, 10, time.Minute, 0)
-	if err != nil || len(ds) != 3 {
-		t.Fatalf("orders queue holds %d commands (%v), want 3", len(ds), err)
-	}
-	for i, m := range ds {
-		if m.Group != "btcusdt" || (i == 0) != (m.DedupID == "place:"+placed.OrderID) {
-			t.Errorf("command %d: group %s, dedup id %s", i, m.Group, m.DedupID)
-		}
+	// The amend halved the order, the cancel ended it and released the hold.
+	usdt("after the cancel", "1000", "0")
+	if o, err := d.Spot().GetOrder(ctx, uid, placed.OrderID); err != nil || o.Status != spot.StatusCancelled ||
+		!o.Volume.Equal(decimal.RequireFromString("0.005")) {
+		t.Fatalf("order after the amend and cancel %+v %v", o, err)
 	}
 
 	// The count of requests in flight is on the connection's item.
@@ -214,11 +211,9 @@ func TestOrderEntryFromSamples(t *testing.T) {
 	if resp, err := h(ctx, place("gone", "50000", "ws-fn-4")); err != nil || resp.StatusCode != 200 || len(api.posts[conn]) != before {
 		t.Fatalf("request after $disconnect: %+v %v, %d answers", resp, err, len(api.posts[conn])-before)
 	}
-	// Neither the refused request nor the one after $disconnect queued a
-	// command.
-	if ds, err := orders.Receive(ctx, 10, time.Minute, 0); err != nil || len(ds) != 0 {
-		t.Fatalf("orders queue holds %d more commands (%v)", len(ds), err)
-	}
+	// Neither the refused request nor the one after $disconnect placed an
+	// order.
+	usdt("at the end", "1000", "0")
 }
 
 func mustJSON(v any) string {

@@ -40,3 +40,29 @@ func TestAuthKeyFromSecret(t *testing.T) {
 		}
 	}
 }
+
+// The engine key comes from $ENGINE_KEY (tests, LocalStack) or the secret
+// $ENGINE_KEY_SECRET_ARN names; neither means no engine client, and a key
+// too short stops the cold start.
+func TestEngineKeyFromEnv(t *testing.T) {
+	gen := strings.Repeat("k", 64)
+	f := &fakeSecrets{value: &gen}
+	sm := func() secretGetter { return f }
+	t.Setenv(EnvEngineKey, "")
+	t.Setenv(EnvEngineKeySecret, "")
+	if key, err := engineKeyFromEnv(context.Background(), sm); key != nil || err != nil {
+		t.Fatalf("neither set: %q %v", key, err)
+	}
+	t.Setenv(EnvEngineKeySecret, "arn:aws:secretsmanager:us-east-1:111122223333:secret:EngineKey-abc")
+	if key, err := engineKeyFromEnv(context.Background(), sm); string(key) != gen || err != nil || len(f.asked) != 1 {
+		t.Fatalf("from the secret: %q %v %v", key, err, f.asked)
+	}
+	t.Setenv(EnvEngineKey, "short")
+	if _, err := engineKeyFromEnv(context.Background(), sm); err == nil {
+		t.Fatal("a short key was taken")
+	}
+	t.Setenv(EnvEngineKey, gen+"direct")
+	if key, err := engineKeyFromEnv(context.Background(), sm); string(key) != gen+"direct" || err != nil || len(f.asked) != 1 {
+		t.Fatalf("direct: %q %v (asked %v)", key, err, f.asked)
+	}
+}

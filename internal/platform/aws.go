@@ -118,6 +118,10 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 			return nil, err
 		}
 	}
+	engineKey, err := engineKeyFromEnv(ctx, func() secretGetter { return secretsmanager.NewFromConfig(awsCfg) })
+	if err != nil {
+		return nil, err
+	}
 	ddbOpts := func(o *dynamodb.Options) {
 		if ep := os.Getenv(EnvDynamoEndpoint); ep != "" {
 			o.BaseEndpoint = aws.String(ep)
@@ -129,6 +133,12 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 		}
 	}
 	d.Store = dynamo.New(dynamodb.NewFromConfig(awsCfg, ddbOpts), dynamodbstreams.NewFromConfig(awsCfg, streamOpts), table)
+	if engineKey != nil {
+		// Balances, orders and every spot money movement go to the engine
+		// task (the engine task itself sets Deps.Engine, which comes first).
+		d.EngineRemote = NewRemoteEngine(d.Store, d.Coins, engineKey)
+		d.EngineKey = engineKey
+	}
 	// The pair catalogue follows the table's catalogue item (published with
 	// `tenger markets publish`), so a pair opens in every function and the
 	// engine without a deployment. A frozen Lambda's watcher resumes with
@@ -163,12 +173,18 @@ const minAuthKeyLen = 32
 // that is given the secret must have it: a failure stops the cold start
 // rather than store authenticator secrets unsealed.
 func authKeyFromSecret(ctx context.Context, sm secretGetter, arn string) ([]byte, error) {
+	return secretKey(ctx, sm, arn, "auth key")
+}
+
+// secretKey reads a key of at least minAuthKeyLen characters from the
+// secret arn.
+func secretKey(ctx context.Context, sm secretGetter, arn, what string) ([]byte, error) {
 	out, err := sm.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(arn)})
 	if err != nil {
-		return nil, fmt.Errorf("platform: read the auth key secret: %w", err)
+		return nil, fmt.Errorf("platform: read the %s secret: %w", what, err)
 	}
 	if out.SecretString == nil || len(strings.TrimSpace(*out.SecretString)) < minAuthKeyLen {
-		return nil, fmt.Errorf("platform: the auth key secret holds fewer than %d characters", minAuthKeyLen)
+		return nil, fmt.Errorf("platform: the %s secret holds fewer than %d characters", what, minAuthKeyLen)
 	}
 	return []byte(strings.TrimSpace(*out.SecretString)), nil
 }

@@ -33,13 +33,16 @@ const (
 	oldEngineDir = "engine"
 )
 
-// openEngine starts the engine that owns the spot balances, with its
-// store projection and market data (spot.Runtime), under dataDir.
-func openEngine(d *Deps, dataDir string) error {
-	if _, err := os.Stat(filepath.Join(dataDir, oldEngineDir)); err == nil {
+// OpenEngine starts the engine that owns the spot balances, with its
+// store projection and market data (spot.Runtime), under
+// dataDir/spot-engine, and sets d.Engine (Close closes it). old is a path
+// the engine of the design before this one wrote: a directory that has it
+// but no engine directory is refused, since its balances live in the store
+// alone (an empty engine would refuse every order and its projection
+// would overwrite them).
+func OpenEngine(d *Deps, dataDir, old string) error {
+	if _, err := os.Stat(old); err == nil {
 		if _, err := os.Stat(filepath.Join(dataDir, engineDir)); os.IsNotExist(err) {
-			// Its balances live in the store alone: an empty engine would
-			// refuse every order and its projection would overwrite them.
 			return fmt.Errorf("data directory %s was written before the engine owned the spot balances; "+
 				"start from a new data directory (balances are not carried over)", dataDir)
 		}
@@ -127,7 +130,7 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	// service built on Deps sends it their commands. It closes after the
 	// hub (closers run in reverse), so no WebSocket order reaches a closed
 	// engine, and after the background work Start adds.
-	if err := openEngine(d, dataDir); err != nil {
+	if err := OpenEngine(d, dataDir, filepath.Join(dataDir, oldEngineDir)); err != nil {
 		_ = h.Close(context.Background())
 		_ = d.Close()
 		return nil, err
@@ -153,7 +156,7 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	}
 	funds.Start(ctx)
 	l.onClose(func() error { funds.Stop(); return nil })
-	l.resumeTransfers(ctx)
+	l.ResumeTransfers(ctx)
 	md, err := l.MarketData()
 	if err != nil {
 		return err
@@ -186,32 +189,6 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 		l.onClose(func() error { cancel(); <-done; return nil })
 	}
 	return nil
-}
-
-// resumeTransfers finishes transfers between spot and the user's other
-// accounts that a process left between their steps: at start and every
-// minute, until Close.
-func (l *Local) resumeTransfers(ctx context.Context) {
-	rctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(time.Minute)
-		defer t.Stop()
-		for {
-			if n, err := l.Wallet().ResumeTransfers(rctx); err != nil && rctx.Err() == nil {
-				l.Log.Warn().Err(err).Int("finished", n).Msg("wallet: pending transfers not all finished")
-			} else if n > 0 {
-				l.Log.Info().Int("finished", n).Msg("wallet: pending transfers finished")
-			}
-			select {
-			case <-rctx.Done():
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	l.onClose(func() error { cancel(); <-done; return nil })
 }
 
 // faucet funds the market-maker users locally. Their coins come from an

@@ -8,6 +8,7 @@ package platform
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -101,10 +102,13 @@ type Deps struct {
 	wsOrders     push.RequestFunc
 	refOnce      sync.Once
 	ref          *refprice.Reader
-	// Engine is the engine that owns the spot balances (tenger serve);
-	// nil where the design before it runs (the AWS functions until their
-	// engine task serves it).
+	// Engine is the engine that owns the spot balances, when this process
+	// runs it (tenger serve, the engine task).
 	Engine *spot.Runtime
+	// EngineRemote reaches the engine task's endpoint (the AWS functions
+	// that submit engine commands); EngineKey signs its requests.
+	EngineRemote *RemoteEngine
+	EngineKey    []byte
 }
 
 // onClose registers a closer; Close runs them in reverse order.
@@ -304,8 +308,8 @@ func (d *Deps) Spot() *spot.Service {
 	d.spotOnce.Do(func() {
 		o := spot.Options{Store: d.Store, Ledger: d.Ledger(), Markets: d.Markets, Orders: d.Orders,
 			FeeCoin: d.Wallet(), Prices: d.RefPrices(), Now: d.Now, Log: d.Log}
-		if d.Engine != nil {
-			o.Engine = d.Engine
+		if e := d.engine(); e != nil {
+			o.Engine = e
 		}
 		d.spot = spot.New(o)
 	})
@@ -317,8 +321,8 @@ func (d *Deps) Spot() *spot.Service {
 func (d *Deps) SpotFunds() spotfunds.Funds { return d.spotFunds(d.Ledger()) }
 
 func (d *Deps) spotFunds(led *ledger.Ledger) spotfunds.Funds {
-	if d.Engine != nil {
-		return spotfunds.Engine{Submit: d.Engine, Decimals: d.Engine.Decimals}
+	if e := d.engine(); e != nil {
+		return spotfunds.Engine{Submit: e, Decimals: e.Decimals}
 	}
 	return spotfunds.Ledger{Led: led, Store: d.Store}
 }
@@ -372,4 +376,56 @@ func (d *Deps) WalletArea() ([]*httpapi.Router, error) {
 		out = append(out, funds.DevRouter(d.APIOptions("dev-funds", sessions)))
 	}
 	return out, nil
+}
+
+// ResumeTransfers finishes transfers between spot and the user's other
+// accounts that a process left between their steps: at start and every
+// minute, until Close. The process that runs the engine runs it (tenger
+// serve, the active engine task).
+func (d *Deps) ResumeTransfers(ctx context.Context) {
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Minute)
+		defer t.Stop()
+		for {
+			if n, err := d.Wallet().ResumeTransfers(rctx); err != nil && rctx.Err() == nil {
+				d.Log.Warn().Err(err).Int("finished", n).Msg("wallet: pending transfers not all finished")
+			} else if n > 0 {
+				d.Log.Info().Int("finished", n).Msg("wallet: pending transfers finished")
+			}
+			select {
+			case <-rctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	d.onClose(func() error { cancel(); <-done; return nil })
+}
+
+// StartEngine runs the engine that owns the spot balances in this process
+// (the active engine task in AWS), under dataDir: it recovers the engine
+// (OpenEngine), starts the market data it feeds and publishes the
+// recovered books, forms the reference prices (pins from pins) and
+// finishes transfers left between their steps. Close stops them.
+func (d *Deps) StartEngine(ctx context.Context, dataDir string, pins refprice.PinSource) error {
+	// The engine of the design before this one kept its book snapshots
+	// here, beside its journal.
+	if err := OpenEngine(d, dataDir, filepath.Join(dataDir, "spot-snapshots")); err != nil {
+		return err
+	}
+	md, err := d.MarketData()
+	if err != nil {
+		return err
+	}
+	md.Start()
+	d.Engine.PublishDepth()
+	d.onClose(func() error { md.Stop(); return nil })
+	if err := d.StartRefPrices(ctx, md, pins); err != nil {
+		return err
+	}
+	d.ResumeTransfers(ctx)
+	return nil
 }

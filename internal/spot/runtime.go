@@ -56,6 +56,10 @@ type Runtime struct {
 	done   sync.WaitGroup
 	// listed is the pair catalogue version the engine has every pair of.
 	listed uint64
+	// closed makes Close run once (the engine task closes the runtime
+	// before its lease is given up, and again with the rest).
+	closed   sync.Once
+	closeErr error
 }
 
 // EngineDecimals is a coin's engine unit: 8 decimals, more when one of its
@@ -243,8 +247,12 @@ func (r *Runtime) PublishDepth() {
 
 // Decimals is a coin's engine unit; ok is false for a coin the catalogue
 // lacks (the engine lists every coin of it).
-func (r *Runtime) Decimals(coin string) (int32, bool) {
-	c, ok := r.o.Coins.Coin(coin)
+func (r *Runtime) Decimals(coin string) (int32, bool) { return CoinDecimals(r.o.Coins, coin) }
+
+// CoinDecimals is the engine unit of the catalogue's coin; ok is false for
+// a coin the catalogue lacks.
+func CoinDecimals(cat *coins.Catalogue, coin string) (int32, bool) {
+	c, ok := cat.Coin(coin)
 	if !ok {
 		return 0, false
 	}
@@ -274,6 +282,13 @@ func (r *Runtime) SubmitProjected(ctx context.Context, c engine.Command) (engine
 	return res, nil
 }
 
+// Seq is the engine's last applied command.
+func (r *Runtime) Seq() uint64 {
+	var seq uint64
+	r.Engine.Read(func(s *engine.State) { seq = s.Seq() })
+	return seq
+}
+
 // ProjectionLag is the projection's lag quantiles since the last reset.
 func (r *Runtime) ProjectionLag(reset bool, qs ...float64) []time.Duration {
 	return r.runner.Lag(reset, qs...)
@@ -281,7 +296,13 @@ func (r *Runtime) ProjectionLag(reset bool, qs ...float64) []time.Duration {
 
 // Close stops the loops, writes a last snapshot, closes the engine and
 // writes what the projection has queued. Callers stop submitting first.
+// Later calls answer the first's error.
 func (r *Runtime) Close() error {
+	r.closed.Do(func() { r.closeErr = r.close() })
+	return r.closeErr
+}
+
+func (r *Runtime) close() error {
 	close(r.stop)
 	r.done.Wait()
 	var errs []error
