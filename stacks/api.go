@@ -25,7 +25,6 @@ const ContentPath = "/graphql"
 type access struct {
 	TableRead     bool // GetItem/Query/BatchGetItem on the table and its indexes
 	TableWrite    bool // plus Put/Update/Delete/BatchWrite/TransactWrite (implies read)
-	SendOrders    bool // SendMessage on the orders FIFO queue
 	Notify        bool // SMS through SNS and e-mail through SES (verification codes)
 	StartWorkflow bool // StartExecution of the withdrawal state machine
 	Push          bool // PostToConnection on the WebSocket API's live stage (user updates)
@@ -36,6 +35,11 @@ type access struct {
 	// in AUTH_KEY_SECRET_ARN): the functions that set up or check an
 	// authenticator code.
 	AuthKey bool
+	// Engine: submits engine commands (orders, balance moves) to the
+	// engine's private endpoint: the function runs in the VPC with the
+	// engine client security group and reads the engine key (its ARN in
+	// ENGINE_KEY_SECRET_ARN).
+	Engine bool
 }
 
 // apiFunction is one Lambda behind the HTTP API and the routes it serves.
@@ -100,8 +104,10 @@ var apiFunctions = []apiFunction{
 		// function (Workflows stack) starts the state machine from the
 		// stream, so the wallet function needs no Step Functions access.
 		// Withdrawals, the address book and the trade password check
-		// authenticator codes (the auth key).
-		Access: access{TableWrite: true, Notify: true, Push: true, AuthKey: true},
+		// authenticator codes (the auth key). Moves of spot balances
+		// (transfers, withdrawal holds) are engine commands: the engine
+		// owns those balances.
+		Access: access{TableWrite: true, Notify: true, Push: true, AuthKey: true, Engine: true},
 	},
 	{
 		Name:        "trade",
@@ -113,13 +119,13 @@ var apiFunctions = []apiFunction{
 		// Every trading call is a POST (the function answers anything else
 		// with a parameter error), so only POST is routed.
 		Methods: []awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_POST},
-		// Order entry holds funds and stores the order with its outbox
-		// record in one transaction, then sends the command to the engine.
-		Access: access{TableWrite: true, SendOrders: true},
+		// Order entry, amends and cancels are engine commands, answered
+		// by the engine once they are in its journal.
+		Access: access{TableWrite: true, Engine: true},
 	},
 	// Areas still to land, in the same shape:
 	// {Name: "futures", Routes: []string{"/fe-ex-api/lever/{proxy+}", "/fe-co-api/{proxy+}"},
-	//	Access: access{TableWrite: true, SendOrders: true}},
+	//	Access: access{TableWrite: true, Engine: true}},
 	// {Name: "p2p", Routes: []string{"/fe-otc-api/{proxy+}"}, Access: access{TableWrite: true}},
 	// {Name: "earn", Routes: []string{"/fe-increment-api/{proxy+}", "/fe-quant-api/{proxy+}"}, Access: access{TableWrite: true}},
 	// {Name: "tasks", Routes: []string{"/fe-task-api/{proxy+}"}, Access: access{TableWrite: true}},
@@ -145,7 +151,7 @@ type ApiStack struct {
 // apiDeps are the resources of other stacks the API functions use.
 type apiDeps struct {
 	Data      *DataStack
-	Queues    *QueuesStack
+	Engine    *engineClient // for the functions with access.Engine
 	Workflows *WorkflowsStack
 	Realtime  *RealtimeStack
 	Env       map[string]string
@@ -203,9 +209,11 @@ func NewApiStack(scope constructs.Construct, id string, props *awscdk.StackProps
 
 	s := &ApiStack{Stack: st, Api: api, Functions: map[string]awslambda.Function{}}
 	for _, spec := range apiFunctions {
-		fn := newGoFunction(st, cfg, goFunctionProps{
-			Name: spec.Name, Description: spec.Description, Env: deps.Env,
-		})
+		p := goFunctionProps{Name: spec.Name, Description: spec.Description, Env: deps.Env}
+		if spec.Access.Engine {
+			p.Engine = deps.Engine
+		}
+		fn := newGoFunction(st, cfg, p)
 		grantAccess(fn, spec.Access, deps)
 		integ := awsapigatewayv2integrations.NewHttpLambdaIntegration(jsii.String(spec.Name+"Integration"), fn,
 			&awsapigatewayv2integrations.HttpLambdaIntegrationProps{
@@ -260,9 +268,6 @@ func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 		deps.Data.Table.GrantReadWriteData(fn)
 	case a.TableRead:
 		deps.Data.Table.GrantReadData(fn)
-	}
-	if a.SendOrders {
-		deps.Queues.Orders.GrantSendMessages(fn)
 	}
 	if a.StartWorkflow && deps.Workflows != nil {
 		deps.Workflows.Withdrawal.GrantStartExecution(fn)

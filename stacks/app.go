@@ -11,10 +11,10 @@ import (
 // Tenger is every stack of one stage.
 type Tenger struct {
 	Data          *DataStack
-	Queues        *QueuesStack
+	Network       *NetworkStack
+	Realtime      *RealtimeStack
 	Workflows     *WorkflowsStack
 	Api           *ApiStack
-	Realtime      *RealtimeStack
 	Engine        *EngineStack
 	Web           *WebStack
 	Observability *ObservabilityStack
@@ -49,12 +49,14 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	}
 	t := &Tenger{}
 	id := func(name string) string { return "Tenger-" + cfg.Stage + "-" + name }
-	t.Data = NewDataStack(app, id("Data"), props("Data", "DynamoDB table and change stream"), cfg)
-	t.Queues = NewQueuesStack(app, id("Queues"), props("Queues", "order FIFO queue"), cfg)
+	t.Data = NewDataStack(app, id("Data"), props("Data", "DynamoDB table, change stream and keys"), cfg)
+	t.Network = NewNetworkStack(app, id("Network"), props("Network", "VPC and the engine's security groups"))
+	// The functions that submit engine commands (trade, wallet, ws,
+	// workflow) call the engine's private endpoint from the VPC.
+	engine := &engineClient{Network: t.Network, Key: t.Data.EngineKey}
 
 	env := map[string]string{
-		"TABLE_NAME":       *t.Data.Table.TableName(),
-		"ORDERS_QUEUE_URL": *t.Queues.Orders.QueueUrl(),
+		"TABLE_NAME": *t.Data.Table.TableName(),
 	}
 	// The names are platform.NewAWS's (internal/platform/aws.go).
 	env["FUTURES_LIVE"] = fmt.Sprint(cfg.Flags.FuturesLive)
@@ -66,25 +68,25 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 		env["EMAIL_FROM"] = from
 	}
 
-	t.Realtime = NewRealtimeStack(app, id("Realtime"), props("Realtime", "WebSocket API and change-feed fan-out"), cfg, t.Data, t.Queues, env)
+	t.Realtime = NewRealtimeStack(app, id("Realtime"), props("Realtime", "WebSocket API and change-feed fan-out"), cfg, t.Data, engine, env)
 	// Functions that push user updates (deposits, withdrawal statuses) know
 	// the WebSocket API's management endpoint.
 	apiEnv := map[string]string{"WS_ENDPOINT": *t.Realtime.Stage.CallbackUrl()}
 	for k, v := range env {
 		apiEnv[k] = v
 	}
-	t.Workflows = NewWorkflowsStack(app, id("Workflows"), props("Workflows", "withdrawal state machine"), cfg, t.Data, apiEnv)
+	t.Workflows = NewWorkflowsStack(app, id("Workflows"), props("Workflows", "withdrawal state machine"), cfg, t.Data, engine, apiEnv)
 	t.Realtime.GrantPush(t.Workflows.Function)
 	t.Api = NewApiStack(app, id("Api"), props("Api", "HTTP API and service functions"), cfg,
-		apiDeps{Data: t.Data, Queues: t.Queues, Workflows: t.Workflows, Realtime: t.Realtime, Env: apiEnv})
+		apiDeps{Data: t.Data, Engine: engine, Workflows: t.Workflows, Realtime: t.Realtime, Env: apiEnv})
 	// The engine publishes the market channels to WebSocket clients itself.
-	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Queues, apiEnv)
+	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Network, apiEnv)
 	t.Realtime.GrantPost(t.Engine.Task.TaskRole())
 	t.Web = NewWebStack(app, id("Web"), props("Web", "site bucket, CloudFront and config.json"), cfg,
 		webDeps{Api: t.Api, Realtime: t.Realtime})
 	email, _ := app.Node().TryGetContext(jsii.String(ContextAlarmEmail)).(string)
 	t.Observability = NewObservabilityStack(app, id("Observability"), props("Observability", "alarms"), cfg,
-		observed{Queues: t.Queues, Api: t.Api, Realtime: t.Realtime, Workflows: t.Workflows, Email: email})
+		observed{Api: t.Api, Realtime: t.Realtime, Workflows: t.Workflows, Email: email})
 	return t, nil
 }
 

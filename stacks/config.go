@@ -1,5 +1,5 @@
 // Package stacks is the CDK app of Tenger's AWS runtime: one stack per
-// concern (data, queues, api, realtime, engine, workflows, web,
+// concern (data, network, realtime, workflows, api, engine, web,
 // observability), wired by Build. The same functions and engine that run in
 // `tenger serve` are deployed here; see stacks/README.md for what a deploy
 // creates and what it costs at idle.

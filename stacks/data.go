@@ -10,8 +10,9 @@ import (
 	"tenger/internal/store/dynamo"
 )
 
-// DataStack holds the single DynamoDB table every service stores in, and
-// the key that seals secrets stored in it.
+// DataStack holds the single DynamoDB table every service stores in, the
+// key that seals secrets stored in it and the key that signs engine
+// commands.
 type DataStack struct {
 	awscdk.Stack
 	Table awsdynamodb.Table
@@ -21,6 +22,11 @@ type DataStack struct {
 	// authenticator. It lives and dies with the table: without it the
 	// sealed secrets cannot be opened.
 	AuthKey awssecretsmanager.Secret
+	// EngineKey is the key the engine task and its callers sign engine
+	// commands with (HMAC-SHA256, internal/engine/remote): generated once,
+	// given to the task as its ENGINE_KEY secret and read at a cold start
+	// by the functions that call the engine (ENGINE_KEY_SECRET_ARN).
+	EngineKey awssecretsmanager.Secret
 }
 
 // NewDataStack creates the table: on-demand billing, a NEW_AND_OLD_IMAGES
@@ -56,8 +62,18 @@ func NewDataStack(scope constructs.Construct, id string, props *awscdk.StackProp
 			ProjectionType: awsdynamodb.ProjectionType_ALL,
 		})
 	}
-	authKey := awssecretsmanager.NewSecret(st, jsii.String("AuthKey"), &awssecretsmanager.SecretProps{
-		Description: jsii.String("Tenger: the key that seals authenticator secrets in the table"),
+	authKey := generatedKey(st, "AuthKey", "Tenger: the key that seals authenticator secrets in the table", cfg)
+	engineKey := generatedKey(st, "EngineKey", "Tenger: the key that signs commands to the engine's private endpoint", cfg)
+	awscdk.NewCfnOutput(st, jsii.String("TableName"), &awscdk.CfnOutputProps{Value: table.TableName()})
+	return &DataStack{Stack: st, Table: table, AuthKey: authKey, EngineKey: engineKey}
+}
+
+// generatedKey is a Secrets Manager secret of 64 letters and digits that
+// CloudFormation generates (its value is never in a template), kept in
+// production when the stack goes.
+func generatedKey(st awscdk.Stack, id, description string, cfg Config) awssecretsmanager.Secret {
+	return awssecretsmanager.NewSecret(st, jsii.String(id), &awssecretsmanager.SecretProps{
+		Description: jsii.String(description),
 		GenerateSecretString: &awssecretsmanager.SecretStringGenerator{
 			PasswordLength:     jsii.Number(64),
 			ExcludePunctuation: jsii.Bool(true),
@@ -65,6 +81,4 @@ func NewDataStack(scope constructs.Construct, id string, props *awscdk.StackProp
 		},
 		RemovalPolicy: removalPolicy(cfg),
 	})
-	awscdk.NewCfnOutput(st, jsii.String("TableName"), &awscdk.CfnOutputProps{Value: table.TableName()})
-	return &DataStack{Stack: st, Table: table, AuthKey: authKey}
 }

@@ -1,6 +1,8 @@
 package stacks
 
 import (
+	"fmt"
+
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsec2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsecrassets"
@@ -23,10 +25,21 @@ const engineDataPath = "/data"
 // access point enforces it for every file the engine writes.
 const engineUID = "65532"
 
-// EngineStack runs the matching engine as one Fargate task.
+// envEngineKey and envEngineListen name the engine task's key (an ECS
+// secret from the data stack's EngineKey) and the address of its private
+// endpoint.
+const (
+	envEngineKey    = "ENGINE_KEY"
+	envEngineListen = "ENGINE_LISTEN"
+)
+
+// engineTasks is how many engine tasks run: one active, one standby.
+const engineTasks = 2
+
+// EngineStack runs the matching engine on Fargate: an active task and a
+// standby.
 type EngineStack struct {
 	awscdk.Stack
-	Vpc     awsec2.Vpc
 	Cluster awsecs.Cluster
 	Service awsecs.FargateService
 	Task    awsecs.FargateTaskDefinition
@@ -36,10 +49,22 @@ type EngineStack struct {
 	DataAccess awsefs.AccessPoint
 }
 
-// NewEngineStack creates a VPC without NAT gateways (the task runs in a
-// public subnet with a public IP and no inbound rule; DynamoDB traffic stays
-// on a free gateway endpoint), an ECS cluster and a Fargate service of one
-// arm64 task built from engine-fargate/Dockerfile.
+// NewEngineStack creates an ECS cluster in the network stack's VPC and a
+// Fargate service of two arm64 tasks built from engine-fargate/Dockerfile,
+// in the public subnets with a public IP (their egress needs no NAT
+// gateway) and the network stack's engine security group, which admits
+// only the engine client group on the engine's port.
+//
+// The engine owns the spot balances and serves a private endpoint on
+// enginePort (internal/engine/remote, HMAC-signed with the engine key) that
+// the API functions call synchronously. One task is active: it holds the
+// engine lease, an item of the table (PK "ENGLEASE", SK "spot") into which
+// it writes its private address, and that item is how the functions find
+// it. The other is a standby: it waits for the lease to lapse, replays the
+// journal and takes over. Deployments are rolling (minimum healthy 50 %,
+// maximum 200 %): the new tasks start as standbys, the old active releases
+// the lease on SIGTERM (the stop timeout gives it time to finish its
+// in-flight commands) and a standby takes over.
 //
 // The engine's journal and book snapshots live on an encrypted EFS file
 // system mounted at /data through an access point (uid 65532, directory
@@ -48,27 +73,12 @@ type EngineStack struct {
 // restarted engine would refuse to start (spot.ErrJournalLost). Only the
 // task role may mount and write it, and only the engine's security group
 // reaches its NFS port.
-//
-// Exactly one engine may run: the order books live in its memory, so
-// deployments stop the old task before starting the new one (minimum healthy
-// 0 %, maximum 100 %), and the stop timeout gives it time to finish the
-// in-flight commands after SIGTERM.
-func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, data *DataStack, queues *QueuesStack, env map[string]string) *EngineStack {
+func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, data *DataStack, network *NetworkStack, env map[string]string) *EngineStack {
 	st := awscdk.NewStack(scope, jsii.String(id), props)
 	s := &EngineStack{Stack: st}
-
-	s.Vpc = awsec2.NewVpc(st, jsii.String("Vpc"), &awsec2.VpcProps{
-		MaxAzs:      jsii.Number(2),
-		NatGateways: jsii.Number(0),
-		SubnetConfiguration: &[]*awsec2.SubnetConfiguration{{
-			Name: jsii.String("public"), SubnetType: awsec2.SubnetType_PUBLIC, CidrMask: jsii.Number(24),
-		}},
-		GatewayEndpoints: &map[string]*awsec2.GatewayVpcEndpointOptions{
-			"DynamoDB": {Service: awsec2.GatewayVpcEndpointAwsService_DYNAMODB()},
-		},
-	})
+	vpc := network.Vpc
 	s.Cluster = awsecs.NewCluster(st, jsii.String("Cluster"), &awsecs.ClusterProps{
-		Vpc:                 s.Vpc,
+		Vpc:                 vpc,
 		ContainerInsightsV2: awsecs.ContainerInsights_DISABLED,
 	})
 
@@ -80,23 +90,16 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 			OperatingSystemFamily: awsecs.OperatingSystemFamily_LINUX(),
 		},
 	})
-	// Least privilege for the engine: consume order commands, and send
-	// them too (its outbox sweep sends again the orders that were stored
-	// but never reached the queue, also at start, before it takes any
-	// batch), read and write the table (settlement, market data) and, granted by
-	// the realtime stack, post the market channels to the WebSocket API's
-	// connections. The journal and snapshots are on its file system.
-	queues.Orders.GrantConsumeMessages(s.Task.TaskRole())
-	queues.Orders.GrantSendMessages(s.Task.TaskRole())
+	// Least privilege for the engine: read and write the table (its
+	// projection of balances and orders, market data, the lease) and,
+	// granted by the realtime stack, post the market channels to the
+	// WebSocket API's connections. The journal and snapshots are on its
+	// file system; the engine key reaches it as an ECS secret (read by the
+	// execution role, not the task role).
 	data.Table.GrantReadWriteData(s.Task.TaskRole())
 
-	sg := awsec2.NewSecurityGroup(st, jsii.String("EngineSecurityGroup"), &awsec2.SecurityGroupProps{
-		Vpc:              s.Vpc,
-		Description:      jsii.String("engine: no inbound, outbound HTTPS to AWS APIs and NFS to its file system"),
-		AllowAllOutbound: jsii.Bool(false),
-	})
-	sg.AddEgressRule(awsec2.Peer_AnyIpv4(), awsec2.Port_Tcp(jsii.Number(443)), jsii.String("AWS APIs (SQS, DynamoDB, ECR, Logs)"), nil)
-	s.addDataVolume(cfg, sg)
+	sg := network.EngineSecurityGroup
+	s.addDataVolume(cfg, vpc, sg)
 
 	logs := awslogs.NewLogGroup(st, jsii.String("EngineLogs"), &awslogs.LogGroupProps{
 		Retention:     awslogs.RetentionDays_ONE_MONTH,
@@ -104,7 +107,8 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 	})
 	containerEnv := map[string]*string{
 		"SERVICE":         jsii.String("engine"),
-		"HEALTH_ADDR":     jsii.String(":8081"),
+		"HEALTH_ADDR":     jsii.String(fmt.Sprintf(":%d", engineHealthPort)),
+		envEngineListen:   jsii.String(fmt.Sprintf(":%d", enginePort)),
 		"ENGINE_DATA_DIR": jsii.String(engineDataPath),
 		// The engine looks for a new pair catalogue more often than the
 		// functions (30 s), so it has a new pair's book before most of
@@ -127,7 +131,12 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 			IgnoreMode: awscdk.IgnoreMode_DOCKER,
 			Exclude:    jsii.Strings(engineContextExcludes...),
 		}),
-		Environment:            &containerEnv,
+		Environment: &containerEnv,
+		// The key that signs engine commands, injected by ECS at start;
+		// its value is never in the task definition.
+		Secrets: &map[string]awsecs.Secret{
+			envEngineKey: awsecs.Secret_FromSecretsManager(data.EngineKey, nil),
+		},
 		Logging:                awsecs.LogDriver_AwsLogs(&awsecs.AwsLogDriverProps{StreamPrefix: jsii.String("engine"), LogGroup: logs}),
 		ReadonlyRootFilesystem: jsii.Bool(true),
 		StopTimeout:            awscdk.Duration_Seconds(jsii.Number(90)),
@@ -138,15 +147,18 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 			Interval: awscdk.Duration_Seconds(jsii.Number(15)),
 			Timeout:  awscdk.Duration_Seconds(jsii.Number(5)),
 			Retries:  jsii.Number(3),
-			// The health endpoint answers once the engine has recovered;
-			// before that it may wait for the engine lock while the old task
-			// stops (up to the 90 s stop timeout) and then replay its journal
-			// or rebuild its books from the stored open orders. ECS ignores
-			// failed checks for the start period (300 s at most), so a
-			// long recovery is not killed and started again.
+			// The health endpoint answers once the engine has recovered
+			// (replayed its journal or rebuilt its books from the stored
+			// open orders), as the active engine or as the standby, which
+			// answers healthy while it waits for the lease. ECS ignores
+			// failed checks for the start period (300 s at most), so a long
+			// recovery is not killed and started again.
 			StartPeriod: awscdk.Duration_Seconds(jsii.Number(300)),
 		},
-		PortMappings: &[]*awsecs.PortMapping{{ContainerPort: jsii.Number(engineHealthPort)}},
+		PortMappings: &[]*awsecs.PortMapping{
+			{ContainerPort: jsii.Number(engineHealthPort)},
+			{ContainerPort: jsii.Number(enginePort)},
+		},
 	})
 	// The root filesystem is read-only; /data is the one writable place.
 	container.AddMountPoints(&awsecs.MountPoint{
@@ -154,11 +166,13 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 	})
 
 	s.Service = awsecs.NewFargateService(st, jsii.String("EngineService"), &awsecs.FargateServiceProps{
-		Cluster:           s.Cluster,
-		TaskDefinition:    s.Task,
-		DesiredCount:      jsii.Number(1),
-		MinHealthyPercent: jsii.Number(0),
-		MaxHealthyPercent: jsii.Number(100),
+		Cluster:        s.Cluster,
+		TaskDefinition: s.Task,
+		// One active, one standby; the lease keeps a single engine active,
+		// so a deployment may run up to four tasks and keep one.
+		DesiredCount:      jsii.Number(engineTasks),
+		MinHealthyPercent: jsii.Number(50),
+		MaxHealthyPercent: jsii.Number(200),
 		AssignPublicIp:    jsii.Bool(true),
 		VpcSubnets:        &awsec2.SubnetSelection{SubnetType: awsec2.SubnetType_PUBLIC},
 		SecurityGroups:    &[]awsec2.ISecurityGroup{sg},
@@ -175,11 +189,11 @@ const engineVolume = "engine-data"
 // task's subnets), its access point and the task volume, and grants the task
 // role exactly ClientMount and ClientWrite on that file system through that
 // access point.
-func (s *EngineStack) addDataVolume(cfg Config, sg awsec2.SecurityGroup) {
+func (s *EngineStack) addDataVolume(cfg Config, vpc awsec2.IVpc, sg awsec2.ISecurityGroup) {
 	st := s.Stack
 	taskRole := s.Task.TaskRole()
 	s.Data = awsefs.NewFileSystem(st, jsii.String("EngineData"), &awsefs.FileSystemProps{
-		Vpc:             s.Vpc,
+		Vpc:             vpc,
 		VpcSubnets:      &awsec2.SubnetSelection{SubnetType: awsec2.SubnetType_PUBLIC},
 		Encrypted:       jsii.Bool(true),
 		PerformanceMode: awsefs.PerformanceMode_GENERAL_PURPOSE,
@@ -209,7 +223,8 @@ func (s *EngineStack) addDataVolume(cfg Config, sg awsec2.SecurityGroup) {
 		CreateAcl: &awsefs.Acl{OwnerUid: jsii.String(engineUID), OwnerGid: jsii.String(engineUID), Permissions: jsii.String("750")},
 	})
 	// NFS from the engine's security group only (ingress on the file
-	// system's group, egress on the engine's).
+	// system's group, egress on the engine's; both rules are made in this
+	// stack, so the network stack does not depend on it).
 	s.Data.Connections().AllowDefaultPortFrom(sg, jsii.String("NFS from the engine task"))
 	taskRole.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("EngineDataMount"),

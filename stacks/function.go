@@ -4,8 +4,10 @@ import (
 	"path/filepath"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsec2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 )
@@ -17,6 +19,24 @@ type goFunctionProps struct {
 	MemoryMiB   float64
 	TimeoutSec  float64
 	Env         map[string]string
+	// Engine, when set, makes the function a caller of the engine's
+	// private endpoint (see engineClient).
+	Engine *engineClient
+}
+
+// envEngineKeySecret names the engine key secret's ARN for a function that
+// calls the engine.
+const envEngineKeySecret = "ENGINE_KEY_SECRET_ARN"
+
+// engineClient is what a function that submits engine commands needs: it
+// runs in the VPC's private subnets with the engine client security group
+// (the only group the engine task admits on its port) and reads the engine
+// key that signs its requests. It finds the active engine's address in the
+// engine lease item of the table (PK "ENGLEASE", SK "spot"), so no service
+// discovery is deployed.
+type engineClient struct {
+	Network *NetworkStack
+	Key     awssecretsmanager.ISecret
 }
 
 // newGoFunction creates a provided.al2023 arm64 function from the built
@@ -41,7 +61,7 @@ func newGoFunction(scope constructs.Construct, cfg Config, p goFunctionProps) aw
 		Retention:     awslogs.RetentionDays_ONE_MONTH,
 		RemovalPolicy: removalPolicy(cfg),
 	})
-	return awslambda.NewFunction(scope, jsii.String(p.Name+"Function"), &awslambda.FunctionProps{
+	fp := &awslambda.FunctionProps{
 		Description:  jsii.String(p.Description),
 		Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
 		Architecture: awslambda.Architecture_ARM_64(),
@@ -51,7 +71,20 @@ func newGoFunction(scope constructs.Construct, cfg Config, p goFunctionProps) aw
 		Timeout:      awscdk.Duration_Seconds(jsii.Number(p.TimeoutSec)),
 		Environment:  &env,
 		LogGroup:     logs,
-	})
+	}
+	if e := p.Engine; e != nil {
+		// In a VPC CDK adds the AWSLambdaVPCAccessExecutionRole managed
+		// policy (network interfaces) to the function's role itself.
+		fp.Vpc = e.Network.Vpc
+		fp.VpcSubnets = &awsec2.SubnetSelection{SubnetType: awsec2.SubnetType_PRIVATE_WITH_EGRESS}
+		fp.SecurityGroups = &[]awsec2.ISecurityGroup{e.Network.EngineClientSecurityGroup}
+		env[envEngineKeySecret] = e.Key.SecretArn()
+	}
+	fn := awslambda.NewFunction(scope, jsii.String(p.Name+"Function"), fp)
+	if p.Engine != nil {
+		p.Engine.Key.GrantRead(fn, nil)
+	}
+	return fn
 }
 
 // removalPolicy keeps stateful resources of production when a stack is

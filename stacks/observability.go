@@ -16,11 +16,6 @@ import (
 // mailed to (optional).
 const ContextAlarmEmail = "alarmEmail"
 
-// engineLagSeconds is how old the oldest unprocessed order command may get
-// before the engine counts as lagging: the engine drains the orders queue
-// continuously, so the age of its oldest message is the engine's lag.
-const engineLagSeconds = 30
-
 // ObservabilityStack holds the alarms and the topic they notify.
 type ObservabilityStack struct {
 	awscdk.Stack
@@ -30,7 +25,6 @@ type ObservabilityStack struct {
 
 // observed is what the alarms watch.
 type observed struct {
-	Queues    *QueuesStack
 	Api       *ApiStack
 	Realtime  *RealtimeStack
 	Workflows *WorkflowsStack
@@ -38,8 +32,14 @@ type observed struct {
 }
 
 // NewObservabilityStack creates alarms on every dead-letter queue's depth,
-// every function's errors and throttles, the engine's lag and failed
-// withdrawal workflows, all notifying one SNS topic.
+// every function's errors and throttles and failed withdrawal workflows,
+// all notifying one SNS topic.
+//
+// No alarm watches the engine tasks' count: the AWS/ECS namespace has no
+// running task count (RunningTaskCount is a Container Insights metric, which
+// the cluster leaves off for its cost), and the sample count of the
+// service's CPUUtilization is not documented as one. An engine that stops
+// answering shows as the errors of the functions that call it.
 func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, o observed) *ObservabilityStack {
 	st := awscdk.NewStack(scope, jsii.String(id), props)
 	s := &ObservabilityStack{Stack: st}
@@ -63,13 +63,11 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 		s.Alarms = append(s.Alarms, a)
 	}
 	fiveMin := awscdk.Duration_Minutes(jsii.Number(5))
-	oneMin := awscdk.Duration_Minutes(jsii.Number(1))
 
 	for _, q := range []struct {
 		id  string
 		dlq awssqs.Queue
 	}{
-		{"OrdersDLQDepth", o.Queues.OrdersDLQ},
 		{"StreamFailuresDepth", o.Realtime.StreamDLQ},
 		{"WorkflowStartFailuresDepth", o.Workflows.StarterDLQ},
 	} {
@@ -77,10 +75,6 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 			q.dlq.MetricApproximateNumberOfMessagesVisible(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Maximum")}),
 			1, 1)
 	}
-
-	add("EngineLag", "the engine is not keeping up with order commands",
-		o.Queues.Orders.MetricApproximateAgeOfOldestMessage(&awscloudwatch.MetricOptions{Period: oneMin, Statistic: jsii.String("Maximum")}),
-		engineLagSeconds, 3)
 
 	functions := []struct {
 		name string

@@ -41,9 +41,9 @@ type RealtimeStack struct {
 // function fed by the table's stream with partial batch failure reporting.
 // Connections are items of the main table with a TTL, so a connection whose
 // $disconnect never arrived expires on its own. The ws function serves
-// order entry over the socket (order.place ...), so it may send to the
-// orders queue, as the trade function may (env carries its URL).
-func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, data *DataStack, queues *QueuesStack, env map[string]string) *RealtimeStack {
+// order entry over the socket (order.place ...), so it calls the engine's
+// private endpoint as the trade function does (engine).
+func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, data *DataStack, engine *engineClient, env map[string]string) *RealtimeStack {
 	st := awscdk.NewStack(scope, jsii.String(id), props)
 	s := &RealtimeStack{Stack: st}
 
@@ -66,11 +66,11 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 
 	s.WS = newGoFunction(st, cfg, goFunctionProps{
 		Name: "ws", Description: "WebSocket connect, disconnect, subscriptions and order entry", Env: fnEnv,
+		Engine: engine,
 	})
-	// Connections, subscriptions, and orders with their holds and outbox
-	// records; the place, amend and cancel commands go to the engine.
+	// Connections, subscriptions and orders; the place, amend and cancel
+	// commands go to the engine's endpoint.
 	data.Table.GrantReadWriteData(s.WS)
-	queues.Orders.GrantSendMessages(s.WS)
 	s.WS.AddToRolePolicy(s.manageConnections(st))
 	integ := func(name string) *awsapigatewayv2.WebSocketRouteOptions {
 		return &awsapigatewayv2.WebSocketRouteOptions{

@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		for name, st := range map[string]awscdk.Stack{
-			"data": built.Data.Stack, "queues": built.Queues.Stack, "api": built.Api.Stack,
+			"data": built.Data.Stack, "network": built.Network.Stack, "api": built.Api.Stack,
 			"realtime": built.Realtime.Stack, "engine": built.Engine.Stack, "workflows": built.Workflows.Stack,
 			"web": built.Web.Stack, "observability": built.Observability.Stack,
 		} {
@@ -182,45 +182,6 @@ func TestDataStackProduction(t *testing.T) {
 			}),
 		}))
 	})
-}
-
-func TestQueuesStack(t *testing.T) {
-	tpl := templates["queues"]
-	expect(t, "two queues (orders and its DLQ)", func() { tpl.ResourceCountIs(jsii.String("AWS::SQS::Queue"), jsii.Number(2)) })
-	queues := resources("queues", "AWS::SQS::Queue")
-	var main, dlqs int
-	for id, q := range queues {
-		p := props(q)
-		if p["FifoQueue"] != true {
-			t.Errorf("%s is not FIFO", id)
-		}
-		if p["ContentBasedDeduplication"] != false {
-			t.Errorf("%s: ContentBasedDeduplication = %v, want false", id, p["ContentBasedDeduplication"])
-		}
-		if rp, ok := p["RedrivePolicy"].(obj); ok {
-			main++
-			if rp["maxReceiveCount"] != float64(maxReceives) {
-				t.Errorf("%s: maxReceiveCount = %v", id, rp["maxReceiveCount"])
-			}
-			target := mustJSON(rp["deadLetterTargetArn"])
-			if !strings.Contains(target, "DLQ") {
-				t.Errorf("%s: redrive target %s is not a DLQ", id, target)
-			}
-			if p["ReceiveMessageWaitTimeSeconds"] != float64(0) {
-				t.Errorf("%s: ReceiveMessageWaitTimeSeconds = %v, want 0 (the adapter passes its wait)", id, p["ReceiveMessageWaitTimeSeconds"])
-			}
-			if p["DeduplicationScope"] != "messageGroup" || p["FifoThroughputLimit"] != "perMessageGroupId" {
-				t.Errorf("%s: not high-throughput FIFO scoped per group: %v %v", id, p["DeduplicationScope"], p["FifoThroughputLimit"])
-			}
-		} else {
-			dlqs++
-		}
-	}
-	// Only order commands travel by queue: the engine settles its own
-	// events in the table.
-	if main != 1 || dlqs != 1 {
-		t.Errorf("main queues %d, DLQs %d; want 1 and 1", main, dlqs)
-	}
 }
 
 func TestApiStack(t *testing.T) {
@@ -358,19 +319,20 @@ func TestRealtimeStack(t *testing.T) {
 
 func TestEngineStack(t *testing.T) {
 	tpl := templates["engine"]
-	expect(t, "no NAT gateway", func() { tpl.ResourceCountIs(jsii.String("AWS::EC2::NatGateway"), jsii.Number(0)) })
-	expect(t, "DynamoDB gateway endpoint", func() {
-		tpl.HasResourceProperties(jsii.String("AWS::EC2::VPCEndpoint"), like(obj{"VpcEndpointType": "Gateway"}))
-	})
-	expect(t, "one Fargate task in public subnets", func() {
+	// The VPC is the network stack's (TestNetworkStack).
+	expect(t, "no VPC of its own", func() { tpl.ResourceCountIs(jsii.String("AWS::EC2::VPC"), jsii.Number(0)) })
+	expect(t, "an active and a standby Fargate task in public subnets, rolling deploys", func() {
 		tpl.HasResourceProperties(jsii.String("AWS::ECS::Service"), like(obj{
-			"DesiredCount": 1,
+			"DesiredCount": 2,
 			"LaunchType":   "FARGATE",
 			"DeploymentConfiguration": like(obj{
-				"MinimumHealthyPercent": 0, "MaximumPercent": 100,
+				"MinimumHealthyPercent": 50, "MaximumPercent": 200,
 				"DeploymentCircuitBreaker": obj{"Enable": true, "Rollback": true},
 			}),
-			"NetworkConfiguration": like(obj{"AwsvpcConfiguration": like(obj{"AssignPublicIp": "ENABLED"})}),
+			"NetworkConfiguration": like(obj{"AwsvpcConfiguration": like(obj{
+				"AssignPublicIp": "ENABLED",
+				"SecurityGroups": []any{obj{"Fn::ImportValue": assertions.Match_StringLikeRegexp(jsii.String("Network:.*EngineSecurityGroup"))}},
+			})}),
 		}))
 	})
 	expect(t, "arm64 task with health check and graceful stop", func() {
@@ -413,10 +375,10 @@ func TestEngineStack(t *testing.T) {
 			t.Errorf("engine image source = %+v", img.Source)
 		}
 	}
-	// The task role can consume orders and send them (its outbox sweep
-	// sends again orders stored but never queued, also at start), use the
-	// table and post to WebSocket connections
-	// (TestEnginePostsMarketChannels): nothing else.
+	// The task role can use the table (projection, market data, the
+	// engine lease) and post to WebSocket connections
+	// (TestEnginePostsMarketChannels): no queue, and no secret (the engine
+	// key is the execution role's: TestEngineTaskEndpoint).
 	taskPolicies := 0
 	for id, p := range resources("engine", "AWS::IAM::Policy") {
 		if !strings.Contains(id, "TaskRole") {
@@ -424,27 +386,13 @@ func TestEngineStack(t *testing.T) {
 		}
 		taskPolicies++
 		doc := mustJSON(props(p)["PolicyDocument"])
-		for _, want := range []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "dynamodb:PutItem"} {
-			if !strings.Contains(doc, want) {
-				t.Errorf("engine task policy lacks %s", want)
+		if !strings.Contains(doc, "dynamodb:PutItem") {
+			t.Errorf("engine task policy lacks dynamodb:PutItem: %s", doc)
+		}
+		for _, not := range []string{"sqs:", "secretsmanager:"} {
+			if strings.Contains(doc, not) {
+				t.Errorf("engine task policy allows %s: %s", not, doc)
 			}
-		}
-		var pol struct {
-			Statement []struct{ Action, Resource any }
-		}
-		_ = json.Unmarshal([]byte(doc), &pol)
-		sendsOrders := false
-		for _, st := range pol.Statement {
-			if strings.Contains(mustJSON(st.Action), "sqs:SendMessage") {
-				res := mustJSON(st.Resource)
-				sendsOrders = sendsOrders || strings.Contains(res, "FnGetAttOrders")
-				if !strings.Contains(res, "FnGetAttOrders") || strings.Contains(res, "DLQ") {
-					t.Errorf("engine may send to %s", res)
-				}
-			}
-		}
-		if !sendsOrders {
-			t.Errorf("engine task may not send to the orders queue: %s", doc)
 		}
 	}
 	if taskPolicies != 1 {
@@ -826,7 +774,7 @@ func TestWebStack(t *testing.T) {
 
 func TestObservabilityStack(t *testing.T) {
 	fns := len(FunctionNames())
-	want := 3 /* DLQs */ + 1 /* engine lag */ + 2*fns /* errors, throttles */ + 1 /* withdrawals */
+	want := 2 /* DLQs */ + 2*fns /* errors, throttles */ + 1 /* withdrawals */
 	alarms := resources("observability", "AWS::CloudWatch::Alarm")
 	if len(alarms) != want {
 		t.Errorf("alarms = %d, want %d", len(alarms), want)
@@ -840,7 +788,7 @@ func TestObservabilityStack(t *testing.T) {
 		}
 	}
 	for metric, n := range map[string]int{
-		"ApproximateNumberOfMessagesVisible": 3, "ApproximateAgeOfOldestMessage": 1,
+		"ApproximateNumberOfMessagesVisible": 2, "ApproximateAgeOfOldestMessage": 0,
 		"Errors": fns, "Throttles": fns, "ExecutionsFailed": 1,
 	} {
 		if count[metric] != n {
@@ -1105,10 +1053,12 @@ func TestAuthKeySecret(t *testing.T) {
 		t.Fatalf("the stacks set %s, the platform reads %s", envAuthKeySecret, platform.EnvAuthKeySecret)
 	}
 	secrets := resources("data", "AWS::SecretsManager::Secret")
-	if len(secrets) != 1 {
-		t.Fatalf("data stack secrets = %d, want 1", len(secrets))
-	}
+	authKeys := 0
 	for id, s := range secrets {
+		if !strings.HasPrefix(id, "AuthKey") {
+			continue
+		}
+		authKeys++
 		gen, _ := props(s)["GenerateSecretString"].(obj)
 		if gen["PasswordLength"] != float64(64) || gen["ExcludePunctuation"] != true {
 			t.Errorf("%s: generated as %v", id, gen)
@@ -1116,6 +1066,9 @@ func TestAuthKeySecret(t *testing.T) {
 		if _, given := props(s)["SecretString"]; given {
 			t.Errorf("%s: a secret value in the template", id)
 		}
+	}
+	if authKeys != 1 {
+		t.Fatalf("auth keys = %d, want 1", authKeys)
 	}
 	readers := map[string]bool{}
 	for _, r := range resources("api", "AWS::Lambda::Function") {
@@ -1130,15 +1083,21 @@ func TestAuthKeySecret(t *testing.T) {
 	if len(readers) != 2 || !readers["profile"] || !readers["wallet"] {
 		t.Errorf("functions given the auth key: %v, want profile and wallet", readers)
 	}
-	for id, p := range resources("api", "AWS::IAM::Policy") {
-		doc := mustJSON(props(p)["PolicyDocument"])
-		reads := strings.Contains(doc, "secretsmanager:GetSecretValue")
-		fn := strings.HasPrefix(id, "profile") || strings.HasPrefix(id, "wallet")
-		if reads != fn {
-			t.Errorf("%s: reads secrets %v", id, reads)
-		}
-		if reads && !strings.Contains(doc, "AuthKey") {
-			t.Errorf("%s: reads a secret other than the auth key: %s", id, doc)
+	// Statements reading the auth key: the profile and wallet functions'
+	// only (other statements may read the engine key: TestEngineClientFunctions).
+	for stack := range raw {
+		for id, p := range resources(stack, "AWS::IAM::Policy") {
+			reads := false
+			for _, st := range asList(props(p)["PolicyDocument"].(obj)["Statement"]) {
+				if strings.Contains(mustJSON(st.(obj)["Action"]), "secretsmanager:GetSecretValue") &&
+					strings.Contains(mustJSON(st.(obj)["Resource"]), "AuthKey") {
+					reads = true
+				}
+			}
+			fn := stack == "api" && (strings.HasPrefix(id, "profile") || strings.HasPrefix(id, "wallet"))
+			if reads != fn {
+				t.Errorf("%s/%s: reads the auth key %v", stack, id, reads)
+			}
 		}
 	}
 }

@@ -9,9 +9,10 @@ import (
 )
 
 // TestTradeFunction: the trade function serves /fe-ex-api/order/{proxy+} and
-// /fe-ex-api/trade/{proxy+} with POST only, knows the orders queue, and
-// may use the table and send to the orders queue: nothing else (no events
-// queue, no notifications, no workflows, no push).
+// /fe-ex-api/trade/{proxy+} with POST only, knows the table and the engine
+// key, and may use the table and read the engine key: nothing else (no
+// queue, no notifications, no workflows, no push). Its place in the VPC is
+// TestEngineClientFunctions'.
 func TestTradeFunction(t *testing.T) {
 	routes := map[string]string{}
 	for _, r := range resources("api", "AWS::ApiGatewayV2::Route") {
@@ -22,8 +23,8 @@ func TestTradeFunction(t *testing.T) {
 		vars, _ := props(r)["Environment"].(obj)["Variables"].(obj)
 		if vars["SERVICE"] == "trade" {
 			tradeFn = id
-			if vars["ORDERS_QUEUE_URL"] == nil || vars["TABLE_NAME"] == nil {
-				t.Errorf("trade function environment lacks the orders queue or the table: %v", vars)
+			if vars[envEngineKeySecret] == nil || vars["TABLE_NAME"] == nil || vars["ORDERS_QUEUE_URL"] != nil {
+				t.Errorf("trade function environment lacks the engine key or the table, or names a queue: %v", vars)
 			}
 			if p := props(r); p["Architectures"] == nil || !strings.Contains(mustJSON(p["Architectures"]), "arm64") {
 				t.Errorf("trade function is not arm64: %v", p["Architectures"])
@@ -66,12 +67,12 @@ func TestTradeFunction(t *testing.T) {
 	if policies != 1 {
 		t.Fatalf("trade policies = %d, want 1", policies)
 	}
-	for _, want := range []string{"dynamodb:PutItem", "dynamodb:Query", "dynamodb:ConditionCheckItem", "sqs:SendMessage", "FnGetAttOrders"} {
+	for _, want := range []string{"dynamodb:PutItem", "dynamodb:Query", "dynamodb:ConditionCheckItem", "secretsmanager:GetSecretValue", "EngineKey"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("trade policy lacks %s: %s", want, doc)
 		}
 	}
-	for _, not := range []string{"FnGetAttEvents", "sqs:ReceiveMessage", "sqs:DeleteMessage", "ses:", "sns:", "states:", "execute-api:", "elasticfilesystem:"} {
+	for _, not := range []string{"sqs:", "AuthKey", "ses:", "sns:", "states:", "execute-api:", "elasticfilesystem:"} {
 		if strings.Contains(doc, not) {
 			t.Errorf("trade policy allows %s: %s", not, doc)
 		}

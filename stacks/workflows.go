@@ -76,7 +76,10 @@ type WorkflowsStack struct {
 // Every task retries Transient errors with backoff (Lambda's own service
 // errors are retried by the integration); settle and release retry longer
 // because held money must end settled or released.
-func NewWorkflowsStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, data *DataStack, env map[string]string) *WorkflowsStack {
+//
+// The workflow function holds, settles and releases spot balances, which
+// the engine owns, so it calls the engine's private endpoint (engine).
+func NewWorkflowsStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, data *DataStack, engine *engineClient, env map[string]string) *WorkflowsStack {
 	st := awscdk.NewStack(scope, jsii.String(id), props)
 	s := &WorkflowsStack{Stack: st}
 	machineName := cfg.prefix() + "-withdrawal"
@@ -86,6 +89,7 @@ func NewWorkflowsStack(scope constructs.Construct, id string, props *awscdk.Stac
 	}
 	s.Function = newGoFunction(st, cfg, goFunctionProps{
 		Name: "workflow", Description: "withdrawal workflow steps", Env: fnEnv, TimeoutSec: 30,
+		Engine: engine,
 	})
 	data.Table.GrantReadWriteData(s.Function)
 	// The simulated rails complete the await state's task token from the
