@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['e2e/**', '*.config.{ts,js}'],
+    files: ['e2e/**', 'scripts/**', '*.config.{ts,js}'],
     languageOptions: { globals: { ...globals.node } },
   },
 )

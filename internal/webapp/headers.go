@@ -2,6 +2,12 @@ package webapp
 
 import "net/http"
 
+// BootScriptHash is the CSP source of the one inline script of the web
+// app's index.html (frontend/index.html): it sets the theme of the cusSkin
+// cookie before the first paint. A change to that script changes its hash
+// (TestBootScriptHash says the new one).
+const BootScriptHash = "'sha256-ogAcf6v4vSEBRH+cIrGF1GkC/1kDgwl/NF20vBL1XD0='"
+
 // The site's Content-Security-Policy in two halves around connect-src, so
 // `tenger serve` can add its own WebSocket origin without a second copy of
 // the policy.
@@ -9,7 +15,7 @@ const (
 	cspHead = "default-src 'self'; " +
 		"connect-src 'self' https://*.execute-api.amazonaws.com wss://*.execute-api.amazonaws.com"
 	cspTail = "; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; " +
-		"script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+		"script-src 'self' " + BootScriptHash + "; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
 )
 
 // ContentSecurityPolicy is the site's policy: the app's own files and the

@@ -52,9 +52,11 @@ func LocalConfig(r *http.Request, prefixes []string, flags Flags) Config {
 
 // Handler serves files from dir; paths without a file get index.html so
 // client-side routes load the app. Hashed assets are cached for a year,
-// index.html never. Every answer, errors included, carries the site's
+// index.html never; scripts, styles and documents go gzipped to clients
+// that accept it. Every answer, errors included, carries the site's
 // security headers (SecurityHeaders adds them to the rest of the server).
 func Handler(dir string) http.Handler {
+	gz := &gzipCache{}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		SetSecurityHeaders(w.Header(), LocalContentSecurityPolicy(r.Host), r.TLS != nil)
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -67,7 +69,7 @@ func Handler(dir string) http.Handler {
 			if strings.HasPrefix(clean, "/assets/") {
 				w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 			}
-			http.ServeFile(w, r, file)
+			gz.serveFile(w, r, file, st)
 			return
 		}
 		// A missing file with an extension is a real 404, not an app route.
@@ -76,13 +78,14 @@ func Handler(dir string) http.Handler {
 			return
 		}
 		index := filepath.Join(dir, "index.html")
-		if _, err := os.Stat(index); err != nil {
+		ist, err := os.Stat(index)
+		if err != nil {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusNotFound)
 			_, _ = w.Write([]byte("The web app is not built. Run `make run` (it builds frontend/ into frontend/dist), or pass --web DIR.\n"))
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
-		http.ServeFile(w, r, index)
+		gz.serveFile(w, r, index, ist)
 	})
 }

@@ -1,5 +1,10 @@
 import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
+import { loadBundledTexts } from '@/lib/bundled-texts'
+
+// The app loads the active language's bundled texts before its first
+// render; tests render components directly, with both languages loaded.
+await Promise.all([loadBundledTexts('en-US'), loadBundledTexts('mn-MN')])
 
 // findBy*/waitFor wait up to 10 s: a Chakra tree renders slowly in jsdom on
 // a busy 2-core machine, and a 1 s default turns that into false failures.

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { HISTORY_TABS, HistoryPage, type HistoryTab } from '@/features/wallet/components/history-page'
+import { HistoryPage } from '@/features/wallet/components/history-page'
+import { HISTORY_TABS, type HistoryTab } from '@/features/wallet/lib/search'
 import { requireAuth } from '@/lib/auth-guard'
 
 /** /wallet/history?tab=deposit|withdraw|transfer (spec §2: the order history link of the modals). */

@@ -1,7 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { WALLET_VIEWS, WalletPage, type WalletSearch, type WalletView } from '@/features/wallet/components/wallet-page'
-import { WALLET_MODALS, type WalletModal } from '@/features/wallet/components/wallet-modals'
-import { TRANSFER_ACCOUNTS, type TransferAccount } from '@/features/wallet/api/wallet-api'
+import { WalletPage } from '@/features/wallet/components/wallet-page'
+import {
+  TRANSFER_ACCOUNTS,
+  WALLET_MODALS,
+  WALLET_VIEWS,
+  type TransferAccount,
+  type WalletModal,
+  type WalletSearch,
+  type WalletView,
+} from '@/features/wallet/lib/search'
 import { requireAuth } from '@/lib/auth-guard'
 
 function oneOf<T extends string>(list: readonly T[], v: unknown): T | undefined {

@@ -1,5 +1,6 @@
 import { apiData, apiPost, type ApiEnvelope } from '@/lib/request-client'
 import { joinAddressMemo, type RateTable } from '../lib/format'
+import type { TransferAccount } from '../lib/search'
 
 /**
  * The wallet's calls (spec §7 named operations, served at
@@ -476,9 +477,7 @@ export const getTransferHistory = (f: HistoryFilter) =>
 
 // ---- transfers -------------------------------------------------------------------
 
-/** The accounts of the transfer modal besides spot. */
-export type TransferAccount = 'otc' | 'margin_cross' | 'margin_isolated' | 'futures'
-export const TRANSFER_ACCOUNTS: TransferAccount[] = ['otc', 'margin_cross', 'margin_isolated', 'futures']
+export { TRANSFER_ACCOUNTS, type TransferAccount } from '../lib/search'
 
 export interface TransferCoin {
   coin: string

@@ -22,10 +22,10 @@ import {
   type WithdrawRecord,
 } from '../api/wallet-api'
 import { formatTime, shortenAddress } from '../lib/format'
+import { HISTORY_TABS, type HistoryTab } from '../lib/search'
 import { QueryState } from './shared'
 
-export const HISTORY_TABS = ['deposit', 'withdraw', 'transfer'] as const
-export type HistoryTab = (typeof HISTORY_TABS)[number]
+export { HISTORY_TABS, type HistoryTab } from '../lib/search'
 /** Order history covers the last 180 days (spec §9). */
 export const HISTORY_DAYS = [7, 30, 90, 180] as const
 export const HISTORY_PAGE_SIZE = 10

@@ -1,4 +1,4 @@
-import type { TransferAccount } from '../api/wallet-api'
+import type { ModalState } from '../lib/search'
 import { AddAddressModal } from './add-address-modal'
 import { AddBankModal } from './add-bank-modal'
 import { DepositModal } from './deposit-modal'
@@ -6,16 +6,7 @@ import { TradePasswordModal } from './trade-password-modal'
 import { TransferModal } from './transfer-modal'
 import { WithdrawModal } from './withdraw-modal'
 
-/** Wallet modal types (spec §2 plus the account modals). */
-export const WALLET_MODALS = ['deposit', 'withdraw', 'transfer', 'addAddress', 'addBank', 'tradePassword'] as const
-export type WalletModal = (typeof WALLET_MODALS)[number]
-
-/** Which modal is open and for what (kept in the URL search so links can open one). */
-export interface ModalState {
-  modal?: WalletModal
-  coin?: string
-  account?: TransferAccount
-}
+export { WALLET_MODALS, type ModalState, type WalletModal } from '../lib/search'
 
 /** Renders the wallet modals; exactly the one named by `state.modal` is open. */
 export function WalletModals({ state, onClose }: { state: ModalState; onClose: () => void }) {

@@ -6,7 +6,8 @@ import { getLanguage } from '@/lib/cookies'
 import { useTexts } from '@/lib/i18n'
 import { useBalanceHide } from '../hooks/use-balance-hide'
 import { CrossView, EarnView, FuturesView, IsolatedView, OtcView, OverviewView, SpotView } from './wallet-views'
-import { WalletModals, type ModalState } from './wallet-modals'
+import { WALLET_VIEWS, type ModalState, type WalletSearch, type WalletView } from '../lib/search'
+import { WalletModals } from './wallet-modals'
 
 /**
  * The three main actions share one row on phones too (390 px, and 320 px on
@@ -25,14 +26,7 @@ export const ACTION_BUTTON_LAYOUT = {
   css: { '@media screen and (max-width: 359.98px)': { fontSize: 'var(--chakra-font-sizes-xs)' } },
 } as const
 
-/** The views of the wallet area (spec §2). */
-export const WALLET_VIEWS = ['overview', 'spot', 'cross', 'isolated', 'otc', 'futures', 'earn'] as const
-export type WalletView = (typeof WALLET_VIEWS)[number]
-
-/** The wallet search parameters: the view and the open modal. */
-export interface WalletSearch extends ModalState {
-  view?: WalletView
-}
+export { WALLET_VIEWS, type WalletSearch, type WalletView } from '../lib/search'
 
 /** The wallet area: header with actions, the account views, the modals. */
 export function WalletPage({ search, onSearch }: { search: WalletSearch; onSearch: (next: WalletSearch) => void }) {
