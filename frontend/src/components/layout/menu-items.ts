@@ -22,6 +22,7 @@ import {
   LuZap,
 } from 'react-icons/lu'
 import type { RuntimeFlags } from '@/lib/config'
+import { linkArea, maintenanceHref } from './link-target'
 
 /** One link of a product menu (spec §3 menu item: id, text, link, icon). */
 export interface MenuItem {
@@ -32,6 +33,12 @@ export interface MenuItem {
   icon: IconType
   /** A futures link other than the competition: goes to /maintenance while futures are not live. */
   futuresTrading?: boolean
+  /**
+   * A capability that is not built yet although its link's route exists
+   * (margin and grid open the trade page with a type it does not trade):
+   * the item leads to its maintenance page, marked "Soon". Remove when it lands.
+   */
+  notLive?: boolean
 }
 
 /** A product menu with its submenu. */
@@ -57,8 +64,8 @@ export const MENU_SECTIONS: MenuSection[] = [
     id: 'trade',
     items: [
       { id: 'spot', textKey: 'items.spot', link: '/trade/BTC_USDT', icon: LuChartCandlestick },
-      { id: 'margin', textKey: 'items.margin', link: '/trade/BTC_USDT?type=margin', icon: LuArrowLeftRight },
-      { id: 'grid', textKey: 'items.grid', link: '/trade/BTC_USDT?type=grid', icon: LuGrid3X3 },
+      { id: 'margin', textKey: 'items.margin', link: '/trade/BTC_USDT?type=margin', icon: LuArrowLeftRight, notLive: true },
+      { id: 'grid', textKey: 'items.grid', link: '/trade/BTC_USDT?type=grid', icon: LuGrid3X3, notLive: true },
     ],
   },
   {
@@ -111,7 +118,9 @@ export function menuHref(
   flags: Pick<RuntimeFlags, 'futuresLive'>,
   resolve: (href: string) => string = (href) => href,
 ): string {
-  return item.futuresTrading && !flags.futuresLive ? '/maintenance' : resolve(item.link)
+  if (item.futuresTrading && !flags.futuresLive) return '/maintenance'
+  if (item.notLive) return maintenanceHref(linkArea(item.link))
+  return resolve(item.link)
 }
 
 /** Links of the signed-in user menu. */

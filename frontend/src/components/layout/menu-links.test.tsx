@@ -89,4 +89,18 @@ describe('shell links follow the router', () => {
     expect(screen.getByTestId('footer-link-terms').getAttribute('href')).toBe('/maintenance?area=info')
     expect(screen.getByTestId('footer-link-help').getAttribute('href')).toBe('/maintenance?area=support')
   })
+
+  it('marks the items whose capability is not live with "Soon", and only those', async () => {
+    renderShell(['/', '/market', '/trade/$symbol', '/download'])
+    fireEvent.click(await screen.findByTestId('mobile-menu-button'))
+    const menu = await screen.findByTestId('mobile-menu')
+    const soon = (id: string) => within(within(menu).getByTestId(id)).queryByTestId('soon-badge') !== null
+    for (const live of ['mobile-item-markets-all', 'mobile-item-spot', 'mobile-item-download']) {
+      expect(soon(live), live).toBe(false)
+    }
+    for (const notLive of ['mobile-item-margin', 'mobile-item-futures-usdt', 'mobile-item-p2p-trading', 'mobile-item-staking', 'mobile-item-api']) {
+      expect(soon(notLive), notLive).toBe(true)
+    }
+    expect(within(within(menu).getByTestId('mobile-item-staking')).getByTestId('soon-badge').textContent).toBe('Soon')
+  })
 })

@@ -1,4 +1,4 @@
-import { Box, Button, CloseButton, Drawer, Flex, HStack, Icon, IconButton, Portal, Separator, Stack, Switch, Text } from '@chakra-ui/react'
+import { Box, Button, chakra, CloseButton, Drawer, Flex, HStack, Icon, IconButton, Portal, Separator, Stack, Switch, Text } from '@chakra-ui/react'
 import { Link, useRouterState } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { LuChevronRight, LuDownload, LuLifeBuoy, LuLogOut, LuMenu, LuReceiptText, LuShieldCheck, LuWallet } from 'react-icons/lu'
@@ -12,6 +12,7 @@ import { AppLink } from './app-link'
 import { useLinkResolver } from './link-target'
 import { Logo } from './logo'
 import { MENU_SECTIONS, menuHref, SUPPORT_LINKS, USER_LINKS } from './menu-items'
+import { isSoon, SoonBadge } from './soon-badge'
 import { CurrencyPicker, LanguagePicker } from './preference-pickers'
 
 /** Height of the fixed mobile top bar; the layout pads the page by it. */
@@ -128,12 +129,17 @@ function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open
                               {t(`menu.${section.id}`)}
                             </Text>
                           )}
-                          {section.items.map((item) => (
-                            <MenuLink key={item.id} href={menuHref(item, flags, resolve)} testId={`mobile-item-${item.id}`}>
-                              <Icon as={item.icon} color="brand.fg" aria-hidden="true" />
-                              {t(item.textKey)}
-                            </MenuLink>
-                          ))}
+                          {section.items.map((item) => {
+                            const href = menuHref(item, flags, resolve)
+                            const soon = isSoon(href)
+                            return (
+                              <MenuLink key={item.id} href={href} testId={`mobile-item-${item.id}`}>
+                                <Icon as={item.icon} color={soon ? 'fg.muted' : 'brand.fg'} aria-hidden="true" />
+                                <chakra.span color={soon ? 'fg.muted' : undefined}>{t(item.textKey)}</chakra.span>
+                                {soon && <SoonBadge />}
+                              </MenuLink>
+                            )
+                          })}
                         </Stack>
                       )
                     })}

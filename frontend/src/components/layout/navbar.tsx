@@ -10,6 +10,7 @@ import { AppLink } from './app-link'
 import { useLinkResolver } from './link-target'
 import { Logo } from './logo'
 import { MENU_SECTIONS, menuHref, USER_LINKS, type MenuSection } from './menu-items'
+import { isSoon, SoonBadge } from './soon-badge'
 import { changeCurrency, changeLanguage } from './preference-pickers'
 
 function ProductMenu({ section }: { section: MenuSection }) {
@@ -27,19 +28,32 @@ function ProductMenu({ section }: { section: MenuSection }) {
       <Portal>
         <Menu.Positioner>
           <Menu.Content minW="72" p="2" aria-label={t(`menu.${section.id}`)}>
-            {section.items.map((item) => (
-              <Menu.Item key={item.id} value={item.id} asChild py="2" data-testid={`nav-item-${item.id}`}>
-                <AppLink href={menuHref(item, flags, resolve)} _hover={{ textDecoration: 'none' }}>
-                  <Icon as={item.icon} boxSize="5" color="brand.fg" aria-hidden="true" />
-                  <Stack gap="0">
-                    <Text fontWeight="medium">{t(item.textKey)}</Text>
-                    <Text textStyle="xs" color="fg.muted">
-                      {t(`${item.textKey}Desc`)}
-                    </Text>
-                  </Stack>
-                </AppLink>
-              </Menu.Item>
-            ))}
+            {section.items.map((item) => {
+              const href = menuHref(item, flags, resolve)
+              const soon = isSoon(href)
+              return (
+                <Menu.Item key={item.id} value={item.id} asChild py="2" data-testid={`nav-item-${item.id}`}>
+                  <AppLink
+                    href={href}
+                    _hover={{ textDecoration: 'none' }}
+                    aria-label={soon ? t('soonLabel', { name: t(item.textKey) }) : undefined}
+                  >
+                    <Icon as={item.icon} boxSize="5" color={soon ? 'fg.muted' : 'brand.fg'} aria-hidden="true" />
+                    <Stack gap="0" flex="1" minW="0">
+                      <HStack gap="2">
+                        <Text fontWeight="medium" color={soon ? 'fg.muted' : undefined}>
+                          {t(item.textKey)}
+                        </Text>
+                        {soon && <SoonBadge />}
+                      </HStack>
+                      <Text textStyle="xs" color="fg.muted">
+                        {t(`${item.textKey}Desc`)}
+                      </Text>
+                    </Stack>
+                  </AppLink>
+                </Menu.Item>
+              )
+            })}
           </Menu.Content>
         </Menu.Positioner>
       </Portal>
