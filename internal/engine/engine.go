@@ -290,8 +290,12 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 	for i := range group {
 		c := &group[i]
 		c.At = now
-		res[i] = e.st.Apply(c)
+		// The journal holds the command as it was submitted: Apply
+		// rewrites some of it in place (an amendment's new total becomes
+		// the book's remaining quantity against the live order), and a
+		// replay must apply what the caller sent, not that result again.
 		e.enc = AppendCommand(e.enc[:0], c)
+		res[i] = e.st.Apply(c)
 		if err := e.jrnl.Append(res[i].Seq, e.enc); err != nil {
 			// The state is ahead of the journal: stop answering, and let
 			// a restart recover from what the disk holds.

@@ -194,3 +194,37 @@ func TestInsufficientAnswered(t *testing.T) {
 		t.Fatalf("%+v", b)
 	}
 }
+
+// An amendment of a partly filled order replays to the same book: the
+// journal holds the new total the caller sent, which the replay turns into
+// the remaining quantity against the replayed order again (journaling the
+// rewritten command would have the replay take the rest for the total).
+func TestAmendOfAPartlyFilledOrderReplays(t *testing.T) {
+	dir := t.TempDir()
+	e := open(t, dir, 0, &recorder{t: t})
+	submit(t, e, setup()...)
+	submit(t, e, credit("d1", 1, "BTC", 200_000_000), credit("d2", 2, "USDT", 10_000_000_000_000))
+	rs := submit(t, e,
+		place(11, 1, matching.Sell, 3_000_000, 1_000_000), // 1 BTC
+		place(12, 2, matching.Buy, 3_000_000, 300_000),    // fills 0.3 of it
+		Command{Kind: KindAmend, User: 1, UserID: uid(1), Order: matching.Command{OrderID: 11, UserID: 1, Symbol: btcusdt, Qty: 800_000}},
+	)
+	if rs[2].Code != OK {
+		t.Fatalf("amend %+v", rs[2])
+	}
+	want := hashOf(e)
+	var before matching.OrderInfo
+	e.Read(func(s *State) { before, _ = s.Book(btcusdt).Order(11) })
+	if before.Qty != 500_000 || before.Filled != 300_000 {
+		t.Fatalf("order after the amendment %+v", before)
+	}
+	e.Crash()
+
+	e2 := open(t, dir, 0, &recorder{t: t})
+	defer e2.Close()
+	var after matching.OrderInfo
+	e2.Read(func(s *State) { after, _ = s.Book(btcusdt).Order(11) })
+	if after != before || hashOf(e2) != want {
+		t.Fatalf("replayed order %+v, before the crash %+v (state hashes equal: %v)", after, before, hashOf(e2) == want)
+	}
+}
