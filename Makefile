@@ -72,7 +72,7 @@ e2e: deps-web deps-browser web ## browser end-to-end tests against tenger serve
 
 .PHONY: bench
 bench: ## Go benchmarks of the hot paths (compare runs with benchstat)
-	$(GO) test -run '^$$' -bench . -benchtime=3s ./internal/store/embedded ./internal/ledger ./internal/queue/embedded
+	$(GO) test -run '^$$' -bench . -benchtime=3s ./internal/store/embedded ./internal/ledger
 	$(GO) test -run '^$$' -bench Workload1M -benchtime 5x -count 5 ./internal/matching
 
 # --- AWS runtime --------------------------------------------------------------

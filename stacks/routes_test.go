@@ -58,7 +58,10 @@ func areaDeps(t *testing.T, dev bool) *platform.Deps {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	return &platform.Deps{Store: st, Coins: cc, Markets: markets.Defaults(), Now: time.Now, Config: platform.Config{Dev: dev}}
+	// As in AWS, the services reach the engine task's endpoint (only built
+	// here: listing routes sends nothing).
+	return &platform.Deps{Store: st, Coins: cc, Markets: markets.Defaults(), Now: time.Now, Config: platform.Config{Dev: dev},
+		EngineRemote: platform.NewRemoteEngine(st, cc, []byte("routes-test-engine-key-0123456789abcdef"))}
 }
 
 // checkArea asserts that the route API Gateway selects for every path the

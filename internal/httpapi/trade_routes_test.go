@@ -13,10 +13,13 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/apperr"
+	"tenger/internal/coins"
+	"tenger/internal/engine"
+	"tenger/internal/engine/journal"
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
-	qembedded "tenger/internal/queue/embedded"
 	"tenger/internal/spot"
+	"tenger/internal/spotfunds"
 	"tenger/internal/store/embedded"
 )
 
@@ -27,7 +30,10 @@ func newTradeEnv(t *testing.T) (*Router, walletSessions, *ledger.Ledger) {
 }
 
 // newTradeEnvSvc is newTradeEnv with the spot service the router calls
-// (for the WebSocket methods on the same service).
+// (for the WebSocket methods on the same service): order entry on the
+// engine that owns the balances (spot.Runtime), with the store projection
+// behind it, on an embedded store; alice ("ta") has 1 BTC and bob ("tb")
+// 10,000 USDT.
 func newTradeEnvSvc(t *testing.T) (*Router, walletSessions, *ledger.Ledger, *spot.Service) {
 	t.Helper()
 	dir := t.TempDir()
@@ -36,37 +42,43 @@ func newTradeEnvSvc(t *testing.T) (*Router, walletSessions, *ledger.Ledger, *spo
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	qdb, err := qembedded.Open(dir+"/queue", qembedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = qdb.Close() })
-	q, err := qdb.Queue("orders", qembedded.QueueOptions{})
+	cc, err := coins.Defaults()
 	if err != nil {
 		t.Fatal(err)
 	}
 	led := ledger.New(st, nil)
 	cat := markets.Defaults()
-	svc := spot.New(spot.Options{Store: st, Ledger: led, Markets: cat, Orders: q})
-	eng, err := spot.NewEngine(context.Background(), spot.EngineOptions{Store: st, Ledger: led, Markets: cat, Orders: q,
-		DataDir: dir + "/engine"})
+	rt, err := spot.StartRuntime(context.Background(), spot.RuntimeOptions{Dir: dir + "/engine", Policy: journal.NoFsync, Store: st,
+		Coins: cc, Markets: cat, Counter: spotfunds.Counter, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng.Start()
 	t.Cleanup(func() {
-		if err := eng.Stop(); err != nil {
+		if err := rt.Close(); err != nil {
 			t.Error(err)
 		}
 	})
+	svc := spot.New(spot.Options{Store: st, Markets: cat, Engine: projectedEngine{rt}, Log: zerolog.Nop()})
 	s := walletSessions{"ta": "10000001", "tb": "10000002"}
+	funds := spotfunds.Engine{Submit: rt, Decimals: rt.Decimals}
 	for uid, amt := range map[string][2]string{"10000001": {"BTC", "1"}, "10000002": {"USDT", "10000"}} {
-		if _, err := led.Post(context.Background(), ledger.Posting{ID: "dep:" + uid, Reason: "deposit",
-			Legs: []ledger.Leg{ledger.Move(ledger.ChainAccount("T"), ledger.UserAccount(uid, ledger.Spot), amt[0], decimal.RequireFromString(amt[1]))}}); err != nil {
+		if err := funds.Credit(context.Background(), spotfunds.Move{Ref: "dep:" + uid, UID: uid, Coin: amt[0],
+			Amount: decimal.RequireFromString(amt[1]), Other: ledger.ChainAccount("T"), Reason: "deposit"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return NewTradeRouter(svc, Options{Log: zerolog.Nop(), Sessions: s}), s, led, svc
+}
+
+// projectedEngine answers every command once the store shows it, also
+// those the batch route and the WebSocket methods would have answered at
+// the engine's journal (spot.AckAtJournal): the route tests read the
+// store right after each call.
+type projectedEngine struct{ *spot.Runtime }
+
+func (p projectedEngine) Submit(ctx context.Context, c engine.Command) engine.Result {
+	res, _ := p.SubmitProjected(ctx, c) // not shown within its wait: the next read finds out
+	return res
 }
 
 func tradeCall(t *testing.T, h *Router, path, token string, body any) walletAnswer {
@@ -107,18 +119,9 @@ func TestTradeRoutes(t *testing.T) {
 	if a := tradeCall(t, h, p+"/order/create", "tb", map[string]any{"symbol": "btcusdt", "side": "BUY", "type": "MARKET", "quoteVolume": "3000"}); a.Code != "0" {
 		t.Fatalf("market buy: %+v", a)
 	}
+	// The market buy was answered once the store showed it: filled.
 	var hist OrderList
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		a := tradeCall(t, h, p+"/order/entrust_history", "tb", map[string]any{"symbol": "btcusdt"})
-		_ = json.Unmarshal(a.Data, &hist)
-		// A batch's settlement writes commute and land concurrently: wait
-		// for the fill, not only for the final status.
-		if hist.Count == 1 && hist.OrderList[0].DealVolume != "0" || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	_ = json.Unmarshal(tradeCall(t, h, p+"/order/entrust_history", "tb", map[string]any{"symbol": "btcusdt"}).Data, &hist)
 	if hist.Count != 1 || hist.OrderList[0].StatusText != "FILLED" || hist.OrderList[0].DealVolume != "0.1" ||
 		hist.OrderList[0].AvgPrice != "30000" || hist.OrderList[0].Fee != "0.0001" {
 		t.Fatalf("bob's history %+v", hist)
@@ -179,17 +182,9 @@ func TestTradeRoutes(t *testing.T) {
 	if a := tradeCall(t, h, p+"/order/cancel_all", "ta", map[string]any{}); a.Code != "0" {
 		t.Fatalf("cancel_all: %+v", a)
 	}
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		b, _ := led.Balance(context.Background(), ledger.UserAccount("10000001", ledger.Spot), "BTC")
-		if b.Frozen.IsZero() {
-			if !b.Available.Equal(decimal.RequireFromString("0.9")) {
-				t.Fatalf("alice BTC %s after cancel", b.Available)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("cancel_all did not release alice's hold")
-		}
+	if b, _ := led.Balance(context.Background(), ledger.UserAccount("10000001", ledger.Spot), "BTC"); !b.Frozen.IsZero() ||
+		!b.Available.Equal(decimal.RequireFromString("0.9")) {
+		t.Fatalf("alice BTC %s/%s after cancel_all, want 0.9/0", b.Available, b.Frozen)
 	}
 	var search OrderList
 	_ = json.Unmarshal(tradeCall(t, h, p+"/order/entrust_search", "ta", map[string]any{"status": "CANCELLED"}).Data, &search)
@@ -206,16 +201,13 @@ func TestTradeAmendRoute(t *testing.T) {
 	h, _, led := newTradeEnv(t)
 	const p = "/fe-ex-api"
 	alice := ledger.UserAccount("10000001", ledger.Spot)
-	waitBTC := func(avail, frozen string) {
+	// Every answer comes once the store shows the command.
+	wantBTC := func(avail, frozen string) {
 		t.Helper()
-		var b ledger.Balance
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			b, _ = led.Balance(context.Background(), alice, "BTC")
-			if b.Available.Equal(decimal.RequireFromString(avail)) && b.Frozen.Equal(decimal.RequireFromString(frozen)) {
-				return
-			}
+		b, _ := led.Balance(context.Background(), alice, "BTC")
+		if !b.Available.Equal(decimal.RequireFromString(avail)) || !b.Frozen.Equal(decimal.RequireFromString(frozen)) {
+			t.Fatalf("alice BTC %s/%s, want %s/%s", b.Available, b.Frozen, avail, frozen)
 		}
-		t.Fatalf("alice BTC %s/%s, want %s/%s", b.Available, b.Frozen, avail, frozen)
 	}
 	a := tradeCall(t, h, p+"/order/create", "ta", map[string]any{"symbol": "btcusdt", "side": "SELL", "type": "LIMIT", "price": "30000", "volume": "0.5"})
 	var first OrderCreateResp
@@ -226,12 +218,12 @@ func TestTradeAmendRoute(t *testing.T) {
 	if first.OrderID == "" || second.OrderID == "" {
 		t.Fatalf("create: %+v", a)
 	}
-	waitBTC("0.3", "0.7")
+	wantBTC("0.3", "0.7")
 
 	if a := tradeCall(t, h, p+"/order/amend", "ta", map[string]any{"symbol": "btcusdt", "order_id": first.OrderID, "volume": 0.3}); a.Code != "0" {
 		t.Fatalf("amend: %+v", a)
 	}
-	waitBTC("0.5", "0.5")
+	wantBTC("0.5", "0.5")
 	for _, c := range []struct {
 		token string
 		body  map[string]any
@@ -262,14 +254,9 @@ func TestTradeAmendRoute(t *testing.T) {
 	if a := tradeCall(t, h, p+"/order/create", "tb", map[string]any{"symbol": "btcusdt", "side": "BUY", "type": "LIMIT", "price": "30000", "volume": "0.3"}); a.Code != "0" {
 		t.Fatalf("bob's buy: %+v", a)
 	}
-	waitBTC("0.5", "0.2")
+	wantBTC("0.5", "0.2")
 	var hist OrderList
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		_ = json.Unmarshal(tradeCall(t, h, p+"/order/entrust_history", "ta", map[string]any{}).Data, &hist)
-		if hist.Count > 0 || time.Now().After(deadline) {
-			break
-		}
-	}
+	_ = json.Unmarshal(tradeCall(t, h, p+"/order/entrust_history", "ta", map[string]any{}).Data, &hist)
 	if hist.Count != 1 || hist.OrderList[0].OrderID != first.OrderID || hist.OrderList[0].StatusText != "FILLED" ||
 		hist.OrderList[0].Volume != "0.3" || hist.OrderList[0].DealVolume != "0.3" {
 		t.Fatalf("alice's finished orders %+v", hist)

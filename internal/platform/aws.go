@@ -18,7 +18,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/rs/zerolog"
 
 	"tenger/internal/coins"
@@ -28,14 +27,12 @@ import (
 	"tenger/internal/notify/sesnotify"
 	"tenger/internal/notify/snsnotify"
 	"tenger/internal/push/apigw"
-	"tenger/internal/queue/sqsq"
 	"tenger/internal/store/dynamo"
 )
 
 // Environment variables the CDK stacks set on functions and the engine task.
 const (
 	EnvTable       = "TABLE_NAME"
-	EnvOrdersQueue = "ORDERS_QUEUE_URL"
 	EnvWSEndpoint  = "WS_ENDPOINT" // https://<api>.execute-api.<region>.amazonaws.com/<stage>
 	EnvEmailFrom   = "EMAIL_FROM"
 	EnvSMSSenderID = "SMS_SENDER_ID"
@@ -88,12 +85,11 @@ func marketsPoll() time.Duration {
 }
 
 // NewAWS assembles the AWS runtime's ports from the environment: DynamoDB
-// ($TABLE_NAME, required), SQS ($ORDERS_QUEUE_URL, when set), SNS and SES,
-// the API Gateway management API ($WS_ENDPOINT, when set) and the key that
-// seals authenticator secrets ($SECRET_KEY, or else the secret named by
-// $AUTH_KEY_SECRET_ARN, read once at a cold start). A function that needs
-// no queue, push or key simply runs without those variables and leaves
-// the ports nil.
+// ($TABLE_NAME, required), SNS and SES, the API Gateway management API
+// ($WS_ENDPOINT, when set) and the key that seals authenticator secrets
+// ($SECRET_KEY, or else the secret named by $AUTH_KEY_SECRET_ARN, read once
+// at a cold start). A function that needs no push or key simply runs
+// without those variables and leaves the ports nil.
 func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 	awsCfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
@@ -147,9 +143,6 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 	d.Notify = notify.Router{
 		SMS:   snsnotify.New(sns.NewFromConfig(awsCfg), snsnotify.Options{SenderID: os.Getenv(EnvSMSSenderID)}),
 		Email: sesnotify.New(sesv2.NewFromConfig(awsCfg), sesnotify.Options{From: os.Getenv(EnvEmailFrom)}),
-	}
-	if u := os.Getenv(EnvOrdersQueue); u != "" {
-		d.Orders = sqsq.New(sqs.NewFromConfig(awsCfg), u)
 	}
 	if ep := os.Getenv(EnvWSEndpoint); ep != "" {
 		mgmt := apigatewaymanagementapi.NewFromConfig(awsCfg, func(o *apigatewaymanagementapi.Options) {

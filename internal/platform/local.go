@@ -17,7 +17,6 @@ import (
 	"tenger/internal/markets"
 	"tenger/internal/notify/outbox"
 	"tenger/internal/push/hub"
-	qembedded "tenger/internal/queue/embedded"
 	"tenger/internal/refprice"
 	"tenger/internal/spot"
 	"tenger/internal/spotfunds"
@@ -70,13 +69,6 @@ type Local struct {
 	Hub *hub.Hub
 }
 
-// Queue names, shared with the AWS runtime's queue stack.
-const (
-	OrdersQueue   = "orders"
-	OrdersDLQ     = "orders-dlq"
-	maxQueueTries = 5
-)
-
 // OpenLocal opens the local runtime's ports under dataDir: store/ (the
 // embedded item store), outbox/ (SMS and e-mail), and secret.key (the key
 // that seals secrets at rest, created on first start).
@@ -113,16 +105,6 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	}
 	d.Notify = ob
 	d.onClose(ob.Close)
-	qdb, err := qembedded.Open(filepath.Join(dataDir, "queues"), qembedded.Options{Logger: log})
-	if err != nil {
-		_ = d.Close()
-		return nil, err
-	}
-	d.onClose(qdb.Close)
-	if d.Orders, err = qdb.Queue(OrdersQueue, qembedded.QueueOptions{MaxReceives: maxQueueTries, DeadLetter: OrdersDLQ}); err != nil {
-		_ = d.Close()
-		return nil, err
-	}
 	h := hub.New(hub.Options{PingInterval: 30 * time.Second, Auth: PushAuth(d.Auth()), Channels: marketdata.KnownChannel(d.Markets),
 		Requests: d.OrderRequests(), Logger: log})
 	d.Push = h

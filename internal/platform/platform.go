@@ -1,8 +1,8 @@
 // Package platform assembles Tenger's ports into one set of dependencies for
-// either runtime: OpenLocal for `tenger serve` (embedded store, embedded
-// queues, local outbox, in-process WebSocket hub) and NewAWS for the Lambda
-// functions and the engine service (DynamoDB, SQS, SNS/SES, API Gateway
-// management API). Services are then built from Deps the same way in both.
+// either runtime: OpenLocal for `tenger serve` (embedded store, local
+// outbox, in-process WebSocket hub) and NewAWS for the Lambda functions and
+// the engine service (DynamoDB, SNS/SES, API Gateway management API).
+// Services are then built from Deps the same way in both.
 package platform
 
 import (
@@ -25,7 +25,6 @@ import (
 	"tenger/internal/markets"
 	"tenger/internal/notify"
 	"tenger/internal/push"
-	"tenger/internal/queue"
 	"tenger/internal/refprice"
 	"tenger/internal/spot"
 	"tenger/internal/spotfunds"
@@ -66,9 +65,6 @@ type Config struct {
 type Deps struct {
 	Store  store.Store
 	Notify notify.Sender
-	// Orders carries order commands to the engine (FIFO per symbol). The
-	// engine settles its own events, so no queue carries them.
-	Orders queue.Queue
 	// Push fans messages out to WebSocket connections.
 	Push push.Pusher
 	// Coins and Markets are the coin/chain and trading-pair catalogues.
@@ -303,15 +299,12 @@ func (d *Deps) MarketReader() (*marketdata.Service, error) {
 	return d.mdr, d.mdrErr
 }
 
-// Spot is the spot trading service (order entry, cancels, queries).
+// Spot is the spot trading service (order entry, cancels, queries); its
+// order entry goes to the engine, so d must reach one (NeedEngine).
 func (d *Deps) Spot() *spot.Service {
 	d.spotOnce.Do(func() {
-		o := spot.Options{Store: d.Store, Ledger: d.Ledger(), Markets: d.Markets, Orders: d.Orders,
-			FeeCoin: d.Wallet(), Prices: d.RefPrices(), Now: d.Now, Log: d.Log}
-		if e := d.engine(); e != nil {
-			o.Engine = e
-		}
-		d.spot = spot.New(o)
+		d.spot = spot.New(spot.Options{Store: d.Store, Markets: d.Markets, Engine: d.engine(),
+			FeeCoin: d.Wallet(), Prices: d.RefPrices(), Now: d.Now, Log: d.Log})
 	})
 	return d.spot
 }

@@ -1,131 +1,106 @@
 // Package spot is Tenger's spot exchange: the trading service (order entry,
-// cancellation, order and trade queries), the engine process (sequencing,
-// journalling and matching order commands with the matching core) and
-// settlement (applying the engine's events to the ledger and the stored
-// orders).
+// cancellation, amendment, order and trade queries), the runtime that runs
+// the engine owning the balances orders trade against (package engine) with
+// its store projection and market data, and spot's part of that projection
+// (the order items, fill rows and fee-tier volumes).
 //
 // # Order entry
 //
 // PlaceOrder validates the order against the pair's grid from the markets
-// catalogue (tick, lot, minimum quantity and notional; nothing is rounded)
-// and then, in ONE store transaction (a ledger posting "order:<id>" with
-// extra operations): holds the funds in the user's spot account, stores the
-// order with status NEW, stores the clientOrderId mapping (so a retry returns
-// the first order) and writes an outbox record holding the encoded command.
-// Then it sends the command to the orders queue (message group = symbol,
-// DedupID = "place:<id>", Backed: the outbox record is its durable copy,
-// so the local queue answers without an fsync of its own).
+// catalogue (tick, lot, minimum quantity and notional; nothing is rounded),
+// refuses a stop its pair's last trade price has already reached, and
+// sends the engine one command (entry.go). Service requires Options.Engine:
+// Runtime in one process (`tenger serve`, the engine task in AWS), the
+// engine task's private endpoint in the AWS functions. The engine checks the
+// order against the user's available balance and holds exactly what it can
+// spend, because fees are taken from what the user receives: a limit buy
+// holds price × volume of the quote coin, a market buy by quote amount its
+// quoteVolume, a sell its volume of the base coin. A market buy by base
+// quantity (volume) has no price to hold against: the engine holds
+// everything of the quote coin the user can spend, at most its budget
+// (budgetLimit: its volume at the pair's reference price, or else its last
+// trade price, × MarketBuyBand; before the pair has a price, its cost at the
+// book's top price), for the moment it takes to match; it buys the volume or
+// stops when the budget is spent (then it ends cancelled, partly filled),
+// and its end releases what it did not spend. The budget is not stored as
+// the order's quoteVolume. A market order by volume worth less than the
+// pair's minimum value at the best opposite price is REJECTED. An order the
+// balance cannot cover is refused at once (CodeTradeInsufficient) and
+// holds nothing.
 //
-// The hold is exactly what the order can spend, because fees are taken from
-// what the user receives: a limit buy holds price × volume of the quote
-// coin, a market buy by quote amount holds its quoteVolume, a sell holds its
-// volume of the base coin. A market buy by base quantity (volume) has no
-// price to hold against: it holds everything of the quote coin the user can
-// spend, at most its volume at the last trade price × MarketBuyBand (price
-// protection; before the pair's first trade, at most its cost at the book's
-// top price), and that hold is also its budget in the engine
-// (matching.Command.Quote). It
-// buys the volume or stops when the budget is spent (then it ends
-// cancelled, partly filled); its end releases what it did not spend, in the
-// same engine batch, so the funds are held only for the moment of the
-// match. The budget is not stored as the order's quoteVolume. A market order
-// by volume worth less than the pair's minimum value at the best opposite
-// price is REJECTED.
+// A REST call is answered once the store shows its command (so the page's
+// next read includes it); the WebSocket and batch routes mark their
+// requests AckAtJournal and are answered once the engine's journal holds
+// the command. A clientOrderId sent again answers the first order, or
+// CodeTradeClientOrderReused with other parameters, also while the first
+// is still on its way to the store (Service.inflight).
+//
+// Cancels, amendments (amend.go) and cancel-alls are engine commands too,
+// checked against the engine's live book: one the engine refuses found the
+// order ended meanwhile. A cancel-all carries an order-id bound taken when
+// it was asked, so it never cancels an order placed after it.
 //
 // # Self-trade prevention
 //
 // An order that would trade with one of its owner's resting orders follows
 // its stp (PlaceRequest.STP), or else its pair's SelfTradePrevention, or
 // else cancel_taker (matching.STPMode; the core's decrement is refused, as
-// it changes quantities without a trade or an amend, which settlement and
-// book rebuilds would not see). The mode is resolved at entry and
-// written into the command, so a journal replays the same after an operator
-// changes a pair's default, and a mode other than cancel_taker is stored on
-// the order ("stp") for a rebuild of the book from stored orders.
+// it changes quantities without a trade or an amendment). The mode is
+// resolved at entry and written into the command, so the journal replays
+// the same after an operator changes a pair's default, and a mode other
+// than cancel_taker is stored on the order ("stp").
 //
-// # Nothing lost between the commit and the send
+// # The runtime
 //
-// If the API process dies after the commit and before the send, the order
-// exists only in the store. The outbox record covers this: the engine sends
-// every outbox record again at start and, while running, every record older
-// than EngineOptions.SweepAfter. Settlement of the order's Accepted (or
-// Rejected) event deletes the record. Duplicates are harmless: the engine
-// sequences a place command only if the order has no "seq" attribute yet
-// (set when its Accepted event is settled) and it has not sequenced it
-// itself in this run. An amend has an outbox record too (amend.go); sent
-// twice, the second finds the order already reduced and is refused.
+// StartRuntime (runtime.go) opens the engine: it restores the newest
+// snapshot the store projection's checkpoint allows, replays the journal
+// after it and hands the projection what it lacks, so a crash anywhere
+// between the journal and the store loses nothing and writes nothing twice.
+// It then lists every coin and pair of the catalogues in the engine, and a
+// pair the operator adds while the exchange runs (the catalogue's watcher
+// replaces it, markets/reload.go) within 50 ms. A snapshot is written every
+// SnapshotEvery, once market data has stored the trades handed to it (the
+// journal the snapshot covers could publish them again), and when the
+// runtime closes. Verify compares every balance the engine owns with the
+// store's.
 //
-// # Engine
+// # The store projection
 //
-// One goroutine (Engine.Run) receives batches of commands, gives each the
-// next sequence number (one global sequence; each book ignores numbers it
-// has applied), appends them to the journal and syncs it once per batch,
-// applies them to the books, settles every event, publishes trades and depth
-// to the market-data feed, and only then deletes the queue messages. A crash
-// at any point leaves either messages that are delivered again (and skipped
-// if already sequenced) or journalled commands whose events are settled
-// again on restart: NewEngine restores each book's snapshot, replays the
-// journal after it (re-emitting exactly the same events, as the core is
-// deterministic) and settles them; settlement is idempotent. Snapshots are
-// only written between batches, when every applied command is settled, so a
-// restore never skips an unsettled event. Once a snapshot is durable the
-// journal segments it covers are deleted (journal.go), so the journal does
-// not grow without bound. Books are created for every pair of the catalogue
-// at start, and a pair the operator adds while the exchange runs (the
-// catalogue's watcher replaces it, markets/reload.go) gets its book before
-// the engine's next batch (pairs.go), with no restart of the engine or the
-// API.
+// The projector (package projector) writes each engine batch behind the
+// engine: the balances, one ledger posting through the clearing account
+// that explains them, and spot's items from Projection (project.go): each
+// order the batch touched at its state after it (its Place creates it whole,
+// with what the command's note carries: type, clientOrderId, quote volume,
+// stp), a row per fill side, the fee tier's daily volume items and the
+// pair's marks (its last trade: the price stop orders are checked against
+// at entry). A batch written twice changes nothing twice.
 //
-// Without a usable journal (empty storage, a lost volume, a journal that
-// does not continue its snapshots, or a snapshot older than the store),
-// NewEngine rebuilds the books from the stored open orders instead, in
-// their original priority and with their remaining quantities, and goes on
-// sequencing after the highest stored seq (rebuild.go). Settlement keeps
-// the per-symbol records this needs (open orders, last trade and seq). A
-// batch's commands and events are stored before its settlement begins, and
-// a rebuild settles that record again first (pending.go), so a batch that
-// a crash left half settled is completed rather than rebuilt from. After a
-// rebuild, market data gets the settled trades it lost back from the store
-// (feedgap.go).
+// # Market data
 //
-// # Amending
-//
-// AmendOrder reduces an open order's quantity (amend.go): it keeps its
-// price and its place in the queue, and settlement of the Amended event
-// releases the hold of the removed quantity ("amend:<orderId>:<seq>").
-//
-// # Settlement
-//
-// Each trade is ONE ledger posting "trade:<symbol>:<tradeId>": the buyer's
-// frozen quote goes to the seller (less the seller's fee, to the fee
-// account) and the seller's frozen base to the buyer (less the buyer's
-// fee). The two orders' filled quantity, money and fee, the two trade rows
-// and the two users' daily volume are extra operations of the same
-// transaction, so a replayed trade writes nothing at all. An order's end
-// (Done, or Rejected for a place) releases hold − consumed (the buyer's
-// price improvement, an IOC remainder, an unspent market budget) with the
-// posting "done:<orderId>" and sets the final status in the same
-// transaction, conditional on the order not being finished yet.
+// The Publisher (publish.go) hands each batch's trades to market data once
+// the store shows the batch, and the depth of every book a batch changed at
+// most every 100 ms per pair (every level the merged depth steps group).
+// After a restart the runtime publishes the recovered books and the trades
+// of the journal it replayed; market data skips the ones it already stored.
 //
 // # Fees
 //
 // Maker and taker rates come from a tier table (DefaultFeeTiers) by the
 // user's 30-day volume in USDT (every pair's trades, each valued at the
 // lower of its quote amount and its base at the reference price, so a
-// self-trade far from the market buys no tier; settler.volume), in daily
-// items per user, added to by each trade's posting and spread over volumeShards items so that
-// one user's trades can share store transactions), less FeeCoinDiscount
+// self-trade far from the market buys no tier; tradeVolume), kept in daily
+// items per user spread over volumeShards items, less FeeCoinDiscount
 // while the user's update_fee_coin_open switch is on. The rates are fixed
-// on the order when it is placed, so settling an event again builds the
-// same posting. Fees are taken in the coin the user receives (base for a
-// buyer, quote for a seller), rounded up to 8 decimals and never more than
-// the amount.
+// on the order when it is placed (the command carries them). The engine
+// takes fees in the coin the user receives (base for a buyer, quote for a
+// seller), rounded up to 8 decimals and never more than the amount, into
+// the engine's fee account (ledger.EngineFeeAccount).
 //
 // # Storage layout
 //
 // See the constants in order.go: orders (history in gsi1, open orders in
-// gsi2 while open), clientOrderId mappings, outbox records per symbol, trade
-// rows per order (a user's trades in gsi1) and daily volumes.
+// gsi2 while open), clientOrderId mappings, trade rows per order (a user's
+// trades in gsi1), daily volumes and each pair's marks.
 //
 // Order statuses: 1 NEW, 2 PARTIALLY_FILLED, 3 FILLED, 4 CANCELLED (also an
 // IOC, FOK or market remainder, or self-trade prevention; partly filled

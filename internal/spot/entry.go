@@ -53,7 +53,7 @@ func (s *Service) submit(ctx context.Context, c engine.Command) (engine.Result, 
 // toRate is a fee fraction in the engine's parts per 10^8.
 func toRate(d decimal.Decimal) risk.Rate { return risk.Rate(d.Shift(8).IntPart()) }
 
-// placeOnEngine places a checked order (PlaceOrder's engine path).
+// placeOnEngine checks an order and places it in the engine (PlaceOrder).
 func (s *Service) placeOnEngine(ctx context.Context, uid string, req PlaceRequest, maker, taker decimal.Decimal) (string, error) {
 	var fp string
 	if req.ClientOrderID != "" {
@@ -101,8 +101,8 @@ func (s *Service) placeOnEngine(ctx context.Context, uid string, req PlaceReques
 		switch res.Code {
 		case engine.OK, engine.Rejected:
 			// A rejected order is stored as REJECTED with the book's
-			// reason, as the design before the engine did; unless the
-			// book refused its id as a duplicate (a live order has it).
+			// reason; unless the book refused its id as a duplicate (a
+			// live order has it): then another id is tried.
 			if res.Code == engine.Rejected && res.Reason == matching.ReasonDuplicateOrderID && attempt < 3 {
 				s.inflight.drop(uid, req.ClientOrderID) // it named the refused id
 				continue

@@ -2,54 +2,17 @@ package spot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sort"
 	"sync"
-	"sync/atomic"
-	"tenger/internal/store"
 	"testing"
 
-	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
-	"tenger/internal/coins"
 	"tenger/internal/engine"
 	"tenger/internal/engine/journal"
-	"tenger/internal/ledger"
-	"tenger/internal/markets"
-	"tenger/internal/spotfunds"
-	"tenger/internal/store/embedded"
 )
-
-// dyingStore fails every write once dead, as a killed process writes
-// nothing more.
-type dyingStore struct {
-	store.Store
-	dead atomic.Bool
-}
-
-func (s *dyingStore) Transact(ctx context.Context, ops []store.Op) error {
-	if s.dead.Load() {
-		return errors.New("dead")
-	}
-	return s.Store.Transact(ctx, ops)
-}
-
-func (s *dyingStore) Put(ctx context.Context, it store.Item, c store.Cond) error {
-	if s.dead.Load() {
-		return errors.New("dead")
-	}
-	return s.Store.Put(ctx, it, c)
-}
-
-func (s *dyingStore) Update(ctx context.Context, k store.Key, u *store.Update, c store.Cond) (store.Item, error) {
-	if s.dead.Load() {
-		return nil, errors.New("dead")
-	}
-	return s.Store.Update(ctx, k, u, c)
-}
 
 // A process killed under load, while the projection is writing (its store
 // writes fail from one moment on, the engine's journal tail is lost), comes
@@ -57,30 +20,13 @@ func (s *dyingStore) Update(ctx context.Context, k store.Key, u *store.Update, c
 // the projection was writing is written again whole, and the commands the
 // store had change nothing again.
 func TestStoreShowsTheBookAfterAKill(t *testing.T) {
-	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	cc, _ := coins.Defaults()
-	cat := markets.Defaults()
-	dir := t.TempDir()
-	ds := &dyingStore{Store: st}
-	start := func() (*Runtime, *Service) {
-		rt, err := StartRuntime(context.Background(), RuntimeOptions{Dir: dir, Policy: journal.Durable, Store: ds, Coins: cc,
-			Markets: cat, Counter: spotfunds.Counter, Log: zerolog.Nop()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rt, New(Options{Store: st, Ledger: ledger.New(st, nil), Markets: cat, Engine: rt, Log: zerolog.Nop()})
-	}
-	rt, svc := start()
-	f := spotfunds.Engine{Submit: rt, Decimals: rt.Decimals}
+	e := newEnv(t, func(e *env) { e.policy = journal.Durable })
 	users := []string{"10000001", "10000002", "10000003", "10000004"}
 	for _, u := range users {
-		f.Credit(context.Background(), spotfunds.Move{Ref: "u" + u, UID: u, Coin: "USDT", Amount: dec("100000"), Other: ledger.ChainAccount("TRC20")})
-		f.Credit(context.Background(), spotfunds.Move{Ref: "b" + u, UID: u, Coin: "BTC", Amount: dec("2"), Other: ledger.ChainAccount("BTC")})
+		e.deposit(u, "USDT", "100000")
+		e.deposit(u, "BTC", "2")
 	}
+	svc, ds := e.svc, e.st
 	ctx := AckAtJournal(context.Background())
 	var wg sync.WaitGroup
 	types := []string{"LIMIT", "LIMIT", "LIMIT", "POST_ONLY", "IOC", "FOK", "MARKET"}
@@ -124,20 +70,12 @@ func TestStoreShowsTheBookAfterAKill(t *testing.T) {
 	}
 	<-crash
 	ds.dead.Store(true)
-	rt.Engine.Crash()
+	e.rt.Engine.Crash()
 	wg.Wait()
-	ds = &dyingStore{Store: st} // the restarted process's
-	rt, svc = start()
-	defer rt.Close()
-	var seq uint64
-	rt.Engine.Read(func(s *engine.State) { seq = s.Seq() })
-	if err := rt.runner.WaitProjected(context.Background(), seq); err != nil {
-		t.Fatal(err)
-	}
+	e.crash() // the restarted process gets a live store
+	svc = e.svc
 	// The engine's balances and the store's agree.
-	if problems, err := rt.Verify(context.Background()); err != nil || len(problems) > 0 {
-		t.Fatalf("verify: %v %v", problems, err)
-	}
+	e.drain()
 	// store open orders remaining per price/side
 	store := map[string]decimal.Decimal{}
 	for _, u := range users {
@@ -151,8 +89,8 @@ func TestStoreShowsTheBookAfterAKill(t *testing.T) {
 		}
 	}
 	book := map[string]decimal.Decimal{}
-	pr, _ := cat.Pair("btcusdt")
-	rt.Engine.Read(func(s *engine.State) {
+	pr, _ := e.cat.Pair("btcusdt")
+	e.rt.Engine.Read(func(s *engine.State) {
 		bids, asks, _ := depthOf(s.Book(symbolNum("btcusdt")), pr, nil)
 		for _, l := range bids {
 			book["BUY "+l.Price.String()] = l.Qty

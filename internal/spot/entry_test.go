@@ -5,154 +5,97 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rs/zerolog"
-
 	"tenger/internal/apperr"
-	"tenger/internal/coins"
 	"tenger/internal/engine"
-	"tenger/internal/engine/journal"
 	"tenger/internal/ledger"
-	"tenger/internal/markets"
-	"tenger/internal/spotfunds"
 	"tenger/internal/store"
-	"tenger/internal/store/embedded"
 )
-
-// entryEnv is order entry on the engine that owns the balances.
-type entryEnv struct {
-	t     *testing.T
-	svc   *Service
-	rt    *Runtime
-	funds spotfunds.Funds
-	led   *ledger.Ledger
-}
-
-func newEntryEnv(t *testing.T) *entryEnv {
-	t.Helper()
-	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	cc, err := coins.Defaults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat := markets.Defaults()
-	rt, err := StartRuntime(context.Background(), RuntimeOptions{Dir: t.TempDir(), Policy: journal.NoFsync, Store: st, Coins: cc,
-		Markets: cat, Counter: spotfunds.Counter, Log: zerolog.Nop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rt.Close() })
-	led := ledger.New(st, nil)
-	return &entryEnv{t: t, rt: rt, led: led,
-		svc:   New(Options{Store: st, Ledger: led, Markets: cat, Engine: rt, Log: zerolog.Nop()}),
-		funds: spotfunds.Engine{Submit: rt, Decimals: rt.Decimals}}
-}
-
-func (e *entryEnv) fund(uid, coin, amount string) {
-	e.t.Helper()
-	if err := e.funds.Credit(context.Background(), spotfunds.Move{Ref: "fund:" + uid + coin, UID: uid, Coin: coin, Amount: dec(amount),
-		Other: ledger.ChainAccount("TRC20"), Reason: "deposit"}); err != nil {
-		e.t.Fatal(err)
-	}
-}
-
-func (e *entryEnv) balance(uid, coin string) ledger.Balance {
-	e.t.Helper()
-	b, err := e.led.Balance(context.Background(), ledger.UserAccount(uid, ledger.Spot), coin)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return b
-}
 
 // Order entry on the engine: the balance check is the engine's, a REST
 // answer comes once the store shows the order, fills settle both sides,
 // and cancel, amend and cancel-all act on the engine's live book.
 func TestOrderEntryOnTheEngine(t *testing.T) {
-	e := newEntryEnv(t)
+	e := newEnv(t)
 	ctx := context.Background()
-	e.fund(aliceID, "BTC", "1")
-	e.fund(bobID, "USDT", "10000")
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "10000")
 
-	_, err := e.svc.PlaceOrder(ctx, bobID, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "50000", Volume: "0.3"})
+	_, err := e.svc.PlaceOrder(ctx, bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "50000", Volume: "0.3"})
 	wantCode(t, err, apperr.CodeTradeInsufficient) // 15,000 USDT of 10,000
-	if b := e.balance(bobID, "USDT"); !b.Frozen.IsZero() {
+	if b := e.balance(bob, "USDT"); !b.Frozen.IsZero() {
 		t.Fatalf("a refused order holds %s", b.Frozen)
 	}
-	sell, err := e.svc.PlaceOrder(ctx, aliceID, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeLimit, Price: "30000", Volume: "0.5"})
+	sell, err := e.svc.PlaceOrder(ctx, alice, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeLimit, Price: "30000", Volume: "0.5"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Read-your-writes: the order and its hold are in the store already.
-	if o, err := e.svc.GetOrder(ctx, aliceID, sell); err != nil || o.Status != StatusNew || !o.Volume.Equal(dec("0.5")) {
+	if o, err := e.svc.GetOrder(ctx, alice, sell); err != nil || o.Status != StatusNew || !o.Volume.Equal(dec("0.5")) {
 		t.Fatalf("placed order %+v %v", o, err)
 	}
-	if b := e.balance(aliceID, "BTC"); !b.Frozen.Equal(dec("0.5")) {
+	if b := e.balance(alice, "BTC"); !b.Frozen.Equal(dec("0.5")) {
 		t.Fatalf("alice's BTC %+v", b)
 	}
-	buy, err := e.svc.PlaceOrder(ctx, bobID, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.2",
+	buy, err := e.svc.PlaceOrder(ctx, bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.2",
 		ClientOrderID: "bob-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o, err := e.svc.GetOrder(ctx, bobID, buy); err != nil || o.Status != StatusFilled || o.ClientOrderID != "bob-1" {
+	if o, err := e.svc.GetOrder(ctx, bob, buy); err != nil || o.Status != StatusFilled || o.ClientOrderID != "bob-1" {
 		t.Fatalf("filled buy %+v %v", o, err)
 	}
 	// The buyer paid 6,000 USDT and got 0.2 BTC less the taker fee.
-	if b := e.balance(bobID, "USDT"); !b.Available.Equal(dec("4000")) || !b.Frozen.IsZero() {
+	if b := e.balance(bob, "USDT"); !b.Available.Equal(dec("4000")) || !b.Frozen.IsZero() {
 		t.Fatalf("bob's USDT %+v", b)
 	}
-	if b := e.balance(bobID, "BTC"); !b.Available.IsPositive() || !b.Available.LessThan(dec("0.2")) {
+	if b := e.balance(bob, "BTC"); !b.Available.IsPositive() || !b.Available.LessThan(dec("0.2")) {
 		t.Fatalf("bob's BTC %+v", b)
 	}
 	// A retry with the client id answers the first order; other
 	// parameters are refused.
-	again, err := e.svc.PlaceOrder(ctx, bobID, PlaceRequest{Symbol: "BTC/USDT", Side: "BUY", Type: TypeLimit, Price: "30000.0", Volume: "0.2",
+	again, err := e.svc.PlaceOrder(ctx, bob, PlaceRequest{Symbol: "BTC/USDT", Side: "BUY", Type: TypeLimit, Price: "30000.0", Volume: "0.2",
 		ClientOrderID: "bob-1"})
 	if err != nil || again != buy {
 		t.Fatalf("retry: %s %v, want %s", again, err, buy)
 	}
-	_, err = e.svc.PlaceOrder(ctx, bobID, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.1",
+	_, err = e.svc.PlaceOrder(ctx, bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeLimit, Price: "30000", Volume: "0.1",
 		ClientOrderID: "bob-1"})
 	wantCode(t, err, apperr.CodeTradeClientOrderReused)
 
 	// Amend the rest of the sell (0.3 left of 0.5) to a total of 0.4.
-	if err := e.svc.AmendOrder(ctx, aliceID, "btcusdt", sell, "0.4"); err != nil {
+	if err := e.svc.AmendOrder(ctx, alice, "btcusdt", sell, "0.4"); err != nil {
 		t.Fatal(err)
 	}
-	if o, _ := e.svc.GetOrder(ctx, aliceID, sell); !o.Volume.Equal(dec("0.4")) || !o.DealVolume.Equal(dec("0.2")) {
+	if o, _ := e.svc.GetOrder(ctx, alice, sell); !o.Volume.Equal(dec("0.4")) || !o.DealVolume.Equal(dec("0.2")) {
 		t.Fatalf("amended order %+v", o)
 	}
-	if b := e.balance(aliceID, "BTC"); !b.Frozen.Equal(dec("0.2")) || !b.Available.Equal(dec("0.6")) {
+	if b := e.balance(alice, "BTC"); !b.Frozen.Equal(dec("0.2")) || !b.Available.Equal(dec("0.6")) {
 		t.Fatalf("alice's BTC after the amendment %+v", b)
 	}
-	wantCode(t, e.svc.AmendOrder(ctx, aliceID, "btcusdt", sell, "0.45"), apperr.CodeTradeAmendVolume)
-	if err := e.svc.CancelOrder(ctx, aliceID, "btcusdt", sell); err != nil {
+	wantCode(t, e.svc.AmendOrder(ctx, alice, "btcusdt", sell, "0.45"), apperr.CodeTradeAmendVolume)
+	if err := e.svc.CancelOrder(ctx, alice, "btcusdt", sell); err != nil {
 		t.Fatal(err)
 	}
-	if o, _ := e.svc.GetOrder(ctx, aliceID, sell); o.Status.Open() {
+	if o, _ := e.svc.GetOrder(ctx, alice, sell); o.Status.Open() {
 		t.Fatalf("cancelled order still open: %+v", o)
 	}
-	wantCode(t, e.svc.CancelOrder(ctx, aliceID, "btcusdt", sell), apperr.CodeTradeOrderFinished)
-	if b := e.balance(aliceID, "BTC"); !b.Frozen.IsZero() || !b.Available.Equal(dec("0.8")) {
+	wantCode(t, e.svc.CancelOrder(ctx, alice, "btcusdt", sell), apperr.CodeTradeOrderFinished)
+	if b := e.balance(alice, "BTC"); !b.Frozen.IsZero() || !b.Available.Equal(dec("0.8")) {
 		t.Fatalf("alice's BTC after the cancel %+v", b)
 	}
 	for _, p := range []string{"31000", "32000"} {
-		if _, err := e.svc.PlaceOrder(ctx, aliceID, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeLimit, Price: p, Volume: "0.1"}); err != nil {
+		if _, err := e.svc.PlaceOrder(ctx, alice, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeLimit, Price: p, Volume: "0.1"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := e.svc.CancelAll(ctx, aliceID, ""); err != nil {
+	if err := e.svc.CancelAll(ctx, alice, ""); err != nil {
 		t.Fatal(err)
 	}
-	if open, err := e.svc.ListOpenOrders(ctx, aliceID, ""); err != nil || len(open) != 0 {
+	if open, err := e.svc.ListOpenOrders(ctx, alice, ""); err != nil || len(open) != 0 {
 		t.Fatalf("open after cancel-all: %d %v", len(open), err)
 	}
 	// A stop the last trade (30,000) has already reached is refused at once.
-	_, err = e.svc.PlaceOrder(ctx, aliceID, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeStopLimit, Price: "29000", StopPrice: "31000", Volume: "0.1"})
+	_, err = e.svc.PlaceOrder(ctx, alice, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeStopLimit, Price: "29000", StopPrice: "31000", Volume: "0.1"})
 	wantCode(t, err, apperr.CodeTradeStopReached)
 
 	// Verify finds the store agreeing with the engine, and a store balance
@@ -160,7 +103,7 @@ func TestOrderEntryOnTheEngine(t *testing.T) {
 	if problems, err := e.rt.Verify(ctx); err != nil || len(problems) != 0 {
 		t.Fatalf("verify: %v %v", problems, err)
 	}
-	if err := e.rt.o.Store.Transact(ctx, []store.Op{ledger.SetBalanceOp(ledger.UserAccount(aliceID, ledger.Spot), "BTC",
+	if err := e.raw.Transact(ctx, []store.Op{ledger.SetBalanceOp(ledger.UserAccount(alice, ledger.Spot), "BTC",
 		dec("5"), dec("0"))}); err != nil {
 		t.Fatal(err)
 	}
@@ -172,9 +115,9 @@ func TestOrderEntryOnTheEngine(t *testing.T) {
 // Requests with one client order id sent at once place one order, and
 // every answer names it.
 func TestClientOrderIDRaceOnTheEngine(t *testing.T) {
-	e := newEntryEnv(t)
+	e := newEnv(t)
 	ctx := AckAtJournal(context.Background()) // answered before the store shows it
-	e.fund(aliceID, "BTC", "1")
+	e.deposit(alice, "BTC", "1")
 	ids := make([]string, 8)
 	errs := make([]error, 8)
 	var wg sync.WaitGroup
@@ -182,7 +125,7 @@ func TestClientOrderIDRaceOnTheEngine(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ids[i], errs[i] = e.svc.PlaceOrder(ctx, aliceID, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeLimit, Price: "40000",
+			ids[i], errs[i] = e.svc.PlaceOrder(ctx, alice, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeLimit, Price: "40000",
 				Volume: "0.1", ClientOrderID: "same"})
 		}()
 	}
@@ -197,7 +140,7 @@ func TestClientOrderIDRaceOnTheEngine(t *testing.T) {
 	if err := e.rt.runner.WaitProjected(context.Background(), seq); err != nil {
 		t.Fatal(err)
 	}
-	open, err := e.svc.ListOpenOrders(context.Background(), aliceID, "btcusdt")
+	open, err := e.svc.ListOpenOrders(context.Background(), alice, "btcusdt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,12 @@ package spot
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"tenger/internal/markets"
 	"tenger/internal/store"
 )
 
@@ -83,4 +85,46 @@ func thirtyDayVolume(ctx context.Context, st store.Store, uid string, now time.T
 		}
 		q.Cursor = page.Cursor
 	}
+}
+
+// tradeVolume is what a trade adds to each side's 30-day volume, in USDT:
+// the lower of its value at the trade price (the quote amount, valued at
+// the quote's reference price unless the quote is USDT) and its value at
+// the base's reference price. Two accounts of one person trading with each
+// other far from the market gain nothing by it: above the market the
+// reference value caps the volume, below it the fee they pay shrinks with
+// the volume. ok is false when the trade cannot be valued (its quote has
+// no price). Without prices, USDT pairs count their quote amount.
+func tradeVolume(ctx context.Context, prices RefPrices, p markets.Pair, qty, money decimal.Decimal) (decimal.Decimal, bool, error) {
+	atTrade, ok := money, p.Quote == "USDT"
+	if prices == nil {
+		return atTrade, ok, nil
+	}
+	if !ok {
+		q, has, err := prices.USDTPrice(ctx, p.Quote)
+		if err != nil || !has {
+			return decimal.Zero, false, err
+		}
+		atTrade = money.Mul(q)
+	}
+	b, has, err := prices.USDTPrice(ctx, p.Base)
+	if err != nil {
+		return decimal.Zero, false, err
+	}
+	if has {
+		atTrade = decimal.Min(atTrade, qty.Mul(b))
+	}
+	return atTrade.RoundFloor(feeScale), true, nil
+}
+
+// volumeShards spreads a user's daily volume over several items (by trade
+// id), the layout the stored volumes have: a busy user's trades add to
+// different items. The fee tier sums at most 31 days × volumeShards small
+// items, once a minute per user (Service.rates).
+const volumeShards = 16
+
+// volumeKey is the daily volume item a trade adds to.
+func volumeKey(uid string, ms int64, tradeID uint64) store.Key {
+	day := time.UnixMilli(ms).UTC().Format("20060102")
+	return store.Key{PK: pkVolume + uid, SK: day + "#" + strconv.FormatUint(tradeID%volumeShards, 10)}
 }

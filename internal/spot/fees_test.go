@@ -31,8 +31,7 @@ func TestFeeTiersAndFeeCoinDiscount(t *testing.T) {
 		t.Fatalf("fee %s exceeds the amount", f)
 	}
 
-	e := newEnv(t)
-	e.svc = New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, FeeCoin: feeCoinOn{bob: true}})
+	e := newEnv(t, func(e *env) { e.feeCoin = feeCoinOn{bob: true} })
 	e.deposit(alice, "BTC", "1")
 	e.deposit(bob, "USDT", "100000")
 	e.place(alice, limit("btcusdt", "SELL", "30000", "1"))
@@ -40,7 +39,7 @@ func TestFeeTiersAndFeeCoinDiscount(t *testing.T) {
 	e.drain()
 	// bob pays 0.1% less 25%: 0.075% of 0.4 BTC.
 	e.wantOrder(bob, buy, StatusFilled, "0.4", "12000", "0.0003")
-	vol, err := thirtyDayVolume(e.ctx, e.st, bob, e.svc.now())
+	vol, err := thirtyDayVolume(e.ctx, e.raw, bob, e.svc.now())
 	if err != nil || !vol.Equal(decimal.NewFromInt(12000)) {
 		t.Fatalf("bob's 30-day volume %s %v", vol, err)
 	}
@@ -49,7 +48,7 @@ func TestFeeTiersAndFeeCoinDiscount(t *testing.T) {
 		uid, maker, taker, vol string
 		feeCoin                bool
 	}{{alice, "0.001", "0.001", "12000", false}, {bob, "0.00075", "0.00075", "12000", true}} {
-		svc := New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, FeeCoin: feeCoinOn{bob: true}})
+		svc := New(Options{Store: e.raw, Markets: e.cat, Engine: e.rt, FeeCoin: feeCoinOn{bob: true}})
 		fr, err := svc.FeeRates(e.ctx, c.uid)
 		if err != nil || !fr.Maker.Equal(dec(c.maker)) || !fr.Taker.Equal(dec(c.taker)) || !fr.Volume30d.Equal(dec(c.vol)) || fr.FeeCoin != c.feeCoin {
 			t.Fatalf("%s's fee rates %+v %v", c.uid, fr, err)
@@ -61,9 +60,8 @@ func TestFeeTiersAndFeeCoinDiscount(t *testing.T) {
 // The fee-coin switch applies to the very next order and fee-rate answer,
 // although the tier from the 30-day volume is reused for a minute.
 func TestFeeCoinSwitchAppliesAtOnce(t *testing.T) {
-	e := newEnv(t)
 	sw := feeCoinOn{}
-	e.svc = New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, FeeCoin: sw})
+	e := newEnv(t, func(e *env) { e.feeCoin = sw })
 	e.deposit(alice, "BTC", "1")
 	e.deposit(bob, "USDT", "100000")
 	if fr, err := e.svc.FeeRates(e.ctx, bob); err != nil || fr.FeeCoin || !fr.Taker.Equal(dec("0.001")) {
@@ -84,7 +82,7 @@ func TestFeeCoinSwitchAppliesAtOnce(t *testing.T) {
 	e.audit()
 }
 
-// Every trade's volume counts once for each side, however settlement
+// Every trade's volume counts once for each side, however the projection
 // spreads a day over items, and items of the old one-per-day layout and of
 // earlier days in the window count too.
 func TestThirtyDayVolumeSumsEveryTrade(t *testing.T) {
@@ -100,7 +98,7 @@ func TestThirtyDayVolumeSumsEveryTrade(t *testing.T) {
 	now := e.svc.now()
 	want := decimal.NewFromInt(300 * trades)
 	for _, uid := range []string{alice, bob} {
-		vol, err := thirtyDayVolume(e.ctx, e.st, uid, now)
+		vol, err := thirtyDayVolume(e.ctx, e.raw, uid, now)
 		if err != nil || !vol.Equal(want) {
 			t.Fatalf("%s's 30-day volume %s %v, want %s", uid, vol, err, want)
 		}
@@ -111,11 +109,11 @@ func TestThirtyDayVolumeSumsEveryTrade(t *testing.T) {
 		{store.AttrPK: pkVolume + bob, store.AttrSK: day(-48*time.Hour) + "#3", "vol": decimal.NewFromInt(11)},
 		{store.AttrPK: pkVolume + bob, store.AttrSK: day(-volumeWindow-48*time.Hour) + "#3", "vol": decimal.NewFromInt(1000)},
 	} {
-		if err := e.st.Put(e.ctx, it, nil); err != nil {
+		if err := e.raw.Put(e.ctx, it, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	vol, err := thirtyDayVolume(e.ctx, e.st, bob, now)
+	vol, err := thirtyDayVolume(e.ctx, e.raw, bob, now)
 	if err != nil || !vol.Equal(want.Add(decimal.NewFromInt(18))) {
 		t.Fatalf("bob's 30-day volume %s %v, want %s + 18", vol, err, want)
 	}

@@ -1,7 +1,6 @@
 package spot
 
 import (
-	"fmt"
 	"hash/fnv"
 	"strconv"
 	"time"
@@ -81,9 +80,6 @@ type Order struct {
 	ClientOrderID string
 	// Triggered is set once a stop order's stop was reached.
 	Triggered bool
-	// AmendTo is the volume of the last amend accepted by the API (zero
-	// when none); the engine may not have applied it yet (amend.go).
-	AmendTo   decimal.Decimal
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -117,18 +113,15 @@ type Trade struct {
 //
 //	order       pk "SORD#<id>"  sk "O"   fields below; gsi1 "SORDU#<uid>" / "<created 13d>#<id>" (history);
 //	                                      gsi2 "SOPEN#<uid>" / "<symbol>#<id>" while open
-//	client id   pk "SCID#<uid>" sk "<clientOrderId>"   orderId
-//	outbox      pk "SOUT#<symbol>" sk "<id 20d>"       cmd (encoded command), at
-//	            pk "SOUT#<symbol>" sk "<id 20d>#amend" cmd, at, dedup, qty (the amend's new total in lots)
+//	client id   pk "SCID#<uid>" sk "<clientOrderId>"   orderId, fp (the order's parameters, fingerprint)
 //	trade row   pk "STRD#<orderId>" sk "<tradeId 20d>" gsi1 "STRDU#<uid>" / "<at 13d>#<symbol>#<tradeId 20d>"
-//	volume      pk "SVOL#<uid>" sk "<yyyymmdd>#<shard>" the day's trade volume in USDT (settler.volume), in up
+//	volume      pk "SVOL#<uid>" sk "<yyyymmdd>#<shard>" the day's trade volume in USDT (tradeVolume), in up
 //	                                                    to volumeShards items (tradeId mod volumeShards)
+//	marks       pk "SBOOKM#<symbol>" sk "M"            seq, tradeId, price: the pair's last trade (the last
+//	                                                    price stop orders are checked against at entry)
 //
 // attrTriggeredAt is set on a stop order when its stop is reached (Unix ms).
 const attrTriggeredAt = "triggeredAt"
-
-// attrAmendTo is the volume of the order's last accepted amend.
-const attrAmendTo = "amendTo"
 
 const (
 	pkOrder    = "SORD#"
@@ -136,23 +129,17 @@ const (
 	pkUserOrds = "SORDU#"
 	pkOpen     = "SOPEN#"
 	pkClientID = "SCID#"
-	pkOutbox   = "SOUT#"
 	pkTrades   = "STRD#"
 	pkUserTrds = "STRDU#"
 	pkVolume   = "SVOL#"
+	pkMarks    = "SBOOKM#"
+	skMarks    = "M"
 )
 
 func orderKey(id uint64) store.Key { return store.Key{PK: pkOrder + fmtID(id), SK: skOrder} }
 
-func outboxKey(symbol string, id uint64) store.Key {
-	return store.Key{PK: pkOutbox + symbol, SK: fmt.Sprintf("%020d", id)}
-}
-
-// amendOutboxKey is the outbox record of an order's pending amend (one per
-// order: a newer amend replaces it).
-func amendOutboxKey(symbol string, id uint64) store.Key {
-	return store.Key{PK: pkOutbox + symbol, SK: fmt.Sprintf("%020d#amend", id)}
-}
+// marksKey is the pair's marks item: its last trade (project.go).
+func marksKey(symbol string) store.Key { return store.Key{PK: pkMarks + symbol, SK: skMarks} }
 
 func fmtID(id uint64) string { return strconv.FormatUint(id, 10) }
 
@@ -191,14 +178,12 @@ func orderFromItem(it store.Item) Order {
 		Price: it.Dec("price"), StopPrice: it.Dec("stopPrice"), Volume: it.Dec("volume"), QuoteVolume: it.Dec("quoteVolume"),
 		DealVolume: it.Dec("dealVolume"), DealMoney: it.Dec("dealMoney"), Fee: it.Dec("fee"), FeeCoin: it.Str("feeCoin"),
 		Status: Status(it.Int("status")), Reason: it.Str("reason"), ClientOrderID: it.Str("clientOrderId"), Triggered: it.Has(attrTriggeredAt),
-		AmendTo:   it.Dec(attrAmendTo),
 		CreatedAt: time.UnixMilli(it.Int("createdAt")).UTC(), UpdatedAt: time.UnixMilli(it.Int("updatedAt")).UTC(),
 	}
-	// Settlement never writes PARTIALLY_FILLED (so a trade and the order's
-	// end commute and can be stored concurrently): an open order with a
-	// fill is partially filled, and one whose fills reached its volume is
-	// filled, though its end (which releases what is left of its hold) may
-	// not be stored yet.
+	// The projection stores PARTIALLY_FILLED itself; items stored before it
+	// (by a settlement that stored a trade and the order's end separately)
+	// kept NEW through their fills: such an open order with a fill is
+	// partially filled, and one whose fills reached its volume is filled.
 	if o.Status == StatusNew && o.DealVolume.IsPositive() {
 		o.Status = StatusPartiallyFilled
 		if o.Volume.IsPositive() && o.DealVolume.GreaterThanOrEqual(o.Volume) {

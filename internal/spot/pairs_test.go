@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"tenger/internal/apperr"
 	"tenger/internal/markets"
@@ -37,8 +38,9 @@ func catalogueWith(t *testing.T, pairLine string) *markets.Catalogue {
 const ethBTCLine = `{"symbol":"ethbtc","base":"ETH","quote":"BTC","sort":1,"pricePrecision":5,"volumePrecision":3,` +
 	`"priceTick":"0.00001","lotSize":"0.001","minQty":"0.01","minNotional":"0.0001"}`
 
-// A pair added to the catalogue while the exchange runs takes orders and
-// trades without a restart, and a restarted engine rebuilds its book.
+// A pair added to the catalogue while the exchange runs is listed in the
+// engine without a restart and takes orders and trades, and a restarted
+// engine has its book.
 func TestPairOpensWithoutRestart(t *testing.T) {
 	e := newEnv(t)
 	e.deposit(alice, "ETH", "2")
@@ -49,6 +51,12 @@ func TestPairOpensWithoutRestart(t *testing.T) {
 	if _, err := e.cat.Replace(catalogueWith(t, ethBTCLine)); err != nil {
 		t.Fatal(err)
 	}
+	// The runtime lists the catalogue's new pairs within 50 ms.
+	for deadline := time.Now().Add(5 * time.Second); e.bookHash("ethbtc") == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the engine has no ethbtc book")
+		}
+	}
 	sell := e.place(alice, limit("ethbtc", "SELL", "0.05", "1.5"))
 	buy := e.place(bob, limit("ethbtc", "BUY", "0.05", "1"))
 	e.drain()
@@ -57,13 +65,12 @@ func TestPairOpensWithoutRestart(t *testing.T) {
 	e.wantBal(alice, "ETH", "0.5", "0.5")
 	e.wantBal(bob, "ETH", "0.999", "0")
 
-	hash := e.eng.StateHash("ethbtc")
-	if hash == 0 {
-		t.Fatal("the engine has no ethbtc book")
-	}
-	e.eng = e.newEngine()
-	if got := e.eng.StateHash("ethbtc"); got != hash {
-		t.Fatalf("ethbtc book after restart: hash %x, want %x", got, hash)
+	hash := e.bookHash("ethbtc")
+	users, coins := []string{alice, bob}, []string{"ETH", "BTC"}
+	e.wantSameAfter(e.restart, users, coins)
+	e.wantSameAfter(e.crash, users, coins)
+	if got := e.bookHash("ethbtc"); got != hash {
+		t.Fatalf("ethbtc book after the restarts: hash %x, want %x", got, hash)
 	}
 	e.audit()
 }

@@ -60,7 +60,7 @@ func newProjEnv(t *testing.T) *projEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.eng.Close() })
-	e.svc = New(Options{Store: st, Ledger: ledger.New(st, nil), Markets: e.cat})
+	e.svc = New(Options{Store: st, Markets: e.cat, Engine: e})
 	pair, _ := e.cat.Pair("btcusdt")
 	for _, c := range []engine.Command{{Kind: engine.KindAddCoin, Coin: "BTC", Decimals: 8}, {Kind: engine.KindAddCoin, Coin: "USDT", Decimals: 8},
 		{Kind: engine.KindAddPair, Pair: engine.PairSpec{Symbol: symbolNum("btcusdt"), Name: "btcusdt", Base: "BTC", Quote: "USDT",
@@ -68,6 +68,16 @@ func newProjEnv(t *testing.T) *projEnv {
 		e.submit(c)
 	}
 	return e
+}
+
+// Submit and SubmitProjected make projEnv the service's engine: the engine
+// delivers each batch, which the projection writes, before it answers.
+func (e *projEnv) Submit(ctx context.Context, c engine.Command) engine.Result {
+	return e.eng.Submit(ctx, c)
+}
+
+func (e *projEnv) SubmitProjected(ctx context.Context, c engine.Command) (engine.Result, error) {
+	return e.eng.Submit(ctx, c), nil
 }
 
 func (e *projEnv) submit(c engine.Command) engine.Result {
@@ -81,8 +91,6 @@ func (e *projEnv) submit(c engine.Command) engine.Result {
 	}
 	return r
 }
-
-const aliceID, bobID = "10000001", "10000002"
 
 func (e *projEnv) place(id uint64, uid string, side matching.Side, ticks, lots int64, note orderNote) engine.Result {
 	num := userNum(uid)
@@ -98,14 +106,14 @@ func (e *projEnv) place(id uint64, uid string, side matching.Side, ticks, lots i
 func TestProjectedOrdersAndTrades(t *testing.T) {
 	e := newProjEnv(t)
 	ctx := context.Background()
-	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d1", User: userNum(aliceID), UserID: aliceID, Coin: "BTC", Amount: 100_000_000, Note: []byte("chain:BTC")})
-	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d2", User: userNum(bobID), UserID: bobID, Coin: "USDT", Amount: 10_000_000_000_000, Note: []byte("chain:TRC20")})
-	e.place(1, aliceID, matching.Sell, 3_000_000, 1_000_000, orderNote{Type: TypeLimit, ClientOrderID: "a-1"}) // 1 BTC at 30,000
-	e.place(2, bobID, matching.Buy, 3_000_000, 400_000, orderNote{Type: TypeLimit})                            // 0.4
-	e.place(3, bobID, matching.Buy, 3_000_000, 100_000, orderNote{Type: TypeLimit})                            // 0.1
-	e.submit(engine.Command{Kind: engine.KindCancel, Order: matching.Command{OrderID: 1, UserID: userNum(aliceID), Symbol: symbolNum("btcusdt")}})
+	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d1", User: userNum(alice), UserID: alice, Coin: "BTC", Amount: 100_000_000, Note: []byte("chain:BTC")})
+	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d2", User: userNum(bob), UserID: bob, Coin: "USDT", Amount: 10_000_000_000_000, Note: []byte("chain:TRC20")})
+	e.place(1, alice, matching.Sell, 3_000_000, 1_000_000, orderNote{Type: TypeLimit, ClientOrderID: "a-1"}) // 1 BTC at 30,000
+	e.place(2, bob, matching.Buy, 3_000_000, 400_000, orderNote{Type: TypeLimit})                            // 0.4
+	e.place(3, bob, matching.Buy, 3_000_000, 100_000, orderNote{Type: TypeLimit})                            // 0.1
+	e.submit(engine.Command{Kind: engine.KindCancel, Order: matching.Command{OrderID: 1, UserID: userNum(alice), Symbol: symbolNum("btcusdt")}})
 
-	a, err := e.svc.GetOrder(ctx, aliceID, "1")
+	a, err := e.svc.GetOrder(ctx, alice, "1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,22 +121,22 @@ func TestProjectedOrdersAndTrades(t *testing.T) {
 		!a.Fee.Equal(dec("15")) || a.FeeCoin != "USDT" || a.ClientOrderID != "a-1" || a.Type != TypeLimit {
 		t.Fatalf("alice's order %+v", a)
 	}
-	b, _ := e.svc.GetOrder(ctx, bobID, "2")
+	b, _ := e.svc.GetOrder(ctx, bob, "2")
 	if b.Status != StatusFilled || !b.DealVolume.Equal(dec("0.4")) || !b.Fee.Equal(dec("0.0004")) || b.FeeCoin != "BTC" {
 		t.Fatalf("bob's order %+v", b)
 	}
-	if open, err := e.svc.ListOpenOrders(ctx, aliceID, "btcusdt"); err != nil || len(open) != 0 {
+	if open, err := e.svc.ListOpenOrders(ctx, alice, "btcusdt"); err != nil || len(open) != 0 {
 		t.Fatalf("alice's open orders %v %v", open, err)
 	}
-	trades, err := e.svc.OrderTrades(ctx, aliceID, "1")
+	trades, err := e.svc.OrderTrades(ctx, alice, "1")
 	if err != nil || len(trades) != 2 || trades[0].Role != "MAKER" || !trades[0].Fee.Equal(dec("12")) {
 		t.Fatalf("alice's fills %+v %v", trades, err)
 	}
-	bt, err := e.svc.OrderTrades(ctx, bobID, "3")
-	if err != nil || len(bt) != 1 || bt[0].Role != "TAKER" || bt[0].UID != bobID {
+	bt, err := e.svc.OrderTrades(ctx, bob, "3")
+	if err != nil || len(bt) != 1 || bt[0].Role != "TAKER" || bt[0].UID != bob {
 		t.Fatalf("bob's fill %+v %v", bt, err)
 	}
-	vol, err := thirtyDayVolume(ctx, e.st, aliceID, e.svc.now())
+	vol, err := thirtyDayVolume(ctx, e.st, alice, e.svc.now())
 	if err != nil || !vol.Equal(dec("15000")) {
 		t.Fatalf("alice's 30-day volume %s %v", vol, err)
 	}
@@ -145,11 +153,11 @@ func TestProjectedOrdersAndTrades(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	a2, _ := e.svc.GetOrder(ctx, aliceID, "1")
+	a2, _ := e.svc.GetOrder(ctx, alice, "1")
 	if !a2.DealVolume.Equal(a.DealVolume) || !a2.Fee.Equal(a.Fee) || a2.Status != a.Status {
 		t.Fatalf("after writing the batches again: %+v", a2)
 	}
-	if vol2, _ := thirtyDayVolume(ctx, e.st, aliceID, e.svc.now()); !vol2.Equal(vol) {
+	if vol2, _ := thirtyDayVolume(ctx, e.st, alice, e.svc.now()); !vol2.Equal(vol) {
 		t.Fatalf("volume %s after writing the batches again", vol2)
 	}
 	rep, err := ledger.New(e.st, nil).Audit(ctx, "BTC", "USDT")
@@ -165,10 +173,10 @@ func TestPublisherTradesAndDepth(t *testing.T) {
 	feed := &recFeed{}
 	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
 	pub := NewPublisher(feed, e.cat, e.eng.Read, func() time.Time { return now })
-	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d1", User: userNum(aliceID), UserID: aliceID, Coin: "BTC", Amount: 200_000_000, Note: []byte("chain:BTC")})
-	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d2", User: userNum(bobID), UserID: bobID, Coin: "USDT", Amount: 10_000_000_000_000, Note: []byte("chain:TRC20")})
-	e.place(1, aliceID, matching.Sell, 3_000_000, 1_000_000, orderNote{Type: TypeLimit})
-	e.place(2, bobID, matching.Buy, 3_000_000, 400_000, orderNote{Type: TypeLimit})
+	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d1", User: userNum(alice), UserID: alice, Coin: "BTC", Amount: 200_000_000, Note: []byte("chain:BTC")})
+	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d2", User: userNum(bob), UserID: bob, Coin: "USDT", Amount: 10_000_000_000_000, Note: []byte("chain:TRC20")})
+	e.place(1, alice, matching.Sell, 3_000_000, 1_000_000, orderNote{Type: TypeLimit})
+	e.place(2, bob, matching.Buy, 3_000_000, 400_000, orderNote{Type: TypeLimit})
 	for _, b := range e.batches {
 		pub.OnBatch(b)
 	}
@@ -181,7 +189,7 @@ func TestPublisherTradesAndDepth(t *testing.T) {
 		t.Fatalf("depth %d, asks %+v", feed.depths, asks)
 	}
 	// Another change within 100 ms waits; forced, or later, it goes.
-	e.place(3, aliceID, matching.Sell, 3_100_000, 1000, orderNote{Type: TypeLimit})
+	e.place(3, alice, matching.Sell, 3_100_000, 1000, orderNote{Type: TypeLimit})
 	pub.OnBatch(e.batches[len(e.batches)-1])
 	now = now.Add(50 * time.Millisecond)
 	pub.Depth(false)
@@ -200,14 +208,14 @@ func TestPublisherTradesAndDepth(t *testing.T) {
 func TestProjectedAmendAndTrigger(t *testing.T) {
 	e := newProjEnv(t)
 	ctx := context.Background()
-	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d2", User: userNum(bobID), UserID: bobID, Coin: "USDT", Amount: 10_000_000_000_000, Note: []byte("chain:TRC20")})
-	e.place(1, bobID, matching.Buy, 3_000_000, 400_000, orderNote{Type: TypeLimit}) // 0.4 at 30,000
-	r := e.submit(engine.Command{Kind: engine.KindAmend, User: userNum(bobID), UserID: bobID, Note: encodeNote(orderNote{Volume: "0.1"}),
-		Order: matching.Command{OrderID: 1, UserID: userNum(bobID), Symbol: symbolNum("btcusdt"), Qty: 100_000}})
+	e.submit(engine.Command{Kind: engine.KindCredit, Ref: "d2", User: userNum(bob), UserID: bob, Coin: "USDT", Amount: 10_000_000_000_000, Note: []byte("chain:TRC20")})
+	e.place(1, bob, matching.Buy, 3_000_000, 400_000, orderNote{Type: TypeLimit}) // 0.4 at 30,000
+	r := e.submit(engine.Command{Kind: engine.KindAmend, User: userNum(bob), UserID: bob, Note: encodeNote(orderNote{Volume: "0.1"}),
+		Order: matching.Command{OrderID: 1, UserID: userNum(bob), Symbol: symbolNum("btcusdt"), Qty: 100_000}})
 	if r.Code != engine.OK {
 		t.Fatal(r.Code)
 	}
-	o, err := e.svc.GetOrder(ctx, bobID, "1")
+	o, err := e.svc.GetOrder(ctx, bob, "1")
 	if err != nil || !o.Volume.Equal(dec("0.1")) || o.Status != StatusNew {
 		t.Fatalf("amended order %+v %v", o, err)
 	}
@@ -215,7 +223,7 @@ func TestProjectedAmendAndTrigger(t *testing.T) {
 	if !it.Dec("hold").Equal(dec("3000")) || it.Int("seq") != int64(r.Seq) {
 		t.Fatalf("amended item %v", it)
 	}
-	if held, _ := ledger.New(e.st, nil).Balance(ctx, ledger.UserAccount(bobID, ledger.Spot), "USDT"); !held.Frozen.Equal(dec("3000")) {
+	if held, _ := ledger.New(e.st, nil).Balance(ctx, ledger.UserAccount(bob, ledger.Spot), "USDT"); !held.Frozen.Equal(dec("3000")) {
 		t.Fatalf("bob's USDT after the amendment %+v", held)
 	}
 }

@@ -123,3 +123,33 @@ func (p *Publisher) Depth(force bool) {
 		p.feed.OnDepth(o.symbol, o.bids, o.asks, now)
 	}
 }
+
+// maxDepthLevels bounds the price levels a depth update carries per side
+// (merged steps need more than the MaxDepthLimit levels step 0 shows; a
+// bucket the bound would cut is left out whole).
+const maxDepthLevels = 5_000
+
+// depthOf is a book's levels as market data publishes them: every level
+// the merged steps group (whole buckets of the coarsest step, at most
+// maxDepthLevels per side). buf is scratch space, returned for reuse.
+func depthOf(b *matching.Book, p markets.Pair, buf []matching.DepthLevel) (bids, asks []marketdata.Level, _ []matching.DepthLevel) {
+	cfg := symbolConfig(p)
+	// Enough levels for every view: the merged steps group the levels of
+	// the first MaxDepthLimit buckets of the coarsest step's grid that hold
+	// any, whole (however far apart they lie).
+	span, err := cfg.ToTicks(p.DepthStep(marketdata.MaxDepthStep))
+	if err != nil {
+		span = 1
+	}
+	conv := func(side matching.Side) []marketdata.Level {
+		buf = b.AppendDepthBuckets(buf[:0], side, span, marketdata.MaxDepthLimit, maxDepthLevels)
+		out := make([]marketdata.Level, len(buf))
+		for i, l := range buf {
+			out[i] = marketdata.Level{Price: cfg.FromTicks(l.Price), Qty: cfg.FromLots(l.Qty)}
+		}
+		return out
+	}
+	bids = conv(matching.Buy)
+	asks = conv(matching.Sell)
+	return bids, asks, buf
+}

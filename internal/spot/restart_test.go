@@ -2,85 +2,40 @@ package spot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
-	"tenger/internal/matching"
+	"tenger/internal/engine"
+	"tenger/internal/marketdata"
 )
 
-// TestFileJournalAndSnapshotRestart: a stopped engine restores from its
+// TestSnapshotAndJournalRestart: a stopped runtime restores from its
 // snapshot; a crashed one (no snapshot at the end) from the older snapshot
-// plus the journal tail. Books come back identical and nothing settles twice.
-func TestFileJournalAndSnapshotRestart(t *testing.T) {
+// plus the journal tail. The engine comes back identical and nothing is
+// written twice.
+func TestSnapshotAndJournalRestart(t *testing.T) {
 	e := newEnv(t)
-	dir := e.dir + "/engine"
-	e.eng = e.diskEngine(dir)
 	e.deposit(alice, "BTC", "2")
 	e.deposit(bob, "USDT", "100000")
 	e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
 	e.place(alice, limit("btcusdt", "SELL", "30010", "0.5"))
 	e.place(bob, limit("btcusdt", "BUY", "29000", "0.5"))
 	e.place(bob, limit("btcusdt", "BUY", "30000", "0.2"))
-	e.drain()
-	h1 := e.eng.StateHash("btcusdt")
-	if err := e.eng.Stop(); err != nil {
-		t.Fatal(err)
-	}
-
-	e.eng = e.diskEngine(dir)
-	if got := e.eng.StateHash("btcusdt"); got != h1 {
-		t.Fatalf("restored hash %x, want %x", got, h1)
-	}
+	users, coins := []string{alice, bob, "FEES"}, []string{"BTC", "USDT"}
+	e.wantSameAfter(e.restart, users, coins)
 	e.place(bob, limit("btcusdt", "BUY", "30010", "0.4"))
 	e.place(alice, limit("btcusdt", "SELL", "29000", "0.1"))
-	e.drain()
-	h2 := e.eng.StateHash("btcusdt")
-	before := snapshotBalances(e)
-	// Crash: no snapshot, the journal file is just closed.
-	if err := e.eng.journal.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	e.eng = e.diskEngine(dir)
-	if got := e.eng.StateHash("btcusdt"); got != h2 {
-		t.Fatalf("replayed hash %x, want %x", got, h2)
-	}
-	if after := snapshotBalances(e); after != before {
-		t.Fatalf("restart changed balances:\n%s\n%s", before, after)
-	}
+	e.wantSameAfter(e.crash, users, coins)
 	// bob bought 0.2, then 0.4 (0.3 at 30000, 0.1 at 30010), then 0.1 at his 29000 bid: 0.7 less 0.1% fees.
 	e.wantBal(bob, "BTC", "0.6993", "0")
-	if err := e.eng.Stop(); err != nil {
-		t.Fatal(err)
-	}
 	e.audit()
-}
-
-// TestLegacyHistoryWithoutBookRecordsRefusesToStart: trades settled but
-// no book records to rebuild from (data older than them): empty books would
-// reuse trade ids, so the engine still refuses.
-func TestLegacyHistoryWithoutBookRecordsRefusesToStart(t *testing.T) {
-	e := newEnv(t)
-	e.deposit(alice, "BTC", "1")
-	e.deposit(bob, "USDT", "10000")
-	e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
-	e.place(bob, limit("btcusdt", "BUY", "30000", "0.1"))
-	e.drain()
-	for sym := range e.eng.bySym {
-		if err := e.st.Delete(e.ctx, marksKey(sym), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	_, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, DataDir: e.dir + "/fresh"})
-	if !errors.Is(err, ErrJournalLost) {
-		t.Fatalf("engine with no journal over settled trades and no book records: %v", err)
-	}
 }
 
 // buildRichBooks fills btcusdt and ethusdt with what a book can hold:
@@ -95,17 +50,14 @@ func buildRichBooks(e *env) {
 	e.deposit(carol, "BTC", "5")
 	e.deposit(carol, "USDT", "500000")
 	e.place(carol, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeStopLimit, Price: "29950", StopPrice: "30000", Volume: "0.1"})
-	e.drain()
 	e.place(bob, limit("btcusdt", "BUY", "29950", "0.1"))
 	a1 := e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
 	c1 := e.place(carol, limit("btcusdt", "SELL", "30000", "0.3"))
 	a2 := e.place(alice, limit("btcusdt", "SELL", "30100", "0.2"))
 	c2 := e.place(carol, limit("btcusdt", "SELL", "30200", "0.4"))
-	e.drain()
 	// Trades at 30000: a1 partly filled; carol's stop triggers and rests
 	// at 29950 behind bob's order.
 	e.place(bob, limit("btcusdt", "BUY", "30000", "0.2"))
-	e.drain()
 	e.place(bob, limit("btcusdt", "BUY", "29900", "0.1"))
 	e.place(carol, limit("btcusdt", "BUY", "29900", "0.2"))
 	e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypePostOnly, Price: "29800", Volume: "0.3"})
@@ -123,103 +75,62 @@ func buildRichBooks(e *env) {
 	e.wantOrder(alice, a1, StatusPartiallyFilled, "0.2", "6000", "6")
 }
 
-// TestLostJournalRebuildsFromStore: the engine's data directory is lost
-// (journal and snapshots). The new engine rebuilds the books from the
-// stored open orders: same depth, same state (last seq aside), settling
-// nothing again; then the same later commands match exactly as they would
-// have on the old books, and the ledger audit is clean.
-func TestLostJournalRebuildsFromStore(t *testing.T) {
-	e := newEnv(t)
-	dir := e.dir + "/engine"
-	e.eng = e.diskEngine(dir)
-	buildRichBooks(e)
-	old := e.eng
-	depth := func(eng *Engine, sym string) string {
-		return fmt.Sprint(eng.BookDepth(sym, matching.Buy, 50), eng.BookDepth(sym, matching.Sell, 50))
-	}
-	wantDepth := map[string]string{"btcusdt": depth(old, "btcusdt"), "ethusdt": depth(old, "ethusdt")}
-	if ob := old.books.Book(symbolNum("btcusdt")); ob.Len() != 10 {
-		t.Fatalf("the scenario left %d live btcusdt orders, want 10", ob.Len())
-	}
-	balances := snapshotBalances(e)
-	// Crash, and the volume is gone.
-	if err := old.journal.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
-
-	e.eng = e.diskEngine(dir)
-	if !e.eng.rebuilt {
-		t.Fatal("the engine did not rebuild")
-	}
-	for sym, want := range wantDepth {
-		if got := depth(e.eng, sym); got != want {
-			t.Fatalf("%s depth after rebuild %s, want %s", sym, got, want)
-		}
-	}
-	sameBooks(t, old, e.eng)
-	if e.eng.seq < old.seq {
-		t.Fatalf("sequencing restarts at %d, below the stored %d", e.eng.seq, old.seq)
-	}
-	if got := snapshotBalances(e); got != balances {
-		t.Fatalf("rebuild changed balances:\n%s\n%s", balances, got)
-	}
-	// The rebuilt books were snapshotted: the next restart restores them.
-	if _, err := os.Stat(filepath.Join(dir, "spot-snapshots", "btcusdt.snap")); err != nil {
-		t.Fatalf("no snapshot after the rebuild: %v", err)
-	}
-	rebuiltAt := e.eng.seq
-
-	// Later commands: takers through several levels on both sides, a
-	// stop triggered by them, an amend and a cancel.
-	e.feed.trades = nil
+// moreTrades crosses both books again: takers through several levels on
+// both sides, the stops they trigger, a market buy.
+func moreTrades(e *env) {
 	e.place(bob, limit("btcusdt", "BUY", "30600", "0.6"))
 	e.place(alice, limit("btcusdt", "SELL", "29000", "0.6"))
 	e.place(bob, PlaceRequest{Symbol: "ethusdt", Side: "BUY", Type: TypeMarket, QuoteVolume: "1500"})
 	e.drain()
+}
+
+// tape is the trades the feed received after the first skip, as
+// "symbol id price qty taker-side" lines.
+func tape(e *env, skip int) []string {
+	trades, _, _ := e.rec.published("")
+	var out []string
+	for _, tr := range trades[skip:] {
+		out = append(out, fmt.Sprintf("%s %s %s %s %s", tr.Symbol, tr.ID, tr.Price, tr.Qty, tr.TakerSide))
+	}
+	return out
+}
+
+// TestRichBooksSurviveRestarts: books holding every kind of resting order
+// come back identical after a crash (journal replay) and after a clean
+// stop (snapshot), writing nothing twice; and the same later commands
+// match exactly as they do on books that were never restarted.
+func TestRichBooksSurviveRestarts(t *testing.T) {
+	e := newEnv(t)
+	buildRichBooks(e)
+	var live int
+	e.rt.Engine.Read(func(s *engine.State) { live = s.Book(symbolNum("btcusdt")).Len() })
+	if live != 10 {
+		t.Fatalf("the scenario left %d live btcusdt orders, want 10", live)
+	}
+	users, coins := []string{alice, bob, carol, "FEES"}, []string{"BTC", "USDT", "ETH"}
+	e.wantSameAfter(e.crash, users, coins)
+	e.wantSameAfter(e.restart, users, coins)
+	before, _, _ := e.rec.published("")
+	moreTrades(e)
 	if err := e.svc.CancelAll(e.ctx, carol, ""); err != nil {
 		t.Fatal(err)
 	}
-	e.drain()
-	// The old books, given the same commands (as the new engine journalled
-	// them), emit the same trades and end in the same state.
-	old.buf.Reset()
-	err := e.eng.journal.Replay(rebuiltAt, func(c *matching.Command) error {
-		old.books.Apply(c)
-		return nil
-	})
-	if err != nil {
+
+	// The same scenario on an exchange that never restarted.
+	ref := newEnv(t)
+	buildRichBooks(ref)
+	refBefore, _, _ := ref.rec.published("")
+	moreTrades(ref)
+	if err := ref.svc.CancelAll(ref.ctx, carol, ""); err != nil {
 		t.Fatal(err)
 	}
-	var want []string
-	for _, ev := range old.buf.Events {
-		if ev.Kind == matching.EvTrade {
-			cfg := old.set.cfgs[ev.Symbol]
-			want = append(want, fmt.Sprintf("%s %d %s %s %s", cfg.Symbol, ev.TradeID, cfg.FromTicks(ev.Price), cfg.FromLots(ev.Qty), sideText(ev.Side)))
-		}
+	got, want := tape(e, len(before)), tape(ref, len(refBefore))
+	if len(want) < 5 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("trades after the restarts:\n%s\nwithout them:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	var got []string
-	for _, tr := range e.feed.trades {
-		got = append(got, fmt.Sprintf("%s %s %s %s %s", tr.Symbol, tr.ID, tr.Price, tr.Qty, tr.TakerSide))
+	if e.balances(users, coins) != ref.balances(users, coins) {
+		t.Fatalf("balances after the restarts:\n%s\nwithout them:\n%s", e.balances(users, coins), ref.balances(users, coins))
 	}
-	if len(want) < 5 || fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("trades after the rebuild:\n%v\nthe old books would have made:\n%v", got, want)
-	}
-	for sym := range e.eng.bySym {
-		if old.StateHash(sym) != e.eng.StateHash(sym) {
-			t.Fatalf("%s: the rebuilt and the old book diverged", sym)
-		}
-	}
-	if err := e.eng.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	e.eng = e.diskEngine(dir)
-	if e.eng.rebuilt {
-		t.Fatal("a restart with the journal and snapshots rebuilt again")
-	}
-	sameBooks(t, old, e.eng)
 	for _, u := range []string{alice, bob} {
 		if err := e.svc.CancelAll(e.ctx, u, ""); err != nil {
 			t.Fatal(err)
@@ -227,8 +138,8 @@ func TestLostJournalRebuildsFromStore(t *testing.T) {
 	}
 	e.drain()
 	for _, u := range []string{alice, bob, carol} {
-		for _, c := range []string{"BTC", "USDT", "ETH"} {
-			if b, _ := e.led.Balance(e.ctx, spotAccount(u), c); !b.Frozen.IsZero() {
+		for _, c := range coins {
+			if b := e.balance(u, c); !b.Frozen.IsZero() {
 				t.Fatalf("%s keeps %s %s frozen", u, b.Frozen, c)
 			}
 		}
@@ -236,246 +147,161 @@ func TestLostJournalRebuildsFromStore(t *testing.T) {
 	e.audit()
 }
 
-// TestStaleSnapshotRebuildsFromStore: the journal is lost but an older
-// snapshot survives. Restoring it would drop what was settled since, so
-// the engine notices the store is ahead and rebuilds.
-func TestStaleSnapshotRebuildsFromStore(t *testing.T) {
-	e := newEnv(t)
-	dir := e.dir + "/engine"
-	e.eng = e.diskEngine(dir)
-	e.deposit(alice, "BTC", "1")
-	e.deposit(bob, "USDT", "100000")
-	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
-	e.drain()
-	if err := e.eng.snapshot(); err != nil {
-		t.Fatal(err)
-	}
-	stale, err := os.ReadFile(filepath.Join(dir, "spot-snapshots", "btcusdt.snap"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.place(bob, limit("btcusdt", "BUY", "30000", "0.2"))
-	e.place(bob, limit("btcusdt", "BUY", "29000", "0.1"))
-	e.drain()
-	old := e.eng
-	if err := old.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	// Back to the older snapshot, with the journal after it gone.
-	if err := os.WriteFile(filepath.Join(dir, "spot-snapshots", "btcusdt.snap"), stale, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(filepath.Join(dir, journalDirName)); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "spot-snapshots", "seq"), []byte("1"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e.eng = e.diskEngine(dir)
-	if !e.eng.rebuilt {
-		t.Fatal("a stale snapshot was restored")
-	}
-	sameBooks(t, old, e.eng)
-	e.place(bob, limit("btcusdt", "BUY", "30000", "0.3"))
-	e.drain()
-	e.wantOrder(alice, sell, StatusFilled, "0.5", "15000", "15")
-	e.audit()
+// teeFeed records what the runtime publishes and passes it on to market
+// data.
+type teeFeed struct {
+	rec recFeed
+	md  *marketdata.Service
 }
 
-// TestJournalTruncatedAfterSnapshot: a durable snapshot drops the journal
-// it covers (a legacy single-file journal included), so the journal stays
-// small over many snapshots; a crash after that restores exactly from the
-// snapshot and the rest of the journal.
-func TestJournalTruncatedAfterSnapshot(t *testing.T) {
-	e := newEnv(t)
-	dir := e.dir + "/engine"
-	// A journal from before segments: one command, replayed and then dropped.
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	legacy, err := matching.OpenFileJournal(filepath.Join(dir, legacyJournalName), matching.SyncOnDemand)
+func (f *teeFeed) OnTrades(symbol string, ts []marketdata.Trade) {
+	f.rec.OnTrades(symbol, ts)
+	f.md.OnTrades(symbol, ts)
+}
+
+func (f *teeFeed) OnDepth(symbol string, bids, asks []marketdata.Level, at time.Time) {
+	f.md.OnDepth(symbol, bids, asks, at)
+}
+
+func (f *teeFeed) LastTradeID(symbol string) string { return f.md.LastTradeID(symbol) }
+
+func (f *teeFeed) Sync(ctx context.Context) error { return f.md.Sync(ctx) }
+
+// newMarketData is market data as a process start builds it from the store.
+func (e *env) newMarketData() *marketdata.Service {
+	e.t.Helper()
+	md, err := marketdata.New(e.ctx, marketdata.Options{Store: e.raw, Markets: e.cat, Log: zerolog.Nop()})
 	if err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
-	e.deposit(alice, "BTC", "5")
-	e.deposit(bob, "USDT", "1000000")
-	first := e.place(alice, limit("btcusdt", "SELL", "31000", "0.1"))
-	it, err := e.st.Get(e.ctx, outboxKey("btcusdt", mustID(t, first)))
-	if err != nil {
-		t.Fatal(err)
+	return md
+}
+
+// wantAllTrades checks that market data holds every trade the engine
+// published, in order, with its price, quantity and taker side.
+func wantAllTrades(t *testing.T, md *marketdata.Service, published []marketdata.Trade) {
+	t.Helper()
+	bySym := map[string][]string{}
+	for _, tr := range published {
+		// Market data shows prices with the pair's decimals (2 for these pairs).
+		bySym[tr.Symbol] = append(bySym[tr.Symbol], fmt.Sprintf("%s %s %s %s", tr.ID, tr.Price.StringFixed(2), tr.Qty, tr.TakerSide))
 	}
-	var c matching.Command
-	if err := matching.DecodeCommand(it.Bytes("cmd"), &c); err != nil {
-		t.Fatal(err)
+	if len(bySym["btcusdt"]) < 4 || len(bySym["ethusdt"]) < 2 {
+		t.Fatalf("the scenario made too few trades: %v", bySym)
 	}
-	c.Seq = 1
-	if err := legacy.Append(&c); err != nil {
-		t.Fatal(err)
-	}
-	if err := legacy.Close(); err != nil {
-		t.Fatal(err)
-	}
-	e.eng = e.diskEngine(dir)
-	e.drain() // the queued message of the legacy command is skipped
-	e.wantOrder(alice, first, StatusNew, "0", "0", "0")
-	if n := e.eng.books.Book(symbolNum("btcusdt")).Len(); n != 1 {
-		t.Fatalf("legacy journal not replayed: %d orders", n)
-	}
-	journalSize := func() (files int, size int64) {
-		for _, p := range []string{filepath.Join(dir, legacyJournalName), filepath.Join(dir, journalDirName)} {
-			_ = filepath.Walk(p, func(_ string, fi os.FileInfo, err error) error {
-				if err == nil && !fi.IsDir() {
-					files++
-					size += fi.Size()
-				}
-				return nil
-			})
-		}
-		return files, size
-	}
-	rec := int64(8 + matching.CommandSize)
-	for round := 0; round < 5; round++ {
-		for i := 0; i < 10; i++ {
-			e.place(alice, limit("btcusdt", "SELL", fmt.Sprint(30000+10*i), "0.01"))
-			e.place(bob, limit("btcusdt", "BUY", fmt.Sprint(30000+10*i), "0.01"))
-		}
-		e.drain()
-		if files, size := journalSize(); size < 20*rec {
-			t.Fatalf("round %d: journal of %d bytes in %d files before the snapshot", round, size, files)
-		}
-		if err := e.eng.snapshot(); err != nil {
+	for sym, want := range bySym {
+		views, err := md.Trades(sym, marketdata.MaxTradeLimit)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if files, size := journalSize(); files != 1 || size != 0 {
-			t.Fatalf("round %d: after the snapshot the journal keeps %d bytes in %d files", round, size, files)
+		var got []string
+		for i := len(views) - 1; i >= 0; i-- {
+			v := views[i]
+			got = append(got, fmt.Sprintf("%s %s %s %s", v.ID, v.Price, v.Vol, v.Side))
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("%s recent trades after the restart:\n%s\nthe engine made:\n%s", sym, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		tk, err := md.Ticker(sym)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tk.Count != int64(len(want)) {
+			t.Fatalf("%s 24 h ticker counts %d trades, want %d", sym, tk.Count, len(want))
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, legacyJournalName)); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("legacy journal kept: %v", err)
-	}
-	snapAt := e.eng.seq
-	e.place(bob, limit("btcusdt", "BUY", "31000", "0.1"))
-	e.place(alice, limit("btcusdt", "SELL", "29000", "0.2"))
-	e.place(bob, limit("btcusdt", "BUY", "29000", "0.1"))
-	e.drain()
-	hash, balances := e.eng.StateHash("btcusdt"), snapshotBalances(e)
-	// Crash: no snapshot at the end, the journal is just closed.
-	if err := e.eng.journal.Close(); err != nil {
-		t.Fatal(err)
-	}
-	e.eng = e.diskEngine(dir)
-	if e.eng.rebuilt {
-		t.Fatal("the engine rebuilt instead of replaying the journal tail")
-	}
-	if got := e.eng.StateHash("btcusdt"); got != hash {
-		t.Fatalf("restored hash %x, want %x", got, hash)
-	}
-	if got := snapshotBalances(e); got != balances {
-		t.Fatalf("restart changed balances:\n%s\n%s", balances, got)
-	}
-	var firstSeq uint64
-	_ = e.eng.journal.Replay(0, func(c *matching.Command) error {
-		if firstSeq == 0 {
-			firstSeq = c.Seq
-		}
-		return nil
+}
+
+// TestMarketDataHasEveryTradeAfterACrash: market data stored the first
+// trades, then the process died with later ones handed to it but not
+// stored. The restarted runtime publishes the trades of its journal again,
+// and market data, started from what it stored, ends with every trade
+// exactly once; another restart adds nothing twice.
+func TestMarketDataHasEveryTradeAfterACrash(t *testing.T) {
+	var feed *teeFeed
+	e := newEnv(t, func(e *env) {
+		feed = &teeFeed{md: e.newMarketData()}
+		e.feed = feed
 	})
-	if firstSeq != snapAt+1 {
-		t.Fatalf("the journal starts at %d, want %d (just after the snapshot)", firstSeq, snapAt+1)
-	}
-	e.wantOrder(alice, first, StatusFilled, "0.1", "3100", "3.1")
-	if err := e.eng.Stop(); err != nil {
+	buildRichBooks(e)
+	if err := feed.md.Sync(e.ctx); err != nil {
 		t.Fatal(err)
 	}
-	e.audit()
-}
+	moreTrades(e) // handed to market data, maybe not stored
+	published, _, _ := feed.rec.published("")
 
-// TestJournalWithoutItsSnapshotsRebuilds: snapshots deleted, truncated
-// journal kept. Replaying it on empty books would settle wrong events;
-// the engine sees the gap and rebuilds instead.
-func TestJournalWithoutItsSnapshotsRebuilds(t *testing.T) {
-	e := newEnv(t)
-	dir := e.dir + "/engine"
-	e.eng = e.diskEngine(dir)
-	e.deposit(alice, "BTC", "1")
-	e.deposit(bob, "USDT", "100000")
-	e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
-	e.drain()
-	if err := e.eng.snapshot(); err != nil {
+	md := e.newMarketData()
+	e.feed = md
+	e.crash()
+	if err := md.Sync(e.ctx); err != nil {
 		t.Fatal(err)
 	}
-	e.place(bob, limit("btcusdt", "BUY", "30000", "0.2"))
-	e.drain()
-	old := e.eng
-	balances := snapshotBalances(e)
-	if err := old.journal.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(filepath.Join(dir, "spot-snapshots")); err != nil {
-		t.Fatal(err)
-	}
-	e.eng = e.diskEngine(dir)
-	if !e.eng.rebuilt {
-		t.Fatal("the journal was replayed without its snapshots")
-	}
-	sameBooks(t, old, e.eng)
-	if got := snapshotBalances(e); got != balances {
-		t.Fatalf("restart changed balances:\n%s\n%s", balances, got)
-	}
-	e.audit()
-}
+	wantAllTrades(t, md, published)
 
-func mustID(t *testing.T, s string) uint64 {
-	t.Helper()
-	id, err := parseOrderID(s)
-	if err != nil {
+	md = e.newMarketData()
+	e.feed = md
+	e.restart()
+	if err := md.Sync(e.ctx); err != nil {
 		t.Fatal(err)
 	}
-	return id
+	wantAllTrades(t, md, published)
 }
 
 // A restart says what it did: after a crash, the commands it replayed
-// after the last snapshot; after a clean stop, none.
+// since the last snapshot (all of them: none was written); after a clean
+// stop, none.
 func TestRecoveryIsLogged(t *testing.T) {
-	e := newEnv(t)
-	dir := e.dir + "/engine"
-	e.eng = e.diskEngine(dir)
+	var buf syncBuffer
+	e := newEnv(t, func(e *env) { e.log = zerolog.New(&buf) })
 	e.deposit(alice, "BTC", "1")
 	e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
 	e.place(alice, limit("btcusdt", "SELL", "30010", "0.1"))
 	e.drain()
-	// Crash: no snapshot, the journal file is just closed.
-	if err := e.eng.journal.Close(); err != nil {
-		t.Fatal(err)
-	}
-	restart := func() map[string]any {
-		var buf bytes.Buffer
-		eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q, DataDir: dir,
-			Feed: e.feed, SnapshotEvery: -1, Log: zerolog.New(&buf)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.eng = eng
-		for _, line := range bytes.Split(buf.Bytes(), []byte("\n")) {
+	seq := float64(e.rt.Seq())
+	recovered := func() map[string]any {
+		t.Helper()
+		var last map[string]any
+		for _, line := range bytes.Split(buf.take(), []byte("\n")) {
 			var m map[string]any
-			if json.Unmarshal(line, &m) == nil && m["message"] == "spot: books recovered" {
-				return m
+			if json.Unmarshal(line, &m) == nil && m["message"] == "engine: recovered" {
+				last = m
 			}
 		}
-		t.Fatalf("no recovery line in the log:\n%s", buf.String())
-		return nil
+		if last == nil {
+			t.Fatal("no recovery line in the log")
+		}
+		return last
 	}
-	if m := restart(); m["replayed"] != 2.0 || m["rebuilt"] != false || m["seq"] != 2.0 || m["level"] != "info" {
-		t.Fatalf("after a crash: %v", m)
+	recovered() // the first start's
+	e.crash()
+	if m := recovered(); m["replayed"] != seq || m["snapshot"] != 0.0 || m["seq"] != seq || m["level"] != "info" {
+		t.Fatalf("after a crash (seq %v): %v", seq, m)
 	}
-	if err := e.eng.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	if m := restart(); m["replayed"] != 0.0 || m["snapshot"] != 2.0 {
-		t.Fatalf("after a clean stop: %v", m)
-	}
-	if err := e.eng.Stop(); err != nil {
-		t.Fatal(err)
+	e.restart()
+	if m := recovered(); m["replayed"] != 0.0 || m["snapshot"] != seq || m["seq"] != seq {
+		t.Fatalf("after a clean stop (seq %v): %v", seq, m)
 	}
 	e.audit()
+}
+
+// syncBuffer is a log the runtime's goroutines may write while a test
+// reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// take returns what was written since the last take.
+func (b *syncBuffer) take() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := bytes.Clone(b.buf.Bytes())
+	b.buf.Reset()
+	return out
 }

@@ -1,48 +1,20 @@
 package spot
 
 import (
-	"context"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
-	"tenger/internal/coins"
 	"tenger/internal/engine"
-	"tenger/internal/engine/journal"
-	"tenger/internal/ledger"
-	"tenger/internal/markets"
 	"tenger/internal/matching"
 	"tenger/internal/risk"
-	"tenger/internal/store/embedded"
 )
 
 // The runtime lists the catalogues in the engine, answers REST-style
 // submits once the store shows them, feeds market data, and comes back
 // after a restart with the same state and nothing projected twice.
 func TestRuntimeListsProjectsAndRestarts(t *testing.T) {
-	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	cc, err := coins.Defaults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat := markets.Defaults()
-	dir := t.TempDir()
-	feed := &recFeed{}
-	start := func() *Runtime {
-		r, err := StartRuntime(context.Background(), RuntimeOptions{Dir: dir, Policy: journal.NoFsync, Store: st, Coins: cc,
-			Markets: cat, Feed: feed, Counter: chainSide, Log: zerolog.Nop()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	r := start()
-	ctx := context.Background()
+	e := newEnv(t)
+	r, ctx := e.rt, e.ctx
 	var ton, mnt int32
 	r.Engine.Read(func(s *engine.State) {
 		for _, c := range s.Accounts().Coins() {
@@ -68,51 +40,35 @@ func TestRuntimeListsProjectsAndRestarts(t *testing.T) {
 		}
 		return res
 	}
-	submit(engine.Command{Kind: engine.KindCredit, Ref: "d1", User: userNum(aliceID), UserID: aliceID, Coin: "BTC", Amount: 100_000_000, Note: []byte("chain:BTC")})
-	submit(engine.Command{Kind: engine.KindCredit, Ref: "d2", User: userNum(bobID), UserID: bobID, Coin: "USDT", Amount: 10_000_000_000_000, Note: []byte("chain:TRC20")})
+	e.deposit(alice, "BTC", "1")
+	e.deposit(bob, "USDT", "100000")
 	order := func(id uint64, uid string, side matching.Side, ticks, lots int64) engine.Command {
 		return engine.Command{Kind: engine.KindPlace, User: userNum(uid), UserID: uid, Note: encodeNote(orderNote{Type: TypeLimit}),
 			Order: matching.Command{OrderID: id, UserID: userNum(uid), Symbol: symbolNum("btcusdt"), Side: side, Type: matching.Limit,
 				TIF: matching.GTC, Price: ticks, Qty: lots}, Spec: risk.OrderSpec{Maker: 100_000, Taker: 100_000}}
 	}
-	submit(order(1, aliceID, matching.Sell, 3_000_000, 1_000_000))
-	submit(order(2, bobID, matching.Buy, 3_000_000, 400_000))
-	// REST reads right after the answer see it.
-	svc := New(Options{Store: st, Ledger: ledger.New(st, nil), Markets: cat})
-	if o, err := svc.GetOrder(ctx, bobID, "2"); err != nil || o.Status != StatusFilled {
+	submit(order(1, alice, matching.Sell, 3_000_000, 1_000_000))
+	submit(order(2, bob, matching.Buy, 3_000_000, 400_000))
+	// REST reads right after the answer see it, and the trade is on the
+	// feed by then; the depth loop publishes the book within 50 ms.
+	if o, err := e.svc.GetOrder(ctx, bob, "2"); err != nil || o.Status != StatusFilled {
 		t.Fatalf("bob's order right after its answer: %+v %v", o, err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		feed.mu.Lock()
-		n, d := len(feed.trades), feed.depths
-		feed.mu.Unlock()
-		if n == 1 && d > 0 {
+	if trades, _, _ := e.rec.published("btcusdt"); len(trades) != 1 {
+		t.Fatalf("market data: %d trades", len(trades))
+	}
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		_, _, asks := e.rec.published("btcusdt")
+		if len(asks) == 1 && asks[0].Qty.Equal(dec("0.6")) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("market data: %d trades, %d depths", n, d)
+			t.Fatalf("depth published: asks %v, want 0.6 at 30000", asks)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	var before uint64
-	r.Engine.Read(func(s *engine.State) { before = s.StateHash() })
-	if err := r.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	r = start()
-	defer r.Close()
-	var after uint64
-	r.Engine.Read(func(s *engine.State) { after = s.StateHash() })
-	if after != before {
-		t.Fatal("the restarted engine differs")
-	}
-	if o, _ := svc.GetOrder(ctx, aliceID, "1"); !o.DealVolume.Equal(dec("0.4")) {
+	e.wantSameAfter(e.restart, []string{alice, bob}, []string{"BTC", "USDT"})
+	if o := e.order(alice, "1"); !o.DealVolume.Equal(dec("0.4")) {
 		t.Fatalf("alice's order after the restart %+v", o)
 	}
-	rep, err := ledger.New(st, nil).Audit(ctx, "BTC", "USDT")
-	if err != nil || !rep.Clean() {
-		t.Fatalf("audit %v %v", rep.Problems, err)
-	}
+	e.audit()
 }

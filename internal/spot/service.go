@@ -17,11 +17,9 @@ import (
 
 	"tenger/internal/apperr"
 	"tenger/internal/engine"
-	"tenger/internal/ledger"
 	"tenger/internal/marketdata"
 	"tenger/internal/markets"
 	"tenger/internal/matching"
-	"tenger/internal/queue"
 	"tenger/internal/store"
 )
 
@@ -33,16 +31,10 @@ type FeeCoinSwitch interface {
 // Options build a Service.
 type Options struct {
 	Store   store.Store
-	Ledger  *ledger.Ledger
 	Markets *markets.Catalogue
-	// Engine is the engine that owns the balances: order entry sends it
-	// commands and answers from it (entry.go). Nil: the design before it,
-	// where order entry holds funds in the store and queues commands to
-	// the matching engine (Orders).
+	// Engine is the engine that owns the balances (required): order entry
+	// sends it commands and answers from it (entry.go).
 	Engine EngineClient
-	// Orders is the matching engine's command queue (FIFO per symbol)
-	// when Engine is nil.
-	Orders queue.Queue
 	// FeeCoin is optional; without it the switch counts as off.
 	FeeCoin FeeCoinSwitch
 	// FeeTiers defaults to DefaultFeeTiers.
@@ -65,11 +57,9 @@ type RefPrices interface {
 
 // Service is the trading API: order entry, cancellation and queries.
 type Service struct {
-	st     store.Store
-	led    *ledger.Ledger
-	cat    *markets.Catalogue
-	orders queue.Queue
-	eng    EngineClient
+	st  store.Store
+	cat *markets.Catalogue
+	eng EngineClient
 	// inflight are client order ids sent to the engine and not yet shown
 	// by the store.
 	inflight clientIDs
@@ -96,15 +86,18 @@ const rateTTL = time.Minute
 
 var _ marketdata.OrderPlacer = (*Service)(nil)
 
-// New returns the trading service.
+// New returns the trading service. It panics without Options.Engine.
 func New(o Options) *Service {
+	if o.Engine == nil {
+		panic("spot: New without Options.Engine: order entry goes to the engine that owns the balances")
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
 	if len(o.FeeTiers) == 0 {
 		o.FeeTiers = DefaultFeeTiers
 	}
-	s := &Service{st: o.Store, led: o.Ledger, cat: o.Markets, orders: o.Orders, eng: o.Engine, fc: o.FeeCoin, tiers: o.FeeTiers,
+	s := &Service{st: o.Store, cat: o.Markets, eng: o.Engine, fc: o.FeeCoin, tiers: o.FeeTiers,
 		prices: o.Prices, now: o.Now, log: o.Log}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -114,13 +107,11 @@ func New(o Options) *Service {
 
 // newOrderID is the creation time in ms followed by 16 bits of a counter
 // seeded at random: ids sort roughly by time, and two API processes almost
-// never pick the same one (the ItemNotExists condition on the order makes
-// "almost" safe: PlaceOrder retries with another id).
+// never pick the same one (the book refuses an id a live order has, and
+// PlaceOrder then retries with another).
 func (s *Service) newOrderID() uint64 {
 	return uint64(s.now().UnixMilli())<<16 | (s.ctr.Add(1) & 0xffff)
 }
-
-func spotAccount(uid string) ledger.Account { return ledger.UserAccount(uid, ledger.Spot) }
 
 // historySK is an order's sort key in the user's history index: the
 // creation time in ms, 13 digits, then the id.
@@ -139,7 +130,7 @@ func historySK(ms int64, id string) string {
 type FeeRates struct {
 	Maker, Taker decimal.Decimal
 	// Volume30d is the user's spot volume of the last 30 days in USDT
-	// (settler.volume), which picks the tier.
+	// (tradeVolume), which picks the tier.
 	Volume30d decimal.Decimal
 	// FeeCoin is set while the fee-coin switch lowers both rates.
 	FeeCoin bool
@@ -174,10 +165,9 @@ func (s *Service) FeeRates(ctx context.Context, uid string) (FeeRates, error) {
 	return r, nil
 }
 
-// PlaceOrder validates and enters an order: in one store transaction the
-// funds are held, the order is stored with status NEW and an outbox record
-// is written; then the command is sent to the engine. It returns the order
-// id. With a clientOrderId, a retry returns the first order's id.
+// PlaceOrder validates an order and places it in the engine, which holds
+// the funds it can spend (entry.go). It returns the order id. With a
+// clientOrderId, a retry returns the first order's id.
 func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) (string, error) {
 	req.ClientOrderID = strings.TrimSpace(req.ClientOrderID)
 	if req.ClientOrderID != "" && !ValidClientOrderID(req.ClientOrderID) {
@@ -192,54 +182,8 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 	if err != nil {
 		return "", err
 	}
-	maker, taker := rates.Maker, rates.Taker
-	if s.eng != nil {
-		return s.placeOnEngine(ctx, uid, req, maker, taker)
-	}
-	for attempt := 0; ; attempt++ {
-		id := s.newOrderID()
-		c, err := s.check(ctx, uid, req, id)
-		if err != nil {
-			return "", err
-		}
-		if c.byBase {
-			band, err := s.bandPrice(ctx, c.pair)
-			if err != nil {
-				return "", err
-			}
-			bal, err := s.led.Balance(ctx, spotAccount(uid), c.holdCoin)
-			if err != nil {
-				return "", err
-			}
-			if err := withBudget(&c, bal.Available, band); err != nil {
-				return "", err
-			}
-		}
-		err = s.insert(ctx, uid, id, c, req, maker, taker)
-		var xf *ledger.ExtraFailedError
-		switch {
-		case err == nil:
-			s.send(ctx, c.pair.Symbol, id, &c.cmd)
-			return fmtID(id), nil
-		case errors.Is(err, ledger.ErrInsufficient) && c.byBase && attempt < 3:
-			continue // the balance moved since it was read: budget again
-		case errors.Is(err, ledger.ErrInsufficient):
-			return "", apperr.New(apperr.CodeTradeInsufficient)
-		case errors.As(err, &xf) && xf.Index == 1 && req.ClientOrderID != "":
-			// Another request with this clientOrderId won the race.
-			if id, err := s.existingClientOrder(ctx, uid, req); id != "" || err != nil {
-				return id, err
-			}
-			return "", apperr.New(apperr.CodeTradeClientOrderReused)
-		case (errors.As(err, &xf) || errors.Is(err, errIDTaken)) && attempt < 3:
-			continue // order id collision: pick another
-		default:
-			return "", err
-		}
-	}
+	return s.placeOnEngine(ctx, uid, req, rates.Maker, rates.Taker)
 }
-
-var errIDTaken = errors.New("spot: order id taken")
 
 // check validates an order (checkOrder) and refuses a stop its pair's last
 // price has already reached (checkStop).
@@ -256,7 +200,7 @@ func (s *Service) check(ctx context.Context, uid string, req PlaceRequest, id ui
 	return c, nil
 }
 
-// checkStop refuses a STOP_LIMIT whose stop the pair's last settled price
+// checkStop refuses a STOP_LIMIT whose stop the pair's last stored trade price
 // has already reached (matching.StopReached), as the engine would at once
 // (ReasonStopWouldTrigger); the
 // caller hears why now rather than finding the order rejected. The engine
@@ -294,7 +238,7 @@ func (s *Service) bandPrice(ctx context.Context, p markets.Pair) (decimal.Decima
 	return s.lastPrice(ctx, p.Symbol)
 }
 
-// lastPrice is the pair's last settled trade price (the book marks), zero
+// lastPrice is the pair's last trade price as the store shows it (the marks item), zero
 // before its first trade.
 func (s *Service) lastPrice(ctx context.Context, symbol string) (decimal.Decimal, error) {
 	it, err := s.st.Get(ctx, marksKey(symbol))
@@ -354,79 +298,6 @@ func rawFingerprint(r PlaceRequest) string {
 	return strings.ToLower(strings.Join(parts, "|"))
 }
 
-// insert is the entry transaction: hold + order + client id + outbox.
-func (s *Service) insert(ctx context.Context, uid string, id uint64, c checked, req PlaceRequest, maker, taker decimal.Decimal) error {
-	now := s.now().UnixMilli()
-	ids := fmtID(id)
-	var enc [matching.CommandSize]byte
-	matching.EncodeCommand(enc[:], &c.cmd)
-	// Every later write of the order (acceptance, each fill, the end)
-	// rewrites the whole item and its change record, so it holds nothing
-	// that can be derived: no pair coins (the catalogue has them) and no
-	// zero amounts (an absent amount reads as zero, and a fill's add
-	// creates it).
-	order := store.Item{
-		store.AttrPK: pkOrder + ids, store.AttrSK: skOrder,
-		"id": ids, "uid": uid, "symbol": c.pair.Symbol, "side": c.side, "type": c.typ,
-		"price": decimal.Zero, "feeCoin": c.pair.Base, "status": int64(StatusNew), "hold": c.hold, "holdCoin": c.holdCoin,
-		"makerRate": maker, "takerRate": taker, "createdAt": now, "updatedAt": now,
-		store.AttrGSI1PK: pkUserOrds + uid, store.AttrGSI1SK: historySK(now, ids),
-		store.AttrGSI2PK: pkOpen + uid, store.AttrGSI2SK: c.pair.Symbol + "#" + ids,
-	}
-	if c.side == "SELL" {
-		order["feeCoin"] = c.pair.Quote
-	}
-	if c.cmd.Price != 0 {
-		order["price"] = c.cfg.FromTicks(c.cmd.Price)
-	}
-	if c.cmd.Qty > 0 {
-		order["volume"] = c.cfg.FromLots(c.cmd.Qty)
-	}
-	if c.cmd.Quote > 0 && !c.byBase { // a buy by quantity's budget is its hold, not its request
-		order["quoteVolume"] = c.cfg.FromQuoteUnits(c.cmd.Quote)
-	}
-	if c.cmd.StopPrice > 0 {
-		order["stopPrice"] = c.cfg.FromTicks(c.cmd.StopPrice)
-	}
-	if req.ClientOrderID != "" {
-		order["clientOrderId"] = req.ClientOrderID
-	}
-	if c.stp != matching.STPCancelTaker.String() {
-		order["stp"] = c.stp // absent means cancel_taker, as for orders stored before the field
-	}
-	extra := []store.Op{store.PutOp(order, store.ItemNotExists())}
-	if req.ClientOrderID != "" {
-		extra = append(extra, store.PutOp(store.Item{store.AttrPK: pkClientID + uid, store.AttrSK: req.ClientOrderID,
-			"orderId": ids, "fp": fingerprint(req)}, store.ItemNotExists()))
-	}
-	ok := outboxKey(c.pair.Symbol, id)
-	extra = append(extra, store.PutOp(store.Item{store.AttrPK: ok.PK, store.AttrSK: ok.SK, "cmd": enc[:], "at": now}, nil))
-	res, err := s.led.Post(ctx, ledger.Posting{ID: "order:" + ids, Reason: "order_hold",
-		Legs: []ledger.Leg{ledger.HoldLeg(spotAccount(uid), c.holdCoin, c.hold)},
-		Meta: map[string]string{"order": ids, "symbol": c.pair.Symbol}, Extra: extra})
-	if err == nil && res.Replayed {
-		return errIDTaken
-	}
-	if errors.Is(err, ledger.ErrIDConflict) {
-		return errIDTaken
-	}
-	return err
-}
-
-// send hands a command to the engine. A failure is logged, not returned:
-// the order is already stored with its outbox record, and the engine's
-// sweeper sends it again. For the same reason the message is Backed: the
-// local queue answers without waiting for its own fsync (about a
-// millisecond less per order entry; the entry transaction's fsync already
-// made the order durable).
-func (s *Service) send(ctx context.Context, symbol string, id uint64, cmd *matching.Command) {
-	body := make([]byte, matching.CommandSize)
-	matching.EncodeCommand(body, cmd)
-	if err := s.orders.Send(ctx, queue.Message{Group: symbol, DedupID: "place:" + fmtID(id), Body: body, Backed: true}); err != nil {
-		s.log.Warn().Err(err).Str("order", fmtID(id)).Msg("spot: order command not sent; the engine's sweeper will send it")
-	}
-}
-
 // GetOrder reads one order of the user.
 func (s *Service) GetOrder(ctx context.Context, uid, orderID string) (Order, error) {
 	id, err := parseOrderID(orderID)
@@ -471,8 +342,8 @@ func (s *Service) openOrder(ctx context.Context, uid, symbol, orderID string) (O
 	return o, nil
 }
 
-// CancelOrder asks the engine to cancel one of the user's open orders. The
-// order is cancelled when the engine's Done event is settled.
+// CancelOrder has the engine cancel one of the user's open orders; the
+// engine refusing it means the order ended meanwhile.
 func (s *Service) CancelOrder(ctx context.Context, uid, symbol, orderID string) error {
 	o, err := s.openOrder(ctx, uid, symbol, orderID)
 	if err != nil {
@@ -480,10 +351,7 @@ func (s *Service) CancelOrder(ctx context.Context, uid, symbol, orderID string) 
 	}
 	id, _ := parseOrderID(o.ID)
 	cmd := matching.Command{Kind: matching.CmdCancel, OrderID: id, UserID: userNum(uid), Symbol: symbolNum(o.Symbol)}
-	if s.eng != nil {
-		return s.orderOnEngine(ctx, uid, engine.KindCancel, cmd, nil)
-	}
-	return s.sendCmd(ctx, o.Symbol, "", &cmd)
+	return s.orderOnEngine(ctx, uid, engine.KindCancel, cmd, nil)
 }
 
 // CancelAll asks the engine to cancel all the user's open orders of a
@@ -512,26 +380,11 @@ func (s *Service) CancelAll(ctx context.Context, uid, symbol string) error {
 	before := s.newOrderID()
 	for _, sym := range symbols {
 		// OrderID bounds the cancel-all to orders placed before this
-		// request, so a redelivery after a crash cancels nothing newer.
+		// request: it never cancels an order placed after it was asked.
 		cmd := matching.Command{Kind: matching.CmdCancelAll, OrderID: before, UserID: userNum(uid), Symbol: symbolNum(sym)}
-		if s.eng != nil {
-			if err := s.orderOnEngine(ctx, uid, engine.KindCancelAll, cmd, nil); err != nil && !errors.Is(err, apperr.New(apperr.CodeTradeOrderFinished)) {
-				return err
-			}
-			continue
-		}
-		if err := s.sendCmd(ctx, sym, "", &cmd); err != nil {
+		if err := s.orderOnEngine(ctx, uid, engine.KindCancelAll, cmd, nil); err != nil && !errors.Is(err, apperr.New(apperr.CodeTradeOrderFinished)) {
 			return err
 		}
-	}
-	return nil
-}
-
-func (s *Service) sendCmd(ctx context.Context, symbol, dedup string, cmd *matching.Command) error {
-	body := make([]byte, matching.CommandSize)
-	matching.EncodeCommand(body, cmd)
-	if err := s.orders.Send(ctx, queue.Message{Group: symbol, DedupID: dedup, Body: body}); err != nil {
-		return apperr.New(apperr.CodeTradeBusy).WithCause(err)
 	}
 	return nil
 }
@@ -553,7 +406,7 @@ func (s *Service) ListOpenOrders(ctx context.Context, uid, symbol string) ([]Ord
 			return nil, err
 		}
 		for _, it := range page.Items {
-			if o := orderFromItem(it); o.Status.Open() { // not a filled one whose end is being settled
+			if o := orderFromItem(it); o.Status.Open() { // not a filled one stored before its end (orderFromItem)
 				out = append(out, o)
 			}
 		}

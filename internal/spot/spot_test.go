@@ -1,13 +1,11 @@
 package spot
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,25 +14,22 @@ import (
 
 	"tenger/internal/apperr"
 	"tenger/internal/markets"
-	"tenger/internal/matching"
-	"tenger/internal/queue"
 	"tenger/internal/store"
 )
 
-const (
-	alice = "10000001"
-	bob   = "10000002"
-)
-
+// A limit order is answered once the store shows it: its hold, its fills
+// and fees on both sides (fees to the engine's fee account), the buyer's
+// price improvement released, the trade on the feed and in both users'
+// histories; only its owner can cancel it, and a cancel releases exactly
+// what is left.
 func TestLimitTradeFeesPartialFillAndCancel(t *testing.T) {
 	e := newEnv(t)
 	e.deposit(alice, "BTC", "1")
 	e.deposit(bob, "USDT", "20000")
 	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "1"))
-	buy := e.place(bob, limit("btcusdt", "BUY", "30100", "0.4"))
 	e.wantBal(alice, "BTC", "0", "1")
-	e.wantBal(bob, "USDT", "7960", "12040")
-	e.drain()
+	e.wantOrder(alice, sell, StatusNew, "0", "0", "0")
+	buy := e.place(bob, limit("btcusdt", "BUY", "30100", "0.4"))
 
 	// 0.4 BTC traded at the maker's 30000; bob's 40 USDT price improvement is released.
 	e.wantBal(alice, "BTC", "0", "0.6")
@@ -64,13 +59,13 @@ func TestLimitTradeFeesPartialFillAndCancel(t *testing.T) {
 	if _, err := e.svc.OrderTrades(e.ctx, bob, sell); err == nil {
 		t.Fatal("bob read alice's order")
 	}
-	if len(e.feed.trades) != 1 || e.feed.trades[0].TakerSide != "BUY" || !e.feed.trades[0].Qty.Equal(dec("0.4")) {
-		t.Fatalf("feed trades %+v", e.feed.trades)
+	if trades, _, _ := e.rec.published("btcusdt"); len(trades) != 1 || trades[0].TakerSide != "BUY" || !trades[0].Qty.Equal(dec("0.4")) {
+		t.Fatalf("feed trades %+v", trades)
 	}
-
-	if e.feed.depths == 0 || len(e.feed.asks["btcusdt"]) != 1 ||
-		!e.feed.asks["btcusdt"][0].Price.Equal(dec("30000")) || !e.feed.asks["btcusdt"][0].Qty.Equal(dec("0.6")) {
-		t.Fatalf("depth: %d published, last asks %+v", e.feed.depths, e.feed.asks["btcusdt"])
+	e.rt.PublishDepth()
+	if _, depths, asks := e.rec.published("btcusdt"); depths == 0 || len(asks) != 1 ||
+		!asks[0].Price.Equal(dec("30000")) || !asks[0].Qty.Equal(dec("0.6")) {
+		t.Fatalf("depth: %d published, last asks %+v", depths, asks)
 	}
 
 	// Only the owner may cancel; cancel releases exactly the remaining 0.6 BTC.
@@ -88,7 +83,6 @@ func TestLimitTradeFeesPartialFillAndCancel(t *testing.T) {
 	if err := e.svc.CancelOrder(e.ctx, alice, "btcusdt", sell); err != nil {
 		t.Fatal(err)
 	}
-	e.drain()
 	e.wantBal(alice, "BTC", "0.6", "0")
 	e.wantOrder(alice, sell, StatusCancelled, "0.4", "12000", "12")
 	wantCode(t, e.svc.CancelOrder(e.ctx, alice, "btcusdt", sell), apperr.CodeTradeOrderFinished)
@@ -96,7 +90,30 @@ func TestLimitTradeFeesPartialFillAndCancel(t *testing.T) {
 	if err != nil || n != 1 || hist[0].ID != sell {
 		t.Fatalf("history %+v %d %v", hist, n, err)
 	}
+	e.drain()
 	e.audit()
+}
+
+// Order items stored before the projection wrote PARTIALLY_FILLED kept
+// status NEW through their fills: such an item with fills reads as
+// partially filled, and one whose fills reached its volume as FILLED, no
+// longer listed open nor cancellable.
+func TestOrderStoredNewWithFillsReadsByItsFills(t *testing.T) {
+	e := newEnv(t)
+	for id, deal := range map[string]string{"7": "0.1", "8": "0.2"} {
+		if err := e.raw.Put(e.ctx, store.Item{store.AttrPK: pkOrder + id, store.AttrSK: skOrder, "id": id, "uid": alice,
+			"symbol": "btcusdt", "side": "SELL", "type": TypeLimit, "price": dec("30000"), "volume": dec("0.2"),
+			"dealVolume": dec(deal), "dealMoney": dec(deal).Mul(dec("30000")), "status": int64(StatusNew),
+			store.AttrGSI2PK: pkOpen + alice, store.AttrGSI2SK: "btcusdt#" + id}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.wantOrder(alice, "7", StatusPartiallyFilled, "0.1", "3000", "0")
+	e.wantOrder(alice, "8", StatusFilled, "0.2", "6000", "0")
+	if open, err := e.svc.ListOpenOrders(e.ctx, alice, ""); err != nil || len(open) != 1 || open[0].ID != "7" {
+		t.Fatalf("open orders %+v %v, want 7 only", open, err)
+	}
+	wantCode(t, e.svc.CancelOrder(e.ctx, alice, "btcusdt", "8"), apperr.CodeTradeOrderFinished)
 }
 
 func TestMarketBuyByQuoteLeavesNoHold(t *testing.T) {
@@ -123,11 +140,9 @@ func TestMarketBuyByBase(t *testing.T) {
 	e.place(alice, limit("btcusdt", "SELL", "30000", "0.5"))
 	e.place(alice, limit("btcusdt", "SELL", "31000", "0.5"))
 
-	// The volume is bought; until it is matched everything spendable is held
-	// (before the pair's first trade there is no price to bound it).
+	// The volume is bought; while it is matched everything spendable is
+	// held (before the pair's first trade there is no price to bound it).
 	buy := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.6"})
-	e.wantBal(bob, "USDT", "0", "20000")
-	e.drain()
 	// 0.5 at 30000 + 0.1 at 31000 = 18100; the other 1900 is released.
 	e.wantBal(bob, "USDT", "1900", "0")
 	e.wantBal(bob, "BTC", "0.5994", "0")
@@ -138,18 +153,22 @@ func TestMarketBuyByBase(t *testing.T) {
 
 	// The funds run out first: what 1900 buys at 31000 (whole lots), then cancelled.
 	short := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.1"})
-	e.drain()
 	e.wantOrder(bob, short, StatusCancelled, "0.06129", "1899.99", "0.00006129")
 	e.wantBal(bob, "USDT", "0.01", "0")
 
-	// With a last trade price, the hold is at most the volume at that price
-	// × MarketBuyBand: 0.2 × 31000 × 1.5 = 9300 of bob's 10000.01.
+	// With a last trade price, the budget is at most the volume at that
+	// price × MarketBuyBand: 0.2 × 31000 × 1.5 = 9300 of bob's 10000.01,
+	// which buys 0.093 of an ask at 100000 (all of bob's money would have
+	// bought 0.1).
+	if err := e.svc.CancelAll(e.ctx, alice, "btcusdt"); err != nil {
+		t.Fatal(err)
+	}
+	e.deposit(alice, "BTC", "0.2")
+	e.place(alice, limit("btcusdt", "SELL", "100000", "0.2"))
 	e.deposit(bob, "USDT", "10000")
 	banded := e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.2"})
-	e.wantBal(bob, "USDT", "700.01", "9300")
-	e.drain()
-	e.wantOrder(bob, banded, StatusFilled, "0.2", "6200", "0.0002")
-	e.wantBal(bob, "USDT", "3800.01", "0")
+	e.wantOrder(bob, banded, StatusCancelled, "0.093", "9300", "0.000093")
+	e.wantBal(bob, "USDT", "700.01", "0")
 
 	// Nothing to spend: refused at entry. Worth less than the minimum at the best ask: rejected, hold released.
 	wantCode(t, func() error {
@@ -158,9 +177,9 @@ func TestMarketBuyByBase(t *testing.T) {
 	}(), apperr.CodeTradeInsufficient)
 	e.deposit(carol, "USDT", "100")
 	tiny := e.place(carol, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, Volume: "0.00001"})
-	e.drain()
 	e.wantOrder(carol, tiny, StatusRejected, "0", "0", "0")
 	e.wantBal(carol, "USDT", "100", "0")
+	e.drain()
 	e.audit()
 }
 
@@ -346,26 +365,6 @@ func TestSelfTradePreventionModes(t *testing.T) {
 	e.audit()
 }
 
-func TestRebuiltOrderKeepsItsSelfTradePrevention(t *testing.T) {
-	cfg := symbolConfig(func() markets.Pair { p, _ := newCatalogue().Pair("btcusdt"); return p }())
-	item := func(stp string) store.Item {
-		it := store.Item{"id": "7", "uid": alice, "side": "BUY", "type": TypeLimit, "price": dec("30000"), "volume": dec("0.1")}
-		if stp != "" {
-			it["stp"] = stp
-		}
-		return it
-	}
-	for stp, want := range map[string]matching.STPMode{"": matching.STPCancelTaker, "cancel_maker": matching.STPCancelMaker, "cancel_both": matching.STPCancelBoth} {
-		o, err := openOrderInfo(cfg, item(stp), false)
-		if err != nil || o.STP != want {
-			t.Errorf("stp %q: %v %v, want %v", stp, o.STP, err, want)
-		}
-	}
-	if _, err := openOrderInfo(cfg, item("default"), false); err == nil {
-		t.Error("an unknown stored mode was accepted")
-	}
-}
-
 func TestClientOrderIDIdempotent(t *testing.T) {
 	e := newEnv(t)
 	e.deposit(bob, "USDT", "10000")
@@ -471,129 +470,43 @@ func TestValidationCodes(t *testing.T) {
 	e.wantBal(bob, "USDT", "100", "0")
 }
 
-// failingQueue refuses sends, as an API process that dies right after its
-// commit would never send.
-type failingQueue struct{ queue.Queue }
-
-func (failingQueue) Send(context.Context, queue.Message) error { return errors.New("down") }
-
-func TestOrderNotSentIsSweptFromOutbox(t *testing.T) {
-	e := newEnv(t)
-	e.deposit(alice, "BTC", "1")
-	e.deposit(bob, "USDT", "10000")
-	lost := New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: failingQueue{e.q}})
-	sell, err := lost.PlaceOrder(e.ctx, alice, limit("btcusdt", "SELL", "30000", "0.1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.drain()
-	e.wantOrder(alice, sell, StatusNew, "0", "0", "0") // stored, not yet in the book
-	// The engine restarts and sweeps the outbox: the order reaches the book.
-	e.eng = e.newEngine()
-	e.drain()
-	e.place(bob, limit("btcusdt", "BUY", "30000", "0.1"))
-	e.drain()
-	e.wantOrder(alice, sell, StatusFilled, "0.1", "3000", "3")
-	// Sweeping again (a duplicate send) changes nothing.
-	if err := e.eng.sweep(e.ctx, true); err != nil {
-		t.Fatal(err)
-	}
-	e.drain()
-	e.wantBal(alice, "BTC", "0.9", "0")
-	e.audit()
-}
-
-// recordingQueue records the messages sent through it.
-type recordingQueue struct {
-	queue.Queue
-	mu   sync.Mutex
-	sent []queue.Message
-}
-
-func (q *recordingQueue) Send(ctx context.Context, m queue.Message) error {
-	q.mu.Lock()
-	q.sent = append(q.sent, m)
-	q.mu.Unlock()
-	return q.Queue.Send(ctx, m)
-}
-
-func (q *recordingQueue) SendBatch(ctx context.Context, ms []queue.Message) error {
-	q.mu.Lock()
-	q.sent = append(q.sent, ms...)
-	q.mu.Unlock()
-	return q.Queue.SendBatch(ctx, ms)
-}
-
-// TestOnlyOutboxCommandsAreBacked: places and amends, which have outbox
-// records, and the sweep's resends of those records are sent Backed (the
-// queue may answer before its own fsync); a cancel, which has no other
-// copy, is not.
-func TestOnlyOutboxCommandsAreBacked(t *testing.T) {
-	e := newEnv(t)
-	e.deposit(alice, "BTC", "1")
-	rec := &recordingQueue{Queue: e.q}
-	svc := New(Options{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: rec})
-	id, err := svc.PlaceOrder(e.ctx, alice, limit("btcusdt", "SELL", "30000", "0.2"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.AmendOrder(e.ctx, alice, "btcusdt", id, "0.1"); err != nil {
-		t.Fatal(err)
-	}
-	// The sweep resends both outbox records before the engine settles them.
-	e.eng.o.Orders = rec
-	if err := e.eng.sweep(e.ctx, true); err != nil {
-		t.Fatal(err)
-	}
-	e.drain()
-	if err := svc.CancelOrder(e.ctx, alice, "btcusdt", id); err != nil {
-		t.Fatal(err)
-	}
-	e.drain()
-	e.wantOrder(alice, id, StatusCancelled, "0", "0", "0")
-	var kinds []string
-	for _, m := range rec.sent {
-		kinds = append(kinds, fmt.Sprintf("%s backed=%v", strings.SplitN(m.DedupID, ":", 2)[0], m.Backed))
-	}
-	want := []string{"place backed=true", "amend backed=true", "place backed=true", "amend backed=true", " backed=false"}
-	if !reflect.DeepEqual(kinds, want) {
-		t.Fatalf("sent %q, want %q", kinds, want)
-	}
-	e.audit()
-}
-
-func TestCrashAfterJournalBeforeSettlement(t *testing.T) {
+// A command in the journal that the store does not show yet (the process
+// died while its batch was being written) is written on restart, once: the
+// store then shows the trade, and the engine's books and balances are what
+// they were before the crash.
+func TestCrashAfterJournalBeforeTheStoreShowsIt(t *testing.T) {
 	e := newEnv(t)
 	e.deposit(alice, "BTC", "1")
 	e.deposit(bob, "USDT", "10000")
 	e.place(alice, limit("btcusdt", "SELL", "30000", "0.2"))
 	e.drain()
-	buy := e.place(bob, limit("btcusdt", "BUY", "30000", "0.1"))
-	e.eng.crashAfterJournal = true
-	if err := drainEngine(e.ctx, e.eng, e.q); !errors.Is(err, errCrash) {
-		t.Fatalf("want the simulated crash, got %v", err)
+	e.st.dead.Store(true) // the projection writes nothing more
+	buy, err := e.svc.PlaceOrder(AckAtJournal(e.ctx), bob, limit("btcusdt", "BUY", "30000", "0.1"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	e.wantBal(bob, "USDT", "7000", "3000") // nothing settled yet
-	hash := e.eng.StateHash("btcusdt")
-	// Restart: the journal replay settles the trade; the redelivered
-	// message is recognised as already sequenced.
-	e.eng = e.newEngine()
-	if got := e.eng.StateHash("btcusdt"); got != hash {
+	e.wantBal(bob, "USDT", "10000", "0") // the store does not show it yet
+	if _, err := e.svc.GetOrder(e.ctx, bob, buy); err == nil {
+		t.Fatal("the store shows an order it could not write")
+	}
+	hash := e.engineHash()
+	e.crash()
+	if got := e.engineHash(); got != hash {
 		t.Fatalf("state hash %x after restart, %x before", got, hash)
 	}
-	e.wantOrder(bob, buy, StatusFilled, "0.1", "3000", "0.0001")
-	waitVisible(e)
 	e.drain()
+	e.wantOrder(bob, buy, StatusFilled, "0.1", "3000", "0.0001")
 	e.wantBal(bob, "USDT", "7000", "0")
 	e.wantBal(bob, "BTC", "0.0999", "0")
 	e.wantBal(alice, "BTC", "0.8", "0.1")
 	e.wantBal(alice, "USDT", "2997", "0")
-	if got := e.eng.StateHash("btcusdt"); got != hash {
-		t.Fatalf("redelivery changed the book")
-	}
+	// Another restart writes nothing again.
+	e.wantSameAfter(e.restart, []string{alice, bob, "FEES"}, []string{"BTC", "USDT"})
 	e.audit()
 }
 
+// A restart that replays the whole journal (no snapshot was written)
+// comes back with the same books and balances and writes nothing twice.
 func TestReplayWholeJournalSettlesOnce(t *testing.T) {
 	e := newEnv(t)
 	e.deposit(alice, "BTC", "1")
@@ -602,30 +515,8 @@ func TestReplayWholeJournalSettlesOnce(t *testing.T) {
 	e.place(alice, limit("btcusdt", "SELL", "30100", "0.5"))
 	e.place(bob, limit("btcusdt", "BUY", "30100", "0.7"))
 	e.place(bob, PlaceRequest{Symbol: "btcusdt", Side: "BUY", Type: TypeMarket, QuoteVolume: "100"})
-	e.drain()
-	before := snapshotBalances(e)
-	hash := e.eng.StateHash("btcusdt")
-	// Same events settled again (a fresh engine replays the whole journal).
-	e.eng = e.newEngine()
-	e.drain()
-	if after := snapshotBalances(e); after != before {
-		t.Fatalf("replay changed balances:\n%s\n%s", before, after)
-	}
-	if e.eng.StateHash("btcusdt") != hash {
-		t.Fatal("replay rebuilt a different book")
-	}
+	e.wantSameAfter(e.crash, []string{alice, bob, "FEES"}, []string{"BTC", "USDT"})
 	e.audit()
-}
-
-func snapshotBalances(e *env) string {
-	out := ""
-	for _, u := range []string{alice, bob} {
-		for _, c := range []string{"BTC", "USDT"} {
-			b, _ := e.led.Balance(e.ctx, spotAccount(u), c)
-			out += u + c + b.Available.String() + "/" + b.Frozen.String() + " "
-		}
-	}
-	return out
 }
 
 // TestTradeTimeIsTheBatchTime: a trade has one time, the moment its batch
@@ -633,7 +524,6 @@ func snapshotBalances(e *env) string {
 // and the public tape then agree with the users' histories), however long
 // settlement takes.
 func TestTradeTimeIsTheBatchTime(t *testing.T) {
-	e := newEnv(t)
 	var mu sync.Mutex
 	clock := time.UnixMilli(1_800_000_000_000)
 	tick := func() time.Time { // every reading is a millisecond later
@@ -642,21 +532,17 @@ func TestTradeTimeIsTheBatchTime(t *testing.T) {
 		clock = clock.Add(time.Millisecond)
 		return clock
 	}
-	eng, err := NewEngine(e.ctx, EngineOptions{Store: e.st, Ledger: e.led, Markets: e.cat, Orders: e.q,
-		Journal: e.journal, Feed: e.feed, Visibility: 200 * time.Millisecond, SnapshotEvery: -1, Now: tick})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.eng = eng
+	e := newEnv(t, func(e *env) { e.now = tick })
 	e.deposit(alice, "BTC", "1")
 	e.deposit(bob, "USDT", "10000")
 	sell := e.place(alice, limit("btcusdt", "SELL", "30000", "0.1"))
 	buy := e.place(bob, limit("btcusdt", "BUY", "30000", "0.1"))
 	e.drain()
-	if len(e.feed.trades) != 1 {
-		t.Fatalf("feed trades %+v", e.feed.trades)
+	trades, _, _ := e.rec.published("btcusdt")
+	if len(trades) != 1 {
+		t.Fatalf("feed trades %+v", trades)
 	}
-	pub := e.feed.trades[0].At.UnixMilli()
+	pub := trades[0].At.UnixMilli()
 	for _, o := range []struct{ uid, id string }{{alice, sell}, {bob, buy}} {
 		tr, err := e.svc.OrderTrades(e.ctx, o.uid, o.id)
 		if err != nil || len(tr) != 1 {
@@ -678,10 +564,8 @@ func TestDepthCoversTheMergedSteps(t *testing.T) {
 		e.place(alice, limit("btcusdt", "SELL", fmt.Sprintf("%d.%02d", 30000+i/100, i%100), "0.001"))
 	}
 	e.drain()
-	e.eng.publishDepth(true)
-	e.feed.mu.Lock()
-	asks := e.feed.asks["btcusdt"]
-	e.feed.mu.Unlock()
+	e.rt.PublishDepth()
+	_, _, asks := e.rec.published("btcusdt")
 	if len(asks) != 250 || !asks[0].Price.Equal(dec("30000.01")) || !asks[249].Price.Equal(dec("30002.5")) {
 		t.Fatalf("%d ask levels published, from %v to %v", len(asks), asks[0], asks[len(asks)-1])
 	}
@@ -697,10 +581,8 @@ func TestDepthShowsFarOrders(t *testing.T) {
 	e.place(alice, limit("btcusdt", "SELL", "30000", "0.001"))
 	e.place(alice, limit("btcusdt", "SELL", "90000", "0.002"))
 	e.drain()
-	e.eng.publishDepth(true)
-	e.feed.mu.Lock()
-	asks := e.feed.asks["btcusdt"]
-	e.feed.mu.Unlock()
+	e.rt.PublishDepth()
+	_, _, asks := e.rec.published("btcusdt")
 	if len(asks) != 2 || !asks[1].Price.Equal(dec("90000")) || !asks[1].Qty.Equal(dec("0.002")) {
 		t.Fatalf("published asks %v, want 30000 and 90000", asks)
 	}

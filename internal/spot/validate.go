@@ -1,7 +1,6 @@
 package spot
 
 import (
-	"errors"
 	"slices"
 	"strings"
 
@@ -48,25 +47,24 @@ func ValidClientOrderID(id string) bool {
 	return true
 }
 
-// checked is a validated order: the engine command (Seq 0) and the hold.
+// checked is a validated order: the engine command (Seq 0).
 type checked struct {
-	pair     markets.Pair
-	cfg      matching.SymbolConfig
-	cmd      matching.Command
-	side     string
-	typ      string
-	hold     decimal.Decimal
-	holdCoin string
-	stp      string // the self-trade prevention mode, resolved (never "default")
-	// byBase marks a market buy by base quantity: its budget (cmd.Quote)
-	// and hold are set at entry from the spendable balance (withBudget),
-	// at most maxBudget quote units (the quantity at the book's top price).
+	pair markets.Pair
+	cfg  matching.SymbolConfig
+	cmd  matching.Command
+	side string
+	typ  string
+	stp  string // the self-trade prevention mode, resolved (never "default")
+	// byBase marks a market buy by base quantity: the engine holds what the
+	// user can spend for it, at most its budget (cmd.Quote, budgetLimit),
+	// which is at most maxBudget quote units (the quantity at the book's
+	// top price).
 	byBase    bool
 	maxBudget int64
 }
 
 // checkOrder validates req against the pair's grid without touching any
-// state, and returns the command and the funds to hold. Every failure is a
+// state, and returns the command. Every failure is a
 // catalogue error naming the rule that was broken; the matching core's
 // converter never rounds, so an off-grid value is refused, not adjusted.
 func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (checked, error) {
@@ -113,7 +111,7 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 	}
 	// The mode is fixed on the command here, not left to the book's
 	// default, so a journal replays the same after the pair's default
-	// changes, and it is stored on the order for a rebuild of the book.
+	// changes; a mode other than cancel_taker is stored on the order.
 	c.stp = strings.ToLower(strings.TrimSpace(req.STP))
 	if c.stp == "" {
 		c.stp = p.SelfTradePrevention
@@ -163,18 +161,10 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 		return c, reasonError(c.pair, reason)
 	}
 	c.cmd = cmd
-	switch {
-	case or.Side == matching.Sell:
-		c.hold, c.holdCoin = c.cfg.FromLots(cmd.Qty), p.Base
-	case cmd.Type == matching.Market && cmd.Quote == 0:
+	if or.Side == matching.Buy && cmd.Type == matching.Market && cmd.Quote == 0 {
 		// A buy by quantity: how much it may spend depends on the book when
-		// it is matched, so it gets a budget from the balance at entry.
-		c.holdCoin, c.byBase, c.maxBudget = p.Quote, true, cmd.Qty*bc.MaxPrice
-	case cmd.Type == matching.Market:
-		c.hold, c.holdCoin = c.cfg.FromQuoteUnits(cmd.Quote), p.Quote
-	default:
-		// Validate bounded price and quantity so that the product fits.
-		c.hold, c.holdCoin = c.cfg.FromQuoteUnits(cmd.Price*cmd.Qty), p.Quote
+		// it is matched, so it gets a budget at entry.
+		c.byBase, c.maxBudget = true, cmd.Qty*bc.MaxPrice
 	}
 	return c, nil
 }
@@ -186,34 +176,12 @@ func checkOrder(cat *markets.Catalogue, req PlaceRequest, uid, orderID uint64) (
 // than that while it matches.
 var MarketBuyBand = decimal.RequireFromString("1.5")
 
-// withBudget gives a market buy by quantity its budget: everything of the
-// quote coin the user can spend (whole quote units), at most what the
-// quantity could cost at the book's top price and, once the pair has a
-// price (band > 0: its reference price, or its last trade price), at most
-// its volume at band × MarketBuyBand. The order
-// holds it for the moment it takes to match, and its end releases what it
-// did not spend.
-func withBudget(c *checked, available, band decimal.Decimal) error {
-	limit := budgetLimit(c, band)
-	units, err := c.cfg.QuoteToUnitsFloor(available)
-	switch {
-	case errors.Is(err, matching.ErrTooLarge):
-		units = limit
-	case err != nil:
-		units = 0
-	}
-	units = min(units, limit)
-	if units <= 0 {
-		return apperr.New(apperr.CodeTradeInsufficient)
-	}
-	c.cmd.Quote = units
-	c.hold = c.cfg.FromQuoteUnits(units)
-	return nil
-}
-
 // budgetLimit is the most a market buy by quantity may spend (quote
 // units): what the quantity could cost at the book's top price and, once
-// the pair has a price (band > 0), its volume at band × MarketBuyBand.
+// the pair has a price (band > 0: its reference price, or its last trade
+// price), its volume at band × MarketBuyBand. The engine holds everything
+// of the quote coin the user can spend, at most this, for the moment the
+// order takes to match, and releases what it did not spend.
 func budgetLimit(c *checked, band decimal.Decimal) int64 {
 	limit := c.maxBudget
 	if band.IsPositive() {
