@@ -21,6 +21,7 @@ import {
   LuUsers,
   LuZap,
 } from 'react-icons/lu'
+import { isLive } from '@/lib/capabilities'
 import type { RuntimeFlags } from '@/lib/config'
 import { linkArea, maintenanceHref } from './link-target'
 
@@ -64,8 +65,8 @@ export const MENU_SECTIONS: MenuSection[] = [
     id: 'trade',
     items: [
       { id: 'spot', textKey: 'items.spot', link: '/trade/BTC_USDT', icon: LuChartCandlestick },
-      { id: 'margin', textKey: 'items.margin', link: '/trade/BTC_USDT?type=margin', icon: LuArrowLeftRight, notLive: true },
-      { id: 'grid', textKey: 'items.grid', link: '/trade/BTC_USDT?type=grid', icon: LuGrid3X3, notLive: true },
+      { id: 'margin', textKey: 'items.margin', link: '/trade/BTC_USDT?type=margin', icon: LuArrowLeftRight, notLive: !isLive('margin') },
+      { id: 'grid', textKey: 'items.grid', link: '/trade/BTC_USDT?type=grid', icon: LuGrid3X3, notLive: !isLive('grid') },
     ],
   },
   {

@@ -1,13 +1,15 @@
-import { Box, Card, Container, Heading, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Badge, Box, Card, Container, Heading, HStack, Icon, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import type { IconType } from 'react-icons'
 import { LuArrowLeftRight, LuBanknote, LuChartCandlestick, LuHeadphones, LuPiggyBank, LuShieldCheck } from 'react-icons/lu'
+import { isLive, type Capability } from '@/lib/capabilities'
 import { useTexts } from '@/lib/i18n'
 
-const FEATURES: { id: string; icon: IconType }[] = [
+/** The cards; one that sells a capability names it, and is marked "Soon" while it is not live. */
+const FEATURES: { id: string; icon: IconType; capability?: Capability }[] = [
   { id: 'mnt', icon: LuBanknote },
-  { id: 'trade', icon: LuChartCandlestick },
-  { id: 'p2p', icon: LuArrowLeftRight },
-  { id: 'earn', icon: LuPiggyBank },
+  { id: 'trade', icon: LuChartCandlestick, capability: 'spot' },
+  { id: 'p2p', icon: LuArrowLeftRight, capability: 'p2p' },
+  { id: 'earn', icon: LuPiggyBank, capability: 'earn' },
   { id: 'security', icon: LuShieldCheck },
   { id: 'support', icon: LuHeadphones },
 ]
@@ -25,15 +27,25 @@ export function FeaturesSection() {
           <Text color="fg.muted">{t('features.subtitle')}</Text>
         </Stack>
         <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="5">
-          {FEATURES.map((f) => (
-            <Card.Root key={f.id} variant="elevated">
-              <Card.Body gap="3">
-                <Icon as={f.icon} boxSize="8" color="brand.fg" aria-hidden="true" />
-                <Card.Title as="h3">{t(`features.items.${f.id}.title`)}</Card.Title>
-                <Card.Description>{t(`features.items.${f.id}.body`)}</Card.Description>
-              </Card.Body>
-            </Card.Root>
-          ))}
+          {FEATURES.map((f) => {
+            const soon = f.capability !== undefined && !isLive(f.capability)
+            return (
+              <Card.Root key={f.id} variant="elevated" data-testid={`feature-${f.id}`}>
+                <Card.Body gap="3">
+                  <Icon as={f.icon} boxSize="8" color={soon ? 'fg.muted' : 'brand.fg'} aria-hidden="true" />
+                  <HStack gap="2">
+                    <Card.Title as="h3">{t(`features.items.${f.id}.title`)}</Card.Title>
+                    {soon && (
+                      <Badge size="sm" variant="subtle" colorPalette="gray" data-testid="soon-badge">
+                        {t('features.soon')}
+                      </Badge>
+                    )}
+                  </HStack>
+                  <Card.Description>{t(`features.items.${f.id}.body`)}</Card.Description>
+                </Card.Body>
+              </Card.Root>
+            )
+          })}
         </SimpleGrid>
       </Container>
     </Box>

@@ -68,6 +68,8 @@ describe('MarketOverview', () => {
     await waitFor(() => expect(within(btc).getByRole('img', { name: /BTC\/USDT/ })).toBeTruthy())
     // The pair name is a link to the trade page (the only way in on a phone, where the Trade column is hidden).
     expect(screen.getByTestId('market-link-BTC_USDT').getAttribute('href')).toBe('/trade/BTC_USDT')
+    // BTC/USDT is open for cross margin in the catalogue, but margin is not live: no badge sells it.
+    expect(btc.textContent).not.toContain('Margin')
   })
 
   it('opens the pair when its row is tapped anywhere, but not when its favourite star is', async () => {

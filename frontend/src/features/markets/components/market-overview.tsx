@@ -23,6 +23,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { LuCloudOff, LuInbox, LuSearch, LuStar } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import { useMarketSocketOpen, useResyncAfterReconnect } from '@/features/trade/api/use-market-connection'
+import { isLive } from '@/lib/capabilities'
 import { fixed } from '@/lib/decimal'
 import { useFocusRescue } from '@/features/trade/lib/use-focus-rescue'
 import { ReconnectingNotice } from '@/features/trade/components/reconnecting-notice'
@@ -179,7 +180,7 @@ function MarketTable({
                         </Text>
                       </Text>
                     </AppLink>
-                    {pair.isOpenCross && (
+                    {pair.isOpenCross && isLive('margin') && (
                       <Badge size="xs" colorPalette="brand" variant="subtle" hideBelow="sm">
                         {t('markets.margin')}
                       </Badge>

@@ -167,6 +167,8 @@ describe('wallet views', () => {
     expect(screen.getByTestId('earn-interest-USDT').textContent).toBe('0.000000')
     expect(screen.getByTestId('earn-balance-BTC').textContent).toBe('0.01000000')
     expect(screen.getByTestId('earn-view').textContent).toContain('0.01234567 BTC')
+    // Savings are not live: no rate is offered for them (capabilities.ts).
+    expect(screen.getByTestId('earn-view').textContent).not.toMatch(/5\.00%|2\.00%/)
   })
 
   it('phones: cross margin, OTC, futures and earn list one card per coin (a table hid columns behind a sideways scroll)', async () => {

@@ -5,6 +5,7 @@ import { LuSearch } from 'react-icons/lu'
 import { DataTable, type DataColumn, type DataLayout } from '@/components/data/data-table'
 import { AppLink, type AppLinkProps } from '@/components/layout/app-link'
 import { useLinkResolver } from '@/components/layout/link-target'
+import { isLive } from '@/lib/capabilities'
 import { compareDecimals, formatCut, formatFixed } from '@/lib/decimal'
 import type { TranslateFn } from '@/lib/i18n'
 import { useTexts } from '@/lib/i18n'
@@ -410,7 +411,10 @@ function earnColumns(t: TranslateFn, hidden: boolean, places: (coin: string) => 
   return [
     { id: 'coin', header: t('cols.coin'), card: 'title', cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
     { id: 'balance', header: t('cols.balance'), numeric: true, testId: (c) => `earn-balance-${c.coinSymbol}`, cell: (c) => amount(c, c.balance) },
-    { id: 'yearRate', header: t('cols.yearRate'), numeric: true, cell: (c) => `${formatFixed(c.yearRate, 2)}%` },
+    // A savings rate is shown once savings can be used (capabilities.ts).
+    ...(isLive('earn')
+      ? [{ id: 'yearRate', header: t('cols.yearRate'), numeric: true, cell: (c: EarnCoin) => `${formatFixed(c.yearRate, 2)}%` }]
+      : []),
     { id: 'totalInterest', header: t('cols.totalInterest'), numeric: true, testId: (c) => `earn-interest-${c.coinSymbol}`, cell: (c) => amount(c, c.totalInterest) },
     { id: 'auto', header: t('cols.auto'), numeric: true, cell: (c) => (c.autoStatus === 1 ? t('earn.on') : t('earn.off')) },
   ]
