@@ -80,16 +80,20 @@ try {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } })
     const page = await ctx.newPage()
     const sizes = []
-    page.on('requestfinished', (req) => {
+    const onFinished = (req) => {
       // Scripts and the chunks preloaded for them (modulepreload is not a
       // "script" resource), by their file name; the body's bytes as received
       // (gzipped when the server compressed it).
-      if (new URL(req.url()).pathname.endsWith('.js')) sizes.push(req.sizes().then((z) => z.responseBodySize))
-    })
+      if (new URL(req.url()).pathname.endsWith('.js')) {
+        sizes.push(req.sizes().then((z) => z.responseBodySize, () => 0))
+      }
+    }
+    page.on('requestfinished', onFinished)
     await page.goto(base + '/', { waitUntil: 'load' })
     fig.homeCold.push(await fcp(page))
     await page.waitForLoadState('networkidle')
     await page.waitForTimeout(1000)
+    page.off('requestfinished', onFinished)
     fig.homeJS.push((await Promise.all(sizes)).reduce((a, b) => a + b, 0) / 1024)
     await page.goto(base + '/', { waitUntil: 'load' })
     fig.homeWarm.push(await fcp(page))
