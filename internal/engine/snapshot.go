@@ -14,8 +14,9 @@ import (
 	"tenger/internal/risk"
 )
 
-// stateMagic starts a state snapshot; the last byte is the version.
-var stateMagic = [8]byte{'T', 'N', 'G', 'R', 'E', 'N', 'G', '1'}
+// stateMagic starts a state snapshot; the last byte is the version: 2
+// adds the client order ids, 1 (read still) has none.
+var stateMagic = [8]byte{'T', 'N', 'G', 'R', 'E', 'N', 'G', '2'}
 
 // ErrBadSnapshot is returned by RestoreState for a malformed or corrupt
 // snapshot.
@@ -24,8 +25,9 @@ var ErrBadSnapshot = errors.New("engine: bad snapshot")
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Snapshot writes the whole state to w: the sequence, the pairs (as their
-// listing commands), the risk state, every book, the refs applied and the
-// open holds, each section length-prefixed, then a CRC-32C of it all.
+// listing commands), the risk state, every book, the refs applied, the
+// open holds and the client order ids of the window, each section
+// length-prefixed, then a CRC-32C of it all.
 func (s *State) Snapshot(w io.Writer) error {
 	var body bytes.Buffer
 	le := binary.LittleEndian
@@ -73,6 +75,14 @@ func (s *State) Snapshot(w io.Writer) error {
 			body.Write(le.AppendUint64(nil, v))
 		}
 	}
+	body.Write(le.AppendUint64(nil, uint64(len(s.coidOrder))))
+	for _, k := range s.coidOrder {
+		e := s.coids[k]
+		section([]byte(k))
+		for _, v := range []uint64{e.order, e.digest, uint64(e.at)} {
+			body.Write(le.AppendUint64(nil, v))
+		}
+	}
 	bw := bufio.NewWriter(w)
 	bw.Write(stateMagic[:])
 	bw.Write(body.Bytes())
@@ -86,9 +96,10 @@ func RestoreState(r io.Reader) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < len(stateMagic)+4 || !bytes.Equal(data[:8], stateMagic[:]) {
+	if len(data) < len(stateMagic)+4 || !bytes.Equal(data[:7], stateMagic[:7]) || (data[7] != '1' && data[7] != '2') {
 		return nil, fmt.Errorf("%w: no state snapshot header", ErrBadSnapshot)
 	}
+	version := data[7]
 	body := data[8 : len(data)-4]
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, fmt.Errorf("%w: checksum", ErrBadSnapshot)
@@ -103,7 +114,7 @@ func RestoreState(r io.Reader) (*State, error) {
 		return rd.take(int(n))
 	}
 	s := &State{out: matching.NewEventBuffer(4096), coins: map[string]risk.Coin{}, pairs: map[uint32]PairSpec{},
-		refs: map[string]uint64{}, holds: map[string]hold{}}
+		refs: map[string]uint64{}, holds: map[string]hold{}, coids: map[string]clientOrder{}}
 	s.books = matching.NewBooks(s.out)
 	s.seq = rd.u64()
 	n := rd.u64()
@@ -153,6 +164,16 @@ func RestoreState(r io.Reader) (*State, error) {
 		}
 		k := string(section())
 		s.holds[k] = hold{slot: risk.Slot(rd.u64()), account: risk.Kind(rd.u64()), coin: risk.Coin(rd.u64()), amount: int64(rd.u64())}
+	}
+	if version >= '2' {
+		for range rd.u64() {
+			if rd.err != nil {
+				break
+			}
+			k := string(section())
+			s.coids[k] = clientOrder{order: rd.u64(), digest: rd.u64(), at: int64(rd.u64())}
+		}
+		s.sortClientIDs()
 	}
 	if rd.err != nil || len(rd.b) != 0 {
 		return nil, fmt.Errorf("%w: layout", ErrBadSnapshot)

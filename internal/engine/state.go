@@ -54,6 +54,9 @@ type Result struct {
 	Reason matching.Reason
 	// Seq is the command's place in the engine's sequence.
 	Seq uint64
+	// OrderID is, for a place answered Exists, the order its client order
+	// id placed first.
+	OrderID uint64
 }
 
 // hold is a withdrawal's hold, named by its Ref.
@@ -78,14 +81,20 @@ type State struct {
 	// refs maps a money command's kind and Ref to a digest of its fields.
 	refs  map[string]uint64
 	holds map[string]hold
-	seq   uint64
-	fees  []risk.TradeFee
+	// coids are the client order ids of the last ClientIDWindow, in time
+	// order in coidOrder (clientids.go); existing is the order a place
+	// answered Exists names.
+	coids     map[string]clientOrder
+	coidOrder []string
+	existing  uint64
+	seq       uint64
+	fees      []risk.TradeFee
 }
 
 // NewState returns an empty state.
 func NewState() *State {
 	s := &State{acct: risk.NewAccounts(1024), out: matching.NewEventBuffer(4096), coins: map[string]risk.Coin{},
-		pairs: map[uint32]PairSpec{}, refs: map[string]uint64{}, holds: map[string]hold{}}
+		pairs: map[uint32]PairSpec{}, refs: map[string]uint64{}, holds: map[string]hold{}, coids: map[string]clientOrder{}}
 	s.spot = risk.NewSpot(s.acct, 1<<14)
 	s.books = matching.NewBooks(s.out)
 	return s
@@ -134,7 +143,11 @@ func refKey(k Kind, ref string) string { return string(rune('a'+k)) + ref }
 func (s *State) Apply(c *Command) Result {
 	s.seq++
 	res := Result{Seq: s.seq}
+	s.existing = 0
 	res.Code, res.Reason = s.apply(c)
+	if res.Code == Exists && c.Kind == KindPlace {
+		res.OrderID = s.existing
+	}
 	return res
 }
 
@@ -193,6 +206,11 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 		if _, ok := s.pairs[o.Symbol]; !ok {
 			return UnknownPair, 0
 		}
+		// A client order id placed within the window answers for the
+		// order it placed (clientids.go).
+		if code, known := s.knownClientID(c); known {
+			return code, 0
+		}
 		switch s.spot.Place(o, c.Spec) {
 		case risk.OK:
 		case risk.Insufficient:
@@ -233,8 +251,14 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 	s.fees = append(s.fees, s.spot.TakeFees()...)
 	for i := range evs {
 		if e := &evs[i]; e.Kind == matching.EvRejected {
+			if c.Kind == KindPlace && e.Reason != matching.ReasonDuplicateOrderID {
+				s.rememberClientID(c) // stored REJECTED under its client order id
+			}
 			return Rejected, e.Reason
 		}
+	}
+	if c.Kind == KindPlace {
+		s.rememberClientID(c)
 	}
 	return OK, 0
 }
@@ -393,6 +417,14 @@ func (s *State) StateHash() uint64 {
 	slices.Sort(keys)
 	for _, k := range keys {
 		fmt.Fprintf(h, "%q=%+v|", k, s.holds[k])
+	}
+	keys = keys[:0]
+	for k := range s.coids {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(h, "%q=%+v|", k, s.coids[k])
 	}
 	return h.Sum64()
 }

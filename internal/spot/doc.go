@@ -32,8 +32,10 @@
 // next read includes it); the WebSocket and batch routes mark their
 // requests AckAtJournal and are answered once the engine's journal holds
 // the command. A clientOrderId sent again answers the first order, or
-// CodeTradeClientOrderReused with other parameters, also while the first
-// is still on its way to the store (Service.inflight).
+// CodeTradeClientOrderReused with other parameters: the engine remembers
+// the ids of the last engine.ClientIDWindow (a place's Ref), for every
+// process that submits (the AWS functions included), and the store's
+// client id item answers after that.
 //
 // Cancels, amendments (amend.go) and cancel-alls are engine commands too,
 // checked against the engine's live book: one the engine refuses found the

@@ -3,8 +3,6 @@ package spot
 import (
 	"context"
 	"errors"
-	"sync"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -81,30 +79,26 @@ func (s *Service) placeOnEngine(ctx context.Context, uid string, req PlaceReques
 		if c.stp != matching.STPCancelTaker.String() {
 			note.STP = c.stp
 		}
-		if req.ClientOrderID != "" {
-			prev, taken := s.inflight.claim(uid, req.ClientOrderID, fmtID(id), fp, s.now())
-			if taken {
-				if prev.fp != fp {
-					return "", apperr.New(apperr.CodeTradeClientOrderReused)
-				}
-				return prev.id, nil
-			}
-		}
-		res, err := s.submit(ctx, engine.Command{Kind: engine.KindPlace, User: userNum(uid), UserID: uid, Order: c.cmd,
-			Spec: spec, Note: encodeNote(note)})
-		if err != nil || (res.Code != engine.OK && res.Code != engine.Rejected) {
-			s.inflight.drop(uid, req.ClientOrderID)
-		}
+		// The client order id is the command's Ref: the engine places one
+		// order per id within its window, for every process that submits,
+		// and answers a retry with the first order (Exists) or refuses
+		// another order under the same id (Conflict); the store's client id
+		// item answers retries after that (existingClientOrder).
+		res, err := s.submit(ctx, engine.Command{Kind: engine.KindPlace, Ref: req.ClientOrderID, User: userNum(uid), UserID: uid,
+			Order: c.cmd, Spec: spec, Note: encodeNote(note)})
 		if err != nil {
 			return "", apperr.New(apperr.CodeTradeBusy).WithCause(err)
 		}
 		switch res.Code {
+		case engine.Exists:
+			return fmtID(res.OrderID), nil
+		case engine.Conflict:
+			return "", apperr.New(apperr.CodeTradeClientOrderReused)
 		case engine.OK, engine.Rejected:
 			// A rejected order is stored as REJECTED with the book's
 			// reason; unless the book refused its id as a duplicate (a
 			// live order has it): then another id is tried.
 			if res.Code == engine.Rejected && res.Reason == matching.ReasonDuplicateOrderID && attempt < 3 {
-				s.inflight.drop(uid, req.ClientOrderID) // it named the refused id
 				continue
 			}
 			return fmtID(id), nil
@@ -148,54 +142,3 @@ func (s *Service) orderOnEngine(ctx context.Context, uid string, kind engine.Kin
 // errAmendRefused: the book refused an amendment of a live order (it
 // would no longer reduce it).
 var errAmendRefused = errors.New("spot: the amendment would not reduce the order")
-
-// clientIDs remembers the client order ids of orders sent to the engine
-// until the store shows them (their item is what a retry reads), so that
-// two requests with one id sent at once place one order.
-type clientIDs struct {
-	mu  sync.Mutex
-	m   map[string]clientID
-	old []string // keys in claim order, for expiry
-}
-
-type clientID struct {
-	id, fp string
-	at     time.Time
-}
-
-// clientIDWindow outlasts the projection's lag by far.
-const clientIDWindow = time.Minute
-
-func (c *clientIDs) claim(uid, coid, id, fp string, now time.Time) (clientID, bool) {
-	k := uid + "\x00" + coid
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]clientID{}
-	}
-	for len(c.old) > 0 {
-		v, ok := c.m[c.old[0]]
-		if ok && now.Sub(v.at) < clientIDWindow {
-			break
-		}
-		if ok {
-			delete(c.m, c.old[0])
-		}
-		c.old = c.old[1:]
-	}
-	if v, ok := c.m[k]; ok {
-		return v, true
-	}
-	c.m[k] = clientID{id: id, fp: fp, at: now}
-	c.old = append(c.old, k)
-	return clientID{}, false
-}
-
-func (c *clientIDs) drop(uid, coid string) {
-	if coid == "" {
-		return
-	}
-	c.mu.Lock()
-	delete(c.m, uid+"\x00"+coid)
-	c.mu.Unlock()
-}

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rs/zerolog"
+
 	"tenger/internal/apperr"
 	"tenger/internal/engine"
 	"tenger/internal/ledger"
@@ -113,11 +115,17 @@ func TestOrderEntryOnTheEngine(t *testing.T) {
 }
 
 // Requests with one client order id sent at once place one order, and
-// every answer names it.
+// every answer names it: also when they come through different processes
+// (the AWS functions: each its own Service, one engine), since the engine
+// itself keeps the client order ids.
 func TestClientOrderIDRaceOnTheEngine(t *testing.T) {
 	e := newEnv(t)
 	ctx := AckAtJournal(context.Background()) // answered before the store shows it
 	e.deposit(alice, "BTC", "1")
+	services := []*Service{e.svc}
+	for range 3 {
+		services = append(services, New(Options{Store: e.raw, Markets: e.cat, Engine: e.rt, Log: zerolog.Nop()}))
+	}
 	ids := make([]string, 8)
 	errs := make([]error, 8)
 	var wg sync.WaitGroup
@@ -125,8 +133,8 @@ func TestClientOrderIDRaceOnTheEngine(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ids[i], errs[i] = e.svc.PlaceOrder(ctx, alice, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeLimit, Price: "40000",
-				Volume: "0.1", ClientOrderID: "same"})
+			ids[i], errs[i] = services[i%len(services)].PlaceOrder(ctx, alice, PlaceRequest{Symbol: "btcusdt", Side: "SELL",
+				Type: TypeLimit, Price: "40000", Volume: "0.1", ClientOrderID: "same"})
 		}()
 	}
 	wg.Wait()
@@ -135,6 +143,10 @@ func TestClientOrderIDRaceOnTheEngine(t *testing.T) {
 			t.Fatalf("answer %d: %s %v, want %s", i, ids[i], errs[i], ids[0])
 		}
 	}
+	// Another order under the id is refused, by any process.
+	_, err := services[2].PlaceOrder(ctx, alice, PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeLimit, Price: "41000",
+		Volume: "0.1", ClientOrderID: "same"})
+	wantCode(t, err, apperr.CodeTradeClientOrderReused)
 	var seq uint64
 	e.rt.Engine.Read(func(s *engine.State) { seq = s.Seq() })
 	if err := e.rt.runner.WaitProjected(context.Background(), seq); err != nil {

@@ -57,19 +57,16 @@ type RefPrices interface {
 
 // Service is the trading API: order entry, cancellation and queries.
 type Service struct {
-	st  store.Store
-	cat *markets.Catalogue
-	eng EngineClient
-	// inflight are client order ids sent to the engine and not yet shown
-	// by the store.
-	inflight clientIDs
-	fc       FeeCoinSwitch
-	tiers    []FeeTier
-	prices   RefPrices
-	now      func() time.Time
-	log      zerolog.Logger
-	ctr      atomic.Uint64
-	rates    sync.Map // uid → cachedRates
+	st     store.Store
+	cat    *markets.Catalogue
+	eng    EngineClient
+	fc     FeeCoinSwitch
+	tiers  []FeeTier
+	prices RefPrices
+	now    func() time.Time
+	log    zerolog.Logger
+	ctr    atomic.Uint64
+	rates  sync.Map // uid → cachedRates
 }
 
 // cachedRates are a user's tier rates and 30-day volume, reused for

@@ -188,8 +188,9 @@ type answer struct {
 	notProjected bool
 }
 
-// An answer on the wire: code, reason, flags (bit 0: not projected), seq.
-const resultSize = 11
+// An answer on the wire: code, reason, flags (bit 0: not projected), seq,
+// and the order an Exists place names.
+const resultSize = 19
 
 func encodeResults(res []answer) []byte {
 	out := make([]byte, 0, 4+resultSize*len(res))
@@ -201,6 +202,7 @@ func encodeResults(res []answer) []byte {
 		}
 		out = append(out, byte(r.Code), byte(r.Reason), flags)
 		out = binary.LittleEndian.AppendUint64(out, r.Seq)
+		out = binary.LittleEndian.AppendUint64(out, r.OrderID)
 	}
 	return out
 }
@@ -212,8 +214,8 @@ func decodeResults(b []byte, want int) ([]answer, error) {
 	out := make([]answer, want)
 	for i := range out {
 		r := b[4+i*resultSize:]
-		out[i] = answer{Result: engine.Result{Code: engine.Code(r[0]), Reason: matching.Reason(r[1]), Seq: binary.LittleEndian.Uint64(r[3:])},
-			notProjected: r[2]&1 != 0}
+		out[i] = answer{Result: engine.Result{Code: engine.Code(r[0]), Reason: matching.Reason(r[1]), Seq: binary.LittleEndian.Uint64(r[3:]),
+			OrderID: binary.LittleEndian.Uint64(r[11:])}, notProjected: r[2]&1 != 0}
 	}
 	return out, nil
 }

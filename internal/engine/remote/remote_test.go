@@ -46,6 +46,18 @@ func TestSubmitOverTheEndpoint(t *testing.T) {
 	if r.Code != engine.Insufficient {
 		t.Fatalf("place %+v", r)
 	}
+	// A client order id placed already answers with its order's id.
+	c.Submit(ctx, engine.Command{Kind: engine.KindCredit, Ref: "d2", User: 1, UserID: "1", Coin: "USDT", Amount: 1_000_000})
+	coid := func(id uint64) engine.Command {
+		return engine.Command{Kind: engine.KindPlace, Ref: "bot-7", User: 1, UserID: "1", Note: []byte("n"), Order: matching.Command{OrderID: id,
+			UserID: 1, Symbol: 7, Side: matching.Buy, Type: matching.Limit, TIF: matching.GTC, Price: 100, Qty: 100}}
+	}
+	if r := c.Submit(ctx, coid(2)); r.Code != engine.OK {
+		t.Fatalf("place with a client order id %+v", r)
+	}
+	if r := c.Submit(ctx, coid(3)); r.Code != engine.Exists || r.OrderID != 2 {
+		t.Fatalf("its retry %+v", r)
+	}
 	if r := c.Submit(ctx, engine.Command{Kind: engine.KindCredit, Ref: "d", User: 1, UserID: "1", Coin: "USDT", Amount: 10}); r.Code != engine.Exists {
 		t.Fatalf("retry %+v", r)
 	}
@@ -68,8 +80,8 @@ func TestSubmitOverTheEndpoint(t *testing.T) {
 	}
 	var seq uint64
 	e.Read(func(s *engine.State) { seq = s.Seq() })
-	if seq != 6 {
-		t.Fatalf("the engine applied %d commands, 6 were valid", seq)
+	if seq != 9 {
+		t.Fatalf("the engine applied %d commands, 9 were valid", seq)
 	}
 }
 
