@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 
 	"tenger/internal/matching"
@@ -402,28 +403,13 @@ func (s *State) StateHash() uint64 {
 	for _, sym := range s.books.Symbols() {
 		fmt.Fprintf(h, "%d:%d|", sym, s.books.Book(sym).StateHash())
 	}
-	keys := make([]string, 0, len(s.refs))
-	for k := range s.refs {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s.refs)) {
 		fmt.Fprintf(h, "%q=%d|", k, s.refs[k])
 	}
-	keys = keys[:0]
-	for k := range s.holds {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s.holds)) {
 		fmt.Fprintf(h, "%q=%+v|", k, s.holds[k])
 	}
-	keys = keys[:0]
-	for k := range s.coids {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s.coids)) {
 		fmt.Fprintf(h, "%q=%+v|", k, s.coids[k])
 	}
 	return h.Sum64()
