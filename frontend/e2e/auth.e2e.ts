@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test'
 import { cookieValue, PHONE, setCookies, signOutWithUserMenu, submitLoginForm, toast } from './support/browser'
 import { api, latestCode, OP_FORGOT_PASSWORD, OP_REGISTER, registerUser, uniqueEmail } from './support/server-api'
 
-test('register by e-mail with the outbox code, sign in, open the user menu, sign out', async ({ page, request }) => {
+test('register by e-mail with the outbox code: signed in at once; sign out, then sign in with the form', async ({ page, request }) => {
   const email = uniqueEmail('register')
   const password = 'Tenger2026pass'
 
@@ -25,15 +25,9 @@ test('register by e-mail with the outbox code, sign in, open the user menu, sign
   await form.locator('label:has(input[name="agree"])').click()
   await form.locator('button[type="submit"]').click()
 
-  // Registration lands on the login form with the e-mail filled in and a success toast.
-  await expect(page).toHaveURL(/\/auth\/login$/)
-  await expect(toast(page).first()).toBeVisible()
-  const login = page.getByTestId('login-form')
-  await expect(login.locator('input[name="email"]')).toHaveValue(email)
-  await login.locator('input[name="password"]').fill(password)
-  await login.locator('button[type="submit"]').click()
-
+  // Registration signs the new account in: home, a success toast, the user menu.
   await expect(page).toHaveURL(/\/$/)
+  await expect(toast(page).first()).toBeVisible()
   await page.getByTestId('user-menu-trigger').click()
   await expect(page.getByTestId('user-menu-name')).toHaveText(email)
   await page.keyboard.press('Escape')
@@ -42,6 +36,18 @@ test('register by e-mail with the outbox code, sign in, open the user menu, sign
   await signOutWithUserMenu(page)
   await expect(page).toHaveURL(/\/$/)
   expect(await cookieValue(page.context(), 'token')).toBeFalsy()
+
+  // A wrong password is refused in the form; the right one signs in.
+  await page.goto('/auth/login')
+  const login = page.getByTestId('login-form')
+  await login.locator('input[name="email"]').fill(email)
+  await login.locator('input[name="password"]').fill(password + 'x')
+  await login.locator('button[type="submit"]').click()
+  await expect(login.getByTestId('login-refusal')).toBeVisible()
+  await login.locator('input[name="password"]').fill(password)
+  await login.locator('button[type="submit"]').click()
+  await expect(page).toHaveURL(/\/$/)
+  expect(await cookieValue(page.context(), 'token')).toBeTruthy()
 })
 
 test('register at 390 px in Mongolian: the countdown button and the code input both fit the card', async ({ page }) => {

@@ -151,3 +151,26 @@ describe('validationMessage', () => {
     expect(validationMessage(() => '', 'googleCodeLength')).toBe('Please enter a verification code')
   })
 })
+
+describe('passwordStrength and typedMismatch (as the new password is typed)', () => {
+  it('reads weak until the rule is met, fair, then strong from 12 characters of three kinds', async () => {
+    const { passwordStrength } = await import('./account-validation')
+    expect(passwordStrength('')).toBe('none')
+    expect(passwordStrength('abc')).toBe('weak')
+    expect(passwordStrength('abcdefgh')).toBe('weak') // no digit
+    expect(passwordStrength('abcdefg1')).toBe('fair')
+    expect(passwordStrength('abcdefghijk1')).toBe('fair') // long, two kinds
+    expect(passwordStrength('Abcdefghijk1')).toBe('strong')
+    expect(passwordStrength('Өндөр нууц 2026')).toBe('weak') // spaces break the rule
+    expect(passwordStrength('Өндөрнууц2026!')).toBe('strong')
+  })
+
+  it('marks a confirmation once it can no longer become the password', async () => {
+    const { typedMismatch } = await import('./account-validation')
+    expect(typedMismatch('Passw0rd1', '')).toBe(false)
+    expect(typedMismatch('Passw0rd1', 'Pass')).toBe(false) // still typing
+    expect(typedMismatch('Passw0rd1', 'Passx')).toBe(true)
+    expect(typedMismatch('Passw0rd1', 'Passw0rd1')).toBe(false)
+    expect(typedMismatch('Passw0rd1', 'Passw0rd12')).toBe(true)
+  })
+})

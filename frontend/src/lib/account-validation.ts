@@ -99,6 +99,32 @@ export function validateNewPassword(value: string): ValidationKey | undefined {
   return validateRequired(value) ?? (isValidPassword(value) ? undefined : 'passwordRule')
 }
 
+/** How strong a new password reads as it is typed (none while empty). */
+export type PasswordStrength = 'none' | 'weak' | 'fair' | 'strong'
+
+/**
+ * The strength shown under a new password: weak until it meets the rule
+ * (8–32 characters with letters and digits), strong from 12 characters
+ * with three kinds of character (lower case, upper case, digits, others),
+ * fair between.
+ */
+export function passwordStrength(value: string): PasswordStrength {
+  if (value === '') return 'none'
+  if (!isValidPassword(value)) return 'weak'
+  const kinds = [/\p{Ll}/u, /\p{Lu}/u, /\d/, /[^\p{L}\d]/u].filter((re) => re.test(value)).length
+  return Array.from(value).length >= 12 && kinds >= 3 ? 'strong' : 'fair'
+}
+
+/**
+ * A mismatch to show while the confirmation is typed: once what is typed
+ * can no longer become the password (it is not a beginning of it, or it is
+ * as long and differs).
+ */
+export function typedMismatch(password: string, confirmation: string): boolean {
+  if (confirmation === '') return false
+  return !password.startsWith(confirmation) || (confirmation.length >= password.length && confirmation !== password)
+}
+
 /** Confirmation: required, then equal to the password ('Password entires do not match. Try again'). */
 export function validateConfirmation(password: string, confirmation: string): ValidationKey | undefined {
   return validateRequired(confirmation) ?? (password === confirmation ? undefined : 'passwordMismatch')

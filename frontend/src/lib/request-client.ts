@@ -179,11 +179,17 @@ function handleFailure(envelope: ApiEnvelope, options: RequestOptions): void {
     return
   }
   if (options.silent) return
-  if (envelope.code === CODE_PARAMETER_ERROR) {
-    notifyError(PARAMETER_ERROR_TEXT)
-    return
-  }
-  notifyError(envelope.message || envelope.msg || `Request failed (${envelope.code})`)
+  notifyError(failureText(envelope))
+}
+
+/**
+ * The text of a refusal as the error toast shows it (spec §8: 410 reads
+ * 'Parameter error', anything else the server's message), for a caller
+ * that shows it in place instead (a `silent` request).
+ */
+export function failureText(envelope: ApiEnvelope): string {
+  if (envelope.code === CODE_PARAMETER_ERROR) return PARAMETER_ERROR_TEXT
+  return envelope.message || envelope.msg || `Request failed (${envelope.code})`
 }
 
 function errorText(error: unknown): string {

@@ -47,8 +47,8 @@ export function retryAfterOf(envelope: ApiEnvelope<unknown>): number | undefined
   return Number.isFinite(value) && value > 0 ? value : undefined
 }
 
-export function login(account: AccountRef, loginPword: string) {
-  return apiPost<SessionData | LoginChallenge>('/fe-ex-api/user/login_in', { ...accountBody(account), loginPword })
+export function login(account: AccountRef, loginPword: string, opts?: { silent?: boolean }) {
+  return apiPost<SessionData | LoginChallenge>('/fe-ex-api/user/login_in', { ...accountBody(account), loginPword }, opts)
 }
 
 export function confirmLogin(token: string, authCode: string) {

@@ -216,6 +216,9 @@ export function ForgotPasswordPage() {
                   confirmPlaceholder: t('confirmPasswordPlaceholder'),
                   show: t('showPassword'),
                   hide: t('hidePassword'),
+                  strengthLabel: (level) => t('strengthLabel', { level }),
+                  strengthLevels: { weak: t('strengthWeak'), fair: t('strengthFair'), strong: t('strengthStrong') },
+                  mismatch: t('passwordMismatch'),
                 }}
                 password={password}
                 confirmation={confirmation}

@@ -45,7 +45,7 @@ describe('LoginPage', () => {
 
     await fillAndSubmit('user@example.com', 'Passw0rd1')
     expect(await screen.findByText('Google authenticator code')).toBeTruthy()
-    expect(loginMock).toHaveBeenCalledWith({ kind: 'email', email: 'user@example.com' }, 'Passw0rd1')
+    expect(loginMock).toHaveBeenCalledWith({ kind: 'email', email: 'user@example.com' }, 'Passw0rd1', { silent: true })
 
     const code = screen.getByPlaceholderText('6-digit code')
     fireEvent.change(code, { target: { value: '12' } })
@@ -80,5 +80,9 @@ describe('LoginPage', () => {
     // The button leaves its loading state once the refusal is handled.
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeTruthy()
     expect(router.state.location.pathname).toBe('/auth/login')
+    // The refusal reads in the form, and goes once the password is changed.
+    expect((await screen.findByTestId('login-refusal')).textContent).toContain('Wrong account or password')
+    fireEvent.change(screen.getByPlaceholderText('Enter your password'), { target: { value: 'Passw0rd2' } })
+    await waitFor(() => expect(screen.queryByTestId('login-refusal')).toBeNull())
   })
 })

@@ -1,17 +1,14 @@
-import { Button, HStack, Link, Stack, Text } from '@chakra-ui/react'
-import { useQueryClient } from '@tanstack/react-query'
-import { Link as RouterLink, useNavigate } from '@tanstack/react-router'
+import { Alert, Button, HStack, Link, Stack, Text } from '@chakra-ui/react'
+import { Link as RouterLink } from '@tanstack/react-router'
 import { useEffect, useState, type FormEvent } from 'react'
 import { FormField } from '@/components/form/form-field'
 import { PasswordInput } from '@/components/form/password-input'
 import { validateRequired, validationMessage } from '@/lib/account-validation'
-import { COOKIE, getToken, setCookie } from '@/lib/cookies'
 import { useTexts } from '@/lib/i18n'
-import { notifySuccess } from '@/lib/notify'
-import { refreshSession } from '@/lib/session'
+import { failureText } from '@/lib/request-client'
 import { isChallenge, isSuccess, login, type LoginChallenge } from '../api/auth-api'
 import { clearLoginPrefill, peekLoginPrefill } from '../prefill'
-import { resolveLoginRedirect } from '../redirect'
+import { useCompleteSignIn } from '../use-sign-in'
 import { AccountFields, initialAccount, toAccountRef, validateAccount, type AccountState } from './account-fields'
 import { AuthCard } from './auth-card'
 import { SecondFactorForm } from './second-factor-form'
@@ -29,29 +26,26 @@ export interface LoginPageProps {
  */
 export function LoginPage({ redirect }: LoginPageProps) {
   const { t } = useTexts('login')
-  const queryClient = useQueryClient()
-  const navigate = useNavigate()
   const [account, setAccount] = useState<AccountState>(() => initialAccount(peekLoginPrefill()))
   const [password, setPassword] = useState('')
   const [errors, setErrors] = useState<{ account?: string; password?: string }>({})
+  // A refusal of the credentials, shown in the form rather than a toast.
+  const [refusal, setRefusal] = useState<string>()
   const [submitting, setSubmitting] = useState(false)
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null)
 
   useEffect(() => clearLoginPrefill(), [])
 
-  const finish = async (token: string) => {
-    // The server sets the token cookie; when it is not visible to the page
-    // (another API origin in AWS), keep it so the request client can send it.
-    if (token && !getToken()) setCookie(COOKIE.token, token)
-    notifySuccess(t('success'))
-    await refreshSession(queryClient)
-    await navigate({ href: resolveLoginRedirect(redirect), replace: true })
-  }
+  const complete = useCompleteSignIn(redirect)
+  const finish = (token: string) => complete(token, t('success'))
 
   /** Submits the credentials; resolves the challenge (if any) for resends. */
   const submitCredentials = async (): Promise<LoginChallenge | null> => {
-    const envelope = await login(toAccountRef(account), password)
-    if (!isSuccess(envelope)) return null
+    const envelope = await login(toAccountRef(account), password, { silent: true })
+    if (!isSuccess(envelope)) {
+      setRefusal(failureText(envelope))
+      return null
+    }
     if (isChallenge(envelope.data)) {
       setChallenge(envelope.data)
       return envelope.data
@@ -111,6 +105,7 @@ export function LoginPage({ redirect }: LoginPageProps) {
             onChange={(v) => {
               setAccount(v)
               setErrors((e) => ({ ...e, account: undefined }))
+              setRefusal(undefined)
             }}
             error={errors.account}
             t={t}
@@ -127,9 +122,16 @@ export function LoginPage({ redirect }: LoginPageProps) {
               onValueChange={(v) => {
                 setPassword(v)
                 setErrors((e) => ({ ...e, password: undefined }))
+                setRefusal(undefined)
               }}
             />
           </FormField>
+          {refusal && (
+            <Alert.Root status="error" size="sm" data-testid="login-refusal" aria-live="assertive">
+              <Alert.Indicator />
+              <Alert.Title>{refusal}</Alert.Title>
+            </Alert.Root>
+          )}
           <HStack justify="flex-end" mt="-2">
             <Link asChild textStyle="sm" colorPalette="brand">
               <RouterLink to="/auth/forgot-password">{t('forgotPassword')}</RouterLink>

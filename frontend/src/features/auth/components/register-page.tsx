@@ -15,7 +15,8 @@ import { getRawLanguage } from '@/lib/cookies'
 import { footerHref } from '@/lib/footer-visibility'
 import { useTexts } from '@/lib/i18n'
 import { notifySuccess } from '@/lib/notify'
-import { isSuccess, OPERATION, register, retryAfterOf, sendCode } from '../api/auth-api'
+import { isChallenge, isSuccess, login, OPERATION, register, retryAfterOf, sendCode } from '../api/auth-api'
+import { useCompleteSignIn } from '../use-sign-in'
 import { setLoginPrefill } from '../prefill'
 import { AccountFields, initialAccount, toAccountRef, validateAccount, type AccountState } from './account-fields'
 import { AuthCard } from './auth-card'
@@ -28,11 +29,13 @@ type Errors = Partial<Record<'account' | 'code' | 'password' | 'confirmation' | 
  * /auth/register: e-mail or phone, a code sent to it (90 s resend
  * countdown), a password by the 8–32 letters-and-digits rule and its
  * confirmation, an optional invitation code and the terms. On success the
- * login form opens with the account filled in.
+ * new account is signed in and lands home (or, when it cannot be signed in
+ * here, the login form opens with the account filled in).
  */
 export function RegisterPage() {
   const { t } = useTexts('register')
   const navigate = useNavigate()
+  const complete = useCompleteSignIn(undefined)
   const [account, setAccount] = useState<AccountState>(() => initialAccount())
   const [code, setCode] = useState('')
   const [password, setPassword] = useState('')
@@ -71,6 +74,14 @@ export function RegisterPage() {
       const ref = toAccountRef(account)
       const envelope = await register({ account: ref, loginPword: password, code, invitedCode })
       if (!isSuccess(envelope)) return
+      // The new account is signed in with what was just typed; only when
+      // that cannot be done here (a second factor, a refusal) does the
+      // login form open with the account filled in.
+      const session = await login(ref, password, { silent: true })
+      if (isSuccess(session) && !isChallenge(session.data)) {
+        await complete(session.data.token, t('successSignedIn'))
+        return
+      }
       setLoginPrefill(ref)
       notifySuccess(t('success'))
       await navigate({ to: '/auth/login' })
@@ -134,6 +145,9 @@ export function RegisterPage() {
               confirmPlaceholder: t('confirmPasswordPlaceholder'),
               show: t('showPassword'),
               hide: t('hidePassword'),
+              strengthLabel: (level) => t('strengthLabel', { level }),
+              strengthLevels: { weak: t('strengthWeak'), fair: t('strengthFair'), strong: t('strengthStrong') },
+              mismatch: t('passwordMismatch'),
             }}
             password={password}
             confirmation={confirmation}
