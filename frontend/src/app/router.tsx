@@ -1,5 +1,6 @@
 import { createRouter } from '@tanstack/react-router'
 import { RoutePending } from '@/components/layout/route-pending'
+import { dismissToastsOlderThan } from '@/components/ui/toaster'
 import { queryClient } from '@/lib/query-client'
 import { routeTree } from '@/routeTree.gen'
 
@@ -19,6 +20,15 @@ export const router = createRouter({
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
   ...pendingDefaults,
+})
+
+/**
+ * Toasts a page left behind go when the user moves to another page; the
+ * toast of the action that navigated (created within the last 1.5 s) stays.
+ */
+export const STALE_TOAST_MS = 1500
+router.subscribe('onResolved', ({ fromLocation, toLocation, pathChanged }) => {
+  if (fromLocation && pathChanged && fromLocation.pathname !== toLocation.pathname) dismissToastsOlderThan(STALE_TOAST_MS)
 })
 
 declare module '@tanstack/react-router' {

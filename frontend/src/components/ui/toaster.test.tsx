@@ -203,3 +203,27 @@ describe('toast placement', () => {
     await waitFor(() => expect(document.documentElement.style.getPropertyValue(TOAST_TOP_VAR)).toBe('73px'))
   })
 })
+
+describe('dismissToastsOlderThan (toasts cleared on navigation)', () => {
+  it('dismisses the toasts older than the limit and keeps the newest', async () => {
+    const { dismissToastsOlderThan } = await import('./toaster')
+    renderWithApp(<Toaster />)
+    let old = '', fresh = ''
+    act(() => {
+      old = toaster.create({ type: 'error', title: 'left behind', duration: 60_000 })
+    })
+    const oldAt = Date.now()
+    await new Promise((r) => setTimeout(r, 30))
+    act(() => {
+      fresh = toaster.create({ type: 'success', title: 'signed in', duration: 60_000 })
+    })
+    expect(await screen.findByText('signed in')).toBeTruthy()
+    // At this "now" the first toast is just over the limit old, the second not.
+    act(() => dismissToastsOlderThan(1500, oldAt + 1500 + 20))
+    await waitFor(() => expect(screen.queryByText('left behind')).toBeNull())
+    expect(toaster.isVisible(old)).toBe(false)
+    expect(screen.getByText('signed in')).toBeTruthy()
+    expect(toaster.isVisible(fresh)).toBe(true)
+    act(() => toaster.dismiss(fresh))
+  })
+})

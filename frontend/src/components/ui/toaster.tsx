@@ -167,14 +167,33 @@ function watchPlacement(): void {
 // Measured as each toast is created (the store tells its subscribers before the toast is drawn), and then
 // again while it shows; a toast's end is told before it leaves the store, so the last one's ends the watching
 // a frame later.
-toaster.subscribe((toast?: { dismiss?: boolean }) => {
+toaster.subscribe((toast?: { id?: string; dismiss?: boolean }) => {
   if (toast?.dismiss) {
+    if (toast.id) shownAt.delete(toast.id)
     schedulePlacement()
     return
   }
+  if (toast?.id && !shownAt.has(toast.id)) shownAt.set(toast.id, Date.now())
   placeToasts()
   watchPlacement()
 })
+
+/** When each visible toast was created (ms), for {@link dismissToastsOlderThan}. */
+const shownAt = new Map<string, number>()
+
+/**
+ * Dismisses the toasts created more than `ms` ago. On navigation the app
+ * clears what the page left behind, while a toast of the action that
+ * navigated (created a moment before: "Signed in") stays.
+ */
+export function dismissToastsOlderThan(ms: number, now = Date.now()): void {
+  for (const [id, at] of shownAt) {
+    if (now - at > ms) {
+      shownAt.delete(id)
+      toaster.dismiss(id)
+    }
+  }
+}
 
 /** A colour of each theme: Chakra colour tokens. */
 export interface ThemedColor {
