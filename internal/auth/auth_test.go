@@ -511,7 +511,9 @@ func TestHistoriesNewestFirstAndPaged(t *testing.T) {
 	e := newEnv(t)
 	e.registerEmail(t, "h@example.com", "secret123")
 	acct := Account{Email: "h@example.com"}
-	_, _ = e.svc.Login(ctx, meta("4.4.4.4"), acct, "wrongpass1")
+	phone := meta("4.4.4.4")
+	phone.UserAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
+	_, _ = e.svc.Login(ctx, phone, acct, "wrongpass1")
 	for i := 0; i < 3; i++ {
 		e.clock.Add(time.Second)
 		e.login(t, acct, "secret123")
@@ -536,7 +538,8 @@ func TestHistoriesNewestFirstAndPaged(t *testing.T) {
 		}
 	}
 	p2, _ := e.svc.LoginHistory(ctx, m, 2, 3)
-	if len(p2.List) != 2 || p2.List[1].Action != actionLabel(actLoginFailed, apperr.LangMN) || p2.List[1].IP != "4.4.4.4" {
+	if len(p2.List) != 2 || p2.List[1].Action != actionLabel(actLoginFailed, apperr.LangMN) || p2.List[1].IP != "4.4.4.4" ||
+		p2.List[1].DeviceName != "Safari 18 on iOS" || p2.List[0].DeviceName != "" {
 		t.Fatalf("page 2 %+v", p2)
 	}
 	p3, _ := e.svc.LoginHistory(ctx, m, 3, 3)

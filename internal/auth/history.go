@@ -80,7 +80,7 @@ func (s *Service) historyOp(ctx context.Context, uid, kind, action string, m Met
 	seq := it.Int(kind + "Seq")
 	return store.PutOp(store.Item{
 		store.AttrPK: "USER#" + uid, store.AttrSK: historySK(kind, seq),
-		"time": s.now().UnixMilli(), "ip": m.IP, "device": clip(m.Device, 128), "action": action,
+		"time": s.now().UnixMilli(), "ip": m.IP, "device": clip(m.Device, 128), "ua": clip(m.UserAgent, 256), "action": action,
 	}, store.ItemNotExists()), nil
 }
 
@@ -101,7 +101,11 @@ type HistoryEntry struct {
 	Time   int64  `json:"time" doc:"Unix ms"`
 	IP     string `json:"ip"`
 	Device string `json:"device"`
-	Action string `json:"action" doc:"what happened, in the caller's language"`
+	// DeviceName is the browser and system read from the User-Agent of the
+	// request ("Chrome 131 on Windows"); "" for entries recorded before it
+	// was kept, or an unknown agent.
+	DeviceName string `json:"deviceName" doc:"the browser and system, read from the user agent"`
+	Action     string `json:"action" doc:"what happened, in the caller's language"`
 }
 
 // HistoryPage is one page of a history, newest first.
@@ -160,7 +164,7 @@ func (s *Service) history(ctx context.Context, m Meta, kind string, page, size i
 		}
 		for _, it := range p.Items {
 			out.List = append(out.List, HistoryEntry{
-				Time: it.Int("time"), IP: it.Str("ip"), Device: it.Str("device"),
+				Time: it.Int("time"), IP: it.Str("ip"), Device: it.Str("device"), DeviceName: DeviceName(it.Str("ua")),
 				Action: actionLabel(it.Str("action"), m.Lang),
 			})
 		}

@@ -143,6 +143,9 @@ func New(o Options) *Service {
 type Meta struct {
 	IP     string
 	Device string
+	// UserAgent is the caller's User-Agent header: history entries name the
+	// device from it (DeviceName).
+	UserAgent string
 	// Lang picks the language of sent messages and history actions.
 	Lang string
 	// DeviceToken is the trusted-device token the caller presented (see

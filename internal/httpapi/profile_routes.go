@@ -318,7 +318,8 @@ func (s sessionsOf) ResolveSession(ctx context.Context, token string) (Principal
 func AuthSessions(svc *auth.Service) SessionResolver { return sessionsOf{svc: svc} }
 
 func metaOf(c *Call) auth.Meta {
-	m := auth.Meta{IP: c.IP, Device: c.Device, Lang: c.Lang, UserID: c.Principal.UserID, SessionID: c.Principal.SessionID}
+	m := auth.Meta{IP: c.IP, Device: c.Device, UserAgent: c.Req.UserAgent(), Lang: c.Lang, UserID: c.Principal.UserID,
+		SessionID: c.Principal.SessionID}
 	if ck, err := c.Req.Cookie(CookieDevice); err == nil {
 		m.DeviceToken = ck.Value
 	}

@@ -27,6 +27,8 @@ export interface HistoryEntry {
   time: number
   ip: string
   device: string
+  /** The browser and system from the request's user agent ("Chrome 131 on Windows"); "" when not known. */
+  deviceName?: string
   action: string
 }
 

@@ -1,15 +1,16 @@
-import { Button, HStack, Skeleton, Table, Text } from '@chakra-ui/react'
+import { Button, HStack, Text } from '@chakra-ui/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { LuChevronLeft, LuChevronRight } from 'react-icons/lu'
+import { DataTable, type DataColumn } from '@/components/data/data-table'
 import type { TranslateFn } from '@/lib/i18n'
-import { fetchHistory, securityKeys, type HistoryKind } from '../api/security-api'
+import { fetchHistory, securityKeys, type HistoryEntry, type HistoryKind } from '../api/security-api'
 import { formatDateTime } from './format'
 
 /** Rows per page of the history tables. */
 export const HISTORY_PAGE_SIZE = 10
 
-/** Login or settings history with paging (time, IP, device, action). */
+/** Login or settings history with paging (time, IP, device, action): a table, one card per entry on a phone. */
 export function HistoryTable({ kind, t, lan }: { kind: HistoryKind; t: TranslateFn; lan: string }) {
   const [page, setPage] = useState(1)
   const query = useQuery({
@@ -21,49 +22,36 @@ export function HistoryTable({ kind, t, lan }: { kind: HistoryKind; t: Translate
   const pages = Math.max(1, Math.ceil(count / HISTORY_PAGE_SIZE))
   const rows = query.data?.list ?? []
 
+  const columns: DataColumn<HistoryEntry>[] = [
+    { id: 'time', header: t('colTime'), card: 'title', cell: (row) => formatDateTime(row.time, lan) },
+    { id: 'action', header: t('colAction'), card: 'aside', cell: (row) => row.action },
+    { id: 'ip', header: t('colIp'), cell: (row) => <Text as="span" fontFamily="mono">{row.ip || '—'}</Text> },
+    {
+      id: 'device',
+      header: t('colDevice'),
+      // The browser and system when known; the app's device id otherwise.
+      cell: (row) => (
+        <Text as="span" title={row.device || undefined} display="block" maxW={{ md: '16rem' }} truncate>
+          {row.deviceName || row.device || '—'}
+        </Text>
+      ),
+    },
+  ]
+
   return (
     <>
-      <Table.ScrollArea borderWidth="1px" rounded="md">
-        <Table.Root size="sm" striped data-testid={`${kind}-history`} minW={{ base: 'full', md: '36rem' }}>
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>{t('colTime')}</Table.ColumnHeader>
-              <Table.ColumnHeader>{t('colIp')}</Table.ColumnHeader>
-              <Table.ColumnHeader hideBelow="md">{t('colDevice')}</Table.ColumnHeader>
-              <Table.ColumnHeader>{t('colAction')}</Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {query.isLoading &&
-              Array.from({ length: 3 }, (_, i) => (
-                <Table.Row key={`loading-${i}`}>
-                  <Table.Cell colSpan={4}>
-                    <Skeleton height="4" />
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            {!query.isLoading && rows.length === 0 && (
-              <Table.Row>
-                <Table.Cell colSpan={4}>
-                  <Text color="fg.muted" textAlign="center" py="4">
-                    {t('empty')}
-                  </Text>
-                </Table.Cell>
-              </Table.Row>
-            )}
-            {rows.map((row, i) => (
-              <Table.Row key={`${row.time}-${i}`}>
-                <Table.Cell whiteSpace={{ base: 'normal', md: 'nowrap' }}>{formatDateTime(row.time, lan)}</Table.Cell>
-                <Table.Cell fontFamily="mono">{row.ip || '—'}</Table.Cell>
-                <Table.Cell maxW="16rem" truncate title={row.device} hideBelow="md">
-                  {row.device || '—'}
-                </Table.Cell>
-                <Table.Cell>{row.action}</Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
-      </Table.ScrollArea>
+      <DataTable<HistoryEntry>
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => `${row.time}-${row.ip}-${row.action}`}
+        label={kind === 'login' ? t('loginHistoryTitle') : t('settingHistoryTitle')}
+        testId={`${kind}-history`}
+        cardsBelow="md"
+        isLoading={query.isLoading}
+        loadingLabel={t('loading')}
+        emptyText={t('empty')}
+        size="sm"
+      />
       <HStack justify="space-between" mt="3">
         <Text textStyle="sm" color="fg.muted" data-testid={`${kind}-history-page`}>
           {t('pageOf', { page, pages })}
