@@ -114,4 +114,9 @@ var (
 	CodeNicknameInvalid = register("12027", http.StatusOK,
 		"The nickname must be 1–32 characters without special control characters",
 		"Хоч нэр 1–32 тэмдэгттэй, тусгай тэмдэгтгүй байх ёстой")
+	// CodeRecoveryUnavailable: a lost authenticator can be reset here only
+	// by an account with both an e-mail address and a phone number.
+	CodeRecoveryUnavailable = register("12028", http.StatusOK,
+		"Resetting the authenticator needs both your e-mail and your phone number. Please contact support",
+		"Баталгаажуулагчийг сэргээхэд имэйл болон утасны дугаар хоёулаа шаардлагатай. Тусламжийн төвд хандана уу")
 )

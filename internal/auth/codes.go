@@ -28,6 +28,9 @@ const (
 	OpWithdrawEmail = 17
 	OpLogin         = 25
 	OpAddBank       = 28
+	// OpResetAuthenticator: the e-mail and SMS codes that reset a lost
+	// authenticator at sign-in (recovery.go).
+	OpResetAuthenticator = 29
 )
 
 // ownTargetOps are operations whose code goes to the signed-in user's own

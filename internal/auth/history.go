@@ -27,6 +27,7 @@ const (
 	actPasswordReset  = "password_reset"
 	actGoogleOn       = "google_on"
 	actGoogleOff      = "google_off"
+	actGoogleReset    = "google_reset"
 	actMobileBind     = "mobile_bind"
 	actMobileUpdate   = "mobile_update"
 	actEmailUpdate    = "email_update"
@@ -46,6 +47,8 @@ var actionText = map[string][2]string{
 	actPasswordReset:  {"Password reset", "Нууц үг сэргээсэн"},
 	actGoogleOn:       {"Google authenticator turned on", "Google баталгаажуулагч идэвхжүүлсэн"},
 	actGoogleOff:      {"Google authenticator turned off", "Google баталгаажуулагч идэвхгүй болгосон"},
+	actGoogleReset: {"Google authenticator reset with e-mail and SMS codes; withdrawals locked for 24 hours",
+		"Google баталгаажуулагчийг имэйл, SMS кодоор сэргээсэн; 24 цаг татан авалт хаагдсан"},
 	actMobileBind:     {"Phone number bound", "Утасны дугаар холбосон"},
 	actMobileUpdate:   {"Phone number changed", "Утасны дугаар солисон"},
 	actEmailUpdate:    {"E-mail changed", "Имэйл хаяг солисон"},

@@ -131,6 +131,38 @@ func (r *ConfirmLoginReq) Validate() error {
 	return codeField("authCode", r.AuthCode)
 }
 
+// AuthenticatorResetSendReq asks for the codes that reset a lost
+// authenticator at sign-in.
+type AuthenticatorResetSendReq struct {
+	Token string `json:"token" v:"required" doc:"challenge token (type google) from login_in"`
+}
+
+// Validate bounds the fields.
+func (r *AuthenticatorResetSendReq) Validate() error {
+	if len(r.Token) > 128 {
+		return apperr.Param("token: too long")
+	}
+	return nil
+}
+
+// AuthenticatorResetReq resets a lost authenticator with the e-mail and SMS codes.
+type AuthenticatorResetReq struct {
+	Token     string     `json:"token" v:"required" doc:"challenge token (type google) from login_in"`
+	EmailCode FlexString `json:"emailCode" v:"required" doc:"code sent to the account's e-mail (operationType 29)"`
+	SmsCode   FlexString `json:"smsAuthCode" v:"required" doc:"code sent to the account's phone (operationType 29)"`
+}
+
+// Validate bounds the fields.
+func (r *AuthenticatorResetReq) Validate() error {
+	if len(r.Token) > 128 {
+		return apperr.Param("token: too long")
+	}
+	if err := codeField("emailCode", r.EmailCode); err != nil {
+		return err
+	}
+	return codeField("smsAuthCode", r.SmsCode)
+}
+
 // ResetStartReq is step one of the forgotten-password flow.
 type ResetStartReq struct {
 	AccountFields
@@ -391,6 +423,25 @@ func NewProfileRouter(svc *auth.Service, opts Options) *Router {
 	Handle(r, "/fe-ex-api/user/confirm_login", pub("Finish a challenged sign-in with the Google or SMS code"),
 		func(c *Call, req *ConfirmLoginReq) (*LoginResp, error) {
 			res, err := svc.ConfirmLogin(c.Ctx, metaOf(c), req.Token, req.AuthCode.String())
+			if err != nil {
+				return nil, err
+			}
+			signedIn(c, res)
+			return &LoginResp{Token: res.Token}, nil
+		})
+	Handle(r, "/fe-ex-api/user/authenticator_reset/send_codes",
+		pub("Lost authenticator at sign-in: send a code (operationType 29) to the account's e-mail and phone"),
+		func(c *Call, req *AuthenticatorResetSendReq) (*auth.ResetTargets, error) {
+			t, err := svc.SendAuthenticatorResetCodes(c.Ctx, metaOf(c), req.Token)
+			if err != nil {
+				return nil, err
+			}
+			return &t, nil
+		})
+	Handle(r, "/fe-ex-api/user/authenticator_reset/confirm",
+		pub("Lost authenticator at sign-in: turn it off with both codes, lock withdrawals for 24 h, and sign in"),
+		func(c *Call, req *AuthenticatorResetReq) (*LoginResp, error) {
+			res, err := svc.ResetAuthenticator(c.Ctx, metaOf(c), req.Token, req.EmailCode.String(), req.SmsCode.String())
 			if err != nil {
 				return nil, err
 			}

@@ -187,6 +187,8 @@ const (
 	pNickname  = "/fe-ex-api/user/nickname_update"
 	pLoginHist = "/fe-ex-api/security/login_history"
 	pSetHist   = "/fe-ex-api/security/setting_history"
+	pResetSend = "/fe-ex-api/user/authenticator_reset/send_codes"
+	pResetAuth = "/fe-ex-api/user/authenticator_reset/confirm"
 )
 
 // envelope fields every call carries (spec §7).
@@ -548,6 +550,8 @@ func TestProfileEveryRouteRejectsBadInput(t *testing.T) {
 		{pNickname, true, `{"nickName":7}`, true},
 		{pLoginHist, true, `{"page":"one"}`, false},
 		{pSetHist, true, `{"pageSize":1.5}`, false},
+		{pResetSend, false, `{"token":7}`, true},
+		{pResetAuth, false, `{"token":"t","emailCode":{},"smsAuthCode":"123456"}`, true},
 	}
 	big := `{"email":"` + strings.Repeat("a", DefaultMaxBody) + `"}`
 	for _, r := range routes {

@@ -2,6 +2,7 @@ package wallet_test
 
 import (
 	"strings"
+	"tenger/internal/store"
 	"testing"
 	"time"
 
@@ -316,6 +317,16 @@ func TestCapitalPasswordAndWithdrawLock(t *testing.T) {
 	v := e.NewUser(t, wt.Flags{})
 	if until, _ := e.Wallet.WithdrawLockedUntil(ctx, v.UID); !until.IsZero() {
 		t.Fatal("other user locked")
+	}
+	// The reset of a lost authenticator locks withdrawals too (auth keeps
+	// its end on the profile): the later of the two locks counts.
+	r := e.NewUser(t, wt.Flags{})
+	authLock := e.Clock.Now().Add(36 * time.Hour).UnixMilli()
+	if _, err := e.Store.Update(ctx, store.Key{PK: "USER#" + r.UID, SK: "PROFILE"}, store.NewUpdate().Set("withdrawLockUntil", authLock), nil); err != nil {
+		t.Fatal(err)
+	}
+	if until, _ := e.Wallet.WithdrawLockedUntil(ctx, r.UID); until.UnixMilli() != authLock {
+		t.Fatalf("the recovery's lock is not seen: %v", until)
 	}
 	// Without a phone the e-mail code of operationType 6 is asked for.
 	_, err = e.Wallet.SetCapitalPassword(ctx, v.UID, wallet.CapitalPasswordInput{NewPassword: "trade123"})

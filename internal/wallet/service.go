@@ -141,19 +141,27 @@ func (s *Service) VerifyAddressOn(ctx context.Context, uid string) (bool, error)
 }
 
 // WithdrawLockedUntil is the end of the 24 h withdrawal ban that follows a
-// trade-password change (the zero time when there is none or it is over).
+// trade-password change or the reset of a lost authenticator (the zero
+// time when there is none or it is over).
 func (s *Service) WithdrawLockedUntil(ctx context.Context, uid string) (time.Time, error) {
 	it, err := s.settings(ctx, uid)
 	if err != nil {
 		return time.Time{}, err
 	}
-	ms := it.Int(attrWithdrawLocked)
-	if ms == 0 {
-		return time.Time{}, nil
+	var t time.Time
+	if ms := it.Int(attrWithdrawLocked); ms != 0 && time.UnixMilli(ms).After(s.now()) {
+		t = time.UnixMilli(ms)
 	}
-	t := time.UnixMilli(ms)
-	if !t.After(s.now()) {
-		return time.Time{}, nil
+	// The reset of a lost authenticator locks withdrawals too (auth's
+	// recovery); the later of the two ends the lock.
+	if s.auth != nil {
+		a, err := s.auth.WithdrawLockedUntil(ctx, uid)
+		if err != nil {
+			return time.Time{}, err
+		}
+		if a.After(t) {
+			t = a
+		}
 	}
 	return t, nil
 }
