@@ -55,6 +55,22 @@ export function confirmLogin(token: string, authCode: string) {
   return apiPost<SessionData>('/fe-ex-api/user/confirm_login', { token, authCode })
 }
 
+/** Where the codes of an authenticator reset went, masked. */
+export interface ResetTargets {
+  email: string
+  mobile: string
+}
+
+/** Lost authenticator at sign-in: codes (operationType 29) to the account's e-mail and phone. */
+export function sendAuthenticatorResetCodes(token: string) {
+  return apiPost<ResetTargets>('/fe-ex-api/user/authenticator_reset/send_codes', { token })
+}
+
+/** Turns the authenticator off with both codes and signs in (withdrawals locked 24 h). */
+export function resetAuthenticator(token: string, emailCode: string, smsAuthCode: string) {
+  return apiPost<SessionData>('/fe-ex-api/user/authenticator_reset/confirm', { token, emailCode, smsAuthCode })
+}
+
 /** Sends a code to the account: e-mail or SMS by the account's kind. */
 export function sendCode(account: AccountRef, operationType: number) {
   return account.kind === 'email'

@@ -2,13 +2,15 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { getCookie } from '@/lib/cookies'
 import { renderWithApp } from '@/test/render'
-import { confirmLogin, login } from '../api/auth-api'
+import { confirmLogin, login, resetAuthenticator, sendAuthenticatorResetCodes } from '../api/auth-api'
 import { LoginPage } from './login-page'
 
 vi.mock('../api/auth-api', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api/auth-api')>()),
   login: vi.fn(),
   confirmLogin: vi.fn(),
+  sendAuthenticatorResetCodes: vi.fn(),
+  resetAuthenticator: vi.fn(),
 }))
 vi.mock('@/lib/session', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/session')>()),
@@ -84,5 +86,32 @@ describe('LoginPage', () => {
     expect((await screen.findByTestId('login-refusal')).textContent).toContain('Wrong account or password')
     fireEvent.change(screen.getByPlaceholderText('Enter your password'), { target: { value: 'Passw0rd2' } })
     await waitFor(() => expect(screen.queryByTestId('login-refusal')).toBeNull())
+  })
+
+  it('resets a lost authenticator with the e-mail and SMS codes and signs in', async () => {
+    loginMock.mockResolvedValue({ code: '0', msg: 'success', data: { type: 'google', token: 'challenge-9' } })
+    vi.mocked(sendAuthenticatorResetCodes).mockResolvedValue({ code: '0', msg: 'success', data: { email: 'u***@example.com', mobile: '******33' } })
+    vi.mocked(resetAuthenticator).mockResolvedValue({ code: '0', msg: 'success', data: { token: 'session-9' } })
+    const { router } = renderWithApp(<LoginPage />, { path: '/auth/login' })
+    await fillAndSubmit('user@example.com', 'Passw0rd1')
+    fireEvent.click(await screen.findByTestId('lost-authenticator'))
+    expect(await screen.findByText('Reset your authenticator')).toBeTruthy()
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('reset-send-codes'))
+    })
+    expect((await screen.findByTestId('reset-sent-to')).textContent).toBe('Codes sent to u***@example.com and ******33')
+    expect(sendAuthenticatorResetCodes).toHaveBeenCalledWith('challenge-9')
+    // Both codes are needed.
+    fireEvent.change(document.querySelector('input[name="emailCode"]')!, { target: { value: '111111' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Reset and sign in' }))
+    expect(await screen.findByText('required')).toBeTruthy()
+    expect(resetAuthenticator).not.toHaveBeenCalled()
+    fireEvent.change(document.querySelector('input[name="smsCode"]')!, { target: { value: '222222' } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Reset and sign in' }))
+    })
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'))
+    expect(resetAuthenticator).toHaveBeenCalledWith('challenge-9', '111111', '222222')
+    expect(getCookie('token')).toBe('session-9')
   })
 })

@@ -11,6 +11,7 @@ import { clearLoginPrefill, peekLoginPrefill } from '../prefill'
 import { useCompleteSignIn } from '../use-sign-in'
 import { AccountFields, initialAccount, toAccountRef, validateAccount, type AccountState } from './account-fields'
 import { AuthCard } from './auth-card'
+import { AuthenticatorResetForm } from './authenticator-reset-form'
 import { SecondFactorForm } from './second-factor-form'
 
 /** Props of {@link LoginPage}. */
@@ -33,6 +34,7 @@ export function LoginPage({ redirect }: LoginPageProps) {
   const [refusal, setRefusal] = useState<string>()
   const [submitting, setSubmitting] = useState(false)
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null)
+  const [resetting, setResetting] = useState(false)
 
   useEffect(() => clearLoginPrefill(), [])
 
@@ -70,6 +72,14 @@ export function LoginPage({ redirect }: LoginPageProps) {
     }
   }
 
+  if (challenge && resetting) {
+    return (
+      <AuthCard title={t('resetTitle')} testId="login-reset-authenticator">
+        <AuthenticatorResetForm challenge={challenge} t={t} onBack={() => setResetting(false)} onSignedIn={(token) => complete(token, t('resetDone'))} />
+      </AuthCard>
+    )
+  }
+
   if (challenge) {
     return (
       <AuthCard title={t('verifyTitle')} testId="login-verify">
@@ -80,6 +90,11 @@ export function LoginPage({ redirect }: LoginPageProps) {
           onResend={async () => !!(await submitCredentials())}
           onSignedIn={finish}
         />
+        {challenge.type === 'google' && (
+          <Link as="button" textStyle="sm" colorPalette="brand" mt="4" onClick={() => setResetting(true)} data-testid="lost-authenticator">
+            {t('lostAuthenticator')}
+          </Link>
+        )}
       </AuthCard>
     )
   }
