@@ -87,13 +87,13 @@ type MarketKlineReq struct {
 // MarketTickerResp is one pair's ticker with its sparkline.
 type MarketTickerResp struct {
 	marketdata.Ticker
-	Sparkline []string `json:"sparkline" doc:"closes of the last 24 hours, one per hour, oldest first"`
+	Sparkline []string `json:"sparkline" doc:"24 prices, oldest first: the closes of the last 24 hours, one per hour; for a pair first traded within them, its price at 24 even steps from its first trade's minute to now; empty before the first trade"`
 }
 
 // MarketTickersResp is every pair's ticker.
 type MarketTickersResp struct {
 	Tickers    map[string]marketdata.Ticker `json:"tickers"`
-	Sparklines map[string][]string          `json:"sparklines" doc:"per symbol: the last 24 hourly closes, oldest first"`
+	Sparklines map[string][]string          `json:"sparklines" doc:"per symbol: 24 prices, oldest first, as the ticker call's sparkline"`
 }
 
 func limitOf(n FlexInt) (int, error) {

@@ -121,15 +121,21 @@ func TestMarketTickersAndPublicInfo(t *testing.T) {
 	if bt.Close != "110.00" || bt.Open != "100.00" || bt.Rose != "0.1" || bt.Vol != "3" || bt.Count != 2 {
 		t.Fatalf("btcusdt ticker %+v", bt)
 	}
-	if sp := tr.Sparklines["btcusdt"]; len(sp) != 3 || sp[0] != "100.00" || sp[2] != "110.00" {
+	// First traded two hours ago: 24 points from its first minute (22:00)
+	// to now in steps of 5 minutes, the last at the price now.
+	if sp := tr.Sparklines["btcusdt"]; len(sp) != marketdata.SparkPoints || sp[0] != "100.00" || sp[22] != "100.00" || sp[23] != "110.00" {
 		t.Fatalf("sparkline %v", sp)
+	}
+	// A pair that never traded has an empty line.
+	if sp, ok := tr.Sparklines["usdtmnt"]; !ok || len(sp) != 0 {
+		t.Fatalf("usdtmnt sparkline %v %v", sp, ok)
 	}
 	if _, ok := tr.Tickers["usdtmnt"]; !ok {
 		t.Fatal("usdtmnt missing")
 	}
 	a = mdCall(t, h, "GET", PathMarketTicker+"?symbol=btc_usdt", "")
 	var one MarketTickerResp
-	if err := json.Unmarshal(a.Data, &one); err != nil || one.Close != "110.00" || len(one.Sparkline) != 3 {
+	if err := json.Unmarshal(a.Data, &one); err != nil || one.Close != "110.00" || len(one.Sparkline) != marketdata.SparkPoints {
 		t.Fatalf("ticker %s", a.Data)
 	}
 	a = mdCall(t, h, "POST", "/fe-ex-api/common/public_info_market", `{}`)

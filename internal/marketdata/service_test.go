@@ -3,6 +3,7 @@ package marketdata
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -186,6 +187,64 @@ func TestTickerRollingWindowAndSparkline(t *testing.T) {
 	}
 	if _, ok := e.md.LastPrice("ethusdt"); ok {
 		t.Fatal("ethusdt has no last price")
+	}
+}
+
+// TestSparklineOfAYoungPair: a pair first traded within the last 24 hours
+// has no hourly closes before its first trade; its line then samples its
+// minutes from the first trade to now, so it has SparkPoints points as an
+// old pair's does (and a reader answers the same). Once the first trade is
+// 23 hours old the hourly closes cover the line again.
+func TestSparklineOfAYoungPair(t *testing.T) {
+	e := newEnv(t) // now = 2026-02-02T00:00:30Z
+	if sp := e.md.Sparkline("btcusdt"); len(sp) != 0 {
+		t.Fatalf("before any trade: %v", sp)
+	}
+	// One trade this minute: the line is flat at its price.
+	e.feed("btcusdt", tr("1", "2026-02-02T00:00:05Z", "100", "1", "BUY"))
+	if sp := e.md.Sparkline("btcusdt"); len(sp) != SparkPoints || sp[0] != "100.00" || sp[SparkPoints-1] != "100.00" {
+		t.Fatalf("one trade: %v", sp)
+	}
+
+	e = newEnv(t)
+	e.feed("btcusdt",
+		tr("1", "2026-02-01T22:00:10Z", "100", "1", "BUY"),
+		tr("2", "2026-02-01T22:30:00Z", "104", "1", "BUY"),
+		tr("3", "2026-02-01T23:15:59Z", "102", "1", "SELL"),
+		tr("4", "2026-02-02T00:00:01Z", "101", "1", "SELL"),
+	)
+	// 22:00 to 00:00 in 24 steps of 5 minutes: the close of the newest
+	// minute at 22:05, 22:10 ... 00:00.
+	var want []string
+	for _, run := range []struct {
+		price string
+		n     int
+	}{{"100.00", 5}, {"104.00", 9}, {"102.00", 9}, {"101.00", 1}} {
+		for range run.n {
+			want = append(want, run.price)
+		}
+	}
+	if sp := e.md.Sparkline("btcusdt"); !reflect.DeepEqual(sp, want) {
+		t.Fatalf("young pair\n%v\nwant\n%v", sp, want)
+	}
+	// The ticker's open is the first trade's price, where the line starts.
+	if tk, _ := e.md.Ticker("btcusdt"); tk.Open != "100.00" {
+		t.Fatalf("open %s", tk.Open)
+	}
+	r := e.reader(e.st)
+	if sp := r.Sparkline("btcusdt"); !reflect.DeepEqual(sp, want) {
+		t.Fatalf("reader\n%v\nwant\n%v", sp, want)
+	}
+
+	// 21 hours later the first trade's hour is the line's first hour: 24
+	// hourly closes.
+	e.clock.Add(21 * time.Hour)
+	sp := e.md.Sparkline("btcusdt")
+	if len(sp) != SparkPoints || sp[0] != "104.00" || sp[1] != "102.00" || sp[2] != "101.00" || sp[SparkPoints-1] != "101.00" {
+		t.Fatalf("a day old: %v", sp)
+	}
+	if got := r.Sparkline("btcusdt"); !reflect.DeepEqual(got, sp) {
+		t.Fatalf("reader a day old %v, want %v", got, sp)
 	}
 }
 

@@ -291,31 +291,57 @@ func (st *symState) tickerLeave(now time.Time) (Ticker, int64) {
 		Vol: vol.String(), Amount: amount.String(), Rose: rose.String(), Count: count, TS: now.UnixMilli()}, leave
 }
 
-// SparkPoints is how many hourly closes Sparkline returns.
+// SparkPoints is how many points Sparkline returns once a pair has traded.
 const SparkPoints = 24
 
-// Sparkline returns the closes of the last 24 hours, one per hour, oldest
-// first; hours without trades repeat the previous close. Empty before the
-// first trade.
+// Sparkline returns SparkPoints prices, oldest first, that draw a pair's
+// last 24 hours: the close of each hour (the current hour's close so far
+// last; hours without trades repeat the previous close). A pair first
+// traded within those hours has no price for the hours before, so its
+// line covers the time since its first trade instead: its price at
+// SparkPoints even steps from the start of its first trade's minute to
+// now (read from the one-minute candles), so a new pair's line has as many
+// points as an old one's. Together with the 24 h ticker's open, the price
+// where the line starts, a client draws SparkPoints+1 points. Empty before
+// the first trade.
 func (s *Service) Sparkline(symbol string) []string {
 	if err := s.refreshNow(symbol, candlePart(Min60)); err != nil {
 		return []string{}
 	}
 	now := s.now()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := s.state(symbol)
 	if st == nil {
+		s.mu.Unlock()
 		return []string{}
 	}
-	return st.sparkline(now)
+	out, since := st.hourlySparkline(now)
+	s.mu.Unlock()
+	if since < 0 {
+		return out
+	}
+	// A young pair: its minutes (a reader loads them; a fed service holds
+	// every one-minute candle of the window).
+	if err := s.refreshNow(symbol, candlePart(Min1)); err != nil {
+		return out
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if young := st.youngSparkline(since, now); len(young) > 0 {
+		return young
+	}
+	return out
 }
 
-func (st *symState) sparkline(now time.Time) []string {
+// hourlySparkline returns the closes of the hours of the last 24 that have
+// a price, and since, the start of the pair's first hour with trades when
+// that lies within them (the line then has fewer than SparkPoints points),
+// else -1.
+func (st *symState) hourlySparkline(now time.Time) (out []string, since int64) {
 	ser := st.series[Min60]
-	out := []string{}
+	out = []string{}
 	if len(ser) == 0 {
-		return out
+		return out, -1
 	}
 	first := Min60.BucketStart(now) - (SparkPoints-1)*3600
 	var prev decimal.Decimal
@@ -332,6 +358,37 @@ func (st *symState) sparkline(now time.Time) []string {
 		if have {
 			out = append(out, prev.StringFixed(st.pair.PricePrecision))
 		}
+	}
+	if len(out) < SparkPoints && len(out) > 0 && len(ser) < MemoryCandles {
+		return out, ser[0].start
+	}
+	return out, -1
+}
+
+// youngSparkline samples the one-minute closes of a pair whose first trade
+// was in the hour starting at since: SparkPoints prices at even steps from
+// the start of its first minute to the current minute, each the close of
+// the newest minute at or before its time. Empty unless the minutes held
+// start in that hour (they always do: candles are added at the newest end
+// only, and a pair younger than the window has fewer minutes than memory
+// keeps).
+func (st *symState) youngSparkline(since int64, now time.Time) []string {
+	ser := st.series[Min1]
+	if len(ser) == 0 || ser[0].start < since || ser[0].start >= since+3600 {
+		return nil
+	}
+	i := 0
+	from, end := ser[i].start, Min1.BucketStart(now)
+	if end < from {
+		return nil
+	}
+	out := make([]string, 0, SparkPoints)
+	for k := int64(1); k <= SparkPoints; k++ {
+		at := from + (end-from)*k/SparkPoints
+		for i+1 < len(ser) && ser[i+1].start <= at {
+			i++
+		}
+		out = append(out, ser[i].close.StringFixed(st.pair.PricePrecision))
 	}
 	return out
 }

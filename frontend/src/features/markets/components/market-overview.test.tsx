@@ -3,9 +3,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/request-client'
 import { USER_INFO_PATH } from '@/lib/session'
 import { FAVOURITES_KEY, FAVOURITES_OWNER_KEY } from '@/lib/storage'
-import { MarketSocket } from '@/lib/market-socket'
-import { FakeSocket } from '@/test/fake-socket'
 import { renderWithApp } from '@/test/render'
+import { fakeMarketSocket } from '../test/fake-market-socket'
 import { UPDATE_FAVOURITES_PATH } from '../api/favourites-api'
 import { MARKET_TAB_KEY } from '../lib/market-tab'
 import { PUBLIC_INFO_MARKET_PATH } from '../api/get-market-overview'
@@ -112,16 +111,7 @@ describe('MarketOverview', () => {
   })
 
   it("subscribes the shown pairs' tickers over the market socket and shows what it pushes", async () => {
-    const sockets: FakeSocket[] = []
-    const socket = new MarketSocket({
-      url: 'ws://x/ws',
-      create: (u) => {
-        const s = new FakeSocket(u)
-        sockets.push(s)
-        return s
-      },
-      pingInterval: 0,
-    })
+    const { socket, sockets } = fakeMarketSocket()
     renderWithApp(<MarketOverview as="page" socket={socket} />)
     const btc = await screen.findByTestId('market-row-BTC_USDT')
     await waitFor(() => expect(btc.textContent).toContain('97,500.50'))
@@ -144,16 +134,7 @@ describe('MarketOverview', () => {
   })
 
   it('draws the trend line the way of the 24 h change beside it, ending at the pushed price', async () => {
-    const sockets: FakeSocket[] = []
-    const socket = new MarketSocket({
-      url: 'ws://x/ws',
-      create: (u) => {
-        const s = new FakeSocket(u)
-        sockets.push(s)
-        return s
-      },
-      pingInterval: 0,
-    })
+    const { socket, sockets } = fakeMarketSocket()
     renderWithApp(<MarketOverview as="page" socket={socket} />)
     const btc = await screen.findByTestId('market-row-BTC_USDT')
     // From the 24 h open 97,000 up to 97,500.50: +0.52 %, a rising green line.
@@ -459,17 +440,7 @@ describe('MarketOverview for keyboard and live users', () => {
   })
 
   it('says "Reconnecting…" while the live prices are down', async () => {
-    const sockets: FakeSocket[] = []
-    const socket = new MarketSocket({
-      url: 'ws://x/ws',
-      create: (u) => {
-        const s = new FakeSocket(u)
-        sockets.push(s)
-        return s
-      },
-      baseDelay: 10,
-      pingInterval: 0,
-    })
+    const { socket, sockets } = fakeMarketSocket({ baseDelay: 10 })
     renderWithApp(<MarketOverview as="page" socket={socket} />)
     await screen.findByTestId('market-row-BTC_USDT')
     await waitFor(() => expect(sockets).toHaveLength(1))

@@ -1,36 +1,15 @@
-import {
-  Badge,
-  Box,
-  Button,
-  EmptyState,
-  Flex,
-  Heading,
-  HStack,
-  IconButton,
-  Image,
-  Input,
-  InputGroup,
-  Skeleton,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-  VStack,
-} from '@chakra-ui/react'
+import { Box, Button, EmptyState, Flex, Heading, Input, InputGroup, Skeleton, Stack, Tabs, Text, VStack } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useRouter } from '@tanstack/react-router'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { LuCloudOff, LuInbox, LuSearch, LuStar } from 'react-icons/lu'
-import { AppLink } from '@/components/layout/app-link'
 import { useMarketSocketOpen, useResyncAfterReconnect } from '@/features/trade/api/use-market-connection'
-import { isLive } from '@/lib/capabilities'
-import { fixed } from '@/lib/decimal'
 import { useFocusRescue } from '@/features/trade/lib/use-focus-rescue'
 import { ReconnectingNotice } from '@/features/trade/components/reconnecting-notice'
+import { getCurrency } from '@/lib/cookies'
 import { useTexts } from '@/lib/i18n'
-import { changeColor, formatRose } from '@/lib/change'
 import { getMarketSocket, type MarketSocket } from '@/lib/market-socket'
-import { marketOverviewQuery, type MarketPair } from '../api/get-market-overview'
+import { pairSymbol } from '@/lib/pair-symbol'
+import { marketOverviewQuery } from '../api/get-market-overview'
 import {
   applyPushedTicker,
   marketTickersQuery,
@@ -39,190 +18,45 @@ import {
   TICKERS_SLOW_POLL_MS,
   type PairTicker,
 } from '../api/get-market-tickers'
+import { ratesQuery } from '../api/get-rates'
+import { shownCurrency } from '../lib/fiat'
 import { FAVOURITES_TAB, getMarketTab, openingTab, setMarketTab } from '../lib/market-tab'
+import { marketRows, nextSort, sortRows, type MarketSort, type SortKey } from '../lib/market-rows'
 import { matchesSearch } from '../lib/market-search'
 import { useFavourites } from '../lib/use-favourites'
-import { Sparkline } from './sparkline'
-
-/** A last price at the pair's places (as sent without them), grouped in thousands. */
-function formatPrice(close: string | undefined, places: number | undefined): string {
-  if (close === undefined) return '—'
-  if (places !== undefined) return fixed(close, places)
-  const dot = close.indexOf('.')
-  return fixed(close, dot < 0 ? 0 : close.length - dot - 1)
-}
+import { MarketSortSelect, MarketTable } from './market-table'
 
 /**
  * Keeps the shown pairs' prices live: subscribes their market_{symbol}_ticker
  * channels and writes each push into the tickers query. The tickers poll
  * every 15 s only while the socket is down (and slowly otherwise, for the
- * hourly sparklines).
+ * sparklines). A pair that trades for the first time while the list is open
+ * had no line: the tickers are read again once for it, so its line gets the
+ * server's 24 points at once rather than at the next slow poll.
  */
 function useLiveTickers(symbols: string[], socket: MarketSocket) {
   const queryClient = useQueryClient()
   const key = symbols.join(',')
+  const reread = useRef(new Set<string>())
   useEffect(() => {
     if (!key) return
     const offs = key.split(',').map((symbol) =>
-      socket.subscribe(tickerChannel(symbol), (m) =>
-        queryClient.setQueryData(marketTickersQuery.queryKey, (old: Record<string, PairTicker> | undefined) => applyPushedTicker(old, symbol, m.tick)),
-      ),
+      socket.subscribe(tickerChannel(symbol), (m) => {
+        let lineless = false
+        queryClient.setQueryData(marketTickersQuery.queryKey, (old: Record<string, PairTicker> | undefined) => {
+          const next = applyPushedTicker(old, symbol, m.tick)
+          const id = pairSymbol(symbol)
+          lineless = old !== undefined && next?.[id]?.close !== undefined && !old[id]?.sparkline.length
+          return next
+        })
+        if (lineless && !reread.current.has(symbol)) {
+          reread.current.add(symbol)
+          void queryClient.refetchQueries({ queryKey: marketTickersQuery.queryKey, exact: true }, { cancelRefetch: false })
+        }
+      }),
     )
     return () => offs.forEach((off) => off())
   }, [key, socket, queryClient])
-}
-
-function CoinIcon({ pair }: { pair: MarketPair }) {
-  if (pair.icon) {
-    return <Image src={pair.icon} alt="" boxSize="6" rounded="full" loading="lazy" />
-  }
-  return (
-    <Flex
-      boxSize="6"
-      rounded="full"
-      bg="brand.muted"
-      color="brand.fg"
-      align="center"
-      justify="center"
-      fontSize="2xs"
-      fontWeight="bold"
-      aria-hidden="true"
-    >
-      {pair.base.slice(0, 3)}
-    </Flex>
-  )
-}
-
-function MarketTable({
-  pairs,
-  favourites,
-  onToggle,
-  showPrices,
-  tickers,
-}: {
-  pairs: MarketPair[]
-  favourites: string[]
-  onToggle: (symbol: string) => void
-  showPrices: boolean
-  tickers?: Record<string, PairTicker>
-}) {
-  const { t } = useTexts('home')
-  const trade = useTexts('trade')
-  const router = useRouter()
-  const showTrend = !!tickers && Object.keys(tickers).length > 0
-  // A tap anywhere on a row opens its pair, as people tap rows on a phone;
-  // the pair name stays the link for the keyboard and for a new tab, and
-  // the row's own controls (favourite, links) keep their clicks.
-  const openRow = (event: React.MouseEvent<HTMLElement>, symbol: string) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
-    if ((event.target as HTMLElement).closest('a, button, input, [role="button"]')) return
-    if (window.getSelection()?.toString()) return // selecting a price to copy it
-    router.history.push(`/trade/${symbol}`)
-  }
-  return (
-    <Table.ScrollArea borderWidth="1px" rounded="lg">
-      <Table.Root size="sm" interactive data-testid="market-table">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeader>{t('markets.pair')}</Table.ColumnHeader>
-            <Table.ColumnHeader hideBelow="sm">{t('markets.name')}</Table.ColumnHeader>
-            {/* Long headers (mn_MN) wrap instead of pushing the change column off a phone screen. */}
-            {showPrices && (
-              <Table.ColumnHeader textAlign="end" whiteSpace="normal">
-                {t('markets.lastPrice')}
-              </Table.ColumnHeader>
-            )}
-            {showPrices && (
-              <Table.ColumnHeader textAlign="end" whiteSpace="normal">
-                {t('markets.change')}
-              </Table.ColumnHeader>
-            )}
-            {showTrend && (
-              <Table.ColumnHeader textAlign="end" hideBelow="md">
-                {trade.t('markets.trend')}
-              </Table.ColumnHeader>
-            )}
-            <Table.ColumnHeader textAlign="end" hideBelow="sm">
-              {t('markets.action')}
-            </Table.ColumnHeader>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {pairs.map((pair) => {
-            const favourite = favourites.includes(pair.symbol)
-            const live = tickers?.[`${pair.base}${pair.quote}`.toLowerCase()]
-            const close = live?.close ?? pair.close
-            const rose = live?.rose ?? pair.rose
-            const label = t(favourite ? 'markets.removeFavourite' : 'markets.addFavourite', { pair: pair.showName })
-            return (
-              <Table.Row key={pair.symbol} data-testid={`market-row-${pair.symbol}`} cursor="pointer" onClick={(e) => openRow(e, pair.symbol)}>
-                <Table.Cell>
-                  <HStack gap="2">
-                    <IconButton
-                      size="2xs"
-                      variant="ghost"
-                      aria-label={label}
-                      aria-pressed={favourite}
-                      title={label}
-                      data-testid="favourite-toggle"
-                      onClick={() => onToggle(pair.symbol)}
-                      color={favourite ? 'yellow.500' : 'fg.subtle'}
-                    >
-                      <LuStar fill={favourite ? 'currentColor' : 'none'} />
-                    </IconButton>
-                    <CoinIcon pair={pair} />
-                    {/* The pair opens its trade page: at phone width it is the only way in (no Trade column). */}
-                    <AppLink href={`/trade/${pair.symbol}`} data-testid={`market-link-${pair.symbol}`} whiteSpace="nowrap">
-                      <Text as="span" fontWeight="semibold">
-                        {pair.base}
-                        <Text as="span" color="fg.muted" fontWeight="normal">
-                          /{pair.quote}
-                        </Text>
-                      </Text>
-                    </AppLink>
-                    {pair.isOpenCross && isLive('margin') && (
-                      <Badge size="xs" colorPalette="brand" variant="subtle" hideBelow="sm">
-                        {t('markets.margin')}
-                      </Badge>
-                    )}
-                  </HStack>
-                </Table.Cell>
-                <Table.Cell hideBelow="sm" color="fg.muted">
-                  {pair.longName ?? pair.base}
-                </Table.Cell>
-                {showPrices && (
-                  <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
-                    {formatPrice(close, pair.pricePrecision)}
-                  </Table.Cell>
-                )}
-                {showPrices && (
-                  <Table.Cell
-                    textAlign="end"
-                    fontVariantNumeric="tabular-nums"
-                    color={changeColor(rose, 'fg.muted')}
-                  >
-                    {formatRose(rose)}
-                  </Table.Cell>
-                )}
-                {showTrend && (
-                  <Table.Cell textAlign="end" hideBelow="md" py="1">
-                    <Sparkline values={live?.sparkline ?? []} rose={rose} label={trade.t('markets.trendOf', { pair: pair.showName })} />
-                  </Table.Cell>
-                )}
-                <Table.Cell textAlign="end" hideBelow="sm">
-                  <Button asChild size="xs" variant="outline">
-                    <AppLink href={`/trade/${pair.symbol}`} aria-label={`${t('markets.trade')} ${pair.showName}`}>
-                      {t('markets.trade')}
-                    </AppLink>
-                  </Button>
-                </Table.Cell>
-              </Table.Row>
-            )
-          })}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
-  )
 }
 
 function Empty({ icon, title, body }: { icon: React.ReactNode; title: string; body: string }) {
@@ -250,7 +84,10 @@ export interface MarketOverviewProps {
 
 /**
  * Market overview table with quote-currency tabs, search and favourites (a
- * signed-in user's follow the account, see useFavourites).
+ * signed-in user's follow the account, see useFavourites): each pair's last
+ * price, its price in the user's currency, its 24 h change, high, low and
+ * volume and its trend line, live over the market socket, sortable by every
+ * figure (the headers; a phone's select).
  */
 export function MarketOverview({ as = 'section', initialTab, socket = getMarketSocket() }: MarketOverviewProps) {
   const { t } = useTexts('home')
@@ -260,6 +97,12 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
   // Ticker pushes missed while the socket was down are read again once it is back.
   useResyncAfterReconnect([marketTickersQuery.queryKey], socket)
   const tickers = useQuery({ ...marketTickersQuery, refetchInterval: live ? TICKERS_SLOW_POLL_MS : TICKERS_POLL_MS })
+  const rates = useQuery(ratesQuery)
+  // The currency is chosen in the header, which reloads the page (spec §4).
+  const currency = getCurrency()
+  // The order chosen by a column's header (or a phone's select); it stays across tabs and searches.
+  const [sort, setSort] = useState<MarketSort | undefined>()
+  const onSort = useCallback((key: SortKey) => setSort((current) => nextSort(current, key)), [])
   const { favourites, toggle } = useFavourites(query.data)
   const [search, setSearch] = useState('')
   const groups = useMemo(() => query.data?.groups ?? [], [query.data])
@@ -290,6 +133,7 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
     visible.map((p) => p.symbol),
     socket,
   )
+  const rows = useMemo(() => sortRows(marketRows(visible, tickers.data, rates.data, currency), sort), [visible, tickers.data, rates.data, currency, sort])
 
   let body: React.ReactNode
   if (query.isLoading) {
@@ -320,13 +164,19 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
       )
   } else {
     body = (
-      <MarketTable
-        pairs={visible}
-        favourites={favourites}
-        onToggle={toggle}
-        showPrices={showPrices}
-        tickers={tickers.data}
-      />
+      <>
+        {showPrices && <MarketSortSelect sort={sort} onChange={setSort} currency={shownCurrency(currency)} />}
+        <MarketTable
+          rows={rows}
+          favourites={favourites}
+          onToggle={toggle}
+          showPrices={showPrices}
+          showTrend={!!tickers.data && Object.keys(tickers.data).length > 0}
+          sort={sort}
+          onSort={onSort}
+          currency={shownCurrency(currency)}
+        />
+      </>
     )
   }
 
