@@ -22,7 +22,8 @@ func runCoins(args []string) error {
 tenger coins [--data DIR] set SYMBOL CHAIN FIELD VALUE
     CHAIN "-" sets a coin field (name, longName, precision, icon, isFiat, depositCode, withdrawCode);
     otherwise a chain field (mainChainName, tagType, depositOpen, withdrawOpen, precision,
-    withdrawFee, withdrawMin, withdrawMax, confirmations). The result is validated before it is saved.
+    withdrawFee, withdrawMin, withdrawMax, confirmations, depositMin, blockSeconds, explorerTxUrl).
+    The result is validated before it is saved.
 `)
 	}
 	if err := fs.Parse(args); err != nil {

@@ -30,8 +30,18 @@ test('chain deposit: address from the modal, simulated transfer, blocks mined, c
   await expect(modal.getByTestId('asset-picker-list')).toHaveCount(0)
   await expect(modal).toBeVisible()
   await expect(page).toHaveURL(/\?modal=deposit/)
+  // A coin on several networks starts with none chosen; a coin on one has it chosen.
+  await pickAsset(page, modal, 'USDT')
+  await expect(modal.getByTestId('deposit-choose-network')).toBeVisible()
+  await expect(modal.getByTestId('chain-TRC20')).toHaveAttribute('aria-pressed', 'false')
+  await expect(modal.getByTestId('deposit-address')).toHaveCount(0)
+  await modal.getByTestId('chain-TRC20').click()
+  await expect(modal.getByTestId('deposit-min')).toHaveText('Minimum deposit1 USDT')
+  await expect(modal.getByTestId('deposit-confirmations')).toHaveText('Confirmations needed19')
   await pickAsset(page, modal, 'BTC')
   await expect(modal.getByTestId('chain-BTC')).toHaveAttribute('aria-pressed', 'true')
+  await expect(modal.getByTestId('deposit-min')).toHaveText('Minimum deposit0.0001 BTC')
+  await expect(modal.getByTestId('deposit-arrival')).toHaveText('Expected arrivalAbout 20 min')
 
   const shown = modal.getByTestId('deposit-address')
   await expect(shown).toBeVisible()
@@ -39,6 +49,13 @@ test('chain deposit: address from the modal, simulated transfer, blocks mined, c
   expect(address).toMatch(/^bc1[02-9ac-hj-np-z]{11,71}$/)
   expect(await shown.textContent()).toBe(address.length > 37 ? `${address.slice(0, 28)}…${address.slice(-6)}` : address)
   await expect(modal.getByTestId('deposit-qr')).toBeVisible()
+  if (address.length > 37) {
+    // The whole address is a press away, and back.
+    await modal.getByTestId('toggle-whole-address').click()
+    await expect(shown).toHaveText(address)
+    await modal.getByTestId('toggle-whole-address').click()
+    await expect(shown).toHaveText(`${address.slice(0, 28)}…${address.slice(-6)}`)
+  }
 
   // Copy shows the checkmark for 3 seconds and puts the full address on the clipboard.
   await modal.getByTestId('copy-address').click()
@@ -60,9 +77,11 @@ test('chain deposit: address from the modal, simulated transfer, blocks mined, c
   // The history shows it too.
   await modal.getByTestId('deposit-history-link').click()
   await expect(page).toHaveURL(/\/wallet\/history\?tab=deposit/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Deposit and withdrawal history')
   const row = page.getByTestId('deposit-row').first()
   await expect(row).toContainText('BTC')
   await expect(row.getByTestId('history-status')).toHaveAttribute('data-status', 'credited')
+  await expect(row.getByTestId('tx-explorer-link')).toHaveAttribute('href', /^\/dev\/chain\/tx\?chain=BTC&txid=/)
   expect(authSockets.size).toBe(1)
   // The server told that socket about each step of the deposit.
   expect(depositPushes.map((d) => d.status)).toContain('confirming')

@@ -16,7 +16,9 @@ const SCREENS: { name: string; path: string; ready: (p: Page) => ReturnType<Page
   { name: 'futures', path: '/wallet?view=futures', ready: (p) => p.getByTestId('futures-table') },
   { name: 'earn', path: '/wallet?view=earn', ready: (p) => p.getByTestId('earn-view') },
   { core: true, name: 'history', path: '/wallet/history?tab=deposit', ready: (p) => p.locator('[data-testid="deposit-row"]:visible, [data-testid="deposit-card"]:visible').first() },
-  { core: true, name: 'deposit-chain', path: '/wallet?modal=deposit&coin=USDT', ready: (p) => p.getByTestId('deposit-qr') },
+  { core: true, name: 'deposit-chain', path: '/wallet?modal=deposit&coin=BTC', ready: (p) => p.getByTestId('deposit-qr') },
+  // A coin on several networks: none chosen until the user picks one.
+  { name: 'deposit-networks', path: '/wallet?modal=deposit&coin=USDT', ready: (p) => p.getByTestId('deposit-choose-network') },
   { name: 'deposit-bank', path: '/wallet?modal=deposit&coin=MNT', ready: (p) => p.getByTestId('bank-block') },
   { core: true, name: 'withdraw', path: '/wallet?modal=withdraw&coin=USDT', ready: (p) => p.getByTestId('withdraw-limits') },
   { core: true, name: 'transfer', path: '/wallet?modal=transfer&account=margin_isolated', ready: (p) => p.getByTestId('transfer-base-quote') },
@@ -37,7 +39,7 @@ const VARIANTS = [
 
 for (const v of VARIANTS) {
   test(`wallet screenshots: ${v.theme} ${v.width} px ${v.lan}`, async ({ page, request }) => {
-    // Sixteen screens in one test: on a busy 2-core machine each can take
+    // Seventeen screens in one test: on a busy 2-core machine each can take
     // several seconds to load, so the bounds leave room for that.
     test.setTimeout(v.all ? 180_000 : 90_000)
     await page.setViewportSize(v.width === 1280 ? DESKTOP : PHONE)

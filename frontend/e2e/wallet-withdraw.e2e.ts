@@ -36,16 +36,21 @@ test('crypto withdrawal: three steps, spec errors, e-mail code from the outbox',
     'Withdrawals on this network settle on the BTC main chain: send only to an address that can receive on it.',
   )
 
-  // An invalid address is refused by the validity call.
-  await modal.getByTestId('withdraw-address').fill('bc1notanaddress')
-  await modal.getByTestId('withdraw-confirm-2').click()
-  await expect(modal.getByTestId('withdraw-form-error')).toBeVisible()
+  // An invalid address is refused by the validity call as it is typed, at its field.
+  const addressField = modal.getByTestId('withdraw-address')
+  await addressField.fill('bc1notanaddress')
+  await expect(modal.getByTestId('withdraw-address-error')).toHaveText('The address is not a valid BTC address')
+  await expect(addressField).toHaveAttribute('aria-invalid', 'true')
+  await addressField.fill(BTC_ADDRESS)
+  await expect(modal.getByTestId('withdraw-address-valid')).toHaveText('Valid BTC address')
+  await expect(addressField).not.toHaveAttribute('aria-invalid', 'true')
 
-  // Below the minimum (the spec §8 text of the.amount.is.not.enough): refused on step 2, before any code is sent.
-  await modal.getByTestId('withdraw-address').fill(BTC_ADDRESS)
+  // Below the minimum: refused as it is typed, before any code is sent, and nothing shown as received.
   await modal.getByTestId('withdraw-amount').fill('0.0005')
+  await expect(modal.getByTestId('withdraw-amount-error')).toHaveText('The amount is below the minimum withdrawal (0.0010 BTC)')
+  await expect(modal.getByTestId('withdraw-receive')).toHaveCount(0)
   await modal.getByTestId('withdraw-confirm-2').click()
-  await expect(modal.getByTestId('withdraw-form-error')).toHaveText('The amount is below the minimum withdrawal')
+  await expect(modal.getByTestId('withdraw-amount')).toBeFocused()
   const step3 = modal.getByTestId('withdraw-step-3')
   await expect(step3).toHaveCount(0)
 
@@ -81,10 +86,17 @@ test('crypto withdrawal: three steps, spec errors, e-mail code from the outbox',
   await expect(modal).toBeHidden()
 
   await page.goto('/wallet/history?tab=withdraw')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Deposit and withdrawal history')
   const row = page.getByTestId('withdraw-row').first()
   await expect(row).toContainText('BTC')
   await expect(row).toContainText('0.1')
   await expect(row.getByTestId('history-status')).toBeVisible()
+  // Once sent, its transaction links the chain simulator's explorer (--dev), which shows it.
+  const link = row.getByTestId('tx-explorer-link')
+  await expect(link).toHaveAttribute('href', /^\/dev\/chain\/tx\?chain=BTC&txid=[0-9a-f]{64}$/, { timeout: 15_000 })
+  const txPage = await page.request.get((await link.getAttribute('href')) ?? '')
+  expect(txPage.status()).toBe(200)
+  expect(await txPage.text()).toContain('sent by the exchange')
 })
 
 test('bank withdrawal: add a bank account with the IBAN rules, withdraw MNT, approve on the bank page', async ({

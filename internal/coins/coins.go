@@ -1,6 +1,7 @@
 // Package coins is the catalogue of coins and the chains (or the bank) each
 // is deposited and withdrawn on: display names and precisions, open flags,
-// withdrawal fee, minimum and maximum, and confirmations per chain.
+// withdrawal fee, minimum and maximum, confirmations, deposit minimum, block
+// time and block-explorer page per chain.
 //
 // The default catalogue is embedded (coins_default.json). Operators change
 // it without code changes through coins.json in the data directory, in the
@@ -12,6 +13,7 @@ package coins
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -52,6 +54,35 @@ type ChainConfig struct {
 	// Confirmations a deposit needs before it is credited (0 on Bank,
 	// where the bank's own confirmation counts).
 	Confirmations int `json:"confirmations"`
+	// DepositMin is the smallest deposit credited on the chain (0: any).
+	// A smaller transfer is recorded in the user's history as below the
+	// minimum and not credited. Not used on Bank.
+	DepositMin decimal.Decimal `json:"depositMin"`
+	// BlockSeconds is the chain's average time between blocks (0:
+	// unknown), which with Confirmations gives a deposit's expected
+	// arrival time. Not used on Bank.
+	BlockSeconds int `json:"blockSeconds"`
+	// ExplorerTxURL is the chain's block-explorer page of a transaction,
+	// with {txid} (and optionally {chain}) in place of its values: an
+	// absolute http(s) URL or a path on this site ("" when there is none,
+	// as on Bank).
+	ExplorerTxURL string `json:"explorerTxUrl"`
+}
+
+// ArrivalSeconds is how long a deposit takes, on average, from its
+// transfer until it is credited: its confirmations' worth of blocks. 0
+// when the block time is not known.
+func (c ChainConfig) ArrivalSeconds() int { return c.Confirmations * c.BlockSeconds }
+
+// TxURL is the explorer page of a transaction on the chain, built from
+// template (ExplorerTxURL, or a deployment's own explorer), "" without a
+// template or a transaction id. The values are escaped, so a strange id
+// can never change the page's address beyond its own place.
+func TxURL(template, chainName, txid string) string {
+	if template == "" || strings.TrimSpace(txid) == "" {
+		return ""
+	}
+	return strings.NewReplacer("{txid}", url.QueryEscape(txid), "{chain}", url.QueryEscape(chainName)).Replace(template)
 }
 
 // HasMemo reports whether the chain takes a memo (tag).
@@ -272,10 +303,21 @@ func validateChain(c Coin, ch ChainConfig) error {
 	if ch.Confirmations < 0 || ch.Confirmations > 10000 {
 		return invalid("%s: confirmations %d out of range 0..10000", at, ch.Confirmations)
 	}
+	if ch.BlockSeconds < 0 || ch.BlockSeconds > 86400 {
+		return invalid("%s: blockSeconds %d out of range 0..86400", at, ch.BlockSeconds)
+	}
+	if err := validateExplorer(at, ch.ExplorerTxURL); err != nil {
+		return err
+	}
+	if ch.IsBank() && (ch.DepositMin.IsPositive() || ch.BlockSeconds != 0 || ch.ExplorerTxURL != "") {
+		// Bank deposits are matched by reference, not watched on a chain:
+		// a setting here would be shown and never applied.
+		return invalid("%s: depositMin, blockSeconds and explorerTxUrl are chain settings, not used on Bank", at)
+	}
 	for _, f := range []struct {
 		name string
 		v    decimal.Decimal
-	}{{"withdrawFee", ch.WithdrawFee}, {"withdrawMin", ch.WithdrawMin}, {"withdrawMax", ch.WithdrawMax}} {
+	}{{"withdrawFee", ch.WithdrawFee}, {"withdrawMin", ch.WithdrawMin}, {"withdrawMax", ch.WithdrawMax}, {"depositMin", ch.DepositMin}} {
 		if f.v.IsNegative() {
 			return invalid("%s: %s %s is negative", at, f.name, f.v)
 		}
@@ -295,4 +337,25 @@ func validateChain(c Coin, ch ChainConfig) error {
 		return invalid("%s: withdrawFee %s is greater than withdrawMin %s", at, ch.WithdrawFee, ch.WithdrawMin)
 	}
 	return nil
+}
+
+// validateExplorer accepts an empty template, or an absolute http(s) URL or
+// a path on this site ("/dev/chain/tx?...") holding {txid}.
+func validateExplorer(at, template string) error {
+	if template == "" {
+		return nil
+	}
+	if !strings.Contains(template, "{txid}") {
+		return invalid("%s: explorerTxUrl %q has no {txid}", at, template)
+	}
+	u, err := url.Parse(strings.NewReplacer("{txid}", "t", "{chain}", "c").Replace(template))
+	switch {
+	case err != nil:
+		return invalid("%s: explorerTxUrl %q: %v", at, template, err)
+	case (u.Scheme == "https" || u.Scheme == "http") && u.Host != "":
+		return nil
+	case u.Scheme == "" && u.Host == "" && strings.HasPrefix(template, "/") && !strings.HasPrefix(template, "//"):
+		return nil
+	}
+	return invalid("%s: explorerTxUrl %q must be an http(s) URL or a path starting with /", at, template)
 }

@@ -57,6 +57,9 @@ type chainPatch struct {
 	WithdrawMin   *decimal.Decimal `json:"withdrawMin,omitempty"`
 	WithdrawMax   *decimal.Decimal `json:"withdrawMax,omitempty"`
 	Confirmations *int             `json:"confirmations,omitempty"`
+	DepositMin    *decimal.Decimal `json:"depositMin,omitempty"`
+	BlockSeconds  *int             `json:"blockSeconds,omitempty"`
+	ExplorerTxURL *string          `json:"explorerTxUrl,omitempty"`
 }
 
 // decodeStrict decodes JSON refusing unknown fields (a typo in an operator
@@ -207,6 +210,9 @@ func applyChain(c *ChainConfig, p chainPatch) {
 	set(&c.WithdrawMin, p.WithdrawMin)
 	set(&c.WithdrawMax, p.WithdrawMax)
 	set(&c.Confirmations, p.Confirmations)
+	set(&c.DepositMin, p.DepositMin)
+	set(&c.BlockSeconds, p.BlockSeconds)
+	set(&c.ExplorerTxURL, p.ExplorerTxURL)
 }
 
 func set[T any](dst *T, v *T) {
@@ -219,7 +225,7 @@ func set[T any](dst *T, v *T) {
 var (
 	coinFields  = []string{"name", "longName", "precision", "icon", "isFiat", "depositCode", "withdrawCode"}
 	chainFields = []string{"mainChainName", "tagType", "depositOpen", "withdrawOpen", "precision",
-		"withdrawFee", "withdrawMin", "withdrawMax", "confirmations"}
+		"withdrawFee", "withdrawMin", "withdrawMax", "confirmations", "depositMin", "blockSeconds", "explorerTxUrl"}
 )
 
 // Set changes one field in the operator file at path (creating the file,
@@ -227,7 +233,8 @@ var (
 // chainName empty the field is a coin field (name, longName, precision,
 // icon, isFiat, depositCode, withdrawCode); otherwise a chain field
 // (mainChainName, tagType, depositOpen, withdrawOpen, precision,
-// withdrawFee, withdrawMin, withdrawMax, confirmations). The merged
+// withdrawFee, withdrawMin, withdrawMax, confirmations, depositMin,
+// blockSeconds, explorerTxUrl). The merged
 // catalogue is validated before the file is replaced, so a bad edit leaves
 // the file untouched.
 func Set(path, symbol, chainName, field, value string) error {
@@ -395,6 +402,12 @@ func setChainField(c *chainPatch, field, v string) error {
 		c.WithdrawMax, err = parseDecimal(field, v)
 	case "confirmations":
 		c.Confirmations, err = parseInt(field, v)
+	case "depositmin":
+		c.DepositMin, err = parseDecimal(field, v)
+	case "blockseconds":
+		c.BlockSeconds, err = parseInt(field, v)
+	case "explorertxurl":
+		c.ExplorerTxURL = &v
 	default:
 		return fieldErr(field, chainFields)
 	}

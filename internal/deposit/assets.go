@@ -7,11 +7,22 @@ import (
 	"tenger/internal/ledger"
 )
 
-// ChainEntry is a chain button of the deposit and withdraw modals.
+// ChainEntry is a chain button of the deposit and withdraw modals, with
+// what a depositor needs to know of the chain.
 type ChainEntry struct {
 	Name          string `json:"name"`
 	MainChainName string `json:"mainChainName"`
 	TagType       int    `json:"tagType" doc:"1 when the chain takes a memo"`
+	DepositMin    string `json:"depositMin" doc:"smallest deposit credited on the chain (0: any); a smaller one is not credited"`
+	Confirmations int    `json:"confirmations" doc:"confirmations a deposit needs before it is credited (0 on Bank)"`
+	// ArrivalSeconds is coins.ChainConfig.ArrivalSeconds.
+	ArrivalSeconds int `json:"arrivalSeconds" doc:"expected seconds from a deposit's transfer until it is credited (its confirmations' blocks); 0 when not known"`
+}
+
+// chainEntry is the modals' entry of a chain.
+func chainEntry(ch coins.ChainConfig) ChainEntry {
+	return ChainEntry{Name: ch.Name, MainChainName: ch.MainChainName, TagType: ch.TagType, DepositMin: ch.DepositMin.String(),
+		Confirmations: ch.Confirmations, ArrivalSeconds: ch.ArrivalSeconds()}
 }
 
 // AssetEntry is one coin of the modals' asset picker (spec §3 recharge list).
@@ -64,7 +75,7 @@ func (s *Service) Assets(ctx context.Context, uid string, dir Direction) ([]Asse
 				open = ch.WithdrawOpen
 			}
 			if open {
-				e.Chains = append(e.Chains, ChainEntry{Name: ch.Name, MainChainName: ch.MainChainName, TagType: ch.TagType})
+				e.Chains = append(e.Chains, chainEntry(ch))
 			}
 		}
 		// The fiat is always listed for withdrawals (spec §4 "MONT is

@@ -53,6 +53,9 @@ const (
 	// StatusReview: the money arrived but names no user (unknown address,
 	// memo or bank reference); an operator assigns it.
 	StatusReview = "review"
+	// StatusBelowMin: a chain deposit smaller than the chain's depositMin;
+	// it is not credited (final), shown in the user's history as such.
+	StatusBelowMin = "below_min"
 )
 
 // BankInfo is the fixed bank block of the deposit modal (spec §2): where
@@ -89,8 +92,12 @@ type Options struct {
 	// Push notifies the user's browser of deposits (optional).
 	Push push.Pusher
 	Bank BankInfo
-	Now  func() time.Time
-	Log  zerolog.Logger
+	// ExplorerTxURL, when set, is the transaction page of every chain in
+	// place of the catalogue's explorers (coins.TxURL's template): where
+	// the chains are simulated, their transactions exist only there.
+	ExplorerTxURL string
+	Now           func() time.Time
+	Log           zerolog.Logger
 }
 
 // Service is the deposit side of the wallet.
@@ -144,9 +151,27 @@ type Record struct {
 	Amount        decimal.Decimal `json:"amount"`
 	Confirmations int64           `json:"confirmations"`
 	Required      int64           `json:"requiredConfirmations"`
-	Status        string          `json:"status" doc:"confirming, credited or review"`
+	Status        string          `json:"status" doc:"confirming, credited, review or below_min (smaller than the chain's depositMin: not credited)"`
 	Created       int64           `json:"createTime" doc:"Unix ms"`
 	Credited      int64           `json:"creditTime,omitempty" doc:"Unix ms"`
+	// ExplorerURL is set by History (ExplorerURL).
+	ExplorerURL string `json:"explorerUrl,omitempty" doc:"the transaction on the chain's block explorer"`
+}
+
+// ExplorerURL is the block-explorer page of a transaction on a coin's
+// chain: the chain's ExplorerTxURL, or override for every chain when set
+// (Options.ExplorerTxURL). "" on the bank rail, for an unknown chain or
+// without a transaction id.
+func ExplorerURL(cat *coins.Catalogue, override, symbol, chainName, txid string) string {
+	cfg, ok := cat.Chain(symbol, chainName)
+	if !ok || cfg.IsBank() {
+		return ""
+	}
+	template := cfg.ExplorerTxURL
+	if override != "" {
+		template = override
+	}
+	return coins.TxURL(template, cfg.Name, txid)
 }
 
 func depositKey(id string) store.Key { return store.Key{PK: "DEP#" + id, SK: "DEP"} }

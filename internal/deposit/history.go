@@ -113,7 +113,9 @@ func (s *Service) History(ctx context.Context, uid string, f Filter) ([]Record, 
 	}
 	out := make([]Record, 0, len(items))
 	for _, it := range items {
-		out = append(out, recordOf(it))
+		r := recordOf(it)
+		r.ExplorerURL = ExplorerURL(s.o.Coins, s.o.ExplorerTxURL, r.Coin, r.Chain, r.TxID)
+		out = append(out, r)
 	}
 	return out, count, nil
 }

@@ -32,18 +32,21 @@ func DepositID(chainName, txid string, vout int) string {
 }
 
 // Observe records what the chain says about a transfer at height head:
-// the deposit record appears (confirming, or review when no user owns the
-// destination), its confirmations grow, and once it has the coin's
+// the deposit record appears (confirming; review when no user owns the
+// destination; below_min, final and never credited, when it is smaller
+// than the chain's depositMin), its confirmations grow, and once it has the coin's
 // confirmations it is credited: Funds.Credit keyed by chain, txid and
 // output, then the record marked credited in its own step. It reports
-// whether the transfer is final (credited or held for review). Calling it
+// whether the transfer is final (credited, held for review or below the
+// minimum). Calling it
 // again for the same transfer never credits twice, and repairs a record
 // left confirming by a crash after its credit.
 func (s *Service) Observe(ctx context.Context, t chainsim.Transfer, head int64) (final bool, err error) {
 	id := DepositID(t.Chain, t.TxID, t.Vout)
 	required := int64(1)
 	known := false
-	if cfg, ok := s.o.Coins.Chain(t.Coin, t.Chain); ok && !cfg.IsBank() {
+	cfg, ok := s.o.Coins.Chain(t.Coin, t.Chain)
+	if ok && !cfg.IsBank() {
 		known = true
 		required = int64(max(cfg.Confirmations, 1))
 	}
@@ -58,9 +61,16 @@ func (s *Service) Observe(ctx context.Context, t chainsim.Transfer, head int64) 
 			}
 		}
 		status, hist := StatusConfirming, "DEPHIST#"+uid
-		if uid == "" {
+		switch {
+		case uid == "":
 			status, hist = StatusReview, reviewPK
 			s.o.Log.Warn().Str("chain", t.Chain).Str("txid", t.TxID).Msg("deposit to an unknown address held for review")
+		case t.Amount.LessThan(cfg.DepositMin):
+			// The minimum the deposit modal showed: the record says why
+			// nothing was credited, in the user's own history.
+			status = StatusBelowMin
+			s.o.Log.Warn().Str("chain", t.Chain).Str("txid", t.TxID).Str("amount", t.Amount.String()).
+				Str("depositMin", cfg.DepositMin.String()).Msg("deposit below the chain's minimum not credited")
 		}
 		k := depositKey(id)
 		it := store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "id": id, "uid": uid, "coin": t.Coin, "chain": t.Chain,
@@ -78,7 +88,7 @@ func (s *Service) Observe(ctx context.Context, t chainsim.Transfer, head int64) 
 		return false, err
 	}
 	switch rec.Status {
-	case StatusCredited, StatusReview:
+	case StatusCredited, StatusReview, StatusBelowMin:
 		return true, nil
 	}
 	if conf < rec.Required {

@@ -178,7 +178,7 @@ func (r *FundsBankWithdrawReq) Validate() error {
 // FundsHistoryReq filters deposit or withdrawal history.
 type FundsHistoryReq struct {
 	CoinSymbol string  `json:"coinSymbol" doc:"coin filter"`
-	Status     string  `json:"status" doc:"status filter (deposits: confirming, credited; withdrawals: PENDING, PROCESSING, SUCCESS, FAILED)"`
+	Status     string  `json:"status" doc:"status filter (deposits: confirming, credited, below_min; withdrawals: PENDING, PROCESSING, SUCCESS, FAILED)"`
 	StartTime  FlexInt `json:"startTime" doc:"Unix ms; at most 180 days back"`
 	EndTime    FlexInt `json:"endTime" doc:"Unix ms"`
 	Page       FlexInt `json:"page" doc:"1-based"`
@@ -254,7 +254,7 @@ func NewFundsRouter(dep *deposit.Service, wd *withdraw.Service, opts Options) *R
 			return dep.ChargeAddress(c.Ctx, c.Principal.UserID, req.symbol(), req.chain())
 		})
 	fundsHandle(r, []string{w("recharge_list"), w("deposit_coin_list")},
-		priv("Deposit modal asset list: coins open for deposit with balances and chains"),
+		priv("Deposit modal asset list: coins open for deposit with balances and chains (each with its minimum deposit, confirmations and expected arrival)"),
 		func(c *Call, _ *Empty) (FundsAssetList, error) {
 			l, err := dep.Assets(c.Ctx, c.Principal.UserID, deposit.DirDeposit)
 			return FundsAssetList{List: l}, err
@@ -311,7 +311,7 @@ func NewFundsRouter(dep *deposit.Service, wd *withdraw.Service, opts Options) *R
 			return FundsSubmitResp(res), err
 		})
 	fundsHandle(r, []string{w("deposit_history"), w("recharge_history")},
-		priv("Deposit history (chain and bank) of the last 180 days with confirmations, txid and status"),
+		priv("Deposit history (chain and bank) of the last 180 days with confirmations, txid, its explorer page and status"),
 		func(c *Call, req *FundsHistoryReq) (FundsDepositPage, error) {
 			f := req.filter()
 			l, n, err := dep.History(c.Ctx, c.Principal.UserID, f)
@@ -319,7 +319,7 @@ func NewFundsRouter(dep *deposit.Service, wd *withdraw.Service, opts Options) *R
 			return FundsDepositPage{List: l, Count: n, Page: f.Page, PageSize: f.PageSize}, err
 		})
 	fundsHandle(r, []string{w("withdraw_history")},
-		priv("Withdrawal history (chain and bank) of the last 180 days with txid and status"),
+		priv("Withdrawal history (chain and bank) of the last 180 days with status and, once sent, txid and its explorer page"),
 		func(c *Call, req *FundsHistoryReq) (FundsWithdrawPage, error) {
 			f := req.filter()
 			l, n, err := wd.History(c.Ctx, c.Principal.UserID, f)

@@ -2,8 +2,10 @@ package httpapi
 
 import (
 	"errors"
+	"html/template"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"tenger/internal/apperr"
 	"tenger/internal/banksim"
@@ -13,6 +15,24 @@ import (
 
 // Dev funds routes (mounted only with --dev): the chain simulator
 // (/dev/chain/*) and the bank simulator (/dev/bank/*).
+
+// DevExplorerTxURL is the transaction page of the chain simulator's own
+// explorer (GET /dev/chain/tx): with --dev the history links every chain's
+// transactions there, as they exist only in the simulator.
+const DevExplorerTxURL = "/dev/chain/tx?chain={chain}&txid={txid}"
+
+// devTxPage is the simulator explorer's page of one transaction.
+var devTxPage = template.Must(template.New("tx").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Chain simulator: transaction</title>
+<style>body{font-family:system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem}dt{color:#555}dd{margin:0;overflow-wrap:anywhere}</style></head>
+<body><h1>Chain simulator</h1><p>A transaction on the simulated {{.T.Chain}} chain.</p>
+<dl><dt>Transaction</dt><dd id="txid">{{.T.TxID}}</dd><dt>Chain</dt><dd id="chain">{{.T.Chain}}</dd>
+<dt>Direction</dt><dd id="direction">{{if eq .T.Dir "out"}}sent by the exchange{{else}}to the exchange{{end}}</dd>
+<dt>Amount</dt><dd id="amount">{{.T.Amount}} {{.T.Coin}}</dd><dt>Address</dt><dd id="address">{{.T.Address}}</dd>
+{{if .T.Memo}}<dt>Memo</dt><dd id="memo">{{.T.Memo}}</dd>{{end}}
+<dt>Block</dt><dd id="height">{{.T.Height}}</dd><dt>Confirmations</dt><dd id="confirmations">{{.Confirmations}}</dd></dl>
+</body></html>`))
 
 // DevFunds are what the dev funds routes drive.
 type DevFunds struct {
@@ -143,6 +163,27 @@ func NewDevFundsRouter(d DevFunds, opts Options) *Router {
 				return
 			}
 			WriteOK(w, hr, map[string]any{"height": h, "list": l})
+		})
+	r.HandleRaw(http.MethodGet, "/dev/chain/tx", dev("Chain simulator explorer: the page of one transaction (the history's explorer links in --dev)"),
+		"?chain=ERC20&txid=0x...", "HTML page", func(w http.ResponseWriter, hr *http.Request) {
+			q := hr.URL.Query()
+			ch, txid := strings.TrimSpace(q.Get("chain")), strings.TrimSpace(q.Get("txid"))
+			t, err := d.Chain.Get(hr.Context(), ch, txid)
+			if err != nil || ch == "" || txid == "" {
+				http.Error(w, "no such transaction on the simulated "+template.HTMLEscapeString(ch)+" chain", http.StatusNotFound)
+				return
+			}
+			head, err := d.Chain.Head(hr.Context(), t.Chain)
+			if err != nil {
+				WriteError(w, hr, err)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			_ = devTxPage.Execute(w, struct {
+				T             chainsim.Transfer
+				Confirmations int64
+			}{t, t.Confirmations(head)})
 		})
 	Handle(r, "/dev/bank/incoming", dev("Bank simulator: an incoming MNT transfer; credited once per bankTxId to the user whose id is the reference, else held for review"),
 		func(c *Call, req *DevBankIncomingReq) (deposit.Record, error) {

@@ -46,6 +46,10 @@ type FundsConfig struct {
 	DailyLimitUSDT decimal.Decimal
 	// Poll is how often the runner and watcher look for work (zero: 250 ms / 1 s).
 	Poll time.Duration
+	// Dev: the simulators' /dev routes are served (--dev), so the
+	// history's explorer links go to the simulator's explorer
+	// (DevExplorerTxURL), where the simulated transactions are.
+	Dev bool
 }
 
 // Funds are the assembled deposit and withdrawal services with the local
@@ -77,13 +81,18 @@ func NewFunds(cfg FundsConfig) (*Funds, error) {
 	if bank.Bank == "" {
 		bank = deposit.DefaultBankInfo()
 	}
+	explorer := ""
+	if cfg.Dev {
+		explorer = DevExplorerTxURL
+	}
 	dep := deposit.New(deposit.Options{Store: cfg.Store, Ledger: cfg.Ledger, Funds: cfg.SpotFunds, Coins: cfg.Coins, Deriver: der, Push: cfg.Push,
-		Bank: bank, Now: cfg.Now, Log: cfg.Log})
+		Bank: bank, ExplorerTxURL: explorer, Now: cfg.Now, Log: cfg.Log})
 	runner := workflow.New(workflow.Options{Store: cfg.Store, Now: cfg.Now, Log: cfg.Log, Poll: cfg.Poll})
 	cs := chainsim.New(chainsim.Options{Store: cfg.Store, Coins: cfg.Coins, Now: cfg.Now, Log: cfg.Log, Completer: runner})
 	bs := banksim.New(banksim.Options{Store: cfg.Store, Now: cfg.Now, Log: cfg.Log, Completer: runner})
 	wd := withdraw.New(withdraw.Options{Store: cfg.Store, Ledger: cfg.Ledger, Funds: cfg.SpotFunds, Coins: cfg.Coins, Wallet: cfg.Wallet, Auth: cfg.Auth,
-		Chain: cs, Bank: bs, Deposits: dep, BankLedger: bank.Bank, DailyLimitUSDT: cfg.DailyLimitUSDT, Push: cfg.Push, Now: cfg.Now, Log: cfg.Log})
+		Chain: cs, Bank: bs, Deposits: dep, BankLedger: bank.Bank, DailyLimitUSDT: cfg.DailyLimitUSDT, ExplorerTxURL: explorer,
+		Push: cfg.Push, Now: cfg.Now, Log: cfg.Log})
 	wd.SetRunner(runner, runner)
 	runner.Register(wd.Steps().Definition())
 	f := &Funds{Deposit: dep, Withdraw: wd, Runner: runner, Chain: cs, Bank: bs, Watcher: dep.NewWatcher(cs, 0)}

@@ -42,6 +42,12 @@ type fundsAnswer struct {
 
 func newFundsEnv(t *testing.T) *fundsEnv {
 	t.Helper()
+	return newFundsEnvWith(t, false)
+}
+
+// newFundsEnvWith builds the env; dev is FundsConfig.Dev (the simulator's explorer).
+func newFundsEnvWith(t *testing.T, dev bool) *fundsEnv {
+	t.Helper()
 	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +63,7 @@ func newFundsEnv(t *testing.T) *fundsEnv {
 	e.led = ledger.New(st, e.clock.Now)
 	wal := wallet.New(wallet.Options{Store: st, Ledger: e.led, Coins: cat, Auth: authSvc, Now: e.clock.Now, Log: zerolog.Nop()})
 	e.wal = wal
-	e.funds, err = NewFunds(FundsConfig{Store: st, Ledger: e.led, Coins: cat, Auth: authSvc, Wallet: wal, Now: e.clock.Now, Log: zerolog.Nop()})
+	e.funds, err = NewFunds(FundsConfig{Store: st, Ledger: e.led, Coins: cat, Auth: authSvc, Wallet: wal, Now: e.clock.Now, Log: zerolog.Nop(), Dev: dev})
 	if err != nil {
 		t.Fatal(err)
 	}

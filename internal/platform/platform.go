@@ -346,7 +346,7 @@ func (d *Deps) TradeArea() []*httpapi.Router {
 func (d *Deps) Funds() (*httpapi.Funds, error) {
 	d.fundsOnce.Do(func() {
 		d.funds, d.fundsErr = httpapi.NewFunds(httpapi.FundsConfig{Store: d.Store, Ledger: d.Ledger(), SpotFunds: d.SpotFunds(), Coins: d.Coins,
-			Auth: d.Auth(), Wallet: d.Wallet(), Push: d.Push, Now: d.Now, Log: d.Log, Stage: d.Config.Stage})
+			Auth: d.Auth(), Wallet: d.Wallet(), Push: d.Push, Now: d.Now, Log: d.Log, Stage: d.Config.Stage, Dev: d.Config.Dev})
 	})
 	return d.funds, d.fundsErr
 }

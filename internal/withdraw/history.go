@@ -24,7 +24,9 @@ func (s *Service) History(ctx context.Context, uid string, f deposit.Filter) ([]
 	}
 	out := make([]Record, 0, len(items))
 	for _, it := range items {
-		out = append(out, recordOf(it))
+		r := recordOf(it)
+		r.ExplorerURL = deposit.ExplorerURL(s.o.Coins, s.o.ExplorerTxURL, r.Coin, r.Chain, r.TxID)
+		out = append(out, r)
 	}
 	return out, count, nil
 }

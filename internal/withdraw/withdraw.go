@@ -161,9 +161,12 @@ type Options struct {
 	BankLedger string
 	// DailyLimitUSDT is withdraw_daily_limit_usdt (default 100000).
 	DailyLimitUSDT decimal.Decimal
-	Push           push.Pusher
-	Now            func() time.Time
-	Log            zerolog.Logger
+	// ExplorerTxURL, when set, is the transaction page of every chain in
+	// place of the catalogue's explorers (deposit.ExplorerURL).
+	ExplorerTxURL string
+	Push          push.Pusher
+	Now           func() time.Time
+	Log           zerolog.Logger
 }
 
 // Service is the withdrawal side of the wallet.
@@ -224,6 +227,8 @@ type Record struct {
 	Reason      string          `json:"reason,omitempty" doc:"why it failed"`
 	Created     int64           `json:"createTime" doc:"Unix ms"`
 	Updated     int64           `json:"updateTime" doc:"Unix ms"`
+	// ExplorerURL is set by History once the withdrawal was sent (it has a txid).
+	ExplorerURL string `json:"explorerUrl,omitempty" doc:"the sent transaction on the chain's block explorer"`
 }
 
 func wdKey(id string) store.Key { return store.Key{PK: "WD#" + id, SK: "WD"} }

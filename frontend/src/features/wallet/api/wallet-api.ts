@@ -245,6 +245,12 @@ export interface ChainEntry {
   name: string
   mainChainName: string
   tagType: number
+  /** The smallest deposit credited on the chain ('0': any); a smaller one is not credited. */
+  depositMin: string
+  /** Confirmations a deposit needs before it is credited (0 on the bank rail). */
+  confirmations: number
+  /** Expected seconds from a deposit's transfer until it is credited; 0 when not known. */
+  arrivalSeconds: number
 }
 
 export interface AssetEntry {
@@ -410,9 +416,12 @@ export interface DepositRecord {
   amount: string
   confirmations: number
   requiredConfirmations: number
-  status: 'confirming' | 'credited' | 'review' | string
+  /** below_min: smaller than the chain's minimum deposit, not credited. */
+  status: 'confirming' | 'credited' | 'review' | 'below_min' | string
   createTime: number
   creditTime?: number
+  /** The transaction on the chain's block explorer (none for a bank deposit). */
+  explorerUrl?: string
 }
 
 export interface WithdrawRecord {
@@ -435,6 +444,8 @@ export interface WithdrawRecord {
   reason?: string
   createTime: number
   updateTime: number
+  /** The sent transaction on the chain's block explorer (once it has a txid). */
+  explorerUrl?: string
 }
 
 export interface TransferRecord {

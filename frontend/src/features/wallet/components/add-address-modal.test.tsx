@@ -27,7 +27,7 @@ const ton: AssetEntry = {
   normal_balance: '0',
   totalBalance: '0',
   lockBalance: '0',
-  chains: [{ name: 'TON', mainChainName: 'TON', tagType: 1 }],
+  chains: [{ name: 'TON', mainChainName: 'TON', tagType: 1, depositMin: '0.1', confirmations: 1, arrivalSeconds: 5 }],
   trustType: 'TON',
   isFiat: false,
   depositOpen: true,

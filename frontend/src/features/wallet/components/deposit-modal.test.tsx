@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createUserUpdateInvalidator } from '@/features/live-updates/use-live-user-updates'
 import { renderWithApp } from '@/test/render'
-import type { AssetEntry, DepositRecord } from '../api/wallet-api'
+import type { AssetEntry, ChainEntry, DepositRecord } from '../api/wallet-api'
 import { DepositModal } from './deposit-modal'
 
 const api = vi.hoisted(() => ({
@@ -13,6 +13,16 @@ const api = vi.hoisted(() => ({
 }))
 vi.mock('../api/wallet-api', async (orig) => ({ ...(await orig<typeof import('../api/wallet-api')>()), ...api }))
 
+/** Each network's deposit terms as the server's asset list gives them (coins_default.json). */
+const TERMS: Record<string, Pick<ChainEntry, 'depositMin' | 'confirmations' | 'arrivalSeconds'>> = {
+  ETH: { depositMin: '0.001', confirmations: 12, arrivalSeconds: 144 },
+  XRP: { depositMin: '1', confirmations: 1, arrivalSeconds: 4 },
+  ERC20: { depositMin: '1', confirmations: 12, arrivalSeconds: 144 },
+  TRC20: { depositMin: '1', confirmations: 19, arrivalSeconds: 57 },
+  BEP20: { depositMin: '1', confirmations: 15, arrivalSeconds: 45 },
+  Bank: { depositMin: '0', confirmations: 0, arrivalSeconds: 0 },
+}
+
 const asset = (value: string, chains: string[]): AssetEntry => ({
   value,
   label: value,
@@ -22,7 +32,7 @@ const asset = (value: string, chains: string[]): AssetEntry => ({
   normal_balance: '1.00000000',
   totalBalance: '1.50000000',
   lockBalance: '0.50000000',
-  chains: chains.map((name) => ({ name, mainChainName: name, tagType: name === 'XRP' ? 1 : 0 })),
+  chains: chains.map((name) => ({ name, mainChainName: name, tagType: name === 'XRP' ? 1 : 0, ...TERMS[name] })),
   trustType: chains[0],
   isFiat: value === 'MNT',
   depositOpen: true,
@@ -33,7 +43,7 @@ describe('DepositModal', () => {
   beforeEach(() => {
     vi.clearAllMocks()
     api.getDepositHistory.mockResolvedValue({ list: [], count: 0, page: 1, pageSize: 3 })
-    api.getAssets.mockResolvedValue([asset('ETH', ['ETH']), asset('XRP', ['XRP']), asset('MNT', ['Bank'])])
+    api.getAssets.mockResolvedValue([asset('ETH', ['ETH']), asset('XRP', ['XRP']), asset('MNT', ['Bank']), asset('USDT', ['ERC20', 'TRC20', 'BEP20'])])
   })
 
   it('shows the balances and a long address shortened to 28 … 6', async () => {
@@ -204,5 +214,108 @@ describe('DepositModal', () => {
     renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
     const link = await screen.findByTestId('deposit-history-link')
     expect(getComputedStyle(link).color).toBe('var(--chakra-colors-brand-fg)')
+  })
+
+  it('preselects no network for a coin on several until one is picked, then shows its address', async () => {
+    api.getChargeAddress.mockResolvedValue({ code: '0', msg: '', data: { addressStr: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', addressLong: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', memo: '', addressQRCode: '', tagType: 0 } })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="USDT" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    expect((await within(modal).findByTestId('deposit-choose-network')).textContent).toBe(
+      'Choose the network you will send on. Coins sent on another network can be lost.',
+    )
+    for (const name of ['ERC20', 'TRC20', 'BEP20']) expect(within(modal).getByTestId(`chain-${name}`).getAttribute('aria-pressed')).toBe('false')
+    expect(within(modal).queryByTestId('deposit-address')).toBeNull()
+    expect(within(modal).queryByTestId('deposit-terms')).toBeNull()
+    expect(api.getChargeAddress).not.toHaveBeenCalled()
+
+    fireEvent.click(within(modal).getByTestId('chain-TRC20'))
+    expect(within(modal).getByTestId('chain-TRC20').getAttribute('aria-pressed')).toBe('true')
+    expect((await within(modal).findByTestId('deposit-address')).textContent).toBe('TJRabPrwbZy45sbavfcjinPJC18kjpRTv8')
+    expect(api.getChargeAddress).toHaveBeenCalledWith('USDT', 'TRC20')
+    expect(within(modal).queryByTestId('deposit-choose-network')).toBeNull()
+  })
+
+  it('keeps the only network of a coin on one chain selected', async () => {
+    api.getChargeAddress.mockResolvedValue({ code: '0', msg: '', data: { addressStr: '0xabc', addressLong: '0xabc', memo: '', addressQRCode: '', tagType: 0 } })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    await within(modal).findByTestId('deposit-address')
+    expect(within(modal).getByTestId('chain-ETH').getAttribute('aria-pressed')).toBe('true')
+    expect(within(modal).queryByTestId('deposit-choose-network')).toBeNull()
+  })
+
+  it.each([
+    ['en_US', 'TRC20', ['Minimum deposit1 USDT', 'Confirmations needed19', 'Expected arrivalUnder a minute'], 'A deposit below the minimum is not credited.'],
+    ['en_US', 'ERC20', ['Minimum deposit1 USDT', 'Confirmations needed12', 'Expected arrivalAbout 2 min'], 'A deposit below the minimum is not credited.'],
+    ['mn_MN', 'BEP20', ['Орлогын доод хэмжээ1 USDT', 'Шаардлагатай баталгаажуулалт15', 'Дансанд орох хугацааНэг минут хүрэхгүй'], 'Доод хэмжээнээс бага орлого дансанд орохгүй.'],
+  ])('%s: shows the minimum deposit, the confirmations and the expected arrival of the chosen network (%s)', async (lan, chain, rows, note) => {
+    document.cookie = `lan=${lan}; path=/`
+    try {
+      api.getChargeAddress.mockResolvedValue({ code: '0', msg: '', data: { addressStr: '0xabc', addressLong: '0xabc', memo: '', addressQRCode: '', tagType: 0 } })
+      renderWithApp(<DepositModal open onClose={() => {}} coin="USDT" />)
+      const modal = await screen.findByTestId('deposit-modal')
+      fireEvent.click(await within(modal).findByTestId(`chain-${chain}`))
+      const terms = await within(modal).findByTestId('deposit-terms')
+      expect([
+        within(terms).getByTestId('deposit-min').textContent,
+        within(terms).getByTestId('deposit-confirmations').textContent,
+        within(terms).getByTestId('deposit-arrival').textContent,
+      ]).toEqual(rows)
+      expect(terms.textContent).toContain(note)
+    } finally {
+      document.cookie = 'lan=en_US; path=/'
+    }
+  })
+
+  it('shows no deposit terms for the bank transfer', async () => {
+    api.getBankBlock.mockResolvedValue({ bankName: 'Х', bankNameEn: 'K', accountNo: '1', recipient: 'Т', recipientEn: 'T', transactionValue: '2' })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="MNT" />)
+    await screen.findByTestId('bank-block')
+    expect(screen.queryByTestId('deposit-terms')).toBeNull()
+  })
+
+  it('shows the whole address on request and back, while copy always takes it whole', async () => {
+    const long = '0x593814d3309e2dF31D112824F0f4B6b1c1d0D7d47'
+    const writeText = vi.fn(async () => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    api.getChargeAddress.mockResolvedValue({ code: '0', msg: '', data: { addressStr: long, addressLong: long, memo: '', addressQRCode: '', tagType: 0 } })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    const shown = await within(modal).findByTestId('deposit-address')
+    const toggle = within(modal).getByRole('button', { name: 'Show the whole address' })
+    expect(toggle.getAttribute('aria-pressed')).toBe('false')
+    expect(toggle.getAttribute('aria-controls')).toBe(shown.id)
+    expect(shown.textContent).toBe(`${long.slice(0, 28)}…${long.slice(-6)}`)
+    fireEvent.click(toggle)
+    expect(shown.textContent).toBe(long)
+    expect(toggle.getAttribute('aria-pressed')).toBe('true')
+    fireEvent.click(within(modal).getByTestId('copy-address'))
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(long))
+    fireEvent.click(toggle)
+    expect(shown.textContent).toBe(`${long.slice(0, 28)}…${long.slice(-6)}`)
+  })
+
+  it('offers no whole-address control for an address short enough to show whole', async () => {
+    api.getChargeAddress.mockResolvedValue({ code: '0', msg: '', data: { addressStr: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', addressLong: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', memo: '7', addressQRCode: '', tagType: 1 } })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="XRP" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    await within(modal).findByTestId('deposit-address')
+    expect(within(modal).queryByTestId('toggle-whole-address')).toBeNull()
+  })
+
+  it('names a deposit below the minimum as not credited, and links the deposit history', async () => {
+    api.getChargeAddress.mockResolvedValue({ code: '0', msg: '', data: { addressStr: '0xabc', addressLong: '0xabc', memo: '', addressQRCode: '', tagType: 0 } })
+    api.getDepositHistory.mockResolvedValue({
+      list: [{ id: 'd9', coin: 'ETH', chain: 'ETH', txid: '0x1', address: '0xabc', amount: '0.0001', confirmations: 1, requiredConfirmations: 12, status: 'below_min', createTime: 1 }],
+      count: 1,
+      page: 1,
+      pageSize: 3,
+    })
+    renderWithApp(<DepositModal open onClose={() => {}} coin="ETH" />)
+    const modal = await screen.findByTestId('deposit-modal')
+    expect((await within(modal).findByTestId('deposit-status')).textContent).toBe('Below minimum, not credited')
+    const link = within(modal).getByTestId('deposit-history-link')
+    expect(link.textContent).toBe('Deposit history')
+    expect(link.getAttribute('href')).toBe('/wallet/history?tab=deposit')
   })
 })

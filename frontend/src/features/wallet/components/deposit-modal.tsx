@@ -1,8 +1,9 @@
-import { Alert, Badge, Box, Button, Center, HStack, Image, Separator, Spinner, Stack, Text } from '@chakra-ui/react'
+import { Alert, Badge, Box, Button, Center, HStack, IconButton, Image, Separator, Spinner, Stack, Text } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import { LuEye, LuEyeOff } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
-import { formatAtLeast } from '@/lib/decimal'
+import { formatAtLeast, isPositive } from '@/lib/decimal'
 import { useTexts } from '@/lib/i18n'
 import { isSuccess } from '@/lib/request-client'
 import {
@@ -12,9 +13,11 @@ import {
   getDepositHistory,
   walletKeys,
   type AssetEntry,
+  type ChainEntry,
   type DepositRecord,
 } from '../api/wallet-api'
-import { formatTime, shortenAddress, splitDepositAddress } from '../lib/format'
+import { ADDRESS_SHORT_LIMIT, arrivalMinutes, formatTime, shortenAddress, splitDepositAddress } from '../lib/format'
+import { defaultMethod } from '../lib/withdraw-errors'
 import { AssetPicker } from './asset-picker'
 import { ChainButtons, CopyButton, InfoRow, QueryState } from './shared'
 import { WalletDialog } from './wallet-dialog'
@@ -45,18 +48,20 @@ function DepositBody({ coin }: { coin?: string }) {
   const asset = list.find((a) => a.value === value)
 
   // Default asset: the coin the modal was opened for, else the first (spec §4: MNT is the fiat's deposit code).
+  // Its network only when it has one: on several, the user picks the one the coins will travel on.
   useEffect(() => {
     if (value || list.length === 0) return
     const wanted = coin ? list.find((a) => a.value === coin || a.code === coin) : undefined
     const first = wanted ?? list[0]
     setValue(first.value)
-    setChain(first.chains[0]?.name ?? '')
+    setChain(defaultMethod(first.chains, 'deposit'))
   }, [list, coin, value])
 
   const choose = (a: AssetEntry) => {
     setValue(a.value)
-    setChain(a.chains[0]?.name ?? '')
+    setChain(defaultMethod(a.chains, 'deposit'))
   }
+  const chosen = asset?.chains.find((c) => c.name === chain)
 
   return (
     <QueryState
@@ -94,7 +99,13 @@ function DepositBody({ coin }: { coin?: string }) {
             bankLabel={t('bankMethod')}
           />
         ) : null}
-        {asset && chain ? (
+        {asset && asset.chains.length > 1 && !chosen ? (
+          <Text fontSize="sm" color="fg.muted" data-testid="deposit-choose-network">
+            {t('deposit.chooseNetwork')}
+          </Text>
+        ) : null}
+        {asset && chosen && !isBank(chosen.name) ? <DepositTerms chain={chosen} coin={asset.value} /> : null}
+        {asset && chosen ? (
           isBank(chain) ? (
             <BankTransferBlock />
           ) : (
@@ -103,7 +114,7 @@ function DepositBody({ coin }: { coin?: string }) {
         ) : null}
         {asset ? <RecentDeposits coin={asset.code} fix={asset.fix} /> : null}
         <AppLink href="/wallet/history?tab=deposit" color="brand.fg" fontSize="sm" data-testid="deposit-history-link">
-          {t('orderHistory')}
+          {t('depositHistory')}
         </AppLink>
       </Stack>
     </QueryState>
@@ -133,9 +144,37 @@ function LoadError({ text, retryText, onRetry }: { text: string; retryText: stri
   )
 }
 
+/** What a depositor needs to know of the chosen network: its minimum deposit, confirmations and expected arrival. */
+function DepositTerms({ chain, coin }: { chain: ChainEntry; coin: string }) {
+  const { t } = useTexts('walletModals')
+  const minutes = arrivalMinutes(chain.arrivalSeconds)
+  const hasMin = isPositive(chain.depositMin)
+  return (
+    <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="deposit-terms">
+      {hasMin ? <InfoRow label={t('deposit.minimum')} testId="deposit-min">{`${formatAtLeast(chain.depositMin, 0)} ${coin}`}</InfoRow> : null}
+      {/* The watcher credits after at least one confirmation. */}
+      <InfoRow label={t('deposit.confirmations')} testId="deposit-confirmations">
+        {String(Math.max(1, chain.confirmations))}
+      </InfoRow>
+      {minutes !== undefined ? (
+        <InfoRow label={t('deposit.arrival')} testId="deposit-arrival">
+          {minutes === 0 ? t('deposit.arrivalUnderMinute') : t('deposit.arrivalMinutes', { n: minutes })}
+        </InfoRow>
+      ) : null}
+      {hasMin ? (
+        <Text fontSize="xs" color="fg.muted">
+          {t('deposit.minNote')}
+        </Text>
+      ) : null}
+    </Stack>
+  )
+}
+
 function ChainAddress({ symbol, chain }: { symbol: string; chain: string }) {
   const { t } = useTexts('walletModals')
   const common = useTexts('common')
+  const [whole, setWhole] = useState(false)
+  const addressId = useId()
   const query = useQuery({
     queryKey: walletKeys.address(symbol, chain),
     queryFn: () => getChargeAddress(symbol, chain),
@@ -169,10 +208,37 @@ function ChainAddress({ symbol, chain }: { symbol: string; chain: string }) {
         <Text fontSize="sm" color="fg.muted">
           {t('deposit.address')}
         </Text>
-        <HStack justify="space-between" borderWidth="1px" rounded="md" px="3" py="2">
-          <Text fontFamily="mono" fontSize="sm" title={address} data-testid="deposit-address" data-address={address}>
-            {shortenAddress(address)}
+        <HStack justify="space-between" gap={{ base: '0', sm: '1' }} borderWidth="1px" rounded="md" px={{ base: '2', sm: '3' }} py="2">
+          <Text
+            id={addressId}
+            flex="1"
+            minW="0"
+            fontFamily="mono"
+            // The shortened address stays on one line beside its buttons on a 390 px phone.
+            fontSize={{ base: 'xs', sm: 'sm' }}
+            wordBreak="break-all"
+            title={address}
+            data-testid="deposit-address"
+            data-address={address}
+          >
+            {whole ? address : shortenAddress(address)}
           </Text>
+          {/* Spec §5 shortens a long address; the whole one is a press away (and copying always takes it whole). */}
+          {address.length > ADDRESS_SHORT_LIMIT ? (
+            <IconButton
+              size="xs"
+              variant="ghost"
+              flexShrink={0}
+              aria-label={t('deposit.showAddress')}
+              title={t('deposit.showAddress')}
+              aria-pressed={whole}
+              aria-controls={addressId}
+              onClick={() => setWhole((w) => !w)}
+              data-testid="toggle-whole-address"
+            >
+              {whole ? <LuEyeOff aria-hidden="true" /> : <LuEye aria-hidden="true" />}
+            </IconButton>
+          ) : null}
           <CopyButton text={address} testId="copy-address" {...copyProps(t('deposit.address'))} />
         </HStack>
       </Stack>
@@ -306,6 +372,13 @@ export function DepositStatus({ record }: { record: DepositRecord }) {
     return (
       <Badge colorPalette="green" data-testid="deposit-status">
         {t('status.credited')}
+      </Badge>
+    )
+  }
+  if (record.status === 'below_min') {
+    return (
+      <Badge colorPalette="red" data-testid="deposit-status">
+        {t('status.below_min')}
       </Badge>
     )
   }

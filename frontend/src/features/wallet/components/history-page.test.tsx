@@ -225,4 +225,74 @@ describe('HistoryPage', () => {
     expect(pairName('TRXUSDT', 'USDT')).toBe('TRX/USDT')
     expect(pairName('BTCUSDT', 'ETH')).toBe('BTCUSDT')
   })
+
+  it.each([
+    ['en_US', 'Deposit and withdrawal history'],
+    ['mn_MN', 'Орлого, зарлагын түүх'],
+  ])('%s: is titled as the deposit and withdrawal history, not the order history', async (lan, title) => {
+    document.cookie = `lan=${lan}; path=/`
+    try {
+      show()
+      const heading = await screen.findByRole('heading', { level: 1 })
+      await waitFor(() => expect(heading.textContent).toBe(title))
+    } finally {
+      document.cookie = 'lan=en_US; path=/'
+    }
+  })
+
+  it('shows a sent withdrawal\'s transaction id linked to the chain\'s explorer, and none before it is sent', async () => {
+    const txid = 'a8dea87d048baf25cbea6e54cef754a8aa73ce36d2f5f246a8b1307a8718e5fe'
+    const withdrawal = (over: Partial<WithdrawRecord>): WithdrawRecord => ({
+      id: 'w1',
+      kind: 'chain',
+      coin: 'USDT',
+      chain: 'TRC20',
+      address: 'TLt6As19wN13Kgvb4uKwbJMSo4C5SNHqiH',
+      amount: '100',
+      fee: '1',
+      net: '99',
+      status: 'SUCCESS',
+      txid,
+      explorerUrl: `https://tronscan.org/#/transaction/${txid}`,
+      createTime: 1_700_000_000_000,
+      updateTime: 1_700_000_000_000,
+      ...over,
+    })
+    api.getWithdrawHistory.mockResolvedValue({
+      list: [
+        withdrawal({}),
+        withdrawal({ id: 'w2', status: 'PENDING', txid: undefined, explorerUrl: undefined }),
+        // A link the page may not open is shown as text.
+        withdrawal({ id: 'w3', explorerUrl: 'javascript:alert(1)' }),
+        withdrawal({ id: 'w4', status: 'PROCESSING', explorerUrl: `/dev/chain/tx?chain=TRC20&txid=${txid}` }),
+      ],
+      count: 4,
+      page: 1,
+      pageSize: 10,
+    })
+    renderWithApp(<HistoryPage tab="withdraw" onTab={() => {}} />)
+    await waitFor(() => expect(screen.getAllByTestId('withdraw-card')).toHaveLength(4))
+    const cards = screen.getAllByTestId('withdraw-card')
+    const link = within(cards[0]).getByTestId('tx-explorer-link')
+    expect(link.getAttribute('href')).toBe(`https://tronscan.org/#/transaction/${txid}`)
+    expect(link.getAttribute('target')).toBe('_blank')
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer')
+    expect(link.textContent).toBe(`${txid.slice(0, 28)}…${txid.slice(-6)}`)
+    expect(link.getAttribute('title')).toBe(txid)
+    expect(within(cards[0]).getByRole('link', { name: `Transaction ${txid.slice(0, 28)}…${txid.slice(-6)} on the block explorer (opens in a new tab)` })).toBe(link)
+    expect(cards[0].textContent).toContain('Transaction ID: ')
+    expect(cards[1].textContent).not.toContain('Transaction ID')
+    expect(within(cards[1]).queryByTestId('tx-explorer-link')).toBeNull()
+    expect(within(cards[2]).queryByTestId('tx-explorer-link')).toBeNull()
+    expect(cards[2].textContent).toContain(`${txid.slice(0, 28)}…`)
+    expect(within(cards[3]).getByTestId('tx-explorer-link').getAttribute('href')).toBe(`/dev/chain/tx?chain=TRC20&txid=${txid}`)
+  })
+
+  it('names a deposit below the minimum as not credited, and filters by it', async () => {
+    api.getDepositHistory.mockResolvedValue({ list: [deposit(1, { status: 'below_min', amount: '0.00001' })], count: 1, page: 1, pageSize: 10 })
+    show()
+    const status = await screen.findByTestId('history-status')
+    expect(status.textContent).toBe('Below minimum, not credited')
+    expect(Array.from((screen.getByTestId('filter-status') as HTMLSelectElement).options).map((o) => o.value)).toContain('below_min')
+  })
 })

@@ -1,7 +1,7 @@
-import { Badge, Button, Container, Heading, HStack, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react'
+import { Badge, Button, Container, Heading, HStack, Link, NativeSelect, Stack, Tabs, Text } from '@chakra-ui/react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
-import { LuArrowLeft } from 'react-icons/lu'
+import { LuArrowLeft, LuExternalLink } from 'react-icons/lu'
 import { DataTable, type DataColumn } from '@/components/data/data-table'
 import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
 import { AppLink } from '@/components/layout/app-link'
@@ -21,12 +21,12 @@ import {
   type TransferRecord,
   type WithdrawRecord,
 } from '../api/wallet-api'
-import { formatTime, shortenAddress } from '../lib/format'
+import { explorerHref, formatTime, shortenAddress } from '../lib/format'
 import { HISTORY_TABS, type HistoryTab } from '../lib/search'
 import { QueryState } from './shared'
 
 export { HISTORY_TABS, type HistoryTab } from '../lib/search'
-/** Order history covers the last 180 days (spec §9). */
+/** The history covers the last 180 days (spec §9). */
 export const HISTORY_DAYS = [7, 30, 90, 180] as const
 export const HISTORY_PAGE_SIZE = 10
 /** Poll interval while a record is still moving (confirming deposit, pending withdrawal). */
@@ -37,7 +37,7 @@ export function historyWindow(days: number, now = Date.now()): { startTime: numb
   return { startTime: now - days * 86_400_000, endTime: now }
 }
 
-const DEPOSIT_STATUSES = ['confirming', 'credited', 'review']
+const DEPOSIT_STATUSES = ['confirming', 'credited', 'review', 'below_min']
 const WITHDRAW_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESS', 'FAILED']
 const TRANSFER_TYPES = ['otc', 'futures', 'margin']
 
@@ -218,7 +218,7 @@ function StatusBadge({ t, status, extra }: { t: TranslateFn; status: string; ext
   const palette =
     status === 'credited' || status === 'SUCCESS' || status === 'success'
       ? 'green'
-      : status === 'FAILED'
+      : status === 'FAILED' || status === 'below_min'
         ? 'red'
         : status === 'review'
           ? 'gray'
@@ -275,6 +275,33 @@ function Mono({ text, title }: { text: string; title?: string }) {
   )
 }
 
+/**
+ * A transaction id, shortened, linked to its page on the chain's block
+ * explorer when the record has one (a new tab); '--' before it has an id.
+ */
+function TxId({ t, txid, url }: { t: TranslateFn; txid?: string; url?: string }) {
+  if (!txid) return <Mono text="--" />
+  const href = explorerHref(url)
+  const short = shortenAddress(txid)
+  if (!href) return <Mono text={short} title={txid} />
+  return (
+    <Link
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      fontFamily="mono"
+      fontSize="xs"
+      color="brand.fg"
+      title={txid}
+      aria-label={t('explorerLabel', { txid: short })}
+      data-testid="tx-explorer-link"
+    >
+      {short}
+      <LuExternalLink aria-hidden="true" />
+    </Link>
+  )
+}
+
 /** A network name; the bank 'chain' of MNT is named in the page's language. */
 function chainName(t: TranslateFn, chain: string): string {
   return chain.toLowerCase() === 'bank' ? t('bankChain') : chain
@@ -296,7 +323,7 @@ function depositColumns(t: TranslateFn, amount: AmountFn): DataColumn<DepositRec
       cell: (r, layout) => (layout === 'cards' ? <Text as="span" fontFamily="mono">{`${chainName(t, r.chain)} · ${shortenAddress(r.txid || '--')}`}</Text> : chainName(t, r.chain)),
     },
     { id: 'amount', header: t('cols.amount'), numeric: true, card: 'title', cell: (r, layout) => (layout === 'cards' ? <CardAmount amount={amount(r.amount, r.coin)} coin={r.coin} /> : amount(r.amount, r.coin)) },
-    { id: 'txid', header: t('cols.txid'), card: 'hidden', cell: (r) => <Mono text={shortenAddress(r.txid || '--')} title={r.txid} /> },
+    { id: 'txid', header: t('cols.txid'), card: 'hidden', cell: (r) => <TxId t={t} txid={r.txid} url={r.explorerUrl} /> },
     {
       id: 'status',
       header: t('cols.status'),
@@ -334,6 +361,23 @@ function withdrawColumns(t: TranslateFn, amount: AmountFn, bankName: BankNameFn)
     // Fees at 2 places (spec §9), with every significant digit of a smaller crypto fee.
     { id: 'fee', header: t('cols.fee'), numeric: true, card: 'hidden', cell: (r) => formatAtLeast(r.fee, 2) },
     { id: 'address', header: t('cols.address'), card: 'hidden', cell: (r) => <Mono text={r.kind === 'bank' ? bank(r) : shortenAddress(r.address)} title={r.address} /> },
+    // Once sent, a chain withdrawal has its transaction id, linked to the chain's explorer.
+    {
+      id: 'txid',
+      header: t('cols.txid'),
+      card: 'line',
+      cell: (r, layout) =>
+        layout === 'cards' ? (
+          r.txid ? (
+            <Text as="span">
+              {`${t('cols.txid')}: `}
+              <TxId t={t} txid={r.txid} url={r.explorerUrl} />
+            </Text>
+          ) : null
+        ) : (
+          <TxId t={t} txid={r.txid} url={r.explorerUrl} />
+        ),
+    },
     { id: 'status', header: t('cols.status'), card: 'aside', cell: (r) => <StatusBadge t={t} status={r.status} /> },
   ]
 }

@@ -16,7 +16,7 @@ const asset = (value: string, label: string, chains: string[]): AssetEntry => ({
   normal_balance: '0',
   totalBalance: '0',
   lockBalance: '0',
-  chains: chains.map((name) => ({ name, mainChainName: name, tagType: name === 'XRP' ? 1 : 0 })),
+  chains: chains.map((name) => ({ name, mainChainName: name, tagType: name === 'XRP' ? 1 : 0, depositMin: '0', confirmations: 1, arrivalSeconds: 0 })),
   trustType: chains[0] ?? '',
   isFiat: value === 'MONT',
   depositOpen: true,

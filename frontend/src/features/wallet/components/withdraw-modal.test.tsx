@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { sendCodeLocks } from '@/components/form/send-code-button'
 import { renderWithApp } from '@/test/render'
-import type { AssetEntry, BankAccount, WithdrawCost } from '../api/wallet-api'
+import type { AssetEntry, BankAccount, ChainEntry, WithdrawCost } from '../api/wallet-api'
 import { notifyError } from '@/lib/notify'
 import { formatTime } from '../lib/format'
 import { WithdrawModal } from './withdraw-modal'
@@ -30,6 +30,8 @@ vi.mock('./add-bank-modal', () => ({
     ) : null,
 }))
 
+const chainEntry = (name: string, tagType = 0): ChainEntry => ({ name, mainChainName: name, tagType, depositMin: '0', confirmations: 1, arrivalSeconds: 0 })
+
 const asset = (value: string, chain: string, isFiat = false): AssetEntry => ({
   value,
   label: value === 'MONT' ? 'MNT' : value,
@@ -39,7 +41,7 @@ const asset = (value: string, chain: string, isFiat = false): AssetEntry => ({
   normal_balance: '1.00000000',
   totalBalance: '1.00000000',
   lockBalance: '0',
-  chains: [{ name: chain, mainChainName: chain, tagType: 0 }],
+  chains: [chainEntry(chain)],
   trustType: chain,
   isFiat,
   depositOpen: true,
@@ -72,6 +74,13 @@ const cost = (over: Partial<WithdrawCost> = {}): WithdrawCost => ({
 
 const ok = { code: '0', msg: '', data: null }
 
+// jsdom has no CSS.escape, which the dialog's focus trap calls when an element with an id (a field's
+// error text) comes and goes within one batch of DOM changes, as when an amount is typed through an
+// error and out of it; browsers have it.
+if (typeof CSS === 'undefined' || typeof CSS.escape !== 'function') {
+  Object.defineProperty(globalThis, 'CSS', { value: { ...(globalThis.CSS ?? {}), escape: (s: string) => s.replace(/[^\w-]/g, (c) => `\\${c}`) }, configurable: true })
+}
+
 async function openStep2(coin = 'BTC') {
   renderWithApp(<WithdrawModal open onClose={() => {}} coin={coin} />)
   const modal = await screen.findByTestId('withdraw-modal')
@@ -102,15 +111,16 @@ describe('WithdrawModal', () => {
   it('refuses on step 2 an amount at or below the fee, below the minimum or above the maximum (spec §8)', async () => {
     api.getCost.mockResolvedValue(cost({ withdraw_min: '0.0001', withdraw_max: '0.5000' }))
     const modal = await openStep2()
-    const error = () => within(modal).getByTestId('withdraw-form-error').textContent
+    const error = () => within(modal).getByTestId('withdraw-amount-error').textContent
 
     fillCrypto(modal, '0.0002')
     await waitFor(() => expect(error()).toBe('The amount must be more than the fee (0.0002 BTC)'))
     fillCrypto(modal, '0.00005')
-    await waitFor(() => expect(error()).toBe('The amount is below the minimum withdrawal'))
+    await waitFor(() => expect(error()).toBe('The amount is below the minimum withdrawal (0.0001 BTC)'))
     fillCrypto(modal, '0.6')
-    await waitFor(() => expect(error()).toBe('The amount is above the single withdrawal maximum'))
-    expect(api.validateWithdrawAddress).not.toHaveBeenCalled()
+    await waitFor(() => expect(error()).toBe('The amount is above the single withdrawal maximum (0.5000 BTC)'))
+    // Confirm takes the user to the field at fault, not on.
+    await waitFor(() => expect(document.activeElement).toBe(within(modal).getByTestId('withdraw-amount')))
     expect(within(modal).queryByTestId('withdraw-step-3')).toBeNull()
 
     fillCrypto(modal, '0.1')
@@ -160,7 +170,7 @@ describe('WithdrawModal', () => {
 
   it('fills a saved TON address and its memo from the address book even when the address holds underscores', async () => {
     const ton = 'UQAk8NIcHHZlaHKtQd22scWEeWxy5gSGehoYro_esF8is7Gt'
-    api.getAssets.mockResolvedValue([{ ...asset('TON', 'TON'), chains: [{ name: 'TON', mainChainName: 'TON', tagType: 1 }] }])
+    api.getAssets.mockResolvedValue([{ ...asset('TON', 'TON'), chains: [chainEntry('TON', 1)] }])
     api.getCost.mockResolvedValue(
       cost({ coin: 'TON', chain: 'TON', tagType: 1, defaultFee: '0.05', userWithdrawAddrList: [{ id: 'a1', address: `${ton}_555`, label: 'Mine', trustType: 'TON' }] }),
     )
@@ -179,10 +189,10 @@ describe('WithdrawModal', () => {
     api.getCost.mockResolvedValue(cost({ verifyAddress: true, userWithdrawAddrList: [{ id: 'a1', address: saved, label: 'Cold', trustType: 'BTC' }] }))
     const modal = await openStep2()
     fillCrypto(modal, '0.1')
-    expect((await within(modal).findByTestId('withdraw-form-error')).textContent).toBe(
+    expect((await within(modal).findByTestId('withdraw-address-error')).textContent).toBe(
       'Address verification is on: choose an address from your address book.',
     )
-    expect(api.validateWithdrawAddress).not.toHaveBeenCalled()
+    expect(within(modal).getByTestId('withdraw-address').getAttribute('aria-invalid')).toBe('true')
     expect(within(modal).queryByTestId('withdraw-step-3')).toBeNull()
 
     fireEvent.change(within(modal).getByTestId('address-book-select'), { target: { value: 'a1' } })
@@ -211,8 +221,8 @@ describe('WithdrawModal', () => {
     fireEvent.change(within(modal).getByTestId('withdraw-address'), { target: { value: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' } })
     fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '1500.5' } })
     fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
-    expect((await within(modal).findByTestId('withdraw-form-error')).textContent).toBe('The amount is above your 24-hour remaining limit (1,500.00 USDT)')
-    expect(api.validateWithdrawAddress).not.toHaveBeenCalled()
+    expect((await within(modal).findByTestId('withdraw-amount-error')).textContent).toBe('The amount is above your 24-hour remaining limit (1,500.00 USDT)')
+    expect(within(modal).queryByTestId('withdraw-step-3')).toBeNull()
     fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '1500' } })
     fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
     await within(modal).findByTestId('withdraw-step-3')
@@ -225,8 +235,8 @@ describe('WithdrawModal', () => {
     const modal = await openStep2()
     // One unit of precision above what is left.
     fillCrypto(modal, '0.05000001')
-    expect((await within(modal).findByTestId('withdraw-form-error')).textContent).toBe('The amount is above your 24-hour remaining limit (4,900.00 USDT)')
-    expect(api.validateWithdrawAddress).not.toHaveBeenCalled()
+    expect((await within(modal).findByTestId('withdraw-amount-error')).textContent).toBe('The amount is above your 24-hour remaining limit (4,900.00 USDT)')
+    expect(within(modal).queryByTestId('withdraw-step-3')).toBeNull()
     // Exactly what is left (written with fewer places).
     fillCrypto(modal, '0.05')
     await within(modal).findByTestId('withdraw-step-3')
@@ -323,6 +333,8 @@ describe('WithdrawModal', () => {
     fireEvent.click(within(modal).getByTestId('withdraw-submit'))
     await waitFor(() => expect(api.bankWithdraw).toHaveBeenCalledTimes(1))
     expect(api.bankWithdraw.mock.calls[0][0]).toMatchObject({ code: 'MONT', amount: '20000' })
+    // The refusal's answer is shown before the modal goes (no update after the test).
+    await within(modal).findByTestId('withdraw-error')
   })
 
   it('names the coin in the at-most-fee error by its showName', async () => {
@@ -332,8 +344,7 @@ describe('WithdrawModal', () => {
     const modal = await openStep2('MONT')
     await waitFor(() => expect((within(modal).getByTestId('withdraw-bank-select') as HTMLSelectElement).value).toBe('b1'))
     fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '400' } })
-    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
-    expect((await within(modal).findByTestId('withdraw-form-error')).textContent).toBe('The amount must be more than the fee (500.00 MNT)')
+    expect((await within(modal).findByTestId('withdraw-amount-error')).textContent).toBe('The amount must be more than the fee (500.00 MNT)')
   })
 
   it('Enter in a field goes on like the Confirm button, on step 2 and on the code step', async () => {
@@ -380,5 +391,140 @@ describe('WithdrawModal', () => {
     renderWithApp(<WithdrawModal open onClose={() => {}} coin="BTC" />)
     const link = await screen.findByTestId('withdraw-history-link')
     expect(getComputedStyle(link).color).toBe('var(--chakra-colors-brand-fg)')
+  })
+
+  it('preselects no network for a coin on several: step 1 shows what does not depend on it, step 2 waits for the choice', async () => {
+    api.getAssets.mockResolvedValue([{ ...asset('USDT', 'ERC20'), chains: [chainEntry('ERC20'), chainEntry('TRC20'), chainEntry('BEP20')] }])
+    api.getCost.mockImplementation(async (_coin: string, chain: string) =>
+      cost({ coin: 'USDT', chain: chain || 'ERC20', defaultFee: chain === 'TRC20' ? '1' : '4', withdraw_min: '10.0000', withdraw_max: '1000000.0000', can_withdraw_amount: '500.00000000', precision: 6 }),
+    )
+    renderWithApp(<WithdrawModal open onClose={() => {}} coin="USDT" />)
+    const modal = await screen.findByTestId('withdraw-modal')
+    const limits = await within(modal).findByTestId('withdraw-limits')
+    expect(within(limits).getByTestId('withdrawable').textContent).toContain('500.00000000 USDT')
+    // The bounds are the network's: not shown for one the user has not chosen.
+    expect(within(limits).queryByTestId('withdraw-min-max')).toBeNull()
+    fireEvent.click(within(modal).getByTestId('withdraw-continue'))
+    const step2 = await within(modal).findByTestId('withdraw-step-2')
+    for (const name of ['ERC20', 'TRC20', 'BEP20']) expect(within(step2).getByTestId(`chain-${name}`).getAttribute('aria-pressed')).toBe('false')
+    expect(within(step2).getByTestId('withdraw-choose-network').textContent).toBe(
+      'Choose the network to withdraw on. The receiving address must be on the same network.',
+    )
+    expect(within(step2).queryByTestId('withdraw-address')).toBeNull()
+    expect(within(step2).queryByTestId('withdraw-amount')).toBeNull()
+    expect((within(step2).getByTestId('withdraw-confirm-2') as HTMLButtonElement).disabled).toBe(true)
+
+    fireEvent.click(within(step2).getByTestId('chain-TRC20'))
+    expect(within(step2).getByTestId('chain-TRC20').getAttribute('aria-pressed')).toBe('true')
+    await waitFor(() => expect(within(step2).getByTestId('withdraw-fee').textContent).toContain('1.00 USDT'))
+    expect(api.getCost).toHaveBeenCalledWith('USDT', 'TRC20')
+    expect(within(step2).queryByTestId('withdraw-choose-network')).toBeNull()
+    expect((within(step2).getByTestId('withdraw-confirm-2') as HTMLButtonElement).disabled).toBe(false)
+  })
+
+  it('checks the address with the server as it is typed, once typing pauses, and marks the field', async () => {
+    api.validateWithdrawAddress.mockImplementation(async (_coin: string, _chain: string, address: string) =>
+      address === 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' ? ok : { code: '13005', msg: 'The address is not a valid BTC address', data: null },
+    )
+    const modal = await openStep2()
+    const input = within(modal).getByTestId('withdraw-address')
+    for (const typed of ['b', 'bc', 'bc1', 'bc1bad']) fireEvent.change(input, { target: { value: typed } })
+    const error = await within(modal).findByTestId('withdraw-address-error', undefined, { timeout: 2000 })
+    expect(error.textContent).toBe('The address is not a valid BTC address')
+    // One call for the pause, with what was typed by then.
+    expect(api.validateWithdrawAddress).toHaveBeenCalledTimes(1)
+    expect(api.validateWithdrawAddress).toHaveBeenCalledWith('BTC', 'BTC', 'bc1bad')
+    expect(input.getAttribute('aria-invalid')).toBe('true')
+    // The message is the field's error message (and, aria-live, read out when it comes).
+    await waitFor(() => expect(input.getAttribute('aria-errormessage')).toBe(error.id))
+    expect(error.getAttribute('aria-live')).toBe('polite')
+
+    fireEvent.change(input, { target: { value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' } })
+    // The old message goes at once: it was about another address.
+    expect(within(modal).queryByTestId('withdraw-address-error')).toBeNull()
+    expect((await within(modal).findByTestId('withdraw-address-valid', undefined, { timeout: 2000 })).textContent).toBe('Valid BTC address')
+    expect(input.getAttribute('aria-invalid')).toBeNull()
+
+    // Confirm reuses the check's answer.
+    fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '0.1' } })
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    await within(modal).findByTestId('withdraw-step-3')
+    expect(api.validateWithdrawAddress).toHaveBeenCalledTimes(2)
+  })
+
+  it('on Confirm, checks an address typed just now and keeps the user at the field the server refused', async () => {
+    api.validateWithdrawAddress.mockResolvedValue({ code: '13025', msg: 'This is your own deposit address', data: null })
+    const modal = await openStep2()
+    fillCrypto(modal, '0.1')
+    expect((await within(modal).findByTestId('withdraw-address-error')).textContent).toBe('This is your own deposit address')
+    await waitFor(() => expect(document.activeElement).toBe(within(modal).getByTestId('withdraw-address')))
+    expect(within(modal).queryByTestId('withdraw-step-3')).toBeNull()
+    expect(api.validateWithdrawAddress).toHaveBeenCalledTimes(1)
+  })
+
+  it('marks the memo field when the server refuses the memo', async () => {
+    const xrp = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh'
+    api.getAssets.mockResolvedValue([{ ...asset('XRP', 'XRP'), chains: [chainEntry('XRP', 1)] }])
+    api.getCost.mockResolvedValue(cost({ coin: 'XRP', chain: 'XRP', tagType: 1, defaultFee: '0.2', withdraw_min: '20.0000', precision: 6 }))
+    api.validateWithdrawAddress.mockImplementation(async (_c: string, _ch: string, target: string) =>
+      target === `${xrp}_abc` ? { code: '13006', msg: 'The memo (tag) is not valid for this network', data: null } : ok,
+    )
+    const modal = await openStep2('XRP')
+    fireEvent.change(within(modal).getByTestId('withdraw-address'), { target: { value: xrp } })
+    fireEvent.change(within(modal).getByTestId('withdraw-memo'), { target: { value: 'abc' } })
+    const error = await within(modal).findByTestId('withdraw-memo-error', undefined, { timeout: 2000 })
+    expect(error.textContent).toBe('The memo (tag) is not valid for this network')
+    expect(within(modal).getByTestId('withdraw-memo').getAttribute('aria-invalid')).toBe('true')
+    expect(within(modal).getByTestId('withdraw-address').getAttribute('aria-invalid')).toBeNull()
+  })
+
+  it.each([
+    ['', undefined],
+    ['0.00005', 'The amount is below the minimum withdrawal (0.0002 BTC)'],
+    ['0.0002', 'The amount must be more than the fee (0.0002 BTC)'],
+    ['11', 'The amount is above the single withdrawal maximum (10.0000 BTC)'],
+    ['2', 'The amount is more than you can withdraw'],
+    ['0', 'Enter an amount above 0'],
+  ])('validates the amount %j as it is typed and never shows what would arrive for it', async (typed, message) => {
+    // The minimum equals the fee (the catalogue allows no less), so an amount of the fee is refused for the fee.
+    api.getCost.mockResolvedValue(cost({ withdraw_min: '0.0002', withdraw_max: '10.0000', can_withdraw_amount: '1.00000000' }))
+    const modal = await openStep2()
+    const input = within(modal).getByTestId('withdraw-amount')
+    fireEvent.change(input, { target: { value: '0.5' } })
+    expect(within(modal).getByTestId('withdraw-receive').textContent).toContain('0.49980000 BTC')
+    fireEvent.change(input, { target: { value: typed } })
+    expect(within(modal).queryByTestId('withdraw-receive')).toBeNull()
+    expect(within(modal).queryByTestId('withdraw-amount-error')?.textContent).toBe(message)
+    expect(input.getAttribute('aria-invalid')).toBe(message ? 'true' : null)
+  })
+
+  it('says an empty amount is required once Confirm is pressed, and goes to it', async () => {
+    const modal = await openStep2()
+    fireEvent.change(within(modal).getByTestId('withdraw-address'), { target: { value: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' } })
+    expect(within(modal).queryByTestId('withdraw-amount-error')).toBeNull()
+    fireEvent.click(within(modal).getByTestId('withdraw-confirm-2'))
+    expect((await within(modal).findByTestId('withdraw-amount-error')).textContent).toBe('Required')
+    await waitFor(() => expect(document.activeElement).toBe(within(modal).getByTestId('withdraw-amount')))
+  })
+
+  it('mn_MN: names the bounds in Mongolian as the amount is typed', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    try {
+      api.getCost.mockResolvedValue(cost({ withdraw_min: '0.0010', withdraw_max: '10.0000' }))
+      const modal = await openStep2()
+      fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '0.0005' } })
+      expect(within(modal).getByTestId('withdraw-amount-error').textContent).toBe('Зарлагын доод хязгаараас бага байна (доод хязгаар: 0.0010 BTC)')
+      fireEvent.change(within(modal).getByTestId('withdraw-amount'), { target: { value: '12' } })
+      expect(within(modal).getByTestId('withdraw-amount-error').textContent).toBe('Зарлагын нэг удаагийн дээд хязгаараас их байна (дээд хязгаар: 10.0000 BTC)')
+    } finally {
+      document.cookie = 'lan=en_US; path=/'
+    }
+  })
+
+  it('links the withdrawal history', async () => {
+    renderWithApp(<WithdrawModal open onClose={() => {}} coin="BTC" />)
+    const link = await screen.findByTestId('withdraw-history-link')
+    expect(link.textContent).toBe('Withdrawal history')
+    expect(link.getAttribute('href')).toBe('/wallet/history?tab=withdraw')
   })
 })

@@ -1,7 +1,7 @@
 import { Alert, Button, Field, Input, InputGroup, NativeSelect, Stack, Text } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { LuPlus } from 'react-icons/lu'
+import { LuCheck, LuPlus } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import { compareDecimals, formatAtLeast, formatFixed, isPositive, sanitizeAmount, subtractDecimals, truncateDecimals } from '@/lib/decimal'
 import { useTexts } from '@/lib/i18n'
@@ -21,10 +21,10 @@ import {
   OP,
   sendEmail,
   sendSms,
-  validateWithdrawAddress,
   walletKeys,
   type AssetEntry,
 } from '../api/wallet-api'
+import { addressCheckQuery, CODE_MEMO_INVALID, useAddressCheck } from '../hooks/use-address-check'
 import { formatTime, joinAddressMemo, sameAddress, splitSavedAddress } from '../lib/format'
 import { defaultMethod, withdrawErrorText } from '../lib/withdraw-errors'
 import { AddAddressModal } from './add-address-modal'
@@ -114,6 +114,11 @@ function WithdrawBody({
   const [smsCode, setSmsCode] = useState('')
   const [googleCode, setGoogleCode] = useState('')
   const [codeTouched, setCodeTouched] = useState(false)
+  // Confirm was pressed on step 2: empty fields say they are required from then on.
+  const [submitted, setSubmitted] = useState(false)
+  const addressRef = useRef<HTMLInputElement>(null)
+  const memoRef = useRef<HTMLInputElement>(null)
+  const amountRef = useRef<HTMLInputElement>(null)
   const [submitError, setSubmitError] = useState<string>()
   const [addBankOpen, setAddBankOpen] = useState(false)
   const [addAddressOpen, setAddAddressOpen] = useState(false)
@@ -126,6 +131,7 @@ function WithdrawBody({
     setBankId('')
     setAmount('')
     setFormError(undefined)
+    setSubmitted(false)
   }
 
   const choose = (a: AssetEntry) => {
@@ -145,14 +151,17 @@ function WithdrawBody({
   // What the calls send (MONT for the fiat) and what the user reads (its showName, MNT).
   const symbol = asset?.value ?? ''
   const name = asset ? assetName(asset) : ''
+  // Without a network yet (a coin on several), the server answers for the coin's first one: step 1 shows
+  // only what does not depend on the network (withdrawable, the 24-hour limit), and step 2 waits for the choice.
   const cost = useQuery({
     queryKey: walletKeys.cost(symbol, method),
     queryFn: () => getCost(symbol, method),
-    enabled: !!symbol && !!method,
+    enabled: !!symbol,
   })
   const bankMode = isBank(method)
   const banks = useQuery({ queryKey: walletKeys.banks, queryFn: getBankAccounts, enabled: bankMode })
-  const c = cost.data
+  const info = cost.data
+  const c = method ? cost.data : undefined
   const precision = c?.precision ?? asset?.fix ?? 8
   const fee = c?.defaultFee ?? '0'
   const chainAddresses = (c?.userWithdrawAddrList ?? []).filter((e) => !e.trustType || e.trustType === method)
@@ -164,7 +173,7 @@ function WithdrawBody({
       return sameAddress(parts.address, address, e.trustType || method) && parts.memo === memo.trim()
     })
   const bank = (banks.data ?? []).find((b) => b.id === bankId)
-  const lockedUntil = c?.withdrawLockedUntil ?? 0
+  const lockedUntil = info?.withdrawLockedUntil ?? 0
   const locked = lockedUntil > Date.now()
 
   useEffect(() => {
@@ -177,13 +186,17 @@ function WithdrawBody({
   const needSms = c ? c.needSmsCode : user?.isOpenMobileCheck === 1
   const needGoogle = c ? c.needGoogleCode : user?.googleStatus === 1
 
-  // Spec §8: the bounds of the cost info are checked here, before any code is sent;
+  // Spec §8: the bounds of the cost info are checked as the amount is typed, before any code is sent;
   // a crypto withdrawal sends amount − fee, so the amount must be above the fee.
   const amountError = (): string | undefined => {
     if (!amount) return t('errors.required')
     if (!isPositive(amount)) return t('errors.amountPositive')
-    if (c && isPositive(c.withdraw_min) && compareDecimals(amount, c.withdraw_min) < 0) return t('errors.amountNotEnough')
-    if (c && isPositive(c.withdraw_max) && compareDecimals(amount, c.withdraw_max) > 0) return t('errors.amountExceeded')
+    if (c && isPositive(c.withdraw_min) && compareDecimals(amount, c.withdraw_min) < 0) {
+      return t('errors.belowMin', { min: formatFixed(c.withdraw_min, 4), coin: name })
+    }
+    if (c && isPositive(c.withdraw_max) && compareDecimals(amount, c.withdraw_max) > 0) {
+      return t('errors.aboveMax', { max: formatFixed(c.withdraw_max, 4), coin: name })
+    }
     if (c && compareDecimals(amount, c.can_withdraw_amount) > 0) return t('errors.insufficient')
     // The 24-hour limit is in USDT (spec §9), checked here before any code is sent against what the
     // server says is left of it in this coin, valued as the submit values it (no price: the server checks).
@@ -194,25 +207,47 @@ function WithdrawBody({
     return undefined
   }
 
+  // The destination as the validity call takes it: address_memo on memo chains (spec §7).
+  const target = bankMode ? '' : joinAddressMemo(address.trim(), memo.trim())
+  // The address is checked by the server's validity call as it is typed (once typing pauses).
+  const { check, flush: checkNow } = useAddressCheck(symbol, method, target, !bankMode && !!c)
+  const addressError =
+    check.state === 'invalid' && check.field === 'address'
+      ? check.message || t('withdraw.invalidAddress')
+      : address && c?.verifyAddress && !isSavedTarget()
+        ? // The server refuses an unsaved address while verification is on: say so before any code is sent.
+          t('withdraw.notSaved')
+        : submitted && !address
+          ? t('withdraw.enterAddress')
+          : undefined
+  const memoError = check.state === 'invalid' && check.field === 'memo' ? check.message || t('withdraw.invalidAddress') : undefined
+  // An amount's error shows as soon as one is typed; an empty one is required once Confirm was pressed.
+  const shownAmountError = amount || submitted ? amountError() : undefined
+  // What arrives is shown only for an amount that can be sent.
+  const sendable = !!c && !!amount && !amountError()
+
   // Step 2 → 3: the address (or bank account) and method are checked by the validity call first (spec §4).
   const confirmStep2 = async () => {
     setFormError(undefined)
-    const aErr = amountError()
+    setSubmitted(true)
     if (bankMode) {
       if (!bank) return setFormError(t('withdraw.chooseBank'))
-    } else if (!address.trim()) {
-      return setFormError(t('withdraw.enterAddress'))
-    } else if (c?.verifyAddress && !isSavedTarget()) {
-      // The server refuses an unsaved address while verification is on: say so before any code is sent.
-      return setFormError(t('withdraw.notSaved'))
+    } else if (!address.trim() || addressError) {
+      return addressRef.current?.focus()
+    } else if (memoError) {
+      return memoRef.current?.focus()
     }
-    if (aErr) return setFormError(aErr)
+    if (amountError()) return amountRef.current?.focus()
     setChecking(true)
     try {
-      const target = bankMode ? (bank?.account ?? '') : joinAddressMemo(address.trim(), memo.trim())
-      const envelope = await validateWithdrawAddress(symbol, method, target)
+      // The answer the as-you-type check already has is reused (same query); else it is asked now.
+      if (!bankMode) checkNow()
+      const envelope = await queryClient.fetchQuery(addressCheckQuery(symbol, method, bankMode ? (bank?.account ?? '') : target))
       if (!isSuccess(envelope)) {
-        setFormError(envelope.msg || t('withdraw.invalidAddress'))
+        // A chain address's refusal shows at its field (the check's answer); a bank account's here.
+        if (bankMode) setFormError(envelope.msg || t('withdraw.invalidAddress'))
+        else if (String(envelope.code) === CODE_MEMO_INVALID) memoRef.current?.focus()
+        else addressRef.current?.focus()
         return
       }
       requestId.current = newRequestId()
@@ -329,14 +364,17 @@ function WithdrawBody({
                 {common.t('retry')}
               </Button>
             </Alert.Root>
-          ) : c ? (
+          ) : info ? (
             <Stack gap="1.5" borderWidth="1px" rounded="md" p="3" data-testid="withdraw-limits">
-              <InfoRow label={t('withdraw.withdrawable')} testId="withdrawable">{`${formatFixed(c.can_withdraw_amount, 8)} ${name}`}</InfoRow>
+              <InfoRow label={t('withdraw.withdrawable')} testId="withdrawable">{`${formatFixed(info.can_withdraw_amount, 8)} ${name}`}</InfoRow>
               <InfoRow label={t('withdraw.dailyLimit')} testId="daily-limit">
-                {`${formatFixed(c.used_withdraw_daily_amount, 2)} / ${formatFixed(c.total_withdraw_daily_max_limit, 2)} USDT`}
+                {`${formatFixed(info.used_withdraw_daily_amount, 2)} / ${formatFixed(info.total_withdraw_daily_max_limit, 2)} USDT`}
               </InfoRow>
-              <InfoRow label={t('withdraw.dailyRemaining')}>{`${formatFixed(c.left_withdraw_daily_amount, 2)} USDT`}</InfoRow>
-              <InfoRow label={t('withdraw.minMax')}>{`${formatFixed(c.withdraw_min, 4)} / ${formatFixed(c.withdraw_max, 4)} ${name}`}</InfoRow>
+              <InfoRow label={t('withdraw.dailyRemaining')}>{`${formatFixed(info.left_withdraw_daily_amount, 2)} USDT`}</InfoRow>
+              {/* The bounds are the network's: shown once one is chosen (step 2 for a coin on several). */}
+              {c ? (
+                <InfoRow label={t('withdraw.minMax')} testId="withdraw-min-max">{`${formatFixed(c.withdraw_min, 4)} / ${formatFixed(c.withdraw_max, 4)} ${name}`}</InfoRow>
+              ) : null}
             </Stack>
           ) : null}
           {locked ? (
@@ -346,11 +384,11 @@ function WithdrawBody({
             </Alert.Root>
           ) : null}
           {/* The next steps show the fee and check the limits of the cost info: continue once it is there. */}
-          <Button colorPalette="brand" disabled={!asset || !c || locked} onClick={() => setStep(2)} data-testid="withdraw-continue">
+          <Button colorPalette="brand" disabled={!asset || !info || locked} onClick={() => setStep(2)} data-testid="withdraw-continue">
             {t('continue')}
           </Button>
           <AppLink href="/wallet/history?tab=withdraw" color="brand.fg" fontSize="sm" data-testid="withdraw-history-link">
-            {t('orderHistory')}
+            {t('withdrawHistory')}
           </AppLink>
         </Stack>
       ) : null}
@@ -368,129 +406,154 @@ function WithdrawBody({
               label={t('withdrawMethod')}
               bankLabel={t('bankMethod')}
             />
-            {c?.mainChainNameTip && !bankMode ? (
-              <Text fontSize="xs" color="fg.muted" data-testid="withdraw-main-chain-tip">
-                {t('withdraw.mainChainTip', { chain: c.mainChainNameTip })}
+            {!method ? (
+              <Text fontSize="sm" color="fg.muted" data-testid="withdraw-choose-network">
+                {t('withdraw.chooseNetwork')}
               </Text>
-            ) : null}
-            {bankMode ? (
-              <Stack gap="1.5">
-                <Field.Root>
-                  <Field.Label>{t('withdraw.recipientBank')}</Field.Label>
-                  <NativeSelect.Root>
-                    <NativeSelect.Field
-                      value={bankId}
-                      onChange={(e) => {
-                        setBankId(e.target.value)
-                        setFormError(undefined)
-                      }}
-                      data-testid="withdraw-bank-select"
-                      placeholder={banks.data?.length ? undefined : t('withdraw.noBank')}
-                    >
-                      {(banks.data ?? []).map((b) => (
-                        <option key={b.id} value={b.id}>
-                          {`${bankTitle(b, lan)} · ${b.account}`}
-                        </option>
-                      ))}
-                    </NativeSelect.Field>
-                    <NativeSelect.Indicator />
-                  </NativeSelect.Root>
-                </Field.Root>
-                <Button variant="plain" size="sm" alignSelf="flex-start" px="0" color="brand.fg" onClick={() => setAddBankOpen(true)} data-testid="add-bank-link">
-                  <LuPlus aria-hidden="true" />
-                  {t('withdraw.addBank')}
-                </Button>
-              </Stack>
             ) : (
-              <Stack gap="3">
-                <Field.Root>
-                  <Field.Label>{t('withdraw.address')}</Field.Label>
-                  <Input
-                    name="address"
-                    value={address}
-                    onChange={(e) => {
-                      setAddress(e.target.value.trim())
-                      setAddressId('')
-                    }}
-                    placeholder={t('withdraw.addressPlaceholder')}
-                    autoComplete="off"
-                    fontFamily="mono"
-                    data-testid="withdraw-address"
-                  />
-                </Field.Root>
-                <Field.Root>
-                  <Field.Label>{t('withdraw.addressBook')}</Field.Label>
-                  <NativeSelect.Root>
-                    <NativeSelect.Field
-                      value={addressId}
-                      data-testid="address-book-select"
-                      onChange={(e) => {
-                        const id = e.target.value
-                        const entry = chainAddresses.find((a) => a.id === id)
-                        setAddressId(id)
-                        if (entry) {
-                          const parts = savedParts(entry)
-                          setAddress(parts.address)
-                          setMemo(parts.memo)
-                        }
-                      }}
-                    >
-                      <option value="">{t('withdraw.chooseSaved')}</option>
-                      {chainAddresses.map((a) => (
-                        <option key={a.id} value={a.id}>
-                          {`${a.label} · ${a.address}`}
-                        </option>
-                      ))}
-                    </NativeSelect.Field>
-                    <NativeSelect.Indicator />
-                  </NativeSelect.Root>
-                  {/*
-                    Adding an address is a button, not an option of the list: arrow keys change a
-                    native select's value as they move, and would open the add-address modal on the way.
-                  */}
-                  <Button variant="plain" size="sm" alignSelf="flex-start" px="0" color="brand.fg" onClick={() => setAddAddressOpen(true)} data-testid="add-address-link">
-                    <LuPlus aria-hidden="true" />
-                    {t('withdraw.addAddress')}
-                  </Button>
-                </Field.Root>
-                {c && c.tagType > 0 ? (
-                  <Field.Root>
-                    <Field.Label>{t('withdraw.memo')}</Field.Label>
-                    <Input name="memo" value={memo} onChange={(e) => setMemo(e.target.value.trim())} data-testid="withdraw-memo" />
-                  </Field.Root>
-                ) : null}
-                {c?.verifyAddress ? (
-                  <Text fontSize="xs" color="fg.muted">
-                    {t('withdraw.verifyOn')}
+              <>
+                {c?.mainChainNameTip && !bankMode ? (
+                  <Text fontSize="xs" color="fg.muted" data-testid="withdraw-main-chain-tip">
+                    {t('withdraw.mainChainTip', { chain: c.mainChainNameTip })}
                   </Text>
                 ) : null}
-              </Stack>
+                {bankMode ? (
+                  <Stack gap="1.5">
+                    <Field.Root>
+                      <Field.Label>{t('withdraw.recipientBank')}</Field.Label>
+                      <NativeSelect.Root>
+                        <NativeSelect.Field
+                          value={bankId}
+                          onChange={(e) => {
+                            setBankId(e.target.value)
+                            setFormError(undefined)
+                          }}
+                          data-testid="withdraw-bank-select"
+                          placeholder={banks.data?.length ? undefined : t('withdraw.noBank')}
+                        >
+                          {(banks.data ?? []).map((b) => (
+                            <option key={b.id} value={b.id}>
+                              {`${bankTitle(b, lan)} · ${b.account}`}
+                            </option>
+                          ))}
+                        </NativeSelect.Field>
+                        <NativeSelect.Indicator />
+                      </NativeSelect.Root>
+                    </Field.Root>
+                    <Button variant="plain" size="sm" alignSelf="flex-start" px="0" color="brand.fg" onClick={() => setAddBankOpen(true)} data-testid="add-bank-link">
+                      <LuPlus aria-hidden="true" />
+                      {t('withdraw.addBank')}
+                    </Button>
+                  </Stack>
+                ) : (
+                  <Stack gap="3">
+                    <Field.Root invalid={!!addressError}>
+                      <Field.Label>{t('withdraw.address')}</Field.Label>
+                      <Input
+                        ref={addressRef}
+                        name="address"
+                        value={address}
+                        onChange={(e) => {
+                          setAddress(e.target.value.trim())
+                          setAddressId('')
+                        }}
+                        placeholder={t('withdraw.addressPlaceholder')}
+                        autoComplete="off"
+                        spellCheck={false}
+                        fontFamily="mono"
+                        data-testid="withdraw-address"
+                        data-check={check.state}
+                      />
+                      {addressError ? (
+                        <Field.ErrorText data-testid="withdraw-address-error">{addressError}</Field.ErrorText>
+                      ) : check.state === 'checking' ? (
+                        <Field.HelperText data-testid="withdraw-address-checking">{t('withdraw.checkingAddress')}</Field.HelperText>
+                      ) : check.state === 'valid' ? (
+                        <Field.HelperText color="fg.success" display="flex" alignItems="center" gap="1" data-testid="withdraw-address-valid">
+                          <LuCheck aria-hidden="true" />
+                          {t('withdraw.addressValid', { chain: method })}
+                        </Field.HelperText>
+                      ) : null}
+                    </Field.Root>
+                    <Field.Root>
+                      <Field.Label>{t('withdraw.addressBook')}</Field.Label>
+                      <NativeSelect.Root>
+                        <NativeSelect.Field
+                          value={addressId}
+                          data-testid="address-book-select"
+                          onChange={(e) => {
+                            const id = e.target.value
+                            const entry = chainAddresses.find((a) => a.id === id)
+                            setAddressId(id)
+                            if (entry) {
+                              const parts = savedParts(entry)
+                              setAddress(parts.address)
+                              setMemo(parts.memo)
+                            }
+                          }}
+                        >
+                          <option value="">{t('withdraw.chooseSaved')}</option>
+                          {chainAddresses.map((a) => (
+                            <option key={a.id} value={a.id}>
+                              {`${a.label} · ${a.address}`}
+                            </option>
+                          ))}
+                        </NativeSelect.Field>
+                        <NativeSelect.Indicator />
+                      </NativeSelect.Root>
+                      {/*
+                        Adding an address is a button, not an option of the list: arrow keys change a
+                        native select's value as they move, and would open the add-address modal on the way.
+                      */}
+                      <Button variant="plain" size="sm" alignSelf="flex-start" px="0" color="brand.fg" onClick={() => setAddAddressOpen(true)} data-testid="add-address-link">
+                        <LuPlus aria-hidden="true" />
+                        {t('withdraw.addAddress')}
+                      </Button>
+                    </Field.Root>
+                    {c && c.tagType > 0 ? (
+                      <Field.Root invalid={!!memoError}>
+                        <Field.Label>{t('withdraw.memo')}</Field.Label>
+                        <Input ref={memoRef} name="memo" value={memo} onChange={(e) => setMemo(e.target.value.trim())} data-testid="withdraw-memo" />
+                        {memoError ? <Field.ErrorText data-testid="withdraw-memo-error">{memoError}</Field.ErrorText> : null}
+                      </Field.Root>
+                    ) : null}
+                    {c?.verifyAddress ? (
+                      <Text fontSize="xs" color="fg.muted">
+                        {t('withdraw.verifyOn')}
+                      </Text>
+                    ) : null}
+                  </Stack>
+                )}
+                <Field.Root invalid={!!shownAmountError}>
+                  <Field.Label>{t('amount')}</Field.Label>
+                  <InputGroup
+                    endElement={
+                      <Button size="xs" variant="ghost" onClick={() => setAmount(truncateDecimals(c?.can_withdraw_amount ?? asset.normal_balance, precision))} data-testid="withdraw-all">
+                        {t('all')}
+                      </Button>
+                    }
+                  >
+                    <Input
+                      ref={amountRef}
+                      name="amount"
+                      inputMode="decimal"
+                      value={amount}
+                      onChange={(e) => setAmount(sanitizeAmount(e.target.value, precision))}
+                      placeholder={c ? t('withdraw.amountPlaceholder', { min: formatFixed(c.withdraw_min, 4) }) : ''}
+                      data-testid="withdraw-amount"
+                    />
+                  </InputGroup>
+                  {shownAmountError ? <Field.ErrorText data-testid="withdraw-amount-error">{shownAmountError}</Field.ErrorText> : null}
+                  <Field.HelperText>{t('withdraw.availableLine', { amount: c ? formatFixed(c.can_withdraw_amount, 8) : asset.normal_balance, coin: name })}</Field.HelperText>
+                </Field.Root>
+                <Stack gap="1" borderWidth="1px" rounded="md" p="3">
+                  <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatAtLeast(fee, 2)} ${name}`}</InfoRow>
+                  {c && c.feeMin !== c.feeMax ? <InfoRow label={t('withdraw.feeRange')}>{`${formatAtLeast(c.feeMin, 2)} – ${formatAtLeast(c.feeMax, 2)}`}</InfoRow> : null}
+                  {/* What arrives, only for an amount that can be sent (never for one below the minimum, above a bound or the fee's). */}
+                  {sendable ? <InfoRow label={t('withdraw.receive')} testId="withdraw-receive">{`${formatAtLeast(receive, precision)} ${name}`}</InfoRow> : null}
+                </Stack>
+              </>
             )}
-            <Field.Root>
-              <Field.Label>{t('amount')}</Field.Label>
-              <InputGroup
-                endElement={
-                  <Button size="xs" variant="ghost" onClick={() => setAmount(truncateDecimals(c?.can_withdraw_amount ?? asset.normal_balance, precision))} data-testid="withdraw-all">
-                    {t('all')}
-                  </Button>
-                }
-              >
-                <Input
-                  name="amount"
-                  inputMode="decimal"
-                  value={amount}
-                  onChange={(e) => setAmount(sanitizeAmount(e.target.value, precision))}
-                  placeholder={c ? t('withdraw.amountPlaceholder', { min: formatFixed(c.withdraw_min, 4) }) : ''}
-                  data-testid="withdraw-amount"
-                />
-              </InputGroup>
-              <Field.HelperText>{t('withdraw.availableLine', { amount: c ? formatFixed(c.can_withdraw_amount, 8) : asset.normal_balance, coin: name })}</Field.HelperText>
-            </Field.Root>
-            <Stack gap="1" borderWidth="1px" rounded="md" p="3">
-              <InfoRow label={t('withdraw.fee')} testId="withdraw-fee">{`${formatAtLeast(fee, 2)} ${name}`}</InfoRow>
-              {c && c.feeMin !== c.feeMax ? <InfoRow label={t('withdraw.feeRange')}>{`${formatAtLeast(c.feeMin, 2)} – ${formatAtLeast(c.feeMax, 2)}`}</InfoRow> : null}
-              <InfoRow label={t('withdraw.receive')} testId="withdraw-receive">{isPositive(receive) ? `${formatAtLeast(receive, precision)} ${name}` : '--'}</InfoRow>
-            </Stack>
             {formError ? (
               <Text color="fg.error" fontSize="sm" role="alert" data-testid="withdraw-form-error">
                 {formError}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
+  arrivalMinutes,
+  explorerHref,
   rateLocale,
   shortenAddress,
   splitDepositAddress,
@@ -104,5 +106,26 @@ describe('splitSavedAddress (address_memo of the address book, as the server spl
       address: 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3',
       memo: '7',
     })
+  })
+})
+
+describe('deposit arrival', () => {
+  it('is whole minutes, 0 under a minute, and unknown without a block time', () => {
+    expect(arrivalMinutes(1200)).toBe(20)
+    expect(arrivalMinutes(144)).toBe(2)
+    expect(arrivalMinutes(57)).toBe(0)
+    expect(arrivalMinutes(0)).toBeUndefined()
+    expect(arrivalMinutes(undefined)).toBeUndefined()
+  })
+})
+
+describe('explorer links', () => {
+  it('opens an http(s) page or a path on this site, nothing else', () => {
+    expect(explorerHref('https://mempool.space/tx/ab')).toBe('https://mempool.space/tx/ab')
+    expect(explorerHref('http://127.0.0.1:4000/tx/ab')).toBe('http://127.0.0.1:4000/tx/ab')
+    expect(explorerHref('/dev/chain/tx?chain=BTC&txid=ab')).toBe('/dev/chain/tx?chain=BTC&txid=ab')
+    for (const bad of ['javascript:alert(1)', '//evil.example/tx', '/\\evil.example', 'data:text/html,x', 'tx/ab', '', undefined]) {
+      expect(explorerHref(bad)).toBeUndefined()
+    }
   })
 })

@@ -161,3 +161,26 @@ export function formatTime(ms: number | undefined): string {
   const p = (n: number) => String(n).padStart(2, '0')
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`
 }
+
+/**
+ * A deposit's expected arrival (seconds, the chain's confirmations' worth
+ * of blocks) in whole minutes, rounded, or 0 when it is under a minute;
+ * undefined when the server does not know it.
+ */
+export function arrivalMinutes(seconds: number | undefined): number | undefined {
+  if (!seconds || !Number.isFinite(seconds) || seconds <= 0) return undefined
+  return seconds < 60 ? 0 : Math.round(seconds / 60)
+}
+
+/**
+ * The block-explorer link of a transaction as the server built it from
+ * the chain's template, when it is one the page may open: an http(s) URL,
+ * or a path on this site (the chain simulator's explorer in --dev).
+ * Anything else (a javascript: URL, another site through //) is no link.
+ */
+export function explorerHref(url: string | undefined): string | undefined {
+  const u = (url ?? '').trim()
+  if (/^https?:\/\/[^/\s]/i.test(u)) return u
+  if (u.startsWith('/') && !u.startsWith('//') && !u.startsWith('/\\')) return u
+  return undefined
+}

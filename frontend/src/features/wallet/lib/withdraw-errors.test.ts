@@ -16,11 +16,16 @@ describe('withdraw submit errors (spec §8)', () => {
   })
 })
 
-describe('default method (spec §4)', () => {
-  it('is the first chain, but a withdrawal prefers bank when the second chain is bank', () => {
-    expect(defaultMethod([{ name: 'ERC20' }, { name: 'TRC20' }], 'withdraw')).toBe('ERC20')
-    expect(defaultMethod([{ name: 'TRC20' }, { name: 'Bank' }], 'withdraw')).toBe('Bank')
-    expect(defaultMethod([{ name: 'TRC20' }, { name: 'Bank' }], 'deposit')).toBe('TRC20')
+describe('default method', () => {
+  it('is the only chain; a coin on several chains starts with none until the user picks one', () => {
+    expect(defaultMethod([{ name: 'BTC' }], 'deposit')).toBe('BTC')
+    expect(defaultMethod([{ name: 'Bank' }], 'withdraw')).toBe('Bank')
+    expect(defaultMethod([{ name: 'ERC20' }, { name: 'TRC20' }, { name: 'BEP20' }], 'deposit')).toBe('')
+    expect(defaultMethod([{ name: 'ERC20' }, { name: 'TRC20' }], 'withdraw')).toBe('')
     expect(defaultMethod([], 'withdraw')).toBe('')
+  })
+  it('a withdrawal takes the bank when the second chain is the bank (spec §4)', () => {
+    expect(defaultMethod([{ name: 'TRC20' }, { name: 'Bank' }], 'withdraw')).toBe('Bank')
+    expect(defaultMethod([{ name: 'TRC20' }, { name: 'Bank' }], 'deposit')).toBe('')
   })
 })

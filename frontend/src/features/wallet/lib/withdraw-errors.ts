@@ -21,10 +21,14 @@ export function withdrawErrorText(
 }
 
 /**
- * The method a coin defaults to (spec §4): the first chain, except that a
- * withdrawal prefers bank when the second chain is bank.
+ * The method (chain) a coin starts with in the deposit and withdraw
+ * modals: its only chain. A coin on several chains starts with none, so
+ * the user picks the network the coins travel on (a wrong one can lose
+ * them), except that a withdrawal takes the bank when the second chain is
+ * the bank (spec §4).
  */
 export function defaultMethod(chains: { name: string }[], dir: 'deposit' | 'withdraw'): string {
+  if (chains.length === 1) return chains[0].name
   if (dir === 'withdraw' && chains[1]?.name.toLowerCase() === 'bank') return chains[1].name
-  return chains[0]?.name ?? ''
+  return ''
 }
