@@ -36,6 +36,14 @@ func passwordField(name, v string) error {
 }
 
 // codeField bounds a verification code field (its format is the domain's).
+// tokenField bounds a challenge or reset token (64 hex characters when real).
+func tokenField(v string) error {
+	if len(v) > 128 {
+		return apperr.Param("token: too long")
+	}
+	return nil
+}
+
 func codeField(name string, v FlexString) error {
 	if len(v) > 16 {
 		return apperr.Param(name + ": must be a 6-digit code")
@@ -125,8 +133,8 @@ type ConfirmLoginReq struct {
 
 // Validate bounds the fields.
 func (r *ConfirmLoginReq) Validate() error {
-	if len(r.Token) > 128 {
-		return apperr.Param("token: too long")
+	if err := tokenField(r.Token); err != nil {
+		return err
 	}
 	return codeField("authCode", r.AuthCode)
 }
@@ -138,12 +146,7 @@ type AuthenticatorResetSendReq struct {
 }
 
 // Validate bounds the fields.
-func (r *AuthenticatorResetSendReq) Validate() error {
-	if len(r.Token) > 128 {
-		return apperr.Param("token: too long")
-	}
-	return nil
-}
+func (r *AuthenticatorResetSendReq) Validate() error { return tokenField(r.Token) }
 
 // AuthenticatorResetReq resets a lost authenticator with the e-mail and SMS codes.
 type AuthenticatorResetReq struct {
@@ -154,8 +157,8 @@ type AuthenticatorResetReq struct {
 
 // Validate bounds the fields.
 func (r *AuthenticatorResetReq) Validate() error {
-	if len(r.Token) > 128 {
-		return apperr.Param("token: too long")
+	if err := tokenField(r.Token); err != nil {
+		return err
 	}
 	if err := codeField("emailCode", r.EmailCode); err != nil {
 		return err
@@ -198,8 +201,8 @@ type ResetFinishReq struct {
 
 // Validate bounds the fields.
 func (r *ResetFinishReq) Validate() error {
-	if len(r.Token) > 128 {
-		return apperr.Param("token: too long")
+	if err := tokenField(r.Token); err != nil {
+		return err
 	}
 	return passwordField("loginPword", r.LoginPword)
 }

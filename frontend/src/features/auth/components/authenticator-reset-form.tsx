@@ -1,6 +1,5 @@
 import { Button, Stack, Text } from '@chakra-ui/react'
 import { useState, type FormEvent } from 'react'
-import { LuArrowLeft } from 'react-icons/lu'
 import { CodeInput } from '@/components/form/code-input'
 import { FormField } from '@/components/form/form-field'
 import { SendCodeButton } from '@/components/form/send-code-button'
@@ -8,6 +7,7 @@ import { validateCode, validationMessage } from '@/lib/account-validation'
 import type { TranslateFn } from '@/lib/i18n'
 import { isSuccess, resetAuthenticator, retryAfterOf, sendAuthenticatorResetCodes, type LoginChallenge } from '../api/auth-api'
 import { CodeRow } from './code-row'
+import { BackButton } from './second-factor-form'
 
 /** Props of {@link AuthenticatorResetForm}. */
 export interface AuthenticatorResetFormProps {
@@ -100,10 +100,7 @@ export function AuthenticatorResetForm({ challenge, t, onBack, onSignedIn }: Aut
         <Button type="submit" colorPalette="brand" size="lg" loading={submitting} width="full">
           {t('resetConfirm')}
         </Button>
-        <Button variant="ghost" onClick={onBack} disabled={submitting}>
-          <LuArrowLeft />
-          {t('back')}
-        </Button>
+        <BackButton label={t('back')} onBack={onBack} disabled={submitting} />
       </Stack>
     </form>
   )

@@ -84,10 +84,7 @@ export function SecondFactorForm({ challenge, t, onBack, onResend, onSignedIn }:
         <Button type="submit" colorPalette="brand" size="lg" loading={submitting} width="full">
           {t('confirm')}
         </Button>
-        <Button variant="ghost" onClick={onBack} disabled={submitting}>
-          <LuArrowLeft />
-          {t('back')}
-        </Button>
+        <BackButton label={t('back')} onBack={onBack} disabled={submitting} />
       </Stack>
     </form>
   )
@@ -104,5 +101,15 @@ function ResendButton({ t, onResend }: Pick<SecondFactorFormProps, 't' | 'onRese
       seconds={RESEND_SECONDS}
       onSend={async () => ({ ok: await onResend() })}
     />
+  )
+}
+
+/** Back to the step before, on the sign-in's second steps. */
+export function BackButton({ label, onBack, disabled }: { label: string; onBack: () => void; disabled: boolean }) {
+  return (
+    <Button variant="ghost" onClick={onBack} disabled={disabled}>
+      <LuArrowLeft />
+      {label}
+    </Button>
   )
 }

@@ -1,4 +1,5 @@
 import { cmpDec, fixed, formatDec, mulDec, parseDec, type Dec } from '@/lib/decimal'
+import { rateLocale } from '@/lib/rate-locale'
 import type { RateTables } from '../api/get-rates'
 
 /**
@@ -8,11 +9,7 @@ import type { RateTables } from '../api/get-rates'
  * (prices in USD).
  */
 
-/** The rate table a currency reads (spec §1). */
-export function rateLocale(currency: string): 'mn_MN' | 'en_US' {
-  const c = currency.toUpperCase()
-  return c === 'MNT' || c === 'MONT' ? 'mn_MN' : 'en_US'
-}
+export { rateLocale }
 
 /** The currency the figures are in: MNT for MNT, USD for every other choice (its rates are in USD). */
 export function shownCurrency(currency: string): 'MNT' | 'USD' {

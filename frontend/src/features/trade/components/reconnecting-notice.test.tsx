@@ -1,22 +1,11 @@
 import { act, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { MarketSocket } from '@/lib/market-socket'
-import { FakeSocket } from '@/test/fake-socket'
+import { fakeMarketSocket } from '@/test/fake-market-socket'
 import { renderWithApp } from '@/test/render'
 import { ReconnectingNotice } from './reconnecting-notice'
 
 describe('ReconnectingNotice', () => {
-  const sockets: FakeSocket[] = []
-  const socket = new MarketSocket({
-    url: 'ws://x/ws',
-    create: (u) => {
-      const s = new FakeSocket(u)
-      sockets.push(s)
-      return s
-    },
-    baseDelay: 10,
-    pingInterval: 0,
-  })
+  const { socket, sockets } = fakeMarketSocket({ baseDelay: 10 })
   afterEach(() => socket.close())
 
   it('says "Reconnecting…" while the market socket is down and goes away when it is back', async () => {

@@ -4,6 +4,7 @@
  * and input rules are in '@/lib/decimal'.
  */
 import { formatFixed, multiplyDecimals } from '@/lib/decimal'
+import { rateLocale } from '@/lib/rate-locale'
 
 /** Addresses longer than this are shortened for display (spec §5). */
 export const ADDRESS_SHORT_LIMIT = 37
@@ -122,11 +123,7 @@ export function toChartNumber(value: string | undefined): number {
   return Number.isFinite(n) && n > 0 ? n : 0
 }
 
-/** The valuation locale of a currency (spec §1: MNT uses mn_MN rates, otherwise en_US). */
-export function rateLocale(currency: string): 'mn_MN' | 'en_US' {
-  const c = currency.toUpperCase()
-  return c === 'MNT' || c === 'MONT' ? 'mn_MN' : 'en_US'
-}
+export { rateLocale }
 
 /** A rate table of one locale (BTC, MONT, USDT ... as decimal strings, lang_logo). */
 export type RateTable = Record<string, string>

@@ -2,8 +2,8 @@ import { MarketSocket } from '@/lib/market-socket'
 import { FakeSocket } from '@/test/fake-socket'
 
 /**
- * A market socket over fake WebSockets for the market list's tests: the
- * sockets it opens, oldest first, let a test open, drop and push.
+ * A market socket over fake WebSockets for tests: the sockets it opens,
+ * oldest first, let a test open, drop and push.
  */
 export function fakeMarketSocket(options: { baseDelay?: number } = {}): { socket: MarketSocket; sockets: FakeSocket[] } {
   const sockets: FakeSocket[] = []
