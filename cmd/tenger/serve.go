@@ -25,6 +25,7 @@ import (
 type serveFlags struct {
 	addr, data, web, priceSources string
 	dev, marketMaker              bool
+	history                       time.Duration
 }
 
 func runServe(args []string) error {
@@ -35,6 +36,7 @@ func runServe(args []string) error {
 	fs.BoolVar(&f.dev, "dev", false, "turn on the local simulators and the /dev routes")
 	fs.StringVar(&f.web, "web", "frontend/dist", "directory of the built web app")
 	fs.BoolVar(&f.marketMaker, "market-maker", true, "with --dev, run the market-maker simulator that keeps the seeded pairs trading")
+	fs.DurationVar(&f.history, "seed-history", 72*time.Hour, "with --dev and the market maker, the made-up market history that pairs which never traded start with, so charts are not empty (0: none)")
 	fs.StringVar(&f.priceSources, "price-sources", "", "external sources of the reference prices, e.g. binance,okx (default: the exchange's own books only)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -46,7 +48,7 @@ func runServe(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true, PriceSources: f.priceSources}, log)
+	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true, PriceSources: f.priceSources, DevHistory: f.history}, log)
 	if err != nil {
 		return err
 	}

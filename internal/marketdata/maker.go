@@ -120,6 +120,38 @@ func (m *Maker) usdValue(ctx context.Context, coin string) (decimal.Decimal, boo
 	return decimal.Zero, false
 }
 
+// seedPrice is the price the maker quotes a pair around (the seed table's
+// USDT values of its coins) and those values; ok is false when a coin has
+// none.
+func (m *Maker) seedPrice(ctx context.Context, p markets.Pair) (seed, base, quote decimal.Decimal, ok bool) {
+	bu, ok1 := m.usdValue(ctx, p.Base)
+	qu, ok2 := m.usdValue(ctx, p.Quote)
+	if !ok1 || !ok2 {
+		return decimal.Zero, decimal.Zero, decimal.Zero, false
+	}
+	seed = bu.DivRound(qu, p.PricePrecision)
+	return seed, bu, qu, seed.IsPositive()
+}
+
+// SeedPrices are the prices the maker quotes the pairs around, by symbol,
+// for the history a new install starts with (Service.SeedHistory).
+func (m *Maker) SeedPrices(ctx context.Context) map[string]decimal.Decimal {
+	want := map[string]bool{}
+	for _, s := range m.o.Symbols {
+		want[strings.ToLower(s)] = true
+	}
+	out := map[string]decimal.Decimal{}
+	for _, p := range m.o.Markets.List() {
+		if len(want) > 0 && !want[p.Symbol] {
+			continue
+		}
+		if seed, _, _, ok := m.seedPrice(ctx, p); ok {
+			out[p.Symbol] = seed
+		}
+	}
+	return out
+}
+
 // Setup creates and funds the maker users and fixes the reference prices.
 // Pairs without a seed price are left out.
 func (m *Maker) Setup(ctx context.Context) error {
@@ -141,14 +173,9 @@ func (m *Maker) Setup(ctx context.Context) error {
 		if len(want) > 0 && !want[p.Symbol] {
 			continue
 		}
-		bu, ok1 := m.usdValue(ctx, p.Base)
-		qu, ok2 := m.usdValue(ctx, p.Quote)
-		if !ok1 || !ok2 {
+		seed, bu, qu, ok := m.seedPrice(ctx, p)
+		if !ok {
 			m.o.Log.Info().Str("symbol", p.Symbol).Msg("maker: no seed price, pair skipped")
-			continue
-		}
-		seed := bu.DivRound(qu, p.PricePrecision)
-		if !seed.IsPositive() {
 			continue
 		}
 		m.seed[p.Symbol] = seed

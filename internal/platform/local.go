@@ -3,6 +3,7 @@ package platform
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"time"
@@ -143,6 +144,21 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	if err != nil {
 		return err
 	}
+	var m *marketdata.Maker
+	if maker {
+		m = marketdata.NewMaker(marketdata.MakerOptions{Placer: l.Spot(), Accounts: faucet{led: l.Ledger(), funds: l.SpotFunds()}, Markets: l.Markets,
+			Seed: wallet.SeededPrices(), Last: md.LastPrice, Log: l.Log})
+		if l.Config.DevHistory > 0 {
+			n := uint64(time.Now().UnixNano())
+			seeded, err := md.SeedHistory(ctx, m.SeedPrices(ctx), l.Config.DevHistory, rand.New(rand.NewPCG(n, n>>9|1)))
+			if err != nil {
+				return err
+			}
+			if len(seeded) > 0 {
+				l.Log.Info().Strs("symbols", seeded).Dur("span", l.Config.DevHistory).Msg("market history seeded for the charts")
+			}
+		}
+	}
 	md.Start()
 	// The books the engine recovered replace the depth the market data
 	// stored.
@@ -157,11 +173,9 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	wctx, stopWatch := context.WithCancel(ctx)
 	go l.Markets.Watch(wctx, markets.FileSource{Dir: dataDir}, 2*time.Second, l.Log)
 	l.onClose(func() error { stopWatch(); return nil })
-	if maker {
+	if m != nil {
 		mctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
-		m := marketdata.NewMaker(marketdata.MakerOptions{Placer: l.Spot(), Accounts: faucet{led: l.Ledger(), funds: l.SpotFunds()}, Markets: l.Markets,
-			Seed: wallet.SeededPrices(), Last: md.LastPrice, Log: l.Log})
 		go func() {
 			defer close(done)
 			if err := m.Run(mctx); err != nil && ctx.Err() == nil {

@@ -59,6 +59,10 @@ type Config struct {
 	// (refprice.ParseSources: "binance,okx"; empty: the exchange's own
 	// books only). Only the process that runs the engine polls them.
 	PriceSources string
+	// DevHistory is how much made-up market history the market-maker
+	// simulator gives pairs that never traded, when it starts (local
+	// only; 0: none).
+	DevHistory time.Duration
 }
 
 // Deps are the ports every service is built from.
