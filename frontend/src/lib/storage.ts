@@ -16,6 +16,38 @@ export const FAVOURITES_KEY = 'tenger.market.favourites'
  */
 export const FAVOURITES_OWNER_KEY = 'tenger.market.favouritesOwner'
 
+/**
+ * The trade form's order confirmations a user turned off ('off' when off;
+ * absent, the confirmation is asked): a limit price far from the last price,
+ * and a market order's slippage (features/trade/components/order-form.tsx).
+ */
+export const CONFIRM_FAR_LIMIT_KEY = 'tenger.trade.confirmFarLimit'
+export const CONFIRM_SLIPPAGE_KEY = 'tenger.trade.confirmSlippage'
+
+/** The confirmations of the trade form. */
+export type OrderConfirmation = 'farLimit' | 'slippage'
+
+const CONFIRMATION_KEYS: Record<OrderConfirmation, string> = { farLimit: CONFIRM_FAR_LIMIT_KEY, slippage: CONFIRM_SLIPPAGE_KEY }
+
+/** True unless the user turned the confirmation off (or storage cannot be read). */
+export function getOrderConfirmation(kind: OrderConfirmation): boolean {
+  try {
+    return localStorage.getItem(CONFIRMATION_KEYS[kind]) !== 'off'
+  } catch {
+    return true
+  }
+}
+
+/** Turns a confirmation of the trade form on or off. */
+export function setOrderConfirmation(kind: OrderConfirmation, on: boolean): void {
+  try {
+    if (on) localStorage.removeItem(CONFIRMATION_KEYS[kind])
+    else localStorage.setItem(CONFIRMATION_KEYS[kind], 'off')
+  } catch {
+    // Storage may be unavailable (private mode); the choice then lasts while the page is open.
+  }
+}
+
 /** Storage keys that may hold session tokens; logout clears all of them. */
 export const TOKEN_STORAGE_KEYS = ['token', 'exchange-token', 'tenger.token', 'tenger.challengeToken', 'tenger.resetToken']
 

@@ -1,63 +1,21 @@
 import { Box, Button, EmptyState, Flex, Heading, Input, InputGroup, Skeleton, Stack, Tabs, Text, VStack } from '@chakra-ui/react'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { LuCloudOff, LuInbox, LuSearch, LuStar } from 'react-icons/lu'
-import { useMarketSocketOpen, useResyncAfterReconnect } from '@/features/trade/api/use-market-connection'
 import { useFocusRescue } from '@/features/trade/lib/use-focus-rescue'
 import { ReconnectingNotice } from '@/features/trade/components/reconnecting-notice'
 import { getCurrency } from '@/lib/cookies'
 import { useTexts } from '@/lib/i18n'
 import { getMarketSocket, type MarketSocket } from '@/lib/market-socket'
-import { pairSymbol } from '@/lib/pair-symbol'
 import { marketOverviewQuery } from '../api/get-market-overview'
-import {
-  applyPushedTicker,
-  marketTickersQuery,
-  tickerChannel,
-  TICKERS_POLL_MS,
-  TICKERS_SLOW_POLL_MS,
-  type PairTicker,
-} from '../api/get-market-tickers'
 import { ratesQuery } from '../api/get-rates'
+import { useMarketTickers } from '../api/use-live-tickers'
 import { shownCurrency } from '../lib/fiat'
 import { FAVOURITES_TAB, getMarketTab, openingTab, setMarketTab } from '../lib/market-tab'
 import { marketRows, nextSort, sortRows, type MarketSort, type SortKey } from '../lib/market-rows'
-import { matchesSearch } from '../lib/market-search'
+import { visiblePairs } from '../lib/market-search'
 import { useFavourites } from '../lib/use-favourites'
 import { MarketSortSelect, MarketTable } from './market-table'
-
-/**
- * Keeps the shown pairs' prices live: subscribes their market_{symbol}_ticker
- * channels and writes each push into the tickers query. The tickers poll
- * every 15 s only while the socket is down (and slowly otherwise, for the
- * sparklines). A pair that trades for the first time while the list is open
- * had no line: the tickers are read again once for it, so its line gets the
- * server's 24 points at once rather than at the next slow poll.
- */
-function useLiveTickers(symbols: string[], socket: MarketSocket) {
-  const queryClient = useQueryClient()
-  const key = symbols.join(',')
-  const reread = useRef(new Set<string>())
-  useEffect(() => {
-    if (!key) return
-    const offs = key.split(',').map((symbol) =>
-      socket.subscribe(tickerChannel(symbol), (m) => {
-        let lineless = false
-        queryClient.setQueryData(marketTickersQuery.queryKey, (old: Record<string, PairTicker> | undefined) => {
-          const next = applyPushedTicker(old, symbol, m.tick)
-          const id = pairSymbol(symbol)
-          lineless = old !== undefined && next?.[id]?.close !== undefined && !old[id]?.sparkline.length
-          return next
-        })
-        if (lineless && !reread.current.has(symbol)) {
-          reread.current.add(symbol)
-          void queryClient.refetchQueries({ queryKey: marketTickersQuery.queryKey, exact: true }, { cancelRefetch: false })
-        }
-      }),
-    )
-    return () => offs.forEach((off) => off())
-  }, [key, socket, queryClient])
-}
 
 function Empty({ icon, title, body }: { icon: React.ReactNode; title: string; body: string }) {
   return (
@@ -93,10 +51,6 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
   const { t } = useTexts('home')
   const common = useTexts('common')
   const query = useQuery(marketOverviewQuery)
-  const live = useMarketSocketOpen(socket)
-  // Ticker pushes missed while the socket was down are read again once it is back.
-  useResyncAfterReconnect([marketTickersQuery.queryKey], socket)
-  const tickers = useQuery({ ...marketTickersQuery, refetchInterval: live ? TICKERS_SLOW_POLL_MS : TICKERS_POLL_MS })
   const rates = useQuery(ratesQuery)
   // The currency is chosen in the header, which reloads the page (spec §4).
   const currency = getCurrency()
@@ -116,23 +70,16 @@ export function MarketOverview({ as = 'section', initialTab, socket = getMarketS
   useEffect(() => {
     if (tab === null && groups.length > 0 && activeTab === FAVOURITES_TAB) setTab(FAVOURITES_TAB)
   }, [tab, groups.length, activeTab])
-  const showPrices =
-    groups.some((g) => g.pairs.some((p) => p.close !== undefined)) || Object.values(tickers.data ?? {}).some((x) => x.close !== undefined)
-
   // A search looks through every quote group ("mnt" on the USDT tab finds
-  // BTC/MNT); the Favourites tab searches the favourites only. It matches
-  // symbols, and coin names only at the start of a word (see matchesSearch).
-  const visible = useMemo(() => {
-    const all = groups.flatMap((g) => g.pairs)
-    const q = search.trim().toUpperCase()
-    const base =
-      activeTab === FAVOURITES_TAB ? all.filter((p) => favourites.includes(p.symbol)) : q ? all : (groups.find((g) => g.quote === activeTab)?.pairs ?? [])
-    return q ? base.filter((p) => matchesSearch(p, q)) : base
-  }, [groups, activeTab, favourites, search])
-  useLiveTickers(
+  // BTC/MNT); the Favourites tab searches the favourites only (see visiblePairs).
+  const visible = useMemo(() => visiblePairs(groups, activeTab, favourites, search), [groups, activeTab, favourites, search])
+  // The shown pairs' prices live over the market socket (polled while it is down).
+  const tickers = useMarketTickers(
     visible.map((p) => p.symbol),
     socket,
   )
+  const showPrices =
+    groups.some((g) => g.pairs.some((p) => p.close !== undefined)) || Object.values(tickers.data ?? {}).some((x) => x.close !== undefined)
   const rows = useMemo(() => sortRows(marketRows(visible, tickers.data, rates.data, currency), sort), [visible, tickers.data, rates.data, currency, sort])
 
   let body: React.ReactNode

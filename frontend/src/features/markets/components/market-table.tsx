@@ -8,7 +8,7 @@ import { useTexts, type TranslateFn } from '@/lib/i18n'
 import type { MarketPair } from '../api/get-market-overview'
 import { formatFiatPrice } from '../lib/fiat'
 import { formatPrice, formatVolume } from '../lib/market-format'
-import { SORT_KEYS, type MarketRow, type MarketSort, type SortKey } from '../lib/market-rows'
+import { SORT_KEYS, type MarketRow, type MarketSort, type SortDir, type SortKey } from '../lib/market-rows'
 import { Sparkline } from './sparkline'
 
 /**
@@ -72,17 +72,34 @@ function columnLabel(key: SortKey, t: TranslateFn, currency: string): string {
 }
 
 /**
- * The header of a sortable column: a button that sorts by it (high to low,
- * then low to high, then the server's order), its state in aria-sort and
- * an arrow. Long headers (mn_MN) wrap instead of widening the table.
+ * The header of a sortable column: a button that sorts by it (the caller's
+ * order of clicks; here high to low, then low to high, then the server's
+ * order), its state in aria-sort and an arrow. Long headers (mn_MN) wrap
+ * instead of widening the table. The trade page's market list uses it too.
  */
-function SortHeader({ column, label, sort, onSort }: { column: SortKey; label: string; sort?: MarketSort; onSort: (key: SortKey) => void }) {
+export function SortHeader<K extends string>({
+  column,
+  label,
+  sort,
+  onSort,
+  hideBelow,
+  align = 'end',
+  testId = `sort-${column}`,
+}: {
+  column: K
+  label: string
+  sort?: { key: string; dir: SortDir }
+  onSort: (key: K) => void
+  hideBelow?: 'sm' | 'md' | 'lg' | 'xl'
+  align?: 'start' | 'end'
+  testId?: string
+}) {
   const dir = sort?.key === column ? sort.dir : undefined
   return (
     <Table.ColumnHeader
-      textAlign="end"
+      textAlign={align}
       whiteSpace="normal"
-      hideBelow={HIDE_BELOW[column]}
+      hideBelow={hideBelow}
       aria-sort={dir === 'desc' ? 'descending' : dir === 'asc' ? 'ascending' : undefined}
     >
       <chakra.button
@@ -91,14 +108,14 @@ function SortHeader({ column, label, sort, onSort }: { column: SortKey; label: s
         display="inline-flex"
         alignItems="center"
         gap="1"
-        textAlign="end"
+        textAlign={align}
         fontWeight="inherit"
         color={dir ? 'fg' : 'inherit'}
         cursor="pointer"
         rounded="sm"
         _hover={{ color: 'fg' }}
         focusVisibleRing="outside"
-        data-testid={`sort-${column}`}
+        data-testid={testId}
       >
         {label}
         <Icon boxSize="3" flexShrink="0" color={dir ? 'fg' : 'fg.subtle'} aria-hidden="true">
@@ -196,7 +213,9 @@ export function MarketTable({ rows, favourites, onToggle, showPrices, showTrend,
     if (window.getSelection()?.toString()) return // selecting a price to copy it
     router.history.push(`/trade/${symbol}`)
   }
-  const header = (key: SortKey) => <SortHeader key={key} column={key} label={columnLabel(key, t, currency)} sort={sort} onSort={onSort} />
+  const header = (key: SortKey) => (
+    <SortHeader key={key} column={key} label={columnLabel(key, t, currency)} sort={sort} onSort={onSort} hideBelow={HIDE_BELOW[key]} />
+  )
   const figure = { textAlign: 'end', fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as const
   return (
     <Table.ScrollArea borderWidth="1px" rounded="lg">

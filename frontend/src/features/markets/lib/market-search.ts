@@ -1,4 +1,5 @@
-import type { MarketPair } from '../api/get-market-overview'
+import type { MarketGroup, MarketPair } from '../api/get-market-overview'
+import { FAVOURITES_TAB } from './market-tab'
 
 /** True when a letter or digit (of any script) is at `i` of `text`. */
 function isWordChar(text: string, i: number): boolean {
@@ -27,4 +28,18 @@ export function matchesSearch(pair: Pick<MarketPair, 'name' | 'base' | 'quote' |
   if (name.includes(q) || name.replace(/[^\p{L}\p{N}]/gu, '').includes(q)) return true
   if (pair.base.toUpperCase().includes(q) || pair.quote.toUpperCase().includes(q)) return true
   return atWordStart((pair.longName ?? '').toUpperCase(), q)
+}
+
+/**
+ * The pairs a market list shows on a tab (a quote coin such as 'USDT', or
+ * {@link FAVOURITES_TAB}) for a search: without one, the tab's pairs; with
+ * one, the matching pairs of every quote group ("mnt" on the USDT tab finds
+ * USDT/MNT), except on the Favourites tab, which searches the favourites
+ * only. Favourites are route symbols ('BTC_USDT'), shown in the market's order.
+ */
+export function visiblePairs(groups: MarketGroup[], tab: string, favourites: string[], query: string): MarketPair[] {
+  const q = query.trim().toUpperCase()
+  const all = groups.flatMap((g) => g.pairs)
+  const base = tab === FAVOURITES_TAB ? all.filter((p) => favourites.includes(p.symbol)) : q ? all : (groups.find((g) => g.quote === tab)?.pairs ?? [])
+  return q ? base.filter((p) => matchesSearch(p, q)) : base
 }

@@ -1,9 +1,11 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { useState } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Toaster, toaster } from '@/components/ui/toaster'
 import { renderWithApp } from '@/test/render'
 import { useLiveUserUpdates } from '@/features/live-updates/use-live-user-updates'
 import { FakeSocket } from '@/test/fake-socket'
+import { getMarketSocket } from '@/lib/market-socket'
 import type { OrderView } from '../api/trade-api'
 import { isFinal } from '../lib/order-outcome'
 import { BTC_USDT } from '../test-pair'
@@ -439,6 +441,8 @@ describe('OrderForm follows orders that can end at once', () => {
   /** What the server pushes about order 42 while /order/create runs (a push can beat the answer). */
   let pushOnCreate: Partial<OrderView>[]
   beforeEach(() => {
+    // The form listens to the book on the app's one socket, which outlives a test's components: each test starts a line of its own.
+    getMarketSocket().close()
     FakeSocket.instances = []
     globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket
     document.cookie = 'token=tok-1; path=/'
@@ -563,6 +567,33 @@ describe('OrderForm follows orders that can end at once', () => {
     act(() => pushOrder({ status: 4, type: 'MARKET', price: '0', deal_volume: '0.0004', end_reason: 'ioc_remainder' }))
     expect(await screen.findByText('Market order partly filled')).toBeTruthy()
     expect(screen.getByText(/^0\.000400 BTC was traded/)).toBeTruthy()
+  })
+
+  it('still warns when the host closes the form once the order is placed (the phone sheet)', async () => {
+    function Sheet() {
+      const [open, setOpen] = useState(true)
+      return open ? <OrderForm pair={pair} follow={{ fallbackMs: 150, timeoutMs: 600 }} onPlaced={() => setOpen(false)} /> : null
+    }
+    pushOnCreate = [{ type: 'POST_ONLY' }]
+    renderWithApp(
+      <>
+        <LiveUpdates />
+        <Sheet />
+        <Toaster />
+      </>,
+    )
+    await waitFor(() => expect(FakeSocket.instances).toHaveLength(1))
+    act(() => socket().open())
+    act(() => socket().push({ event_rep: 'auth', status: 'ok' }))
+    await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.55 USDT'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'POST_ONLY' } })
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '30000' } })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await screen.findByText('Order placed')
+    await waitFor(() => expect(screen.queryByTestId('order-form')).toBeNull())
+    act(() => pushOrder({ status: 5, type: 'POST_ONLY', end_reason: 'post_only_would_take' }))
+    expect(await screen.findByText('Post-only order not placed')).toBeTruthy()
   })
 
   it('never looks up a limit order that rests, and stays quiet about it', async () => {
@@ -880,5 +911,400 @@ describe('OrderForm fee rates', () => {
     renderWithApp(<OrderForm pair={pair} />)
     await waitFor(() => expect(screen.getByTestId('available-balance').textContent).toBe('1,000.55 USDT'))
     expect(screen.queryByTestId('fee-rates')).toBeNull()
+  })
+})
+
+/** The book of the estimate and confirmation tests: thin top levels, then a deep one. */
+const book = {
+  asks: [
+    ['30000', '0.001'],
+    ['30300', '0.001'],
+    ['30600', '1'],
+  ],
+  buys: [
+    ['29900', '0.001'],
+    ['29600', '0.001'],
+    ['29000', '1'],
+  ],
+}
+const ticker = { close: '30000', open: '29000', high: '30500', low: '28000', vol: '1', amount: '30000', rose: '0.03' }
+
+/** An API whose book, ticker and balances the form reads; /order/create accepts. */
+function mockMarket(depth: unknown = book) {
+  apiData.mockReset()
+  apiData.mockImplementation(async (path: string) => {
+    if (path.endsWith('/finance/v5/account_balance')) return balances
+    if (path.endsWith('/market/ticker')) return ticker
+    if (path.endsWith('/market/depth')) return depth
+    if (path.endsWith('/order/create')) return { order_id: '5' }
+    return {}
+  })
+}
+const orderCreates = () => apiData.mock.calls.filter(([p]) => p === '/fe-ex-api/order/create').map(([, body]) => body)
+const text = (testId: string) => screen.getByTestId(testId).textContent
+/** Renders the form and waits for its balances, the last price and the book. */
+async function openForm(props: Partial<React.ComponentProps<typeof OrderForm>> = {}) {
+  const r = renderWithApp(<OrderForm pair={pair} {...props} />)
+  await waitFor(() => expect(screen.getByTestId('form-available-quote').textContent).toBe('1,000.55 USDT'))
+  await waitFor(() => expect(apiData).toHaveBeenCalledWith('/fe-ex-api/market/ticker', { symbol: 'btcusdt' }, expect.anything()))
+  await waitFor(() => expect(apiData).toHaveBeenCalledWith('/fe-ex-api/market/depth', expect.objectContaining({ symbol: 'btcusdt', step: 0 }), expect.anything()))
+  return r
+}
+
+describe('OrderForm balances of both coins', () => {
+  beforeEach(() => mockMarket())
+  afterEach(() => {
+    document.cookie = 'lan=en_US; path=/'
+  })
+
+  it("shows both coins' balances at their places, the paying one marked, each with Deposit and Transfer shortcuts", async () => {
+    const { router } = await openForm()
+    expect(text('form-available-base')).toBe('0.053740 BTC')
+    expect(text('form-available-quote')).toBe('1,000.55 USDT')
+    // The paying coin's is the one the form always read out (a buy pays USDT, a sell BTC).
+    expect(screen.getByTestId('form-available-quote').contains(screen.getByTestId('available-balance'))).toBe(true)
+    fireEvent.click(screen.getByTestId('side-sell'))
+    expect(screen.getByTestId('form-available-base').contains(screen.getByTestId('available-balance'))).toBe(true)
+
+    // Each coin's shortcuts open the wallet's deposit or transfer with that coin chosen.
+    expect(screen.getByTestId('form-funds-base').getAttribute('aria-label')).toBe('Deposit or transfer BTC')
+    fireEvent.click(screen.getByTestId('form-funds-base'))
+    expect((await screen.findByTestId('form-deposit')).getAttribute('href')).toBe('/wallet?modal=deposit&coin=BTC')
+    expect(screen.getByTestId('form-deposit').textContent).toBe('Deposit BTC')
+    expect(screen.getByTestId('form-transfer').getAttribute('href')).toBe('/wallet?modal=transfer&coin=BTC')
+    fireEvent.keyDown(screen.getByTestId('form-deposit'), { key: 'Escape' })
+    await waitFor(() => expect(screen.queryByTestId('form-deposit')).toBeNull())
+    fireEvent.click(screen.getByTestId('form-funds-quote'))
+    expect((await screen.findByTestId('form-transfer')).getAttribute('href')).toBe('/wallet?modal=transfer&coin=USDT')
+    fireEvent.click(screen.getByTestId('form-deposit'))
+    await waitFor(() => expect(router.state.location.href).toBe('/wallet?modal=deposit&coin=USDT'))
+  })
+
+  it('says them in Mongolian', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    await openForm()
+    expect(screen.getByTestId('form-funds-quote').getAttribute('aria-label')).toBe('USDT орлого хийх эсвэл шилжүүлэх')
+    fireEvent.click(screen.getByTestId('form-funds-quote'))
+    expect((await screen.findByTestId('form-deposit')).textContent).toBe('USDT орлого хийх')
+    expect(screen.getByTestId('form-transfer').textContent).toBe('USDT шилжүүлэх')
+  })
+})
+
+describe('OrderForm market estimate', () => {
+  beforeEach(() => mockMarket())
+  afterEach(() => {
+    document.cookie = 'lan=en_US; path=/'
+  })
+
+  it('estimates a market buy by total across the asks as it is typed: the average price and the amount it buys', async () => {
+    await openForm()
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    expect(screen.queryByTestId('market-estimate')).toBeNull()
+    fireEvent.change(screen.getByTestId('total-input'), { target: { value: '20' } })
+    // Within the best level: its price.
+    expect(text('est-avg')).toBe('Est. average price ≈ 30,000.00 USDT')
+    expect(text('est-amount')).toBe('Est. amount ≈ 0.000666 BTC')
+    // 30 USDT buys 0.001 at 30,000, 20 more 0.000660 at 30,300: 0.001660 for 49.998 USDT.
+    fireEvent.change(screen.getByTestId('total-input'), { target: { value: '50' } })
+    expect(text('est-avg')).toBe('Est. average price ≈ 30,119.28 USDT')
+    expect(text('est-amount')).toBe('Est. amount ≈ 0.001660 BTC')
+    expect(screen.queryByTestId('est-short')).toBeNull()
+    // Limit orders have no estimate.
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'LIMIT' } })
+    expect(screen.queryByTestId('market-estimate')).toBeNull()
+  })
+
+  it('estimates a market sell across the bids: the average price and the proceeds; and says when the book cannot fill it', async () => {
+    await openForm()
+    fireEvent.click(screen.getByTestId('side-sell'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    // 29.9 + 29.6 + 0.048 × 29,000 = 1,451.50 USDT for 0.05 BTC.
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.05' } })
+    expect(text('est-avg')).toBe('Est. average price ≈ 29,030.00 USDT')
+    expect(text('est-total')).toBe('Est. total ≈ 1,451.50 USDT')
+    // More than the book holds (1.002 BTC).
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '2' } })
+    expect(text('est-short')).toBe('Not enough in the book: only ≈ 1.002000 BTC would fill now')
+    expect(text('est-total')).toBe('Est. total ≈ 29,059.50 USDT')
+  })
+
+  it('estimates the cost of a market buy by amount', async () => {
+    await openForm()
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.click(screen.getByTestId('market-by-amount'))
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.002' } })
+    expect(text('est-avg')).toBe('Est. average price ≈ 30,150.00 USDT')
+    expect(text('est-total')).toBe('Est. total ≈ 60.30 USDT')
+  })
+
+  it('says an empty book cannot fill it, in Mongolian too', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    mockMarket({ asks: [], buys: [] })
+    await openForm()
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.change(screen.getByTestId('total-input'), { target: { value: '50' } })
+    expect(text('est-short')).toBe('Дэвтэрт захиалга хүрэлцэхгүй: биелүүлэх захиалга алга')
+    expect(screen.queryByTestId('est-avg')).toBeNull()
+  })
+})
+
+describe('OrderForm confirmations', () => {
+  beforeEach(() => mockMarket())
+  afterEach(() => {
+    act(() => toaster.remove())
+    document.cookie = 'lan=en_US; path=/'
+  })
+  const dialog = () => screen.queryByTestId('order-confirm-dialog')
+
+  async function limit(side: 'buy' | 'sell', price: string, type = 'LIMIT') {
+    if (side === 'sell') fireEvent.click(screen.getByTestId('side-sell'))
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: type } })
+    if (type === 'STOP_LIMIT') fireEvent.change(screen.getByTestId('stop-price-input'), { target: { value: side === 'buy' ? '30100' : '29900' } })
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: price } })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+  }
+
+  it('sends a limit buy exactly 5% above the last price without asking', async () => {
+    await openForm()
+    await limit('buy', '31500')
+    await waitFor(() => expect(orderCreates()).toHaveLength(1))
+    expect(dialog()).toBeNull()
+  })
+
+  it('asks before a limit buy more than 5% above the last price; Confirm sends it once', async () => {
+    await openForm()
+    await limit('buy', '31600')
+    const d = await screen.findByRole('alertdialog')
+    expect(d).toBe(dialog())
+    expect(text('order-confirm-warning')).toBe('Your buy price is 5.33% above the last price (30,000.00 USDT).')
+    expect(text('order-confirm-summary')).toContain('BTC/USDT · Buy · Limit')
+    expect(text('order-confirm-price')).toBe('31,600.00 USDT')
+    expect(text('order-confirm-amount')).toBe('0.001000 BTC')
+    expect(text('order-confirm-total')).toBe('31.60 USDT')
+    expect(orderCreates()).toHaveLength(0)
+    const confirm = screen.getByTestId('order-confirm')
+    fireEvent.click(confirm)
+    fireEvent.click(confirm)
+    await waitFor(() => expect(orderCreates()).toHaveLength(1))
+    expect(orderCreates()[0]).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'LIMIT', price: '31600', volume: '0.001' })
+    await waitFor(() => expect(dialog()).toBeNull())
+    await new Promise((r) => setTimeout(r, 50))
+    expect(orderCreates()).toHaveLength(1)
+  })
+
+  it('asks before a sell more than 5% below the last price; Cancel sends nothing and returns to the form', async () => {
+    await openForm()
+    await limit('sell', '28500')
+    await waitFor(() => expect(orderCreates()).toHaveLength(1))
+    expect(dialog()).toBeNull()
+    await waitFor(() => expect(value('amount-input')).toBe(''))
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '28499.99' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await screen.findByRole('alertdialog')
+    expect(text('order-confirm-warning')).toBe('Your sell price is 5.00% below the last price (30,000.00 USDT).')
+    fireEvent.click(screen.getByTestId('order-confirm-cancel'))
+    await waitFor(() => expect(dialog()).toBeNull())
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('order-submit')))
+    expect(orderCreates()).toHaveLength(1)
+    // What was typed is still there.
+    expect(value('price-input')).toBe('28499.99')
+    expect(value('amount-input')).toBe('0.001')
+  })
+
+  it.each(['POST_ONLY', 'FOK', 'IOC', 'STOP_LIMIT'])("checks the limit price of a %s order", async (type) => {
+    await openForm()
+    await limit('buy', '32000', type)
+    await screen.findByRole('alertdialog')
+    expect(text('order-confirm-warning')).toBe('Your buy price is 6.67% above the last price (30,000.00 USDT).')
+    if (type === 'STOP_LIMIT') expect(text('order-confirm-stop')).toBe('30,100.00 USDT')
+    fireEvent.click(screen.getByTestId('order-confirm'))
+    await waitFor(() => expect(orderCreates()).toHaveLength(1))
+    expect(orderCreates()[0]).toMatchObject({ type, price: '32000' })
+  })
+
+  it('does not ask when the last price is unknown', async () => {
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return balances
+      if (path.endsWith('/order/create')) return { order_id: '5' }
+      return {}
+    })
+    renderWithApp(<OrderForm pair={pair} />)
+    await waitFor(() => expect(text('available-balance')).toBe('1,000.55 USDT'))
+    await limit('buy', '90000')
+    await waitFor(() => expect(orderCreates()).toHaveLength(1))
+    expect(dialog()).toBeNull()
+  })
+
+  it('asks before a market order whose estimated average is more than 1% from the best price, not at exactly 1%', async () => {
+    mockMarket({
+      asks: [
+        ['30000', '0.001'],
+        ['30600', '0.001'],
+        ['40000', '1'],
+      ],
+      buys: [],
+    })
+    await openForm()
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.click(screen.getByTestId('market-by-amount'))
+    // 0.002 BTC at 30,300 on average: exactly 1% above 30,000.
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.002' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(orderCreates()).toHaveLength(1))
+    expect(dialog()).toBeNull()
+    await waitFor(() => expect(value('amount-input')).toBe(''))
+    // 0.000001 more takes a lot at 40,000: 30,304.85 on average, 1.02% above.
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.002001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await screen.findByRole('alertdialog')
+    expect(text('order-confirm-warning')).toBe('The estimated average price ≈ 30,304.85 USDT is 1.02% worse than the best price (30,000.00 USDT).')
+    expect(text('order-confirm-summary')).toContain('BTC/USDT · Buy · Market')
+    expect(text('order-confirm-amount')).toBe('0.002001 BTC')
+    expect(text('order-confirm-avg')).toBe('30,304.85 USDT')
+    expect(text('order-confirm-est-total')).toBe('60.64 USDT')
+    fireEvent.click(screen.getByTestId('order-confirm'))
+    await waitFor(() => expect(orderCreates()).toHaveLength(2))
+    expect(orderCreates()[1]).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: '0.002001' })
+  })
+
+  it('asks before a market buy by total that walks deep into the book, and Cancel sends nothing', async () => {
+    await openForm()
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.change(screen.getByTestId('total-input'), { target: { value: '400' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await screen.findByRole('alertdialog')
+    expect(text('order-confirm-warning')).toMatch(/^The estimated average price ≈ 30,531\.\d\d USDT is 1\.77% worse than the best price \(30,000\.00 USDT\)\.$/)
+    expect(text('order-confirm-total')).toBe('400.00 USDT')
+    expect(text('order-confirm-est-amount')).toBe('0.013101 BTC')
+    fireEvent.click(screen.getByTestId('order-confirm-cancel'))
+    await waitFor(() => expect(dialog()).toBeNull())
+    await new Promise((r) => setTimeout(r, 50))
+    expect(orderCreates()).toHaveLength(0)
+  })
+
+  it('stops asking after "Don\'t ask again", and the gear turns it back on', async () => {
+    await openForm()
+    await limit('buy', '33000')
+    await screen.findByRole('alertdialog')
+    const dontAsk = screen.getByRole('checkbox', { name: "Don't ask again" }) as HTMLInputElement
+    fireEvent.click(dontAsk)
+    await waitFor(() => expect(screen.getByTestId('order-confirm-dont-ask').getAttribute('data-state')).toBe('checked'))
+    fireEvent.click(screen.getByTestId('order-confirm'))
+    await waitFor(() => expect(orderCreates()).toHaveLength(1))
+    expect(localStorage.getItem('tenger.trade.confirmFarLimit')).toBe('off')
+    await waitFor(() => expect(value('amount-input')).toBe(''))
+
+    // Not asked any more.
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(orderCreates()).toHaveLength(2))
+    expect(dialog()).toBeNull()
+
+    // The settings say so, and turn it back on.
+    fireEvent.click(screen.getByTestId('form-settings'))
+    const far = (await screen.findByTestId('form-settings-farLimit')).querySelector('input')!
+    expect(far.checked).toBe(false)
+    expect((screen.getByTestId('form-settings-slippage').querySelector('input') as HTMLInputElement).checked).toBe(true)
+    expect(screen.getByTestId('form-settings-panel').textContent).toContain('Order confirmations')
+    fireEvent.click(far)
+    await waitFor(() => expect(far.checked).toBe(true))
+    expect(localStorage.getItem('tenger.trade.confirmFarLimit')).toBeNull()
+    await waitFor(() => expect(value('amount-input')).toBe(''))
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await screen.findByRole('alertdialog')
+    expect(orderCreates()).toHaveLength(2)
+  })
+
+  it('skips the slippage question when it is turned off in the settings, and remembers it', async () => {
+    localStorage.setItem('tenger.trade.confirmSlippage', 'off')
+    await openForm()
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.change(screen.getByTestId('total-input'), { target: { value: '400' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(orderCreates()).toHaveLength(1))
+    expect(dialog()).toBeNull()
+    // The far-limit question is still on.
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'LIMIT' } })
+    await limit('buy', '33000')
+    await screen.findByRole('alertdialog')
+  })
+
+  it('turns the slippage question off from the gear', async () => {
+    await openForm()
+    fireEvent.click(screen.getByTestId('form-settings'))
+    const slip = (await screen.findByTestId('form-settings-slippage')).querySelector('input')!
+    fireEvent.click(slip)
+    await waitFor(() => expect(slip.checked).toBe(false))
+    expect(localStorage.getItem('tenger.trade.confirmSlippage')).toBe('off')
+    fireEvent.change(screen.getByTestId('order-type'), { target: { value: 'MARKET' } })
+    fireEvent.change(screen.getByTestId('total-input'), { target: { value: '400' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(orderCreates()).toHaveLength(1))
+    expect(dialog()).toBeNull()
+  })
+
+  it('asks in Mongolian', async () => {
+    document.cookie = 'lan=mn_MN; path=/'
+    await openForm()
+    await limit('sell', '27000')
+    await screen.findByRole('alertdialog')
+    expect(text('order-confirm-warning')).toBe('Таны зарах үнэ сүүлийн үнээс (30,000.00 USDT) 10.00%-иар доогуур байна.')
+    expect(screen.getByTestId('order-confirm').textContent).toBe('Баталгаажуулах')
+    expect(screen.getByTestId('order-confirm-cancel').textContent).toBe('Цуцлах')
+    expect(screen.getByRole('checkbox', { name: 'Дахиж асуухгүй' })).toBeTruthy()
+  })
+})
+
+describe('OrderForm side and onPlaced props', () => {
+  beforeEach(() => mockMarket())
+  afterEach(() => act(() => toaster.remove()))
+  const pressedSide = () => (screen.getByTestId('side-buy').getAttribute('aria-pressed') === 'true' ? 'BUY' : 'SELL')
+
+  it('opens on the side it is given and switches when it changes', async () => {
+    function Harness() {
+      const [side, setSide] = useState<'BUY' | 'SELL'>('SELL')
+      return (
+        <>
+          <button type="button" data-testid="bar-buy" onClick={() => setSide('BUY')} />
+          <button type="button" data-testid="bar-sell" onClick={() => setSide('SELL')} />
+          <OrderForm pair={pair} side={side} />
+        </>
+      )
+    }
+    renderWithApp(<Harness />)
+    await waitFor(() => expect(text('available-balance')).toBe('0.053740 BTC'))
+    expect(pressedSide()).toBe('SELL')
+    expect(text('order-submit')).toBe('Sell BTC')
+    fireEvent.click(screen.getByTestId('bar-buy'))
+    await waitFor(() => expect(pressedSide()).toBe('BUY'))
+    expect(text('available-balance')).toBe('1,000.55 USDT')
+    // The form's own buttons still switch it.
+    fireEvent.click(screen.getByTestId('side-sell'))
+    expect(pressedSide()).toBe('SELL')
+    fireEvent.click(screen.getByTestId('bar-sell'))
+    fireEvent.click(screen.getByTestId('bar-buy'))
+    await waitFor(() => expect(pressedSide()).toBe('BUY'))
+  })
+
+  it('calls onPlaced once an order is accepted, and not for a failed one', async () => {
+    const onPlaced = vi.fn()
+    await openForm({ onPlaced })
+    fireEvent.change(screen.getByTestId('price-input'), { target: { value: '30000' } })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(onPlaced).toHaveBeenCalledTimes(1))
+    apiData.mockImplementation(async (path: string) => {
+      if (path.endsWith('/finance/v5/account_balance')) return balances
+      if (path.endsWith('/order/create')) throw new Error('Error: Network error')
+      return {}
+    })
+    fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.001' } })
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(orderCreates()).toHaveLength(2))
+    await new Promise((r) => setTimeout(r, 50))
+    expect(onPlaced).toHaveBeenCalledTimes(1)
   })
 })

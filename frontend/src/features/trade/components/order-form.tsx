@@ -1,6 +1,24 @@
-import { Box, Button, chakra, Field, HStack, Input, InputGroup, NativeSelect, Skeleton, Slider, Stack, Text, VisuallyHidden } from '@chakra-ui/react'
+import {
+  Box,
+  Button,
+  chakra,
+  Field,
+  HStack,
+  IconButton,
+  Input,
+  Menu,
+  NativeSelect,
+  Popover,
+  Skeleton,
+  Slider,
+  Stack,
+  Switch,
+  Text,
+  VisuallyHidden,
+} from '@chakra-ui/react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { LuArrowDownToLine, LuArrowLeftRight, LuCirclePlus, LuSettings2 } from 'react-icons/lu'
 import { BusyButton } from '@/components/form/busy-button'
 import { AppLink } from '@/components/layout/app-link'
 import { TOAST_DURATION_MS, toaster } from '@/components/ui/toaster'
@@ -9,20 +27,26 @@ import { useTexts } from '@/lib/i18n'
 import { notifyError } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
+import { getOrderConfirmation, setOrderConfirmation, type OrderConfirmation } from '@/lib/storage'
 import { balanceQuery, createOrder, feeRateQuery, orderDetail, tickerQuery, type TradePair } from '../api/trade-api'
+import { useLiveDepth } from '../api/use-live-depth'
 import { fixed, groupThousands, placesOf, ratePercent, truncated } from '@/lib/decimal'
+import { estimateMarket, slippageBeyond, type BookLevel, type MarketEstimate } from '../lib/market-estimate'
 import {
   amountFor,
   availablePlaces,
   buildOrderRequest,
+  farFromLast,
   hasPrice,
   isMarketBuyByAmount,
   isQuoteEntry,
+  marketBuyHold,
   ORDER_TYPES,
   PERCENT_MARKS,
   STOP_REACHED_KEYS,
   percentFill,
   percentOfBalance,
+  SLIPPAGE_PERCENT,
   totalFor,
   totalPlaces,
   validateOrder,
@@ -34,6 +58,7 @@ import {
   type OrderType,
 } from '../lib/order-form'
 import { outcomeWarning, watchOrder, type FollowOptions } from '../lib/order-outcome'
+import { OrderConfirmDialog, type OrderConfirmContent, type SummaryRow } from './order-confirm-dialog'
 import { useNumberInput } from './use-number-input'
 
 /**
@@ -54,14 +79,16 @@ export interface PickedPrice {
 }
 
 /**
- * A number input of the form. It never holds an invalid number: what is typed
- * or pasted is cleaned (digits and one point, the field's decimals), and when
- * that changed it a short note under the field says why ("Only digits and one
- * decimal point", "At most 2 decimals for this pair"). The note stays while
- * the value is the one it explains and goes with the next change; it is the
- * field's helper text (so the input is described by it) and is also read out
- * at once through a live region that is always there (one added with its
- * words is not reliably announced).
+ * A number input of the form, compact as on the big exchanges: its label at
+ * the start of the box, the number at the end and the coin after it. It
+ * never holds an invalid number: what is typed or pasted is cleaned (digits
+ * and one point, the field's decimals), and when that changed it a short
+ * note under the field says why ("Only digits and one decimal point", "At
+ * most 2 decimals for this pair"). The note stays while the value is the
+ * one it explains and goes with the next change; it is the field's helper
+ * text (so the input is described by it) and is also read out at once
+ * through a live region that is always there (one added with its words is
+ * not reliably announced).
  */
 function NumberField({
   label,
@@ -85,13 +112,29 @@ function NumberField({
 }) {
   const { noticeText, onInput, onBlur } = useNumberInput(value, places, onChange)
   return (
-    <Field.Root invalid={!!error}>
-      <Field.Label fontSize="xs" color="fg.muted">
-        {label}
-      </Field.Label>
-      <InputGroup endElement={<Text fontSize="xs" color="fg.muted">{coin}</Text>}>
+    <Field.Root invalid={!!error} gap="1">
+      <HStack
+        w="full"
+        h="9"
+        px="2.5"
+        gap="2"
+        borderWidth="1px"
+        borderColor={error ? 'border.error' : 'border'}
+        rounded="l2"
+        _focusWithin={{ borderColor: error ? 'border.error' : 'brand.focusRing', outline: '1px solid', outlineColor: error ? 'border.error' : 'brand.focusRing' }}
+      >
+        <Field.Label fontSize="xs" color="fg.muted" fontWeight="normal" flexShrink={0} whiteSpace="nowrap" m="0">
+          {label}
+        </Field.Label>
         <Input
-          size="sm"
+          unstyled
+          flex="1"
+          minW="0"
+          h="full"
+          bg="transparent"
+          outline="none"
+          textAlign="end"
+          fontSize="sm"
           inputMode="decimal"
           autoComplete="off"
           value={value}
@@ -100,7 +143,10 @@ function NumberField({
           onBlur={onBlur}
           fontVariantNumeric="tabular-nums"
         />
-      </InputGroup>
+        <Text fontSize="xs" color="fg.muted" flexShrink={0}>
+          {coin}
+        </Text>
+      </HStack>
       {error && <Field.ErrorText data-testid={`${testId}-error`}>{error}</Field.ErrorText>}
       {(noticeText || hint) && (
         <Field.HelperText data-testid={`${testId}-hint`}>
@@ -210,6 +256,137 @@ function PercentSlider({ value, onChange, disabled, label }: { value: number; on
   )
 }
 
+/**
+ * The Deposit and Transfer shortcuts of a coin: a small menu beside its
+ * balance whose links open the wallet's deposit or transfer with the coin
+ * chosen (the wallet reads ?modal=deposit|transfer&coin=). Not portalled, so
+ * it also works inside a sheet or dialog that holds the form; fixed, so the
+ * form's panel does not clip it.
+ */
+function FundsMenu({ coin, which }: { coin: string; which: 'base' | 'quote' }) {
+  const { t } = useTexts('trade')
+  const q = encodeURIComponent(coin)
+  return (
+    <Menu.Root positioning={{ placement: 'bottom-end', strategy: 'fixed' }} lazyMount unmountOnExit>
+      <Menu.Trigger asChild>
+        <IconButton
+          type="button"
+          variant="ghost"
+          size="2xs"
+          minW="5"
+          h="5"
+          color="fg.muted"
+          aria-label={t('form.funds.label', { coin })}
+          title={t('form.funds.label', { coin })}
+          data-testid={`form-funds-${which}`}
+        >
+          <LuCirclePlus aria-hidden="true" />
+        </IconButton>
+      </Menu.Trigger>
+      <Menu.Positioner>
+        <Menu.Content minW="40" aria-label={t('form.funds.label', { coin })}>
+          <Menu.Item value="deposit" asChild>
+            <AppLink href={`/wallet?modal=deposit&coin=${q}`} _hover={{ textDecoration: 'none' }} data-testid="form-deposit">
+              <LuArrowDownToLine aria-hidden="true" />
+              {t('form.funds.deposit', { coin })}
+            </AppLink>
+          </Menu.Item>
+          <Menu.Item value="transfer" asChild>
+            <AppLink href={`/wallet?modal=transfer&coin=${q}`} _hover={{ textDecoration: 'none' }} data-testid="form-transfer">
+              <LuArrowLeftRight aria-hidden="true" />
+              {t('form.funds.transfer', { coin })}
+            </AppLink>
+          </Menu.Item>
+        </Menu.Content>
+      </Menu.Positioner>
+    </Menu.Root>
+  )
+}
+
+/**
+ * What a market order would do against the book, under the fields: the
+ * estimated average price, and the estimated total (a sell's proceeds, a
+ * buy by amount's cost) or, for a buy by total, the amount it buys; and
+ * when the book (or a buy by amount's held funds) cannot fill it all, so.
+ */
+function EstimateLines({ estimate, pair, byTotal, amountPlaces }: { estimate: MarketEstimate; pair: TradePair; byTotal: boolean; amountPlaces: number }) {
+  const { t } = useTexts('trade')
+  const filled = !!estimate.avgPrice
+  return (
+    <Stack gap="0" fontSize="xs" color="fg.muted" fontVariantNumeric="tabular-nums" data-testid="market-estimate">
+      {filled && <Text data-testid="est-avg">{t('form.estimate.avgPrice', { price: fixed(estimate.avgPrice, pair.pricePrecision), coin: pair.quote })}</Text>}
+      {filled &&
+        (byTotal ? (
+          <Text data-testid="est-amount">{t('form.estimate.amount', { amount: fixed(estimate.amount, amountPlaces), coin: pair.base })}</Text>
+        ) : (
+          <Text data-testid="est-total">{t('form.estimate.total', { total: fixed(estimate.total, totalPlaces(pair)), coin: pair.quote })}</Text>
+        ))}
+      {estimate.short && (
+        <Text color="fg.warning" data-testid="est-short">
+          {filled ? t('form.estimate.short', { amount: fixed(estimate.amount, amountPlaces), coin: pair.base }) : t('form.estimate.empty')}
+        </Text>
+      )}
+      {estimate.fundsOut && (
+        <Text color="fg.warning" data-testid="est-funds">
+          {t('form.estimate.funds', { amount: fixed(estimate.amount, amountPlaces), coin: pair.quote, base: pair.base })}
+        </Text>
+      )}
+    </Stack>
+  )
+}
+
+/** Which confirmations the form asks for (both unless turned off). */
+type ConfirmSettings = Record<OrderConfirmation, boolean>
+
+/**
+ * The gear beside the order type: "Order confirmations", with a switch for
+ * each (a limit price far from the last price, a market order's slippage),
+ * kept in local storage. Not portalled (see {@link FundsMenu}).
+ */
+function OrderSettings({ value, onChange }: { value: ConfirmSettings; onChange: (kind: OrderConfirmation, on: boolean) => void }) {
+  const { t } = useTexts('trade')
+  return (
+    <Popover.Root positioning={{ placement: 'bottom-end', strategy: 'fixed' }} lazyMount unmountOnExit>
+      <Popover.Trigger asChild>
+        <IconButton type="button" variant="outline" size="sm" aria-label={t('form.settings.label')} title={t('form.settings.label')} data-testid="form-settings">
+          <LuSettings2 aria-hidden="true" />
+        </IconButton>
+      </Popover.Trigger>
+      <Popover.Positioner>
+        <Popover.Content w="min(18rem, calc(100vw - 2rem))" data-testid="form-settings-panel">
+          <Popover.Body p="3">
+            <Stack gap="2" fontSize="xs">
+              <Popover.Title fontSize="sm" fontWeight="semibold">
+                {t('form.settings.label')}
+              </Popover.Title>
+              <Popover.Description color="fg.muted">{t('form.settings.hint')}</Popover.Description>
+              {(['farLimit', 'slippage'] as const).map((kind) => (
+                <Switch.Root
+                  key={kind}
+                  size="sm"
+                  checked={value[kind]}
+                  onCheckedChange={(e) => onChange(kind, e.checked)}
+                  display="flex"
+                  justifyContent="space-between"
+                  alignItems="center"
+                  gap="3"
+                  data-testid={`form-settings-${kind}`}
+                >
+                  <Switch.Label fontWeight="normal" fontSize="xs">
+                    {t(`form.settings.${kind}`)}
+                  </Switch.Label>
+                  <Switch.HiddenInput />
+                  <Switch.Control flexShrink={0} />
+                </Switch.Root>
+              ))}
+            </Stack>
+          </Popover.Body>
+        </Popover.Content>
+      </Popover.Positioner>
+    </Popover.Root>
+  )
+}
+
 /** Props of {@link OrderForm}. */
 export interface OrderFormProps {
   pair: TradePair
@@ -221,20 +398,41 @@ export interface OrderFormProps {
   best?: BestPrices
   /** How placed orders are followed up (the default waits about 5 s for the push that ends them; tests shorten it). */
   follow?: Omit<FollowOptions, 'signal'>
+  /**
+   * The side to show: when given, and whenever it changes, the form switches
+   * to it (the phone layout opens the form from its Buy and Sell bar).
+   */
+  side?: OrderSide
+  /** Called after an order was accepted (the phone sheet closes then). */
+  onPlaced?: () => void
 }
 
 /** Buy/Sell order form of spec §9 (or a sign-in prompt for anonymous users). */
-export function OrderForm({ pair, picked, best, follow }: OrderFormProps) {
+export function OrderForm(props: OrderFormProps) {
   const { isSignedIn, isLoading } = useUserInfo()
   if (isLoading) return <Skeleton h="72" m="3" rounded="md" />
-  if (!isSignedIn) return <SignInPrompt symbol={pair.routeSymbol} />
-  return <SignedInOrderForm pair={pair} picked={picked} best={best} follow={follow} />
+  if (!isSignedIn) return <SignInPrompt symbol={props.pair.routeSymbol} />
+  return <SignedInOrderForm {...props} />
 }
 
-function SignedInOrderForm({ pair, picked, best, follow }: OrderFormProps) {
+/** The levels a market order would take (asks for a buy, bids for a sell), or undefined while the book is unknown. */
+function sideLevels(depth: unknown, side: OrderSide): readonly BookLevel[] | undefined {
+  if (typeof depth !== 'object' || depth === null) return undefined
+  const levels = (depth as Record<string, unknown>)[side === 'BUY' ? 'asks' : 'buys']
+  return Array.isArray(levels) ? (levels as BookLevel[]) : undefined
+}
+
+/** A confirmation being asked: for which order and why. */
+interface PendingConfirm {
+  draft: OrderDraft
+  kind: OrderConfirmation
+  content: OrderConfirmContent
+}
+
+function SignedInOrderForm({ pair, picked, best, follow, side: sideProp, onPlaced }: OrderFormProps) {
   const { t } = useTexts('trade')
   const queryClient = useQueryClient()
-  const [side, setSide] = useState<OrderSide>('BUY')
+  const [side, setSide] = useState<OrderSide>(sideProp ?? 'BUY')
   const [type, setType] = useState<OrderType>('LIMIT')
   const [price, setPrice] = useState('')
   const [stopPrice, setStopPrice] = useState('')
@@ -252,6 +450,19 @@ function SignedInOrderForm({ pair, picked, best, follow }: OrderFormProps) {
   // stop-limit whose stop it has already reached is refused before it is sent.
   const { data: ticker } = useQuery(tickerQuery(pair.symbol))
   const lastPrice = ticker?.close ?? pair.close
+  // The unmerged book (kept live by its depth channel, shared with the
+  // page's best prices): a market order is estimated against it.
+  const { data: depth } = useLiveDepth(pair.symbol, 0)
+  const [confirmOn, setConfirmOn] = useState<ConfirmSettings>(() => ({
+    farLimit: getOrderConfirmation('farLimit'),
+    slippage: getOrderConfirmation('slippage'),
+  }))
+  const changeConfirm = (kind: OrderConfirmation, on: boolean) => {
+    setOrderConfirmation(kind, on)
+    setConfirmOn((c) => ({ ...c, [kind]: on }))
+  }
+  const [pending, setPending] = useState<PendingConfirm | null>(null)
+  const submitButton = useRef<HTMLButtonElement>(null)
 
   // The balances could not be read (and none were read before): unknown, not zero.
   const balanceFailed = balances.isError && !balances.data
@@ -280,6 +491,17 @@ function SignedInOrderForm({ pair, picked, best, follow }: OrderFormProps) {
   const byAmount = isMarketBuyByAmount(draft)
   const pct = byAmount ? 0 : (sliderPct ?? percentOfBalance(draft, available))
   const hasBalance = (Number(available) || 0) > 0
+  const baseAvailable = balances.data ? (balances.data[pair.base] ?? '0') : undefined
+  const quoteAvailable = balances.data ? (balances.data[pair.quote] ?? '0') : undefined
+
+  // What a market order would do against the book as it stands.
+  const levels = type === 'MARKET' ? sideLevels(depth, side) : undefined
+  const estimate = useMemo<MarketEstimate | undefined>(() => {
+    if (!levels) return undefined
+    if (quoteEntry) return estimateMarket(levels, { total }, { lot: pair.lotSize })
+    const budget = byAmount ? marketBuyHold(amount, available, lastPrice) : undefined
+    return estimateMarket(levels, { amount }, { lot: pair.lotSize, budget })
+  }, [levels, quoteEntry, byAmount, total, amount, available, lastPrice, pair.lotSize])
 
   const fillPercent = (p: number, at: { type: OrderType; price: string }) => {
     if (p <= 0) {
@@ -314,9 +536,15 @@ function SignedInOrderForm({ pair, picked, best, follow }: OrderFormProps) {
     setAmount('')
     setTotal('')
     setSliderPct(null)
+    setPending(null)
   }, [pair.symbol])
+  // The side asked for by the page (the phone's Buy and Sell bar).
+  useEffect(() => {
+    if (sideProp && sideProp !== side) switchSide(sideProp)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [sideProp])
 
-  // Follow-ups of placed orders stop when the form goes away.
+  // Follow-ups of placed orders stop when the form goes away (unless its host closes it on purpose: see onPlaced).
   const following = useRef<AbortController | null>(null)
   useEffect(() => () => following.current?.abort(), [])
 
@@ -331,8 +559,11 @@ function SignedInOrderForm({ pair, picked, best, follow }: OrderFormProps) {
       // that ends at once with nothing filled replaces "placed" with why.
       // The follow-up listens from before the order is sent, as the push
       // that ends it can come before the answer.
+      // A host that closes the form once an order is placed (the phone's
+      // sheet) lets the follow-up outlive it (it ends by itself within
+      // seconds), so that the order's outcome is still said.
       following.current ??= new AbortController()
-      const watch = watchOrder({ ...follow, signal: following.current.signal })
+      const watch = watchOrder({ ...follow, signal: onPlaced ? undefined : following.current.signal })
       try {
         return { placed: await createOrder(buildOrderRequest(d, pair)), watch }
       } catch (e) {
@@ -347,6 +578,7 @@ function SignedInOrderForm({ pair, picked, best, follow }: OrderFormProps) {
       setSliderPct(null)
       setShowErrors(false)
       refresh()
+      onPlaced?.()
       const orderId = data?.order_id
       if (!orderId) {
         watch.stop()
@@ -392,165 +624,266 @@ function SignedInOrderForm({ pair, picked, best, follow }: OrderFormProps) {
     setShowErrors(false)
   }
 
+  /** The figures of the order the confirmation shows. */
+  const summaryRows = (d: OrderDraft): SummaryRow[] => {
+    const rows: SummaryRow[] = []
+    const quote = (v: string) => `${fixed(v, pair.pricePrecision)} ${pair.quote}`
+    const base = (v: string) => `${fixed(v, amountPlaces)} ${pair.base}`
+    const money = (v: string) => `${fixed(v, totalPlaces(pair))} ${pair.quote}`
+    if (d.type === 'STOP_LIMIT') rows.push({ label: t('form.stopPrice'), value: quote(d.stopPrice), testId: 'order-confirm-stop' })
+    if (hasPrice(d.type)) {
+      // The total as the form's field shows it.
+      const value = totalFor(d.amount, d.price, pair)
+      rows.push({ label: t('form.price'), value: quote(d.price), testId: 'order-confirm-price' })
+      rows.push({ label: t('form.amount'), value: base(d.amount), testId: 'order-confirm-amount' })
+      if (value) rows.push({ label: t('form.total'), value: money(value), testId: 'order-confirm-total' })
+      return rows
+    }
+    if (isQuoteEntry(d)) rows.push({ label: t('form.total'), value: money(d.total), testId: 'order-confirm-total' })
+    else rows.push({ label: t('form.amount'), value: base(d.amount), testId: 'order-confirm-amount' })
+    if (estimate?.avgPrice) {
+      rows.push({ label: t('form.confirm.estAvg'), value: quote(estimate.avgPrice), testId: 'order-confirm-avg' })
+      if (isQuoteEntry(d)) rows.push({ label: t('form.confirm.estAmount'), value: base(estimate.amount), testId: 'order-confirm-est-amount' })
+      else rows.push({ label: t('form.confirm.estTotal'), value: money(estimate.total), testId: 'order-confirm-est-total' })
+    }
+    return rows
+  }
+
+  /** The confirmation a valid draft needs before it is sent (one the user has not turned off), if any. */
+  const confirmationFor = (d: OrderDraft): PendingConfirm | undefined => {
+    const heading = `${pair.showName} · ${t(d.side === 'BUY' ? 'form.buy' : 'form.sell')} · ${t(`form.types.${d.type}`)}`
+    if (hasPrice(d.type)) {
+      const far = confirmOn.farLimit ? farFromLast(d.side, d.price, lastPrice) : undefined
+      if (!far) return undefined
+      const warning = t(far.direction === 'above' ? 'form.confirm.farAbove' : 'form.confirm.farBelow', {
+        percent: far.percent,
+        last: fixed(lastPrice, pair.pricePrecision),
+        coin: pair.quote,
+      })
+      return { draft: d, kind: 'farLimit', content: { warning, heading, rows: summaryRows(d) } }
+    }
+    const slip = confirmOn.slippage ? slippageBeyond(d.side, estimate, SLIPPAGE_PERCENT) : undefined
+    if (!slip || !estimate?.avgPrice) return undefined
+    let warning = t('form.confirm.slippage', {
+      avg: fixed(estimate.avgPrice, pair.pricePrecision),
+      best: fixed(estimate.bestPrice, pair.pricePrecision),
+      percent: slip,
+      coin: pair.quote,
+    })
+    if (estimate.short) warning += ` ${t('form.estimate.short', { amount: fixed(estimate.amount, amountPlaces), coin: pair.base })}`
+    return { draft: d, kind: 'slippage', content: { warning, heading, rows: summaryRows(d) } }
+  }
+
   const submit = (e: React.FormEvent) => {
     e.preventDefault()
     setShowErrors(true)
-    if (errors.length === 0) mutation.mutate(draft)
+    if (errors.length > 0) return
+    const ask = confirmationFor(draft)
+    if (ask) setPending(ask)
+    else mutation.mutate(draft)
+  }
+
+  const confirmPending = (dontAsk: boolean) => {
+    if (!pending) return
+    if (dontAsk) changeConfirm(pending.kind, false)
+    setPending(null)
+    mutation.mutate(pending.draft)
   }
 
   return (
-    <chakra.form onSubmit={submit} p="3" data-testid="order-form" noValidate>
-      <Stack gap="3">
-        <HStack gap="0" borderWidth="1px" rounded="md" p="0.5">
-          {(['BUY', 'SELL'] as const).map((s) => (
-            <Button
-              key={s}
-              type="button"
-              flex="1"
-              size="sm"
-              variant={side === s ? 'solid' : 'ghost'}
-              bg={side === s ? SIDE_COLORS[s].bg : undefined}
-              color={side === s ? SIDE_COLORS[s].color : undefined}
-              aria-pressed={side === s}
-              data-testid={`side-${s.toLowerCase()}`}
-              onClick={() => switchSide(s)}
-            >
-              {t(s === 'BUY' ? 'form.buy' : 'form.sell')}
-            </Button>
-          ))}
-        </HStack>
-        <NativeSelect.Root size="sm">
-          <NativeSelect.Field
-            aria-label={t('form.type')}
-            data-testid="order-type"
-            value={type}
-            onChange={(e) => {
-              setType(e.target.value as OrderType)
-              setShowErrors(false)
-            }}
-          >
-            {ORDER_TYPES.map((ot) => (
-              <option key={ot} value={ot}>
-                {t(`form.types.${ot}`)}
-              </option>
-            ))}
-          </NativeSelect.Field>
-          <NativeSelect.Indicator />
-        </NativeSelect.Root>
-        {type === 'MARKET' && side === 'BUY' && (
-          <HStack gap="0" borderWidth="1px" rounded="md" p="0.5" role="group" aria-label={t('form.marketBy.label')} data-testid="market-by">
-            {(['total', 'amount'] as const).map((m) => (
+    <>
+      <chakra.form onSubmit={submit} p="3" data-testid="order-form" noValidate>
+        <Stack gap="2.5">
+          <HStack gap="0" borderWidth="1px" rounded="md" p="0.5">
+            {(['BUY', 'SELL'] as const).map((s) => (
               <Button
-                key={m}
+                key={s}
                 type="button"
                 flex="1"
-                size="xs"
-                variant={marketBy === m ? 'subtle' : 'ghost'}
-                aria-pressed={marketBy === m}
-                data-testid={`market-by-${m}`}
-                onClick={() => switchMarketBy(m)}
+                size="sm"
+                variant={side === s ? 'solid' : 'ghost'}
+                bg={side === s ? SIDE_COLORS[s].bg : undefined}
+                color={side === s ? SIDE_COLORS[s].color : undefined}
+                aria-pressed={side === s}
+                data-testid={`side-${s.toLowerCase()}`}
+                onClick={() => switchSide(s)}
               >
-                {t(`form.marketBy.${m}`, { coin: m === 'total' ? pair.quote : pair.base })}
+                {t(s === 'BUY' ? 'form.buy' : 'form.sell')}
               </Button>
             ))}
           </HStack>
-        )}
-        <HStack justify="space-between" fontSize="xs" gap="2">
-          <Text color="fg.muted">{t('form.available')}</Text>
-          {balanceFailed ? (
-            // Not "0": a balance that could not be read is said to be unknown, with a way to read it again.
-            <HStack gap="1" data-testid="available-balance-error">
-              <Text color="fg.error" data-testid="available-balance">
-                {t('form.balanceError')}
-              </Text>
-              <Button
-                type="button"
-                size="2xs"
-                variant="ghost"
-                colorPalette="brand"
-                loading={balances.isFetching}
-                onClick={() => void balances.refetch()}
-                data-testid="available-balance-retry"
+          <HStack gap="1.5">
+            <NativeSelect.Root size="sm" flex="1" minW="0">
+              <NativeSelect.Field
+                aria-label={t('form.type')}
+                data-testid="order-type"
+                value={type}
+                onChange={(e) => {
+                  setType(e.target.value as OrderType)
+                  setShowErrors(false)
+                }}
               >
-                {t('form.balanceRetry')}
-              </Button>
+                {ORDER_TYPES.map((ot) => (
+                  <option key={ot} value={ot}>
+                    {t(`form.types.${ot}`)}
+                  </option>
+                ))}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+            <OrderSettings value={confirmOn} onChange={changeConfirm} />
+          </HStack>
+          {type === 'MARKET' && side === 'BUY' && (
+            <HStack gap="0" borderWidth="1px" rounded="md" p="0.5" role="group" aria-label={t('form.marketBy.label')} data-testid="market-by">
+              {(['total', 'amount'] as const).map((m) => (
+                <Button
+                  key={m}
+                  type="button"
+                  flex="1"
+                  size="xs"
+                  variant={marketBy === m ? 'subtle' : 'ghost'}
+                  aria-pressed={marketBy === m}
+                  data-testid={`market-by-${m}`}
+                  onClick={() => switchMarketBy(m)}
+                >
+                  {t(`form.marketBy.${m}`, { coin: m === 'total' ? pair.quote : pair.base })}
+                </Button>
+              ))}
+            </HStack>
+          )}
+          {balanceFailed ? (
+            <HStack justify="space-between" fontSize="xs" gap="2">
+              <Text color="fg.muted">{t('form.available')}</Text>
+              {/* Not "0": a balance that could not be read is said to be unknown, with a way to read it again. */}
+              <HStack gap="1" data-testid="available-balance-error">
+                <Text color="fg.error" data-testid="available-balance">
+                  {t('form.balanceError')}
+                </Text>
+                <Button
+                  type="button"
+                  size="2xs"
+                  variant="ghost"
+                  colorPalette="brand"
+                  loading={balances.isFetching}
+                  onClick={() => void balances.refetch()}
+                  data-testid="available-balance-retry"
+                >
+                  {t('form.balanceRetry')}
+                </Button>
+              </HStack>
             </HStack>
           ) : (
-            <Text fontVariantNumeric="tabular-nums" data-testid="available-balance">
-              {balances.isLoading ? '…' : `${truncated(available ?? '0', availablePlaces(pair, side))} ${payCoin}`}
+            // Both coins' balances, each with its Deposit and Transfer shortcuts; the one this side pays with stands out.
+            <Stack gap="0" fontSize="xs" data-testid="form-balances">
+              {(['base', 'quote'] as const).map((which, i) => {
+                const coin = which === 'base' ? pair.base : pair.quote
+                const pays = coin === payCoin
+                const text = balances.isLoading
+                  ? '…'
+                  : `${truncated((which === 'base' ? baseAvailable : quoteAvailable) ?? '0', availablePlaces(pair, which === 'base' ? 'SELL' : 'BUY'))} ${coin}`
+                return (
+                  <HStack key={which} justify="space-between" gap="2" minH="5">
+                    <Text color="fg.muted" flexShrink={0}>
+                      {i === 0 ? t('form.available') : ''}
+                    </Text>
+                    <HStack gap="0.5" minW="0">
+                      <Text
+                        fontVariantNumeric="tabular-nums"
+                        color={pays ? 'fg' : 'fg.muted'}
+                        fontWeight={pays ? 'medium' : 'normal'}
+                        textAlign="end"
+                        overflowWrap="anywhere"
+                        data-testid={`form-available-${which}`}
+                      >
+                        {pays ? <chakra.span data-testid="available-balance">{text}</chakra.span> : text}
+                      </Text>
+                      <FundsMenu coin={coin} which={which} />
+                    </HStack>
+                  </HStack>
+                )
+              })}
+            </Stack>
+          )}
+          {type === 'STOP_LIMIT' && (
+            <NumberField label={t('form.stopPrice')} value={stopPrice} onChange={setStopPrice} coin={pair.quote} places={pricePlaces} error={errorOf('stopPrice')} testId="stop-price-input" />
+          )}
+          {hasPrice(type) ? (
+            <NumberField label={t('form.price')} value={price} onChange={setPrice} coin={pair.quote} places={pricePlaces} error={errorOf('price')} testId="price-input" />
+          ) : (
+            <Text fontSize="xs" color="fg.muted" borderWidth="1px" rounded="md" px="3" py="2">
+              {t('form.marketPrice')}
             </Text>
           )}
-        </HStack>
-        {type === 'STOP_LIMIT' && (
-          <NumberField label={t('form.stopPrice')} value={stopPrice} onChange={setStopPrice} coin={pair.quote} places={pricePlaces} error={errorOf('stopPrice')} testId="stop-price-input" />
-        )}
-        {hasPrice(type) ? (
-          <NumberField label={t('form.price')} value={price} onChange={setPrice} coin={pair.quote} places={pricePlaces} error={errorOf('price')} testId="price-input" />
-        ) : (
-          <Text fontSize="xs" color="fg.muted" borderWidth="1px" rounded="md" px="3" py="2">
-            {t('form.marketPrice')}
-          </Text>
-        )}
-        {!quoteEntry && (
-          <NumberField
-            label={t('form.amount')}
-            value={amount}
-            onChange={(v) => {
-              setAmount(v)
-              setSliderPct(null)
-              setTotal(hasPrice(type) ? totalFor(v, price, pair) : '')
+          {!quoteEntry && (
+            <NumberField
+              label={t('form.amount')}
+              value={amount}
+              onChange={(v) => {
+                setAmount(v)
+                setSliderPct(null)
+                setTotal(hasPrice(type) ? totalFor(v, price, pair) : '')
+              }}
+              coin={pair.base}
+              places={amountPlaces}
+              error={errorOf('amount')}
+              hint={byAmount ? t('form.marketBy.hint', { coin: pair.quote }) : undefined}
+              testId="amount-input"
+            />
+          )}
+          <PercentSlider
+            value={pct}
+            disabled={!hasBalance || byAmount}
+            label={t('form.percent')}
+            onChange={(p) => {
+              setSliderPct(p)
+              fillPercent(p, { type, price })
             }}
-            coin={pair.base}
-            places={amountPlaces}
-            error={errorOf('amount')}
-            hint={byAmount ? t('form.marketBy.hint', { coin: pair.quote }) : undefined}
-            testId="amount-input"
           />
-        )}
-        <PercentSlider
-          value={pct}
-          disabled={!hasBalance || byAmount}
-          label={t('form.percent')}
-          onChange={(p) => {
-            setSliderPct(p)
-            fillPercent(p, { type, price })
-          }}
-        />
-        {(quoteEntry || hasPrice(type)) && (
-          <NumberField
-            label={t('form.total')}
-            value={total}
-            onChange={(v) => {
-              setTotal(v)
-              setSliderPct(null)
-              if (!quoteEntry) setAmount(amountFor(v, price, pair))
-            }}
-            coin={pair.quote}
-            places={totalPlaces(pair)}
-            error={errorOf('total')}
-            testId="total-input"
-          />
-        )}
-        <Text fontSize="2xs" color="fg.muted" data-testid="min-notional">
-          {t('form.minNotional', { min: groupThousands(pair.minNotional), coin: pair.quote })}
-        </Text>
-        {fees.data?.maker && fees.data.taker && (
-          <Text fontSize="2xs" color="fg.muted" data-testid="fee-rates">
-            {t('form.feeRates', { maker: ratePercent(fees.data.maker), taker: ratePercent(fees.data.taker) })}
+          {(quoteEntry || hasPrice(type)) && (
+            <NumberField
+              label={t('form.total')}
+              value={total}
+              onChange={(v) => {
+                setTotal(v)
+                setSliderPct(null)
+                if (!quoteEntry) setAmount(amountFor(v, price, pair))
+              }}
+              coin={pair.quote}
+              places={totalPlaces(pair)}
+              error={errorOf('total')}
+              testId="total-input"
+            />
+          )}
+          {type === 'MARKET' && estimate && <EstimateLines estimate={estimate} pair={pair} byTotal={quoteEntry} amountPlaces={amountPlaces} />}
+          <Text fontSize="2xs" color="fg.muted" data-testid="min-notional">
+            {t('form.minNotional', { min: groupThousands(pair.minNotional), coin: pair.quote })}
           </Text>
-        )}
-        {/* Keeps keyboard focus through its loading state, so the next order starts where this one was sent. */}
-        <BusyButton
-          type="submit"
-          size="md"
-          color={SIDE_COLORS[side].color}
-          bg={SIDE_COLORS[side].bg}
-          loading={mutation.isPending}
-          data-testid="order-submit"
-        >
-          {t(side === 'BUY' ? 'form.submitBuy' : 'form.submitSell', { coin: pair.base })}
-        </BusyButton>
-      </Stack>
-    </chakra.form>
+          {fees.data?.maker && fees.data.taker && (
+            <Text fontSize="2xs" color="fg.muted" data-testid="fee-rates">
+              {t('form.feeRates', { maker: ratePercent(fees.data.maker), taker: ratePercent(fees.data.taker) })}
+            </Text>
+          )}
+          {/* Keeps keyboard focus through its loading state, so the next order starts where this one was sent. */}
+          <BusyButton
+            ref={submitButton}
+            type="submit"
+            size="md"
+            color={SIDE_COLORS[side].color}
+            bg={SIDE_COLORS[side].bg}
+            loading={mutation.isPending}
+            data-testid="order-submit"
+          >
+            {t(side === 'BUY' ? 'form.submitBuy' : 'form.submitSell', { coin: pair.base })}
+          </BusyButton>
+        </Stack>
+      </chakra.form>
+      <OrderConfirmDialog
+        content={pending?.content ?? null}
+        confirmColors={SIDE_COLORS[pending?.draft.side ?? side]}
+        onConfirm={confirmPending}
+        onCancel={() => setPending(null)}
+        finalFocus={() => submitButton.current}
+      />
+    </>
   )
 }

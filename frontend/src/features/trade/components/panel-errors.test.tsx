@@ -21,15 +21,7 @@ vi.mock('@/lib/session', async (orig) => ({
 }))
 vi.mock('../api/use-market-channel', () => ({ useMarketChannel: () => {} }))
 // jsdom has no canvas: the chart library is a stub that takes the bars.
-vi.mock('lightweight-charts', () => {
-  const series = () => ({ setData: vi.fn(), update: vi.fn(), applyOptions: vi.fn(), priceScale: () => ({ applyOptions: vi.fn() }) })
-  return {
-    CandlestickSeries: 'candles',
-    HistogramSeries: 'volume',
-    ColorType: { Solid: 'solid' },
-    createChart: () => ({ addSeries: series, applyOptions: vi.fn(), remove: vi.fn() }),
-  }
-})
+vi.mock('lightweight-charts', () => import('./chart/lightweight-charts.mock'))
 
 const pair = BTC_USDT
 const down = () => new Error('Error: Network error')

@@ -1,7 +1,8 @@
-import { screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
-import { TradePage } from './trade-page'
+import { screenWidth } from '@/test/screen-width'
+import { MIN_DESKTOP_HEIGHT, TradePage } from './trade-page'
 
 const apiData = vi.hoisted(() => vi.fn())
 vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import('@/lib/request-client')>()), apiData }))
@@ -9,8 +10,16 @@ vi.mock('@/lib/request-client', async (orig) => ({ ...(await orig<typeof import(
 vi.mock('./kline-chart', () => ({ KlineChart: () => <div data-testid="kline-stub" /> }))
 vi.mock('./order-book', () => ({ OrderBook: () => <div /> }))
 vi.mock('./recent-trades', () => ({ RecentTrades: () => <div /> }))
-vi.mock('./order-form', () => ({
-  OrderForm: ({ best }: { best?: unknown }) => <div data-testid="order-form-stub" data-best={JSON.stringify(best ?? null)} />,
+vi.mock('./market-list', () => ({ MarketList: () => <div data-testid="market-list-stub" /> }))
+vi.mock('./order-form', async (orig) => ({
+  SIDE_COLORS: (await orig<typeof import('./order-form')>()).SIDE_COLORS,
+  OrderForm: ({ best, side, onPlaced }: { best?: unknown; side?: string; onPlaced?: () => void }) => (
+    <div data-testid="order-form-stub" data-best={JSON.stringify(best ?? null)} data-side={side ?? ''}>
+      <button type="button" onClick={onPlaced}>
+        placed
+      </button>
+    </div>
+  ),
 }))
 vi.mock('./user-orders', () => ({ UserOrders: () => <div /> }))
 vi.mock('./trade-header', () => ({ TradeHeader: () => <div /> }))
@@ -63,8 +72,65 @@ describe('TradePage best prices', () => {
   // A market order by amount is valued at them; on a phone the book is not even mounted while its tab is closed.
   it("hands the order book's best bid and ask to the order form", async () => {
     renderWithApp(<TradePage symbol="BTC_USDT" />)
+    fireEvent.click(await screen.findByTestId('mobile-buy'))
     const form = await screen.findByTestId('order-form-stub')
     await waitFor(() => expect(JSON.parse(form.getAttribute('data-best')!)).toEqual({ bid: '97000.00', ask: '97010.00' }))
     expect(apiData).toHaveBeenCalledWith('/fe-ex-api/market/depth', { symbol: 'btcusdt', step: 0, limit: 50 }, expect.anything())
+  })
+})
+
+describe('TradePage on a phone: the Buy / Sell bar', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => (path.endsWith('/common/public_info_market') ? market : {}))
+  })
+
+  it('opens the order form in a sheet on the side tapped, and closes it once the order is placed', async () => {
+    renderWithApp(<TradePage symbol="BTC_USDT" />)
+    const bar = await screen.findByTestId('mobile-trade-bar')
+    // No form on the page itself: it lives in the sheet.
+    expect(screen.queryByTestId('order-form-stub')).toBeNull()
+    expect(within(bar).getByTestId('mobile-buy').textContent).toBe('Buy')
+    fireEvent.click(within(bar).getByTestId('mobile-sell'))
+    const sheet = await screen.findByTestId('mobile-order-sheet')
+    expect(within(sheet).getByTestId('order-form-stub').getAttribute('data-side')).toBe('SELL')
+    expect(within(sheet).getByRole('heading').textContent).toBe('Place an order on BTC/USDT')
+    fireEvent.click(within(sheet).getByRole('button', { name: 'placed' }))
+    await waitFor(() => expect(screen.queryByTestId('order-form-stub')).toBeNull())
+    fireEvent.click(within(bar).getByTestId('mobile-buy'))
+    expect((await screen.findByTestId('order-form-stub')).getAttribute('data-side')).toBe('BUY')
+  })
+})
+
+describe('TradePage on a desktop', () => {
+  beforeEach(() => {
+    apiData.mockReset()
+    apiData.mockImplementation(async (path: string) => (path.endsWith('/common/public_info_market') ? market : {}))
+  })
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it.each([
+    [1440, true],
+    [1280, false],
+  ])('at %i px puts every panel in one window-high grid, the market list beside the chart only when wide (%s)', async (px, wide) => {
+    screenWidth(px)
+    vi.spyOn(window, 'innerHeight', 'get').mockReturnValue(900)
+    renderWithApp(<TradePage symbol="BTC_USDT" />)
+    const page = await screen.findByTestId('trade-desktop')
+    expect(screen.queryByTestId('mobile-trade-bar')).toBeNull()
+    expect(screen.getByTestId('order-form-stub')).toBeTruthy()
+    expect(screen.queryByTestId('market-list-stub') !== null).toBe(wide)
+    // jsdom lays nothing out (the page's top is 0): the page takes the window's height.
+    await waitFor(() => expect(page.style.height || getComputedStyle(page).height).toBe('900px'))
+  })
+
+  it('never squashes the panels below the least height on a short window', async () => {
+    screenWidth(1440)
+    vi.spyOn(window, 'innerHeight', 'get').mockReturnValue(500)
+    renderWithApp(<TradePage symbol="BTC_USDT" />)
+    const page = await screen.findByTestId('trade-desktop')
+    await waitFor(() => expect(getComputedStyle(page).height).toBe(`${MIN_DESKTOP_HEIGHT}px`))
   })
 })

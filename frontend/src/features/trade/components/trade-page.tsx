@@ -1,15 +1,16 @@
-import { Box, Button, Container, Grid, GridItem, Heading, Skeleton, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
+import { Box, Button, CloseButton, Container, Drawer, Grid, Heading, HStack, Portal, Skeleton, Stack, Tabs, Text, useBreakpointValue, useMediaQuery } from '@chakra-ui/react'
 import { useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
 import { apiSymbol, pairsQuery, type TradePair } from '../api/trade-api'
 import { useLiveDepth } from '../api/use-live-depth'
 import { useResyncAfterReconnect } from '../api/use-market-connection'
-import type { BestPrices } from '../lib/order-form'
+import type { BestPrices, OrderSide } from '../lib/order-form'
 import { KlineChart } from './kline-chart'
 import { OrderBook } from './order-book'
-import { OrderForm, type PickedPrice } from './order-form'
+import { MarketList } from './market-list'
+import { OrderForm, SIDE_COLORS, type PickedPrice } from './order-form'
 import { RecentTrades } from './recent-trades'
 import { TradeHeader } from './trade-header'
 import { UserOrders } from './user-orders'
@@ -22,10 +23,9 @@ function Panel({ children, testId }: { children: React.ReactNode; testId?: strin
   )
 }
 
-/** What the page's layouts draw: the pair, the pair list, the price picked in the book and the book's best prices. */
+/** What the page's layouts draw: the pair, the price picked in the book and the book's best prices. */
 interface LayoutProps {
   pair: TradePair
-  pairs: TradePair[]
   onPick: (p: string) => void
   picked?: PickedPrice
   best?: BestPrices
@@ -45,34 +45,89 @@ function useBestPrices(pair: TradePair | undefined): BestPrices | undefined {
   return useMemo(() => (bid === undefined && ask === undefined ? undefined : { bid, ask }), [bid, ask])
 }
 
-function Desktop({ pair, pairs, onPick, picked, best }: LayoutProps) {
+/** Where the desktop page is wide enough for the market list beside the chart (1440 px screens are). */
+const WIDE_QUERY = '(min-width: 1400px)'
+
+/** The least height the desktop panels are given: below it the page scrolls rather than squash the book and form. */
+export const MIN_DESKTOP_HEIGHT = 640
+
+/**
+ * The height from an element's top to the bottom of the window, kept as the
+ * window resizes and as what sits above it changes (the announcement bar
+ * going away makes the body shorter), at least min.
+ */
+function useRestOfWindow(min: number) {
+  const ref = useRef<HTMLDivElement>(null)
+  const [height, setHeight] = useState<number>()
+  useLayoutEffect(() => {
+    const measure = () => {
+      const el = ref.current
+      if (!el) return
+      const top = el.getBoundingClientRect().top + window.scrollY
+      setHeight(Math.max(min, Math.floor(window.innerHeight - top)))
+    }
+    measure()
+    window.addEventListener('resize', measure)
+    const ro = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure)
+    ro?.observe(document.body)
+    return () => {
+      window.removeEventListener('resize', measure)
+      ro?.disconnect()
+    }
+  }, [min])
+  return { ref, height }
+}
+
+/** A panel that takes its grid area's whole height and keeps what does not fit inside it. */
+function FillPanel({ children, area, testId, scroll }: { children: React.ReactNode; area: string; testId?: string; scroll?: boolean }) {
   return (
-    <Stack gap="3">
-      <TradeHeader pair={pair} pairs={pairs} />
-      <Grid templateColumns="minmax(0,1fr) 280px 300px" gap="3" alignItems="start">
-        <GridItem minW="0">
-          <Stack gap="3">
-            <Panel>
-              <KlineChart pair={pair} />
-            </Panel>
-            <UserOrders pair={pair} />
-          </Stack>
-        </GridItem>
-        <GridItem>
-          <Stack gap="3">
-            <Panel>
-              <OrderBook pair={pair} onPick={onPick} />
-            </Panel>
-            <Panel>
-              <RecentTrades pair={pair} />
-            </Panel>
-          </Stack>
-        </GridItem>
-        <GridItem>
-          <Panel>
-            <OrderForm pair={pair} picked={picked} best={best} />
-          </Panel>
-        </GridItem>
+    <Box gridArea={area} minH="0" minW="0" borderWidth="1px" rounded="lg" bg="bg.panel" overflowX="hidden" overflowY={scroll ? 'auto' : 'hidden'} data-testid={testId}>
+      {children}
+    </Box>
+  )
+}
+
+/**
+ * The desktop page fits the window: the ticker on top, then the chart with
+ * the user's orders under it, the book with the recent trades under it, and
+ * the order form at the right, all of fixed size (the panels scroll inside,
+ * nothing jumps as the book changes). Where it is wide enough (1400 px and
+ * up) the market list sits left of the chart.
+ */
+function Desktop({ pair, onPick, picked, best }: LayoutProps) {
+  const wide = useMediaQuery([WIDE_QUERY], { ssr: false })[0] ?? false
+  const { ref, height } = useRestOfWindow(MIN_DESKTOP_HEIGHT)
+  return (
+    <Stack ref={ref} gap="3" h={height ? `${height}px` : undefined} pb="3" data-testid="trade-desktop" data-wide={wide ? '' : undefined}>
+      <TradeHeader pair={pair} />
+      <Grid
+        flex="1"
+        minH="0"
+        gap="3"
+        templateColumns={wide ? '240px minmax(0,1fr) 264px 300px' : 'minmax(0,1fr) 264px 300px'}
+        templateRows="minmax(0,1fr) minmax(0,34%)"
+        templateAreas={wide ? '"list chart book form" "orders orders trades form"' : '"chart book form" "orders trades form"'}
+      >
+        {wide && (
+          <FillPanel area="list" testId="trade-market-list">
+            <MarketList pair={pair} fill />
+          </FillPanel>
+        )}
+        <FillPanel area="chart">
+          <KlineChart pair={pair} fill />
+        </FillPanel>
+        <Box gridArea="orders" minH="0" minW="0" overflowY="auto" rounded="lg" css={{ '& > *': { minHeight: '100%' } }} data-testid="trade-user-orders">
+          <UserOrders pair={pair} />
+        </Box>
+        <FillPanel area="book">
+          <OrderBook pair={pair} onPick={onPick} fill />
+        </FillPanel>
+        <FillPanel area="trades">
+          <RecentTrades pair={pair} fill />
+        </FillPanel>
+        <FillPanel area="form" scroll>
+          <OrderForm pair={pair} picked={picked} best={best} />
+        </FillPanel>
       </Grid>
     </Stack>
   )
@@ -85,12 +140,28 @@ function Desktop({ pair, pairs, onPick, picked, best }: LayoutProps) {
  */
 export const FIT_TAB = { flex: '1 1 auto', minW: '0', px: '2', whiteSpace: 'nowrap', justifyContent: 'center' } as const
 
-function Mobile({ pair, pairs, onPick, picked, best }: LayoutProps) {
+/**
+ * On a phone the chart, book and trades are tabs above the user's orders;
+ * a Buy / Sell bar stays at the bottom of the screen and opens the order
+ * form in a sheet on that side (it closes when the order is placed).
+ */
+function Mobile({ pair, onPick, picked, best }: LayoutProps) {
   const { t } = useTexts('trade')
   const [tab, setTab] = useState('chart')
+  const [sheet, setSheet] = useState<OrderSide>()
+  const [side, setSide] = useState<OrderSide>('BUY')
+  const open = (s: OrderSide) => {
+    setSide(s)
+    setSheet(s)
+  }
+  // A price picked in the book opens the form with it.
+  const pick = (p: string) => {
+    onPick(p)
+    setSheet(side)
+  }
   return (
-    <Stack gap="3">
-      <TradeHeader pair={pair} pairs={pairs} />
+    <Stack gap="3" pb="20">
+      <TradeHeader pair={pair} />
       <Panel>
         <Tabs.Root value={tab} onValueChange={(e) => setTab(e.value)} size="sm" fitted lazyMount unmountOnExit>
           <Tabs.List data-testid="mobile-tabs">
@@ -108,22 +179,51 @@ function Mobile({ pair, pairs, onPick, picked, best }: LayoutProps) {
             <KlineChart pair={pair} height={300} />
           </Tabs.Content>
           <Tabs.Content value="book" p="0">
-            <OrderBook
-              pair={pair}
-              onPick={(p) => {
-                onPick(p)
-              }}
-            />
+            <OrderBook pair={pair} onPick={pick} />
           </Tabs.Content>
           <Tabs.Content value="trades" p="0">
             <RecentTrades pair={pair} />
           </Tabs.Content>
         </Tabs.Root>
       </Panel>
-      <Panel>
-        <OrderForm pair={pair} picked={picked} best={best} />
-      </Panel>
       <UserOrders pair={pair} />
+      <HStack
+        position="fixed"
+        insetX="0"
+        bottom="0"
+        zIndex="sticky"
+        gap="2"
+        px="3"
+        pt="2"
+        pb="calc(var(--chakra-spacing-2) + env(safe-area-inset-bottom))"
+        bg="bg.panel"
+        borderTopWidth="1px"
+        data-testid="mobile-trade-bar"
+      >
+        {(['BUY', 'SELL'] as const).map((s) => (
+          <Button key={s} flex="1" size="lg" {...SIDE_COLORS[s]} _hover={{ opacity: 0.9 }} onClick={() => open(s)} data-testid={`mobile-${s.toLowerCase()}`}>
+            {t(s === 'BUY' ? 'form.buy' : 'form.sell')}
+          </Button>
+        ))}
+      </HStack>
+      <Drawer.Root open={sheet !== undefined} onOpenChange={(e) => !e.open && setSheet(undefined)} placement="bottom">
+        <Portal>
+          <Drawer.Backdrop />
+          <Drawer.Positioner>
+            <Drawer.Content roundedTop="xl" maxH="90dvh" data-testid="mobile-order-sheet">
+              <Drawer.Header py="2" px="4">
+                <Drawer.Title fontSize="md">{t('page.sheetTitle', { pair: pair.showName })}</Drawer.Title>
+              </Drawer.Header>
+              <Drawer.Body p="0" overflowY="auto">
+                <OrderForm pair={pair} picked={picked} best={best} side={sheet ?? side} onPlaced={() => setSheet(undefined)} />
+              </Drawer.Body>
+              <Drawer.CloseTrigger asChild>
+                <CloseButton size="sm" aria-label={t('page.closeSheet')} />
+              </Drawer.CloseTrigger>
+            </Drawer.Content>
+          </Drawer.Positioner>
+        </Portal>
+      </Drawer.Root>
     </Stack>
   )
 }
@@ -172,11 +272,11 @@ export function TradePage({ symbol }: { symbol: string }) {
       </Stack>
     )
   } else {
-    const props = { pair, pairs: pairs ?? [], onPick, picked, best }
+    const props = { pair, onPick, picked, best }
     body = mobile ? <Mobile {...props} /> : <Desktop {...props} />
   }
   return (
-    <Container maxW="8xl" px={{ base: '2', md: '4' }} py="3" data-testid="trade-page">
+    <Container maxW={{ base: '8xl', lg: 'none' }} px={{ base: '2', md: '4' }} pt="3" pb={{ base: '3', lg: '0' }} data-testid="trade-page">
       <Heading as="h1" srOnly>
         {pair ? t('page.title', { pair: pair.showName }) : t('page.heading')}
       </Heading>

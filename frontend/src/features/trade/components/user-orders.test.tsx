@@ -4,6 +4,7 @@ import { renderWithApp } from '@/test/render'
 import { tickerQuery, type OrderView, type TradeView } from '../api/trade-api'
 import { BTC_USDT } from '../test-pair'
 import { PANEL_PAGE_SIZE, UserOrders } from './user-orders'
+import { screenWidth } from '@/test/screen-width'
 
 const apiData = vi.hoisted(() => vi.fn())
 const notifySuccess = vi.hoisted(() => vi.fn())
@@ -296,17 +297,6 @@ describe('UserOrders tabs on a phone', () => {
     }
   })
 })
-
-/** Media queries answer as on a screen `px` wide (Chakra asks min-width queries, in px or em). */
-function screenWidth(px: number) {
-  const width = (m: RegExpExecArray | null) => (m ? Number(m[1]) * (m[2] === 'px' ? 1 : 16) : undefined)
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => {
-    const min = width(/min-width:\s*([\d.]+)(px|r?em)/.exec(query))
-    const max = width(/max-width:\s*([\d.]+)(px|r?em)/.exec(query))
-    const matches = (min === undefined || px >= min) && (max === undefined || px <= max)
-    return { matches, media: query, onchange: null, addListener: () => {}, removeListener: () => {}, addEventListener: () => {}, removeEventListener: () => {}, dispatchEvent: () => false } as MediaQueryList
-  })
-}
 
 describe('UserOrders on a desktop', () => {
   beforeEach(() => {

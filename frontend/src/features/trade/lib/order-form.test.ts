@@ -6,8 +6,10 @@ import {
   availablePlaces,
   buildOrderRequest,
   cleanNumberInput,
+  farFromLast,
   isMarketBuyByAmount,
   isQuoteEntry,
+  marketBuyHold,
   ORDER_TYPES,
   percentFill,
   percentOfBalance,
@@ -349,5 +351,43 @@ describe('cleaning a typed or pasted number', () => {
       ['0,000123', '0.000123'],
     ])
       expect(cleanNumberInput(raw, 6)).toEqual({ value })
+  })
+})
+
+describe('farFromLast', () => {
+  it('does not count a buy exactly 5% above the last price, and counts one beyond it', () => {
+    expect(farFromLast('BUY', '31500', '30000')).toBeUndefined()
+    expect(farFromLast('BUY', '31500.01', '30000')).toEqual({ direction: 'above', percent: '5.00' })
+    expect(farFromLast('BUY', '31600', '30000')).toEqual({ direction: 'above', percent: '5.33' })
+  })
+  it('does not count a sell exactly 5% below the last price, and counts one beyond it', () => {
+    expect(farFromLast('SELL', '28500', '30000')).toBeUndefined()
+    expect(farFromLast('SELL', '28499.99', '30000')).toEqual({ direction: 'below', percent: '5.00' })
+    expect(farFromLast('SELL', '27000', '30000')).toEqual({ direction: 'below', percent: '10.00' })
+  })
+  it('leaves the cheap side alone: a buy below or a sell above the last price', () => {
+    expect(farFromLast('BUY', '1000', '30000')).toBeUndefined()
+    expect(farFromLast('SELL', '90000', '30000')).toBeUndefined()
+  })
+  it('says nothing without both prices', () => {
+    expect(farFromLast('BUY', '40000', undefined)).toBeUndefined()
+    expect(farFromLast('BUY', '40000', '0')).toBeUndefined()
+    expect(farFromLast('BUY', '', '30000')).toBeUndefined()
+  })
+  it('takes another threshold', () => {
+    expect(farFromLast('BUY', '30300', '30000', 1)).toBeUndefined()
+    expect(farFromLast('BUY', '30301', '30000', 1)).toEqual({ direction: 'above', percent: '1.00' })
+  })
+})
+
+describe('marketBuyHold', () => {
+  it('is the balance, at most the amount at the last price plus 50%', () => {
+    // 0.01 BTC at 30,000 is 300 USDT: at most 450 is held.
+    expect(Number(marketBuyHold('0.01', '1000', '30000'))).toBe(450)
+    expect(marketBuyHold('1', '1000.55', '30000')).toBe('1000.55')
+  })
+  it('is the balance without a last price, and unknown without a balance', () => {
+    expect(marketBuyHold('0.01', '1000', undefined)).toBe('1000')
+    expect(marketBuyHold('0.01', undefined, '30000')).toBeUndefined()
   })
 })

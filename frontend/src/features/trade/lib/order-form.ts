@@ -20,7 +20,9 @@ import {
   onStep,
   parseDec,
   placesOf,
+  roundDec,
   sanitizeInput,
+  subDec,
   type Dec,
 } from '@/lib/decimal'
 
@@ -353,4 +355,59 @@ export function buildOrderRequest(d: OrderDraft, rules: PairRules): OrderRequest
   if (isQuoteEntry(d)) req.quoteVolume = finishedNumber(d.total)
   else req.volume = finishedNumber(d.amount)
   return req
+}
+
+/** part ÷ whole in percent, rounded half up to 2 places ('1.52'). */
+export function percentText(part: Dec, whole: Dec): string {
+  const pct = divDec(mulDec(part, { units: 100n, scale: 0 }), whole, 6)!
+  return formatDec(roundDec(pct, 2), 2)
+}
+
+/** A limit price further than this from the last price (a buy above, a sell below) is confirmed before it is sent. */
+export const FAR_LIMIT_PERCENT = 5
+/** A market order whose estimated average price is further than this from the best price is confirmed before it is sent. */
+export const SLIPPAGE_PERCENT = 1
+
+/** How far a limit price is from the last price against the order. */
+export interface FarFromLast {
+  /** 'above' for a buy priced above the last price, 'below' for a sell priced under it. */
+  direction: 'above' | 'below'
+  /** The distance in percent of the last price, 2 places ('6.25'). */
+  percent: string
+}
+
+/**
+ * A limit price more than `percent` % from the last price on the side that
+ * costs the user (a buy above it, a sell below it), or undefined (within,
+ * exactly `percent` % included, on the cheap side, or without both prices).
+ * Compared exactly: 100 × price against (100 ± percent) × last.
+ */
+export function farFromLast(side: OrderSide, price: string, lastPrice: string | undefined, percent = FAR_LIMIT_PERCENT): FarFromLast | undefined {
+  const p = parseDec(price)
+  const last = parseDec(lastPrice)
+  if (!p || p.units <= 0n || !last || last.units <= 0n) return undefined
+  const bound = mulDec(last, parseDec(String(side === 'BUY' ? 100 + percent : 100 - percent))!)
+  const scaled = mulDec(p, { units: 100n, scale: 0 })
+  if (side === 'BUY' ? cmpDec(scaled, bound) <= 0 : cmpDec(scaled, bound) >= 0) return undefined
+  return { direction: side === 'BUY' ? 'above' : 'below', percent: percentText(side === 'BUY' ? subDec(p, last) : subDec(last, p), last) }
+}
+
+/** The price protection of a market buy by amount: it spends at most its amount at the last price × this (the engine's MarketBuyBand). */
+export const MARKET_BUY_BAND = '1.5'
+
+/**
+ * The quote coin a market buy by amount may spend (what the server holds
+ * for it while it matches): the available balance, but at most the amount
+ * at the last price plus 50 %. Without the last price, the balance;
+ * undefined without a balance.
+ */
+export function marketBuyHold(amount: string, available: string | undefined, lastPrice: string | undefined): string | undefined {
+  const avail = parseDec(available)
+  if (!avail) return undefined
+  const a = parseDec(amount)
+  const last = parseDec(lastPrice)
+  if (!a || !last || last.units <= 0n) return formatDec(avail, avail.scale)
+  const most = mulDec(mulDec(a, last), parseDec(MARKET_BUY_BAND)!)
+  const hold = cmpDec(most, avail) < 0 ? most : avail
+  return formatDec(hold, hold.scale)
 }
