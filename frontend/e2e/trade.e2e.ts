@@ -8,6 +8,9 @@ import { DESKTOP, PHONE, setCookies, toast } from './support/browser'
 import { apiOk } from './support/server-api'
 import { fundByChain, walletUser } from './wallet-support'
 
+/** The window the desktop page is made to fit without scrolling. */
+const WIDE = { width: 1440, height: 900 }
+
 const OUT = path.join(import.meta.dirname, '..', 'test-results', 'screenshots', 'trade')
 
 /**
@@ -29,16 +32,17 @@ async function shoot(page: Page, name: string, theme: 'light' | 'dark', size: { 
   await expect(page.locator('html')).toHaveClass(new RegExp(theme))
   await expect(page.getByTestId('kline-canvas').locator('canvas').first()).toBeVisible()
   await expect(page.getByTestId('kline-loading')).toHaveCount(0)
-  await expect(page.getByTestId('order-form')).toBeVisible()
+  // On a phone the form opens from the Buy / Sell bar.
+  await expect(page.getByTestId(size.width < 500 ? 'mobile-trade-bar' : 'order-form')).toBeVisible()
   await page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`), fullPage: size.width < 500 })
 }
 
 test('trade page: limit buy placed and cancelled, market buy filled', async ({ page, request }) => {
-  test.setTimeout(60_000)
+  test.setTimeout(120_000)
   const w = await walletUser(page, request, 'trade')
   await fundByChain(request, w, 'USDT', 'BEP20', '1000', 15)
   await setCookies(page.context(), { cusSkin: '2', stickyBar: '1' })
-  await page.setViewportSize(DESKTOP)
+  await page.setViewportSize(WIDE)
   const detailLooks = detailLooksOf(page)
   await page.goto('/trade/BTC_USDT')
 
@@ -48,6 +52,41 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await expect(page.getByTestId('kline-canvas').locator('canvas').first()).toBeVisible()
   await expect(page.getByTestId('last-price')).not.toHaveText('—')
   await expect(page.getByTestId('available-balance')).toContainText('1,000.000000 USDT')
+
+  // At 1440 × 900 every panel fits the window: the page itself does not scroll.
+  await expect(page.getByTestId('market-list')).toBeVisible()
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBeLessThanOrEqual(0)
+  // The tab's title carries the live price.
+  await expect(page).toHaveTitle(/^[\d,]+\.\d{2} \| BTC\/USDT \| Tenger$/)
+  // The book shows cumulative totals and the spread; one side at a time on demand.
+  await expect(page.getByTestId('book-spread')).toContainText('%')
+  await page.getByTestId('book-view-bids').click()
+  await expect(page.getByTestId('book-view-bids')).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByTestId('book-sell')).toHaveCount(0)
+  await page.getByTestId('book-view-both').click()
+  // RSI in its own pane, from the indicators menu.
+  await page.getByTestId('indicators-trigger').click()
+  await page.getByTestId('indicator-rsi').click()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('legend-rsi')).toBeVisible()
+
+  // A buy limit 10% above the last price asks first; cancelled, nothing is sent.
+  let creates = 0
+  page.on('request', (r) => {
+    if (r.url().endsWith('/order/create')) creates += 1
+  })
+  const last = Number((await page.getByTestId('last-price').innerText()).replace(/,/g, ''))
+  await page.getByTestId('price-input').fill((last * 1.1).toFixed(2))
+  await page.getByTestId('amount-input').fill('0.001')
+  await page.getByTestId('order-submit').click()
+  const confirm = page.getByTestId('order-confirm-dialog')
+  await expect(confirm).toBeVisible()
+  await expect(confirm.getByTestId('order-confirm-warning')).toContainText('above the last price')
+  await confirm.getByTestId('order-confirm-cancel').click()
+  await expect(confirm).toBeHidden()
+  expect(creates).toBe(0)
+  await page.getByTestId('price-input').fill('')
+  await page.getByTestId('amount-input').fill('')
 
   // Limit buy well below the best bid rests in the book.
   const depth = await apiOk<{ buys: [string, string][] }>(request, '/market/depth', { symbol: 'btcusdt', limit: 5 }, w.token)
@@ -85,16 +124,28 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await level.click()
   await expect(page.getByTestId('price-input')).not.toHaveValue('')
 
+  // The market list beside the chart switches the pair without loading the page.
+  await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true))
+  await page.getByTestId('market-list').locator('[data-testid="market-list-row"][data-symbol="ETH_USDT"], [data-testid="market-list-row"][data-symbol="ethusdt"]').first().click()
+  await expect(page).toHaveURL(/\/trade\/ETH_USDT$/)
+  await expect(page).toHaveTitle(/\| ETH\/USDT \| Tenger$/)
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true)
+  await page.goto('/trade/BTC_USDT')
+
   for (const theme of ['light', 'dark'] as const) {
     await shoot(page, 'desktop', theme, DESKTOP)
     await shoot(page, 'phone', theme, PHONE)
   }
-  // At 390 px the panels are tabs and the form stays usable.
+  // At 390 px the panels are tabs; the Sell button of the bar opens the form on the sell side in a sheet.
   await page.getByTestId('mobile-tab-book').click()
   await expect(page.getByTestId('book-buy').first()).toBeVisible()
   await page.getByTestId('mobile-tab-trades').click()
   await expect(page.getByTestId('market-trade').first()).toBeVisible()
-  await expect(page.getByTestId('order-submit')).toBeVisible()
+  await page.getByTestId('mobile-sell').click()
+  const sheet = page.getByTestId('mobile-order-sheet')
+  await expect(sheet).toBeVisible()
+  await expect(sheet.getByTestId('order-submit')).toBeVisible()
+  await expect(sheet.getByTestId('order-submit')).toContainText('Sell')
 })
 
 test('trade page: market buy by amount fills and gives the unspent balance back', async ({ page, request }) => {
@@ -178,6 +229,9 @@ test('trade page: market buy by amount fills and gives the unspent balance back'
   await page.setViewportSize(PHONE)
   await page.reload()
   await expect(page.locator('html')).toHaveClass(/dark/)
+  // The form opens from the Buy / Sell bar, in a sheet.
+  await page.getByTestId('mobile-buy').click()
+  await expect(page.getByTestId('mobile-order-sheet')).toBeVisible()
   await page.getByTestId('order-type').selectOption('MARKET')
   await page.getByTestId('market-by-amount').click()
   await expect(page.getByTestId('market-by-amount')).toHaveText('Тоо хэмжээ (BTC)')
@@ -216,7 +270,8 @@ test('trade page: anonymous users get a log-in prompt', async ({ page }) => {
   await page.getByTestId('market-link-BTC_USDT').click()
   await expect(page).toHaveURL(/\/trade\/BTC_USDT$/)
   await expect(page.getByTestId('trade-header')).toContainText('BTC/USDT')
-  await expect(page.getByTestId('trade-signin')).toBeVisible()
+  await page.getByTestId('mobile-buy').click()
+  await expect(page.getByTestId('mobile-order-sheet').getByTestId('trade-signin')).toBeVisible()
   // Margin trading is not live: its trade link goes to the maintenance page.
   await page.goto('/trade/BTC_USDT?type=margin')
   await expect(page).toHaveURL(/\/maintenance\?area=margin/)
