@@ -21,7 +21,7 @@ vi.mock('./order-form', async (orig) => ({
     </div>
   ),
 }))
-vi.mock('./user-orders', () => ({ UserOrders: () => <div /> }))
+vi.mock('./user-orders', () => ({ UserOrders: () => <div data-testid="user-orders-stub" /> }))
 vi.mock('./trade-header', () => ({ TradeHeader: () => <div /> }))
 
 const market = { market: { USDT: { 'BTC/USDT': { base: 'BTC', quote: 'USDT', symbol: 'btcusdt', showName: 'BTC/USDT' } } } }
@@ -121,6 +121,8 @@ describe('TradePage on a desktop', () => {
     const page = await screen.findByTestId('trade-desktop')
     expect(screen.queryByTestId('mobile-trade-bar')).toBeNull()
     expect(screen.getByTestId('order-form-stub')).toBeTruthy()
+    // The panels a trader needs no order for come after the first paint.
+    await screen.findByTestId('user-orders-stub')
     expect(screen.queryByTestId('market-list-stub') !== null).toBe(wide)
     // jsdom lays nothing out (the page's top is 0): the page takes the window's height.
     await waitFor(() => expect(page.style.height || getComputedStyle(page).height).toBe('900px'))

@@ -1,19 +1,34 @@
 import { Box, Button, CloseButton, Container, Drawer, Grid, Heading, HStack, Portal, Skeleton, Stack, Tabs, Text, useBreakpointValue, useMediaQuery } from '@chakra-ui/react'
 import { useQuery } from '@tanstack/react-query'
-import { useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { AppLink } from '@/components/layout/app-link'
 import { useTexts } from '@/lib/i18n'
 import { apiSymbol, pairsQuery, type TradePair } from '../api/trade-api'
 import { useLiveDepth } from '../api/use-live-depth'
 import { useResyncAfterReconnect } from '../api/use-market-connection'
 import type { BestPrices, OrderSide } from '../lib/order-form'
-import { KlineChart } from './kline-chart'
 import { OrderBook } from './order-book'
 import { MarketList } from './market-list'
 import { OrderForm, SIDE_COLORS, type PickedPrice } from './order-form'
 import { RecentTrades } from './recent-trades'
 import { TradeHeader } from './trade-header'
 import { UserOrders } from './user-orders'
+
+/**
+ * The chart (lightweight-charts, its indicators and tools: about half of the
+ * page's script) loads in its own chunk, so the book and the order form are
+ * usable before it arrives.
+ */
+const KlineChart = lazy(() => import('./kline-chart').then((m) => ({ default: m.KlineChart })))
+
+/** The chart's place while its chunk loads. */
+function ChartSlot(props: { pair: TradePair; height?: number; fill?: boolean }) {
+  return (
+    <Suspense fallback={<Skeleton h={props.fill ? 'full' : `${props.height ?? 380}px`} rounded="0" data-testid="chart-chunk-loading" />}>
+      <KlineChart {...props} />
+    </Suspense>
+  )
+}
 
 function Panel({ children, testId }: { children: React.ReactNode; testId?: string }) {
   return (
@@ -52,19 +67,20 @@ const WIDE_QUERY = '(min-width: 1400px)'
 export const MIN_DESKTOP_HEIGHT = 640
 
 /**
- * The height from an element's top to the bottom of the window, kept as the
- * window resizes and as what sits above it changes (the announcement bar
- * going away makes the body shorter), at least min.
+ * Keeps an element as high as the rest of the window below its top (at
+ * least min), as the window resizes and as what sits above it changes (the
+ * announcement bar going away makes the body shorter). The height is set on
+ * the element itself, not through state: a change re-renders none of the
+ * panels inside.
  */
 function useRestOfWindow(min: number) {
   const ref = useRef<HTMLDivElement>(null)
-  const [height, setHeight] = useState<number>()
   useLayoutEffect(() => {
     const measure = () => {
       const el = ref.current
       if (!el) return
       const top = el.getBoundingClientRect().top + window.scrollY
-      setHeight(Math.max(min, Math.floor(window.innerHeight - top)))
+      el.style.height = `${Math.max(min, Math.floor(window.innerHeight - top))}px`
     }
     measure()
     window.addEventListener('resize', measure)
@@ -75,7 +91,27 @@ function useRestOfWindow(min: number) {
       ro?.disconnect()
     }
   }, [min])
-  return { ref, height }
+  return ref
+}
+
+/**
+ * Children that wait for the page's first paint: the panels a trader does
+ * not need to place an order (market list, recent trades, the user's
+ * orders) render after the book and the form, so those are usable sooner.
+ */
+function AfterFirstPaint({ children, fallback }: { children: React.ReactNode; fallback?: React.ReactNode }) {
+  const [ready, setReady] = useState(false)
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setReady(true), 0)
+    })
+    return () => {
+      cancelAnimationFrame(frame)
+      if (timer) clearTimeout(timer)
+    }
+  }, [])
+  return ready ? children : (fallback ?? null)
 }
 
 /** A panel that takes its grid area's whole height and keeps what does not fit inside it. */
@@ -96,9 +132,9 @@ function FillPanel({ children, area, testId, scroll }: { children: React.ReactNo
  */
 function Desktop({ pair, onPick, picked, best }: LayoutProps) {
   const wide = useMediaQuery([WIDE_QUERY], { ssr: false })[0] ?? false
-  const { ref, height } = useRestOfWindow(MIN_DESKTOP_HEIGHT)
+  const ref = useRestOfWindow(MIN_DESKTOP_HEIGHT)
   return (
-    <Stack ref={ref} gap="3" h={height ? `${height}px` : undefined} pb="3" data-testid="trade-desktop" data-wide={wide ? '' : undefined}>
+    <Stack ref={ref} gap="3" pb="3" data-testid="trade-desktop" data-wide={wide ? '' : undefined}>
       <TradeHeader pair={pair} />
       <Grid
         flex="1"
@@ -110,20 +146,26 @@ function Desktop({ pair, onPick, picked, best }: LayoutProps) {
       >
         {wide && (
           <FillPanel area="list" testId="trade-market-list">
-            <MarketList pair={pair} fill />
+            <AfterFirstPaint>
+              <MarketList pair={pair} fill />
+            </AfterFirstPaint>
           </FillPanel>
         )}
         <FillPanel area="chart">
-          <KlineChart pair={pair} fill />
+          <ChartSlot pair={pair} fill />
         </FillPanel>
         <Box gridArea="orders" minH="0" minW="0" overflowY="auto" rounded="lg" css={{ '& > *': { minHeight: '100%' } }} data-testid="trade-user-orders">
-          <UserOrders pair={pair} />
+          <AfterFirstPaint>
+            <UserOrders pair={pair} />
+          </AfterFirstPaint>
         </Box>
         <FillPanel area="book">
           <OrderBook pair={pair} onPick={onPick} fill />
         </FillPanel>
         <FillPanel area="trades">
-          <RecentTrades pair={pair} fill />
+          <AfterFirstPaint>
+            <RecentTrades pair={pair} fill />
+          </AfterFirstPaint>
         </FillPanel>
         <FillPanel area="form" scroll>
           <OrderForm pair={pair} picked={picked} best={best} />
@@ -176,7 +218,7 @@ function Mobile({ pair, onPick, picked, best }: LayoutProps) {
             </Tabs.Trigger>
           </Tabs.List>
           <Tabs.Content value="chart" p="0">
-            <KlineChart pair={pair} height={300} />
+            <ChartSlot pair={pair} height={300} />
           </Tabs.Content>
           <Tabs.Content value="book" p="0">
             <OrderBook pair={pair} onPick={pick} />
