@@ -159,6 +159,11 @@ func TestRandomCommandsCrashesAndAudit(t *testing.T) {
 		}
 		t.Logf("round %d: crashed near seq %d; %d money commands answered so far", round, crashedAt, len(answered))
 		amu.Unlock()
+		// Recovery handed the store what it lacked: an error there is the
+		// failure, not the difference it leaves.
+		if *perr != nil {
+			t.Fatalf("round %d: projection after recovery: %v", round, *perr)
+		}
 		checkProjection(t, e, led)
 	}
 	_ = e.Close()
