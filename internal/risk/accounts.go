@@ -97,11 +97,16 @@ func (a *Accounts) AddCoin(c CoinInfo) (Coin, error) {
 			copy(bal[row*n:row*n+old], a.bal[row*old:(row+1)*old])
 		}
 		a.bal = bal
-		// The indices of the changed balances moved: start a new set.
+		// The changed balances moved to the wider layout: they stay
+		// changed there (a group may list a coin after trades whose
+		// balances its batch must still carry).
 		a.stamp = make([]uint32, len(bal))
-		a.changed = a.changed[:0]
-		a.before = a.before[:0]
-		a.gen++
+		for j, i := range a.changed {
+			row, c := int(i)/old, int(i)%old
+			ni := int32(row*n + c)
+			a.changed[j] = ni
+			a.stamp[ni] = a.gen
+		}
 	}
 	return Coin(old), nil
 }
