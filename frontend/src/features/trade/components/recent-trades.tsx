@@ -89,6 +89,8 @@ export function RecentTrades({
           <Stack
             gap="0"
             h={fill ? 'full' : `${count * ROW_HEIGHT}px`}
+            // The rows' screen-reader words are absolutely placed: positioned here, they scroll and clip with the rows.
+            position="relative"
             overflowY="auto"
             role="region"
             aria-label={t('trades.title')}

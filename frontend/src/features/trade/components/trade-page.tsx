@@ -117,7 +117,9 @@ function AfterFirstPaint({ children, fallback }: { children: React.ReactNode; fa
 /** A panel that takes its grid area's whole height and keeps what does not fit inside it. */
 function FillPanel({ children, area, testId, scroll }: { children: React.ReactNode; area: string; testId?: string; scroll?: boolean }) {
   return (
-    <Box gridArea={area} minH="0" minW="0" borderWidth="1px" rounded="lg" bg="bg.panel" overflowX="hidden" overflowY={scroll ? 'auto' : 'hidden'} data-testid={testId}>
+    // Positioned, so that what is absolutely placed inside (screen-reader text of the rows, sr-only spans) is clipped
+    // with the rest rather than lengthening the page below the window.
+    <Box gridArea={area} position="relative" minH="0" minW="0" borderWidth="1px" rounded="lg" bg="bg.panel" overflowX="hidden" overflowY={scroll ? 'auto' : 'hidden'} data-testid={testId}>
       {children}
     </Box>
   )
@@ -154,7 +156,7 @@ function Desktop({ pair, onPick, picked, best }: LayoutProps) {
         <FillPanel area="chart">
           <ChartSlot pair={pair} fill />
         </FillPanel>
-        <Box gridArea="orders" minH="0" minW="0" overflowY="auto" rounded="lg" css={{ '& > *': { minHeight: '100%' } }} data-testid="trade-user-orders">
+        <Box gridArea="orders" position="relative" minH="0" minW="0" overflowY="auto" rounded="lg" css={{ '& > *': { minHeight: '100%' } }} data-testid="trade-user-orders">
           <AfterFirstPaint>
             <UserOrders pair={pair} />
           </AfterFirstPaint>
