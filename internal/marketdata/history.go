@@ -54,14 +54,13 @@ func (s *Service) SeedHistory(ctx context.Context, prices map[string]decimal.Dec
 		if err := s.write(ctx, ops); err != nil {
 			return seeded, fmt.Errorf("marketdata: seed %s: %w", sym, err)
 		}
-		fresh2 := newSymState(st.pair)
-		if err := s.load(ctx, fresh2); err != nil {
-			return seeded, fmt.Errorf("marketdata: seed %s: %w", sym, err)
+		// Read back as New reads a pair: candles, ticker and all.
+		loaded, err := s.loadState(ctx, st.pair)
+		if err != nil {
+			return seeded, fmt.Errorf("marketdata: seed: %w", err)
 		}
-		fresh2.tickSent, fresh2.tickLeave = fresh2.tickerLeave(now)
-		fresh2.tickSent.TS = 0
 		s.mu.Lock()
-		s.syms[sym] = fresh2
+		s.syms[sym] = loaded
 		s.mu.Unlock()
 		seeded = append(seeded, sym)
 	}

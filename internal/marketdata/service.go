@@ -154,17 +154,26 @@ func New(ctx context.Context, o Options) (*Service, error) {
 		return s, nil // a reader loads each symbol when it is first read
 	}
 	for _, p := range o.Markets.List() {
-		st := newSymState(p)
-		if err := s.load(ctx, st); err != nil {
-			return nil, fmt.Errorf("marketdata: load %s: %w", p.Symbol, err)
+		st, err := s.loadState(ctx, p)
+		if err != nil {
+			return nil, err
 		}
-		// What clients see now (the last process pushed it, or REST
-		// answers it): not pushed again until it changes.
-		st.tickSent, st.tickLeave = st.tickerLeave(o.Now())
-		st.tickSent.TS = 0
 		s.syms[p.Symbol] = st
 	}
 	return s, nil
+}
+
+// loadState reads a pair's state from the store: its candles, recent
+// trades and the ticker clients see now (the last process pushed it, or
+// REST answers it), which is not pushed again until it changes.
+func (s *Service) loadState(ctx context.Context, p markets.Pair) (*symState, error) {
+	st := newSymState(p)
+	if err := s.load(ctx, st); err != nil {
+		return nil, fmt.Errorf("marketdata: load %s: %w", p.Symbol, err)
+	}
+	st.tickSent, st.tickLeave = st.tickerLeave(s.now())
+	st.tickSent.TS = 0
+	return st, nil
 }
 
 func newSymState(p markets.Pair) *symState {
