@@ -11,6 +11,9 @@
 //   E2E_SKIP_WEB_BUILD=1  serve a copy of frontend/dist as it is (faster when iterating)
 //   CHROMIUM_PATH         the browser to drive (default /usr/bin/chromium)
 //   E2E_KEEP_DATA=1       keep the server's data directory and log for inspection
+//   E2E_RETRIES           retries of a failed test (default 1, see playwright.config.ts)
+// The last lines printed are a summary of failed and flaky tests (from
+// Playwright's JSON report), after the server log's tail on a failure.
 // Extra arguments are passed to `playwright test` (e.g. a file name or --grep).
 import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
@@ -26,6 +29,7 @@ const dataDir = path.join(work, 'data')
 const binary = path.join(work, 'tenger')
 const serverLog = path.join(work, 'server.log')
 const webDir = path.join(work, 'web')
+const jsonReport = path.join(work, 'report.json')
 const started = Date.now()
 
 function elapsed() {
@@ -41,6 +45,48 @@ function run(cmd, args, opts = {}) {
       else reject(new Error(`${cmd} ${args.join(' ')} exited with ${signal ?? code}`))
     })
   })
+}
+
+// Walks Playwright's JSON report: every test whose outcome is not expected,
+// with where it is and the first lines of its last error.
+function summarize(reportPath) {
+  if (!existsSync(reportPath)) return null
+  let report
+  try {
+    report = JSON.parse(readFileSync(reportPath, 'utf8'))
+  } catch (err) {
+    return `[e2e] the JSON report could not be read: ${err.message}`
+  }
+  const failed = []
+  const flaky = []
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        const name = `${spec.file}:${spec.line} ${[...titles, spec.title].join(' › ')}`
+        if (t.status === 'flaky') flaky.push(name)
+        if (t.status === 'unexpected') {
+          const last = t.results?.[t.results.length - 1]
+          const message = (last?.error?.message ?? last?.errors?.[0]?.message ?? '')
+            .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .slice(0, 6)
+            .map((l) => `      ${l}`)
+            .join('\n')
+          failed.push(`${name}\n${message}`)
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith('.ts') ? [...titles, child.title] : titles)
+  }
+  for (const suite of report.suites ?? []) walk(suite, [])
+  const s = report.stats ?? {}
+  const lines = [
+    `[e2e] summary: ${s.expected ?? 0} passed, ${s.unexpected ?? 0} failed, ${s.flaky ?? 0} flaky (passed on retry), ${s.skipped ?? 0} skipped`,
+  ]
+  for (const f of failed) lines.push(`[e2e] FAILED ${f}`)
+  for (const f of flaky) lines.push(`[e2e] FLAKY ${f}`)
+  return lines.join('\n')
 }
 
 function freePort() {
@@ -130,16 +176,23 @@ try {
   const playwright = path.join(frontendDir, 'node_modules', '.bin', 'playwright')
   await run(playwright, ['test', ...process.argv.slice(2)], {
     cwd: frontendDir,
-    env: { ...process.env, E2E_BASE_URL: baseURL, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    env: {
+      ...process.env,
+      E2E_BASE_URL: baseURL,
+      E2E_JSON_REPORT: jsonReport,
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+    },
   })
   exitCode = 0
 } catch (err) {
   console.error(`[e2e] ${err.message}`)
   if (existsSync(serverLog)) {
-    const tail = readFileSync(serverLog, 'utf8').split('\n').slice(-40).join('\n')
+    const tail = readFileSync(serverLog, 'utf8').split('\n').slice(-20).join('\n')
     console.error(`[e2e] last lines of the server log:\n${tail}`)
   }
 } finally {
+  const summary = summarize(jsonReport)
+  if (summary) console.log(summary)
   await stop(server)
   if (process.env.E2E_KEEP_DATA === '1') console.log(`[e2e] kept ${work}`)
   else rmSync(work, { recursive: true, force: true })
