@@ -56,11 +56,16 @@ func LoadOrCreateKey(path string) ([]byte, error) {
 // "p:<secret>" so a key can be introduced later.
 type secretBox struct{ aead cipher.AEAD }
 
-func newSecretBox(key []byte) secretBox {
+func newSecretBox(key []byte) secretBox { return newSecretBoxFor(key, "tenger-auth-totp-v1") }
+
+// newSecretBoxFor derives the box's key from key and a purpose label, so
+// secrets of different purposes sealed with one key cannot be swapped for
+// each other.
+func newSecretBoxFor(key []byte, purpose string) secretBox {
 	if len(key) == 0 {
 		return secretBox{}
 	}
-	k := sha256.Sum256(append([]byte("tenger-auth-totp-v1|"), key...))
+	k := sha256.Sum256(append([]byte(purpose+"|"), key...))
 	block, err := aes.NewCipher(k[:])
 	if err != nil {
 		panic(err)
@@ -103,4 +108,30 @@ func (b secretBox) open(sealed string) (string, error) {
 		return string(plain), nil
 	}
 	return "", errors.New("auth: unknown secret format")
+}
+
+// Sealer seals secrets another service keeps at rest (API keys' HMAC
+// secrets) as authenticator secrets are sealed: AES-256-GCM under a key
+// derived from the process's secret key and the purpose. Unlike those, it
+// needs a key: a service that must be able to use its secrets again (HMAC)
+// but never show them is pointless without one.
+type Sealer struct{ box secretBox }
+
+// NewSealer returns a Sealer for one purpose (e.g. "tenger-apikey-v1").
+func NewSealer(key []byte, purpose string) (Sealer, error) {
+	if len(key) < 16 {
+		return Sealer{}, errors.New("auth: a sealer needs a secret key of at least 16 bytes")
+	}
+	return Sealer{box: newSecretBoxFor(key, purpose)}, nil
+}
+
+// Seal returns plain sealed ("g1:…").
+func (s Sealer) Seal(plain string) string { return s.box.seal(plain) }
+
+// Open returns the secret Seal sealed; plain ("p:") values are refused.
+func (s Sealer) Open(sealed string) (string, error) {
+	if !strings.HasPrefix(sealed, "g1:") {
+		return "", errors.New("auth: not a sealed secret")
+	}
+	return s.box.open(sealed)
 }

@@ -81,6 +81,7 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 		cfg.Stage = "local"
 	}
 	d := &Deps{Log: log, Now: time.Now, Config: cfg}
+	d.apiKeys.cacheTTL = localAPIKeyCacheTTL
 	var err error
 	if d.Coins, err = coins.Load(dataDir); err != nil {
 		return nil, err

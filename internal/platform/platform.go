@@ -102,6 +102,7 @@ type Deps struct {
 	wsOrders     push.RequestFunc
 	refOnce      sync.Once
 	ref          *refprice.Reader
+	apiKeys      apiKeyState
 	// Engine is the engine that owns the spot balances, when this process
 	// runs it (tenger serve, the engine task).
 	Engine *spot.Runtime
@@ -181,12 +182,18 @@ func (d *Deps) ProfileArea() []*httpapi.Router {
 		md = nil
 	}
 	sessions := httpapi.AuthSessions(d.Auth())
-	return []*httpapi.Router{
+	routers := []*httpapi.Router{
 		httpapi.NewProfileRouter(d.Auth(), d.APIOptions("profile", sessions)),
 		httpapi.NewSiteRouter(analytics.NewRecorder(d.Store), d.APIOptions("site", sessions)),
 		httpapi.NewMarketRouterWith(d.Coins, d.Markets, md, favourites.New(d.Store, d.Markets), d.APIOptions("market", sessions)),
 		httpapi.NewIndexPriceRouter(d.RefPrices(), d.APIOptions("market", sessions)),
 	}
+	if keys, err := d.APIKeys(); err != nil {
+		d.Log.Error().Err(err).Msg("API keys unavailable; the openapi calls are not served")
+	} else {
+		routers = append(routers, httpapi.NewAPIKeyRouter(keys, d.APIOptions("profile", sessions)))
+	}
+	return routers
 }
 
 // Ledger is the book every balance change goes through (built once per Deps).

@@ -1,0 +1,40 @@
+package platform
+
+import (
+	"sync"
+	"time"
+
+	"tenger/internal/apikey"
+	"tenger/internal/auth"
+)
+
+// apiKeyState is the API key service of a Deps, built once.
+type apiKeyState struct {
+	once sync.Once
+	svc  *apikey.Service
+	err  error
+	// cacheTTL is how long a resolved key is trusted (apikey.Options):
+	// tenger serve is one process, where every change drops the cached
+	// key at once, so it caches; the AWS functions leave it 0 and read
+	// the key on every signed request, so a delete is immediate there too.
+	cacheTTL time.Duration
+}
+
+// localAPIKeyCacheTTL is the cache of tenger serve's API key resolution.
+const localAPIKeyCacheTTL = time.Minute
+
+// APIKeys is the API key service: management for the profile area and
+// resolution for the Binance-compatible API. Its secrets are sealed with
+// the process's secret key under their own purpose.
+func (d *Deps) APIKeys() (*apikey.Service, error) {
+	d.apiKeys.once.Do(func() {
+		sealer, err := auth.NewSealer(d.SecretKey, "tenger-apikey-v1")
+		if err != nil {
+			d.apiKeys.err = err
+			return
+		}
+		d.apiKeys.svc = apikey.New(apikey.Options{Store: d.Store, Auth: d.Auth(), Sealer: sealer, Now: d.Now,
+			Log: d.Log.With().Str("service", "apikey").Logger(), CacheTTL: d.apiKeys.cacheTTL})
+	})
+	return d.apiKeys.svc, d.apiKeys.err
+}
