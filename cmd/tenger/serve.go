@@ -161,6 +161,14 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 
 	mux := http.NewServeMux()
 	httpapi.Mount(mux, all...)
+	// The Binance-compatible API (bots, CCXT) on its own prefixes.
+	bapi, err := d.BinanceAPI()
+	if err != nil {
+		return nil, fmt.Errorf("binance-compatible API: %w", err)
+	}
+	for _, p := range bapi.Prefixes() {
+		mux.Handle(p, bapi)
+	}
 	mux.Handle("/", webapp.Handler(webDir))
 	// The security headers CloudFront adds in AWS, on every answer.
 	return webapp.SecurityHeaders(mux), nil

@@ -10,6 +10,10 @@ import (
 // API path prefixes of the services (spec §7, DESIGN §5).
 var ServicePrefixes = []string{"/fe-ex-api", "/fe-co-api", "/fe-otc-api", "/fe-increment-api", "/fe-quant-api", "/fe-task-api"}
 
+// BinancePrefixes are the paths of the Binance-compatible API
+// (internal/binance), served beside the services.
+var BinancePrefixes = []string{"/api/v3/", "/sapi/", "/fapi/", "/dapi/"}
+
 // Mount registers every route of the routers on mux by its exact path, so
 // several routers can share one service prefix, and answers unknown paths
 // under the service prefixes with the catalogue's CodeNotFound.
@@ -39,6 +43,11 @@ func AllRoutes(routers ...*Router) []RouteDoc {
 func IsAPIPath(p string) bool {
 	for _, pre := range ServicePrefixes {
 		if p == pre || strings.HasPrefix(p, pre+"/") {
+			return true
+		}
+	}
+	for _, pre := range BinancePrefixes {
+		if strings.HasPrefix(p, pre) {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"tenger/internal/apikey"
 	"tenger/internal/auth"
+	"tenger/internal/binance"
 )
 
 // apiKeyState is the API key service of a Deps, built once.
@@ -37,4 +38,20 @@ func (d *Deps) APIKeys() (*apikey.Service, error) {
 			Log: d.Log.With().Str("service", "apikey").Logger(), CacheTTL: d.apiKeys.cacheTTL})
 	})
 	return d.apiKeys.svc, d.apiKeys.err
+}
+
+// BinanceAPI is the Binance-compatible REST API (/api/v3, /sapi, /fapi,
+// /dapi) on this deployment's market data, API keys, spot order entry and
+// balances.
+func (d *Deps) BinanceAPI() (*binance.Server, error) {
+	md, err := d.MarketReader()
+	if err != nil {
+		return nil, err
+	}
+	keys, err := d.APIKeys()
+	if err != nil {
+		return nil, err
+	}
+	return binance.New(binance.Options{Markets: d.Markets, Coins: d.Coins, Data: md, Now: d.Now,
+		Log: d.Log.With().Str("service", "binance").Logger(), Keys: keys, Trading: d.Spot(), Balances: d.Ledger()}), nil
 }

@@ -311,6 +311,23 @@ func (s *Service) GetOrder(ctx context.Context, uid, orderID string) (Order, err
 	return orderFromItem(it), nil
 }
 
+// OrderByClientID reads the user's order placed with a clientOrderId
+// (CodeTradeOrderNotFound when there is none).
+func (s *Service) OrderByClientID(ctx context.Context, uid, clientOrderID string) (Order, error) {
+	cid := strings.TrimSpace(clientOrderID)
+	if !ValidClientOrderID(cid) {
+		return Order{}, apperr.New(apperr.CodeTradeOrderNotFound)
+	}
+	it, err := s.st.Get(ctx, store.Key{PK: pkClientID + uid, SK: cid})
+	if errors.Is(err, store.ErrNotFound) {
+		return Order{}, apperr.New(apperr.CodeTradeOrderNotFound)
+	}
+	if err != nil {
+		return Order{}, err
+	}
+	return s.GetOrder(ctx, uid, it.Str("orderId"))
+}
+
 func parseOrderID(s string) (uint64, error) {
 	// Decimal digits only: no sign, base prefix or trailing text.
 	id, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
