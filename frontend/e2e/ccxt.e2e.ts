@@ -1,0 +1,117 @@
+// Acceptance of the Binance-compatible API with the real client: CCXT's
+// stock `binance` class, with only its URLs pointed at the `tenger serve`
+// under test, loads the markets and currencies, reads the book, trades,
+// candles, tickers and the balance, places limit, market (by cost) and
+// post-only orders (one refused for crossing), reads them back with the
+// user's trades, and cancels.
+// No browser: the accounts are made through the API, funded through the
+// dev chain simulator, and the API key is created as the profile screen
+// creates it (create_open_api with the e-mail code).
+import { expect, test, type APIRequestContext } from '@playwright/test'
+import ccxt from 'ccxt'
+import { apiOk, baseURL, latestCode, loginToken, registerUser } from './support/server-api'
+import { fundByChain, type WalletUser } from './wallet-support'
+
+const OP_WITHDRAW_EMAIL = 17
+
+/** A funded account with an API key that may trade spot. */
+async function trader(request: APIRequestContext, tag: string, coin: string, chain: string, amount: string, confirmations: number) {
+  const user = await registerUser(request, tag)
+  const token = await loginToken(request, user)
+  const info = await apiOk<{ id: string | number }>(request, '/common/user_info', {}, token)
+  const w: WalletUser = { user, token, uid: String(info.id) }
+  await fundByChain(request, w, coin, chain, amount, confirmations)
+  await apiOk(request, '/v4/common/emailValidCode', { operationType: OP_WITHDRAW_EMAIL }, token)
+  const emailCode = await latestCode(request, user.email, OP_WITHDRAW_EMAIL)
+  const key = await apiOk<{ apiKey: string; secretKey: string }>(
+    request,
+    '/openapi/create_open_api',
+    { label: 'ccxt', permissions: ['spot'], ips: [], emailCode },
+    token,
+  )
+  return key
+}
+
+/** CCXT's binance class with every REST URL moved to the server under test. */
+function client(key: { apiKey: string; secretKey: string }) {
+  const ex = new ccxt.binance({ apiKey: key.apiKey, secret: key.secretKey, enableRateLimit: false })
+  const api = ex.urls.api as Record<string, unknown>
+  for (const [name, url] of Object.entries(api)) {
+    if (typeof url === 'string' && url.startsWith('https://')) {
+      api[name] = baseURL + new URL(url).pathname
+    }
+  }
+  return ex
+}
+
+test('CCXT binance: markets, market data, balance, limit, market and post-only orders, queries and cancel', async ({ request }) => {
+  test.setTimeout(90_000)
+  const sellerKey = await trader(request, 'ccxt-s', 'BTC', 'BTC', '0.05', 2)
+  const buyerKey = await trader(request, 'ccxt-b', 'USDT', 'BEP20', '2000', 15)
+  const seller = client(sellerKey)
+  const buyer = client(buyerKey)
+
+  const markets = await buyer.loadMarkets()
+  const m = markets['BTC/USDT']
+  expect(m, 'BTC/USDT among the markets').toBeTruthy()
+  expect(m.spot).toBe(true)
+  expect(m.precision.price).toBeGreaterThan(0)
+  expect(buyer.currencies['USDT']?.networks, 'USDT networks from capital/config/getall').toBeTruthy()
+
+  const book = await buyer.fetchOrderBook('BTC/USDT', 10)
+  expect(book.bids.length + book.asks.length).toBeGreaterThan(0)
+  const ticker = await buyer.fetchTicker('BTC/USDT')
+  expect(ticker.last).toBeGreaterThan(0)
+  const tickers = await buyer.fetchTickers(['BTC/USDT', 'ETH/USDT'])
+  expect(Object.keys(tickers)).toContain('ETH/USDT')
+  const candles = await buyer.fetchOHLCV('BTC/USDT', '1m', undefined, 10)
+  expect(candles.length).toBeGreaterThan(0)
+  expect(candles[0]).toHaveLength(6)
+  await buyer.fetchTrades('BTC/USDT', undefined, 5)
+
+  const balance = await buyer.fetchBalance()
+  expect(balance.free['USDT']).toBe(2000)
+
+  // The seller offers 0.01 BTC far above the market: it rests.
+  const price = Number(buyer.priceToPrecision('BTC/USDT', (ticker.last ?? 0) * 1.5))
+  const limit = await seller.createOrder('BTC/USDT', 'limit', 'sell', 0.01, price)
+  expect(limit.id).toBeTruthy()
+  expect(limit.status).toBe('open')
+  const open = await seller.fetchOpenOrders('BTC/USDT')
+  expect(open.map((o) => o.id)).toContain(limit.id)
+
+  // A post-only buy at the seller's price would take: refused as Binance refuses it.
+  await expect(buyer.createOrder('BTC/USDT', 'limit', 'buy', 0.01, price, { postOnly: true })).rejects.toThrow(/immediately match/)
+  // A post-only buy far below rests.
+  const maker = await buyer.createOrder('BTC/USDT', 'limit', 'buy', 0.001, Number(buyer.priceToPrecision('BTC/USDT', price / 3)), {
+    postOnly: true,
+  })
+  expect(maker.status).toBe('open')
+
+  // A market buy by cost takes from the asks.
+  const market = await buyer.createMarketBuyOrderWithCost('BTC/USDT', 50)
+  expect(market.status).toBe('closed')
+  expect(market.filled).toBeGreaterThan(0)
+  expect(market.cost).toBeLessThanOrEqual(50)
+  const fetched = await buyer.fetchOrder(market.id, 'BTC/USDT')
+  expect(fetched.status).toBe('closed')
+  expect(fetched.filled).toBeCloseTo(market.filled ?? 0, 8)
+  const myTrades = await buyer.fetchMyTrades('BTC/USDT')
+  expect(myTrades.length).toBeGreaterThan(0)
+  expect(myTrades.every((t) => t.order === market.id && t.side === 'buy' && t.takerOrMaker === 'taker')).toBe(true)
+  const bought = myTrades.reduce((sum, t) => sum + (t.amount ?? 0), 0)
+  expect(bought).toBeCloseTo(market.filled ?? 0, 8)
+
+  const resting = await seller.fetchOrder(limit.id, 'BTC/USDT')
+  expect(resting.status).toBe('open')
+  expect(resting.filled).toBe(0)
+  const cancelled = await seller.cancelOrder(limit.id, 'BTC/USDT')
+  expect(cancelled.status).toBe('canceled')
+  await expect(seller.cancelOrder(limit.id, 'BTC/USDT')).rejects.toThrow(ccxt.OrderNotFound)
+  await buyer.cancelOrder(maker.id, 'BTC/USDT')
+  expect(await buyer.fetchOpenOrders('BTC/USDT')).toHaveLength(0)
+
+  const after = await buyer.fetchBalance()
+  expect(after.free['BTC']).toBeGreaterThan(0)
+  expect(after.used['USDT'] ?? 0).toBe(0)
+})
