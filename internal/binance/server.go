@@ -98,6 +98,10 @@ type Options struct {
 	// trades, account); without Trading they are not registered.
 	Trading  Trading
 	Balances Balances
+	// Deposits and Withdrawals serve the /sapi/v1/capital calls; without
+	// both they are not registered.
+	Deposits    Deposits
+	Withdrawals Withdrawals
 }
 
 // Call is one request to a handler.
@@ -195,6 +199,9 @@ func New(o Options) *Server {
 	if o.Trading != nil && o.Balances != nil {
 		s.addTradeRoutes()
 		s.addSapiRoutes()
+	}
+	if o.Deposits != nil && o.Withdrawals != nil && o.Keys != nil {
+		s.addCapitalRoutes()
 	}
 	return s
 }

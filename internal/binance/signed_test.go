@@ -54,10 +54,11 @@ func (p projected) Submit(ctx context.Context, c engine.Command) engine.Result {
 }
 
 type signedEnv struct {
-	t    *testing.T
-	srv  *Server
-	keys *apikey.Service
-	now  time.Time
+	t     *testing.T
+	srv   *Server
+	keys  *apikey.Service
+	now   time.Time
+	funds *fakeFunds
 }
 
 const (
@@ -104,8 +105,10 @@ func newSignedEnv(t *testing.T) *signedEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.funds = &fakeFunds{}
 	e.srv = New(Options{Markets: cat, Coins: cc, Data: md, Log: zerolog.Nop(), Keys: e.keys, Trading: svc,
-		Balances: ledger.New(st, nil), ClientIP: func(r *http.Request) string { return r.Header.Get("X-Test-IP") }})
+		Balances: ledger.New(st, nil), ClientIP: func(r *http.Request) string { return r.Header.Get("X-Test-IP") },
+		Deposits: e.funds, Withdrawals: fakeWithdrawals{e.funds}})
 	return e
 }
 

@@ -52,6 +52,14 @@ func (d *Deps) BinanceAPI() (*binance.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return binance.New(binance.Options{Markets: d.Markets, Coins: d.Coins, Data: md, Now: d.Now,
-		Log: d.Log.With().Str("service", "binance").Logger(), Keys: keys, Trading: d.Spot(), Balances: d.Ledger()}), nil
+	o := binance.Options{Markets: d.Markets, Coins: d.Coins, Data: md, Now: d.Now,
+		Log: d.Log.With().Str("service", "binance").Logger(), Keys: keys, Trading: d.Spot(), Balances: d.Ledger()}
+	// Deposit addresses and withdrawals go through the wallet's services:
+	// the same limits, workflow and records as the web's.
+	funds, err := d.Funds()
+	if err != nil {
+		return nil, err
+	}
+	o.Deposits, o.Withdrawals = funds.Deposit, funds.Withdraw
+	return binance.New(o), nil
 }

@@ -103,12 +103,32 @@ type submission struct {
 	bankNameMN  string
 	amount, fee decimal.Decimal
 	codes       Codes
+	// apiKey is the API key that asked for the withdrawal (ConfirmByKey):
+	// its withdraw permission, which needs an IP restriction, stands in
+	// for the codes.
+	apiKey string
 }
 
 // Confirm is confirm_withdraw: validate, check limits and codes, write the
 // withdrawal and start its workflow in one transaction, then hold the
 // amount.
 func (s *Service) Confirm(ctx context.Context, uid string, in ConfirmInput) (Result, error) {
+	return s.confirm(ctx, uid, in, "")
+}
+
+// ConfirmByKey is a chain withdrawal an API key asks for (the
+// Binance-compatible /sapi/v1/capital/withdraw/apply): the same address,
+// amount, limit, lock and address-book checks, workflow and record as
+// Confirm, authorized by the key's withdraw permission (which needs an IP
+// restriction) instead of codes. The record names the key.
+func (s *Service) ConfirmByKey(ctx context.Context, uid, apiKey string, in ConfirmInput) (Result, error) {
+	if apiKey == "" {
+		return Result{}, apperr.New(apperr.CodeNotSignedIn)
+	}
+	return s.confirm(ctx, uid, in, apiKey)
+}
+
+func (s *Service) confirm(ctx context.Context, uid string, in ConfirmInput, apiKey string) (Result, error) {
 	if uid == "" {
 		return Result{}, apperr.New(apperr.CodeNotSignedIn)
 	}
@@ -146,7 +166,7 @@ func (s *Service) Confirm(ctx context.Context, uid string, in ConfirmInput) (Res
 		}
 	}
 	return s.submit(ctx, uid, submission{id: withdrawalID(uid, key), kind: KindChain, coin: coin, cfg: cfg,
-		address: address, memo: memo, aid: clip(in.AddressID, 64), amount: amt, fee: fee, codes: in.Codes})
+		address: address, memo: memo, aid: clip(in.AddressID, 64), amount: amt, fee: fee, codes: in.Codes, apiKey: apiKey})
 }
 
 // BankInput is a bank withdrawal (POST /bank/v2/withdraw-req).
@@ -259,7 +279,7 @@ func (s *Service) submit(ctx context.Context, uid string, sub submission) (Resul
 	if _, err := s.checkDailyLimit(ctx, uid, usdt); err != nil {
 		return Result{}, err
 	}
-	if err := s.checkCodes(ctx, uid, sub.codes); err != nil {
+	if err := s.checkSubmitCodes(ctx, uid, sub); err != nil {
 		// A retry sent while the first submit was still running finds its
 		// codes used up by that submit: once the first has committed, it
 		// answers what the first made rather than "code expired".
@@ -289,6 +309,7 @@ func (s *Service) submit(ctx context.Context, uid string, sub submission) (Resul
 		"chain": rec.Chain, "address": rec.Address, "memo": rec.Memo, "addressId": rec.AddressID, "amount": rec.Amount,
 		"fee": rec.Fee, "net": rec.Net, "usdt": rec.USDT, "status": rec.Status, "bankName": rec.BankName, "bankNameMn": rec.BankNameMN,
 		"accountNo": rec.AccountNo, "accountName": rec.AccountName, "bankAccountId": sub.bankID, "url": rec.URL,
+		"apiKey":  sub.apiKey,
 		"created": rec.Created, "updated": rec.Updated,
 		store.AttrGSI1PK: "WDHIST#" + uid, store.AttrGSI1SK: deposit.HistoryKey(now, rec.ID)}
 	start, err := workflow.StartOp(s.Steps().Definition(), rec.ID, StepInput{WithdrawalID: rec.ID}, now)
@@ -394,6 +415,15 @@ func sameAddress(cfg coins.ChainConfig, a, b string) bool {
 		return chain.SameAddress(ac, a, b)
 	}
 	return a == b
+}
+
+// checkSubmitCodes checks a submit's codes, unless an API key with the
+// withdraw permission asked for it.
+func (s *Service) checkSubmitCodes(ctx context.Context, uid string, sub submission) error {
+	if sub.apiKey != "" {
+		return nil
+	}
+	return s.checkCodes(ctx, uid, sub.codes)
 }
 
 // checkCodes requires and verifies the codes the user's flags call for

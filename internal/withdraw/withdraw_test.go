@@ -12,6 +12,7 @@ import (
 	"tenger/internal/coins"
 	"tenger/internal/deposit"
 	"tenger/internal/ledger"
+	"tenger/internal/store"
 	"tenger/internal/wallet"
 	"tenger/internal/withdraw"
 	"tenger/internal/workflow"
@@ -483,4 +484,41 @@ func TestWithdrawToOwnDepositAddress(t *testing.T) {
 	if _, err := e.svc.Confirm(ctx, "u2", in); errors.Is(err, apperr.New(apperr.CodeWithdrawOwnAddress)) {
 		t.Fatalf("another user's address refused: %v", err)
 	}
+}
+
+// An API key's withdrawal (ConfirmByKey) needs no codes, keeps every other
+// rule and the workflow, answers a retry with the first withdrawal, and
+// names the key in the record.
+func TestWithdrawalByAPIKey(t *testing.T) {
+	e := newEnv(t)
+	e.user("u1", true, true, true)
+	e.fund("u1", "BTC", "BTC", "1")
+	in := btcInput(t, "0.1", withdraw.Codes{})
+	in.Fee = "" // the API sends no fee: the chain's own
+	in.RequestID = "api:key1:bot-1"
+	_, err := e.svc.ConfirmByKey(ctx, "u1", "", in)
+	wantCode(t, err, apperr.CodeNotSignedIn)
+	res, err := e.svc.ConfirmByKey(ctx, "u1", "key1", in)
+	if err != nil || res.Status != withdraw.StatusPending {
+		t.Fatalf("submit %+v %v", res, err)
+	}
+	again, err := e.svc.ConfirmByKey(ctx, "u1", "key1", in)
+	if err != nil || again.ID != res.ID {
+		t.Fatalf("retry %+v %v, first %s", again, err, res.ID)
+	}
+	if b := e.spot("u1", "BTC"); !b.Frozen.Equal(dec("0.1")) {
+		t.Fatalf("hold %s", b.Frozen)
+	}
+	it, err := e.st.Get(ctx, store.Key{PK: "WD#" + res.ID, SK: "WD"})
+	if err != nil || it.Str("apiKey") != "key1" {
+		t.Fatalf("record %v %v", it, err)
+	}
+	small := btcInput(t, "0.0005", withdraw.Codes{})
+	small.Fee = ""
+	_, err = e.svc.ConfirmByKey(ctx, "u1", "key1", small)
+	wantCode(t, err, apperr.CodeAmountBelowMin)
+	// The web's submit still asks for the codes.
+	_, err = e.svc.Confirm(ctx, "u1", btcInput(t, "0.1", withdraw.Codes{}))
+	wantCode(t, err, apperr.CodeEmailCodeRequired)
+	e.audit()
 }
