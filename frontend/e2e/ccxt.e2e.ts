@@ -3,7 +3,9 @@
 // under test, loads the markets and currencies, reads the book, trades,
 // candles, tickers and the balance, places limit, market (by cost) and
 // post-only orders (one refused for crossing), reads them back with the
-// user's trades, and cancels.
+// user's trades, and cancels; a key with the withdraw permission, bound to
+// the test's address, reads deposits and the deposit address, withdraws
+// and finds the withdrawal in its history.
 // No browser: the accounts are made through the API, funded through the
 // dev chain simulator, and the API key is created as the profile screen
 // creates it (create_open_api with the e-mail code).
@@ -14,8 +16,17 @@ import { fundByChain, type WalletUser } from './wallet-support'
 
 const OP_WITHDRAW_EMAIL = 17
 
-/** A funded account with an API key that may trade spot. */
-async function trader(request: APIRequestContext, tag: string, coin: string, chain: string, amount: string, confirmations: number) {
+/** A funded account with an API key (spot trading by default). */
+async function trader(
+  request: APIRequestContext,
+  tag: string,
+  coin: string,
+  chain: string,
+  amount: string,
+  confirmations: number,
+  permissions = ['spot'],
+  ips: string[] = [],
+) {
   const user = await registerUser(request, tag)
   const token = await loginToken(request, user)
   const info = await apiOk<{ id: string | number }>(request, '/common/user_info', {}, token)
@@ -26,7 +37,7 @@ async function trader(request: APIRequestContext, tag: string, coin: string, cha
   const key = await apiOk<{ apiKey: string; secretKey: string }>(
     request,
     '/openapi/create_open_api',
-    { label: 'ccxt', permissions: ['spot'], ips: [], emailCode },
+    { label: 'ccxt', permissions, ips, emailCode },
     token,
   )
   return key
@@ -114,4 +125,25 @@ test('CCXT binance: markets, market data, balance, limit, market and post-only o
   const after = await buyer.fetchBalance()
   expect(after.free['BTC']).toBeGreaterThan(0)
   expect(after.used['USDT'] ?? 0).toBe(0)
+})
+
+test('CCXT binance: deposit address and history, a withdrawal by a key bound to this address, its history', async ({ request }) => {
+  test.setTimeout(60_000)
+  const key = await trader(request, 'ccxt-w', 'USDT', 'BEP20', '100', 15, ['withdraw'], ['127.0.0.1', '::1'])
+  const ex = client(key)
+  await ex.loadMarkets()
+  const deposits = await ex.fetchDeposits('USDT')
+  expect(deposits).toHaveLength(1)
+  expect(deposits[0].amount).toBe(100)
+  expect(deposits[0].status).toBe('ok')
+  const address = await ex.fetchDepositAddress('USDT', { network: 'BEP20' })
+  expect(address.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+
+  const sent = await ex.withdraw('USDT', 20, '0x52908400098527886E0F7030069857D2E4169EE7', undefined, { network: 'BEP20' })
+  expect(sent.id).toBeTruthy()
+  const withdrawals = await ex.fetchWithdrawals('USDT')
+  expect(withdrawals.map((w) => w.id)).toContain(sent.id)
+  const balance = await ex.fetchBalance()
+  expect(balance.total['USDT']).toBe(100)
+  expect(balance.used['USDT']).toBe(20)
 })

@@ -87,7 +87,7 @@ func (s *Server) withdrawApply(c *Call) (any, error) {
 		req = "api:" + randomClientOrderID()
 	}
 	res, err := s.opts.Withdrawals.ConfirmByKey(c.Ctx, key.UserID, key.APIKey, withdraw.ConfirmInput{RequestID: req,
-		Symbol: coin, Chain: network, Address: address, Memo: tag, Amount: amount.String()})
+		Symbol: coin, Chain: s.chainOf(coin, network), Address: address, Memo: tag, Amount: amount.String()})
 	if err != nil {
 		return nil, capitalError(err)
 	}
@@ -130,7 +130,7 @@ func (s *Server) depositAddress(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.opts.Deposits.ChargeAddress(c.Ctx, account(c).UserID, coin, network)
+	a, err := s.opts.Deposits.ChargeAddress(c.Ctx, account(c).UserID, coin, s.chainOf(coin, network))
 	if err != nil {
 		return nil, capitalError(err)
 	}
@@ -243,7 +243,7 @@ func (s *Server) depositHistory(c *Call) (any, error) {
 		if txid != "" && r.TxID != txid {
 			continue
 		}
-		out = append(out, depositRecord{ID: r.ID, Amount: r.Amount.String(), Coin: strings.ToUpper(r.Coin), Network: strings.ToUpper(r.Chain),
+		out = append(out, depositRecord{ID: r.ID, Amount: r.Amount.String(), Coin: strings.ToUpper(r.Coin), Network: NetworkID(r.Chain),
 			Status: depositStatus(r.Status), Address: r.Address, AddressTag: r.Memo, TxID: r.TxID, InsertTime: r.Created,
 			CompleteTime: r.Credited, ConfirmTimes: itoa(r.Confirmations) + "/" + itoa(r.Required), UnlockConfirm: r.Required})
 	}
@@ -305,7 +305,7 @@ func (s *Server) withdrawHistory(c *Call) (any, error) {
 		}
 		w := withdrawRecord{ID: r.ID, Amount: r.Net.String(), TransactionFee: r.Fee.String(), Coin: strings.ToUpper(r.Coin),
 			Status: withdrawStatus(r.Status), Address: r.Address, AddressTag: r.Memo, TxID: r.TxID,
-			ApplyTime: time.UnixMilli(r.Created).UTC().Format(time.DateTime), Network: strings.ToUpper(r.Chain), Info: r.Reason}
+			ApplyTime: time.UnixMilli(r.Created).UTC().Format(time.DateTime), Network: NetworkID(r.Chain), Info: r.Reason}
 		if r.Status == withdraw.StatusSuccess {
 			w.CompleteTime = time.UnixMilli(r.Updated).UTC().Format(time.DateTime)
 		}

@@ -37,7 +37,7 @@ func (f *fakeFunds) ChargeAddress(_ context.Context, uid, symbol, chain string) 
 	if symbol == "MNT" {
 		return deposit.Address{Coin: "MNT", Bank: &deposit.BankBlock{}}, nil
 	}
-	return deposit.Address{Coin: symbol, Chain: chain, AddressLong: "0xabc" + uid, Memo: ""}, nil
+	return deposit.Address{Coin: symbol, Chain: chain, AddressLong: "0xabc" + uid + chain, Memo: ""}, nil
 }
 
 func (f *fakeFunds) History(_ context.Context, uid string, fl deposit.Filter) ([]deposit.Record, int, error) {
@@ -60,14 +60,14 @@ func TestCapitalEndpoints(t *testing.T) {
 	withdrawer := e.key(alice, []string{"withdraw"}, "203.0.113.0/24")
 
 	var addr depositAddress
-	e.ok(e.call(http.MethodGet, "/sapi/v1/capital/deposit/address", reader, vals("coin", "USDT", "network", "BEP20")), &addr)
-	if addr.Address != "0xabc"+alice || addr.Coin != "USDT" {
+	e.ok(e.call(http.MethodGet, "/sapi/v1/capital/deposit/address", reader, vals("coin", "USDT", "network", "BSC")), &addr)
+	if addr.Address != "0xabc"+alice+"BEP20" || addr.Coin != "USDT" {
 		t.Fatalf("address %+v", addr)
 	}
 	e.fails(e.call(http.MethodGet, "/sapi/v1/capital/deposit/address", reader, vals("coin", "MNT")), 400, CodeInvalidParameter, "")
 	var deps []depositRecord
 	e.ok(e.call(http.MethodGet, "/sapi/v1/capital/deposit/hisrec", reader, nil), &deps)
-	if len(deps) != 1 || deps[0].Status != 1 || deps[0].Amount != "25.5" || deps[0].Network != "BEP20" || deps[0].ConfirmTimes != "15/15" {
+	if len(deps) != 1 || deps[0].Status != 1 || deps[0].Amount != "25.5" || deps[0].Network != "BSC" || deps[0].ConfirmTimes != "15/15" {
 		t.Fatalf("deposits %+v", deps)
 	}
 	var wds []withdrawRecord
@@ -76,7 +76,7 @@ func TestCapitalEndpoints(t *testing.T) {
 		t.Fatalf("withdrawals %+v", wds)
 	}
 
-	body := vals("coin", "USDT", "network", "BEP20", "address", "0xdef", "amount", "10", "withdrawOrderId", "bot-1")
+	body := vals("coin", "USDT", "network", "BSC", "address", "0xdef", "amount", "10", "withdrawOrderId", "bot-1")
 	// Only a key with the withdraw permission (which is bound to IPs) withdraws.
 	e.fails(e.call(http.MethodPost, "/sapi/v1/capital/withdraw/apply", reader, body), 401, CodeRejectedAPIKey, "")
 	e.fails(e.call(http.MethodPost, "/sapi/v1/capital/withdraw/apply", withdrawer, body, withIP("198.51.100.1")), 401, CodeRejectedAPIKey, "")

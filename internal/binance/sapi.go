@@ -112,9 +112,44 @@ func networkOf(sym string, ch coins.ChainConfig, first bool) network {
 	if name == "" {
 		name = ch.Name
 	}
-	return network{Coin: sym, Network: strings.ToUpper(ch.Name), Name: name, IsDefault: first, DepositEnable: ch.DepositOpen,
+	return network{Coin: sym, Network: NetworkID(ch.Name), Name: name, IsDefault: first, DepositEnable: ch.DepositOpen,
 		WithdrawEnable: ch.WithdrawOpen, WithdrawFee: fixed(ch.WithdrawFee), WithdrawMin: fixed(ch.WithdrawMin),
 		WithdrawMax: fixed(ch.WithdrawMax), WithdrawIntegerMultiple: fixed(step), MinConfirm: ch.Confirmations,
 		UnLockConfirm: ch.Confirmations, DepositDust: fixed(ch.DepositMin), MemoRegex: memo,
 		EstimatedArrivalTime: ch.ArrivalSeconds() / 60}
+}
+
+// binanceNetworks are Binance's network ids of the token standards Tenger
+// names its chains by.
+var binanceNetworks = map[string]string{"ERC20": "ETH", "TRC20": "TRX", "BEP20": "BSC"}
+
+// NetworkID is a chain's network id as Binance names it (BEP20 is BSC).
+func NetworkID(chainName string) string {
+	up := strings.ToUpper(chainName)
+	if id, ok := binanceNetworks[up]; ok {
+		return id
+	}
+	return up
+}
+
+// chainOf finds the coin's chain a Binance network id (or Tenger's own
+// chain name) names; "" for none given, and the network as sent when no
+// chain matches (the wallet then refuses it with its own message).
+func (s *Server) chainOf(coin, network string) string {
+	if network == "" {
+		return ""
+	}
+	if c, ok := s.coins.Coin(coin); ok {
+		for _, ch := range c.Chains {
+			if NetworkID(ch.Name) == strings.ToUpper(network) {
+				return ch.Name
+			}
+		}
+		for _, ch := range c.Chains {
+			if strings.EqualFold(ch.Name, network) {
+				return ch.Name
+			}
+		}
+	}
+	return network
 }
