@@ -94,7 +94,7 @@ func runBenchTo(args []string, out io.Writer) error {
 	fs.DurationVar(&f.timeout, "settle-timeout", defaultSettleTimeout, "how long to wait for matching and settlement")
 	fs.BoolVar(&f.ceiling, "ceiling", false, "measure the load generator's ceiling on this machine: the same order calls against a server that only answers them (no --target needed)")
 	fs.StringVar(&f.noopServer, "noop-server", "", "serve the no-op endpoint --ceiling measures against on this address and print it (--ceiling starts it itself)")
-	fs.StringVar(&f.transport, "transport", "http", "http: order/create calls over keep-alive connections; ws: order.place requests over signed-in /ws connections, pipelined")
+	fs.StringVar(&f.transport, "transport", "http", "http: order/create calls over keep-alive connections; ws: order.place requests over signed-in /ws connections, pipelined; binance: signed POST /api/v3/order calls with API keys (HMAC-SHA256), over keep-alive connections")
 	fs.Float64Var(&f.rate, "rate", 0, "offered orders per second over all connections, scheduled at fixed intervals (latency counts from each order's scheduled time); 0: as fast as answered")
 	fs.IntVar(&f.inflight, "inflight", defaultInflight, fmt.Sprintf("ws: requests in flight per connection (at most %d, the server's bound)", push.MaxInFlight))
 	fs.BoolVar(&f.json, "json", false, "also print the figures as one JSON object on the last line")
@@ -102,8 +102,8 @@ func runBenchTo(args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if f.transport != "http" && f.transport != "ws" {
-		return fmt.Errorf("bench: --transport is http or ws, not %q", f.transport)
+	if f.transport != "http" && f.transport != "ws" && f.transport != "binance" {
+		return fmt.Errorf("bench: --transport is http, ws or binance, not %q", f.transport)
 	}
 	if f.inflight < 1 || f.inflight > push.MaxInFlight {
 		return fmt.Errorf("bench: --inflight must be 1 to %d", push.MaxInFlight)
@@ -455,6 +455,12 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 	if created > 0 {
 		fmt.Fprintf(progress, "created %d traders\n", created)
 	}
+	var keys []benchKey
+	if f.transport == "binance" {
+		if keys, err = benchKeys(ctx, c, tokens); err != nil {
+			return benchReport{}, fmt.Errorf("bench: API keys: %w", err)
+		}
+	}
 	// Every order of a side is the same request: encode the two bodies once,
 	// so the load generator spends its CPU on sending (it shares the
 	// machine with the server in the usual set-up).
@@ -508,6 +514,16 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 			return orderBody["BUY"]
 		}
 		rep, last, firstErr = sendOrdersWS(ctx, plan, trader, body)
+	} else if f.transport == "binance" {
+		bodies := map[string]string{"BUY": binanceOrder(f.symbol, "BUY", f.price, f.qty), "SELL": binanceOrder(f.symbol, "SELL", f.price, f.qty)}
+		rep, last, firstErr = sendCalls(ctx, plan, func(c *orderConn, i int) (string, benchAnswer, error) {
+			t, side := (i/2)%(f.users/2), "BUY"
+			if i%2 == 1 {
+				t, side = f.users/2+(i/2)%(f.users/2), "SELL"
+			}
+			env, err := c.callBinance(keys[t], bodies[side])
+			return tokens[t], env, err
+		})
 	} else {
 		rep, last, firstErr = sendOrders(ctx, plan, func(i int) (string, []byte) {
 			// Even orders buy, odd orders sell, from users of the two halves,
@@ -580,6 +596,17 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 // percentiles, with the order acknowledged last and the first refusal or
 // failure.
 func sendOrders(ctx context.Context, p loadPlan, orderOf func(i int) (token string, body []byte)) (benchReport, lagSample, error) {
+	return sendCalls(ctx, p, func(c *orderConn, i int) (string, benchAnswer, error) {
+		token, body := orderOf(i)
+		env, err := c.call("/fe-ex-api/order/create", token, body)
+		return token, env, err
+	})
+}
+
+// sendCalls is sendOrders with the call of order i made by send on a
+// connection (the http and binance transports); send returns the session
+// token the order's settlement is sampled with.
+func sendCalls(ctx context.Context, p loadPlan, send func(c *orderConn, i int) (token string, env benchAnswer, err error)) (benchReport, lagSample, error) {
 	if _, err := newOrderConn(p.base, time.Second); err != nil {
 		return benchReport{}, lagSample{}, err
 	}
@@ -605,10 +632,9 @@ func sendOrders(ctx context.Context, p loadPlan, orderOf func(i int) (token stri
 					st.fail(i, err, 0)
 					continue
 				}
-				token, body := orderOf(i)
 				t0 := pc.wait(i)
 				span.sent(time.Now())
-				env, err := c.call("/fe-ex-api/order/create", token, body)
+				token, env, err := send(c, i)
 				now := time.Now()
 				switch {
 				case err != nil:
@@ -618,7 +644,7 @@ func sendOrders(ctx context.Context, p loadPlan, orderOf func(i int) (token stri
 					p.lag.offer(env.OrderID, token, now)
 					last = lagSample{orderID: env.OrderID, token: token, acked: now}
 				default:
-					st.fail(i, fmt.Errorf("order/create: %s %s", env.Code, env.Msg), now.Sub(t0))
+					st.fail(i, fmt.Errorf("order: %s %s", env.Code, env.Msg), now.Sub(t0))
 				}
 			}
 		}()

@@ -48,11 +48,9 @@ func newOrderConn(base string, timeout time.Duration) (*orderConn, error) {
 // create may have been taken); the next call dials anew.
 func (c *orderConn) call(path, token string, body []byte) (benchAnswer, error) {
 	if c.conn == nil {
-		conn, err := net.DialTimeout("tcp", c.host, c.timeout)
-		if err != nil {
+		if err := c.dial(); err != nil {
 			return benchAnswer{}, err
 		}
-		c.conn, c.br = conn, bufio.NewReader(conn)
 	}
 	c.req = append(c.req[:0], "POST "...)
 	c.req = append(c.req, path...)
@@ -75,24 +73,42 @@ func (c *orderConn) call(path, token string, body []byte) (benchAnswer, error) {
 	return env, err
 }
 
-func (c *orderConn) roundTrip(path string) (benchAnswer, error) {
+func (c *orderConn) dial() error {
+	conn, err := net.DialTimeout("tcp", c.host, c.timeout)
+	if err != nil {
+		return err
+	}
+	c.conn, c.br = conn, bufio.NewReader(conn)
+	return nil
+}
+
+// exchange writes c.req and reads the answer's status and body.
+func (c *orderConn) exchange() (int, []byte, error) {
 	if err := c.conn.SetDeadline(time.Now().Add(c.timeout)); err != nil {
-		return benchAnswer{}, err
+		return 0, nil, err
 	}
 	if _, err := c.conn.Write(c.req); err != nil {
-		return benchAnswer{}, err
+		return 0, nil, err
 	}
 	resp, err := http.ReadResponse(c.br, nil)
 	if err != nil {
-		return benchAnswer{}, err
+		return 0, nil, err
 	}
 	raw, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {
-		return benchAnswer{}, err
+		return 0, nil, err
 	}
 	if resp.Close {
 		c.close()
+	}
+	return resp.StatusCode, raw, nil
+}
+
+func (c *orderConn) roundTrip(path string) (benchAnswer, error) {
+	status, raw, err := c.exchange()
+	if err != nil {
+		return benchAnswer{}, err
 	}
 	var env benchAnswer
 	if bytes.HasPrefix(raw, []byte(`{"code":"0",`)) {
@@ -104,7 +120,7 @@ func (c *orderConn) roundTrip(path string) (benchAnswer, error) {
 		return env, nil
 	}
 	if err := json.Unmarshal(raw, &env); err != nil {
-		return benchAnswer{}, fmt.Errorf("%s: HTTP %d: %w", path, resp.StatusCode, err)
+		return benchAnswer{}, fmt.Errorf("%s: HTTP %d: %w", path, status, err)
 	}
 	return env, nil
 }

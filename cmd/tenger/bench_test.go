@@ -162,6 +162,43 @@ func TestBenchOverWebSocket(t *testing.T) {
 	}
 }
 
+// TestBenchOverBinanceAPI runs `tenger bench --transport binance` against
+// a real server: each trader gets an API key (kept for the next run, which
+// makes none), every signed order is accepted, matched and settled, and
+// the books audit clean.
+func TestBenchOverBinanceAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	s := startSpotServer(t)
+	t.Setenv("TMPDIR", t.TempDir()) // the kept keys of this server only
+	f := benchFlags{target: "http://" + s.addr, users: 4, orders: 200, concurrency: 4, transport: "binance", symbol: "btcusdt",
+		price: "50000", qty: "0.0001", timeout: defaultSettleTimeout}
+	for run := range 2 {
+		rep, err := bench(context.Background(), f, io.Discard)
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		if rep.Accepted != 200 || rep.Rejected != 0 || rep.Transport != "binance" || rep.LagSamples == 0 {
+			t.Fatalf("run %d: report %+v", run, rep)
+		}
+	}
+	if got := benchFilled(t, newSpotAPI(t, s.addr), 4); got != 400 {
+		t.Fatalf("%d orders FILLED in the store, want 400", got)
+	}
+	// The second run used the first run's keys: one key per trader.
+	a := newSpotAPI(t, s.addr)
+	var login struct{ Token string }
+	a.ok("/fe-ex-api/user/login_in", "", map[string]any{"email": benchTraderEmail(0), "loginPword": benchPassword}, &login)
+	var keys struct{ Keys []any }
+	a.ok("/fe-ex-api/sub_user/openapi/sub_user_api_list", login.Token, map[string]any{}, &keys)
+	if len(keys.Keys) != 1 {
+		t.Fatalf("trader 0 has %d keys after two runs, want 1", len(keys.Keys))
+	}
+	s.kill()
+	auditClean(t, s)
+}
+
 // TestBenchRate runs `tenger bench --rate` over both transports: orders
 // leave at the rate asked for, not as fast as they are answered. The
 // tolerances are loose (the machine may be shared): the run cannot end

@@ -26,6 +26,7 @@ type serveFlags struct {
 	addr, data, web, priceSources string
 	dev, marketMaker              bool
 	history                       time.Duration
+	apiWeight                     int
 }
 
 func runServe(args []string) error {
@@ -38,6 +39,7 @@ func runServe(args []string) error {
 	fs.BoolVar(&f.marketMaker, "market-maker", true, "with --dev, run the market-maker simulator that keeps the seeded pairs trading")
 	fs.DurationVar(&f.history, "seed-history", 72*time.Hour, "with --dev and the market maker, the made-up market history that pairs which never traded start with, so charts are not empty (0: none)")
 	fs.StringVar(&f.priceSources, "price-sources", "", "external sources of the reference prices, e.g. binance,okx (default: the exchange's own books only)")
+	fs.IntVar(&f.apiWeight, "api-weight-limit", 0, "request weight an IP may use per minute on the Binance-compatible API (default 6000, Binance's; raise it to benchmark from one address)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -48,7 +50,8 @@ func runServe(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true, PriceSources: f.priceSources, DevHistory: f.history}, log)
+	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true, PriceSources: f.priceSources, DevHistory: f.history,
+		APIWeightLimit: f.apiWeight}, log)
 	if err != nil {
 		return err
 	}

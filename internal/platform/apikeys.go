@@ -53,7 +53,8 @@ func (d *Deps) BinanceAPI() (*binance.Server, error) {
 		return nil, err
 	}
 	o := binance.Options{Markets: d.Markets, Coins: d.Coins, Data: md, Now: d.Now,
-		Log: d.Log.With().Str("service", "binance").Logger(), Keys: keys, Trading: d.Spot(), Balances: d.Ledger()}
+		Log: d.Log.With().Str("service", "binance").Logger(), Keys: keys, Trading: d.Spot(), Balances: d.Ledger(),
+		WeightLimit: d.Config.APIWeightLimit}
 	// Deposit addresses and withdrawals go through the wallet's services:
 	// the same limits, workflow and records as the web's.
 	funds, err := d.Funds()

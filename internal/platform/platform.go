@@ -59,6 +59,9 @@ type Config struct {
 	// (refprice.ParseSources: "binance,okx"; empty: the exchange's own
 	// books only). Only the process that runs the engine polls them.
 	PriceSources string
+	// APIWeightLimit is the request weight an IP may use per minute on
+	// the Binance-compatible API (0: Binance's 6000).
+	APIWeightLimit int
 	// DevHistory is how much made-up market history the market-maker
 	// simulator gives pairs that never traded, when it starts (local
 	// only; 0: none).
