@@ -14,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"tenger/internal/binance"
 	"tenger/internal/content"
 	"tenger/internal/gctune"
 	"tenger/internal/httpapi"
@@ -157,24 +158,36 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 				FuturesLive: d.Config.FuturesLive, WalletLive: d.Config.WalletLive}))
 		})
 	all := append(append([]*httpapi.Router{}, routers...), raw)
-	raw.HandleRaw(http.MethodGet, "/openapi.json", httpapi.RouteOpts{Summary: "This document"}, "", "OpenAPI 3.1 document",
-		func(w http.ResponseWriter, r *http.Request) {
-			httpapi.WriteJSON(w, http.StatusOK, httpapi.OpenAPI("Tenger API", version, httpapi.AllRoutes(all...)))
-		})
-
-	mux := http.NewServeMux()
-	httpapi.Mount(mux, all...)
 	// The Binance-compatible API (bots, CCXT) on its own prefixes.
 	bapi, err := d.BinanceAPI()
 	if err != nil {
 		return nil, fmt.Errorf("binance-compatible API: %w", err)
 	}
+	raw.HandleRaw(http.MethodGet, "/openapi.json", httpapi.RouteOpts{Summary: "This document"}, "", "OpenAPI 3.1 document",
+		func(w http.ResponseWriter, r *http.Request) {
+			httpapi.WriteJSON(w, http.StatusOK, httpapi.OpenAPI("Tenger API", version, append(httpapi.AllRoutes(all...), binanceDocs(bapi)...)))
+		})
+
+	mux := http.NewServeMux()
+	httpapi.Mount(mux, all...)
 	for _, p := range bapi.Prefixes() {
 		mux.Handle(p, bapi)
 	}
 	mux.Handle("/", webapp.Handler(webDir))
 	// The security headers CloudFront adds in AWS, on every answer.
 	return webapp.SecurityHeaders(mux), nil
+}
+
+// binanceDocs are the Binance-compatible API's endpoints as entries of the
+// OpenAPI document (their shapes are Binance's; README, "Open API").
+func binanceDocs(s *binance.Server) []httpapi.RouteDoc {
+	var out []httpapi.RouteDoc
+	for _, r := range s.Routes() {
+		out = append(out, httpapi.RouteDoc{Method: r.Method, Path: r.Path, Tag: "binance-compatible",
+			Summary: r.Method + " " + r.Path + " as Binance's spot API answers it", RawRequest: r.Describe(),
+			RawResponse: `Binance's JSON answer; errors {"code": <negative Binance code>, "msg"} with Binance's HTTP status (400, 401, 403, 404, 418, 429)`})
+	}
+	return out
 }
 
 // storeProbe is a cheap query the health check runs against the store.

@@ -478,3 +478,21 @@ func TestPrefixesAreAPIPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestRoutesAreListedForTheDocument(t *testing.T) {
+	e := newSignedEnv(t)
+	seen := map[string]RouteInfo{}
+	for _, r := range e.srv.Routes() {
+		seen[r.Method+" "+r.Path] = r
+	}
+	for _, want := range []string{"GET /api/v3/depth", "POST /api/v3/order", "DELETE /api/v3/openOrders", "POST /sapi/v1/capital/withdraw/apply",
+		"GET /fapi/v1/exchangeInfo"} {
+		if _, ok := seen[want]; !ok {
+			t.Errorf("%s is not listed", want)
+		}
+	}
+	order := seen["POST /api/v3/order"]
+	if d := order.Describe(); !strings.Contains(d, "security TRADE") || !strings.Contains(d, "newClientOrderId") || !strings.Contains(d, "signature") {
+		t.Errorf("POST /api/v3/order: %s", d)
+	}
+}
