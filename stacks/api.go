@@ -66,10 +66,17 @@ var apiFunctions = []apiFunction{
 			"/fe-ex-api/public_info_v5",
 			"/fe-ex-api/market/{proxy+}",
 			"/fe-ex-api/optional/{proxy+}",
+			// API key management: create, update and delete
+			// (/fe-ex-api/openapi/*) and the list
+			// (/fe-ex-api/sub_user/openapi/sub_user_api_list).
+			"/fe-ex-api/openapi/{proxy+}",
+			"/fe-ex-api/sub_user/{proxy+}",
 		},
 		// Sign-out, password change and reset close the user's WebSocket
 		// connections (platform.Deps.Auth's OnRevoke), and nothing more.
-		// Binding an authenticator and signing in with it use the auth key.
+		// Binding an authenticator and signing in with it use the auth key,
+		// which also seals the secrets of the API keys made here (the
+		// openapi function opens them).
 		Access: access{TableWrite: true, Notify: true, CloseConnections: true, AuthKey: true},
 	},
 	{
@@ -122,6 +129,24 @@ var apiFunctions = []apiFunction{
 		// Order entry, amends and cancels are engine commands, answered
 		// by the engine once they are in its journal.
 		Access: access{TableWrite: true, Engine: true},
+	},
+	{
+		Name: "openapi",
+		Description: "Binance-compatible REST API for bots and CCXT: market data, and account, orders, deposit addresses " +
+			"and withdrawals signed with an API key (/api/v3, /sapi, /fapi, /dapi)",
+		Routes: []string{"/api/v3/{proxy+}", "/sapi/{proxy+}", "/fapi/{proxy+}", "/dapi/{proxy+}"},
+		// Binance's methods: DELETE cancels, PUT keeps a listen key alive.
+		Methods: []awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_GET, awsapigatewayv2.HttpMethod_POST,
+			awsapigatewayv2.HttpMethod_PUT, awsapigatewayv2.HttpMethod_DELETE},
+		// Writes: a key's last use, the orders and the withdrawals a key
+		// asks for (/sapi/v1/capital/withdraw/apply: the wallet's record
+		// and workflow item). Orders, cancels and withdrawal holds are
+		// engine commands. A withdrawal is pushed to the user's browser,
+		// as the wallet function pushes the web's. The auth key opens the
+		// API keys' HMAC secrets, sealed with it by the profile function;
+		// every signed request reads its key from the table (no cache in
+		// AWS), so a deleted key stops at once in every instance.
+		Access: access{TableWrite: true, Engine: true, AuthKey: true, Push: true},
 	},
 	// Areas still to land, in the same shape:
 	// {Name: "futures", Routes: []string{"/fe-ex-api/lever/{proxy+}", "/fe-co-api/{proxy+}"},

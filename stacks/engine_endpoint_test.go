@@ -12,7 +12,7 @@ import (
 
 // engineClients are the functions that submit engine commands: they run in
 // the VPC and read the engine key. Every other function stays outside.
-var engineClients = map[string]bool{"trade": true, "wallet": true, "ws": true, "workflow": true}
+var engineClients = map[string]bool{"trade": true, "wallet": true, "ws": true, "workflow": true, "openapi": true}
 
 // deployedFunction is one of our Lambda functions in a stack's template.
 type deployedFunction struct {

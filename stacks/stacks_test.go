@@ -966,11 +966,12 @@ func TestWalletFunction(t *testing.T) {
 	}
 }
 
-// TestPushGrantedWhereUpdatesArePushed: the wallet function (deposit
-// updates) and the workflow function (withdrawal statuses) may post to the
+// TestPushGrantedWhereUpdatesArePushed: the wallet function (deposit and
+// withdrawal updates), the openapi function (withdrawals a key asks for)
+// and the workflow function (withdrawal statuses) may post to the
 // WebSocket API's connections, on its live stage only, and know its endpoint.
 func TestPushGrantedWhereUpdatesArePushed(t *testing.T) {
-	for _, stack := range []string{"api", "workflows"} {
+	for stack, want := range map[string]int{"api": 2, "workflows": 1} {
 		manage := 0
 		for id, p := range resources(stack, "AWS::IAM::Policy") {
 			doc := mustJSON(props(p)["PolicyDocument"])
@@ -978,14 +979,17 @@ func TestPushGrantedWhereUpdatesArePushed(t *testing.T) {
 				if stack == "api" && strings.HasPrefix(id, "profile") {
 					continue // closes connections only: TestProfileClosesRevokedConnections
 				}
+				if stack == "api" && !strings.HasPrefix(id, "wallet") && !strings.HasPrefix(id, "openapi") {
+					t.Errorf("%s may post to connections", id)
+				}
 				manage++
 				if !strings.Contains(doc, "/live/POST/@connections/*") {
 					t.Errorf("%s: ManageConnections is not limited to the live stage: %s", stack, doc)
 				}
 			}
 		}
-		if manage != 1 {
-			t.Errorf("%s: policies allowing ManageConnections = %d, want 1", stack, manage)
+		if manage != want {
+			t.Errorf("%s: policies allowing ManageConnections = %d, want %d", stack, manage, want)
 		}
 	}
 	found := false
@@ -1047,7 +1051,9 @@ func TestProfileClosesRevokedConnections(t *testing.T) {
 
 // TestAuthKeySecret: the key that seals authenticator secrets is a
 // generated secret in the data stack, read only by the functions that set
-// up or check authenticator codes (profile, wallet), which get its ARN.
+// up or check authenticator codes (profile, wallet) and the openapi
+// function, which opens the API keys' secrets the profile function seals
+// with it; they get its ARN.
 func TestAuthKeySecret(t *testing.T) {
 	if envAuthKeySecret != platform.EnvAuthKeySecret {
 		t.Fatalf("the stacks set %s, the platform reads %s", envAuthKeySecret, platform.EnvAuthKeySecret)
@@ -1080,11 +1086,12 @@ func TestAuthKeySecret(t *testing.T) {
 			}
 		}
 	}
-	if len(readers) != 2 || !readers["profile"] || !readers["wallet"] {
-		t.Errorf("functions given the auth key: %v, want profile and wallet", readers)
+	if len(readers) != 3 || !readers["profile"] || !readers["wallet"] || !readers["openapi"] {
+		t.Errorf("functions given the auth key: %v, want profile, wallet and openapi", readers)
 	}
-	// Statements reading the auth key: the profile and wallet functions'
-	// only (other statements may read the engine key: TestEngineClientFunctions).
+	// Statements reading the auth key: the profile, wallet and openapi
+	// functions' only (other statements may read the engine key:
+	// TestEngineClientFunctions).
 	for stack := range raw {
 		for id, p := range resources(stack, "AWS::IAM::Policy") {
 			reads := false
@@ -1094,7 +1101,7 @@ func TestAuthKeySecret(t *testing.T) {
 					reads = true
 				}
 			}
-			fn := stack == "api" && (strings.HasPrefix(id, "profile") || strings.HasPrefix(id, "wallet"))
+			fn := stack == "api" && (strings.HasPrefix(id, "profile") || strings.HasPrefix(id, "wallet") || strings.HasPrefix(id, "openapi"))
 			if reads != fn {
 				t.Errorf("%s/%s: reads the auth key %v", stack, id, reads)
 			}
