@@ -19,6 +19,7 @@ import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthRegisterRouteImport } from './routes/auth/register'
 import { Route as OrderSpotRouteImport } from './routes/order/spot'
 import { Route as ProfileIndexRouteImport } from './routes/profile/index'
+import { Route as ProfileApiRouteImport } from './routes/profile/api'
 import { Route as ProfileSecurityRouteImport } from './routes/profile/security'
 import { Route as TradeSymbolRouteImport } from './routes/trade/$symbol'
 import { Route as WalletIndexRouteImport } from './routes/wallet/index'
@@ -76,6 +77,11 @@ const ProfileIndexRoute = ProfileIndexRouteImport.update({
   path: '/profile/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ProfileApiRoute = ProfileApiRouteImport.update({
+  id: '/profile/api',
+  path: '/profile/api',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ProfileSecurityRoute = ProfileSecurityRouteImport.update({
   id: '/profile/security',
   path: '/profile/security',
@@ -117,6 +123,7 @@ export interface FileRoutesByFullPath {
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/order/spot': typeof OrderSpotRoute
+  '/profile/api': typeof ProfileApiRoute
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
@@ -135,6 +142,7 @@ export interface FileRoutesByTo {
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/order/spot': typeof OrderSpotRoute
+  '/profile/api': typeof ProfileApiRoute
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
@@ -154,6 +162,7 @@ export interface FileRoutesById {
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/order/spot': typeof OrderSpotRoute
+  '/profile/api': typeof ProfileApiRoute
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
@@ -174,6 +183,7 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/register'
     | '/order/spot'
+    | '/profile/api'
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
@@ -192,6 +202,7 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/register'
     | '/order/spot'
+    | '/profile/api'
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
@@ -210,6 +221,7 @@ export interface FileRouteTypes {
     | '/auth/login'
     | '/auth/register'
     | '/order/spot'
+    | '/profile/api'
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
@@ -229,6 +241,7 @@ export interface RootRouteChildren {
   AuthLoginRoute: typeof AuthLoginRoute
   AuthRegisterRoute: typeof AuthRegisterRoute
   OrderSpotRoute: typeof OrderSpotRoute
+  ProfileApiRoute: typeof ProfileApiRoute
   ProfileSecurityRoute: typeof ProfileSecurityRoute
   TradeSymbolRoute: typeof TradeSymbolRoute
   WalletHistoryRoute: typeof WalletHistoryRoute
@@ -310,6 +323,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProfileIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/profile/api': {
+      id: '/profile/api'
+      path: '/profile/api'
+      fullPath: '/profile/api'
+      preLoaderRoute: typeof ProfileApiRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/profile/security': {
       id: '/profile/security'
       path: '/profile/security'
@@ -365,6 +385,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthLoginRoute: AuthLoginRoute,
   AuthRegisterRoute: AuthRegisterRoute,
   OrderSpotRoute: OrderSpotRoute,
+  ProfileApiRoute: ProfileApiRoute,
   ProfileSecurityRoute: ProfileSecurityRoute,
   TradeSymbolRoute: TradeSymbolRoute,
   WalletHistoryRoute: WalletHistoryRoute,
