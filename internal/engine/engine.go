@@ -157,7 +157,11 @@ type Engine struct {
 	// the order they were applied whichever fsync returns first, and only
 	// the next group wakes.
 	handed chan struct{}
-	broken error // set when the journal failed: nothing is answered OK any more
+	// undelivered is set once a group was not handed on (its sync
+	// failed); no later group is. Read and written only by the hand-over,
+	// which the handed chain orders.
+	undelivered bool
+	broken      error // set when the journal failed: nothing is answered OK any more
 }
 
 // Open restores the engine from its snapshots and journal.
@@ -330,10 +334,15 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 			}
 		}
 		// Hand batches on in the order they were applied, whichever
-		// fsync returned first.
+		// fsync returned first. Once a batch is not handed on (its sync
+		// failed), no later one is: the projection would write the later
+		// batch's balances and checkpoint and never the skipped one's. The
+		// engine is stopped by then; recovery hands on both.
 		<-prev
-		if res[0].Code != Unavailable {
+		if res[0].Code != Unavailable && !e.undelivered {
 			e.o.Deliver(b)
+		} else {
+			e.undelivered = true
 		}
 		close(handed)
 	}

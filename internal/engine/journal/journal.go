@@ -238,13 +238,19 @@ func (l *Log) Sync() error {
 	l.mu.Lock()
 	target := l.last
 	for {
-		if l.err != nil {
-			l.mu.Unlock()
-			return l.err
-		}
+		// What an earlier fsync made durable stays durable whatever fails
+		// after it: a Sync that waited for that fsync answers success even
+		// if the log failed (or was abandoned) since. Answering its failure
+		// would have the engine treat a durable batch as lost while a later
+		// batch, covered by the same fsync, is handed on (the projection
+		// would then skip the earlier batch's balances).
 		if l.synced >= target && !(l.policy == NoFsync && l.w.Buffered() > 0) {
 			l.mu.Unlock()
 			return nil
+		}
+		if l.err != nil {
+			l.mu.Unlock()
+			return l.err
 		}
 		if !l.syncing {
 			break

@@ -187,3 +187,48 @@ func TestConcurrentAppendAndSync(t *testing.T) {
 		t.Fatalf("%d records", len(got))
 	}
 }
+
+// What an fsync made durable is durable: a Sync whose records an earlier
+// fsync covered answers success even after the log failed (here: was
+// abandoned as a crash leaves it), while one for records appended after
+// that fsync answers the failure. The engine relies on it: a batch whose
+// Sync failed is not handed to the projection, so one covered by a later
+// batch's fsync must not be reported lost while the later one is handed on.
+func TestSyncOfDurableRecordsSurvivesALaterFailure(t *testing.T) {
+	l, err := Open(t.TempDir(), Durable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seq := uint64(1); seq <= 3; seq++ {
+		if err := l.Append(seq, payload(seq)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(4, payload(4)); err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	synced := l.synced
+	l.mu.Unlock()
+	l.Abandon()
+	if synced != 3 {
+		t.Fatalf("synced %d, want 3", synced)
+	}
+	// A Sync that targets the fsynced records (as a submitter that waited
+	// for that fsync does) answers success.
+	l.mu.Lock()
+	l.last = 3 // the target of a Sync called before record 4 was appended
+	l.mu.Unlock()
+	if err := l.Sync(); err != nil {
+		t.Fatalf("Sync of durable records after a failure: %v", err)
+	}
+	l.mu.Lock()
+	l.last = 4
+	l.mu.Unlock()
+	if err := l.Sync(); err == nil {
+		t.Fatal("Sync of a record the failure lost answered success")
+	}
+}
