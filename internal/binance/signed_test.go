@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -494,5 +496,41 @@ func TestRoutesAreListedForTheDocument(t *testing.T) {
 	order := seen["POST /api/v3/order"]
 	if d := order.Describe(); !strings.Contains(d, "security TRADE") || !strings.Contains(d, "newClientOrderId") || !strings.Contains(d, "signature") {
 		t.Errorf("POST /api/v3/order: %s", d)
+	}
+}
+
+// The web app's Open API page lists the endpoints by hand
+// (frontend/src/features/info/lib/open-api-reference.ts): every one must be
+// served, and every endpoint served must be listed, with its weight.
+func TestOpenAPIPageListsTheServedEndpoints(t *testing.T) {
+	e := newSignedEnv(t)
+	src, err := os.ReadFile("../../frontend/src/features/info/lib/open-api-reference.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]string{}
+	for _, m := range regexp.MustCompile(`method: '(\w+)', path: '([^']+)', access: '\w+', weight: '([^']+)'`).FindAllStringSubmatch(string(src), -1) {
+		listed[m[1]+" "+m[2]] = m[3]
+	}
+	served := map[string]RouteInfo{}
+	for _, r := range e.srv.Routes() {
+		served[r.Method+" "+r.Path] = r
+	}
+	for k := range listed {
+		if _, ok := served[k]; !ok {
+			t.Errorf("the page lists %s, which is not served", k)
+		}
+	}
+	for k, r := range served {
+		w, ok := listed[k]
+		if !ok {
+			if !strings.HasSuffix(k, "/ping") && !strings.HasSuffix(k, "/time") && !strings.HasPrefix(k, "GET /sapi/v1/system") {
+				t.Errorf("%s is served but not on the page", k)
+			}
+			continue
+		}
+		if first := strings.SplitN(w, "–", 2)[0]; first != strconv.Itoa(r.Weight) {
+			t.Errorf("%s: the page gives weight %s, the server %d", k, w, r.Weight)
+		}
 	}
 }

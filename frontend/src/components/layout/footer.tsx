@@ -11,7 +11,7 @@ import { Logo } from './logo'
 export const FOOTER_COLUMNS = [
   { id: 'company', links: ['about', 'announcements', 'careers'] },
   { id: 'legal', links: ['terms', 'privacy', 'risk', 'aml'] },
-  { id: 'support', links: ['help', 'request', 'fees', 'contact'] },
+  { id: 'support', links: ['help', 'request', 'fees', 'contact', 'api'] },
 ] as const
 
 /** Path of a footer link before the language prefix. */

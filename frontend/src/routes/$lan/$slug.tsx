@@ -1,10 +1,12 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
-import { InfoPage, isInfoSlug } from '@/features/info/components/info-page'
+import { InfoPage } from '@/features/info/components/info-page'
+import { isInfoSlug } from '@/features/info/lib/info-slugs'
 import { LANGUAGES } from '@/lib/cookies'
 
 /**
  * /{lan}/{slug}: the language-prefixed information pages the footer links to
- * (spec §2). Any other two-segment path without its own route is a 404.
+ * (spec §2) and the Open API documentation (/{lan}/api). Any other
+ * two-segment path without its own route is a 404.
  */
 export const Route = createFileRoute('/$lan/$slug')({
   // Matching gate: other two-segment paths (/trade/BTC_USDT, /p2p/trading)

@@ -1,32 +1,30 @@
 import { Box, Container, Heading, Link as ChakraLink, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { lazy, Suspense } from 'react'
 import { AppLink } from '@/components/layout/app-link'
+import { RoutePending } from '@/components/layout/route-pending'
 import { getRawLanguage } from '@/lib/cookies'
 import { footerHref } from '@/lib/footer-visibility'
 import { useTexts } from '@/lib/i18n'
+import { INFO_SLUGS, OPEN_API_SLUG, type ArticleSlug, type InfoSlug } from '../lib/info-slugs'
 
-/** Information pages reached from the footer and the support menu (/{lan}/{slug}). */
-export const INFO_SLUGS = [
-  'about',
-  'announcements',
-  'careers',
-  'terms',
-  'privacy',
-  'risk',
-  'aml',
-  'support',
-  'request',
-  'fees',
-  'contact',
-] as const
-export type InfoSlug = (typeof INFO_SLUGS)[number]
+// The Open API page is long and has its own texts (content page 'openApi'):
+// its code and its texts are chunks of their own, loaded when it is shown.
+const OpenApiPage = lazy(() => import('./open-api-page').then((mod) => mod.loadOpenApiPage()))
 
-/** True when `slug` names an information page. */
-export function isInfoSlug(slug: string): slug is InfoSlug {
-  return (INFO_SLUGS as readonly string[]).includes(slug)
+/** One information page: the Open API documentation or a text page. */
+export function InfoPage({ slug }: { slug: InfoSlug }) {
+  if (slug === OPEN_API_SLUG) {
+    return (
+      <Suspense fallback={<RoutePending />}>
+        <OpenApiPage />
+      </Suspense>
+    )
+  }
+  return <InfoArticle slug={slug} />
 }
 
-/** One information page; texts come from the content page 'info'. */
-export function InfoPage({ slug }: { slug: InfoSlug }) {
+/** A text page; texts come from the content page 'info'. */
+function InfoArticle({ slug }: { slug: ArticleSlug }) {
   const { t } = useTexts('info')
   const lan = getRawLanguage()
   return (
