@@ -173,6 +173,12 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	for _, p := range bapi.Prefixes() {
 		mux.Handle(p, bapi)
 	}
+	// Its WebSocket market streams: /ws/<stream>, /stream?streams=..., and
+	// Binance's SUBSCRIBE frames on /ws beside the web app's.
+	streams := bapi.Streams(l.Hub)
+	for _, p := range streams.Paths() {
+		mux.Handle(p, streams)
+	}
 	mux.Handle("/", webapp.Handler(webDir))
 	// The security headers CloudFront adds in AWS, on every answer.
 	return webapp.SecurityHeaders(mux), nil

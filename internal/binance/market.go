@@ -78,10 +78,9 @@ func (s *Server) pairWithStatus(p *Params) (markets.Pair, error) {
 
 // DepthResp is the order book.
 type DepthResp struct {
-	// LastUpdateID is the time of the engine's book snapshot in Unix
-	// milliseconds (0 before the first one): market data exposes no
-	// book sequence, and the snapshot time increases with each book
-	// update market data keeps (at most one per 100 ms per symbol).
+	// LastUpdateID is the version of the book snapshot shown
+	// (marketdata.DepthView.Seq, 0 before the first one): the diff depth
+	// stream's U and u count the same versions.
 	LastUpdateID int64       `json:"lastUpdateId"`
 	Bids         [][2]string `json:"bids"`
 	Asks         [][2]string `json:"asks"`
@@ -110,7 +109,7 @@ func (s *Server) depth(c *Call) (any, error) {
 		}
 		return out
 	}
-	return DepthResp{LastUpdateID: v.TS, Bids: levels(v.Buys), Asks: levels(v.Asks)}, nil
+	return DepthResp{LastUpdateID: v.Seq, Bids: levels(v.Buys), Asks: levels(v.Asks)}, nil
 }
 
 // Trade is a public trade.

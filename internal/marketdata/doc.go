@@ -55,6 +55,13 @@
 // pushes (a depth push is a full snapshot of the top 200 levels, so the
 // book needs no sequence numbers).
 //
+// Book versions: each snapshot applied gets a version (DepthView.Seq),
+// its time in Unix ms or the previous version + 1, so versions increase
+// per symbol, across restarts too; the depth item keeps it (u). A
+// Listener (Listen) is told of every snapshot with its version and of
+// every trade applied: the Binance-compatible API's diff depth stream is
+// built from those, numbered with the versions its REST depth answers.
+//
 // Trade ids must increase per symbol (digit strings compare as numbers):
 // each stored candle keeps the last trade id applied to it, which makes
 // replays after a restart harmless.

@@ -157,7 +157,7 @@ func (s *Service) reload(ctx context.Context, st *symState, p part) error {
 		}
 		dv := depthFromItem(it) // an empty book when there is no item
 		s.mu.Lock()
-		st.bids, st.asks, st.merged, st.depthAt = dv.bids, dv.asks, dv.merged, dv.at
+		st.bids, st.asks, st.merged, st.depthAt, st.seq = dv.bids, dv.asks, dv.merged, dv.at, dv.seq
 		s.mu.Unlock()
 		return nil
 	}
@@ -201,6 +201,8 @@ func (s *Service) reload(ctx context.Context, st *symState, p part) error {
 // DepthStoreInterval per symbol when the book changed:
 //
 //	t        the engine's snapshot time, Unix ms
+//	u        the snapshot's version (DepthView.Seq; an item without it,
+//	         written before versions were kept, reads as version t)
 //	b, a     the best MaxDepthLimit bids and asks, "price,qty;price,qty;..."
 //	m        true when a side had more levels than that: then
 //	b1, a1,  the merged views of steps 1 and 2 (MaxDepthLimit levels each,
@@ -213,6 +215,9 @@ func depthItem(st *symState) store.Item {
 	it := store.Item{store.AttrPK: depthPK, store.AttrSK: st.pair.Symbol}
 	if !st.depthAt.IsZero() {
 		it["t"] = st.depthAt.UnixMilli()
+	}
+	if st.seq > 0 {
+		it["u"] = st.seq
 	}
 	put := func(name, v string) {
 		if v != "" {
@@ -237,6 +242,7 @@ type storedDepth struct {
 	bids, asks []Level
 	merged     [][2][][2]string
 	at         time.Time
+	seq        int64
 }
 
 // depthFromItem reads a depth item (nil: an empty book).
@@ -247,6 +253,10 @@ func depthFromItem(it store.Item) storedDepth {
 	}
 	if ms := it.Int("t"); ms > 0 {
 		d.at = time.UnixMilli(ms).UTC()
+		d.seq = ms
+	}
+	if u := it.Int("u"); u > 0 {
+		d.seq = u
 	}
 	d.bids, d.asks = decodeLevels(it.Str("b")), decodeLevels(it.Str("a"))
 	if it.Bool("m") {

@@ -80,6 +80,8 @@ type Service struct {
 
 	mu   sync.Mutex
 	syms map[string]*symState
+	// listeners are told of each book and trade applied (Listen).
+	listeners []*listening
 
 	// syncMu serialises Sync so candle states reach the store in order;
 	// retry holds the writes of a Sync whose store write failed.
@@ -109,6 +111,8 @@ type symState struct {
 
 	bids, asks []Level
 	depthAt    time.Time
+	// seq is the version of the book in bids and asks (DepthView.Seq).
+	seq        int64
 	depthDirty bool
 	depthPush  time.Time
 	// depthStore is set when the book changed since the depth item was
@@ -427,6 +431,22 @@ func (s *Service) applyDepth(b batch) {
 		return
 	}
 	st.bids, st.asks, st.depthAt, st.depthDirty, st.depthStore = b.bids, b.asks, b.at, true, true
+	st.seq = nextSeq(st.seq, b.at)
+	for _, l := range s.listeners {
+		l.l.BookApplied(st.pair.Symbol, st.seq, st.bids, st.asks)
+	}
+}
+
+// nextSeq is the version of a book snapshot taken at at that follows
+// version prev: the snapshot's time in Unix milliseconds, or prev+1 when
+// that is not above prev. So versions increase per symbol, and across a
+// restart too (the engine sends at most one snapshot per 100 ms per
+// symbol, so they never run ahead of the clock).
+func nextSeq(prev int64, at time.Time) int64 {
+	if at.IsZero() {
+		return prev + 1
+	}
+	return max(prev+1, at.UnixMilli())
 }
 
 // applyTrades updates memory and returns the store writes.
@@ -441,6 +461,18 @@ func (s *Service) applyTrades(ctx context.Context, symbol string, trades []Trade
 	sym := st.pair.Symbol
 	dirty := map[Period]map[int64]*candle{}
 	recentChanged := false
+	var applied []Trade
+	if len(s.listeners) > 0 {
+		// Told even when a store read stops the batch half way: the
+		// trades applied so far stay applied (and pushed).
+		defer func() {
+			if len(applied) > 0 {
+				for _, l := range s.listeners {
+					l.l.TradesApplied(sym, applied)
+				}
+			}
+		}()
+	}
 	for _, t := range trades {
 		if t.ID == "" || !t.Price.IsPositive() || !t.Qty.IsPositive() {
 			continue
@@ -476,6 +508,9 @@ func (s *Service) applyTrades(ctx context.Context, symbol string, trades []Trade
 			st.recent = append(st.recent[:0:0], st.recent[len(st.recent)-RecentTrades:]...)
 		}
 		st.pending = append(st.pending, t)
+		if len(s.listeners) > 0 {
+			applied = append(applied, t)
+		}
 		recentChanged = true
 	}
 	// The 1min candles and the recent-trades item carry the high-water mark

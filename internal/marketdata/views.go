@@ -28,6 +28,12 @@ type DepthView struct {
 	Asks [][2]string `json:"asks"`
 	// TS is the engine's snapshot time in Unix milliseconds (0 before any).
 	TS int64 `json:"ts"`
+	// Seq is the snapshot's version (0 before any): it increases with
+	// every snapshot the service applies for the symbol (see Listener),
+	// and across restarts, being at least the snapshot's time in Unix
+	// milliseconds. Not pushed; the Binance-compatible API answers it as
+	// the depth's lastUpdateId and numbers its diff depth stream with it.
+	Seq int64 `json:"-"`
 }
 
 // TradeView is a public trade.
@@ -121,6 +127,7 @@ func (st *symState) depthView(step, limit int) DepthView {
 	if !st.depthAt.IsZero() {
 		v.TS = st.depthAt.UnixMilli()
 	}
+	v.Seq = st.seq
 	return v
 }
 

@@ -7,6 +7,11 @@
 // slow that its buffer overflows, the hub drops it (close status 1008, "slow
 // consumer") and the client reconnects and resubscribes, which is what a
 // market-data client must do after any gap anyway.
+//
+// A second frame language may share the connections (SetDialect,
+// ServeSession: Binance's market streams, internal/binance): the hub
+// hands it the frames it claims and lends it the connection's send
+// buffer, pings and shutdown (dialect.go).
 package hub
 
 import (
@@ -18,6 +23,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -61,6 +67,8 @@ type Options struct {
 // Hub is the in-process push adapter and the /ws handler.
 type Hub struct {
 	opts Options
+	// dialect is the second frame language of /ws (SetDialect).
+	dialect atomic.Pointer[Dialect]
 
 	mu     sync.RWMutex
 	conns  map[string]*conn
@@ -93,6 +101,13 @@ type conn struct {
 	// requests counts their goroutines.
 	slots    chan struct{}
 	requests sync.WaitGroup
+
+	// sess is the connection's session of a Dialect: opened with the
+	// connection by ServeSession (only is then set: every frame is the
+	// session's), or on /ws by the first frame the hub's dialect claims.
+	// Only the read loop touches them.
+	sess Session
+	only bool
 }
 
 // New returns a hub.
@@ -122,7 +137,11 @@ func newConnID() string {
 
 // ServeHTTP upgrades the request to a WebSocket and serves the connection
 // until it closes.
-func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serveConn(w, r, nil) }
+
+// serveConn serves a connection; with open, every frame goes to the session
+// open returns (ServeSession).
+func (h *Hub) serveConn(w http.ResponseWriter, r *http.Request, open func(send func([]byte) bool) Session) {
 	h.mu.RLock()
 	closed := h.closed
 	h.mu.RUnlock()
@@ -130,24 +149,39 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.opts.OriginPatterns})
-	if err != nil {
-		return // Accept has answered the request already.
-	}
-	// Frames are bounded by readFrame, which drops a longer one without
-	// closing the connection (the library's limit would close it).
-	ws.SetReadLimit(-1)
 	c := &conn{
 		id:    newConnID(),
-		ws:    ws,
 		send:  make(chan []byte, h.opts.SendBuffer),
 		done:  make(chan struct{}),
 		subs:  map[string]struct{}{},
 		slots: make(chan struct{}, h.opts.MaxInFlight),
 	}
+	if open != nil {
+		// The session starts before the upgrade is answered, so that what
+		// it takes from the request (the streams of the URL) is in place
+		// when the client sees the connection open; what it sends waits
+		// in the buffer for the writer.
+		c.sess, c.only = open(h.sender(c)), true
+	}
+	endSession := func() {
+		c.once.Do(func() { close(c.done) })
+		if c.sess != nil {
+			c.sess.Close()
+		}
+	}
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.opts.OriginPatterns})
+	if err != nil {
+		endSession()
+		return // Accept has answered the request already.
+	}
+	// Frames are bounded by readFrame, which drops a longer one without
+	// closing the connection (the library's limit would close it).
+	ws.SetReadLimit(-1)
+	c.ws = ws
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
+		endSession()
 		_ = ws.Close(websocket.StatusGoingAway, "server shutdown")
 		return
 	}
@@ -166,8 +200,28 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer close(writerDone)
 		h.writeLoop(ctx, c)
 	}()
+	dialect := h.dialect.Load()
+	limit := push.MaxFrameLen
+	if c.only || dialect != nil {
+		limit = MaxDialectFrameLen
+	}
 	for {
-		typ, data, err := readFrame(ctx, ws)
+		typ, data, err := readFrame(ctx, ws, limit)
+		if c.only {
+			if errors.Is(err, errFrameTooLong) {
+				h.drop(c, websocket.StatusMessageTooBig, "frame too long")
+				break
+			}
+			if err != nil {
+				break
+			}
+			c.sess.Frame(ctx, data)
+			continue
+		}
+		claimed := err == nil && dialect != nil && typ == websocket.MessageText && (*dialect).Claims(data)
+		if err == nil && !claimed && len(data) > push.MaxFrameLen {
+			err = errFrameTooLong // longer than the web app's frames may be
+		}
 		if errors.Is(err, errFrameTooLong) {
 			if !h.enqueue(c, push.ErrorReply(errFrameTooLong.Error())) {
 				break
@@ -182,6 +236,13 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if typ != websocket.MessageText {
 			h.enqueue(c, push.ErrorReply("text frames only"))
+			continue
+		}
+		if claimed {
+			if c.sess == nil {
+				c.sess = (*dialect).Open(h.sender(c))
+			}
+			c.sess.Frame(ctx, data)
 			continue
 		}
 		f, perr := push.ParseFrame(data)
@@ -200,6 +261,9 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.drop(c, websocket.StatusNormalClosure, "")
+	if c.sess != nil {
+		c.sess.Close()
+	}
 	// Requests already running finish (their answers go nowhere once the
 	// connection is gone), as an HTTP request whose client left would.
 	c.requests.Wait()
@@ -209,19 +273,19 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // errFrameTooLong is the reply to a frame over push.MaxFrameLen.
 var errFrameTooLong = fmt.Errorf("frame longer than %d bytes", push.MaxFrameLen)
 
-// readFrame reads the next message, keeping at most push.MaxFrameLen
-// bytes: a longer one is read to its end and dropped (errFrameTooLong),
-// so it costs no memory and leaves the connection usable.
-func readFrame(ctx context.Context, ws *websocket.Conn) (websocket.MessageType, []byte, error) {
+// readFrame reads the next message, keeping at most limit bytes: a
+// longer one is read to its end and dropped (errFrameTooLong), so it costs
+// no memory and leaves the connection usable.
+func readFrame(ctx context.Context, ws *websocket.Conn, limit int) (websocket.MessageType, []byte, error) {
 	typ, r, err := ws.Reader(ctx)
 	if err != nil {
 		return 0, nil, err
 	}
-	b, err := io.ReadAll(io.LimitReader(r, push.MaxFrameLen+1))
+	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
 	if err != nil {
 		return 0, nil, err
 	}
-	if len(b) > push.MaxFrameLen {
+	if len(b) > limit {
 		if _, err := io.Copy(io.Discard, r); err != nil {
 			return 0, nil, err
 		}
