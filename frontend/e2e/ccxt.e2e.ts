@@ -147,3 +147,32 @@ test('CCXT binance: deposit address and history, a withdrawal by a key bound to 
   expect(balance.total['USDT']).toBe(100)
   expect(balance.used['USDT']).toBe(20)
 })
+
+test('CCXT Pro binance: watch the order book (kept equal to REST depth by its own procedure), trades and candles', async () => {
+  test.setTimeout(60_000)
+  const ex = new ccxt.pro.binance({ enableRateLimit: false })
+  const api = ex.urls.api as Record<string, unknown>
+  for (const [name, url] of Object.entries(api)) {
+    if (typeof url === 'string' && url.startsWith('https://')) api[name] = baseURL + new URL(url).pathname
+  }
+  const ws = api.ws as Record<string, string>
+  for (const name of Object.keys(ws)) ws[name] = baseURL.replace(/^http/, 'ws') + '/ws'
+  // CCXT takes ws:// (not wss://) in Node only once this is loaded.
+  await ex.loadHttpProxyAgent()
+  try {
+    await ex.loadMarkets()
+    const book = await ex.watchOrderBook('BTC/USDT')
+    expect(book.bids.length + book.asks.length).toBeGreaterThan(0)
+    expect(book.nonce).toBeGreaterThan(0)
+    // The market maker trades BTC/USDT in --dev: trades and candles arrive.
+    const trades = await ex.watchTrades('BTC/USDT')
+    expect(trades.length).toBeGreaterThan(0)
+    expect(trades[0].price).toBeGreaterThan(0)
+    const candles = await ex.watchOHLCV('BTC/USDT', '1m')
+    expect(candles.length).toBeGreaterThan(0)
+    const again = await ex.watchOrderBook('BTC/USDT')
+    expect(again.nonce).toBeGreaterThanOrEqual(book.nonce ?? 0)
+  } finally {
+    await ex.close()
+  }
+})
