@@ -133,7 +133,7 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	raw := httpapi.NewRouter(d.APIOptions("platform", nil))
 	raw.HandleRaw(http.MethodGet, "/ws", httpapi.RouteOpts{Summary: "Realtime WebSocket: sub/unsub channels, ping/pong, auth with the session token, order entry requests",
 		Tag: "realtime", WSMethods: httpapi.WSOrderMethods()},
-		`frames {"event":"sub"|"unsub","params":{"channel":"..."}}, {"event":"auth","params":{"token":"..."}}, {"ping":n}; after an accepted auth the private channels user_orders and user_balances arrive without sub (a sub to user_* is refused), and request frames {"id","method","params"} place, cancel and amend orders (x-websocket-methods)`,
+		`frames {"event":"sub"|"unsub","params":{"channel":"..."}}, {"event":"auth","params":{"token":"..."}}, {"ping":n}; after an accepted auth the private channels user_orders and user_balances arrive without sub (a sub to user_* is refused), and request frames {"id","method","params"} place, cancel and amend orders (x-websocket-methods). Binance's market-stream frames {"method":"SUBSCRIBE"|"UNSUBSCRIBE"|"LIST_SUBSCRIPTIONS","params":[...],"id"} are served on the same socket (also /ws/<stream> and /stream?streams=a/b; README, Open API)`,
 		`{"channel","ts","data"|"tick"}; user_orders data: the order as order/list/new shows it plus "event" (placed, accepted, trade, amended, done); user_balances data: {"account","sub","coin","normal","lock","total"}; {"pong":n}; request answers {"id","status","code","msg","data"}`, l.Hub.ServeHTTP)
 	if d.Config.Dev {
 		raw.HandleRaw(http.MethodGet, "/dev/outbox", httpapi.RouteOpts{Summary: "Local outbox: every SMS and e-mail sent, newest last (--dev only)", Tag: "dev"},
