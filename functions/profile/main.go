@@ -8,21 +8,12 @@
 package main
 
 import (
-	"context"
-	"os"
+	"net/http"
 
-	"github.com/aws/aws-lambda-go/lambda"
-
-	"tenger/internal/awslambda"
+	"tenger/functions/internal/httpfn"
 	"tenger/internal/platform"
 )
 
 func main() {
-	rt := awslambda.NewRuntime("profile", os.Stdout)
-	log := rt.Logger()
-	d, err := platform.NewAWS(context.Background(), log)
-	if err != nil {
-		log.Fatal().Err(err).Msg("start")
-	}
-	lambda.Start(rt.HTTP(newHandler(d)))
+	httpfn.Serve("profile", func(d *platform.Deps) (http.Handler, error) { return newHandler(d), nil })
 }

@@ -9,25 +9,7 @@
 package main
 
 import (
-	"context"
-	"os"
-
-	"github.com/aws/aws-lambda-go/lambda"
-
-	"tenger/internal/awslambda"
-	"tenger/internal/platform"
+	"tenger/functions/internal/httpfn"
 )
 
-func main() {
-	rt := awslambda.NewRuntime("trade", os.Stdout)
-	log := rt.Logger()
-	d, err := platform.NewAWS(context.Background(), log)
-	if err != nil {
-		log.Fatal().Err(err).Msg("start")
-	}
-	h, err := newHandler(d)
-	if err != nil {
-		log.Fatal().Err(err).Msg("start")
-	}
-	lambda.Start(rt.HTTP(h))
-}
+func main() { httpfn.Serve("trade", newHandler) }

@@ -85,7 +85,7 @@ type Created struct {
 }
 
 // Codes are the verification codes a create or an update carries.
-type Codes struct{ Email, SMS, Google string }
+type Codes = auth.Codes
 
 // Input is what create and update take.
 type Input struct {
@@ -330,40 +330,15 @@ func (s *Service) count(ctx context.Context, uid string) (int64, error) {
 	return it.Int(attrCount), nil
 }
 
-// checkCodes asks for the codes a withdrawal asks for: an e-mail code when
-// the user has an e-mail (operationType 17), an SMS code when the phone
-// check is on, or when the user has no other factor but a phone
-// (operationType 11), a Google code when the authenticator is on. All
-// present before any is checked; used up together only when all are right.
+// checkCodes asks for the codes a withdrawal asks for
+// (auth.VerifyWithdrawalCodes): the SMS code under operationType 11, the
+// e-mail code under 17.
 func (s *Service) checkCodes(ctx context.Context, uid string, c Codes) error {
 	u, err := s.o.Auth.User(ctx, uid)
 	if err != nil {
 		return err
 	}
-	needEmail, needSMS, needGoogle := u.Email != "", u.MobileCheck, u.GoogleOn
-	if !needEmail && !needSMS && !needGoogle && u.Mobile != "" {
-		needSMS = true
-	}
-	c.Email, c.SMS, c.Google = strings.TrimSpace(c.Email), strings.TrimSpace(c.SMS), strings.TrimSpace(c.Google)
-	switch {
-	case needEmail && c.Email == "":
-		return apperr.New(apperr.CodeEmailCodeRequired)
-	case needSMS && c.SMS == "":
-		return apperr.New(apperr.CodeSMSCodeRequired)
-	case needGoogle && c.Google == "":
-		return apperr.New(apperr.CodeGoogleCodeRequired)
-	}
-	var fs []auth.Factor
-	if needGoogle {
-		fs = append(fs, auth.Factor{Channel: auth.ChannelGoogle, Code: c.Google})
-	}
-	if needSMS {
-		fs = append(fs, auth.Factor{Channel: auth.ChannelSMS, Ops: []int{auth.OpSecurity}, Code: c.SMS})
-	}
-	if needEmail {
-		fs = append(fs, auth.Factor{Channel: auth.ChannelEmail, Ops: []int{auth.OpWithdrawEmail}, Code: c.Email})
-	}
-	return s.o.Auth.VerifyAll(ctx, uid, fs...)
+	return auth.VerifyWithdrawalCodes(ctx, s.o.Auth, u, c, auth.OpSecurity, auth.OpWithdrawEmail)
 }
 
 // checkInput normalises and checks a label, permissions and IPs.

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"tenger/internal/apperr"
 	"tenger/internal/store"
@@ -107,4 +108,54 @@ func (s *Service) matchSentCode(ctx context.Context, u User, f Factor) (store.Op
 		}
 	}
 	return store.Op{}, first
+}
+
+// WithdrawalFactors are the codes a withdrawal asks of a user, and what
+// asks for codes as a withdrawal does (API keys): an e-mail code when the
+// account has an e-mail, an SMS code when the phone check is on (or when
+// the phone is the account's only factor), a Google code when the
+// authenticator is on.
+func WithdrawalFactors(u User) (email, sms, google bool) {
+	email, sms, google = u.Email != "", u.MobileCheck, u.GoogleOn
+	if !email && !sms && !google && u.Mobile != "" {
+		sms = true
+	}
+	return email, sms, google
+}
+
+// Verifier checks and uses up codes (Service.VerifyAll).
+type Verifier interface {
+	VerifyAll(ctx context.Context, uid string, factors ...Factor) error
+}
+
+// Codes are the verification codes a call carries.
+type Codes struct{ Email, SMS, Google string }
+
+// VerifyWithdrawalCodes requires the codes WithdrawalFactors names for u,
+// all present before any is checked (a missing e-mail code is answered
+// first, then SMS, then Google), then checks them (Google, SMS under
+// smsOp, e-mail under emailOp), used up together only when all are right:
+// a wrong code leaves the right ones valid for the retry.
+func VerifyWithdrawalCodes(ctx context.Context, v Verifier, u User, c Codes, smsOp, emailOp int) error {
+	needEmail, needSMS, needGoogle := WithdrawalFactors(u)
+	c.Email, c.SMS, c.Google = strings.TrimSpace(c.Email), strings.TrimSpace(c.SMS), strings.TrimSpace(c.Google)
+	switch {
+	case needEmail && c.Email == "":
+		return apperr.New(apperr.CodeEmailCodeRequired)
+	case needSMS && c.SMS == "":
+		return apperr.New(apperr.CodeSMSCodeRequired)
+	case needGoogle && c.Google == "":
+		return apperr.New(apperr.CodeGoogleCodeRequired)
+	}
+	var fs []Factor
+	if needGoogle {
+		fs = append(fs, Factor{Channel: ChannelGoogle, Code: c.Google})
+	}
+	if needSMS {
+		fs = append(fs, Factor{Channel: ChannelSMS, Ops: []int{smsOp}, Code: c.SMS})
+	}
+	if needEmail {
+		fs = append(fs, Factor{Channel: ChannelEmail, Ops: []int{emailOp}, Code: c.Email})
+	}
+	return v.VerifyAll(ctx, u.ID, fs...)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"tenger/internal/apikey"
@@ -188,11 +187,4 @@ func withoutSignature(s string) (rest, sig string) {
 func account(c *Call) apikey.Resolved {
 	r, _ := c.Account.(apikey.Resolved)
 	return r
-}
-
-// uidNumber is a user id as the number Binance's uid fields hold (0 if
-// it is not one).
-func uidNumber(uid string) int64 {
-	n, _ := strconv.ParseInt(uid, 10, 64)
-	return n
 }

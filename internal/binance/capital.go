@@ -201,18 +201,14 @@ func capitalFilter(c *Call) (deposit.Filter, int, int, error) {
 	return f, int(offset), limit, nil
 }
 
-// pages reads every page of a history, up to offset+limit entries.
+// pages reads a history's entries offset to offset+limit.
 func pages[T any](f deposit.Filter, offset, limit int, read func(deposit.Filter) ([]T, int, error)) ([]T, error) {
-	var all []T
-	for f.Page = 1; len(all) < offset+limit; f.Page++ {
-		page, total, err := read(f)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, page...)
-		if len(page) == 0 || f.Page*f.PageSize >= total {
-			break
-		}
+	all, err := readPages(offset+limit, f.PageSize, func(page int) ([]T, int, error) {
+		f.Page = page
+		return read(f)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if offset >= len(all) {
 		return nil, nil

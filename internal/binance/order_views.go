@@ -157,14 +157,12 @@ type commissionInfo struct {
 // fixed writes an amount as Binance does: eight decimals.
 func fixed(d decimal.Decimal) string { return d.StringFixed(8) }
 
-// number is a decimal id as a number (0 if it is not one).
+// number is a decimal id (an order's, a trade's, a user's) as the number
+// Binance's id fields hold (0 if it is not one).
 func number(s string) int64 {
 	n, _ := strconv.ParseInt(s, 10, 64)
 	return n
 }
-
-// orderNumber is an order id as Binance's orderId.
-func orderNumber(id string) int64 { return number(id) }
 
 // bps is a fee rate in basis points (makerCommission).
 func bps(rate decimal.Decimal) int64 { return rate.Shift(4).Round(0).IntPart() }
@@ -222,7 +220,7 @@ func stpMode(pair markets.Pair) string {
 func resultOf(pair markets.Pair, o spot.Order) orderResult {
 	typ, tif := typeAndTIF(o.Type)
 	r := orderResult{
-		orderAck: orderAck{Symbol: SymbolOf(pair), OrderID: orderNumber(o.ID), OrderListID: -1, ClientOrderID: o.ClientOrderID,
+		orderAck: orderAck{Symbol: SymbolOf(pair), OrderID: number(o.ID), OrderListID: -1, ClientOrderID: o.ClientOrderID,
 			TransactTime: o.CreatedAt.UnixMilli()},
 		Price: fixed(o.Price), OrigQty: fixed(o.Volume), ExecutedQty: fixed(o.DealVolume), OrigQuoteOrderQty: fixed(o.QuoteVolume),
 		CummulativeQuoteQty: fixed(o.DealMoney), Status: orderStatus(o), TimeInForce: tif, Type: typ, Side: o.Side,

@@ -307,7 +307,7 @@ func (s *Server) newOrder(c *Call) (any, error) {
 	if o.Status == spot.StatusRejected {
 		return nil, rejectedError(o.Reason)
 	}
-	ack := orderAck{Symbol: SymbolOf(pl.pair), OrderID: orderNumber(o.ID), OrderListID: -1, ClientOrderID: o.ClientOrderID,
+	ack := orderAck{Symbol: SymbolOf(pl.pair), OrderID: number(o.ID), OrderListID: -1, ClientOrderID: o.ClientOrderID,
 		TransactTime: o.CreatedAt.UnixMilli()}
 	if pl.respType == "ACK" {
 		return ack, nil
@@ -495,21 +495,23 @@ func (s *Server) allOrders(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var all []spot.Order
-	for f.Page = 1; ; f.Page++ {
-		page, total, err := s.opts.Trading.SearchOrders(c.Ctx, account(c).UserID, f)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, page...)
-		if len(page) == 0 || len(all) >= total || f.Page*f.PageSize >= total {
-			break
-		}
+	// Without orderId the newest limit orders are the answer: the
+	// newest-first search is read only that far.
+	want := limit
+	if fromSent {
+		want = -1
+	}
+	all, err := readPages(want, f.PageSize, func(page int) ([]spot.Order, int, error) {
+		f.Page = page
+		return s.opts.Trading.SearchOrders(c.Ctx, account(c).UserID, f)
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := []orderQueried{}
 	for i := len(all) - 1; i >= 0; i-- { // the search is newest first
 		o := all[i]
-		if fromSent && orderNumber(o.ID) < fromID {
+		if fromSent && number(o.ID) < fromID {
 			continue
 		}
 		out = append(out, queriedOf(pair, o))
@@ -518,6 +520,24 @@ func (s *Server) allOrders(c *Call) (any, error) {
 		sortByID(out)
 	}
 	return window(out, limit, fromSent), nil
+}
+
+// readPages reads a newest-first history page by page (pages from 1, of
+// pageSize entries, total in all) until it holds want entries, or all of
+// it when want < 0.
+func readPages[T any](want, pageSize int, read func(page int) ([]T, int, error)) ([]T, error) {
+	var all []T
+	for page := 1; want < 0 || len(all) < want; page++ {
+		list, total, err := read(page)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, list...)
+		if len(list) == 0 || page*pageSize >= total {
+			break
+		}
+	}
+	return all, nil
 }
 
 // window keeps at most limit entries of an oldest-first list: the first
@@ -563,15 +583,15 @@ func (s *Server) myTrades(c *Call) (any, error) {
 			return nil, err
 		}
 	} else {
-		for f.Page = 1; ; f.Page++ {
-			page, total, err := s.opts.Trading.SearchTrades(c.Ctx, uid, f)
-			if err != nil {
-				return nil, err
-			}
-			trades = append(trades, page...)
-			if len(page) == 0 || f.Page*f.PageSize >= total {
-				break
-			}
+		want := limit
+		if fromSent {
+			want = -1
+		}
+		if trades, err = readPages(want, f.PageSize, func(page int) ([]spot.Trade, int, error) {
+			f.Page = page
+			return s.opts.Trading.SearchTrades(c.Ctx, uid, f)
+		}); err != nil {
+			return nil, err
 		}
 	}
 	out := []myTrade{}
@@ -579,7 +599,7 @@ func (s *Server) myTrades(c *Call) (any, error) {
 		if t.Symbol != pair.Symbol || fromSent && number(t.TradeID) < fromID {
 			continue
 		}
-		out = append(out, myTrade{Symbol: SymbolOf(pair), ID: number(t.TradeID), OrderID: orderNumber(t.OrderID), OrderListID: -1,
+		out = append(out, myTrade{Symbol: SymbolOf(pair), ID: number(t.TradeID), OrderID: number(t.OrderID), OrderListID: -1,
 			Price: fixed(t.Price), Qty: fixed(t.Volume), QuoteQty: fixed(t.Money), Commission: fixed(t.Fee),
 			CommissionAsset: strings.ToUpper(t.FeeCoin), Time: t.At.UnixMilli(), IsBuyer: t.Side == "BUY",
 			IsMaker: t.Role == "MAKER", IsBestMatch: true})
@@ -611,7 +631,7 @@ func (s *Server) account(c *Call) (any, error) {
 		CommissionRates: commissionRates{Maker: fixed(rates.Maker), Taker: fixed(rates.Taker), Buyer: fixed(decimal.Zero), Seller: fixed(decimal.Zero)},
 		CanTrade:        key.Can("spot"), CanWithdraw: key.Can("withdraw"), CanDeposit: true, Brokered: false,
 		RequireSelfTradePrevention: false, PreventSor: false, UpdateTime: c.Now.UnixMilli(), AccountType: "SPOT",
-		Balances: []balance{}, Permissions: []string{"SPOT"}, UID: uidNumber(key.UserID)}
+		Balances: []balance{}, Permissions: []string{"SPOT"}, UID: number(key.UserID)}
 	for _, coin := range s.coins.List() {
 		b := held[strings.ToUpper(coin.Symbol)]
 		if omitZero && b.Total().IsZero() {

@@ -21,15 +21,7 @@ func (c APIKeyCodes) codes() apikey.Codes {
 }
 
 func (c APIKeyCodes) check() error {
-	for _, f := range []struct {
-		n string
-		v FlexString
-	}{{"emailCode", c.EmailCode}, {"smsAuthCode", c.SmsAuthCode}, {"googleCode", c.GoogleCode}} {
-		if err := codeField(f.n, f.v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return codeFields(namedCode{"emailCode", c.EmailCode}, namedCode{"smsAuthCode", c.SmsAuthCode}, namedCode{"googleCode", c.GoogleCode})
 }
 
 // APIKeyFields are what create and update take.

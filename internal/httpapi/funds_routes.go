@@ -97,15 +97,7 @@ func (f FundsCodes) codes() withdraw.Codes {
 }
 
 func (f FundsCodes) check() error {
-	for _, c := range []struct {
-		n string
-		v FlexString
-	}{{"emailCode", f.EmailCode}, {"smsValidCode", f.SmsValidCode}, {"googleCode", f.GoogleCode}} {
-		if len(c.v) > 16 {
-			return apperr.Param(c.n + ": must be a 6-digit code")
-		}
-	}
-	return nil
+	return codeFields(namedCode{"emailCode", f.EmailCode}, namedCode{"smsValidCode", f.SmsValidCode}, namedCode{"googleCode", f.GoogleCode})
 }
 
 // FundsConfirmReq is confirm_withdraw.

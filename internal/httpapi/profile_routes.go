@@ -51,6 +51,22 @@ func codeField(name string, v FlexString) error {
 	return nil
 }
 
+// namedCode is a verification code field of a request.
+type namedCode struct {
+	name string
+	v    FlexString
+}
+
+// codeFields bounds several code fields (codeField each).
+func codeFields(fields ...namedCode) error {
+	for _, f := range fields {
+		if err := codeField(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // EmailCodeReq asks for a code by e-mail.
 type EmailCodeReq struct {
 	Email         string  `json:"email" doc:"target address; empty for the signed-in user's own address"`

@@ -32,9 +32,7 @@ const (
 )
 
 // Codes are the verification codes of a submit.
-type Codes struct {
-	Email, SMS, Google string
-}
+type Codes = auth.Codes
 
 // CheckAmount validates a typed amount and fee against a chain's rules:
 // digits with an optional decimal point at the chain's precision, at least
@@ -434,29 +432,7 @@ func (s *Service) checkCodes(ctx context.Context, uid string, c Codes) error {
 	if err != nil {
 		return err
 	}
-	f := factors(u)
-	c.Email, c.SMS, c.Google = strings.TrimSpace(c.Email), strings.TrimSpace(c.SMS), strings.TrimSpace(c.Google)
-	switch {
-	case f.NeedEmailCode && c.Email == "":
-		return apperr.New(apperr.CodeEmailCodeRequired)
-	case f.NeedSMSCode && c.SMS == "":
-		return apperr.New(apperr.CodeSMSCodeRequired)
-	case f.NeedGoogleCode && c.Google == "":
-		return apperr.New(apperr.CodeGoogleCodeRequired)
-	}
-	var fs []auth.Factor
-	if f.NeedGoogleCode {
-		fs = append(fs, auth.Factor{Channel: auth.ChannelGoogle, Code: c.Google})
-	}
-	if f.NeedSMSCode {
-		fs = append(fs, auth.Factor{Channel: auth.ChannelSMS, Ops: []int{OpSMSCode}, Code: c.SMS})
-	}
-	if f.NeedEmailCode {
-		fs = append(fs, auth.Factor{Channel: auth.ChannelEmail, Ops: []int{OpEmailCode}, Code: c.Email})
-	}
-	// Checked in that order and used up together only when all are right:
-	// a wrong code leaves the right ones valid for the retry.
-	return s.o.Auth.VerifyAll(ctx, uid, fs...)
+	return auth.VerifyWithdrawalCodes(ctx, s.o.Auth, u, c, OpSMSCode, OpEmailCode)
 }
 
 func clip(s string, n int) string {

@@ -131,11 +131,8 @@ type Cost struct {
 // them (a phone sign-up with the SMS check off) still confirms with an SMS
 // code: a session alone never moves money out.
 func factors(u auth.User) Factors {
-	f := Factors{NeedEmailCode: u.Email != "", NeedSMSCode: u.MobileCheck, NeedGoogleCode: u.GoogleOn}
-	if !f.NeedEmailCode && !f.NeedSMSCode && !f.NeedGoogleCode && u.Mobile != "" {
-		f.NeedSMSCode = true
-	}
-	return f
+	email, sms, google := auth.WithdrawalFactors(u)
+	return Factors{NeedEmailCode: email, NeedSMSCode: sms, NeedGoogleCode: google}
 }
 
 // Cost answers get_cost for a coin (and chain).

@@ -1,0 +1,32 @@
+// Package httpfn starts the Lambda functions behind the HTTP API: each
+// function's main names itself and gives the handler it serves.
+package httpfn
+
+import (
+	"context"
+	"net/http"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"tenger/internal/awslambda"
+	"tenger/internal/platform"
+)
+
+// Serve starts the function named name: its runtime (logs on stdout), the
+// AWS platform, and the handler build makes of it, served through the HTTP
+// API's payload v2 adapter. A failure to start is fatal: Lambda starts the
+// function again.
+func Serve(name string, build func(d *platform.Deps) (http.Handler, error)) {
+	rt := awslambda.NewRuntime(name, os.Stdout)
+	log := rt.Logger()
+	d, err := platform.NewAWS(context.Background(), log)
+	if err != nil {
+		log.Fatal().Err(err).Msg("start")
+	}
+	h, err := build(d)
+	if err != nil {
+		log.Fatal().Err(err).Msg("start")
+	}
+	lambda.Start(rt.HTTP(h))
+}
