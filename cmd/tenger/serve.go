@@ -27,7 +27,7 @@ type serveFlags struct {
 	addr, data, web, priceSources string
 	dev, marketMaker              bool
 	history                       time.Duration
-	apiWeight                     int
+	apiWeight, apiOrders          int
 }
 
 func runServe(args []string) error {
@@ -41,6 +41,7 @@ func runServe(args []string) error {
 	fs.DurationVar(&f.history, "seed-history", 72*time.Hour, "with --dev and the market maker, the made-up market history that pairs which never traded start with, so charts are not empty (0: none)")
 	fs.StringVar(&f.priceSources, "price-sources", "", "external sources of the reference prices, e.g. binance,okx (default: the exchange's own books only)")
 	fs.IntVar(&f.apiWeight, "api-weight-limit", 0, "request weight an IP may use per minute on the Binance-compatible API (default 6000, Binance's; raise it to benchmark from one address)")
+	fs.IntVar(&f.apiOrders, "api-order-limit", 0, "orders an account may place per 10 seconds on the Binance-compatible API (default 100, Binance's); the limit per day is 2000 times as many (200000 by default); raise it to benchmark with a few accounts")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func runServe(args []string) error {
 	defer stop()
 
 	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true, PriceSources: f.priceSources, DevHistory: f.history,
-		APIWeightLimit: f.apiWeight}, log)
+		APIWeightLimit: f.apiWeight, APIOrderLimit: f.apiOrders}, log)
 	if err != nil {
 		return err
 	}
@@ -168,6 +169,11 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 			httpapi.WriteJSON(w, http.StatusOK, httpapi.OpenAPI("Tenger API", version, append(httpapi.AllRoutes(all...), binanceDocs(bapi)...)))
 		})
 
+	raw.HandleRaw(http.MethodGet, binance.WSAPIPath, httpapi.RouteOpts{Tag: "binance-compatible",
+		Summary: "Binance's WebSocket API: orders, account queries and the user data stream on one connection"},
+		`frames {"id","method","params"}: ping, time, exchangeInfo, depth, trades.recent, trades.historical, trades.aggregate, klines, uiKlines, avgPrice, ticker.24hr, ticker.price, ticker.book, ticker, order.place, order.test, order.status, order.cancel, openOrders.status, openOrders.cancelAll, allOrders, myTrades, account.status, account.commission (each as the REST endpoint it mirrors; apiKey, timestamp and signature are params, signed over every param but signature sorted by name as key=value joined by &), session.logon (Ed25519 keys), session.status, session.logout, session.subscriptions, userDataStream.subscribe, userDataStream.subscribe.signature, userDataStream.unsubscribe (README, Open API)`,
+		`{"id","status":200,"result",...,"rateLimits":[...]} or {"id","status","error":{"code","msg"},"rateLimits"}; user data events {"subscriptionId":n,"event":{"e":"executionReport"|"outboundAccountPosition"|"eventStreamTerminated",...}}`,
+		bapi.WSAPI(l.Hub).ServeHTTP)
 	mux := http.NewServeMux()
 	httpapi.Mount(mux, all...)
 	for _, p := range bapi.Prefixes() {
@@ -178,6 +184,12 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	streams := bapi.Streams(l.Hub)
 	for _, p := range streams.Paths() {
 		mux.Handle(p, streams)
+	}
+	// Its WebSocket API (orders and user data over one connection), and
+	// the user data events it and the listen key streams send, read from
+	// the store's change feed while anybody listens.
+	if ud := bapi.UserData(); ud != nil {
+		l.FollowFeed(ud)
 	}
 	mux.Handle("/", webapp.Handler(webDir))
 	// The security headers CloudFront adds in AWS, on every answer.

@@ -6,6 +6,9 @@
 // user's trades, and cancels; a key with the withdraw permission, bound to
 // the test's address, reads deposits and the deposit address, withdraws
 // and finds the withdrawal in its history.
+// CCXT Pro watches the book, trades and candles on the market streams, and
+// the user's own orders, fills and balance on the WebSocket API
+// (userDataStream.subscribe.signature), where it also places and cancels.
 // No browser: the accounts are made through the API, funded through the
 // dev chain simulator, and the API key is created as the profile screen
 // creates it (create_open_api with the e-mail code).
@@ -155,8 +158,8 @@ test('CCXT Pro binance: watch the order book (kept equal to REST depth by its ow
   for (const [name, url] of Object.entries(api)) {
     if (typeof url === 'string' && url.startsWith('https://')) api[name] = baseURL + new URL(url).pathname
   }
-  const ws = api.ws as Record<string, string>
-  for (const name of Object.keys(ws)) ws[name] = baseURL.replace(/^http/, 'ws') + '/ws'
+  const ws = api.ws as Record<string, unknown>
+  for (const name of Object.keys(ws)) if (typeof ws[name] === 'string') ws[name] = baseURL.replace(/^http/, 'ws') + '/ws'
   // CCXT takes ws:// (not wss://) in Node only once this is loaded.
   await ex.loadHttpProxyAgent()
   try {
@@ -174,5 +177,68 @@ test('CCXT Pro binance: watch the order book (kept equal to REST depth by its ow
     expect(again.nonce).toBeGreaterThanOrEqual(book.nonce ?? 0)
   } finally {
     await ex.close()
+  }
+})
+
+/** CCXT Pro's binance class with every REST and WebSocket URL moved to the server under test. */
+async function proClient(key: { apiKey: string; secretKey: string }) {
+  const ex = new ccxt.pro.binance({ apiKey: key.apiKey, secret: key.secretKey, enableRateLimit: false })
+  const api = ex.urls.api as Record<string, unknown>
+  for (const [name, url] of Object.entries(api)) {
+    if (typeof url === 'string' && url.startsWith('https://')) api[name] = baseURL + new URL(url).pathname
+  }
+  const ws = api.ws as Record<string, unknown>
+  const wsBase = baseURL.replace(/^http/, 'ws')
+  for (const name of Object.keys(ws)) if (typeof ws[name] === 'string') ws[name] = wsBase + '/ws'
+  ws['ws-api'] = { spot: wsBase + '/ws-api/v3' }
+  await ex.loadHttpProxyAgent()
+  return ex
+}
+
+test('CCXT Pro binance: own orders, fills and balance watched over the WebSocket API, orders placed and cancelled over it', async ({
+  request,
+}) => {
+  test.setTimeout(90_000)
+  const seller = await proClient(await trader(request, 'ccxtpro-s', 'BTC', 'BTC', '0.05', 2))
+  try {
+    await seller.loadMarkets()
+    const last = (await seller.fetchTicker('BTC/USDT')).last ?? 0
+    // Subscribed first (watchOrders resolves on the next update), then an
+    // order far above the market placed over the WebSocket API.
+    const watched = seller.watchOrders('BTC/USDT')
+    const price = Number(seller.priceToPrecision('BTC/USDT', last * 1.5))
+    const placed = await seller.createOrderWs('BTC/USDT', 'limit', 'sell', 0.01, price)
+    expect(placed.id).toBeTruthy()
+    const updates = await watched
+    const seen = updates.find((o) => o.id === placed.id)
+    expect(seen?.status).toBe('open')
+    expect(seen?.amount).toBe(0.01)
+    expect(seen?.price).toBe(price)
+
+    // Cancelled over the WebSocket API; the stream tells it.
+    const cancelledUpdate = seller.watchOrders('BTC/USDT')
+    const cancelled = await seller.cancelOrderWs(placed.id, 'BTC/USDT')
+    expect(cancelled.status).toBe('canceled')
+    const after = await cancelledUpdate
+    expect(after.filter((o) => o.id === placed.id).pop()?.status).toBe('canceled')
+
+    // A sell at the best bid takes it (the market maker's bid): the seller
+    // sees the fill, with the trade id REST's myTrades gives, and the balance.
+    const fills = seller.watchMyTrades('BTC/USDT')
+    const balance = seller.watchBalance()
+    const bid = (await seller.fetchOrderBook('BTC/USDT', 5)).bids[0][0] ?? 0
+    const taken = await seller.createOrderWs('BTC/USDT', 'limit', 'sell', 0.001, bid, { timeInForce: 'IOC' })
+    const trades = await fills
+    const fill = trades.find((t) => t.order === taken.id)
+    expect(fill?.price).toBe(bid)
+    expect(fill?.amount).toBeGreaterThan(0)
+    expect(fill?.takerOrMaker).toBe('taker')
+    expect(Number(fill?.id)).toBeGreaterThan(0)
+    const mine = await seller.fetchMyTrades('BTC/USDT')
+    expect(mine.map((t) => t.id)).toContain(fill?.id)
+    const bal = await balance
+    expect(Object.keys(bal.total).length).toBeGreaterThan(0)
+  } finally {
+    await seller.close()
   }
 })

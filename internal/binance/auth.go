@@ -62,15 +62,21 @@ func ErrBadRecvWindow() *Error {
 // CodeBadRecvWindow is Binance's -1131.
 const CodeBadRecvWindow = -1131
 
-// KeyAuth is Options.Authenticate on API keys: the key of X-MBX-APIKEY
-// must exist and allow the request's address; a signed request must carry
-// a timestamp within its recvWindow and a signature of the key over the
-// query string followed by the body (without the signature itself); TRADE
-// endpoints need the key's spot permission, withdrawals its withdraw
-// permission (permFor). Call.Account is the apikey.Resolved.
+// KeyAuth is Options.Authenticate on API keys: the key the call names
+// (Call.APIKey) must exist and allow the request's address; a signed call
+// must carry a timestamp within its recvWindow and a signature of the key
+// over what its transport signs (REST: the query string followed by the
+// body, without the signature itself); TRADE endpoints need the key's spot
+// permission, withdrawals its withdraw permission (permFor). A WebSocket
+// API call that names no key runs for the key its connection logged on
+// with (Call.SessionKey), without a signature, as Binance's session.logon
+// allows. Call.Account is the apikey.Resolved.
 func KeyAuth(keys Keys) func(c *Call, sec Security) error {
 	return func(c *Call, sec Security) error {
-		raw := c.Req.Header.Get(HeaderAPIKey)
+		raw, bySession := c.APIKey, false
+		if raw == "" && c.SessionKey != "" {
+			raw, bySession = c.SessionKey, true
+		}
 		if raw == "" || len(raw) > 128 {
 			return ErrBadAPIKeyFormat()
 		}
@@ -81,9 +87,14 @@ func KeyAuth(keys Keys) func(c *Call, sec Security) error {
 			if ts, window, err = timing(c.Params); err != nil {
 				return err
 			}
-			var ok bool
-			if payload, sig, ok = signingPayload(c.Params.RawQuery, c.Params.RawBody); !ok {
-				return ErrMandatory("signature")
+			if !bySession {
+				var ok bool
+				if c.signing != nil {
+					payload, sig, ok = c.signing()
+				}
+				if !ok {
+					return ErrMandatory("signature")
+				}
 			}
 		}
 		key, err := keys.Resolve(c.Ctx, raw)
@@ -104,11 +115,11 @@ func KeyAuth(keys Keys) func(c *Call, sec Security) error {
 			if now-ts > window {
 				return ErrOutsideRecvWindow()
 			}
-			if !key.Verify(payload, sig) {
+			if !bySession && !key.Verify(payload, sig) {
 				return ErrBadSignature()
 			}
 		}
-		if p := permFor(c.Req.URL.Path, sec); p != "" && !key.Can(p) {
+		if p := permFor(c.Path, sec); p != "" && !key.Can(p) {
 			return ErrRejectedKey()
 		}
 		c.Account = key

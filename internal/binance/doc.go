@@ -17,8 +17,12 @@
 // Limits: every request costs its endpoint's weight, counted per client
 // IP and minute (limiter in limits.go); every answer carries
 // X-MBX-USED-WEIGHT-1M. Over Options.WeightLimit (6000) an IP gets 429
-// with Retry-After, and one that keeps sending is banned (418). Counters
-// live in this process: behind several processes each counts its own.
+// with Retry-After, and one that keeps sending is banned (418). New
+// orders also count per account against the ORDERS limits (order_count.go:
+// 100 per 10 seconds, 200000 per day, or Options.RateLimits' ORDERS
+// entries), reported in X-MBX-ORDER-COUNT-10S and -1D; over them an order
+// is refused with 429 and -1015. Counters live in this process: behind
+// several processes each counts its own.
 //
 // Adding an endpoint (signed ones in their own files of this package,
 // registered from New like addMarketRoutes):

@@ -34,6 +34,7 @@ const (
 	CodeDisconnected           = -1001
 	CodeUnauthorized           = -1002
 	CodeTooManyRequests        = -1003
+	CodeTooManyOrders          = -1015
 	CodeUnsupportedOperation   = -1020
 	CodeInvalidTimestamp       = -1021
 	CodeInvalidSignature       = -1022
@@ -180,4 +181,12 @@ func errWeightLimit(limit, retry int) *Error {
 func errBanned(untilMs int64, retry int) *Error {
 	return &Error{Status: http.StatusTeapot, Code: CodeTooManyRequests, RetryAfter: retry,
 		Msg: fmt.Sprintf("Way too much request weight used; IP banned until %d. Please use WebSocket Streams for live updates to avoid bans.", untilMs)}
+}
+
+// errTooManyOrders is -1015 with HTTP 429: the account placed l.Limit
+// orders in the current window of the ORDERS limit l. As on Binance, there
+// is no Retry-After.
+func errTooManyOrders(l RateLimit) *Error {
+	return &Error{Status: http.StatusTooManyRequests, Code: CodeTooManyOrders,
+		Msg: fmt.Sprintf("Too many new orders; current limit is %d orders per %d %s.", l.Limit, l.IntervalNum, l.Interval)}
 }

@@ -65,9 +65,19 @@ type deliveryInfo struct {
 	Symbols         []any       `json:"symbols"`
 }
 
+// rateLimits are REQUEST_WEIGHT, the ORDERS limits when orders are served
+// (order_count.go), then Options.RateLimits' other entries.
 func (s *Server) rateLimits() []RateLimit {
 	out := []RateLimit{{RateLimitType: "REQUEST_WEIGHT", Interval: "MINUTE", IntervalNum: 1, Limit: s.opts.WeightLimit}}
-	return append(out, s.opts.RateLimits...)
+	if s.servesOrders() {
+		out = append(out, s.orderLimits()...)
+	}
+	for _, r := range s.opts.RateLimits {
+		if r.RateLimitType != rateLimitOrders {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // ExchangeInfo is the exchangeInfo document.

@@ -89,7 +89,9 @@ func (s *Server) addTradeRoutes() {
 	orderParams := []string{"symbol", "side", "type", "timeInForce", "quantity", "quoteOrderQty", "price",
 		"newClientOrderId", "stopPrice", "trailingDelta", "icebergQty", "newOrderRespType", "selfTradePreventionMode",
 		"strategyId", "strategyType", "pegPriceType", "pegOffsetValue", "pegOffsetType"}
-	s.route(http.MethodPost, "/api/v3/order", 1, SecTrade, s.newOrder).params(orderParams...)
+	orders := newOrderCounter(s.orderLimits())
+	s.route(http.MethodPost, "/api/v3/order", 1, SecTrade, func(c *Call) (any, error) { return s.newOrder(c, orders) }).
+		params(orderParams...)
 	s.route(http.MethodPost, "/api/v3/order/test", 1, SecTrade, s.testOrder).params(append(orderParams, "computeCommissionRates")...)
 	s.route(http.MethodGet, "/api/v3/order", 4, SecUserData, s.queryOrder).params("symbol", "orderId", "origClientOrderId")
 	s.route(http.MethodDelete, "/api/v3/order", 1, SecTrade, s.cancelOrder).
@@ -289,13 +291,22 @@ func randomClientOrderID() string {
 	return "tg-" + string(b)
 }
 
-// newOrder is POST /api/v3/order.
-func (s *Server) newOrder(c *Call) (any, error) {
+// newOrder is POST /api/v3/order. An order whose parameters pass counts
+// against the account's ORDERS limits (orders), and one over them is
+// refused before the order entry sees it; every answer carries the
+// account's order counts.
+func (s *Server) newOrder(c *Call, orders *orderCounter) (any, error) {
+	uid := account(c).UserID
 	pl, err := s.readOrder(c)
 	if err != nil {
+		orders.setHeaders(c.Header(), orders.countsOf(uid, c.Now))
 		return nil, err
 	}
-	uid := account(c).UserID
+	counts, refused := orders.place(uid, c.Now)
+	orders.setHeaders(c.Header(), counts)
+	if refused != nil {
+		return nil, refused
+	}
 	id, err := s.opts.Trading.PlaceOrder(c.Ctx, uid, pl.req)
 	if err != nil {
 		return nil, orderError(err)
@@ -323,7 +334,7 @@ func (s *Server) newOrder(c *Call) (any, error) {
 	}
 	for _, t := range trades {
 		fills = append(fills, fill{Price: fixed(t.Price), Qty: fixed(t.Volume), Commission: fixed(t.Fee),
-			CommissionAsset: strings.ToUpper(t.FeeCoin), TradeID: number(t.TradeID)})
+			CommissionAsset: strings.ToUpper(t.FeeCoin), TradeID: tradeNumber(t.TradeID)})
 	}
 	return fullResult{orderResult: res, Fills: fills}, nil
 }
@@ -596,10 +607,10 @@ func (s *Server) myTrades(c *Call) (any, error) {
 	}
 	out := []myTrade{}
 	for _, t := range trades {
-		if t.Symbol != pair.Symbol || fromSent && number(t.TradeID) < fromID {
+		if t.Symbol != pair.Symbol || fromSent && tradeNumber(t.TradeID) < fromID {
 			continue
 		}
-		out = append(out, myTrade{Symbol: SymbolOf(pair), ID: number(t.TradeID), OrderID: number(t.OrderID), OrderListID: -1,
+		out = append(out, myTrade{Symbol: SymbolOf(pair), ID: tradeNumber(t.TradeID), OrderID: number(t.OrderID), OrderListID: -1,
 			Price: fixed(t.Price), Qty: fixed(t.Volume), QuoteQty: fixed(t.Money), Commission: fixed(t.Fee),
 			CommissionAsset: strings.ToUpper(t.FeeCoin), Time: t.At.UnixMilli(), IsBuyer: t.Side == "BUY",
 			IsMaker: t.Role == "MAKER", IsBestMatch: true})

@@ -102,6 +102,10 @@ type Options struct {
 	// both they are not registered.
 	Deposits    Deposits
 	Withdrawals Withdrawals
+	// ListenKeys serve the listen key calls (/api/v3/userDataStream) and
+	// the streams they name; without them (or Trading) they are not
+	// registered.
+	ListenKeys ListenKeys
 }
 
 // Call is one request to a handler.
@@ -115,8 +119,21 @@ type Call struct {
 	// Account is what Options.Authenticate found (nil on public routes).
 	Account any
 	Log     zerolog.Logger
+	// Path is the endpoint's path (/api/v3/order), whichever transport
+	// carried the call (REST, or a WebSocket API method mapped onto it).
+	Path string
+	// APIKey is the API key the call names: the X-MBX-APIKEY header on
+	// REST, the apiKey parameter on the WebSocket API ("" when none).
+	APIKey string
+	// SessionKey, on a WebSocket API connection that logged on, is the API
+	// key it logged on with: its calls that name no key run for that key
+	// without a signature.
+	SessionKey string
 
-	header http.Header
+	// signing returns what a signature covers and the signature (ok false
+	// when none was sent); each transport has its own rule.
+	signing func() (payload, sig string, ok bool)
+	header  http.Header
 }
 
 // Header is the response's header, for handlers that add their own
@@ -166,6 +183,8 @@ type Server struct {
 	log    zerolog.Logger
 	limits *limiter
 	routes map[string]*route // method + " " + path
+	// users are the user data events (with order entry only).
+	users *UserData
 }
 
 // prefixes are the path prefixes the server answers.
@@ -199,6 +218,10 @@ func New(o Options) *Server {
 	if o.Trading != nil && o.Balances != nil {
 		s.addTradeRoutes()
 		s.addSapiRoutes()
+		s.users = newUserData(s)
+		if o.ListenKeys != nil {
+			s.addListenKeyRoutes()
+		}
 	}
 	if o.Deposits != nil && o.Withdrawals != nil && o.Keys != nil {
 		s.addCapitalRoutes()
@@ -278,7 +301,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, asError(perr, s.log))
 		return
 	}
-	c := &Call{Ctx: r.Context(), Req: r, Params: p, Now: now, IP: ip, Log: s.log, header: w.Header()}
+	c := &Call{Ctx: r.Context(), Req: r, Params: p, Now: now, IP: ip, Log: s.log, header: w.Header(),
+		Path: rt.path, APIKey: r.Header.Get(HeaderAPIKey), signing: func() (string, string, bool) {
+			return signingPayload(p.RawQuery, p.RawBody)
+		}}
 	if err := p.unread(rt.allowed); err != nil {
 		writeError(w, asError(err, s.log))
 		return

@@ -58,6 +58,7 @@ func (p projected) Submit(ctx context.Context, c engine.Command) engine.Result {
 type signedEnv struct {
 	t     *testing.T
 	srv   *Server
+	st    *embedded.Store
 	keys  *apikey.Service
 	now   time.Time
 	funds *fakeFunds
@@ -71,6 +72,13 @@ const (
 // newSignedEnv serves the signed endpoints on the engine that owns the
 // spot balances (spot.Runtime) over an embedded store.
 func newSignedEnv(t *testing.T) *signedEnv {
+	t.Helper()
+	return newSignedEnvWith(t, nil)
+}
+
+// newSignedEnvWith is newSignedEnv with opt changing the server's options
+// (when not nil) before the server is built.
+func newSignedEnvWith(t *testing.T, opt func(*Options)) *signedEnv {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := embedded.Open(dir+"/store", embedded.Options{SweepInterval: -1})
@@ -101,16 +109,20 @@ func newSignedEnv(t *testing.T) *signedEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &signedEnv{t: t, now: time.Now()}
+	e := &signedEnv{t: t, now: time.Now(), st: st}
 	e.keys = apikey.New(apikey.Options{Store: st, Auth: noCodes{}, Sealer: sealer, Log: zerolog.Nop(), CacheTTL: time.Minute})
 	md, err := marketdata.New(context.Background(), marketdata.Options{Store: st, Markets: cat, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.funds = &fakeFunds{}
-	e.srv = New(Options{Markets: cat, Coins: cc, Data: md, Log: zerolog.Nop(), Keys: e.keys, Trading: svc,
+	o := Options{Markets: cat, Coins: cc, Data: md, Log: zerolog.Nop(), Keys: e.keys, Trading: svc,
 		Balances: ledger.New(st, nil), ClientIP: func(r *http.Request) string { return r.Header.Get("X-Test-IP") },
-		Deposits: e.funds, Withdrawals: fakeWithdrawals{e.funds}})
+		Deposits: e.funds, Withdrawals: fakeWithdrawals{e.funds}, ListenKeys: e.keys}
+	if opt != nil {
+		opt(&o)
+	}
+	e.srv = New(o)
 	return e
 }
 
@@ -127,6 +139,7 @@ func (e *signedEnv) key(uid string, perms []string, ips ...string) apikey.Create
 type sanswer struct {
 	status int
 	body   string
+	header http.Header
 }
 
 func (a sanswer) code() int {
@@ -170,7 +183,7 @@ func (e *signedEnv) call(method, path string, k apikey.Created, params url.Value
 	if rec.Code >= 500 {
 		e.t.Fatalf("%s %s: HTTP %d %s", method, path, rec.Code, rec.Body.String())
 	}
-	return sanswer{status: rec.Code, body: rec.Body.String()}
+	return sanswer{status: rec.Code, body: rec.Body.String(), header: rec.Header()}
 }
 
 func signHMAC(secret, payload string) string {

@@ -111,14 +111,21 @@ type wsClient struct {
 // dial connects to path ("/ws", "/ws/btcusdt@trade", "/stream?streams=...").
 func (w *wsEnv) dial(path string) *wsClient {
 	w.t.Helper()
+	return dialWS(w.t, w.http.URL, path, nil)
+}
+
+// dialWS connects to path on the test server at base (http://…), with
+// header on the upgrade request.
+func dialWS(t *testing.T, base, path string, header http.Header) *wsClient {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(w.http.URL, "http")+path, nil)
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+path, &websocket.DialOptions{HTTPHeader: header})
 	if err != nil {
-		w.t.Fatalf("dial %s: %v", path, err)
+		t.Fatalf("dial %s: %v", path, err)
 	}
 	ws.SetReadLimit(1 << 22)
-	c := &wsClient{t: w.t, ws: ws, msgs: make(chan []byte, 1<<14), err: make(chan error, 1)}
+	c := &wsClient{t: t, ws: ws, msgs: make(chan []byte, 1<<14), err: make(chan error, 1)}
 	go func() {
 		for {
 			_, m, err := ws.Read(context.Background())
@@ -129,7 +136,7 @@ func (w *wsEnv) dial(path string) *wsClient {
 			c.msgs <- m
 		}
 	}()
-	w.t.Cleanup(func() { _ = ws.CloseNow() })
+	t.Cleanup(func() { _ = ws.CloseNow() })
 	return c
 }
 

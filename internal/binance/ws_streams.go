@@ -164,11 +164,17 @@ func (st *Streams) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var specs []streamSpec
+	var listenKeys []string
 	seen := map[string]bool{}
 	for _, n := range names {
-		if sp, ok := st.s.parseStream(n); ok && !seen[n] {
-			seen[n] = true
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if sp, ok := st.s.parseStream(n); ok {
 			specs = append(specs, sp)
+		} else if listenKeyRE.MatchString(n) {
+			listenKeys = append(listenKeys, n)
 		}
 	}
 	if len(specs) > st.maxStreams {
@@ -179,8 +185,21 @@ func (st *Streams) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streams are not served", http.StatusServiceUnavailable)
 		return
 	}
+	// A listen key names a user data stream: it must be live (-1125).
+	for _, lk := range listenKeys {
+		if _, _, err := st.s.checkListenKey(r.Context(), lk); err != nil {
+			writeError(w, asError(err, st.s.log))
+			return
+		}
+	}
 	st.hub.ServeSession(w, r, func(send func([]byte) bool) hub.Session {
 		sess := st.newSession(send, combined)
+		for _, lk := range listenKeys {
+			// Checked above; a key that ended meanwhile just sends nothing.
+			if stop, err := st.userStream(r.Context(), sess, lk); err == nil {
+				sess.userStops = append(sess.userStops, stop)
+			}
+		}
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		for _, sp := range specs {
@@ -205,6 +224,8 @@ type wsSession struct {
 	names    []string // in subscription order (LIST_SUBSCRIPTIONS)
 	subs     map[string]*stream
 	closed   bool
+	// userStops end the listen keys' user data subscriptions.
+	userStops []func()
 }
 
 func (st *Streams) newSession(send func([]byte) bool, combined bool) *wsSession {
@@ -269,6 +290,9 @@ func (ss *wsSession) Frame(_ context.Context, frame []byte) {
 
 // Close implements hub.Session: the connection ended.
 func (ss *wsSession) Close() {
+	for _, stop := range ss.userStops {
+		stop()
+	}
 	st := ss.st
 	st.mu.Lock()
 	defer st.mu.Unlock()

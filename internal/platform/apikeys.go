@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"math"
 	"sync"
 	"time"
 
@@ -53,8 +54,8 @@ func (d *Deps) BinanceAPI() (*binance.Server, error) {
 		return nil, err
 	}
 	o := binance.Options{Markets: d.Markets, Coins: d.Coins, Data: md, Now: d.Now,
-		Log: d.Log.With().Str("service", "binance").Logger(), Keys: keys, Trading: d.Spot(), Balances: d.Ledger(),
-		WeightLimit: d.Config.APIWeightLimit}
+		Log: d.Log.With().Str("service", "binance").Logger(), Keys: keys, ListenKeys: keys, Trading: d.Spot(), Balances: d.Ledger(),
+		WeightLimit: d.Config.APIWeightLimit, RateLimits: apiOrderLimits(d.Config.APIOrderLimit)}
 	// Deposit addresses and withdrawals go through the wallet's services:
 	// the same limits, workflow and records as the web's.
 	funds, err := d.Funds()
@@ -63,4 +64,15 @@ func (d *Deps) BinanceAPI() (*binance.Server, error) {
 	}
 	o.Deposits, o.Withdrawals = funds.Deposit, funds.Withdraw
 	return binance.New(o), nil
+}
+
+// apiOrderLimits are the Binance-compatible API's ORDERS limits for
+// Config.APIOrderLimit: that many orders per 10 seconds (0: Binance's 100)
+// and, as on Binance, 2000 times as many per day.
+func apiOrderLimits(per10s int) []binance.RateLimit {
+	if per10s <= 0 {
+		return binance.OrderRateLimits(0, 0)
+	}
+	const ratio = binance.DefaultOrderLimitDay / binance.DefaultOrderLimit10s
+	return binance.OrderRateLimits(per10s, min(per10s, math.MaxInt/ratio)*ratio)
 }

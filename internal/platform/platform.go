@@ -62,6 +62,10 @@ type Config struct {
 	// APIWeightLimit is the request weight an IP may use per minute on
 	// the Binance-compatible API (0: Binance's 6000).
 	APIWeightLimit int
+	// APIOrderLimit is how many orders an account may place per 10
+	// seconds on the Binance-compatible API (0: Binance's 100); the day's
+	// limit keeps Binance's ratio, 2000 times as many (200000).
+	APIOrderLimit int
 	// DevHistory is how much made-up market history the market-maker
 	// simulator gives pairs that never traded, when it starts (local
 	// only; 0: none).

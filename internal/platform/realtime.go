@@ -19,6 +19,11 @@ import (
 func (l *Local) startUserFeed(ctx context.Context) {
 	c := &userfeed.Consumer{Feed: l.Store.Changes(), Pusher: l.Push, Translator: userfeed.New(l.Markets),
 		Since: l.Now(), Watching: func() bool { return l.Hub.BoundUsers() > 0 }, Log: l.Log}
+	l.runConsumerCtx(ctx, c)
+}
+
+// runConsumerCtx runs a feed consumer until ctx ends or Close.
+func (l *Local) runConsumerCtx(ctx context.Context, c *userfeed.Consumer) {
 	cctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -28,6 +33,13 @@ func (l *Local) startUserFeed(ctx context.Context) {
 		}
 	}()
 	l.onClose(func() error { cancel(); <-done; return nil })
+}
+
+// FollowFeed runs a second reader of the store's change feed with its own
+// messages (the Binance-compatible user data events), from the present,
+// reading nothing while the sink has no listener; it stops on Close.
+func (l *Local) FollowFeed(sink userfeed.Sink) {
+	l.runConsumerCtx(context.Background(), &userfeed.Consumer{Feed: l.Store.Changes(), Sink: sink, Since: l.Now(), Log: l.Log})
 }
 
 // MarketPushCache is how long the engine task's market data publisher keeps

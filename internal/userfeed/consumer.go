@@ -46,7 +46,23 @@ type Consumer struct {
 	// (reading a change costs a few microseconds, and an order makes about
 	// fifteen).
 	Watching func() bool
-	Log      zerolog.Logger
+	// Sink, when set, receives every change instead of Translator and
+	// Pusher (a second reader of the same feed with its own messages: the
+	// Binance-compatible user data streams); its Watching stands for the
+	// field's.
+	Sink Sink
+	Log  zerolog.Logger
+}
+
+// Sink is a reader of the private changes that builds and sends its own
+// messages.
+type Sink interface {
+	// Watching reports whether anybody listens now (while nobody does,
+	// the feed is not read).
+	Watching() bool
+	// Change handles one committed change, on the consumer's goroutine;
+	// it must not block on slow clients.
+	Change(ctx context.Context, ch store.Change)
 }
 
 // headFeed is a feed that can tell the checkpoint of its newest change
@@ -76,6 +92,10 @@ func (c *Consumer) Run(ctx context.Context) error {
 	defer timer.Stop()
 	checkpoint := ""
 	hf, _ := c.Feed.(headFeed)
+	watching := c.Watching
+	if c.Sink != nil {
+		watching = c.Sink.Watching
+	}
 	if c.From != nil {
 		checkpoint = *c.From
 	} else if hf != nil {
@@ -95,12 +115,12 @@ func (c *Consumer) Run(ctx context.Context) error {
 			return nil
 		case <-timer.C:
 		}
-		if hf != nil && c.Watching != nil {
+		if hf != nil && watching != nil {
 			// The head is read before asking whether anyone is bound: a
 			// user bound after this check gets every change committed
 			// after the head, which is all that follows the binding.
 			h, err := hf.Head(ctx)
-			if err == nil && !c.Watching() {
+			if err == nil && !watching() {
 				checkpoint = h
 				timer.Reset(poll)
 				continue
@@ -118,6 +138,10 @@ func (c *Consumer) Run(ctx context.Context) error {
 		checkpoint = next
 		for _, ch := range changes {
 			if ch.At < since {
+				continue
+			}
+			if c.Sink != nil {
+				c.Sink.Change(ctx, ch)
 				continue
 			}
 			for _, m := range c.Translator.TranslateAll(ch) {

@@ -104,7 +104,7 @@ func New(cat *markets.Catalogue) *Translator { return &Translator{markets: cat} 
 // false for changes that concern no user's orders or balances (everything
 // else in the table, the exchange's own accounts, removals).
 func (t *Translator) Translate(ch store.Change) (Message, bool) {
-	user, o, isOrder := owner(ch)
+	user, o, isOrder := Owner(ch)
 	if user == "" {
 		return Message{}, false
 	}
@@ -116,7 +116,7 @@ func (t *Translator) Translate(ch store.Change) (Message, bool) {
 		if o.ID == "" {
 			return Message{}, false
 		}
-		event := orderEvent(ch)
+		event := OrderEvent(ch)
 		if event == "" {
 			return Message{}, false
 		}
@@ -130,7 +130,7 @@ func (t *Translator) Translate(ch store.Change) (Message, bool) {
 		}
 		channel, data = ChannelOrders, upd
 	} else {
-		b, ok := balanceUpdate(ch)
+		b, ok := BalanceOf(ch)
 		if !ok {
 			return Message{}, false
 		}
@@ -154,7 +154,7 @@ func (t *Translator) TranslateAll(ch store.Change) []Message {
 		return nil
 	}
 	out := []Message{m}
-	user, o, isOrder := owner(ch)
+	user, o, isOrder := Owner(ch)
 	if !isOrder || (ch.Kind != store.ChangeInsert && ch.Old != nil) || !ch.New.Has("seq") {
 		return out
 	}
@@ -179,14 +179,14 @@ func (t *Translator) TranslateAll(ch store.Change) []Message {
 // nobody watches). A change with a user may still have no message (a
 // balance whose amounts did not change).
 func (t *Translator) User(ch store.Change) (user string, ok bool) {
-	user, _, _ = owner(ch)
+	user, _, _ = Owner(ch)
 	return user, user != ""
 }
 
-// owner is the user whose order or balance a change wrote ("" for any other
+// Owner is the user whose order or balance a change wrote ("" for any other
 // change, a removal and the exchange's own accounts), and the order when
 // the change is one.
-func owner(ch store.Change) (user string, o spot.Order, isOrder bool) {
+func Owner(ch store.Change) (user string, o spot.Order, isOrder bool) {
 	if ch.New == nil {
 		return "", spot.Order{}, false
 	}
@@ -201,12 +201,12 @@ func owner(ch store.Change) (user string, o spot.Order, isOrder bool) {
 	return user, o, isOrder
 }
 
-// orderEvent names what a change did to an order, or "" for a change that
-// is not told. An order's end is written concurrently with its last trades
+// OrderEvent names what a change did to an order (EventPlaced ...
+// EventUpdate), or "" for a change that is not told. An order's end is written concurrently with its last trades
 // (spot.AttrEndDeal): an end that lands before them is held back, and the
 // trade that completes its fills is told as the end, so "done" always comes
 // last and carries the final figures.
-func orderEvent(ch store.Change) string {
+func OrderEvent(ch store.Change) string {
 	if ch.Kind == store.ChangeInsert || ch.Old == nil {
 		return EventPlaced
 	}
@@ -237,10 +237,10 @@ func (t *Translator) orderUpdate(event string, o spot.Order) OrderUpdate {
 	return OrderUpdate{Event: event, OrderView: o.View(pp)}
 }
 
-// balanceUpdate reads a balance item (pk "BAL#<owner>", sk
-// "<kind>#<sub>#<coin>", numbers "avail" and "frozen"). A change that left
-// both amounts as they were is no update.
-func balanceUpdate(ch store.Change) (BalanceUpdate, bool) {
+// BalanceOf reads a change of a balance item (pk "BAL#<owner>", sk
+// "<kind>#<sub>#<coin>", numbers "avail" and "frozen") of a user's account.
+// A change that left both amounts as they were is no update (ok false).
+func BalanceOf(ch store.Change) (BalanceUpdate, bool) {
 	parts := strings.SplitN(ch.Key.SK, "#", 3)
 	if len(parts) != 3 || parts[0] == "" || parts[2] == "" {
 		return BalanceUpdate{}, false
