@@ -268,3 +268,20 @@ func TestOrderLimitOnNewOrders(t *testing.T) {
 		t.Fatalf("exchangeInfo rateLimits %+v", got)
 	}
 }
+
+// A key's weight is counted whichever addresses use it: spread over two
+// addresses, it still meets the limit.
+func TestKeyWeightAcrossAddresses(t *testing.T) {
+	e := newSignedEnvWith(t, func(o *Options) { o.WeightLimit = 50 })
+	k := e.key(alice, []string{"spot"})
+	e.ok(e.call(http.MethodGet, "/api/v3/account", k, nil, withIP("203.0.113.5")), nil)
+	e.ok(e.call(http.MethodGet, "/api/v3/account", k, nil, withIP("203.0.113.5")), nil)
+	over := e.call(http.MethodGet, "/api/v3/account", k, nil, withIP("198.51.100.20"))
+	e.fails(over, http.StatusTooManyRequests, CodeTooManyRequests, "")
+	if used := over.header.Get("X-MBX-USED-WEIGHT-1M"); used != "20" {
+		t.Fatalf("the second address's own weight: %q, want 20", used)
+	}
+	// Another key of the same user from that address is not held back.
+	k2 := e.key(alice, []string{"spot"})
+	e.ok(e.call(http.MethodGet, "/api/v3/account", k2, nil, withIP("198.51.100.20")), nil)
+}

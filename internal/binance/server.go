@@ -318,6 +318,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, asError(err, s.log))
 			return
 		}
+		if err := s.chargeKey(c, weight); err != nil {
+			writeError(w, err)
+			return
+		}
 	}
 	resp, err := s.run(c, rt)
 	if err != nil {
@@ -326,6 +330,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, resp)
 }
+
+// chargeKey counts an authenticated call's weight against its API key too:
+// a key gets the same weight a minute as an IP, whichever addresses it is
+// used from (a key spread over many addresses cannot escape the limit).
+func (s *Server) chargeKey(c *Call, weight int) *Error {
+	key := account(c)
+	if key.APIKey == "" {
+		return nil
+	}
+	return s.limits.charge(keyBucket+key.APIKey, weight, c.Now).err
+}
+
+// keyBucket prefixes an API key's counter in the limiter (IP addresses
+// never start with it).
+const keyBucket = "key:"
 
 func (s *Server) run(c *Call, rt *route) (resp any, err error) {
 	defer func() {

@@ -314,6 +314,9 @@ func (ss *apiSession) run(ctx context.Context, req apiRequest, path string, sec 
 		if err := s.opts.Authenticate(c, sec); err != nil {
 			return nil, hdr, asError(err, s.log)
 		}
+		if err := s.chargeKey(c, weight); err != nil {
+			return nil, hdr, err
+		}
 	}
 	res, err = h(c)
 	if err != nil {
