@@ -135,9 +135,11 @@ var apiFunctions = []apiFunction{
 		Description: "Binance-compatible REST API for bots and CCXT: market data, and account, orders, deposit addresses " +
 			"and withdrawals signed with an API key (/api/v3, /sapi, /fapi, /dapi)",
 		Routes: []string{"/api/v3/{proxy+}", "/sapi/{proxy+}", "/fapi/{proxy+}", "/dapi/{proxy+}"},
-		// Binance's methods: DELETE cancels, PUT keeps a listen key alive.
+		// Binance's methods: DELETE cancels, PUT keeps a listen key alive;
+		// OPTIONS are the preflights of programs in web pages, which the
+		// function answers (the key is a header, so any origin may call).
 		Methods: []awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_GET, awsapigatewayv2.HttpMethod_POST,
-			awsapigatewayv2.HttpMethod_PUT, awsapigatewayv2.HttpMethod_DELETE},
+			awsapigatewayv2.HttpMethod_PUT, awsapigatewayv2.HttpMethod_DELETE, awsapigatewayv2.HttpMethod_OPTIONS},
 		// Writes: a key's last use, the orders and the withdrawals a key
 		// asks for (/sapi/v1/capital/withdraw/apply: the wallet's record
 		// and workflow item). Orders, cancels and withdrawal holds are

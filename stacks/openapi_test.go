@@ -140,7 +140,7 @@ func TestAPIKeyRoutesRoutedToProfileFunction(t *testing.T) {
 }
 
 // TestOpenAPIFunction: the openapi function serves the four prefixes with
-// GET, POST, PUT and DELETE (and nothing else), the profile function the
+// GET, POST, PUT, DELETE and OPTIONS (preflights; and nothing else), the profile function the
 // API key calls; the openapi function knows the table, the engine key and
 // the auth key, and may use the table and read those two keys: no queue,
 // no notifications, no workflows. Its place in the VPC is
@@ -191,7 +191,7 @@ func TestOpenAPIFunction(t *testing.T) {
 		}
 	}
 	for _, path := range openAPIPrefixes {
-		for _, m := range []string{"GET", "POST", "PUT", "DELETE"} {
+		for _, m := range []string{"GET", "POST", "PUT", "DELETE", "OPTIONS"} {
 			if target, ok := routes[m+" "+path]; !ok {
 				t.Errorf("route %s %s missing", m, path)
 			} else if !strings.Contains(target, openInteg) {
@@ -199,8 +199,8 @@ func TestOpenAPIFunction(t *testing.T) {
 			}
 		}
 	}
-	if toOpen != 4*len(openAPIPrefixes) {
-		t.Errorf("routes to the openapi function = %d, want %d", toOpen, 4*len(openAPIPrefixes))
+	if toOpen != 5*len(openAPIPrefixes) {
+		t.Errorf("routes to the openapi function = %d, want %d", toOpen, 5*len(openAPIPrefixes))
 	}
 	for _, path := range []string{"/fe-ex-api/openapi/{proxy+}", "/fe-ex-api/sub_user/{proxy+}"} {
 		for _, m := range []string{"GET", "POST"} {

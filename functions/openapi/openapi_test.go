@@ -97,6 +97,14 @@ func TestBinanceAPIFromSampleEvents(t *testing.T) {
 		t.Fatalf("depth of an empty book = %+v", depth)
 	}
 
+	// A web page's preflight is answered by the function (any origin: the
+	// key is a header, never a cookie).
+	pre := e.call(t, binanceEvent(t, "http_binance_preflight.json", "", "", nil))
+	if pre.status != http.StatusNoContent || pre.header("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(pre.header("Access-Control-Allow-Headers"), "X-MBX-APIKEY") {
+		t.Fatalf("preflight: %d %v", pre.status, pre.headers)
+	}
+
 	// Sign up and in through the profile function.
 	const email = "sample.user@tenger.example"
 	if env := fntest.Call(t, e.profile, fntest.SampleEvent(t, "http_email_code.json", nil), nil); env.Code != "0" {

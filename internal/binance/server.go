@@ -272,6 +272,9 @@ func hasPrefix(path string) bool {
 // ServeHTTP routes by exact method and path. Every answer carries the
 // IP's used weight (X-MBX-USED-WEIGHT-1M and X-MBX-USED-WEIGHT).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if allowCrossOrigin(w, r) {
+		return
+	}
 	now := s.now()
 	ip := s.opts.ClientIP(r)
 	rt := s.routes[r.Method+" "+r.URL.Path]
@@ -329,6 +332,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// allowCrossOrigin lets programs in web pages of any origin call the API,
+// as Binance's does: the key travels in X-MBX-APIKEY and the signature in
+// the parameters, never in cookies, so another site's page can do nothing
+// with it that its own code could not. A preflight (OPTIONS with
+// Access-Control-Request-Method) is answered 204 here (true: done); other
+// requests from a page get Access-Control-Allow-Origin: * and go on.
+func allowCrossOrigin(w http.ResponseWriter, r *http.Request) bool {
+	if r.Header.Get("Origin") == "" {
+		return false
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Expose-Headers", "X-MBX-USED-WEIGHT, X-MBX-USED-WEIGHT-1M, X-MBX-ORDER-COUNT-10S, X-MBX-ORDER-COUNT-1D, Retry-After")
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		return false
+	}
+	h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE")
+	h.Set("Access-Control-Allow-Headers", "X-MBX-APIKEY, Content-Type")
+	h.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+	return true
 }
 
 // chargeKey counts an authenticated call's weight against its API key too:

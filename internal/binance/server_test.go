@@ -284,3 +284,34 @@ func TestRemoteHost(t *testing.T) {
 		}
 	}
 }
+
+// Pages of any origin may call the API (the key is a header, never a
+// cookie): preflights are answered, answers name the origin rule.
+func TestCrossOrigin(t *testing.T) {
+	e := newEnv(t, nil)
+	pre := httptest.NewRequest(http.MethodOptions, "/api/v3/order", nil)
+	pre.Header.Set("Origin", "https://bot.example")
+	pre.Header.Set("Access-Control-Request-Method", "POST")
+	pre.Header.Set("Access-Control-Request-Headers", "x-mbx-apikey")
+	rec := httptest.NewRecorder()
+	e.srv.ServeHTTP(rec, pre)
+	if rec.Code != http.StatusNoContent || rec.Header().Get("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(rec.Header().Get("Access-Control-Allow-Headers"), "X-MBX-APIKEY") ||
+		!strings.Contains(rec.Header().Get("Access-Control-Allow-Methods"), "DELETE") {
+		t.Fatalf("preflight: %d %v", rec.Code, rec.Header())
+	}
+	req := httptest.NewRequest(http.MethodGet, "/api/v3/ping", nil)
+	req.Header.Set("Origin", "https://bot.example")
+	rec = httptest.NewRecorder()
+	e.srv.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || rec.Header().Get("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(rec.Header().Get("Access-Control-Expose-Headers"), "X-MBX-USED-WEIGHT-1M") {
+		t.Fatalf("a page's request: %d %v", rec.Code, rec.Header())
+	}
+	// Requests that are not a page's carry no CORS headers.
+	rec = httptest.NewRecorder()
+	e.srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v3/ping", nil))
+	if rec.Header().Get("Access-Control-Allow-Origin") != "" {
+		t.Fatalf("no Origin: %v", rec.Header())
+	}
+}
