@@ -10,11 +10,14 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tenger/internal/deposit"
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
 	"tenger/internal/spot"
 	"tenger/internal/store"
 	"tenger/internal/userfeed"
+	"tenger/internal/wallet"
+	"tenger/internal/withdraw"
 )
 
 // UserData turns the store's change feed into Binance's user data
@@ -33,6 +36,10 @@ import (
 //	                         it ends unfilled, REPLACED when its quantity is
 //	                         amended, REJECTED when the engine refused it
 //	outboundAccountPosition  a spot balance after a change (free, locked)
+//	balanceUpdate            money in or out of the spot account other than
+//	                         by trading: a deposit credited (+), a withdrawal
+//	                         settled (−), a transfer to or from another
+//	                         account (read from their records' changes)
 //
 // The order's fields are those of GET /api/v3/order (queriedOf), so a
 // client that merges events into its order list keeps what REST shows.
@@ -110,14 +117,24 @@ func (u *UserData) listeners(user string) []*userSub {
 // sent to the user's listeners.
 func (u *UserData) Change(ctx context.Context, ch store.Change) {
 	user, _, _ := userfeed.Owner(ch)
+	var move *balanceUpdate
 	if user == "" {
-		return
+		mover, ev, ok := balanceMove(ch)
+		if !ok {
+			return
+		}
+		user, move = mover, &ev
 	}
 	subs := u.listeners(user)
 	if len(subs) == 0 {
 		return
 	}
-	events := u.events(ctx, ch)
+	var events [][]byte
+	if move != nil {
+		events = marshalEvents(*move)
+	} else {
+		events = u.events(ctx, ch)
+	}
 	if len(events) == 0 {
 		return
 	}
@@ -307,6 +324,47 @@ type positionBalance struct {
 	Asset  string `json:"a"`
 	Free   string `json:"f"`
 	Locked string `json:"l"`
+}
+
+// balanceUpdate is Binance's event for money that entered or left the
+// spot account other than by trading: a deposit credited, a withdrawal
+// settled, a transfer to or from another account.
+type balanceUpdate struct {
+	Event     string `json:"e"`
+	EventTime int64  `json:"E"`
+	Asset     string `json:"a"`
+	Delta     string `json:"d"`
+	ClearTime int64  `json:"T"`
+}
+
+// balanceMove reads a change that moved money into or out of a user's
+// spot account from outside trading (the deposit, withdrawal and transfer
+// records' own parsers say which).
+func balanceMove(ch store.Change) (user string, ev balanceUpdate, ok bool) {
+	ev = balanceUpdate{Event: "balanceUpdate", EventTime: ch.At, ClearTime: ch.At}
+	if r, done := deposit.CreditedBy(ch); done {
+		ev.Asset, ev.Delta = strings.ToUpper(r.Coin), fixed(r.Amount)
+		if r.Credited > 0 {
+			ev.ClearTime = r.Credited
+		}
+		return r.UID, ev, true
+	}
+	if r, done := withdraw.SettledBy(ch); done {
+		ev.Asset, ev.Delta = strings.ToUpper(r.Coin), fixed(r.Amount.Neg())
+		return r.UID, ev, true
+	}
+	if uid, r, done := wallet.TransferDoneBy(ch); done {
+		amt, err := decimal.NewFromString(r.Amount)
+		if err != nil || r.From != string(ledger.Spot) && r.To != string(ledger.Spot) || r.From == r.To {
+			return "", ev, false
+		}
+		if r.From == string(ledger.Spot) {
+			amt = amt.Neg()
+		}
+		ev.Asset, ev.Delta = strings.ToUpper(r.CoinSymbol), fixed(amt)
+		return uid, ev, true
+	}
+	return "", ev, false
 }
 
 // eventStreamTerminated tells a listener that its stream ended (its key

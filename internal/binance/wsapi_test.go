@@ -20,6 +20,7 @@ import (
 
 	"tenger/internal/apikey"
 	"tenger/internal/push/hub"
+	"tenger/internal/store"
 	"tenger/internal/userfeed"
 )
 
@@ -417,5 +418,64 @@ func TestListenKeyStream(t *testing.T) {
 	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("a closed listen key's stream: HTTP %d", resp.StatusCode)
+	}
+}
+
+// Money that enters or leaves the spot account other than by trading is
+// told as balanceUpdate (the records' own parsers, tested with their real
+// writers in deposit, withdraw and wallet, say which changes these are).
+func TestBalanceUpdateEvents(t *testing.T) {
+	a := newAPIEnv(t)
+	var got []balanceUpdate
+	stop := a.srv.UserData().listen(alice, &userSub{
+		deliver: func(ev []byte) bool {
+			var b balanceUpdate
+			if err := json.Unmarshal(ev, &b); err != nil || b.Event != "balanceUpdate" {
+				t.Fatalf("event %s", ev)
+			}
+			got = append(got, b)
+			return true
+		},
+		valid: func(context.Context) bool { return true },
+		ended: func() {},
+	})
+	defer stop()
+	at := int64(1796000000000)
+	changes := []store.Change{
+		// A deposit credited: +125.5 USDT.
+		{Key: store.Key{PK: "DEP#d1", SK: "DEP"}, At: at, Kind: store.ChangeModify,
+			Old: store.Item{"id": "d1", "uid": alice, "coin": "USDT", "amount": d("125.5"), "status": "confirming"},
+			New: store.Item{"id": "d1", "uid": alice, "coin": "USDT", "amount": d("125.5"), "status": "credited", "credited": at}},
+		// The same record written again: nothing.
+		{Key: store.Key{PK: "DEP#d1", SK: "DEP"}, At: at + 1, Kind: store.ChangeModify,
+			Old: store.Item{"id": "d1", "uid": alice, "coin": "USDT", "amount": d("125.5"), "status": "credited"},
+			New: store.Item{"id": "d1", "uid": alice, "coin": "USDT", "amount": d("125.5"), "status": "credited", "confirmations": int64(13)}},
+		// A withdrawal settled: −100 USDT.
+		{Key: store.Key{PK: "WD#w1", SK: "WD"}, At: at + 2, Kind: store.ChangeModify,
+			Old: store.Item{"id": "w1", "uid": alice, "coin": "USDT", "amount": d("100"), "status": "PROCESSING"},
+			New: store.Item{"id": "w1", "uid": alice, "coin": "USDT", "amount": d("100"), "status": "SUCCESS"}},
+		// Transfers: spot → OTC (−), OTC → spot (+), OTC → futures (not spot: nothing).
+		{Key: store.Key{PK: "WALLET#" + alice, SK: "XFER#x1"}, At: at + 3, Kind: store.ChangeInsert,
+			New: store.Item{"id": "x1", "coin": "BTC", "amount": "0.5", "from": "spot", "to": "otc", "status": "success"}},
+		{Key: store.Key{PK: "WALLET#" + alice, SK: "XFER#x2"}, At: at + 4, Kind: store.ChangeModify,
+			Old: store.Item{"id": "x2", "coin": "BTC", "amount": "0.25", "from": "otc", "to": "spot", "status": "pending"},
+			New: store.Item{"id": "x2", "coin": "BTC", "amount": "0.25", "from": "otc", "to": "spot", "status": "success"}},
+		{Key: store.Key{PK: "WALLET#" + alice, SK: "XFER#x3"}, At: at + 5, Kind: store.ChangeInsert,
+			New: store.Item{"id": "x3", "coin": "USDT", "amount": "7", "from": "otc", "to": "futures", "status": "success"}},
+		// Bob's deposit: not alice's.
+		{Key: store.Key{PK: "DEP#d2", SK: "DEP"}, At: at + 6, Kind: store.ChangeInsert,
+			New: store.Item{"id": "d2", "uid": bob, "coin": "USDT", "amount": d("1"), "status": "credited"}},
+	}
+	for _, ch := range changes {
+		a.srv.UserData().Change(context.Background(), ch)
+	}
+	want := []balanceUpdate{
+		{Event: "balanceUpdate", EventTime: at, Asset: "USDT", Delta: "125.50000000", ClearTime: at},
+		{Event: "balanceUpdate", EventTime: at + 2, Asset: "USDT", Delta: "-100.00000000", ClearTime: at + 2},
+		{Event: "balanceUpdate", EventTime: at + 3, Asset: "BTC", Delta: "-0.50000000", ClearTime: at + 3},
+		{Event: "balanceUpdate", EventTime: at + 4, Asset: "BTC", Delta: "0.25000000", ClearTime: at + 4},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("balanceUpdate events\n got %+v\nwant %+v", got, want)
 	}
 }

@@ -207,3 +207,18 @@ func (s *Service) notify(ctx context.Context, r Record) {
 		s.o.Log.Debug().Err(err).Msg("deposit push")
 	}
 }
+
+// CreditedBy is the deposit a committed change credited: a deposit record
+// whose status became credited (the change feed's readers tell the user:
+// the Binance-compatible balanceUpdate event).
+func CreditedBy(ch store.Change) (Record, bool) {
+	k := depositKey("")
+	if ch.New == nil || ch.Key.SK != k.SK || len(ch.Key.PK) <= len(k.PK) || ch.Key.PK[:len(k.PK)] != k.PK {
+		return Record{}, false
+	}
+	r := recordOf(ch.New)
+	if r.Status != StatusCredited || r.UID == "" || ch.Old != nil && ch.Old.Str("status") == StatusCredited {
+		return Record{}, false
+	}
+	return r, true
+}

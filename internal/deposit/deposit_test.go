@@ -22,6 +22,7 @@ import (
 	"tenger/internal/spotfunds/spotfundstest"
 	"tenger/internal/store"
 	"tenger/internal/store/embedded"
+	"tenger/internal/store/storetest"
 )
 
 var ctx = context.Background()
@@ -280,6 +281,17 @@ func TestChainDepositCreditedOnceAfterConfirmations(t *testing.T) {
 	}
 	if open, _ := e.sim.OpenIncoming(ctx, "ERC20"); len(open) != 0 {
 		t.Fatalf("transfer still open: %v", open)
+	}
+	// The change feed tells the credit once, with its amount (the
+	// Binance-compatible user data stream's balanceUpdate reads it).
+	var credited []deposit.Record
+	for _, ch := range storetest.AllChanges(t, e.st) {
+		if r, ok := deposit.CreditedBy(ch); ok {
+			credited = append(credited, r)
+		}
+	}
+	if len(credited) != 1 || credited[0].UID != uid || !credited[0].Amount.Equal(want) || credited[0].Coin != "USDT" {
+		t.Fatalf("credits in the change feed: %+v", credited)
 	}
 	e.audit(t)
 }

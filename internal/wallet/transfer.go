@@ -590,3 +590,17 @@ func transferOf(it store.Item) TransferRecord {
 	r.ToName = AccountName(ledger.Kind(r.To), r.Symbol)
 	return r
 }
+
+// TransferDoneBy is the transfer a committed change completed, and its
+// user: a transfer record whose status became success (the change feed's
+// readers tell the user: the Binance-compatible balanceUpdate event).
+func TransferDoneBy(ch store.Change) (uid string, r TransferRecord, ok bool) {
+	pk := walletPK("")
+	if ch.New == nil || !strings.HasPrefix(ch.Key.SK, "XFER#") || !strings.HasPrefix(ch.Key.PK, pk) || len(ch.Key.PK) == len(pk) {
+		return "", TransferRecord{}, false
+	}
+	if statusOf(ch.New) != TransferSuccess || ch.Old != nil && statusOf(ch.Old) == TransferSuccess {
+		return "", TransferRecord{}, false
+	}
+	return strings.TrimPrefix(ch.Key.PK, pk), transferOf(ch.New), true
+}

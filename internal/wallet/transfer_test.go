@@ -13,6 +13,7 @@ import (
 	"tenger/internal/ledger"
 	"tenger/internal/spotfunds"
 	"tenger/internal/spotfunds/spotfundstest"
+	"tenger/internal/store/storetest"
 	"tenger/internal/wallet"
 	wt "tenger/internal/wallet/wallettest"
 )
@@ -122,6 +123,20 @@ func TestTransfersEveryDirection(t *testing.T) {
 			}
 		}
 		wantTransitEmpty(t, e, "USDT", "BTC")
+		// The change feed tells each transfer once (the Binance-compatible
+		// user data stream's balanceUpdate reads it).
+		done := map[string]wallet.TransferRecord{}
+		for _, ch := range storetest.AllChanges(t, e.Store) {
+			if uid, r, ok := wallet.TransferDoneBy(ch); ok {
+				if _, twice := done[r.ID]; twice || uid != u.UID {
+					t.Fatalf("transfer %+v told twice or for %s", r, uid)
+				}
+				done[r.ID] = r
+			}
+		}
+		if len(done) != 9 {
+			t.Fatalf("%d transfers done in the change feed, want 9", len(done))
+		}
 		e.Audit(t)
 	})
 }

@@ -288,3 +288,19 @@ func (s *Service) notify(ctx context.Context, r Record) {
 		_, _ = s.o.Push.PublishUser(ctx, r.UID, msg)
 	}
 }
+
+// SettledBy is the withdrawal a committed change settled: a withdrawal
+// record whose status became SUCCESS, the moment its amount left the
+// user's balance (the change feed's readers tell the user: the
+// Binance-compatible balanceUpdate event).
+func SettledBy(ch store.Change) (Record, bool) {
+	k := wdKey("")
+	if ch.New == nil || ch.Key.SK != k.SK || len(ch.Key.PK) <= len(k.PK) || ch.Key.PK[:len(k.PK)] != k.PK {
+		return Record{}, false
+	}
+	r := recordOf(ch.New)
+	if r.Status != StatusSuccess || r.UID == "" || ch.Old != nil && ch.Old.Str("status") == StatusSuccess {
+		return Record{}, false
+	}
+	return r, true
+}

@@ -13,6 +13,7 @@ import (
 	"tenger/internal/deposit"
 	"tenger/internal/ledger"
 	"tenger/internal/store"
+	"tenger/internal/store/storetest"
 	"tenger/internal/wallet"
 	"tenger/internal/withdraw"
 	"tenger/internal/workflow"
@@ -270,6 +271,17 @@ func TestChainWithdrawalSettlesAfterConfirmations(t *testing.T) {
 	in, err := e.runner.Get(ctx, res.ID)
 	if err != nil || in.Status != workflow.StatusDone {
 		t.Fatalf("instance %+v %v", in, err)
+	}
+	// The change feed tells the settlement once (the Binance-compatible
+	// user data stream's balanceUpdate reads it).
+	var settled []withdraw.Record
+	for _, ch := range storetest.AllChanges(t, e.st) {
+		if r, ok := withdraw.SettledBy(ch); ok {
+			settled = append(settled, r)
+		}
+	}
+	if len(settled) != 1 || settled[0].ID != res.ID || settled[0].UID != "u1" || !settled[0].Amount.Equal(dec("100")) {
+		t.Fatalf("settlements in the change feed: %+v", settled)
 	}
 	e.audit()
 }

@@ -268,3 +268,22 @@ func wantStrings(t *testing.T, what string, got, want []string) {
 		}
 	}
 }
+
+// AllChanges reads every change a store's feed retains, oldest first (for
+// tests that check what a writer's changes tell the feed's readers).
+func AllChanges(t testing.TB, st store.Store) []store.Change {
+	t.Helper()
+	var out []store.Change
+	cp := ""
+	for {
+		batch, next, err := st.Changes().Read(context.Background(), cp, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, batch...)
+		if len(batch) == 0 || next == cp {
+			return out
+		}
+		cp = next
+	}
+}
