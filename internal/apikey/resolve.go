@@ -180,3 +180,17 @@ func (s *Service) Touch(ctx context.Context, r Resolved) {
 		s.o.Log.Warn().Err(err).Str("apiKey", shortKey(r.APIKey)).Msg("api key: last use not recorded")
 	}
 }
+
+// Owner is the user of an API key, read without opening its secret (a
+// reader that only needs to know whether the key still exists: the stream
+// function's user data subscriptions); ErrUnknownKey when it does not.
+func Owner(ctx context.Context, st store.Store, apiKey string) (string, error) {
+	it, err := st.Get(ctx, lookupKey(apiKey))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", ErrUnknownKey
+	}
+	if err != nil {
+		return "", err
+	}
+	return it.Str(attrUID), nil
+}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/deposit"
@@ -44,7 +45,8 @@ import (
 // The order's fields are those of GET /api/v3/order (queriedOf), so a
 // client that merges events into its order list keeps what REST shows.
 type UserData struct {
-	s *Server
+	s  *Server
+	ev *UserEvents
 
 	mu    sync.Mutex
 	subs  map[string]map[*userSub]struct{} // by user id
@@ -64,7 +66,50 @@ type userSub struct {
 }
 
 func newUserData(s *Server) *UserData {
-	return &UserData{s: s, subs: map[string]map[*userSub]struct{}{}}
+	return &UserData{s: s, ev: NewUserEvents(s.mk, s.opts.Trading, s.log), subs: map[string]map[*userSub]struct{}{}}
+}
+
+// UserEvents builds the user data events of committed changes; UserData
+// sends them to listeners in `tenger serve`, the stream function to the
+// WebSocket API's subscribers in AWS.
+type UserEvents struct {
+	mk     *markets.Catalogue
+	trades OrderTrades
+	log    zerolog.Logger
+}
+
+// OrderTrades reads an order's fills (spot.Service), for TRADE reports.
+type OrderTrades interface {
+	OrderTrades(ctx context.Context, uid, orderID string) ([]spot.Trade, error)
+}
+
+// NewUserEvents returns the events builder.
+func NewUserEvents(mk *markets.Catalogue, trades OrderTrades, log zerolog.Logger) *UserEvents {
+	return &UserEvents{mk: mk, trades: trades, log: log}
+}
+
+// Of returns the user whose events a change causes and the events (each
+// the event object's JSON), or "" and nil.
+func (e *UserEvents) Of(ctx context.Context, ch store.Change) (user string, events [][]byte) {
+	user, _, _ = userfeed.Owner(ch)
+	if user == "" {
+		mover, ev, ok := balanceMove(ch)
+		if !ok {
+			return "", nil
+		}
+		return mover, marshalEvents(ev)
+	}
+	return user, e.events(ctx, ch)
+}
+
+// User is the user whose events a change may cause ("" none), without
+// building them (so a reader asks first whether anybody listens).
+func (e *UserEvents) User(ch store.Change) string {
+	if user, _, _ := userfeed.Owner(ch); user != "" {
+		return user
+	}
+	user, _, _ := balanceMove(ch)
+	return user
 }
 
 // UserData is the server's user data events (nil without order entry).
@@ -116,25 +161,15 @@ func (u *UserData) listeners(user string) []*userSub {
 // Change implements userfeed.Sink: the events of one committed change,
 // sent to the user's listeners.
 func (u *UserData) Change(ctx context.Context, ch store.Change) {
-	user, _, _ := userfeed.Owner(ch)
-	var move *balanceUpdate
+	user := u.ev.User(ch)
 	if user == "" {
-		mover, ev, ok := balanceMove(ch)
-		if !ok {
-			return
-		}
-		user, move = mover, &ev
+		return
 	}
 	subs := u.listeners(user)
 	if len(subs) == 0 {
 		return
 	}
-	var events [][]byte
-	if move != nil {
-		events = marshalEvents(*move)
-	} else {
-		events = u.events(ctx, ch)
-	}
+	_, events := u.ev.Of(ctx, ch)
 	if len(events) == 0 {
 		return
 	}
@@ -153,7 +188,7 @@ func (u *UserData) Change(ctx context.Context, ch store.Change) {
 
 // events builds a change's events (nil for a change Binance would not
 // tell).
-func (u *UserData) events(ctx context.Context, ch store.Change) [][]byte {
+func (e *UserEvents) events(ctx context.Context, ch store.Change) [][]byte {
 	if b, ok := userfeed.BalanceOf(ch); ok {
 		if b.Account != string(ledger.Spot) {
 			return nil
@@ -165,7 +200,7 @@ func (u *UserData) events(ctx context.Context, ch store.Change) [][]byte {
 	if !isOrder || o.ID == "" {
 		return nil
 	}
-	pair, ok := u.s.mk.Pair(o.Symbol)
+	pair, ok := e.mk.Pair(o.Symbol)
 	if !ok {
 		return nil
 	}
@@ -193,9 +228,9 @@ func (u *UserData) events(ctx context.Context, ch store.Change) [][]byte {
 		prevDeal = old.DealVolume
 	}
 	if o.DealVolume.GreaterThan(prevDeal) {
-		fills, err := u.fills(ctx, user, o, prevDeal)
+		fills, err := e.fills(ctx, user, o, prevDeal)
 		if err != nil {
-			u.s.log.Warn().Err(err).Str("order", o.ID).Msg("binance: reading an order's fills for its executionReport")
+			e.log.Warn().Err(err).Str("order", o.ID).Msg("binance: reading an order's fills for its executionReport")
 		}
 		for _, f := range fills {
 			out = append(out, f)
@@ -222,12 +257,12 @@ func (u *UserData) events(ctx context.Context, ch store.Change) [][]byte {
 // prevDeal of its quantity, up to what the order now shows: its trade
 // rows are written before the order (one projected batch), so they are
 // there when the order's change is read.
-func (u *UserData) fills(ctx context.Context, user string, o spot.Order, prevDeal decimal.Decimal) ([]executionReport, error) {
-	trades, err := u.s.opts.Trading.OrderTrades(ctx, user, o.ID)
+func (e *UserEvents) fills(ctx context.Context, user string, o spot.Order, prevDeal decimal.Decimal) ([]executionReport, error) {
+	trades, err := e.trades.OrderTrades(ctx, user, o.ID)
 	if err != nil {
 		return nil, err
 	}
-	pair, _ := u.s.mk.Pair(o.Symbol)
+	pair, _ := e.mk.Pair(o.Symbol)
 	var out []executionReport
 	cum, cash := decimal.Zero, decimal.Zero
 	for _, t := range trades {
@@ -374,7 +409,8 @@ type eventStreamTerminated struct {
 	EventTime int64  `json:"E"`
 }
 
-func streamTerminated(now time.Time) []byte {
+// StreamTerminated is the eventStreamTerminated event at now.
+func StreamTerminated(now time.Time) []byte {
 	b, _ := json.Marshal(eventStreamTerminated{Event: "eventStreamTerminated", EventTime: now.UnixMilli()})
 	return b
 }

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"tenger/internal/apikey"
@@ -35,13 +34,55 @@ import (
 // account's user data events (UserData) on the connection as
 // {"subscriptionId":0,"event":{…}}.
 //
-// Requests are served concurrently, up to maxInFlight on a connection
-// (the next frame is read when one ends), and answered as they finish:
-// clients match answers by id.
+// Handle serves one request frame of a connection (WSConn: its address
+// and what it remembers between frames). `tenger serve` keeps connections
+// on the hub, in memory, and runs up to maxInFlight requests of one at
+// once, answered as they finish (clients match answers by id); in AWS the
+// wsapi function handles each frame as one invocation, the connection's
+// state kept in the table (internal/binance/wsapiaws).
 type WSAPI struct {
 	s           *Server
 	hub         *hub.Hub
 	maxInFlight int
+}
+
+// WSConn is a WebSocket API connection as its requests need it.
+type WSConn interface {
+	// IP is the client's address.
+	IP() string
+	// Send sends a frame to the client, without waiting for a slow one.
+	Send(ctx context.Context, frame []byte)
+	// State reads what the connection remembers.
+	State(ctx context.Context) (WSState, error)
+	// LogOn remembers the key the connection logged on with (key "":
+	// forgets it, and ends the subscription the logon made).
+	LogOn(ctx context.Context, key apikey.Resolved, at time.Time) error
+	// Subscribe starts a subscription to the key's account's user data
+	// events and answers its id (the key's existing one when it has one;
+	// logon marks the logged-on key's own). It refuses a connection that
+	// holds maxUserDataSubs already.
+	Subscribe(ctx context.Context, key apikey.Resolved, logon bool) (int64, error)
+	// Unsubscribe ends the subscription id (all: every one); found is
+	// false when id names none.
+	Unsubscribe(ctx context.Context, id int64, all bool) (found bool, err error)
+}
+
+// WSState is what a connection remembers between requests.
+type WSState struct {
+	Connected time.Time
+	// RateLimits is false when the connection asked for answers without
+	// rateLimits (?returnRateLimits=false).
+	RateLimits bool
+	// LogonKey is the API key it logged on with ("" none), at LogonAt.
+	LogonKey string
+	LogonAt  time.Time
+	// Subs are its user data subscriptions' ids, ascending.
+	Subs []int64
+}
+
+// ErrTooManySubs refuses a subscription past maxUserDataSubs.
+func ErrTooManySubs() *Error {
+	return badRequest(CodeTooManyParameters, "Too many subscriptions: a connection holds at most %d.", maxUserDataSubs)
 }
 
 // WSAPIPath is where the WebSocket API is served.
@@ -49,13 +90,15 @@ const WSAPIPath = "/ws-api/v3"
 
 // Limits of a WebSocket API connection.
 const (
-	// wsAPIConnectWeight is what opening a connection costs (Binance: 2).
-	wsAPIConnectWeight = 2
+	// WSAPIConnectWeight is what opening a connection costs (Binance: 2).
+	WSAPIConnectWeight = 2
 	// wsAPIMaxInFlight requests of one connection run at once.
 	wsAPIMaxInFlight = 32
 	// maxUserDataSubs is how many user data subscriptions a connection
 	// may hold.
 	maxUserDataSubs = 20
+	// MaxUserDataSubs is maxUserDataSubs, for connections kept elsewhere.
+	MaxUserDataSubs = maxUserDataSubs
 )
 
 // apiMethod maps a WebSocket API method onto the REST endpoint it mirrors.
@@ -103,56 +146,6 @@ const (
 	sessionSecurity = SecUserData
 )
 
-// WSAPI builds the WebSocket API on h's connections; mount it on
-// WSAPIPath.
-func (s *Server) WSAPI(h *hub.Hub) *WSAPI {
-	return &WSAPI{s: s, hub: h, maxInFlight: wsAPIMaxInFlight}
-}
-
-// ServeHTTP upgrades a request to a WebSocket API connection (it costs
-// the IP 2 weight; over the limit it is answered 429 or 418 as REST is).
-// ?returnRateLimits=false leaves rateLimits out of the answers.
-func (a *WSAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if a.hub == nil {
-		http.Error(w, "the WebSocket API is not served", http.StatusServiceUnavailable)
-		return
-	}
-	now := a.s.now()
-	ip := a.s.opts.ClientIP(r)
-	v := a.s.limits.charge(ip, wsAPIConnectWeight, now)
-	setWeight(w, v.used)
-	if v.err != nil {
-		writeError(w, v.err)
-		return
-	}
-	limits := !strings.EqualFold(r.URL.Query().Get("returnRateLimits"), "false")
-	a.hub.ServeSession(w, r, func(send func([]byte) bool) hub.Session {
-		return &apiSession{a: a, send: send, ip: ip, connected: now, rateLimits: limits,
-			sem: make(chan struct{}, a.maxInFlight), subs: map[int64]func(){}, logonSub: -1}
-	})
-}
-
-// apiSession is one WebSocket API connection.
-type apiSession struct {
-	a          *WSAPI
-	send       func([]byte) bool
-	ip         string
-	connected  time.Time
-	rateLimits bool
-	sem        chan struct{}
-	wg         sync.WaitGroup
-
-	mu        sync.Mutex
-	logonKey  string // the API key logged on with ("" none)
-	logonAt   time.Time
-	logonUser string
-	subs      map[int64]func() // user data subscriptions: id → stop
-	sigSubs   map[string]int64 // subscriptions by signature: API key → id
-	logonSub  int64            // the logged-on key's subscription (-1 none)
-	nextSub   int64
-	closed    bool
-}
-
 // apiRequest is a parsed request frame.
 type apiRequest struct {
 	id     json.RawMessage
@@ -191,169 +184,175 @@ type rateLimitUse struct {
 	Count int `json:"count"`
 }
 
-// userEvent wraps a user data event on the WebSocket API.
-type userEvent struct {
-	SubscriptionID int64           `json:"subscriptionId"`
-	Event          json.RawMessage `json:"event"`
+// UserEvent wraps a user data event on the WebSocket API.
+func UserEvent(subscriptionID int64, event []byte) []byte {
+	b, _ := json.Marshal(struct {
+		SubscriptionID int64           `json:"subscriptionId"`
+		Event          json.RawMessage `json:"event"`
+	}{subscriptionID, event})
+	return b
 }
 
-// Frame implements hub.Session: each request runs on its own goroutine
-// once one of the connection's maxInFlight slots is free.
-func (ss *apiSession) Frame(ctx context.Context, frame []byte) {
+// apiCall is one request being served on its connection.
+type apiCall struct {
+	a    *WSAPI
+	conn WSConn
+	req  apiRequest
+	now  time.Time
+	// state is the connection's, read once when first needed.
+	state  *WSState
+	header http.Header
+}
+
+// Handle serves one request frame of conn and sends its answer.
+func (a *WSAPI) Handle(ctx context.Context, conn WSConn, frame []byte) {
+	call := &apiCall{a: a, conn: conn, now: a.s.now(), header: http.Header{}}
 	req, err := parseAPIRequest(frame)
+	call.req = req
 	if err != nil {
-		ss.answer(req, nil, err, ss.a.s.now())
+		call.answer(ctx, nil, err)
 		return
 	}
-	select {
-	case ss.sem <- struct{}{}:
-	case <-ctx.Done():
-		return
-	}
-	ss.wg.Add(1)
-	go func() {
-		defer func() { <-ss.sem; ss.wg.Done() }()
-		ss.serve(ctx, req)
-	}()
+	res, err := call.serve(ctx)
+	call.answer(ctx, res, err)
 }
 
-// Close implements hub.Session: the connection ended; its subscriptions
-// stop.
-func (ss *apiSession) Close() {
-	ss.mu.Lock()
-	ss.closed = true
-	subs := ss.subs
-	ss.subs = map[int64]func(){}
-	ss.mu.Unlock()
-	for _, stop := range subs {
-		stop()
+// connState reads the connection's state once.
+func (c *apiCall) connState(ctx context.Context) (WSState, error) {
+	if c.state != nil {
+		return *c.state, nil
 	}
+	st, err := c.conn.State(ctx)
+	if err != nil {
+		return WSState{}, err
+	}
+	c.state = &st
+	return st, nil
 }
 
-// serve answers one request.
-func (ss *apiSession) serve(ctx context.Context, req apiRequest) {
-	s := ss.a.s
-	now := s.now()
-	if m, ok := apiMethods[req.method]; ok {
+// serve runs the request's method.
+func (c *apiCall) serve(ctx context.Context) (any, error) {
+	s := c.a.s
+	if m, ok := apiMethods[c.req.method]; ok {
 		rt := s.routes[m.method+" "+m.path]
 		if rt == nil {
-			ss.answer(req, nil, ErrUnsupported(), now)
-			return
+			return nil, ErrUnsupported()
 		}
 		weight := rt.weight
 		if rt.weightFn != nil {
-			weight = rt.weightFn(req.params)
+			weight = rt.weightFn(c.req.params)
 		}
-		res, hdr, err := ss.run(ctx, req, rt.path, rt.sec, weight, now, func(c *Call) (any, error) {
-			if err := req.params.unread(rt.allowed); err != nil {
+		return c.run(ctx, rt.path, rt.sec, weight, func(call *Call) (any, error) {
+			if err := c.req.params.unread(rt.allowed); err != nil {
 				return nil, err
 			}
-			return s.run(c, rt)
+			return s.run(call, rt)
 		})
-		ss.answerWith(req, hdr, res, err, now)
-		return
 	}
-	var (
-		res any
-		err error
-	)
-	switch req.method {
+	switch c.req.method {
 	case mLogon:
-		res, _, err = ss.run(ctx, req, mLogon, sessionSecurity, sessionWeight, now, ss.logon)
+		return c.run(ctx, mLogon, sessionSecurity, sessionWeight, c.logon)
 	case mStatus, mLogout:
-		res, _, err = ss.run(ctx, req, req.method, SecNone, sessionWeight, now, func(c *Call) (any, error) {
-			if err := c.Params.unread(nil); err != nil {
+		return c.run(ctx, c.req.method, SecNone, sessionWeight, func(call *Call) (any, error) {
+			if err := call.Params.unread(nil); err != nil {
 				return nil, err
 			}
-			if req.method == mLogout {
-				ss.logout()
+			if c.req.method == mLogout {
+				if err := c.conn.LogOn(ctx, apikey.Resolved{}, time.Time{}); err != nil {
+					return nil, err
+				}
+				c.state = nil
 			}
-			return ss.status(c.Now), nil
+			return c.status(ctx)
 		})
 	case mSubscriptions:
-		res, _, err = ss.run(ctx, req, req.method, SecNone, sessionWeight, now, func(c *Call) (any, error) {
-			if err := c.Params.unread(nil); err != nil {
+		return c.run(ctx, c.req.method, SecNone, sessionWeight, func(call *Call) (any, error) {
+			if err := call.Params.unread(nil); err != nil {
 				return nil, err
 			}
-			return ss.subscriptions(), nil
+			st, err := c.connState(ctx)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]subscriptionInfo, 0, len(st.Subs))
+			for _, id := range st.Subs {
+				out = append(out, subscriptionInfo{SubscriptionID: id})
+			}
+			return out, nil
 		})
 	case mSubscribe:
-		res, _, err = ss.run(ctx, req, req.method, SecNone, sessionWeight, now, ss.subscribeLogon)
+		return c.run(ctx, c.req.method, SecNone, sessionWeight, c.subscribeLogon)
 	case mSubscribeSig:
-		res, _, err = ss.run(ctx, req, req.method, sessionSecurity, sessionWeight, now, ss.subscribeSigned)
+		return c.run(ctx, c.req.method, sessionSecurity, sessionWeight, c.subscribeSigned)
 	case mUnsubscribe:
-		res, _, err = ss.run(ctx, req, req.method, SecNone, sessionWeight, now, ss.unsubscribe)
-	default:
-		err = badRequest(CodeUnsupportedOperation, "Unknown method '%s'.", req.method)
+		return c.run(ctx, c.req.method, SecNone, sessionWeight, c.unsubscribe)
 	}
-	ss.answer(req, res, err, now)
+	return nil, badRequest(CodeUnsupportedOperation, "Unknown method '%s'.", c.req.method)
 }
 
-// run charges a request's weight, authenticates it as sec says (the
-// session's key standing in for apiKey and signature after logon), and
-// runs h. hdr is the headers h set (the order counts).
-func (ss *apiSession) run(ctx context.Context, req apiRequest, path string, sec Security, weight int, now time.Time,
-	h handlerFunc) (res any, hdr http.Header, err error) {
-	s := ss.a.s
-	hdr = http.Header{}
-	v := s.limits.charge(ss.ip, weight, now)
-	if v.err != nil {
-		return nil, hdr, v.err
+// run charges a request's weight to the IP, authenticates it as sec says
+// (the logged-on key standing in for apiKey and signature), charges the
+// key too, and runs h.
+func (c *apiCall) run(ctx context.Context, path string, sec Security, weight int, h handlerFunc) (any, error) {
+	s := c.a.s
+	ip := c.conn.IP()
+	if v := s.limits.charge(ip, weight, c.now); v.err != nil {
+		return nil, v.err
 	}
-	c := &Call{Ctx: ctx, Params: req.params, Now: now, IP: ss.ip, Log: s.log, header: hdr, Path: path, APIKey: req.apiKey}
-	c.signing = func() (string, string, bool) { return req.payload, req.sig, req.sig != "" }
+	req := c.req
+	call := &Call{Ctx: ctx, Params: req.params, Now: c.now, IP: ip, Log: s.log, header: c.header, Path: path, APIKey: req.apiKey}
+	call.signing = func() (string, string, bool) { return req.payload, req.sig, req.sig != "" }
 	if sec != SecNone {
 		if req.apiKey == "" {
-			ss.mu.Lock()
-			c.SessionKey = ss.logonKey
-			ss.mu.Unlock()
+			st, err := c.connState(ctx)
+			if err != nil {
+				return nil, err
+			}
+			call.SessionKey = st.LogonKey
 		}
 		if s.opts.Authenticate == nil {
-			return nil, hdr, ErrUnauthorized()
+			return nil, ErrUnauthorized()
 		}
-		if err := s.opts.Authenticate(c, sec); err != nil {
-			return nil, hdr, asError(err, s.log)
+		if err := s.opts.Authenticate(call, sec); err != nil {
+			return nil, asError(err, s.log)
 		}
-		if err := s.chargeKey(c, weight); err != nil {
-			return nil, hdr, err
+		if err := s.chargeKey(call, weight); err != nil {
+			return nil, err
 		}
 	}
-	res, err = h(c)
+	res, err := h(call)
 	if err != nil {
-		return nil, hdr, asError(err, s.log.With().Str("method", req.method).Logger())
+		return nil, asError(err, s.log.With().Str("method", req.method).Logger())
 	}
-	return res, hdr, nil
+	return res, nil
 }
 
-// answer sends a request's answer (err nil: status 200 and res).
-func (ss *apiSession) answer(req apiRequest, res any, err error, now time.Time) {
-	ss.answerWith(req, nil, res, err, now)
-}
-
-// answerWith is answer for a call that set headers (hdr: its order counts).
-func (ss *apiSession) answerWith(req apiRequest, hdr http.Header, res any, err error, now time.Time) {
-	a := apiAnswer{ID: req.id, Status: http.StatusOK, Result: res}
+// answer sends the request's answer (err nil: status 200 and res).
+func (c *apiCall) answer(ctx context.Context, res any, err error) {
+	a := apiAnswer{ID: c.req.id, Status: http.StatusOK, Result: res}
 	if a.ID == nil {
 		a.ID = json.RawMessage("null")
 	}
 	if err != nil {
-		e := asError(err, ss.a.s.log)
+		e := asError(err, c.a.s.log)
 		a.Status, a.Result = e.Status, nil
 		a.Error = &apiError{Code: e.Code, Msg: e.Msg}
 		if e.RetryAfter > 0 {
-			a.Error.Data = &apiErrorRetry{ServerTime: now.UnixMilli(), RetryAfter: now.Add(time.Duration(e.RetryAfter) * time.Second).UnixMilli()}
+			a.Error.Data = &apiErrorRetry{ServerTime: c.now.UnixMilli(), RetryAfter: c.now.Add(time.Duration(e.RetryAfter) * time.Second).UnixMilli()}
 		}
 	} else if a.Result == nil {
 		a.Result = struct{}{}
 	}
-	if ss.rateLimits && req.rateLimits {
-		a.RateLimits = ss.a.s.rateLimitUse(ss.ip, hdr, now)
+	if c.req.rateLimits {
+		if st, serr := c.connState(ctx); serr == nil && st.RateLimits {
+			a.RateLimits = c.a.s.rateLimitUse(c.conn.IP(), c.header, c.now)
+		}
 	}
 	b, merr := json.Marshal(a)
 	if merr != nil {
 		b, _ = json.Marshal(apiAnswer{ID: a.ID, Status: http.StatusInternalServerError, Error: &apiError{Code: CodeUnknown, Msg: ErrUnknown().Msg}})
 	}
-	ss.send(b)
+	c.conn.Send(ctx, b)
 }
 
 // rateLimitUse is the rateLimits of an answer: the IP's request weight
@@ -375,45 +374,30 @@ func (s *Server) rateLimitUse(ip string, hdr http.Header, now time.Time) []rateL
 	return out
 }
 
+// ChargeConnect counts a new connection's weight against its address
+// (WSAPIConnectWeight): over the limit it answers the 429 or 418 error.
+func (s *Server) ChargeConnect(ip string) *Error {
+	return s.limits.charge(ip, WSAPIConnectWeight, s.now()).err
+}
+
 // logon is session.logon: the key (Ed25519 only, as on Binance) serves
 // the connection's later requests.
-func (ss *apiSession) logon(c *Call) (any, error) {
-	if err := c.Params.unread(map[string]bool{"timestamp": true, "recvWindow": true}); err != nil {
+func (c *apiCall) logon(call *Call) (any, error) {
+	if err := call.Params.unread(map[string]bool{"timestamp": true, "recvWindow": true}); err != nil {
 		return nil, err
 	}
-	if c.APIKey == "" {
+	if call.APIKey == "" {
 		return nil, ErrMandatory("apiKey")
 	}
-	key := account(c)
+	key := account(call)
 	if key.KeyType != apikey.TypeEd25519 {
 		return nil, ErrRejectedKey()
 	}
-	ss.mu.Lock()
-	if ss.logonUser != "" && ss.logonUser != key.UserID {
-		ss.stopLogonSubLocked()
+	if err := c.conn.LogOn(call.Ctx, key, call.Now); err != nil {
+		return nil, err
 	}
-	ss.logonKey, ss.logonAt, ss.logonUser = key.APIKey, c.Now, key.UserID
-	ss.mu.Unlock()
-	return ss.status(c.Now), nil
-}
-
-// logout forgets the logged-on key and ends its user data subscription.
-func (ss *apiSession) logout() {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	ss.stopLogonSubLocked()
-	ss.logonKey, ss.logonAt, ss.logonUser = "", time.Time{}, ""
-}
-
-func (ss *apiSession) stopLogonSubLocked() {
-	if ss.logonSub < 0 {
-		return
-	}
-	if stop, ok := ss.subs[ss.logonSub]; ok {
-		stop()
-		delete(ss.subs, ss.logonSub)
-	}
-	ss.logonSub = -1
+	c.state = nil
+	return c.status(call.Ctx)
 }
 
 // sessionStatus is the answer of session.logon, .status and .logout.
@@ -426,32 +410,23 @@ type sessionStatus struct {
 	UserDataStream   bool    `json:"userDataStream"`
 }
 
-func (ss *apiSession) status(now time.Time) sessionStatus {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	st := sessionStatus{ConnectedSince: ss.connected.UnixMilli(), ReturnRateLimits: ss.rateLimits,
-		ServerTime: now.UnixMilli(), UserDataStream: len(ss.subs) > 0}
-	if ss.logonKey != "" {
-		k, at := ss.logonKey, ss.logonAt.UnixMilli()
-		st.APIKey, st.AuthorizedSince = &k, &at
+func (c *apiCall) status(ctx context.Context) (sessionStatus, error) {
+	st, err := c.connState(ctx)
+	if err != nil {
+		return sessionStatus{}, err
 	}
-	return st
+	out := sessionStatus{ConnectedSince: st.Connected.UnixMilli(), ReturnRateLimits: st.RateLimits,
+		ServerTime: c.now.UnixMilli(), UserDataStream: len(st.Subs) > 0}
+	if st.LogonKey != "" {
+		k, at := st.LogonKey, st.LogonAt.UnixMilli()
+		out.APIKey, out.AuthorizedSince = &k, &at
+	}
+	return out, nil
 }
 
 // subscriptionInfo is an entry of session.subscriptions.
 type subscriptionInfo struct {
 	SubscriptionID int64 `json:"subscriptionId"`
-}
-
-func (ss *apiSession) subscriptions() []subscriptionInfo {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	out := []subscriptionInfo{}
-	for id := range ss.subs {
-		out = append(out, subscriptionInfo{SubscriptionID: id})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].SubscriptionID < out[j].SubscriptionID })
-	return out
 }
 
 // subscribed is the answer of the subscribe methods.
@@ -461,146 +436,72 @@ type subscribed struct {
 
 // subscribeLogon is userDataStream.subscribe: the logged-on account's
 // events (one subscription; asking again answers it).
-func (ss *apiSession) subscribeLogon(c *Call) (any, error) {
-	if err := c.Params.unread(nil); err != nil {
+func (c *apiCall) subscribeLogon(call *Call) (any, error) {
+	if err := call.Params.unread(nil); err != nil {
 		return nil, err
 	}
-	ss.mu.Lock()
-	raw := ss.logonKey
-	ss.mu.Unlock()
-	if raw == "" {
+	st, err := c.connState(call.Ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st.LogonKey == "" {
 		return nil, ErrUnauthorized()
 	}
-	key, err := ss.resolve(c.Ctx, raw)
+	key, err := c.a.s.resolveFor(call.Ctx, st.LogonKey, c.conn.IP())
 	if err != nil {
 		return nil, err
 	}
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.logonKey != raw {
-		return nil, ErrUnauthorized() // logged out meanwhile
-	}
-	if ss.logonSub >= 0 {
-		return subscribed{ss.logonSub}, nil
-	}
-	id, err := ss.listenLocked(key)
-	if err != nil {
-		return nil, err
-	}
-	ss.logonSub = id
-	return subscribed{id}, nil
+	return c.subscribe(call.Ctx, key, true)
 }
 
 // subscribeSigned is userDataStream.subscribe.signature: the signing
 // key's account's events (one subscription a key).
-func (ss *apiSession) subscribeSigned(c *Call) (any, error) {
-	if err := c.Params.unread(map[string]bool{"timestamp": true, "recvWindow": true}); err != nil {
+func (c *apiCall) subscribeSigned(call *Call) (any, error) {
+	if err := call.Params.unread(map[string]bool{"timestamp": true, "recvWindow": true}); err != nil {
 		return nil, err
 	}
-	key := account(c)
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if ss.sigSubs == nil {
-		ss.sigSubs = map[string]int64{}
+	return c.subscribe(call.Ctx, account(call), false)
+}
+
+func (c *apiCall) subscribe(ctx context.Context, key apikey.Resolved, logon bool) (any, error) {
+	if c.a.s.users == nil {
+		return nil, ErrUnsupported()
 	}
-	if id, ok := ss.sigSubs[key.APIKey]; ok {
-		if _, live := ss.subs[id]; live {
-			return subscribed{id}, nil
-		}
-	}
-	id, err := ss.listenLocked(key)
+	id, err := c.conn.Subscribe(ctx, key, logon)
 	if err != nil {
 		return nil, err
 	}
-	ss.sigSubs[key.APIKey] = id
 	return subscribed{id}, nil
-}
-
-// listenLocked starts a subscription to the key's account's events; each
-// event checks first that the key still exists (a deleted key's
-// subscription ends with eventStreamTerminated).
-func (ss *apiSession) listenLocked(key apikey.Resolved) (int64, error) {
-	ud := ss.a.s.users
-	if ud == nil {
-		return 0, ErrUnsupported()
-	}
-	if ss.closed {
-		return 0, ErrDisconnected()
-	}
-	if len(ss.subs) >= maxUserDataSubs {
-		return 0, badRequest(CodeTooManyParameters, "Too many subscriptions: a connection holds at most %d.", maxUserDataSubs)
-	}
-	id := ss.nextSub
-	ss.nextSub++
-	wrap := func(ev []byte) []byte {
-		b, _ := json.Marshal(userEvent{SubscriptionID: id, Event: ev})
-		return b
-	}
-	raw := key.APIKey
-	var stop func()
-	stop = ud.listen(key.UserID, &userSub{
-		deliver: func(ev []byte) bool { return ss.send(wrap(ev)) },
-		valid: func(ctx context.Context) bool {
-			k, err := ss.resolve(ctx, raw)
-			return err == nil && k.UserID == key.UserID
-		},
-		ended: func() {
-			ss.send(wrap(streamTerminated(ss.a.s.now())))
-			ss.mu.Lock()
-			delete(ss.subs, id)
-			if ss.logonSub == id {
-				ss.logonSub = -1
-			}
-			ss.mu.Unlock()
-			stop()
-		},
-	})
-	ss.subs[id] = stop
-	return id, nil
 }
 
 // unsubscribe is userDataStream.unsubscribe: one subscription
 // (subscriptionId) or all.
-func (ss *apiSession) unsubscribe(c *Call) (any, error) {
-	if err := c.Params.unread(map[string]bool{"subscriptionId": true}); err != nil {
+func (c *apiCall) unsubscribe(call *Call) (any, error) {
+	if err := call.Params.unread(map[string]bool{"subscriptionId": true}); err != nil {
 		return nil, err
 	}
-	id, sent, err := c.Params.Long("subscriptionId", false)
+	id, sent, err := call.Params.Long("subscriptionId", false)
 	if err != nil {
 		return nil, err
 	}
-	ss.mu.Lock()
-	var stops []func()
-	for sid, stop := range ss.subs {
-		if !sent || sid == id {
-			stops = append(stops, stop)
-			delete(ss.subs, sid)
-			if ss.logonSub == sid {
-				ss.logonSub = -1
-			}
-		}
+	found, err := c.conn.Unsubscribe(call.Ctx, id, !sent)
+	if err != nil {
+		return nil, err
 	}
-	ss.mu.Unlock()
-	if sent && len(stops) == 0 {
+	if sent && !found {
 		return nil, badRequest(CodeInvalidParameter, "Invalid subscriptionId.")
-	}
-	for _, stop := range stops {
-		stop()
 	}
 	return struct{}{}, nil
 }
 
-// resolve reads an API key (deleted: -2015).
-func (ss *apiSession) resolve(ctx context.Context, raw string) (apikey.Resolved, error) {
-	keys := ss.a.s.opts.Keys
-	if keys == nil {
+// resolveFor reads an API key for a request from ip (deleted, or not
+// allowed from ip: -2015).
+func (s *Server) resolveFor(ctx context.Context, raw, ip string) (apikey.Resolved, error) {
+	if s.opts.Keys == nil {
 		return apikey.Resolved{}, ErrUnauthorized()
 	}
-	k, err := keys.Resolve(ctx, raw)
-	if err != nil {
-		return apikey.Resolved{}, ErrRejectedKey()
-	}
-	if !k.AllowsIP(ss.ip) {
+	k, err := s.opts.Keys.Resolve(ctx, raw)
+	if err != nil || !k.AllowsIP(ip) {
 		return apikey.Resolved{}, ErrRejectedKey()
 	}
 	return k, nil

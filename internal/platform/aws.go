@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/rs/zerolog"
 
+	"tenger/internal/binance/wsapiaws"
 	"tenger/internal/coins"
 	"tenger/internal/marketdata"
 	"tenger/internal/markets"
@@ -32,11 +33,15 @@ import (
 
 // Environment variables the CDK stacks set on functions and the engine task.
 const (
-	EnvTable       = "TABLE_NAME"
-	EnvWSEndpoint  = "WS_ENDPOINT" // https://<api>.execute-api.<region>.amazonaws.com/<stage>
-	EnvEmailFrom   = "EMAIL_FROM"
-	EnvSMSSenderID = "SMS_SENDER_ID"
-	EnvSecretKey   = "SECRET_KEY" // 64 hex characters (tests, LocalStack)
+	EnvTable      = "TABLE_NAME"
+	EnvWSEndpoint = "WS_ENDPOINT" // https://<api>.execute-api.<region>.amazonaws.com/<stage>
+	// EnvBinanceWSEndpoint is the management endpoint of the
+	// Binance-compatible WebSocket API (its wsapi function, and the stream
+	// function that posts user data events there).
+	EnvBinanceWSEndpoint = "BINANCE_WS_ENDPOINT"
+	EnvEmailFrom         = "EMAIL_FROM"
+	EnvSMSSenderID       = "SMS_SENDER_ID"
+	EnvSecretKey         = "SECRET_KEY" // 64 hex characters (tests, LocalStack)
 	// EnvAuthKeySecret is the ARN of the Secrets Manager secret that holds
 	// the key sealing authenticator secrets (the data stack's AuthKey); the
 	// functions that set up or check authenticator codes get it.
@@ -144,11 +149,16 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 		SMS:   snsnotify.New(sns.NewFromConfig(awsCfg), snsnotify.Options{SenderID: os.Getenv(EnvSMSSenderID)}),
 		Email: sesnotify.New(sesv2.NewFromConfig(awsCfg), sesnotify.Options{From: os.Getenv(EnvEmailFrom)}),
 	}
-	if ep := os.Getenv(EnvWSEndpoint); ep != "" {
-		mgmt := apigatewaymanagementapi.NewFromConfig(awsCfg, func(o *apigatewaymanagementapi.Options) {
+	mgmtAt := func(ep string) *apigatewaymanagementapi.Client {
+		return apigatewaymanagementapi.NewFromConfig(awsCfg, func(o *apigatewaymanagementapi.Options) {
 			o.BaseEndpoint = aws.String(ep)
 		})
-		d.Push = apigw.New(d.Store, mgmt, apigw.Options{Auth: PushAuth(d.Auth()), Channels: marketdata.KnownChannel(d.Markets), Logger: log})
+	}
+	if ep := os.Getenv(EnvWSEndpoint); ep != "" {
+		d.Push = apigw.New(d.Store, mgmtAt(ep), apigw.Options{Auth: PushAuth(d.Auth()), Channels: marketdata.KnownChannel(d.Markets), Logger: log})
+	}
+	if ep := os.Getenv(EnvBinanceWSEndpoint); ep != "" {
+		d.BinancePush = apigw.New(d.Store, mgmtAt(ep), apigw.Options{Namespace: wsapiaws.Namespace, TTL: wsapiaws.TTL, Logger: log})
 	}
 	return d, nil
 }

@@ -25,6 +25,7 @@ import (
 	"tenger/internal/markets"
 	"tenger/internal/notify"
 	"tenger/internal/push"
+	"tenger/internal/push/apigw"
 	"tenger/internal/refprice"
 	"tenger/internal/spot"
 	"tenger/internal/spotfunds"
@@ -78,6 +79,10 @@ type Deps struct {
 	Notify notify.Sender
 	// Push fans messages out to WebSocket connections.
 	Push push.Pusher
+	// BinancePush posts to the Binance-compatible WebSocket API's
+	// connections (AWS, $BINANCE_WS_ENDPOINT; nil elsewhere): its own
+	// namespace of connection items (internal/binance/wsapiaws).
+	BinancePush *apigw.Fanout
 	// Coins and Markets are the coin/chain and trading-pair catalogues.
 	Coins   *coins.Catalogue
 	Markets *markets.Catalogue

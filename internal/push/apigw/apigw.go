@@ -72,6 +72,12 @@ type Options struct {
 	// MaxInFlight bounds the requests of one connection running at once,
 	// counted on its META item; 0 means push.MaxInFlight.
 	MaxInFlight int
+	// Namespace, when set, starts the partition keys of this adapter's
+	// items (<Namespace>WSCONN#…, <Namespace>WSCHAN#…, <Namespace>WSUSER#…),
+	// so that a second WebSocket API on the same table (the
+	// Binance-compatible one) keeps connections apart from the web app's:
+	// neither adapter sees, posts to or forgets the other's.
+	Namespace string
 	// InFlightStale is how long after a connection's latest request its
 	// count of requests in flight is surely stale (every request counted
 	// has ended, by the function's timeout, and one that died before
@@ -151,7 +157,12 @@ const (
 	attrInFlightAt = "inflightAt"
 )
 
-func connKey(id string) store.Key { return store.Key{PK: connPrefix + id, SK: skMeta} }
+func (f *Fanout) connKey(id string) store.Key { return store.Key{PK: f.ConnPartition(id), SK: skMeta} }
+
+// ConnPartition is the partition key of a connection's items: its META
+// item, its subscriptions, and any item a caller keeps there (deleted with
+// the connection).
+func (f *Fanout) ConnPartition(connID string) string { return f.opts.Namespace + connPrefix + connID }
 
 func (f *Fanout) ttl() int64 { return f.now().Add(f.opts.TTL).Unix() }
 
@@ -171,7 +182,7 @@ func (f *Fanout) OnConnect(ctx context.Context, connID string) error {
 	}
 	now := f.now()
 	return f.st.Put(ctx, store.Item{
-		store.AttrPK: connPrefix + connID, store.AttrSK: skMeta,
+		store.AttrPK: f.ConnPartition(connID), store.AttrSK: skMeta,
 		"connId": connID, "connectedAt": now.UnixMilli(), store.AttrTTL: f.ttl(),
 	}, nil)
 }
@@ -241,7 +252,7 @@ func (f *Fanout) countIn(ctx context.Context, connID string) (store.Item, bool, 
 		return nil, false, push.ErrGone
 	}
 	now := f.now().UnixMilli()
-	key := connKey(connID)
+	key := f.connKey(connID)
 	it, err := f.st.Update(ctx, key, store.NewUpdate().AddInt(attrInFlight, 1).Set(attrInFlightAt, now),
 		store.And(f.liveConn(), store.Or(store.NotExists(attrInFlight), store.Compare(attrInFlight, store.CmpLt, f.opts.MaxInFlight))))
 	if err == nil {
@@ -276,7 +287,7 @@ func (f *Fanout) countIn(ctx context.Context, connID string) (store.Item, bool, 
 // countOut uncounts a request of connID that has ended. A failure leaves
 // the count high until it is stale (InFlightStale).
 func (f *Fanout) countOut(ctx context.Context, connID string) {
-	_, err := f.st.Update(context.WithoutCancel(ctx), connKey(connID), store.NewUpdate().AddInt(attrInFlight, -1),
+	_, err := f.st.Update(context.WithoutCancel(ctx), f.connKey(connID), store.NewUpdate().AddInt(attrInFlight, -1),
 		store.And(store.ItemExists(), store.Compare(attrInFlight, store.CmpGt, 0)))
 	if err != nil && !errors.Is(err, store.ErrConditionFailed) {
 		f.opts.Logger.Warn().Err(err).Str("conn", connID).Msg("push: uncounting a request in flight failed")
@@ -292,10 +303,10 @@ func (f *Fanout) Subscribe(ctx context.Context, connID, channel string) error {
 		return err
 	}
 	err := f.st.Transact(ctx, []store.Op{
-		store.CheckOp(connKey(connID), f.liveConn()),
+		store.CheckOp(f.connKey(connID), f.liveConn()),
 		store.PutOp(store.Item{
-			store.AttrPK: connPrefix + connID, store.AttrSK: skSub + channel,
-			store.AttrGSI1PK: chanPrefix + channel, store.AttrGSI1SK: connID,
+			store.AttrPK: f.ConnPartition(connID), store.AttrSK: skSub + channel,
+			store.AttrGSI1PK: f.opts.Namespace + chanPrefix + channel, store.AttrGSI1SK: connID,
 			"channel": channel, store.AttrTTL: f.ttl(),
 		}, nil),
 	})
@@ -310,7 +321,7 @@ func (f *Fanout) Unsubscribe(ctx context.Context, connID, channel string) error 
 	if push.ValidateChannel(channel) != nil || push.ValidateID(connID) != nil {
 		return nil
 	}
-	return f.st.Delete(ctx, store.Key{PK: connPrefix + connID, SK: skSub + channel}, nil)
+	return f.st.Delete(ctx, store.Key{PK: f.ConnPartition(connID), SK: skSub + channel}, nil)
 }
 
 // Bind implements push.Pusher.
@@ -323,14 +334,14 @@ func (f *Fanout) Bind(ctx context.Context, connID, userID, sessionID string) err
 	}
 	upd := store.NewUpdate().
 		Set("userId", userID).
-		Set(store.AttrGSI2PK, userPrefix+userID).
+		Set(store.AttrGSI2PK, f.opts.Namespace+userPrefix+userID).
 		Set(store.AttrGSI2SK, connID)
 	if sessionID != "" {
 		upd.Set(attrSession, sessionID)
 	} else {
 		upd.Remove(attrSession)
 	}
-	_, err := f.st.Update(ctx, connKey(connID), upd, f.liveConn())
+	_, err := f.st.Update(ctx, f.connKey(connID), upd, f.liveConn())
 	if errors.Is(err, store.ErrConditionFailed) {
 		return push.ErrGone
 	}
@@ -361,7 +372,7 @@ func (f *Fanout) DisconnectUser(ctx context.Context, userID string, ended func(s
 	if ended != nil {
 		keep = func(it store.Item) bool { return ended(it.Str(attrSession)) }
 	}
-	ids, err := f.membersWhere(ctx, store.IndexGSI2, userPrefix+userID, keep)
+	ids, err := f.membersWhere(ctx, store.IndexGSI2, f.opts.Namespace+userPrefix+userID, keep)
 	if err != nil {
 		return err
 	}
@@ -379,7 +390,7 @@ func (f *Fanout) forget(ctx context.Context, connID string) error {
 	if push.ValidateID(connID) != nil {
 		return nil
 	}
-	q := store.Query{PK: connPrefix + connID}
+	q := store.Query{PK: f.ConnPartition(connID)}
 	for {
 		page, err := f.st.Query(ctx, q)
 		if err != nil {
@@ -438,7 +449,7 @@ func (f *Fanout) Publish(ctx context.Context, channel string, msg []byte) (int, 
 func (f *Fanout) channelMembers(ctx context.Context, channel string) ([]string, error) {
 	ttl := f.opts.ChannelCache
 	if ttl <= 0 {
-		return f.members(ctx, store.IndexGSI1, chanPrefix+channel)
+		return f.members(ctx, store.IndexGSI1, f.opts.Namespace+chanPrefix+channel)
 	}
 	now := f.now()
 	f.cacheMu.Lock()
@@ -447,7 +458,7 @@ func (f *Fanout) channelMembers(ctx context.Context, channel string) ([]string, 
 	if ok && now.Before(c.until) {
 		return c.ids, nil
 	}
-	ids, err := f.members(ctx, store.IndexGSI1, chanPrefix+channel)
+	ids, err := f.members(ctx, store.IndexGSI1, f.opts.Namespace+chanPrefix+channel)
 	if err != nil {
 		return nil, err
 	}
@@ -462,7 +473,7 @@ func (f *Fanout) PublishUser(ctx context.Context, userID string, msg []byte) (in
 	if err := push.ValidateID(userID); err != nil {
 		return 0, err
 	}
-	ids, err := f.members(ctx, store.IndexGSI2, userPrefix+userID)
+	ids, err := f.members(ctx, store.IndexGSI2, f.opts.Namespace+userPrefix+userID)
 	if err != nil {
 		return 0, err
 	}
@@ -476,7 +487,7 @@ func (f *Fanout) UserConnections(ctx context.Context, userID string) ([]string, 
 	if err := push.ValidateID(userID); err != nil {
 		return nil, err
 	}
-	return f.members(ctx, store.IndexGSI2, userPrefix+userID)
+	return f.members(ctx, store.IndexGSI2, f.opts.Namespace+userPrefix+userID)
 }
 
 // members lists the live connection ids under an index partition.
@@ -498,7 +509,7 @@ func (f *Fanout) membersWhere(ctx context.Context, index, pk string, match func(
 			if !f.live(it) || (match != nil && !match(it)) {
 				continue
 			}
-			if id := strings.TrimPrefix(it.Str(store.AttrPK), connPrefix); id != "" {
+			if id := strings.TrimPrefix(it.Str(store.AttrPK), f.opts.Namespace+connPrefix); id != "" {
 				ids = append(ids, id)
 			}
 		}

@@ -210,6 +210,50 @@ func TestItemsAndCleanup(t *testing.T) {
 	}
 }
 
+// TestNamespaces: two adapters on one table (the web app's WebSocket API
+// and the Binance-compatible one) keep their connections apart.
+func TestNamespaces(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	other := New(e.st, e.fan.api, Options{Namespace: "B", Now: e.clock})
+	for _, c := range []struct {
+		f  *Fanout
+		id string
+	}{{e.fan, "web1"}, {other, "bin1"}} {
+		if err := c.f.OnConnect(ctx, c.id); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.f.Bind(ctx, c.id, "u42", ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.f.Subscribe(ctx, c.id, "market_btcusdt_ticker"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p := other.ConnPartition("bin1"); p != "BWSCONN#bin1" {
+		t.Fatalf("partition %q", p)
+	}
+	for _, c := range []struct {
+		f    *Fanout
+		want string
+	}{{e.fan, "web1"}, {other, "bin1"}} {
+		ids, err := c.f.UserConnections(ctx, "u42")
+		if err != nil || len(ids) != 1 || ids[0] != c.want {
+			t.Fatalf("user's connections %v %v, want only %s", ids, err, c.want)
+		}
+		ids, err = c.f.members(ctx, store.IndexGSI1, c.f.opts.Namespace+chanPrefix+"market_btcusdt_ticker")
+		if err != nil || len(ids) != 1 || ids[0] != c.want {
+			t.Fatalf("channel's connections %v %v, want only %s", ids, err, c.want)
+		}
+	}
+	if err := other.OnDisconnect(ctx, "bin1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.st.Get(ctx, store.Key{PK: "WSCONN#web1", SK: "META"}); err != nil {
+		t.Fatalf("the other namespace's disconnect removed web1: %v", err)
+	}
+}
+
 // TestExpiredConnectionIgnored: a connection whose $disconnect never ran is
 // neither delivered to nor accepted for new subscriptions after its TTL.
 func TestExpiredConnectionIgnored(t *testing.T) {

@@ -79,7 +79,7 @@ func answer(t *testing.T, c *fakeClient) testAnswer {
 
 func (e *env) inFlight(t *testing.T, connID string) int64 {
 	t.Helper()
-	it, err := e.st.Get(context.Background(), connKey(connID))
+	it, err := e.st.Get(context.Background(), e.fan.connKey(connID))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestRequestsInFlightBound(t *testing.T) {
 	// A count left full by invocations that died.
 	leak := func(at time.Time) {
 		t.Helper()
-		if _, err := e.st.Update(ctx, connKey(c.id), store.NewUpdate().Set(attrInFlight, push.MaxInFlight).Set(attrInFlightAt, at.UnixMilli()), nil); err != nil {
+		if _, err := e.st.Update(ctx, e.fan.connKey(c.id), store.NewUpdate().Set(attrInFlight, push.MaxInFlight).Set(attrInFlightAt, at.UnixMilli()), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
