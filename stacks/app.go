@@ -23,7 +23,7 @@ type Tenger struct {
 // FunctionNames lists every Lambda function the stacks deploy; each needs
 // build/lambda/<name>/bootstrap.
 func FunctionNames() []string {
-	return append(APIFunctionNames(), "ws", "stream", "workflow", "wfstart")
+	return append(APIFunctionNames(), "ws", "wsapi", "stream", "workflow", "wfstart")
 }
 
 // Build adds the stacks of cfg.Stage to app. It checks the config first and
@@ -51,8 +51,8 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	id := func(name string) string { return "Tenger-" + cfg.Stage + "-" + name }
 	t.Data = NewDataStack(app, id("Data"), props("Data", "DynamoDB table, change stream and keys"), cfg)
 	t.Network = NewNetworkStack(app, id("Network"), props("Network", "VPC and the engine's security groups"))
-	// The functions that submit engine commands (trade, wallet, ws,
-	// workflow) call the engine's private endpoint from the VPC.
+	// The functions that submit engine commands (trade, wallet, ws, wsapi,
+	// workflow, openapi) call the engine's private endpoint from the VPC.
 	engine := &engineClient{Network: t.Network, Key: t.Data.EngineKey}
 
 	env := map[string]string{

@@ -12,7 +12,9 @@ import (
 
 // engineClients are the functions that submit engine commands: they run in
 // the VPC and read the engine key. Every other function stays outside.
-var engineClients = map[string]bool{"trade": true, "wallet": true, "ws": true, "workflow": true, "openapi": true}
+// wsapi (the Binance-compatible WebSocket API) places and cancels orders as
+// the openapi function does.
+var engineClients = map[string]bool{"trade": true, "wallet": true, "ws": true, "workflow": true, "openapi": true, "wsapi": true}
 
 // deployedFunction is one of our Lambda functions in a stack's template.
 type deployedFunction struct {

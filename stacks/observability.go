@@ -89,7 +89,7 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 	functions = append(functions, []struct {
 		name string
 		fn   awslambda.Function
-	}{{"ws", o.Realtime.WS}, {"stream", o.Realtime.Stream}, {"workflow", o.Workflows.Function}, {"wfstart", o.Workflows.Starter}}...)
+	}{{"ws", o.Realtime.WS}, {"wsapi", o.Realtime.WSAPI}, {"stream", o.Realtime.Stream}, {"workflow", o.Workflows.Function}, {"wfstart", o.Workflows.Starter}}...)
 	for _, f := range functions {
 		add(f.name+"Errors", "function "+f.name+" is failing",
 			f.fn.MetricErrors(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 5, 1)

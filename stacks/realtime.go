@@ -16,11 +16,23 @@ import (
 // wss://<api>.execute-api.<region>.amazonaws.com/live.
 const wsStageName = "live"
 
+// binanceWSStageName is the Binance-compatible WebSocket API's stage:
+// clients connect to wss://<api>.execute-api.<region>.amazonaws.com/v3, as
+// to Binance's wss://ws-api.binance.com/ws-api/v3.
+const binanceWSStageName = "v3"
+
+// envBinanceWSEndpoint names the Binance-compatible WebSocket API's
+// management endpoint (platform.EnvBinanceWSEndpoint; wsapi_test.go checks
+// they agree).
+const envBinanceWSEndpoint = "BINANCE_WS_ENDPOINT"
+
 // RealtimeStack is the WebSocket API, its connection function and the
 // change-feed fan-out that pushes updates to connected clients: every
 // user's order and balance changes to that user's authenticated
 // connections (user_orders, user_balances). The market channels are posted
-// by the engine task (GrantPost), which holds the books.
+// by the engine task (GrantPost), which holds the books. A second
+// WebSocket API, the Binance-compatible one (stage "v3"), is served by the
+// wsapi function; the fan-out posts its user data events too.
 type RealtimeStack struct {
 	awscdk.Stack
 	Api   awsapigatewayv2.WebSocketApi
@@ -34,6 +46,17 @@ type RealtimeStack struct {
 	Stream awslambda.Function
 	// StreamDLQ receives the descriptions of stream batches that kept failing.
 	StreamDLQ awssqs.Queue
+
+	// BinanceApi is the second WebSocket API: the Binance-compatible
+	// WebSocket API (Binance's /ws-api/v3: order.place, account.status,
+	// session.logon, userDataStream.subscribe.signature ...) for bots and
+	// CCXT, on its stage BinanceStage ("v3").
+	BinanceApi   awsapigatewayv2.WebSocketApi
+	BinanceStage awsapigatewayv2.WebSocketStage
+	// WSAPI handles the Binance-compatible API's $connect, $disconnect and
+	// $default (one request frame per invocation), with the openapi
+	// function's access: the table, the engine and the auth key.
+	WSAPI awslambda.Function
 }
 
 // NewRealtimeStack creates the WebSocket API ($connect, $disconnect and
@@ -42,7 +65,10 @@ type RealtimeStack struct {
 // Connections are items of the main table with a TTL, so a connection whose
 // $disconnect never arrived expires on its own. The ws function serves
 // order entry over the socket (order.place ...), so it calls the engine's
-// private endpoint as the trade function does (engine).
+// private endpoint as the trade function does (engine). The
+// Binance-compatible WebSocket API ($connect, $disconnect and $default
+// routed to the wsapi function, stage "v3") is created here too, and the
+// stream function posts to both APIs' connections.
 func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, data *DataStack, engine *engineClient, env map[string]string) *RealtimeStack {
 	st := awscdk.NewStack(scope, jsii.String(id), props)
 	s := &RealtimeStack{Stack: st}
@@ -50,15 +76,7 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	s.Api = awsapigatewayv2.NewWebSocketApi(st, jsii.String("WebSocketApi"), &awsapigatewayv2.WebSocketApiProps{
 		ApiName: jsii.String(cfg.prefix() + "-ws"),
 	})
-	s.Stage = awsapigatewayv2.NewWebSocketStage(st, jsii.String("LiveStage"), &awsapigatewayv2.WebSocketStageProps{
-		WebSocketApi: s.Api,
-		StageName:    jsii.String(wsStageName),
-		AutoDeploy:   jsii.Bool(true),
-		Throttle: &awsapigatewayv2.ThrottleSettings{
-			RateLimit:  jsii.Number(throttleRate(cfg)),
-			BurstLimit: jsii.Number(throttleBurst(cfg)),
-		},
-	})
+	s.Stage = newWebSocketStage(st, "LiveStage", s.Api, wsStageName, cfg)
 	fnEnv := map[string]string{"WS_ENDPOINT": *s.Stage.CallbackUrl()}
 	for k, v := range env {
 		fnEnv[k] = v
@@ -71,27 +89,56 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	// Connections, subscriptions and orders; the place, amend and cancel
 	// commands go to the engine's endpoint.
 	data.Table.GrantReadWriteData(s.WS)
-	s.WS.AddToRolePolicy(s.manageConnections(st))
-	integ := func(name string) *awsapigatewayv2.WebSocketRouteOptions {
-		return &awsapigatewayv2.WebSocketRouteOptions{
-			Integration: awsapigatewayv2integrations.NewWebSocketLambdaIntegration(jsii.String(name), s.WS, nil),
-		}
+	s.WS.AddToRolePolicy(manageConnections(st, s.Api, s.Stage))
+	addLambdaRoutes(s.Api, s.WS, "")
+
+	// The Binance-compatible WebSocket API: its own API and stage, so its
+	// connections, routes and throttling are apart from the web app's.
+	s.BinanceApi = awsapigatewayv2.NewWebSocketApi(st, jsii.String("BinanceWsApi"), &awsapigatewayv2.WebSocketApiProps{
+		ApiName:     jsii.String(cfg.prefix() + "-ws-api"),
+		Description: jsii.String("Binance-compatible WebSocket API (/ws-api/v3)"),
+	})
+	s.BinanceStage = newWebSocketStage(st, "BinanceWsApiStage", s.BinanceApi, binanceWSStageName, cfg)
+	binanceEndpoint := *s.BinanceStage.CallbackUrl()
+	// Not WS_ENDPOINT: the wsapi function posts to its own API's
+	// connections only (its requests never push to the web app).
+	wsapiEnv := map[string]string{envBinanceWSEndpoint: binanceEndpoint}
+	for k, v := range env {
+		wsapiEnv[k] = v
 	}
-	s.Api.AddRoute(jsii.String("$connect"), integ("ConnectIntegration"))
-	s.Api.AddRoute(jsii.String("$disconnect"), integ("DisconnectIntegration"))
-	s.Api.AddRoute(jsii.String("$default"), integ("DefaultIntegration"))
+	s.WSAPI = newGoFunction(st, cfg, goFunctionProps{
+		Name: "wsapi", Description: "Binance-compatible WebSocket API (/ws-api/v3): market data, account, order entry, user data streams",
+		Env: wsapiEnv, Engine: engine,
+	})
+	// As the openapi function: the table (its connections' items, the
+	// orders, the API keys' last use), the engine's endpoint and key
+	// (Engine above), and the auth key, which opens the API keys' HMAC
+	// secrets.
+	data.Table.GrantReadWriteData(s.WSAPI)
+	data.AuthKey.GrantRead(s.WSAPI, nil)
+	s.WSAPI.AddEnvironment(jsii.String(envAuthKeySecret), data.AuthKey.SecretArn(), nil)
+	s.WSAPI.AddToRolePolicy(manageConnections(st, s.BinanceApi, s.BinanceStage))
+	addLambdaRoutes(s.BinanceApi, s.WSAPI, "Binance")
 
 	s.StreamDLQ = awssqs.NewQueue(st, jsii.String("StreamFailures"), &awssqs.QueueProps{
 		RetentionPeriod: awscdk.Duration_Days(jsii.Number(14)),
 		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
 		EnforceSSL:      jsii.Bool(true),
 	})
+	// The stream function also posts the Binance-compatible user data
+	// events to the connections of the second API subscribed to them.
+	streamEnv := map[string]string{envBinanceWSEndpoint: binanceEndpoint}
+	for k, v := range fnEnv {
+		streamEnv[k] = v
+	}
 	s.Stream = newGoFunction(st, cfg, goFunctionProps{
-		Name: "stream", Description: "change feed fan-out to WebSocket connections", Env: fnEnv, TimeoutSec: 30,
+		Name: "stream", Description: "change feed fan-out to WebSocket connections", Env: streamEnv, TimeoutSec: 30,
 	})
-	// Reads users' connections, deletes connections that are gone.
+	// Reads users' connections, deletes connections that are gone, on
+	// both APIs.
 	data.Table.GrantReadWriteData(s.Stream)
-	s.Stream.AddToRolePolicy(s.manageConnections(st))
+	s.Stream.AddToRolePolicy(manageConnections(st, s.Api, s.Stage))
+	s.Stream.AddToRolePolicy(manageConnections(st, s.BinanceApi, s.BinanceStage))
 	s.Stream.AddEventSource(awslambdaeventsources.NewDynamoEventSource(data.Table, &awslambdaeventsources.DynamoEventSourceProps{
 		StartingPosition:        awslambda.StartingPosition_LATEST,
 		BatchSize:               jsii.Number(100),
@@ -105,13 +152,44 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	}))
 
 	awscdk.NewCfnOutput(st, jsii.String("WebSocketUrl"), &awscdk.CfnOutputProps{Value: s.Stage.Url()})
+	awscdk.NewCfnOutput(st, jsii.String("BinanceWebSocketApiUrl"), &awscdk.CfnOutputProps{
+		Value:       s.BinanceStage.Url(),
+		Description: jsii.String("Binance-compatible WebSocket API (Binance's wss://ws-api.binance.com/ws-api/v3)"),
+	})
 	return s
+}
+
+// newWebSocketStage creates an auto-deployed stage of a WebSocket API with
+// the stage throttling of the other APIs.
+func newWebSocketStage(st awscdk.Stack, id string, api awsapigatewayv2.WebSocketApi, name string, cfg Config) awsapigatewayv2.WebSocketStage {
+	return awsapigatewayv2.NewWebSocketStage(st, jsii.String(id), &awsapigatewayv2.WebSocketStageProps{
+		WebSocketApi: api,
+		StageName:    jsii.String(name),
+		AutoDeploy:   jsii.Bool(true),
+		Throttle: &awsapigatewayv2.ThrottleSettings{
+			RateLimit:  jsii.Number(throttleRate(cfg)),
+			BurstLimit: jsii.Number(throttleBurst(cfg)),
+		},
+	})
+}
+
+// addLambdaRoutes routes $connect, $disconnect and $default of a WebSocket
+// API to one function; prefix keeps the integrations' ids apart.
+func addLambdaRoutes(api awsapigatewayv2.WebSocketApi, fn awslambda.Function, prefix string) {
+	integ := func(name string) *awsapigatewayv2.WebSocketRouteOptions {
+		return &awsapigatewayv2.WebSocketRouteOptions{
+			Integration: awsapigatewayv2integrations.NewWebSocketLambdaIntegration(jsii.String(prefix+name), fn, nil),
+		}
+	}
+	api.AddRoute(jsii.String("$connect"), integ("ConnectIntegration"))
+	api.AddRoute(jsii.String("$disconnect"), integ("DisconnectIntegration"))
+	api.AddRoute(jsii.String("$default"), integ("DefaultIntegration"))
 }
 
 // GrantPush lets a function outside this stack push to WebSocket clients
 // (deposit and withdrawal updates), with the same narrow statement.
 func (s *RealtimeStack) GrantPush(fn awslambda.Function) {
-	fn.AddToRolePolicy(s.manageConnections(awscdk.Stack_Of(fn)))
+	fn.AddToRolePolicy(manageConnections(awscdk.Stack_Of(fn), s.Api, s.Stage))
 }
 
 // GrantPost lets a role outside this stack post to the live stage's
@@ -119,7 +197,7 @@ func (s *RealtimeStack) GrantPush(fn awslambda.Function) {
 // publishes the market channels and only ever posts; a connection it finds
 // gone is forgotten in the table, not closed.
 func (s *RealtimeStack) GrantPost(role awsiam.IRole) {
-	role.AddToPrincipalPolicy(s.connectionsStatement(awscdk.Stack_Of(role), "POST"))
+	role.AddToPrincipalPolicy(connectionsStatement(awscdk.Stack_Of(role), s.Api, s.Stage, "POST"))
 }
 
 // GrantClose lets a function outside this stack close the live stage's
@@ -127,26 +205,26 @@ func (s *RealtimeStack) GrantPost(role awsiam.IRole) {
 // closes the connections of a user whose sessions ended (sign-out,
 // password change or reset).
 func (s *RealtimeStack) GrantClose(fn awslambda.Function) {
-	fn.AddToRolePolicy(s.connectionsStatement(awscdk.Stack_Of(fn), "DELETE"))
+	fn.AddToRolePolicy(connectionsStatement(awscdk.Stack_Of(fn), s.Api, s.Stage, "DELETE"))
 }
 
 // manageConnections allows posting to, closing and reading the connections
-// of this API's live stage only (PostToConnection, DeleteConnection,
-// GetConnection), narrower than the whole API that GrantManageConnections
-// would allow.
-func (s *RealtimeStack) manageConnections(st awscdk.Stack) awsiam.PolicyStatement {
-	return s.connectionsStatement(st, "POST", "DELETE", "GET")
+// of one stage of one WebSocket API only (PostToConnection,
+// DeleteConnection, GetConnection), narrower than the whole API that
+// GrantManageConnections would allow.
+func manageConnections(st awscdk.Stack, api awsapigatewayv2.IWebSocketApi, stage awsapigatewayv2.IWebSocketStage) awsiam.PolicyStatement {
+	return connectionsStatement(st, api, stage, "POST", "DELETE", "GET")
 }
 
 // connectionsStatement allows ManageConnections with the given HTTP methods
-// on the live stage's connections.
-func (s *RealtimeStack) connectionsStatement(st awscdk.Stack, methods ...string) awsiam.PolicyStatement {
+// on the connections of one stage of one WebSocket API.
+func connectionsStatement(st awscdk.Stack, api awsapigatewayv2.IWebSocketApi, stage awsapigatewayv2.IWebSocketStage, methods ...string) awsiam.PolicyStatement {
 	resources := make([]*string, 0, len(methods))
 	for _, method := range methods {
 		resources = append(resources, st.FormatArn(&awscdk.ArnComponents{
 			Service:      jsii.String("execute-api"),
-			Resource:     s.Api.ApiId(),
-			ResourceName: jsii.String(wsStageName + "/" + method + "/@connections/*"),
+			Resource:     api.ApiId(),
+			ResourceName: jsii.String(*stage.StageName() + "/" + method + "/@connections/*"),
 			ArnFormat:    awscdk.ArnFormat_SLASH_RESOURCE_NAME,
 		}))
 	}

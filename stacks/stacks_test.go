@@ -295,22 +295,31 @@ func TestRealtimeStack(t *testing.T) {
 			"EventSourceArn":        assertions.Match_AnyValue(),
 		}))
 	})
-	// Both functions may post to connections, on this API only.
+	// The ws, stream and wsapi functions may post to connections, each on
+	// one stage of this stack's APIs: ws on the live stage, wsapi on the
+	// Binance-compatible API's v3 stage, stream on both (which statement
+	// names which API and stage: wsapi_test.go).
 	manage := 0
-	for _, p := range resources("realtime", "AWS::IAM::Policy") {
+	for id, p := range resources("realtime", "AWS::IAM::Policy") {
 		doc := mustJSON(props(p)["PolicyDocument"])
 		if strings.Contains(doc, "execute-api:ManageConnections") {
 			manage++
-			if !strings.Contains(doc, "/live/POST/@connections/*") || strings.Contains(doc, `/*/*/@connections`) {
-				t.Errorf("ManageConnections is not limited to the live stage: %s", doc)
+			if (!strings.Contains(doc, "/live/POST/@connections/*") && !strings.Contains(doc, "/v3/POST/@connections/*")) ||
+				strings.Contains(doc, `/*/*/@connections`) || strings.Contains(doc, `/*/@connections`) {
+				t.Errorf("%s: ManageConnections is not limited to the live or v3 stage: %s", id, doc)
 			}
 		}
 	}
-	if manage != 2 {
-		t.Errorf("policies allowing ManageConnections = %d, want 2 (ws and stream)", manage)
+	if manage != 3 {
+		t.Errorf("policies allowing ManageConnections = %d, want 3 (ws, stream and wsapi)", manage)
 	}
 	for id, r := range resources("realtime", "AWS::Lambda::Function") {
 		vars := props(r)["Environment"].(obj)["Variables"].(obj)
+		// The wsapi function pushes to its own API only
+		// (BINANCE_WS_ENDPOINT), never to the web app's.
+		if vars["SERVICE"] == "wsapi" {
+			continue
+		}
 		if vars["WS_ENDPOINT"] == nil {
 			t.Errorf("%s has no WS_ENDPOINT", id)
 		}
@@ -1051,9 +1060,10 @@ func TestProfileClosesRevokedConnections(t *testing.T) {
 
 // TestAuthKeySecret: the key that seals authenticator secrets is a
 // generated secret in the data stack, read only by the functions that set
-// up or check authenticator codes (profile, wallet) and the openapi
-// function, which opens the API keys' secrets the profile function seals
-// with it; they get its ARN.
+// up or check authenticator codes (profile, wallet) and the openapi and
+// wsapi functions (the Binance-compatible REST and WebSocket APIs), which
+// open the API keys' secrets the profile function seals with it; they get
+// its ARN.
 func TestAuthKeySecret(t *testing.T) {
 	if envAuthKeySecret != platform.EnvAuthKeySecret {
 		t.Fatalf("the stacks set %s, the platform reads %s", envAuthKeySecret, platform.EnvAuthKeySecret)
@@ -1077,21 +1087,23 @@ func TestAuthKeySecret(t *testing.T) {
 		t.Fatalf("auth keys = %d, want 1", authKeys)
 	}
 	readers := map[string]bool{}
-	for _, r := range resources("api", "AWS::Lambda::Function") {
-		vars := props(r)["Environment"].(obj)["Variables"].(obj)
-		if arn, ok := vars[envAuthKeySecret]; ok {
-			readers[vars["SERVICE"].(string)] = true
-			if !strings.Contains(mustJSON(arn), "AuthKey") {
-				t.Errorf("%s: %s = %s", vars["SERVICE"], envAuthKeySecret, mustJSON(arn))
+	for stack := range raw {
+		for _, r := range resources(stack, "AWS::Lambda::Function") {
+			vars, _ := props(r)["Environment"].(obj)["Variables"].(obj)
+			if arn, ok := vars[envAuthKeySecret]; ok {
+				readers[vars["SERVICE"].(string)] = true
+				if !strings.Contains(mustJSON(arn), "AuthKey") {
+					t.Errorf("%s: %s = %s", vars["SERVICE"], envAuthKeySecret, mustJSON(arn))
+				}
 			}
 		}
 	}
-	if len(readers) != 3 || !readers["profile"] || !readers["wallet"] || !readers["openapi"] {
-		t.Errorf("functions given the auth key: %v, want profile, wallet and openapi", readers)
+	if len(readers) != 4 || !readers["profile"] || !readers["wallet"] || !readers["openapi"] || !readers["wsapi"] {
+		t.Errorf("functions given the auth key: %v, want profile, wallet, openapi and wsapi", readers)
 	}
 	// Statements reading the auth key: the profile, wallet and openapi
-	// functions' only (other statements may read the engine key:
-	// TestEngineClientFunctions).
+	// functions' (Api stack) and the wsapi function's (Realtime stack) only
+	// (other statements may read the engine key: TestEngineClientFunctions).
 	for stack := range raw {
 		for id, p := range resources(stack, "AWS::IAM::Policy") {
 			reads := false
@@ -1101,7 +1113,8 @@ func TestAuthKeySecret(t *testing.T) {
 					reads = true
 				}
 			}
-			fn := stack == "api" && (strings.HasPrefix(id, "profile") || strings.HasPrefix(id, "wallet") || strings.HasPrefix(id, "openapi"))
+			fn := stack == "api" && (strings.HasPrefix(id, "profile") || strings.HasPrefix(id, "wallet") || strings.HasPrefix(id, "openapi")) ||
+				stack == "realtime" && strings.HasPrefix(id, "wsapiFunction")
 			if reads != fn {
 				t.Errorf("%s/%s: reads the auth key %v", stack, id, reads)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"tenger/internal/awslambda"
 	"tenger/internal/push"
+	"tenger/internal/store"
 	"tenger/internal/userfeed"
 )
 
@@ -34,6 +35,9 @@ type fanout struct {
 	// users turns order and balance changes into the owner's private
 	// messages (user_orders, user_balances), as the local runtime does.
 	users *userfeed.Translator
+	// binance, when set, also posts the Binance-compatible user data
+	// events to the WebSocket API's subscribed connections.
+	binance *binanceFanout
 }
 
 // handler is the Lambda handler of a stream batch. It first finds the
@@ -58,6 +62,7 @@ func (f fanout) handler(rt *awslambda.Runtime) awslambda.DynamoDBFunc {
 type batch struct {
 	fanout
 	byUser map[string]*userConns
+	bin    *binanceBatch
 }
 
 // userConns is the outcome of one user's lookup; ids shrinks as
@@ -72,6 +77,9 @@ type userConns struct {
 // records before it are still delivered and Lambda retries from it.
 func (f fanout) lookUp(ctx context.Context, recs []events.DynamoDBEventRecord) *batch {
 	b := &batch{fanout: f, byUser: map[string]*userConns{}}
+	if f.binance != nil {
+		b.bin = f.binance.batch()
+	}
 	var (
 		wg  sync.WaitGroup
 		sem = make(chan struct{}, lookupConcurrency)
@@ -113,6 +121,17 @@ func (b *batch) handle(ctx context.Context, rec events.DynamoDBEventRecord) erro
 		zerolog.Ctx(ctx).Error().Err(err).Msg("unreadable stream record skipped")
 		return nil
 	}
+	if err := b.web(ctx, ch); err != nil {
+		return err
+	}
+	if b.bin != nil {
+		return b.bin.deliver(ctx, ch)
+	}
+	return nil
+}
+
+// web pushes a change to its user's web app connections.
+func (b *batch) web(ctx context.Context, ch store.Change) error {
 	user, ok := b.users.User(ch)
 	if !ok {
 		return nil

@@ -5,7 +5,9 @@
 // user_balances, internal/userfeed) through the API Gateway management API,
 // dropping connections that are gone. Each user's connections are looked
 // up once per batch, and a user without connections costs nothing more.
-// Every other change pushes nothing. Failed records are reported as partial
+// With $BINANCE_WS_ENDPOINT set it also posts the Binance-compatible user
+// data events to the WebSocket API connections subscribed to the user
+// (binance.go). Every other change pushes nothing. Failed records are reported as partial
 // batch failures: the batch stops at the first one, and Lambda retries
 // from it.
 package main
@@ -17,6 +19,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"tenger/internal/awslambda"
+	"tenger/internal/binance"
 	"tenger/internal/platform"
 	"tenger/internal/push/apigw"
 	"tenger/internal/userfeed"
@@ -37,5 +40,10 @@ func main() {
 		log.Fatal().Msg("start: the pusher is not the API Gateway adapter")
 	}
 	f := fanout{pusher: fan, conns: fan.UserConnections, users: userfeed.New(d.Markets)}
+	if d.BinancePush != nil {
+		// The Binance-compatible WebSocket API's user data subscribers.
+		f.binance = &binanceFanout{st: d.Store, fan: d.BinancePush, now: d.Now, keyOwner: apiKeyOwner(d.Store),
+			events: binance.NewUserEvents(d.Markets, d.Spot(), log.With().Str("service", "binance").Logger())}
+	}
 	lambda.Start(f.handler(rt))
 }
