@@ -2,7 +2,14 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
 import { isInfoSlug } from '../lib/info-slugs'
-import { ENDPOINT_GROUPS, ERROR_CODES } from '../lib/open-api-reference'
+import {
+  ENDPOINT_GROUPS,
+  ERROR_CODES,
+  mirroredEndpoint,
+  STREAMS,
+  WS_API_METHODS,
+  WS_SESSION_METHODS,
+} from '../lib/open-api-reference'
 import { bundledOpenApiTexts, loadOpenApiTexts } from '../lib/open-api-texts'
 import { InfoPage } from './info-page'
 
@@ -59,23 +66,114 @@ describe('Open API page', () => {
     }
     // POST, GET and DELETE /api/v3/order: three rows.
     expect(within(endpoints).getAllByText('/api/v3/order')).toHaveLength(3)
+    // The listen key calls: POST, PUT and DELETE, in their own group.
+    const userStream = screen.getByTestId('open-api-endpoints-userStream')
+    expect(within(userStream).getAllByText('/api/v3/userDataStream')).toHaveLength(3)
+    expect(within(userStream).getAllByTestId('open-api-endpoint').map((r) => r.textContent)).toEqual([
+      'POST/api/v3/userDataStreamUSER_STREAM2',
+      'PUT/api/v3/userDataStreamUSER_STREAM2',
+      'DELETE/api/v3/userDataStreamUSER_STREAM2',
+    ])
 
     const errors = screen.getByTestId('open-api-errors')
     const rows = within(errors).getAllByTestId('open-api-error')
     expect(rows.map((r) => r.querySelector('td')?.textContent)).toEqual(ERROR_CODES.map((e) => String(e.code)))
     expect(within(errors).getByText('Invalid API-key, IP, or permissions for action.')).toBeTruthy()
     expect(within(errors).getByText('Timestamp for this request is outside of the recvWindow.')).toBeTruthy()
+    expect(within(errors).getByText('This listenKey does not exist.')).toBeTruthy()
 
     // Signing facts and limits.
     expect(page.textContent).toContain('X-MBX-APIKEY')
     expect(page.textContent).toContain('The default is 5000 and the maximum 60000')
     expect(page.textContent).toContain('X-MBX-USED-WEIGHT-1M')
     expect(page.textContent).toContain('6000 per minute')
+    expect(page.textContent).toContain('X-MBX-ORDER-COUNT-10S')
+    expect(page.textContent).toContain('100 new orders per 10 seconds and 200000 per UTC day')
+    expect(within(errors).getByText('Too many new orders; current limit is 100 orders per 10 SECOND.')).toBeTruthy()
 
     expect(screen.getByTestId('open-api-keys-link').getAttribute('href')).toBe('/profile/api')
     const toc = screen.getByTestId('open-api-toc')
     expect(within(toc).getByText('Signing a request').closest('a')?.getAttribute('href')).toBe('#signing')
     expect(document.getElementById('signing')).not.toBeNull()
+  })
+
+  it('lists WebSocket API methods that mirror endpoints of the table', () => {
+    for (const m of WS_API_METHODS) expect(mirroredEndpoint(m), m.name).toBeDefined()
+    const names = [...WS_API_METHODS, ...WS_SESSION_METHODS].map((m) => m.name)
+    expect(new Set(names).size).toBe(names.length)
+  })
+
+  it('documents the WebSocket streams, the WebSocket API and the user data streams in English', async () => {
+    const { page } = await renderApiPage('en_US')
+    const ws = window.location.origin.replace(/^http/, 'ws')
+    expect(ws).toMatch(/^wss?:\/\//)
+    const h2 = [...page.querySelectorAll('h2')].map((h) => h.textContent)
+    expect(h2).toEqual(expect.arrayContaining(['WebSocket market streams', 'WebSocket API', 'User data streams']))
+    // Section headings come in page order, each followed by its h3s.
+    expect(h2.indexOf('WebSocket market streams')).toBeLessThan(h2.indexOf('WebSocket API'))
+    expect(h2.indexOf('WebSocket API')).toBeLessThan(h2.indexOf('User data streams'))
+    const h3 = [...page.querySelectorAll('#websocket-api h3')].map((h) => h.textContent)
+    expect(h3).toEqual(['Requests and answers', 'Methods', 'Session and user data methods', 'Signing on the WebSocket API', 'session.logon'])
+
+    // URLs built from the page's origin.
+    expect(screen.getByTestId('open-api-ws-url').querySelector('pre')?.textContent).toBe(ws)
+    expect(screen.getByTestId('open-api-ws-api-url').querySelector('pre')?.textContent).toBe(`${ws}/ws-api/v3`)
+    const streamsSection = document.getElementById('websocket-streams')!
+    expect(streamsSection.textContent).toContain(`${ws}/stream?streams=<stream1>/<stream2>`)
+    expect(streamsSection.textContent).toContain('1m, 5m, 15m, 30m, 1h, 4h, 1d, 1w, 1M')
+    expect(streamsSection.textContent).toContain('at most 1024 streams')
+
+    // Stream names, frames and the local order book.
+    const streams = screen.getByTestId('open-api-streams')
+    expect(within(streams).getAllByTestId('open-api-stream')).toHaveLength(STREAMS.length)
+    expect(within(streams).getByText('<symbol>@depth[@100ms]')).toBeTruthy()
+    expect(within(streams).getByText('!miniTicker@arr')).toBeTruthy()
+    expect(streams.querySelector('caption')?.textContent).toBe('Market streams')
+    const frames = screen.getByTestId('open-api-stream-frames')
+    expect(within(frames).getByText('{"method":"LIST_SUBSCRIPTIONS","id":3}')).toBeTruthy()
+    expect(streamsSection.textContent).toContain('GET /api/v3/depth?symbol=BTCUSDT&limit=200')
+
+    // The methods: each with the REST endpoint it mirrors and its weight.
+    const methods = screen.getByTestId('open-api-ws-api-methods')
+    expect(within(methods).getAllByTestId('open-api-ws-api-method')).toHaveLength(WS_API_METHODS.length)
+    const place = within(methods).getByText('order.place').closest('tr')!
+    expect(place.textContent).toBe('order.placePOST/api/v3/order1')
+    const depth = within(methods).getByText('depth').closest('tr')!
+    expect(depth.textContent).toBe('depthGET/api/v3/depth5–250')
+    const session = screen.getByTestId('open-api-ws-api-session')
+    expect(within(session).getAllByTestId('open-api-ws-api-method')).toHaveLength(WS_SESSION_METHODS.length)
+    expect(within(session).getByText('userDataStream.subscribe.signature')).toBeTruthy()
+    const apiSection = document.getElementById('websocket-api')!
+    expect(apiSection.textContent).toContain('Only Ed25519 keys can log on')
+    expect(apiSection.textContent).toContain('sorted by name')
+    expect(apiSection.textContent).toContain(`${ws}/ws-api/v3?returnRateLimits=false`)
+    expect(screen.getByTestId('open-api-example-ws-api').textContent).toContain(`new WebSocket('${ws}/ws-api/v3')`)
+
+    // User data: listen keys, events, executionReport and CCXT Pro.
+    const userData = document.getElementById('user-data')!
+    expect(userData.textContent).toContain(`${ws}/ws/<listenKey>`)
+    expect(userData.textContent).toContain('A listen key lives 60 minutes')
+    const events = screen.getByTestId('open-api-user-events')
+    for (const e of ['executionReport', 'outboundAccountPosition', 'eventStreamTerminated', 'listenKeyExpired']) {
+      expect(within(events).getByText(e)).toBeTruthy()
+    }
+    expect(within(screen.getByTestId('open-api-execution-types')).getByText('TRADE_PREVENTION')).toBeTruthy()
+    expect(within(screen.getByTestId('open-api-execution-fields')).getByText('N')).toBeTruthy()
+    const pro = screen.getByTestId('open-api-example-ccxt-pro').textContent
+    expect(pro).toContain("api.ws['ws-api'] = { spot: '" + ws + "/ws-api/v3' }")
+    expect(pro).toContain(`api.ws[name] = '${ws}/ws'`)
+    expect(pro).toContain("await ex.watchOrders('BTC/USDT')")
+
+    // Every new section is in the table of contents.
+    const toc = screen.getByTestId('open-api-toc')
+    for (const [name, id] of [
+      ['WebSocket market streams', 'websocket-streams'],
+      ['WebSocket API', 'websocket-api'],
+      ['User data streams', 'user-data'],
+    ]) {
+      expect(within(toc).getByText(name).closest('a')?.getAttribute('href')).toBe(`#${id}`)
+      expect(document.getElementById(id)).not.toBeNull()
+    }
   })
 
   it('documents the API in Mongolian, keeping paths and Binance messages as they are', async () => {
@@ -87,6 +185,13 @@ describe('Open API page', () => {
     expect(within(endpoints).getAllByTestId('open-api-endpoint')).toHaveLength(ENDPOINT_COUNT)
     expect([...endpoints.querySelectorAll('thead th')].map((th) => th.textContent)).toEqual(['Арга', 'Зам', 'Хандалт', 'Жин'])
     expect(within(endpoints).getByText('/api/v3/myTrades')).toBeTruthy()
+    expect(screen.getByTestId('open-api-endpoints-userStream').querySelector('th')?.textContent).toBe(
+      'Хэрэглэгчийн өгөгдлийн урсгал (listen key: USER_STREAM)',
+    )
+    expect([...page.querySelectorAll('h2')].map((h) => h.textContent)).toEqual(
+      expect.arrayContaining(['WebSocket зах зээлийн урсгал', 'WebSocket API', 'Хэрэглэгчийн өгөгдлийн урсгал']),
+    )
+    expect(within(screen.getByTestId('open-api-ws-api-methods')).getByText('order.cancel')).toBeTruthy()
 
     const errors = screen.getByTestId('open-api-errors')
     expect(within(errors).getAllByTestId('open-api-error')).toHaveLength(ERROR_CODES.length)

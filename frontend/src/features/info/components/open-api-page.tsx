@@ -25,12 +25,30 @@ import type { TranslateFn } from '@/lib/i18n'
 import {
   ACCESS_TYPES,
   ccxtExample,
+  ccxtProExample,
   curlExample,
   ENDPOINT_GROUPS,
   ERROR_CODES,
+  EXECUTION_FIELDS,
+  EXECUTION_REPORT_EXAMPLE,
+  EXECUTION_TYPES,
+  KLINE_INTERVALS,
+  MAX_STREAMS_PER_CONNECTION,
+  mirroredEndpoint,
   ORDER_STATUSES,
   ORDER_TYPES,
   PERMISSIONS,
+  STREAM_FRAMES,
+  STREAMS,
+  USER_EVENTS,
+  WS_API_EXAMPLES,
+  WS_API_IN_FLIGHT,
+  WS_API_METHODS,
+  WS_API_PATH,
+  WS_SESSION_METHODS,
+  WS_SESSION_WEIGHT,
+  wsApiExample,
+  wsOrigin,
   type Endpoint,
 } from '../lib/open-api-reference'
 import { loadOpenApiTextsFor, useOpenApiTexts } from '../lib/open-api-texts'
@@ -38,7 +56,8 @@ import { loadOpenApiTextsFor, useOpenApiTexts } from '../lib/open-api-texts'
 /**
  * The Open API documentation (/{lan}/api): what the Binance-compatible API
  * is, keys, permissions, the base URL, endpoints, signing, orders,
- * withdrawals, limits, error codes and copyable curl and CCXT examples.
+ * withdrawals, the WebSocket market streams, the WebSocket API, the user
+ * data streams, limits, error codes and copyable curl and CCXT examples.
  * Paths, parameters, Binance's messages and code stay as they are in every
  * language; the texts (content page 'openApi') explain them.
  */
@@ -53,6 +72,9 @@ const SECTIONS = [
   { id: 'signing', key: 'signing' },
   { id: 'orders', key: 'orders' },
   { id: 'withdrawals', key: 'withdrawals' },
+  { id: 'websocket-streams', key: 'wsStreams' },
+  { id: 'websocket-api', key: 'wsApi' },
+  { id: 'user-data', key: 'userData' },
   { id: 'limits', key: 'limits' },
   { id: 'errors', key: 'errors' },
   { id: 'examples', key: 'examples' },
@@ -128,7 +150,11 @@ function SubHeading({ children }: { children: string }) {
   )
 }
 
-/** A table that scrolls sideways inside its own box on a narrow screen. */
+/**
+ * A table that scrolls sideways inside its own box on a narrow screen. Its
+ * text wraps (Chakra's scroll area would keep every cell on one line): the
+ * columns of prose have a minimum width, names and code keep their line.
+ */
 function DocTable({
   caption,
   testId,
@@ -140,7 +166,7 @@ function DocTable({
 }) {
   return (
     <Table.ScrollArea borderWidth="1px" rounded="md" data-testid={testId}>
-      <Table.Root size="sm" variant="line">
+      <Table.Root size="sm" variant="line" whiteSpace="normal">
         <Table.Caption srOnly>{caption}</Table.Caption>
         {children}
       </Table.Root>
@@ -188,7 +214,48 @@ function CodeBlock({ code, name, t, testId }: { code: string; name: string; t: T
   )
 }
 
-const METHOD_PALETTE: Record<Endpoint['method'], string> = { GET: 'blue', POST: 'green', DELETE: 'red' }
+const METHOD_PALETTE: Record<Endpoint['method'], string> = { GET: 'blue', POST: 'green', PUT: 'orange', DELETE: 'red' }
+
+function MethodBadge({ method }: { method: Endpoint['method'] }) {
+  return (
+    <Badge size="sm" variant="subtle" colorPalette={METHOD_PALETTE[method]} fontFamily="mono">
+      {method}
+    </Badge>
+  )
+}
+
+/** A table cell holding code that keeps its line (the table scrolls instead). */
+function CodeCell({ children }: { children: string }) {
+  return (
+    <Table.Cell>
+      <Code size="sm" whiteSpace="nowrap">
+        {children}
+      </Code>
+    </Table.Cell>
+  )
+}
+
+/** A table cell holding a JSON frame: monospace, wrapped anywhere. */
+function FrameCell({ children }: { children: string }) {
+  return (
+    <Table.Cell fontFamily="mono" textStyle="xs" overflowWrap="anywhere" lang="en">
+      {children}
+    </Table.Cell>
+  )
+}
+
+/** A numbered list of texts with `code` spans. */
+function Steps({ items }: { items: string[] }) {
+  return (
+    <List.Root as="ol" gap="2" ps="5" lineHeight="tall" listStyleType="decimal">
+      {items.map((item) => (
+        <List.Item key={item}>
+          <Rich text={item} />
+        </List.Item>
+      ))}
+    </List.Root>
+  )
+}
 
 function EndpointTable({ t }: { t: TranslateFn }) {
   return (
@@ -216,9 +283,7 @@ function EndpointTable({ t }: { t: TranslateFn }) {
           {group.endpoints.map((e) => (
             <Table.Row key={`${e.method} ${e.path}`} data-testid="open-api-endpoint">
               <Table.Cell>
-                <Badge size="sm" variant="subtle" colorPalette={METHOD_PALETTE[e.method]} fontFamily="mono">
-                  {e.method}
-                </Badge>
+                <MethodBadge method={e.method} />
               </Table.Cell>
               <Table.Cell fontFamily="mono" whiteSpace="nowrap">
                 {e.path}
@@ -290,6 +355,255 @@ function Bullets({ items }: { items: string[] }) {
   )
 }
 
+/** WebSocket market streams: URLs, stream names, frames and the local order book. */
+function StreamsSection({ t, ws }: { t: TranslateFn; ws: string }) {
+  return (
+    <Section id="websocket-streams" title={t('wsStreams.title')} t={t}>
+      <Para>{t('wsStreams.p1')}</Para>
+      <CodeBlock code={ws} name={t('wsStreams.urlName')} t={t} testId="open-api-ws-url" />
+      <Bullets items={['raw', 'combined', 'frames'].map((k) => t(`wsStreams.urls.${k}`, { ws }))} />
+
+      <SubHeading>{t('wsStreams.namesTitle')}</SubHeading>
+      <Para>
+        {t('wsStreams.namesP', { intervals: KLINE_INTERVALS.join(', '), max: MAX_STREAMS_PER_CONNECTION })}
+      </Para>
+      <DocTable caption={t('wsStreams.caption')} testId="open-api-streams">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>{t('wsStreams.cols.name')}</Table.ColumnHeader>
+            <Table.ColumnHeader>{t('wsStreams.cols.payload')}</Table.ColumnHeader>
+            <Table.ColumnHeader minW="18rem">{t('wsStreams.cols.sends')}</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {STREAMS.map((st) => (
+            <Table.Row key={st.id} verticalAlign="top" data-testid="open-api-stream">
+              <CodeCell>{st.name}</CodeCell>
+              <Table.Cell fontFamily="mono" textStyle="xs" whiteSpace="nowrap">
+                {st.payload}
+              </Table.Cell>
+              <Table.Cell>
+                <Rich text={t(`wsStreams.streams.${st.id}`)} />
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </DocTable>
+
+      <SubHeading>{t('wsStreams.framesTitle')}</SubHeading>
+      <Para>{t('wsStreams.framesP')}</Para>
+      <DocTable caption={t('wsStreams.framesCaption')} testId="open-api-stream-frames">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader minW="18rem">{t('wsStreams.framesCols.frame')}</Table.ColumnHeader>
+            <Table.ColumnHeader minW="12rem">{t('wsStreams.framesCols.answer')}</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {STREAM_FRAMES.map((f) => (
+            <Table.Row key={f.frame} verticalAlign="top">
+              <FrameCell>{f.frame}</FrameCell>
+              <FrameCell>{f.answer}</FrameCell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </DocTable>
+      <Bullets items={['framesCombined', 'framesErrors'].map((k) => t(`wsStreams.${k}`))} />
+
+      <SubHeading>{t('wsStreams.bookTitle')}</SubHeading>
+      <Para>{t('wsStreams.bookP')}</Para>
+      <Steps items={['s1', 's2', 's3', 's4', 's5'].map((k) => t(`wsStreams.book.${k}`))} />
+      <Para>{t('wsStreams.bookNote')}</Para>
+      <Para>{t('wsStreams.keepAlive')}</Para>
+    </Section>
+  )
+}
+
+/** The WebSocket API: URL, request and answer, methods, signing and session.logon. */
+function WsApiSection({ t, origin, ws }: { t: TranslateFn; origin: string; ws: string }) {
+  const url = ws + WS_API_PATH
+  return (
+    <Section id="websocket-api" title={t('wsApi.title')} t={t}>
+      <Para>{t('wsApi.p1')}</Para>
+      <CodeBlock code={url} name={t('wsApi.urlName')} t={t} testId="open-api-ws-api-url" />
+
+      <SubHeading>{t('wsApi.requestTitle')}</SubHeading>
+      <Para>{t('wsApi.requestP')}</Para>
+      <DocTable caption={t('wsApi.exampleCaption')} testId="open-api-ws-api-frames">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader minW="16rem">{t('wsApi.exampleCols.request')}</Table.ColumnHeader>
+            <Table.ColumnHeader minW="20rem">{t('wsApi.exampleCols.answer')}</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {WS_API_EXAMPLES.map((f) => (
+            <Table.Row key={f.request} verticalAlign="top">
+              <FrameCell>{f.request}</FrameCell>
+              <FrameCell>{f.answer}</FrameCell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </DocTable>
+      <Bullets
+        items={['id', 'errors', 'rateLimits', 'weight'].map((k) =>
+          t(`wsApi.items.${k}`, { url, max: WS_API_IN_FLIGHT }),
+        )}
+      />
+
+      <SubHeading>{t('wsApi.methodsTitle')}</SubHeading>
+      <Para>{t('wsApi.methodsP')}</Para>
+      <DocTable caption={t('wsApi.methodsCaption')} testId="open-api-ws-api-methods">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>{t('wsApi.methodsCols.method')}</Table.ColumnHeader>
+            <Table.ColumnHeader>{t('wsApi.methodsCols.endpoint')}</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">{t('wsApi.methodsCols.weight')}</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {WS_API_METHODS.map((m) => (
+            <Table.Row key={m.name} data-testid="open-api-ws-api-method">
+              <CodeCell>{m.name}</CodeCell>
+              <Table.Cell whiteSpace="nowrap">
+                <HStack gap="2">
+                  <MethodBadge method={m.method} />
+                  <Text as="span" fontFamily="mono">
+                    {m.path}
+                  </Text>
+                </HStack>
+              </Table.Cell>
+              <Table.Cell textAlign="end" whiteSpace="nowrap" fontVariantNumeric="tabular-nums">
+                {mirroredEndpoint(m)?.weight}
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </DocTable>
+
+      <SubHeading>{t('wsApi.sessionTitle')}</SubHeading>
+      <DocTable caption={t('wsApi.sessionTitle')} testId="open-api-ws-api-session">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>{t('wsApi.methodsCols.method')}</Table.ColumnHeader>
+            <Table.ColumnHeader minW="18rem">{t('wsApi.sessionCols.does')}</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">{t('wsApi.methodsCols.weight')}</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {WS_SESSION_METHODS.map((m) => (
+            <Table.Row key={m.name} verticalAlign="top" data-testid="open-api-ws-api-method">
+              <CodeCell>{m.name}</CodeCell>
+              <Table.Cell>
+                <Rich text={t(`wsApi.session.${m.id}`)} />
+              </Table.Cell>
+              <Table.Cell textAlign="end" fontVariantNumeric="tabular-nums">
+                {WS_SESSION_WEIGHT}
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </DocTable>
+
+      <SubHeading>{t('wsApi.signingTitle')}</SubHeading>
+      <Steps items={['s1', 's2', 's3', 's4'].map((k) => t(`wsApi.signing.${k}`))} />
+      <Para>{t('wsApi.signingChecks')}</Para>
+      <CodeBlock code={wsApiExample(origin)} name={t('wsApi.exampleName')} t={t} testId="open-api-example-ws-api" />
+      <Para>{t('wsApi.exampleNote')}</Para>
+
+      <SubHeading>{t('wsApi.logonTitle')}</SubHeading>
+      <Para>{t('wsApi.logon.p1')}</Para>
+      <Para>{t('wsApi.logon.p2')}</Para>
+    </Section>
+  )
+}
+
+/** User data: the two ways to receive it, the events, executionReport and CCXT Pro. */
+function UserDataSection({ t, origin, ws }: { t: TranslateFn; origin: string; ws: string }) {
+  return (
+    <Section id="user-data" title={t('userData.title')} t={t}>
+      <Para>{t('userData.p1')}</Para>
+
+      <SubHeading>{t('userData.wsApiTitle')}</SubHeading>
+      <Para>{t('userData.wsApi')}</Para>
+
+      <SubHeading>{t('userData.listenTitle')}</SubHeading>
+      <Steps items={['open', 'connect', 'keep'].map((k) => t(`userData.listen.${k}`, { ws }))} />
+      <Para>{t('userData.listen.unknown')}</Para>
+
+      <SubHeading>{t('userData.eventsTitle')}</SubHeading>
+      <DocTable caption={t('userData.eventsTitle')} testId="open-api-user-events">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>{t('userData.eventsCols.event')}</Table.ColumnHeader>
+            <Table.ColumnHeader minW="18rem">{t('userData.eventsCols.when')}</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {USER_EVENTS.map((e) => (
+            <Table.Row key={e} verticalAlign="top">
+              <CodeCell>{e}</CodeCell>
+              <Table.Cell>
+                <Rich text={t(`userData.events.${e}`)} />
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </DocTable>
+      <Para>{t('userData.eventsNote')}</Para>
+
+      <SubHeading>{t('userData.execTitle')}</SubHeading>
+      <Para>{t('userData.execP')}</Para>
+      <DocTable caption={t('userData.execCaption')} testId="open-api-execution-types">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>{t('userData.execCols.type')}</Table.ColumnHeader>
+            <Table.ColumnHeader minW="18rem">{t('userData.execCols.meaning')}</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {EXECUTION_TYPES.map((x) => (
+            <Table.Row key={x} verticalAlign="top">
+              <CodeCell>{x}</CodeCell>
+              <Table.Cell>
+                <Rich text={t(`userData.exec.${x}`)} />
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </DocTable>
+      <DocTable caption={t('userData.fieldsCaption')} testId="open-api-execution-fields">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>{t('userData.fieldsCols.field')}</Table.ColumnHeader>
+            <Table.ColumnHeader minW="18rem">{t('userData.fieldsCols.meaning')}</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {EXECUTION_FIELDS.map((f) => (
+            <Table.Row key={f.field} verticalAlign="top">
+              <CodeCell>{f.field}</CodeCell>
+              <Table.Cell>
+                <Rich text={t(`userData.fields.${f.id}`)} />
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </DocTable>
+      <CodeBlock
+        code={EXECUTION_REPORT_EXAMPLE}
+        name={t('userData.exampleName')}
+        t={t}
+        testId="open-api-example-execution-report"
+      />
+
+      <SubHeading>{t('userData.ccxtTitle')}</SubHeading>
+      <Para>{t('userData.ccxtP', { ws })}</Para>
+      <CodeBlock code={ccxtProExample(origin)} name={t('userData.ccxtName')} t={t} testId="open-api-example-ccxt-pro" />
+    </Section>
+  )
+}
+
 /** The page for React.lazy, once the texts of the language in use are loaded. */
 export async function loadOpenApiPage(): Promise<{ default: ComponentType }> {
   await loadOpenApiTextsFor(getLanguage())
@@ -301,6 +615,7 @@ export function OpenApiPage() {
   const { t } = useOpenApiTexts()
   const resolve = useLinkResolver()
   const origin = window.location.origin
+  const ws = wsOrigin(origin)
   const title = (key: SectionKey) => t(`${key}.title`)
 
   // A link to a section (/en_US/api#signing) arrives before this lazily
@@ -493,8 +808,14 @@ export function OpenApiPage() {
             <Para>{t('withdrawals.p3')}</Para>
           </Section>
 
+          <StreamsSection t={t} ws={ws} />
+          <WsApiSection t={t} origin={origin} ws={ws} />
+          <UserDataSection t={t} origin={origin} ws={ws} />
+
           <Section id="limits" title={title('limits')} t={t}>
-            <Bullets items={['weight', 'header', 'over', 'ban', 'advice'].map((k) => t(`limits.items.${k}`))} />
+            <Bullets
+              items={['weight', 'header', 'over', 'ban', 'orders', 'webSocket', 'advice'].map((k) => t(`limits.items.${k}`))}
+            />
           </Section>
 
           <Section id="errors" title={title('errors')} t={t}>
