@@ -1,6 +1,8 @@
 // Package fntest holds what the Lambda functions' handler tests share: a
 // fresh table on DynamoDB Local, a recording notifier, the recorded API Gateway events of events/samples with
-// their placeholders filled, and a call helper that decodes the envelope.
+// their placeholders filled, a call helper that decodes the envelope, the
+// engine task's endpoint, API keys made on a table (APIKeys) and the
+// DynamoDB stream records of store changes (StreamEvent).
 // It is imported by tests only.
 package fntest
 
@@ -90,14 +92,8 @@ func (r *Recorder) LastCode(to string) string {
 // headers; an unfilled placeholder in the body fails the test.
 func SampleEvent(t testing.TB, name string, fill map[string]string) events.APIGatewayV2HTTPRequest {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ev events.APIGatewayV2HTTPRequest
-	if err := json.Unmarshal(b, &ev); err != nil {
-		t.Fatal(err)
-	}
+	readSample(t, name, &ev)
 	for k, v := range fill {
 		ph := "{{" + k + "}}"
 		ev.Body = strings.ReplaceAll(ev.Body, ph, v)
@@ -200,4 +196,25 @@ func Engine(t testing.TB, d *platform.Deps) *spot.Runtime {
 func UseEngine(d *platform.Deps) {
 	d.EngineRemote = platform.NewRemoteEngine(d.Store, d.Coins, EngineKey)
 	d.EngineKey = EngineKey
+}
+
+// WebSocketEvent reads a recorded WebSocket API event of events/samples
+// (as a function's test, two directories below the repository, sees it).
+func WebSocketEvent(t testing.TB, name string) events.APIGatewayWebsocketProxyRequest {
+	t.Helper()
+	var ev events.APIGatewayWebsocketProxyRequest
+	readSample(t, name, &ev)
+	return ev
+}
+
+// readSample decodes a recorded event of events/samples into ev.
+func readSample(t testing.TB, name string, ev any) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, ev); err != nil {
+		t.Fatal(err)
+	}
 }

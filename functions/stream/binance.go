@@ -9,8 +9,10 @@ import (
 	"tenger/internal/apikey"
 	"tenger/internal/binance"
 	"tenger/internal/binance/wsapiaws"
+	"tenger/internal/platform"
 	"tenger/internal/push"
 	"tenger/internal/push/apigw"
+	"tenger/internal/spot"
 	"tenger/internal/store"
 )
 
@@ -27,6 +29,18 @@ type binanceFanout struct {
 	// keyOwner is the user of a live API key ("" when it is gone).
 	keyOwner func(ctx context.Context, apiKey string) (string, error)
 	now      func() time.Time
+}
+
+// newBinanceFanout is the Binance delivery the stream function runs over
+// d: nil without the WebSocket API's endpoint ($BINANCE_WS_ENDPOINT). The
+// events read orders and fills straight from the table (spot.Reader): the
+// function has no engine, and needs none.
+func newBinanceFanout(d *platform.Deps) *binanceFanout {
+	if d.BinancePush == nil {
+		return nil
+	}
+	return &binanceFanout{st: d.Store, fan: d.BinancePush, now: d.Now, keyOwner: apiKeyOwner(d.Store),
+		events: binance.NewUserEvents(d.Markets, spot.Reader{Store: d.Store}, d.Log.With().Str("service", "binance").Logger())}
 }
 
 // binanceBatch is a stream batch's lookups: each user's subscribers and

@@ -19,7 +19,6 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"tenger/internal/awslambda"
-	"tenger/internal/binance"
 	"tenger/internal/platform"
 	"tenger/internal/push/apigw"
 	"tenger/internal/userfeed"
@@ -40,10 +39,7 @@ func main() {
 		log.Fatal().Msg("start: the pusher is not the API Gateway adapter")
 	}
 	f := fanout{pusher: fan, conns: fan.UserConnections, users: userfeed.New(d.Markets)}
-	if d.BinancePush != nil {
-		// The Binance-compatible WebSocket API's user data subscribers.
-		f.binance = &binanceFanout{st: d.Store, fan: d.BinancePush, now: d.Now, keyOwner: apiKeyOwner(d.Store),
-			events: binance.NewUserEvents(d.Markets, d.Spot(), log.With().Str("service", "binance").Logger())}
-	}
+	// The Binance-compatible WebSocket API's user data subscribers.
+	f.binance = newBinanceFanout(d)
 	lambda.Start(f.handler(rt))
 }

@@ -9,12 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"tenger/internal/push/apigw/apigwtest"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi"
-	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi/types"
 	"github.com/rs/zerolog"
 
 	"tenger/functions/fntest"
@@ -23,46 +22,6 @@ import (
 	"tenger/internal/store/embedded"
 	"tenger/internal/userfeed"
 )
-
-// mgmt records posts; connections listed in gone answer GoneException, as
-// API Gateway does for a client that went away without $disconnect, and a
-// post for which failIf holds fails as a throttled call does.
-type mgmt struct {
-	mu       sync.Mutex
-	posts    map[string][]string
-	attempts map[string]int
-	gone     map[string]bool
-	failIf   func(data string) bool
-}
-
-func newMgmt() *mgmt {
-	return &mgmt{posts: map[string][]string{}, attempts: map[string]int{}, gone: map[string]bool{}}
-}
-
-func (m *mgmt) PostToConnection(_ context.Context, in *apigatewaymanagementapi.PostToConnectionInput, _ ...func(*apigatewaymanagementapi.Options)) (*apigatewaymanagementapi.PostToConnectionOutput, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.attempts[*in.ConnectionId]++
-	if m.failIf != nil && m.failIf(string(in.Data)) {
-		return nil, errors.New("TooManyRequestsException: throttled")
-	}
-	if m.gone[*in.ConnectionId] {
-		return nil, &types.GoneException{Message: new(string)}
-	}
-	m.posts[*in.ConnectionId] = append(m.posts[*in.ConnectionId], string(in.Data))
-	return &apigatewaymanagementapi.PostToConnectionOutput{}, nil
-}
-
-func (m *mgmt) DeleteConnection(context.Context, *apigatewaymanagementapi.DeleteConnectionInput, ...func(*apigatewaymanagementapi.Options)) (*apigatewaymanagementapi.DeleteConnectionOutput, error) {
-	return &apigatewaymanagementapi.DeleteConnectionOutput{}, nil
-}
-
-// reset forgets the posts and attempts seen so far.
-func (m *mgmt) reset() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.posts, m.attempts = map[string][]string{}, map[string]int{}
-}
 
 // counting is the table as the stream function and the push adapter see
 // it: it counts the lookups of each user's connections (queries of the
@@ -184,10 +143,10 @@ func TestStreamTradeBatch(t *testing.T) {
 	defer cancel()
 	ddb := fntest.Table(t, "stream-fn")
 	st := newCounting(ddb)
-	api := newMgmt()
+	api := apigwtest.New()
 	fan := apigw.New(st, api, apigw.Options{Logger: zerolog.Nop()})
 	connect(t, ctx, fan, map[string]string{"taker-tab-1": "10000001", "taker-tab-2": "10000001", "taker-gone": "10000001", "anonymous": ""})
-	api.gone["taker-gone"] = true
+	api.Gone["taker-gone"] = true
 
 	ev := loadBatch(t, "ddb_stream_batch.json")
 	h := streamHandler(fan)
@@ -196,37 +155,37 @@ func TestStreamTradeBatch(t *testing.T) {
 		t.Fatalf("batch: %+v %v", resp, err)
 	}
 	for _, c := range []string{"taker-tab-1", "taker-tab-2"} {
-		if got := whats(t, api.posts[c]); strings.Join(got, "\n") != strings.Join(takerSees, "\n") {
+		if got := whats(t, api.Posts[c]); strings.Join(got, "\n") != strings.Join(takerSees, "\n") {
 			t.Errorf("%s got\n%s\nwant\n%s", c, strings.Join(got, "\n"), strings.Join(takerSees, "\n"))
 		}
 	}
-	if got := api.attempts["taker-gone"]; got != 1 {
+	if got := api.Attempts["taker-gone"]; got != 1 {
 		t.Errorf("the gone connection was tried %d times, want once", got)
 	}
 	if _, err := ddb.Get(ctx, store.Key{PK: "WSCONN#taker-gone", SK: "META"}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the gone connection was not forgotten: %v", err)
 	}
-	if n := api.attempts["anonymous"]; n != 0 {
+	if n := api.Attempts["anonymous"]; n != 0 {
 		t.Errorf("the anonymous connection got %d posts", n)
 	}
 	if got := st.counts(); len(got) != 2 || got["10000001"] != 1 || got["10000002"] != 1 {
 		t.Errorf("connection lookups per user = %v, want one for each of the two users", got)
 	}
-	if n := len(api.attempts); n != 3 {
-		t.Errorf("posts went to %v, want the taker's three connections only", api.attempts)
+	if n := len(api.Attempts); n != 3 {
+		t.Errorf("posts went to %v, want the taker's three connections only", api.Attempts)
 	}
 
 	// A post that fails (not a gone client) fails the batch at its record,
 	// the taker's trade (record 11): everything before it was delivered,
 	// nothing after it was.
-	api.reset()
-	api.failIf = func(data string) bool { return strings.Contains(data, `"event":"trade"`) }
+	api.Reset()
+	api.FailIf = func(data string) bool { return strings.Contains(data, `"event":"trade"`) }
 	resp, _ = h(ctx, ev)
 	if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != ev.Records[11].Change.SequenceNumber {
 		t.Errorf("failures = %+v, want the taker's trade record %s", resp.BatchItemFailures, ev.Records[11].Change.SequenceNumber)
 	}
 	for _, c := range []string{"taker-tab-1", "taker-tab-2"} {
-		if got := whats(t, api.posts[c]); strings.Join(got, "\n") != strings.Join(takerSees[:5], "\n") {
+		if got := whats(t, api.Posts[c]); strings.Join(got, "\n") != strings.Join(takerSees[:5], "\n") {
 			t.Errorf("%s got %q before the failure, want %q", c, got, takerSees[:5])
 		}
 	}
@@ -248,7 +207,7 @@ func TestStreamLookupFailure(t *testing.T) {
 	}
 	defer emb.Close()
 	st := newCounting(emb)
-	api := newMgmt()
+	api := apigwtest.New()
 	fan := apigw.New(st, api, apigw.Options{Logger: zerolog.Nop()})
 	connect(t, ctx, fan, map[string]string{"taker-tab": "10000001", "maker-tab": "10000002"})
 	st.fail["10000002"] = true
@@ -258,10 +217,10 @@ func TestStreamLookupFailure(t *testing.T) {
 	if err != nil || len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != ev.Records[6].Change.SequenceNumber {
 		t.Fatalf("batch: %+v %v, want a failure at the maker's first record %s", resp, err, ev.Records[6].Change.SequenceNumber)
 	}
-	if got := whats(t, api.posts["taker-tab"]); strings.Join(got, "\n") != strings.Join(takerSees[:4], "\n") {
+	if got := whats(t, api.Posts["taker-tab"]); strings.Join(got, "\n") != strings.Join(takerSees[:4], "\n") {
 		t.Errorf("the taker got %q, want %q", got, takerSees[:4])
 	}
-	if n := len(api.posts["maker-tab"]); n != 0 {
+	if n := len(api.Posts["maker-tab"]); n != 0 {
 		t.Errorf("the maker got %d messages", n)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"tenger/internal/push/apigw/apigwtest"
 	"testing"
 	"time"
 
@@ -35,7 +36,7 @@ func TestStreamUserUpdates(t *testing.T) {
 	}
 	defer st.Close()
 	cst := newCounting(st)
-	api := newMgmt()
+	api := apigwtest.New()
 	fan := apigw.New(cst, api, apigw.Options{Logger: zerolog.Nop()})
 	bind := map[string]string{"owner-tab-1": "10000001", "owner-tab-2": "10000001", "other-tab": "10000002", "third-tab": "10000003"}
 	for _, c := range []string{"owner-tab-1", "owner-tab-2", "other-tab", "third-tab", "anonymous"} {
@@ -58,7 +59,7 @@ func TestStreamUserUpdates(t *testing.T) {
 
 	decode := func(conn string) []pushed {
 		var out []pushed
-		for _, p := range api.posts[conn] {
+		for _, p := range api.Posts[conn] {
 			var m pushed
 			if err := json.Unmarshal([]byte(p), &m); err != nil {
 				t.Fatalf("%s got %q: %v", conn, p, err)
@@ -70,7 +71,7 @@ func TestStreamUserUpdates(t *testing.T) {
 	for _, conn := range []string{"owner-tab-1", "owner-tab-2"} {
 		got := decode(conn)
 		if len(got) != 3 {
-			t.Fatalf("%s got %d messages, want 3: %q", conn, len(got), api.posts[conn])
+			t.Fatalf("%s got %d messages, want 3: %q", conn, len(got), api.Posts[conn])
 		}
 		if m := got[0]; m.Channel != userfeed.ChannelBalances || m.TS != 1795252400000 || m.Data["coin"] != "USDT" ||
 			m.Data["account"] != "spot" || m.Data["normal"] != "760" || m.Data["lock"] != "240" || m.Data["total"] != "1000" {
@@ -87,11 +88,11 @@ func TestStreamUserUpdates(t *testing.T) {
 	}
 	other := decode("other-tab")
 	if len(other) != 1 || other[0].Channel != userfeed.ChannelBalances || other[0].Data["coin"] != "BTC" || other[0].Data["lock"] != "0.01" {
-		t.Errorf("the other user got %q, want only their BTC hold", api.posts["other-tab"])
+		t.Errorf("the other user got %q, want only their BTC hold", api.Posts["other-tab"])
 	}
 	for _, conn := range []string{"third-tab", "anonymous"} {
-		if len(api.posts[conn]) != 0 {
-			t.Errorf("%s got %q, want nothing", conn, api.posts[conn])
+		if len(api.Posts[conn]) != 0 {
+			t.Errorf("%s got %q, want nothing", conn, api.Posts[conn])
 		}
 	}
 
@@ -100,7 +101,7 @@ func TestStreamUserUpdates(t *testing.T) {
 	if got := cst.counts(); len(got) != 2 || got["10000001"] != 1 || got["10000002"] != 1 {
 		t.Errorf("connection lookups per user = %v, want one for each user with a message", got)
 	}
-	api.failIf = func(string) bool { return true }
+	api.FailIf = func(string) bool { return true }
 	resp, _ = h(ctx, ev)
 	if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != ev.Records[1].Change.SequenceNumber {
 		t.Errorf("failures = %+v, want the owner's balance record", resp.BatchItemFailures)

@@ -9,25 +9,11 @@
 package main
 
 import (
-	"context"
-	"os"
-
-	"github.com/aws/aws-lambda-go/lambda"
-
+	"tenger/functions/internal/httpfn"
 	"tenger/internal/awslambda"
 	"tenger/internal/platform"
 )
 
 func main() {
-	rt := awslambda.NewRuntime("ws", os.Stdout)
-	log := rt.Logger()
-	d, err := platform.NewAWS(context.Background(), log)
-	if err != nil {
-		log.Fatal().Err(err).Msg("start")
-	}
-	c, err := newConnections(d)
-	if err != nil {
-		log.Fatal().Err(err).Msg("start")
-	}
-	lambda.Start(rt.WebSocket(c))
+	httpfn.ServeWebSocket("ws", func(d *platform.Deps) (awslambda.WebSocketHandler, error) { return newConnections(d) })
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"tenger/internal/push/apigw/apigwtest"
 	"testing"
 	"time"
 
@@ -33,7 +34,7 @@ func TestNewConnectionsNeedsPushAndTheEngine(t *testing.T) {
 	if _, err := newConnections(&platform.Deps{}); !errors.Is(err, errNoPush) {
 		t.Fatalf("without WS_ENDPOINT: %v", err)
 	}
-	fan := apigw.New(nil, &mgmt{posts: map[string][]string{}}, apigw.Options{})
+	fan := apigw.New(nil, apigwtest.New(), apigw.Options{})
 	if _, err := newConnections(&platform.Deps{Push: fan}); !errors.Is(err, platform.ErrNoEngine) {
 		t.Fatalf("without the engine: %v", err)
 	}
@@ -62,7 +63,7 @@ func TestOrderEntryFromSamples(t *testing.T) {
 	d := &platform.Deps{Store: st, Notify: box, Log: zerolog.Nop(), Now: time.Now, Coins: cc,
 		Markets: markets.Defaults(), Config: platform.Config{Stage: "test", SecureCookies: true}}
 	eng := fntest.Engine(t, d)
-	api := &mgmt{posts: map[string][]string{}}
+	api := apigwtest.New()
 	d.Push = apigw.New(st, api, apigw.Options{Auth: platform.PushAuth(d.Auth()), Logger: zerolog.Nop()})
 	c, err := newConnections(d)
 	if err != nil {
@@ -111,31 +112,31 @@ func TestOrderEntryFromSamples(t *testing.T) {
 	}
 
 	const conn = "Ab1CdEfGhIjKlM="
-	if resp, err := h(ctx, wsEvent(t, "ws_connect.json")); err != nil || resp.StatusCode != 200 {
+	if resp, err := h(ctx, fntest.WebSocketEvent(t, "ws_connect.json")); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("$connect: %+v %v", resp, err)
 	}
 	send := func(ev events.APIGatewayWebsocketProxyRequest) httpapi.WSAnswer {
 		t.Helper()
-		before := len(api.posts[conn])
+		before := len(api.Posts[conn])
 		if resp, err := h(ctx, ev); err != nil || resp.StatusCode != 200 {
 			t.Fatalf("$default %s: %+v %v", ev.Body, resp, err)
 		}
-		if len(api.posts[conn]) != before+1 {
-			t.Fatalf("$default %s: %d answers posted", ev.Body, len(api.posts[conn])-before)
+		if len(api.Posts[conn]) != before+1 {
+			t.Fatalf("$default %s: %d answers posted", ev.Body, len(api.Posts[conn])-before)
 		}
 		var a httpapi.WSAnswer
-		if err := json.Unmarshal([]byte(api.posts[conn][before]), &a); err != nil {
-			t.Fatalf("answer %s: %v", api.posts[conn][before], err)
+		if err := json.Unmarshal([]byte(api.Posts[conn][before]), &a); err != nil {
+			t.Fatalf("answer %s: %v", api.Posts[conn][before], err)
 		}
 		return a
 	}
 	place := func(id, price, clientOrderID string) events.APIGatewayWebsocketProxyRequest {
-		ev := wsEvent(t, "ws_default_order_place.json")
+		ev := fntest.WebSocketEvent(t, "ws_default_order_place.json")
 		ev.Body = strings.NewReplacer("{{id}}", id, "{{price}}", price, "{{volume}}", "0.01", "{{clientOrderId}}", clientOrderID).Replace(ev.Body)
 		return ev
 	}
 	frame := func(body string) events.APIGatewayWebsocketProxyRequest {
-		ev := wsEvent(t, "ws_default_order_place.json")
+		ev := fntest.WebSocketEvent(t, "ws_default_order_place.json")
 		ev.Body = body
 		return ev
 	}
@@ -143,10 +144,10 @@ func TestOrderEntryFromSamples(t *testing.T) {
 	if a := send(place("before-auth", "50000", "ws-fn-1")); a.Code != apperr.CodeNotSignedIn || string(a.ID) != `"before-auth"` {
 		t.Fatalf("before auth: %+v", a)
 	}
-	auth := wsEvent(t, "ws_default_auth.json")
+	auth := fntest.WebSocketEvent(t, "ws_default_auth.json")
 	auth.Body = strings.ReplaceAll(auth.Body, "{{token}}", tok)
-	if resp, err := h(ctx, auth); err != nil || resp.StatusCode != 200 || !strings.Contains(api.posts[conn][len(api.posts[conn])-1], `"status":"ok"`) {
-		t.Fatalf("auth: %+v %v %v", resp, err, api.posts[conn])
+	if resp, err := h(ctx, auth); err != nil || resp.StatusCode != 200 || !strings.Contains(api.Posts[conn][len(api.Posts[conn])-1], `"status":"ok"`) {
+		t.Fatalf("auth: %+v %v %v", resp, err, api.Posts[conn])
 	}
 
 	// Place: 0.01 BTC at 50000 holds 500 USDT.
@@ -204,12 +205,12 @@ func TestOrderEntryFromSamples(t *testing.T) {
 	}
 
 	// After $disconnect a request is nobody's: no answer, no failure.
-	if resp, err := h(ctx, wsEvent(t, "ws_disconnect.json")); err != nil || resp.StatusCode != 200 {
+	if resp, err := h(ctx, fntest.WebSocketEvent(t, "ws_disconnect.json")); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("$disconnect: %+v %v", resp, err)
 	}
-	before := len(api.posts[conn])
-	if resp, err := h(ctx, place("gone", "50000", "ws-fn-4")); err != nil || resp.StatusCode != 200 || len(api.posts[conn]) != before {
-		t.Fatalf("request after $disconnect: %+v %v, %d answers", resp, err, len(api.posts[conn])-before)
+	before := len(api.Posts[conn])
+	if resp, err := h(ctx, place("gone", "50000", "ws-fn-4")); err != nil || resp.StatusCode != 200 || len(api.Posts[conn]) != before {
+		t.Fatalf("request after $disconnect: %+v %v, %d answers", resp, err, len(api.Posts[conn])-before)
 	}
 	// Neither the refused request nor the one after $disconnect placed an
 	// order.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"strings"
+	"tenger/functions/fntest"
+	"tenger/internal/push/apigw/apigwtest"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -26,7 +28,7 @@ func TestAuthFrameBindsPrivateUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	api := &mgmt{posts: map[string][]string{}}
+	api := apigwtest.New()
 	sessions := map[string]string{"session-of-alice": "10000001", "session-of-bob": "10000002"}
 	fan := apigw.New(st, api, apigw.Options{Logger: zerolog.Nop(), Auth: func(_ context.Context, tok string) (string, string, bool) {
 		u, ok := sessions[tok]
@@ -35,24 +37,24 @@ func TestAuthFrameBindsPrivateUpdates(t *testing.T) {
 	h := awslambda.NewRuntime("ws", io.Discard).WebSocket(connections{fanout: fan})
 
 	const conn = "Ab1CdEfGhIjKlM="
-	if resp, err := h(ctx, wsEvent(t, "ws_connect.json")); err != nil || resp.StatusCode != 200 {
+	if resp, err := h(ctx, fntest.WebSocketEvent(t, "ws_connect.json")); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("$connect: %+v %v", resp, err)
 	}
 	frame := func(body string) string {
 		t.Helper()
-		ev := wsEvent(t, "ws_default_auth.json")
+		ev := fntest.WebSocketEvent(t, "ws_default_auth.json")
 		ev.Body = body
-		before := len(api.posts[conn])
+		before := len(api.Posts[conn])
 		if resp, err := h(ctx, ev); err != nil || resp.StatusCode != 200 {
 			t.Fatalf("$default %s: %+v %v", body, resp, err)
 		}
-		if len(api.posts[conn]) != before+1 {
-			t.Fatalf("$default %s: %d replies", body, len(api.posts[conn])-before)
+		if len(api.Posts[conn]) != before+1 {
+			t.Fatalf("$default %s: %d replies", body, len(api.Posts[conn])-before)
 		}
-		return api.posts[conn][before]
+		return api.Posts[conn][before]
 	}
 
-	forged := wsEvent(t, "ws_default_auth.json")
+	forged := fntest.WebSocketEvent(t, "ws_default_auth.json")
 	forged.Body = strings.ReplaceAll(forged.Body, "{{token}}", "forged")
 	if reply := frame(forged.Body); !strings.Contains(reply, `"event_rep":"auth"`) || !strings.Contains(reply, `"status":"error"`) {
 		t.Fatalf("forged token reply %s", reply)
@@ -61,7 +63,7 @@ func TestAuthFrameBindsPrivateUpdates(t *testing.T) {
 		t.Fatalf("a forged token bound the connection: %d %v", n, err)
 	}
 
-	auth := wsEvent(t, "ws_default_auth.json")
+	auth := fntest.WebSocketEvent(t, "ws_default_auth.json")
 	auth.Body = strings.ReplaceAll(auth.Body, "{{token}}", "session-of-alice")
 	if reply := frame(auth.Body); !strings.Contains(reply, `"status":"ok"`) {
 		t.Fatalf("auth reply %s", reply)
@@ -75,7 +77,7 @@ func TestAuthFrameBindsPrivateUpdates(t *testing.T) {
 	if n, err := fan.PublishUser(ctx, "10000002", []byte(`{"channel":"user_orders","data":{"order_id":"2"}}`)); err != nil || n != 0 {
 		t.Fatalf("bob's update reached %d connections (%v), want 0", n, err)
 	}
-	if last := api.posts[conn][len(api.posts[conn])-1]; !strings.Contains(last, `"order_id":"1"`) {
+	if last := api.Posts[conn][len(api.Posts[conn])-1]; !strings.Contains(last, `"order_id":"1"`) {
 		t.Fatalf("connection got %s last", last)
 	}
 }

@@ -102,22 +102,8 @@ func frame(id, method string, in map[string]any, k *apikey.Created) string {
 	return string(b)
 }
 
-type wsAnswer struct {
-	ID     string          `json:"id"`
-	Status int             `json:"status"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Code int    `json:"code"`
-		Msg  string `json:"msg"`
-	} `json:"error"`
-	RateLimits []struct {
-		RateLimitType string `json:"rateLimitType"`
-		Interval      string `json:"interval"`
-		IntervalNum   int    `json:"intervalNum"`
-		Limit         int    `json:"limit"`
-		Count         int    `json:"count"`
-	} `json:"rateLimits"`
-}
+// wsAnswer is an answer as the tests read it.
+type wsAnswer = WSAnswer
 
 func parseAnswer(t *testing.T, s string) wsAnswer {
 	t.Helper()

@@ -297,11 +297,22 @@ func rawFingerprint(r PlaceRequest) string {
 
 // GetOrder reads one order of the user.
 func (s *Service) GetOrder(ctx context.Context, uid, orderID string) (Order, error) {
+	return Reader{Store: s.st}.GetOrder(ctx, uid, orderID)
+}
+
+// Reader reads orders and their fills straight from the store, without
+// the engine: for readers of the change feed (the stream function's
+// Binance-compatible user data events) that place nothing. The Service
+// reads through it.
+type Reader struct{ Store store.Store }
+
+// GetOrder reads one order of the user.
+func (r Reader) GetOrder(ctx context.Context, uid, orderID string) (Order, error) {
 	id, err := parseOrderID(orderID)
 	if err != nil {
 		return Order{}, err
 	}
-	it, err := s.st.Get(ctx, orderKey(id))
+	it, err := r.Store.Get(ctx, orderKey(id))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && it.Str("uid") != uid) {
 		return Order{}, apperr.New(apperr.CodeTradeOrderNotFound)
 	}
@@ -574,14 +585,19 @@ func (s *Service) SearchTrades(ctx context.Context, uid string, f OrderFilter) (
 
 // OrderTrades lists the fills of one of the user's orders, oldest first.
 func (s *Service) OrderTrades(ctx context.Context, uid, orderID string) ([]Trade, error) {
-	o, err := s.GetOrder(ctx, uid, orderID)
+	return Reader{Store: s.st}.OrderTrades(ctx, uid, orderID)
+}
+
+// OrderTrades lists the fills of one of the user's orders, oldest first.
+func (r Reader) OrderTrades(ctx context.Context, uid, orderID string) ([]Trade, error) {
+	o, err := r.GetOrder(ctx, uid, orderID)
 	if err != nil {
 		return nil, err
 	}
 	q := store.Query{PK: pkTrades + o.ID, Limit: 500}
 	var out []Trade
 	for {
-		page, err := s.st.Query(ctx, q)
+		page, err := r.Store.Query(ctx, q)
 		if err != nil {
 			return nil, err
 		}

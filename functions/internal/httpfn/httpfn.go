@@ -1,5 +1,6 @@
-// Package httpfn starts the Lambda functions behind the HTTP API: each
-// function's main names itself and gives the handler it serves.
+// Package httpfn starts the Lambda functions behind the HTTP API and the
+// WebSocket APIs: each function's main names itself and gives the handler
+// it serves.
 package httpfn
 
 import (
@@ -18,6 +19,19 @@ import (
 // API's payload v2 adapter. A failure to start is fatal: Lambda starts the
 // function again.
 func Serve(name string, build func(d *platform.Deps) (http.Handler, error)) {
+	rt, h := start(name, build)
+	lambda.Start(rt.HTTP(h))
+}
+
+// ServeWebSocket is Serve for a function behind a WebSocket API's
+// $connect, $disconnect and $default routes.
+func ServeWebSocket(name string, build func(d *platform.Deps) (awslambda.WebSocketHandler, error)) {
+	rt, h := start(name, build)
+	lambda.Start(rt.WebSocket(h))
+}
+
+// start builds the runtime, the platform and the handler, or stops.
+func start[H any](name string, build func(d *platform.Deps) (H, error)) (*awslambda.Runtime, H) {
 	rt := awslambda.NewRuntime(name, os.Stdout)
 	log := rt.Logger()
 	d, err := platform.NewAWS(context.Background(), log)
@@ -28,5 +42,5 @@ func Serve(name string, build func(d *platform.Deps) (http.Handler, error)) {
 	if err != nil {
 		log.Fatal().Err(err).Msg("start")
 	}
-	lambda.Start(rt.HTTP(h))
+	return rt, h
 }

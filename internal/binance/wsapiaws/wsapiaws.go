@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -137,7 +138,11 @@ func (c *Conn) IP() string { return c.ip }
 func (c *Conn) Send(ctx context.Context, frame []byte) { _ = c.fan.SendTo(ctx, c.id, frame) }
 
 // State implements binance.WSConn.
-func (c *Conn) State(context.Context) (binance.WSState, error) { return c.state, nil }
+func (c *Conn) State(context.Context) (binance.WSState, error) {
+	st := c.state
+	st.Subs = slices.Clone(c.state.Subs)
+	return st, nil
+}
 
 // LogOn implements binance.WSConn: a different key (or none) ends the
 // subscription the previous logon made.
@@ -149,11 +154,12 @@ func (c *Conn) LogOn(ctx context.Context, key apikey.Resolved, at time.Time) err
 		upd.Set("logonKey", key.APIKey).Set("logonAt", at.UnixMilli())
 	}
 	if key.APIKey != c.state.LogonKey {
-		for _, s := range c.subs {
+		for _, s := range slices.Clone(c.subs) {
 			if s.logon {
 				if err := c.st.Delete(ctx, c.subKey(s.id), nil); err != nil {
 					return err
 				}
+				c.forget(s.id)
 			}
 		}
 	}
@@ -203,15 +209,24 @@ func (c *Conn) Subscribe(ctx context.Context, key apikey.Resolved, logon bool) (
 // Unsubscribe implements binance.WSConn.
 func (c *Conn) Unsubscribe(ctx context.Context, id int64, all bool) (bool, error) {
 	found := false
-	for _, s := range c.subs {
+	for _, s := range slices.Clone(c.subs) {
 		if all || s.id == id {
 			found = true
 			if err := c.st.Delete(ctx, c.subKey(s.id), nil); err != nil {
 				return found, err
 			}
+			c.forget(s.id)
 		}
 	}
 	return found, nil
+}
+
+// forget drops an ended subscription from the state this frame read, so
+// what the frame answers next (session.logout's userDataStream, a new
+// Subscribe) does not count it.
+func (c *Conn) forget(id int64) {
+	c.subs = slices.DeleteFunc(c.subs, func(s sub) bool { return s.id == id })
+	c.state.Subs = slices.DeleteFunc(c.state.Subs, func(x int64) bool { return x == id })
 }
 
 // Subscriber is a connection listening to a user's events.

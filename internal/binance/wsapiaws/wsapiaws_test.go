@@ -3,11 +3,10 @@ package wsapiaws
 import (
 	"context"
 	"errors"
-	"sync"
+	"tenger/internal/push/apigw/apigwtest"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi"
 	"github.com/rs/zerolog"
 
 	"tenger/internal/apikey"
@@ -15,23 +14,6 @@ import (
 	"tenger/internal/store"
 	"tenger/internal/store/embedded"
 )
-
-// mgmt records PostToConnection calls.
-type mgmt struct {
-	mu    sync.Mutex
-	posts map[string][]string
-}
-
-func (m *mgmt) PostToConnection(_ context.Context, in *apigatewaymanagementapi.PostToConnectionInput, _ ...func(*apigatewaymanagementapi.Options)) (*apigatewaymanagementapi.PostToConnectionOutput, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.posts[*in.ConnectionId] = append(m.posts[*in.ConnectionId], string(in.Data))
-	return &apigatewaymanagementapi.PostToConnectionOutput{}, nil
-}
-
-func (m *mgmt) DeleteConnection(context.Context, *apigatewaymanagementapi.DeleteConnectionInput, ...func(*apigatewaymanagementapi.Options)) (*apigatewaymanagementapi.DeleteConnectionOutput, error) {
-	return &apigatewaymanagementapi.DeleteConnectionOutput{}, nil
-}
 
 func TestConnectionState(t *testing.T) {
 	ctx := context.Background()
@@ -42,7 +24,7 @@ func TestConnectionState(t *testing.T) {
 	defer st.Close()
 	clock := time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }
-	api := &mgmt{posts: map[string][]string{}}
+	api := apigwtest.New()
 	fan := apigw.New(st, api, apigw.Options{Namespace: Namespace, TTL: TTL, Logger: zerolog.Nop(), Now: now})
 	web := apigw.New(st, api, apigw.Options{Logger: zerolog.Nop(), Now: now})
 
@@ -106,6 +88,10 @@ func TestConnectionState(t *testing.T) {
 	if found, err := c.Unsubscribe(ctx, bobSub, false); !found || err != nil {
 		t.Fatalf("unsubscribe %v %v", found, err)
 	}
+	// The frame that logged off and unsubscribed sees it too.
+	if state, _ = c.State(ctx); state.LogonKey != "" || len(state.Subs) != 1 || state.Subs[0] != sigSub {
+		t.Fatalf("the same frame's state after logoff and unsubscribe %+v", state)
+	}
 	c, _ = Open(ctx, st, fan, "c1", now)
 	state, _ = c.State(ctx)
 	if state.LogonKey != "" || len(state.Subs) != 1 || state.Subs[0] != sigSub {
@@ -117,8 +103,8 @@ func TestConnectionState(t *testing.T) {
 
 	// Posting goes to the connection; $disconnect forgets everything.
 	c.Send(ctx, []byte(`{"id":1}`))
-	if len(api.posts["c1"]) != 1 {
-		t.Fatalf("posts %v", api.posts)
+	if len(api.Posts["c1"]) != 1 {
+		t.Fatalf("posts %v", api.Posts)
 	}
 	if err := fan.OnDisconnect(ctx, "c1"); err != nil {
 		t.Fatal(err)
