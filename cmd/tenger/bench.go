@@ -29,10 +29,11 @@ const defaultSettleTimeout = 5 * time.Minute
 // once no order has settled for that long.
 const stalledAfter = 5 * time.Second
 
-// defaultUsers is --users' default: with the WebSocket transport each
-// trader's connections receive all of its private updates, and the hub
-// drops a connection that has 256 messages waiting (a slow consumer), so
-// the updates of one engine batch must be spread over more traders.
+// defaultUsers is --users' default: with the ws transport each trader's
+// connections receive all of its private updates, and the hub drops a
+// connection that has 256 messages waiting (a slow consumer), so the
+// updates of one engine batch must be spread over more traders. The
+// binance-ws connections subscribe to no user data, so 8 do.
 func defaultUsers(transport string) int {
 	if transport == "ws" {
 		return 32
@@ -52,13 +53,14 @@ type benchFlags struct {
 	timeout     time.Duration
 	ceiling     bool
 	noopServer  string
-	// transport is "http" (the default when empty) or "ws".
+	// transport is "http" (the default when empty), "ws", "binance" or
+	// "binance-ws".
 	transport string
 	// rate is the offered orders a second over all connections (open
 	// loop); 0 sends each order as soon as a connection may (closed loop).
 	rate float64
 	// inflight bounds the WebSocket requests in flight per connection
-	// (0: defaultInflight).
+	// (ws and binance-ws; 0: defaultInflight).
 	inflight int
 	// json prints the report as one JSON object on the last line.
 	json bool
@@ -67,7 +69,13 @@ type benchFlags struct {
 	serverPID int
 }
 
-func (f benchFlags) ws() bool { return f.transport == "ws" }
+// ws reports a WebSocket transport: connections that each trade as one
+// trader, with requests pipelined on them.
+func (f benchFlags) ws() bool { return f.transport == "ws" || f.transport == "binance-ws" }
+
+// binance reports a transport of the Binance-compatible API: orders
+// signed with the traders' API keys.
+func (f benchFlags) binance() bool { return f.transport == "binance" || f.transport == "binance-ws" }
 
 // runBench is the end-to-end load generator: against a running
 // `tenger serve --dev` (best with --market-maker=false) it signs in (and,
@@ -94,19 +102,23 @@ func runBenchTo(args []string, out io.Writer) error {
 	fs.DurationVar(&f.timeout, "settle-timeout", defaultSettleTimeout, "how long to wait for matching and settlement")
 	fs.BoolVar(&f.ceiling, "ceiling", false, "measure the load generator's ceiling on this machine: the same order calls against a server that only answers them (no --target needed)")
 	fs.StringVar(&f.noopServer, "noop-server", "", "serve the no-op endpoint --ceiling measures against on this address and print it (--ceiling starts it itself)")
-	fs.StringVar(&f.transport, "transport", "http", "http: order/create calls over keep-alive connections; ws: order.place requests over signed-in /ws connections, pipelined; binance: signed POST /api/v3/order calls with API keys (HMAC-SHA256), over keep-alive connections")
+	fs.StringVar(&f.transport, "transport", "http", "http: order/create calls over keep-alive connections; ws: order.place requests over signed-in /ws connections, pipelined; binance: signed POST /api/v3/order calls with API keys (HMAC-SHA256), over keep-alive connections; binance-ws: signed order.place requests of Binance's WebSocket API (/ws-api/v3) with API keys, pipelined")
 	fs.Float64Var(&f.rate, "rate", 0, "offered orders per second over all connections, scheduled at fixed intervals (latency counts from each order's scheduled time); 0: as fast as answered")
-	fs.IntVar(&f.inflight, "inflight", defaultInflight, fmt.Sprintf("ws: requests in flight per connection (at most %d, the server's bound)", push.MaxInFlight))
+	fs.IntVar(&f.inflight, "inflight", defaultInflight, fmt.Sprintf("ws, binance-ws: requests in flight per connection (at most the server's bound: %d on ws, %d on binance-ws)", push.MaxInFlight, binanceWSMaxInFlight))
 	fs.BoolVar(&f.json, "json", false, "also print the figures as one JSON object on the last line")
 	fs.IntVar(&f.serverPID, "server-pid", 0, "the server process to read CPU time from (default: the process listening on --target's port, when local)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if f.transport != "http" && f.transport != "ws" && f.transport != "binance" {
-		return fmt.Errorf("bench: --transport is http, ws or binance, not %q", f.transport)
+	if f.transport != "http" && !f.ws() && !f.binance() {
+		return fmt.Errorf("bench: --transport is http, ws, binance or binance-ws, not %q", f.transport)
 	}
 	if f.inflight < 1 || f.inflight > push.MaxInFlight {
 		return fmt.Errorf("bench: --inflight must be 1 to %d", push.MaxInFlight)
+	}
+	if f.transport == "binance-ws" && f.inflight > binanceWSMaxInFlight {
+		return fmt.Errorf("bench: --inflight must be 1 to %d with --transport binance-ws (the server runs at most %d requests of a connection at once)",
+			binanceWSMaxInFlight, binanceWSMaxInFlight)
 	}
 	if f.rate < 0 {
 		return errors.New("bench: --rate must be ≥ 0")
@@ -121,6 +133,9 @@ func runBenchTo(args []string, out io.Writer) error {
 		return errors.New("bench: users must be an even number ≥ 2, orders ≥ 2, concurrency ≥ 1")
 	}
 	if f.ceiling {
+		if f.binance() {
+			return errors.New("bench: --ceiling measures the http and ws transports (a no-op server does not check signatures)")
+		}
 		exe, err := os.Executable()
 		if err != nil {
 			return err
@@ -136,7 +151,7 @@ func runBenchTo(args []string, out io.Writer) error {
 		return nil
 	}
 	if f.ws() && f.concurrency < 2 {
-		return errors.New("bench: --transport ws needs --concurrency ≥ 2 (a connection trades as one trader: buyers and sellers need their own)")
+		return fmt.Errorf("bench: --transport %s needs --concurrency ≥ 2 (a connection trades as one trader: buyers and sellers need their own)", f.transport)
 	}
 	rep, err := bench(context.Background(), f, out)
 	if err != nil {
@@ -222,9 +237,13 @@ func (r benchReport) print(w io.Writer) {
 // lines.
 func (r benchReport) printMore(w io.Writer) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
-	if r.Transport == "ws" {
+	switch r.Transport {
+	case "ws":
 		fmt.Fprintf(w, "transport ws: %d connections, up to %d requests in flight on each; %d private updates received (%.1f per order)\n",
 			r.Concurrency, r.Inflight, r.Pushed, float64(r.Pushed)/float64(max(r.Sent, 1)))
+	case "binance-ws":
+		fmt.Fprintf(w, "transport binance-ws: %d connections to %s, up to %d signed order.place requests in flight on each\n",
+			r.Concurrency, binanceWSPath, r.Inflight)
 	}
 	if r.Rate > 0 {
 		fmt.Fprintf(w, "offered:             %8.0f orders/s  (open loop at --rate %g; latency counts from each order's scheduled time)\n", r.Offered, r.Rate)
@@ -258,8 +277,10 @@ func (r benchReport) jsonFields() map[string]any {
 		"server_cpu_us_per_order": nil, "bench_cpu_us_per_order": round(r.perOrder(r.BenchCPU)),
 		"traders_created": r.Created,
 	}
-	if r.Transport == "ws" {
+	if r.Transport == "ws" || r.Transport == "binance-ws" {
 		m["inflight"] = r.Inflight
+	}
+	if r.Transport == "ws" {
 		m["pushed_per_order"] = round(float64(r.Pushed) / float64(max(r.Sent, 1)))
 	}
 	if r.ServerPID > 0 {
@@ -456,9 +477,18 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 		fmt.Fprintf(progress, "created %d traders\n", created)
 	}
 	var keys []benchKey
-	if f.transport == "binance" {
+	if f.binance() {
 		if keys, err = benchKeys(ctx, c, tokens); err != nil {
 			return benchReport{}, fmt.Errorf("bench: API keys: %w", err)
+		}
+		// On a WebSocket transport a connection trades as one trader, so
+		// fewer connections than traders leave some traders idle.
+		traders := f.users
+		if f.ws() {
+			traders = 2 * min(f.users/2, f.concurrency/2)
+		}
+		if warning := benchLimitsWarning(ctx, c, f.symbol, f.orders, traders); warning != "" {
+			fmt.Fprintln(progress, warning)
 		}
 	}
 	// Every order of a side is the same request: encode the two bodies once,
@@ -489,7 +519,7 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 		mode = fmt.Sprintf(" at %g orders/s", f.rate)
 	}
 	if f.ws() {
-		fmt.Fprintf(progress, "sending %d orders over %d WebSockets (up to %d in flight on each)%s...\n", f.orders, f.concurrency, f.inflight, mode)
+		fmt.Fprintf(progress, "sending %d orders over %d WebSockets (%s, up to %d in flight on each)%s...\n", f.orders, f.concurrency, f.transport, f.inflight, mode)
 	} else {
 		fmt.Fprintf(progress, "sending %d orders over %d connections%s...\n", f.orders, f.concurrency, mode)
 	}
@@ -501,19 +531,23 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 	if f.ws() {
 		// Connection c trades as one trader: even connections buy (from
 		// the first half of the traders), odd ones sell.
-		trader := func(conn int) string {
+		trader := func(conn int) (int, string) {
 			if conn%2 == 1 {
-				return tokens[f.users/2+(conn/2)%(f.users/2)]
+				return f.users/2 + (conn/2)%(f.users/2), "SELL"
 			}
-			return tokens[(conn/2)%(f.users/2)]
+			return (conn / 2) % (f.users / 2), "BUY"
 		}
-		body := func(conn int) []byte {
-			if conn%2 == 1 {
-				return orderBody["SELL"]
+		d, traderOf := webWS, func(conn int) wsTrader {
+			t, side := trader(conn)
+			return wsTrader{token: tokens[t], params: fixedParams(orderBody[side])}
+		}
+		if f.transport == "binance-ws" {
+			d, traderOf = binanceWS, func(conn int) wsTrader {
+				t, side := trader(conn)
+				return wsTrader{token: tokens[t], params: binanceWSOrder(keys[t], f.symbol, side, f.price, f.qty)}
 			}
-			return orderBody["BUY"]
 		}
-		rep, last, firstErr = sendOrdersWS(ctx, plan, trader, body)
+		rep, last, firstErr = sendWS(ctx, plan, d, traderOf)
 	} else if f.transport == "binance" {
 		bodies := map[string]string{"BUY": binanceOrder(f.symbol, "BUY", f.price, f.qty), "SELL": binanceOrder(f.symbol, "SELL", f.price, f.qty)}
 		rep, last, firstErr = sendCalls(ctx, plan, func(c *orderConn, i int) (string, benchAnswer, error) {

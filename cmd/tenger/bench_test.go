@@ -363,6 +363,9 @@ func TestBenchFlags(t *testing.T) {
 		{"--inflight", "101"},
 		{"--rate", "-1"},
 		{"--transport", "ws", "--concurrency", "1", "--target", "http://127.0.0.1:1"},
+		{"--transport", "binance-ws", "--concurrency", "1", "--target", "http://127.0.0.1:1"},
+		{"--transport", "binance-ws", "--inflight", "33", "--target", "http://127.0.0.1:1"},
+		{"--transport", "binance-ws", "--ceiling"},
 	} {
 		if err := runBenchTo(args, io.Discard); err == nil {
 			t.Errorf("%v: no error", args)

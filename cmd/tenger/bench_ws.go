@@ -13,15 +13,19 @@ import (
 	"time"
 )
 
-// The WebSocket transport of `tenger bench`: each connection is a /ws
-// socket signed in with an auth frame as one trader, sending order.place
-// requests {"id":i,"method":"order.place","params":<the order>} and
-// matching the answers to them by id, with up to plan.inflight requests in
-// flight (the server answers them as they finish, in any order). A
-// connection places orders for its one trader, so connections alternate
-// buyers and sellers: even connections place the run's buys (orders 0, 2,
-// 4 ...), odd ones its sells, each side taking its next order from a
-// shared counter, and every buy still meets a sell at the same price.
+// The WebSocket transports of `tenger bench`: each connection places the
+// orders of one trader as order.place requests
+// {"id":i,"method":"order.place","params":<the order>}, matching the
+// answers to them by id, with up to plan.inflight requests in flight (the
+// server answers them as they finish, in any order). A connection places
+// orders for its one trader, so connections alternate buyers and sellers:
+// even connections place the run's buys (orders 0, 2, 4 ...), odd ones its
+// sells, each side taking its next order from a shared counter, and every
+// buy still meets a sell at the same price. What differs between the two
+// WebSocket APIs (where a connection goes, how it signs in, how the
+// answers read) is its wsDialect: ws is the web app's /ws socket, signed
+// in with an auth frame; binance-ws is Binance's WebSocket API, each
+// request signed with the trader's API key (bench_binance.go).
 
 // defaultInflight is --inflight's default.
 const defaultInflight = 32
@@ -33,9 +37,59 @@ var (
 	wsReqTail = []byte(`}`)
 )
 
-// sendOrdersWS sends p.n order.place requests over p.conc WebSockets;
+// wsDialect is what differs between the WebSocket APIs the load loop
+// places orders on.
+type wsDialect struct {
+	// path is the handshake's request target.
+	path string
+	// signIn, when not nil, runs on a new connection before its requests.
+	signIn func(c *wsClient, token string, timeout time.Duration) error
+	// parse reads an answer frame: its request's id, the refusal's code
+	// ("0": accepted) and the placed order's id; ok is false for any other
+	// message.
+	parse func(msg []byte) (id int, code, orderID string, ok bool)
+	// refusal is the message of a refused order's answer.
+	refusal func(msg []byte) string
+	// fatal tells a message after which no answer will come: the answer
+	// to a request the server could not read or does not serve.
+	fatal func(msg []byte) bool
+}
+
+// webWS is the web app's /ws: signed in with an auth frame, answered
+// {"id":n,"status":200,"code":"0",...,"data":{"order_id":"x"}}.
+var webWS = &wsDialect{
+	path:   "/ws",
+	signIn: signInWS,
+	parse:  parseWSAnswer,
+	refusal: func(msg []byte) string {
+		var a struct{ Msg string }
+		_ = json.Unmarshal(msg, &a)
+		return a.Msg
+	},
+	fatal: func(msg []byte) bool { return bytes.HasPrefix(msg, wsErrorReply) },
+}
+
+// wsTrader is what one connection places its orders as: the trader's
+// session token (its sign-in, where the dialect has one, and the reads
+// of the settlement samples) and the params of its next request, appended
+// to scratch (a fixed body may be returned as it is).
+type wsTrader struct {
+	token  string
+	params func(scratch []byte) []byte
+}
+
+// fixedParams are params that are the same in every request.
+func fixedParams(body []byte) func([]byte) []byte { return func([]byte) []byte { return body } }
+
+// sendOrdersWS sends p.n order.place requests over p.conc /ws sockets;
 // connection c signs in with tokenOf(c) and places body(c).
 func sendOrdersWS(ctx context.Context, p loadPlan, tokenOf func(conn int) string, body func(conn int) []byte) (benchReport, lagSample, error) {
+	return sendWS(ctx, p, webWS, func(c int) wsTrader { return wsTrader{token: tokenOf(c), params: fixedParams(body(c))} })
+}
+
+// sendWS sends p.n order.place requests over p.conc WebSockets of dialect
+// d; connection c places the orders of traderOf(c).
+func sendWS(ctx context.Context, p loadPlan, d *wsDialect, traderOf func(conn int) wsTrader) (benchReport, lagSample, error) {
 	host, err := wsAddr(p.base)
 	if err != nil {
 		return benchReport{}, lagSample{}, err
@@ -64,7 +118,7 @@ func sendOrdersWS(ctx context.Context, p loadPlan, tokenOf func(conn int) string
 	var wg sync.WaitGroup
 	for c := 0; c < p.conc; c++ {
 		wg.Add(1)
-		w := &wsWorker{plan: &p, host: host, token: tokenOf(c), body: body(c), st: st, pc: pc,
+		w := &wsWorker{plan: &p, d: d, host: host, trader: traderOf(c), st: st, pc: pc,
 			next: func() (int, bool) { return next(c) }}
 		go func() {
 			defer wg.Done()
@@ -78,13 +132,13 @@ func sendOrdersWS(ctx context.Context, p loadPlan, tokenOf func(conn int) string
 
 // wsWorker is one connection's sender; it dials again after a failure.
 type wsWorker struct {
-	plan  *loadPlan
-	host  string
-	token string
-	body  []byte
-	st    *loadStats
-	pc    pacer
-	next  func() (int, bool)
+	plan   *loadPlan
+	d      *wsDialect
+	host   string
+	trader wsTrader
+	st     *loadStats
+	pc     pacer
+	next   func() (int, bool)
 }
 
 func (w *wsWorker) run(ctx context.Context) {
@@ -113,15 +167,17 @@ func (w *wsWorker) run(ctx context.Context) {
 	}
 }
 
-// connect dials /ws and signs in.
+// connect dials the dialect's WebSocket and signs in where it has to.
 func (w *wsWorker) connect() (*wsClient, error) {
-	c, err := dialWSClient(w.host, w.plan.timeout)
+	c, err := dialWSClient(w.host, w.d.path, w.plan.timeout)
 	if err != nil {
 		return nil, err
 	}
-	if err := signInWS(c, w.token, w.plan.timeout); err != nil {
-		c.close()
-		return nil, err
+	if w.d.signIn != nil {
+		if err := w.d.signIn(c, w.trader.token, w.plan.timeout); err != nil {
+			c.close()
+			return nil, err
+		}
 	}
 	return c, nil
 }
@@ -172,8 +228,10 @@ func (w *wsWorker) session(ctx context.Context, c *wsClient) (more bool) {
 	held := -1 // taken, with a slot, not yet due
 	buf := make([]byte, 0, 8<<10)
 	var idb [20]byte
+	var params []byte
 	add := func(i int, t0 time.Time) {
-		buf = c.appendText(buf, wsReqHead, strconv.AppendInt(idb[:0], int64(i), 10), wsReqMid, w.body, wsReqTail)
+		params = w.trader.params(params[:0])
+		buf = c.appendText(buf, wsReqHead, strconv.AppendInt(idb[:0], int64(i), 10), wsReqMid, params, wsReqTail)
 		mu.Lock()
 		pend[i] = t0
 		mu.Unlock()
@@ -272,8 +330,8 @@ send:
 }
 
 // read reads c's messages until it fails: an answer frees its request's
-// slot and records its latency; anything else (the trader's private
-// updates) is counted.
+// slot and records its latency; anything else (on /ws, the trader's
+// private updates) is counted.
 func (w *wsWorker) read(c *wsClient, slots chan struct{}, mu *sync.Mutex, pend map[int]time.Time, last *lagSample) error {
 	for {
 		msg, err := c.read(w.plan.timeout)
@@ -289,12 +347,12 @@ func (w *wsWorker) read(c *wsClient, slots chan struct{}, mu *sync.Mutex, pend m
 			}
 			return err
 		}
-		id, code, orderID, ok := parseWSAnswer(msg)
+		id, code, orderID, ok := w.d.parse(msg)
 		if !ok {
-			if bytes.HasPrefix(msg, wsErrorReply) {
+			if w.d.fatal(msg) {
 				// A request frame the server does not serve (one without
 				// order entry) or could not read: no answer will come.
-				return fmt.Errorf("bench: /ws: %.200s", msg)
+				return fmt.Errorf("bench: %s: %.200s", w.d.path, msg)
 			}
 			w.st.pushed.Add(1)
 			continue
@@ -310,12 +368,10 @@ func (w *wsWorker) read(c *wsClient, slots chan struct{}, mu *sync.Mutex, pend m
 		now := time.Now()
 		if code == "0" {
 			w.st.ok(id, now.Sub(t0))
-			w.plan.lag.offer(orderID, w.token, now)
-			*last = lagSample{orderID: orderID, token: w.token, acked: now}
+			w.plan.lag.offer(orderID, w.trader.token, now)
+			*last = lagSample{orderID: orderID, token: w.trader.token, acked: now}
 		} else {
-			var a struct{ Msg string }
-			_ = json.Unmarshal(msg, &a)
-			w.st.fail(id, fmt.Errorf("order.place: %s %s", code, a.Msg), now.Sub(t0))
+			w.st.fail(id, fmt.Errorf("order.place: %s %s", code, w.d.refusal(msg)), now.Sub(t0))
 		}
 		<-slots
 	}
@@ -325,26 +381,38 @@ func (w *wsWorker) read(c *wsClient, slots chan struct{}, mu *sync.Mutex, pend m
 // "data":{"order_id":"x"}} as the server writes it (its fields in that
 // order); ok is false for any other message.
 func parseWSAnswer(msg []byte) (id int, code, orderID string, ok bool) {
-	if !bytes.HasPrefix(msg, wsReqHead) {
+	id, rest, ok := answerID(msg)
+	if !ok {
 		return 0, "", "", false
 	}
-	rest := msg[len(wsReqHead):]
+	code, ok = stringField(rest, wsCodeKey)
+	if !ok {
+		return 0, "", "", false
+	}
+	if code == "0" {
+		orderID, _ = stringField(rest, wsOrderIDKey)
+	}
+	return id, code, orderID, true
+}
+
+// answerID reads the integer id an answer frame starts with
+// ({"id":n,...}, as both WebSocket APIs write their answers) and returns
+// the rest of the frame from the comma after it; ok is false for a frame
+// that does not start so.
+func answerID(msg []byte) (id int, rest []byte, ok bool) {
+	if !bytes.HasPrefix(msg, wsReqHead) {
+		return 0, nil, false
+	}
+	rest = msg[len(wsReqHead):]
 	j := 0
 	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
 		id = id*10 + int(rest[j]-'0')
 		j++
 	}
 	if j == 0 || j > 12 || j == len(rest) || rest[j] != ',' {
-		return 0, "", "", false
+		return 0, nil, false
 	}
-	code, ok = stringField(rest[j:], wsCodeKey)
-	if !ok {
-		return 0, "", "", false
-	}
-	if code == "0" {
-		orderID, _ = stringField(rest[j:], wsOrderIDKey)
-	}
-	return id, code, orderID, true
+	return id, rest[j:], true
 }
 
 var (

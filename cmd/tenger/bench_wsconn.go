@@ -43,7 +43,7 @@ type wsClient struct {
 // wsGUID is the RFC 6455 key suffix.
 const wsGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
-// wsAddr is the host:port and path of the /ws endpoint of an http:// base.
+// wsAddr is the host:port of an http:// base, where its WebSockets are.
 func wsAddr(base string) (host string, err error) {
 	u, err := url.Parse(base)
 	if err != nil {
@@ -59,8 +59,10 @@ func wsAddr(base string) (host string, err error) {
 	return host, nil
 }
 
-// dialWSClient opens host's /ws and completes the opening handshake.
-func dialWSClient(host string, timeout time.Duration) (*wsClient, error) {
+// dialWSClient opens the WebSocket at path (with its query: /ws, or
+// /ws-api/v3?returnRateLimits=false) on host and completes the opening
+// handshake.
+func dialWSClient(host, path string, timeout time.Duration) (*wsClient, error) {
 	conn, err := net.DialTimeout("tcp", host, timeout)
 	if err != nil {
 		return nil, err
@@ -68,7 +70,7 @@ func dialWSClient(host string, timeout time.Duration) (*wsClient, error) {
 	var key [16]byte
 	_, _ = rand.Read(key[:])
 	k := base64.StdEncoding.EncodeToString(key[:])
-	req := "GET /ws HTTP/1.1\r\nHost: " + host + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+	req := "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
 		"Sec-WebSocket-Key: " + k + "\r\nSec-WebSocket-Version: 13\r\nexchange-client: bench\r\n\r\n"
 	_ = conn.SetDeadline(time.Now().Add(timeout))
 	if _, err := io.WriteString(conn, req); err != nil {
@@ -79,13 +81,13 @@ func dialWSClient(host string, timeout time.Duration) (*wsClient, error) {
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
 		conn.Close()
-		return nil, fmt.Errorf("bench: /ws handshake: %w", err)
+		return nil, fmt.Errorf("bench: %s handshake: %w", path, err)
 	}
 	resp.Body.Close()
 	sum := sha1.Sum([]byte(k + wsGUID))
 	if resp.StatusCode != http.StatusSwitchingProtocols || resp.Header.Get("Sec-WebSocket-Accept") != base64.StdEncoding.EncodeToString(sum[:]) {
 		conn.Close()
-		return nil, fmt.Errorf("bench: /ws handshake answered HTTP %d", resp.StatusCode)
+		return nil, fmt.Errorf("bench: %s handshake answered HTTP %d", path, resp.StatusCode)
 	}
 	_ = conn.SetDeadline(time.Time{})
 	c := &wsClient{conn: conn, br: br, timeout: timeout}
@@ -166,7 +168,7 @@ type errWSClosed struct {
 }
 
 func (e errWSClosed) Error() string {
-	return "bench: /ws closed by the server: " + strconv.Itoa(e.code) + " " + e.reason
+	return "bench: WebSocket closed by the server: " + strconv.Itoa(e.code) + " " + e.reason
 }
 
 // read returns the next data message; it stays valid until the next read.
@@ -199,7 +201,7 @@ func (c *wsClient) read(idle time.Duration) ([]byte, error) {
 			n = binary.BigEndian.Uint64(hdr[2:10])
 		}
 		if n > 16<<20 || bits.Len64(n) > 31 {
-			return nil, errors.New("bench: /ws frame too long")
+			return nil, errors.New("bench: WebSocket frame too long")
 		}
 		var mk [4]byte
 		if masked {

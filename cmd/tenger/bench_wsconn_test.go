@@ -68,7 +68,7 @@ func TestBenchWSClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := dialWSClient(host, 5*time.Second)
+	c, err := dialWSClient(host, "/ws", 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestBenchWSClient(t *testing.T) {
 	}
 	plain := httptest.NewServer(http.NotFoundHandler())
 	defer plain.Close()
-	if _, err := dialWSClient(strings.TrimPrefix(plain.URL, "http://"), time.Second); err == nil {
+	if _, err := dialWSClient(strings.TrimPrefix(plain.URL, "http://"), "/ws", time.Second); err == nil {
 		t.Fatal("a server without /ws completed the handshake")
 	}
 }

@@ -252,6 +252,7 @@ func (s *Server) readOrder(c *Call) (placement, error) {
 		// Binance gives every order a client id; an id also makes a
 		// retried request find its first order instead of placing twice.
 		cid = randomClientOrderID()
+		pl.req.NewClientOrderID = true
 	}
 	pl.req.ClientOrderID = cid
 	if v, sent, err := p.Enum("selfTradePreventionMode", false, "NONE", "EXPIRE_TAKER", "EXPIRE_MAKER", "EXPIRE_BOTH"); err != nil {

@@ -2,7 +2,9 @@ package spot
 
 import (
 	"context"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -158,5 +160,46 @@ func TestClientOrderIDRaceOnTheEngine(t *testing.T) {
 	}
 	if len(open) != 1 {
 		t.Fatalf("%d open orders, want 1", len(open))
+	}
+}
+
+// cidReads counts the reads of clientOrderId mappings.
+type cidReads struct {
+	store.Store
+	n atomic.Int64
+}
+
+func (c *cidReads) Get(ctx context.Context, k store.Key) (store.Item, error) {
+	if strings.HasPrefix(k.PK, pkClientID) {
+		c.n.Add(1)
+	}
+	return c.Store.Get(ctx, k)
+}
+
+// A client order id the caller just made up (NewClientOrderID) skips the
+// retry lookup; one a client sent is looked up, and its retry answers the
+// first order.
+func TestNewClientOrderIDSkipsTheRetryLookup(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	e.deposit(alice, "BTC", "1")
+	reads := &cidReads{Store: e.raw}
+	svc := New(Options{Store: reads, Markets: e.cat, Engine: e.rt, Log: zerolog.Nop()})
+	req := PlaceRequest{Symbol: "btcusdt", Side: "SELL", Type: TypeLimit, Price: "90000", Volume: "0.01", ClientOrderID: "tg-fresh", NewClientOrderID: true}
+	id, err := svc.PlaceOrder(ctx, alice, req)
+	if err != nil || reads.n.Load() != 0 {
+		t.Fatalf("fresh id: %s %v, %d lookups", id, err, reads.n.Load())
+	}
+	if o, err := svc.OrderByClientID(ctx, alice, "tg-fresh"); err != nil || o.ID != id {
+		t.Fatalf("the fresh id does not find its order: %+v %v", o, err)
+	}
+	req.ClientOrderID, req.NewClientOrderID = "sent-by-client", false
+	reads.n.Store(0)
+	first, err := svc.PlaceOrder(ctx, alice, req)
+	if err != nil || reads.n.Load() != 1 {
+		t.Fatalf("client's id: %s %v, %d lookups", first, err, reads.n.Load())
+	}
+	if again, err := svc.PlaceOrder(ctx, alice, req); err != nil || again != first {
+		t.Fatalf("retry: %s %v, want %s", again, err, first)
 	}
 }

@@ -170,7 +170,7 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 	if req.ClientOrderID != "" && !ValidClientOrderID(req.ClientOrderID) {
 		return "", apperr.Param("clientOrderId: 1 to 64 letters, digits and -_.:/")
 	}
-	if req.ClientOrderID != "" {
+	if req.ClientOrderID != "" && !req.NewClientOrderID {
 		if id, err := s.existingClientOrder(ctx, uid, req); id != "" || err != nil {
 			return id, err
 		}
