@@ -28,6 +28,7 @@ type serveFlags struct {
 	dev, marketMaker              bool
 	history                       time.Duration
 	apiWeight, apiOrders          int
+	codeIPSends                   int
 }
 
 func runServe(args []string) error {
@@ -41,6 +42,7 @@ func runServe(args []string) error {
 	fs.DurationVar(&f.history, "seed-history", 72*time.Hour, "with --dev and the market maker, the made-up market history that pairs which never traded start with, so charts are not empty (0: none)")
 	fs.StringVar(&f.priceSources, "price-sources", "", "external sources of the reference prices, e.g. binance,okx (default: the exchange's own books only)")
 	fs.IntVar(&f.apiWeight, "api-weight-limit", 0, "request weight an IP may use per minute on the Binance-compatible API (default 6000, Binance's; raise it to benchmark from one address)")
+	fs.IntVar(&f.codeIPSends, "code-ip-limit", 0, "verification codes one address may have sent per hour (default 50); the browser suite raises it, its every journey running from 127.0.0.1")
 	fs.IntVar(&f.apiOrders, "api-order-limit", 0, "orders an account may place per 10 seconds on the Binance-compatible API (default 100, Binance's); the limit per day is 2000 times as many (200000 by default); raise it to benchmark with a few accounts")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -53,7 +55,7 @@ func runServe(args []string) error {
 	defer stop()
 
 	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true, PriceSources: f.priceSources, DevHistory: f.history,
-		APIWeightLimit: f.apiWeight, APIOrderLimit: f.apiOrders}, log)
+		APIWeightLimit: f.apiWeight, APIOrderLimit: f.apiOrders, CodeIPSends: f.codeIPSends}, log)
 	if err != nil {
 		return err
 	}

@@ -67,6 +67,10 @@ type Config struct {
 	// seconds on the Binance-compatible API (0: Binance's 100); the day's
 	// limit keeps Binance's ratio, 2000 times as many (200000).
 	APIOrderLimit int
+	// CodeIPSends is how many verification codes one address may have sent
+	// per hour (0: auth.DefaultLimits', 50). The browser suite raises it:
+	// every journey signs up and verifies from 127.0.0.1.
+	CodeIPSends int
 	// DevHistory is how much made-up market history the market-maker
 	// simulator gives pairs that never traded, when it starts (local
 	// only; 0: none).
@@ -146,8 +150,14 @@ func (d *Deps) APIOptions(service string, sessions httpapi.SessionResolver) http
 // The service is built once per Deps.
 func (d *Deps) Auth() *auth.Service {
 	d.authOnce.Do(func() {
-		d.auth = auth.New(auth.Options{Store: d.Store, Notifier: d.Notify, Now: d.Now, Log: d.Log, SecretKey: d.SecretKey,
-			OnRevoke: d.disconnectUser})
+		o := auth.Options{Store: d.Store, Notifier: d.Notify, Now: d.Now, Log: d.Log, SecretKey: d.SecretKey,
+			OnRevoke: d.disconnectUser}
+		if d.Config.CodeIPSends > 0 {
+			l := auth.DefaultLimits
+			l.CodeIPSends = d.Config.CodeIPSends
+			o.Limits = &l
+		}
+		d.auth = auth.New(o)
 	})
 	return d.auth
 }
