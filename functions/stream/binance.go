@@ -59,7 +59,7 @@ func (f *binanceFanout) batch() *binanceBatch {
 // lookup or post returns the error (the batch is retried from this
 // record); connections found gone are forgotten by the adapter.
 func (b *binanceBatch) deliver(ctx context.Context, ch store.Change) error {
-	user := b.events.User(ch)
+	user, build := b.events.Of(ch)
 	if user == "" {
 		return nil
 	}
@@ -74,7 +74,7 @@ func (b *binanceBatch) deliver(ctx context.Context, ch store.Change) error {
 	if len(subs) == 0 {
 		return nil
 	}
-	_, evs := b.events.Of(ctx, ch)
+	evs := build(ctx)
 	if len(evs) == 0 {
 		return nil
 	}

@@ -51,26 +51,23 @@ func (s *Server) addListenKeyRoutes() {
 			ListenKey string `json:"listenKey"`
 		}{lk}, nil
 	})
-	keep := func(c *Call) (any, error) {
-		lk, _, err := c.Params.String("listenKey", true)
-		if err != nil {
-			return nil, err
+	// PUT keeps the key alive, DELETE closes it.
+	onKey := func(act func(ctx context.Context, r apikey.Resolved, listenKey string) error) handlerFunc {
+		return func(c *Call) (any, error) {
+			lk, _, err := c.Params.String("listenKey", true)
+			if err != nil {
+				return nil, err
+			}
+			if err := act(c.Ctx, account(c), lk); errors.Is(err, apikey.ErrUnknownListenKey) {
+				return nil, ErrBadListenKey()
+			} else if err != nil {
+				return nil, err
+			}
+			return struct{}{}, nil
 		}
-		if c.Req != nil && c.Req.Method == http.MethodDelete {
-			err = s.opts.ListenKeys.CloseListenKey(c.Ctx, account(c), lk)
-		} else {
-			err = s.opts.ListenKeys.KeepListenKey(c.Ctx, account(c), lk)
-		}
-		if errors.Is(err, apikey.ErrUnknownListenKey) {
-			return nil, ErrBadListenKey()
-		}
-		if err != nil {
-			return nil, err
-		}
-		return struct{}{}, nil
 	}
-	s.route(http.MethodPut, path, 2, SecUserStream, keep).params("listenKey")
-	s.route(http.MethodDelete, path, 2, SecUserStream, keep).params("listenKey")
+	s.route(http.MethodPut, path, 2, SecUserStream, onKey(s.opts.ListenKeys.KeepListenKey)).params("listenKey")
+	s.route(http.MethodDelete, path, 2, SecUserStream, onKey(s.opts.ListenKeys.CloseListenKey)).params("listenKey")
 }
 
 // listenKeyExpired is the event that ends a listen key's stream.

@@ -88,28 +88,20 @@ func NewUserEvents(mk *markets.Catalogue, trades OrderTrades, log zerolog.Logger
 	return &UserEvents{mk: mk, trades: trades, log: log}
 }
 
-// Of returns the user whose events a change causes and the events (each
-// the event object's JSON), or "" and nil.
-func (e *UserEvents) Of(ctx context.Context, ch store.Change) (user string, events [][]byte) {
-	user, _, _ = userfeed.Owner(ch)
-	if user == "" {
-		mover, ev, ok := balanceMove(ch)
-		if !ok {
-			return "", nil
-		}
-		return mover, marshalEvents(ev)
+// Of returns the user whose events a change may cause ("" none) and the
+// builder of those events (each the event object's JSON; nil for a change
+// Binance would not tell). The change is read once; the events, which may
+// read the order's fills from the store, are built only when build is
+// called, so a reader asks first whether anybody listens.
+func (e *UserEvents) Of(ch store.Change) (user string, build func(ctx context.Context) [][]byte) {
+	if user, _, _ = userfeed.Owner(ch); user != "" {
+		return user, func(ctx context.Context) [][]byte { return e.events(ctx, ch) }
 	}
-	return user, e.events(ctx, ch)
-}
-
-// User is the user whose events a change may cause ("" none), without
-// building them (so a reader asks first whether anybody listens).
-func (e *UserEvents) User(ch store.Change) string {
-	if user, _, _ := userfeed.Owner(ch); user != "" {
-		return user
+	mover, ev, ok := balanceMove(ch)
+	if !ok {
+		return "", nil
 	}
-	user, _, _ := balanceMove(ch)
-	return user
+	return mover, func(context.Context) [][]byte { return marshalEvents(ev) }
 }
 
 // UserData is the server's user data events (nil without order entry).
@@ -161,7 +153,7 @@ func (u *UserData) listeners(user string) []*userSub {
 // Change implements userfeed.Sink: the events of one committed change,
 // sent to the user's listeners.
 func (u *UserData) Change(ctx context.Context, ch store.Change) {
-	user := u.ev.User(ch)
+	user, build := u.ev.Of(ch)
 	if user == "" {
 		return
 	}
@@ -169,7 +161,7 @@ func (u *UserData) Change(ctx context.Context, ch store.Change) {
 	if len(subs) == 0 {
 		return
 	}
-	_, events := u.ev.Of(ctx, ch)
+	events := build(ctx)
 	if len(events) == 0 {
 		return
 	}

@@ -32,6 +32,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -213,7 +214,7 @@ func (s *Service) notify(ctx context.Context, r Record) {
 // the Binance-compatible balanceUpdate event).
 func CreditedBy(ch store.Change) (Record, bool) {
 	k := depositKey("")
-	if ch.New == nil || ch.Key.SK != k.SK || len(ch.Key.PK) <= len(k.PK) || ch.Key.PK[:len(k.PK)] != k.PK {
+	if ch.New == nil || ch.Key.SK != k.SK || !strings.HasPrefix(ch.Key.PK, k.PK) {
 		return Record{}, false
 	}
 	r := recordOf(ch.New)

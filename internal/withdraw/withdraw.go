@@ -42,6 +42,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -295,7 +296,7 @@ func (s *Service) notify(ctx context.Context, r Record) {
 // Binance-compatible balanceUpdate event).
 func SettledBy(ch store.Change) (Record, bool) {
 	k := wdKey("")
-	if ch.New == nil || ch.Key.SK != k.SK || len(ch.Key.PK) <= len(k.PK) || ch.Key.PK[:len(k.PK)] != k.PK {
+	if ch.New == nil || ch.Key.SK != k.SK || !strings.HasPrefix(ch.Key.PK, k.PK) {
 		return Record{}, false
 	}
 	r := recordOf(ch.New)
