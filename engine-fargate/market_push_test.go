@@ -12,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi/types"
 	"github.com/rs/zerolog"
 
+	"tenger/internal/binance"
+	"tenger/internal/binance/wsstreamsaws"
 	"tenger/internal/push/apigw"
 )
 
@@ -91,6 +93,21 @@ func TestMarketChannelsReachWebSocketClients(t *testing.T) {
 		}
 	}
 
+	// A client speaking Binance's dialect on the same API: raw trades and
+	// combined diff depth (published by the engine task from the
+	// registry of subscribed channels).
+	if err := fan.OnConnect(ctx, "binance-viewer"); err != nil {
+		t.Fatal(err)
+	}
+	bsrv := binance.New(binance.Options{Markets: w.cat, Log: zerolog.Nop()})
+	subs := wsstreamsaws.Open(w.st, fan, "binance-viewer", nil)
+	for _, frame := range []string{`{"method":"SET_PROPERTY","params":["combined",true],"id":1}`,
+		`{"method":"SUBSCRIBE","params":["btcusdt@trade","btcusdt@depth@100ms"],"id":2}`} {
+		if a := string(bsrv.AnswerStreamFrame(ctx, subs, []byte(frame))); !strings.HasPrefix(a, `{"result":null,`) {
+			t.Fatalf("%s: %s", frame, a)
+		}
+	}
+
 	tk := w.task("task-a", fan)
 	tk.waitRole(t, roleActive)
 	fn := w.client()
@@ -114,17 +131,28 @@ func TestMarketChannelsReachWebSocketClients(t *testing.T) {
 		}
 		return
 	}
+	seenBinance := func() (trade, depth bool) {
+		api.mu.Lock()
+		defer api.mu.Unlock()
+		for _, p := range api.posts["binance-viewer"] {
+			trade = trade || strings.HasPrefix(p, `{"stream":"btcusdt@trade","data":{"e":"trade",`) && strings.Contains(p, `"p":"50000.00"`)
+			depth = depth || strings.HasPrefix(p, `{"stream":"btcusdt@depth@100ms","data":{"e":"depthUpdate",`) && strings.Contains(p, `["51000.00",`)
+		}
+		return
+	}
 	deadline := time.After(20 * time.Second)
 	for {
 		trade, depth, ticker := seen()
-		if trade && depth && ticker {
+		btrade, bdepth := seenBinance()
+		if trade && depth && ticker && btrade && bdepth {
 			break
 		}
 		select {
 		case <-api.wake:
 		case <-time.After(100 * time.Millisecond):
 		case <-deadline:
-			t.Fatalf("btc viewer got trade %v, depth %v, ticker %v: %q", trade, depth, ticker, api.posts["btc-viewer"])
+			t.Fatalf("btc viewer got trade %v, depth %v, ticker %v: %q; binance viewer trade %v, depth %v: %q",
+				trade, depth, ticker, api.posts["btc-viewer"], btrade, bdepth, api.posts["binance-viewer"])
 		}
 	}
 	if err := tk.stop(); err != nil {

@@ -122,6 +122,11 @@ func (s *service) run(ctx context.Context) error {
 		_ = s.lease.Release(context.Background())
 		return s.fail(fmt.Errorf("engine start (data dir %s): %w", s.cfg.DataDir, err))
 	}
+	// Binance's market streams of the WebSocket API's connections are
+	// published from here, beside the web app's market channels.
+	if err := s.d.StartBinanceStreams(); err != nil {
+		s.log.Error().Err(err).Msg("binance market streams not started")
+	}
 	h := remote.Handler(s.d.Engine, s.cfg.Key, nil)
 	s.remote.Store(&h)
 	s.role.Store(roleActive)

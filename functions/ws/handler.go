@@ -3,18 +3,34 @@ package main
 import (
 	"context"
 	"errors"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
 
 	"tenger/internal/awslambda"
+	"tenger/internal/binance"
+	"tenger/internal/binance/wsstreamsaws"
 	"tenger/internal/platform"
+	"tenger/internal/push"
 	"tenger/internal/push/apigw"
+	"tenger/internal/store"
 )
 
 // connections adapts the push port's AWS adapter to the WebSocket API's
 // routes: $connect records the connection (with its TTL), $disconnect
 // forgets it, $default handles sub/unsub/auth/ping frames and order-entry
-// requests and posts the reply with PostToConnection.
+// requests and posts the reply with PostToConnection. Frames in Binance's
+// market stream dialect (SUBSCRIBE, LIST_SUBSCRIPTIONS...) are answered
+// from the same endpoint, and ?streams= at $connect subscribes to them
+// (internal/binance/wsstreamsaws): the engine task publishes their events.
 type connections struct {
 	fanout *apigw.Fanout
+	// binance knows the stream names (the pair catalogue); st keeps the
+	// connections' Binance subscriptions.
+	binance *binance.Server
+	st      store.Store
+	now     func() time.Time
 }
 
 var _ awslambda.WebSocketHandler = connections{}
@@ -37,12 +53,35 @@ func newConnections(d *platform.Deps) (connections, error) {
 	if err := d.NeedEngine(); err != nil {
 		return connections{}, err
 	}
-	return connections{fanout: fanout.WithRequests(d.OrderRequests())}, nil
+	return connections{fanout: fanout.WithRequests(d.OrderRequests()), st: d.Store, now: d.Now,
+		binance: binance.New(binance.Options{Markets: d.Markets, Now: d.Now, Log: d.Log.With().Str("service", "binance").Logger()})}, nil
 }
 
-// Connect implements awslambda.WebSocketHandler.
+// Connect implements awslambda.WebSocketHandler. ?streams=<a>/<b>/...
+// subscribes to those Binance market streams at once (names that are not
+// streams are ignored, as Binance does; more than
+// binance.MaxStreamsPerConn refuses the connection), raw as on Binance's
+// /ws/<a>/<b>, or combined with &combined=true as on its /stream: the
+// edge maps those paths onto these parameters.
 func (c connections) Connect(ctx context.Context, conn awslambda.WebSocketConn) error {
-	return c.fanout.OnConnect(ctx, conn.ID)
+	list := conn.Query["streams"]
+	combined := strings.EqualFold(conn.Query["combined"], "true")
+	var names []string
+	if list != "" && c.binance != nil {
+		var err error
+		if names, _, err = c.binance.URLStreams(list); err != nil {
+			zerolog.Ctx(ctx).Info().Err(err).Msg("connection refused: too many streams")
+			return awslambda.ErrForbidden
+		}
+	}
+	if err := c.fanout.OnConnect(ctx, conn.ID); err != nil {
+		return err
+	}
+	if len(names) == 0 && !combined {
+		return nil
+	}
+	subs := wsstreamsaws.Open(c.st, c.fanout, conn.ID, c.now)
+	return subs.Update(ctx, names, func([]string, bool) ([]string, bool, error) { return names, combined, nil })
 }
 
 // Disconnect implements awslambda.WebSocketHandler.
@@ -50,7 +89,16 @@ func (c connections) Disconnect(ctx context.Context, connID string) error {
 	return c.fanout.OnDisconnect(ctx, connID)
 }
 
-// Message implements awslambda.WebSocketHandler.
+// Message implements awslambda.WebSocketHandler: a frame in Binance's
+// market stream dialect is answered on the connection's Binance
+// subscriptions, any other is the web app's.
 func (c connections) Message(ctx context.Context, connID string, body []byte) error {
-	return c.fanout.OnMessage(ctx, connID, body)
+	if c.binance == nil || !binance.IsStreamFrame(body) {
+		return c.fanout.OnMessage(ctx, connID, body)
+	}
+	answer := c.binance.AnswerStreamFrame(ctx, wsstreamsaws.Open(c.st, c.fanout, connID, c.now), body)
+	if err := c.fanout.SendTo(ctx, connID, answer); err != nil && !errors.Is(err, push.ErrGone) {
+		return err
+	}
+	return nil
 }

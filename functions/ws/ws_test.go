@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"strings"
-	"tenger/internal/push/apigw/apigwtest"
 	"testing"
 	"time"
 
@@ -12,7 +11,10 @@ import (
 
 	"tenger/functions/fntest"
 	"tenger/internal/awslambda"
+	"tenger/internal/binance"
+	"tenger/internal/markets"
 	"tenger/internal/push/apigw"
+	"tenger/internal/push/apigw/apigwtest"
 )
 
 // TestConnectSubscribeDisconnectFromSamples runs the recorded $connect,
@@ -57,5 +59,55 @@ func TestConnectSubscribeDisconnectFromSamples(t *testing.T) {
 	bad.Body = `{"event":`
 	if resp, _ := h(ctx, bad); resp.StatusCode != 200 {
 		t.Errorf("malformed frame: status %d", resp.StatusCode)
+	}
+}
+
+// TestBinanceStreamsFromSamples: a bot speaking Binance's market stream
+// dialect on the web app's WebSocket API. $connect with ?streams= and
+// combined=true subscribes it to those streams' combined channels (a name
+// that is no stream is ignored), a SUBSCRIBE frame adds one and is
+// answered as Binance answers, LIST_SUBSCRIPTIONS lists them in order, and
+// the web app's frames still work on the same connection.
+func TestBinanceStreamsFromSamples(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	st := fntest.Table(t, "ws-binance")
+	api := apigwtest.New()
+	fan := apigw.New(st, api, apigw.Options{Logger: zerolog.Nop()})
+	c := connections{fanout: fan, st: st, now: time.Now,
+		binance: binance.New(binance.Options{Markets: markets.Defaults(), Log: zerolog.Nop()})}
+	h := awslambda.NewRuntime("ws", io.Discard).WebSocket(c)
+
+	for _, name := range []string{"ws_connect_binance_streams.json", "ws_default_binance_subscribe.json"} {
+		if resp, err := h(ctx, fntest.WebSocketEvent(t, name)); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %+v %v", name, resp, err)
+		}
+	}
+	const conn = "Bn2CdEfGhIjKlM="
+	if got := strings.Join(api.Posts[conn], "\n"); got != `{"result":null,"id":1}` {
+		t.Fatalf("subscribe answer = %q", got)
+	}
+	for _, ch := range []string{"binance+:btcusdt@trade", "binance+:btcusdt@depth@100ms", "binance+:ethusdt@bookTicker"} {
+		if n, err := fan.Publish(ctx, ch, []byte(`{}`)); err != nil || n != 1 {
+			t.Errorf("%s reaches %d (%v)", ch, n, err)
+		}
+	}
+	if n, _ := fan.Publish(ctx, "binance:btcusdt@trade", []byte(`{}`)); n != 0 {
+		t.Errorf("the raw channel reaches %d", n)
+	}
+	frame := fntest.WebSocketEvent(t, "ws_default_binance_subscribe.json")
+	frame.Body = `{"method":"LIST_SUBSCRIPTIONS","id":2}`
+	if resp, err := h(ctx, frame); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("list: %+v %v", resp, err)
+	}
+	frame.Body = `{"event":"sub","params":{"channel":"market_btcusdt_ticker","cb_id":"btcusdt"}}`
+	if resp, err := h(ctx, frame); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("web sub: %+v %v", resp, err)
+	}
+	posts := api.Posts[conn]
+	// (the three publishes above are among the posts)
+	if len(posts) != 6 || posts[4] != `{"result":["btcusdt@trade","btcusdt@depth@100ms","ethusdt@bookTicker"],"id":2}` ||
+		!strings.Contains(posts[5], `"event_rep":"sub"`) {
+		t.Fatalf("answers = %q", posts)
 	}
 }

@@ -228,7 +228,8 @@ func jsonMsg(err error) string {
 // Binance's: a JSON object with a "method" and no "event" whose method has
 // no lower-case letter (SUBSCRIBE, LIST_SUBSCRIPTIONS...; the web app's
 // request methods are order.place and the like) or whose params are a
-// list (the web app's are an object). Anything else is the web app's
+// list (the web app's are an object) and whose method has no dot (a web
+// app's request with a malformed params list is the web app's to refuse). Anything else is the web app's
 // (its sub/unsub/auth frames have an "event", pings a "ping").
 func claimsFrame(b []byte) bool {
 	if !bytes.Contains(b, []byte(`"method"`)) {
@@ -245,11 +246,12 @@ func claimsFrame(b []byte) bool {
 	if _, ok := keys["event"]; ok {
 		return false
 	}
-	if p := bytes.TrimSpace(keys["params"]); len(p) > 0 && p[0] == '[' {
+	var m string
+	isString := json.Unmarshal(raw, &m) == nil
+	if p := bytes.TrimSpace(keys["params"]); len(p) > 0 && p[0] == '[' && !(isString && strings.Contains(m, ".")) {
 		return true
 	}
-	var m string
-	if json.Unmarshal(raw, &m) != nil || m == "" {
+	if !isString || m == "" {
 		return false
 	}
 	return strings.ToUpper(m) == m

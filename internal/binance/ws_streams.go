@@ -63,7 +63,12 @@ type Streams struct {
 
 	stopListen func()
 
+	// publish and chans are set on ChannelStreams: the sessions there are
+	// channels' (by channel), sending with publish.
+	publish func(channel string, msg []byte)
+
 	mu      sync.Mutex
+	chans   map[string]*wsSession
 	streams map[string]*stream // those with subscribers, by name
 	syms    map[string]*symStreams
 	running bool
@@ -163,22 +168,9 @@ func (st *Streams) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	var specs []streamSpec
-	var listenKeys []string
-	seen := map[string]bool{}
-	for _, n := range names {
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
-		if sp, ok := st.s.parseStream(n); ok {
-			specs = append(specs, sp)
-		} else if listenKeyRE.MatchString(n) {
-			listenKeys = append(listenKeys, n)
-		}
-	}
-	if len(specs) > st.maxStreams {
-		writeJSON(w, http.StatusBadRequest, tooManyStreams(st.maxStreams))
+	specs, listenKeys, werr := st.s.urlStreams(names, st.maxStreams)
+	if werr != nil {
+		writeJSON(w, http.StatusBadRequest, werr)
 		return
 	}
 	if st.hub == nil {
@@ -232,60 +224,45 @@ func (st *Streams) newSession(send func([]byte) bool, combined bool) *wsSession 
 	return &wsSession{st: st, send: send, combined: combined, subs: map[string]*stream{}}
 }
 
-// Frame implements hub.Session: it answers a request frame.
-func (ss *wsSession) Frame(_ context.Context, frame []byte) {
+// Frame implements hub.Session: it answers a request frame. The answer
+// is sent under the lock: a new subscription's answer goes before its
+// first event.
+func (ss *wsSession) Frame(ctx context.Context, frame []byte) {
 	st := ss.st
-	req, rerr := parseWSRequest(frame)
-	var specs []streamSpec
-	if rerr == nil && (req.method == wsSubscribe || req.method == wsUnsubscribe) {
-		for _, n := range req.streams {
-			sp, ok := st.s.parseStream(n)
-			if !ok {
-				rerr = errWSInvalidStream
-				break
-			}
-			specs = append(specs, sp)
-		}
-	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if ss.closed {
 		return
 	}
-	if rerr != nil {
-		ss.send(errorFrame(req.id, rerr))
-		return
+	ss.send(st.s.answerStreamFrame(ctx, lockedSubs{ss}, frame, st.maxStreams))
+}
+
+// lockedSubs are a session's subscriptions as StreamSubs (used under
+// Streams.mu).
+type lockedSubs struct{ ss *wsSession }
+
+func (l lockedSubs) Streams(context.Context) ([]string, bool, error) {
+	return slices.Clone(l.ss.names), l.ss.combined, nil
+}
+
+func (l lockedSubs) Update(_ context.Context, _ []string, change func([]string, bool) ([]string, bool, error)) error {
+	ss := l.ss
+	names, combined, err := change(slices.Clone(ss.names), ss.combined)
+	if err != nil {
+		return err
 	}
-	var result any
-	switch req.method {
-	case wsSubscribe:
-		added := 0
-		for _, sp := range specs {
-			if _, ok := ss.subs[sp.name]; !ok {
-				added++
-			}
+	for _, n := range slices.Clone(ss.names) {
+		if !slices.Contains(names, n) {
+			ss.st.unsubscribeLocked(ss, n)
 		}
-		if len(ss.subs)+added > st.maxStreams {
-			ss.send(errorFrame(req.id, tooManyStreams(st.maxStreams)))
-			return
-		}
-		for _, sp := range specs {
-			st.subscribeLocked(ss, sp)
-		}
-	case wsUnsubscribe:
-		for _, sp := range specs {
-			st.unsubscribeLocked(ss, sp.name)
-		}
-	case wsList:
-		result = append([]string{}, ss.names...)
-	case wsSetProperty:
-		ss.combined = req.value
-	case wsGetProperty:
-		result = ss.combined
 	}
-	// Sent under the lock: a new subscription's answer goes before its
-	// first event.
-	ss.send(resultFrame(req.id, result))
+	for _, n := range names {
+		if sp, ok := ss.st.s.parseStream(n); ok {
+			ss.st.subscribeLocked(ss, sp)
+		}
+	}
+	ss.combined = combined
+	return nil
 }
 
 // Close implements hub.Session: the connection ended.

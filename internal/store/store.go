@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Reserved attribute names.
@@ -214,6 +215,27 @@ type Query struct {
 type Page struct {
 	Items  []Item
 	Cursor string // "" when there are no more items
+}
+
+// EachLive calls fn for every item of a query, page after page, leaving
+// out those whose TTL (AttrTTL, Unix seconds) is not after now: DynamoDB
+// removes expired items only within days, so readers skip them.
+func EachLive(ctx context.Context, st Store, q Query, now time.Time, fn func(Item)) error {
+	for {
+		page, err := st.Query(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, it := range page.Items {
+			if !it.Has(AttrTTL) || it.Int(AttrTTL) > now.Unix() {
+				fn(it)
+			}
+		}
+		if page.Cursor == "" {
+			return nil
+		}
+		q.Cursor = page.Cursor
+	}
 }
 
 // ChangeKind says what happened to an item.

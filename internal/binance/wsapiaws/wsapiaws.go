@@ -238,25 +238,12 @@ type Subscriber struct {
 
 // Subscribers lists the live subscriptions to a user's events.
 func Subscribers(ctx context.Context, st store.Store, uid string, now time.Time) ([]Subscriber, error) {
-	q := store.Query{Index: store.IndexGSI1, PK: userIndex + uid, Limit: 200}
 	var out []Subscriber
-	for {
-		page, err := st.Query(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range page.Items {
-			if it.Int(store.AttrTTL) <= now.Unix() {
-				continue
-			}
-			conn, _, _ := strings.Cut(it.Str(store.AttrGSI1SK), "#")
-			out = append(out, Subscriber{ConnID: conn, SubscriptionID: it.Int("subscriptionId"), APIKey: it.Str("apiKey")})
-		}
-		if page.Cursor == "" {
-			return out, nil
-		}
-		q.Cursor = page.Cursor
-	}
+	err := store.EachLive(ctx, st, store.Query{Index: store.IndexGSI1, PK: userIndex + uid, Limit: 200}, now, func(it store.Item) {
+		conn, _, _ := strings.Cut(it.Str(store.AttrGSI1SK), "#")
+		out = append(out, Subscriber{ConnID: conn, SubscriptionID: it.Int("subscriptionId"), APIKey: it.Str("apiKey")})
+	})
+	return out, err
 }
 
 // Drop ends one subscription (its key was deleted).

@@ -296,24 +296,45 @@ func (f *Fanout) countOut(ctx context.Context, connID string) {
 
 // Subscribe implements push.Pusher.
 func (f *Fanout) Subscribe(ctx context.Context, connID, channel string) error {
-	if err := push.ValidateChannel(channel); err != nil {
+	op, err := f.SubscribeOp(connID, channel)
+	if err != nil {
 		return err
 	}
-	if err := push.ValidateID(connID); err != nil {
-		return err
-	}
-	err := f.st.Transact(ctx, []store.Op{
-		store.CheckOp(f.connKey(connID), f.liveConn()),
-		store.PutOp(store.Item{
-			store.AttrPK: f.ConnPartition(connID), store.AttrSK: skSub + channel,
-			store.AttrGSI1PK: f.opts.Namespace + chanPrefix + channel, store.AttrGSI1SK: connID,
-			"channel": channel, store.AttrTTL: f.ttl(),
-		}, nil),
-	})
+	err = f.st.Transact(ctx, []store.Op{f.LiveConnOp(connID), op})
 	if errors.Is(err, store.ErrConditionFailed) {
 		return push.ErrGone
 	}
 	return err
+}
+
+// SubscribeOp is the write that subscribes connID to channel, for a
+// caller's own transaction; put LiveConnOp in it too, so that a connection
+// gone meanwhile subscribes to nothing (the transaction then fails with
+// store.ErrConditionFailed).
+func (f *Fanout) SubscribeOp(connID, channel string) (store.Op, error) {
+	if err := push.ValidateChannel(channel); err != nil {
+		return store.Op{}, err
+	}
+	if err := push.ValidateID(connID); err != nil {
+		return store.Op{}, err
+	}
+	return store.PutOp(store.Item{
+		store.AttrPK: f.ConnPartition(connID), store.AttrSK: skSub + channel,
+		store.AttrGSI1PK: f.opts.Namespace + chanPrefix + channel, store.AttrGSI1SK: connID,
+		"channel": channel, store.AttrTTL: f.ttl(),
+	}, nil), nil
+}
+
+// UnsubscribeOp is the write that ends connID's subscription to channel,
+// for a caller's own transaction.
+func (f *Fanout) UnsubscribeOp(connID, channel string) store.Op {
+	return store.DeleteOp(store.Key{PK: f.ConnPartition(connID), SK: skSub + channel}, nil)
+}
+
+// LiveConnOp checks, in a caller's transaction, that connID is still
+// connected.
+func (f *Fanout) LiveConnOp(connID string) store.Op {
+	return store.CheckOp(f.connKey(connID), f.liveConn())
 }
 
 // Unsubscribe implements push.Pusher.
@@ -321,7 +342,7 @@ func (f *Fanout) Unsubscribe(ctx context.Context, connID, channel string) error 
 	if push.ValidateChannel(channel) != nil || push.ValidateID(connID) != nil {
 		return nil
 	}
-	return f.st.Delete(ctx, store.Key{PK: f.ConnPartition(connID), SK: skSub + channel}, nil)
+	return f.st.Delete(ctx, f.UnsubscribeOp(connID, channel).Key, nil)
 }
 
 // Bind implements push.Pusher.
