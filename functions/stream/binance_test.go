@@ -20,6 +20,7 @@ import (
 	"tenger/internal/apikey"
 	"tenger/internal/awslambda"
 	"tenger/internal/binance/wsapiaws"
+	"tenger/internal/binance/wsstreamsaws"
 	"tenger/internal/coins"
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
@@ -44,7 +45,7 @@ func binanceStreamHandler(t *testing.T, st store.Store, web, bin *apigwtest.Mgmt
 	d.BinancePush = apigw.New(st, bin, apigw.Options{Namespace: wsapiaws.Namespace, TTL: wsapiaws.TTL, Logger: zerolog.Nop()})
 	fan := apigw.New(st, web, apigw.Options{Logger: zerolog.Nop()})
 	f := fanout{pusher: fan, conns: fan.UserConnections, users: userfeed.New(d.Markets)}
-	f.binance = newBinanceFanout(d)
+	f.binance = newBinanceFanout(d, fan)
 	return f.handler(awslambda.NewRuntime("stream", io.Discard)), d.BinancePush
 }
 
@@ -296,5 +297,123 @@ func TestStreamBinanceUserData(t *testing.T) {
 	run(fntest.StreamEvent(t, credit("deposit:TRC20:tx-binance-stream:2", "5")))
 	if len(bin.Attempts) != 0 {
 		t.Errorf("posts after the subscription ended: %v", bin.Attempts)
+	}
+}
+
+// TestStreamListenKeyStreams runs the stream function with two connections
+// of the web app's WebSocket API streaming the user's listen key (as the
+// ws function records a $connect with ?streams=<listenKey>), one raw and
+// one combined, on DynamoDB Local:
+//
+//   - the recorded batch of an order placed and cancelled gives both the
+//     user's outboundAccountPosition and the NEW and CANCELED
+//     executionReports, as they are on the raw connection and as
+//     {"stream":<listenKey>,"data":…} on the combined one;
+//   - once the listen key is closed, the user's next event is
+//     listenKeyExpired on each, whose streams are then gone, and later
+//     events cost no post.
+func TestStreamListenKeyStreams(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	st := fntest.Table(t, "stream-listenkey")
+	web, bin := apigwtest.New(), apigwtest.New()
+	h, _ := binanceStreamHandler(t, st, web, bin)
+	webFan := apigw.New(st, web, apigw.Options{Logger: zerolog.Nop()})
+	keys := fntest.APIKeys(t, st, bytes.Repeat([]byte{0x5b}, 32))
+	const user = "10000001"
+	c, err := keys.Create(ctx, user, apikey.Input{Label: "bot", Permissions: []string{apikey.PermSpot}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := keys.Resolve(ctx, c.APIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := keys.OpenListenKey(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rawConn, combConn = "Lk1RaWcOnNeCt=", "Lk2CoMbInEd0a="
+	for _, conn := range []string{rawConn, combConn} {
+		if err := webFan.OnConnect(ctx, conn); err != nil {
+			t.Fatal(err)
+		}
+		if err := wsstreamsaws.Open(st, webFan, conn, time.Now).Listen(ctx, lk, c.APIKey, user, conn == combConn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(ev events.DynamoDBEvent) {
+		t.Helper()
+		resp, err := h(ctx, ev)
+		if err != nil || len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("batch: %+v %v", resp, err)
+		}
+	}
+	type event struct {
+		E      string `json:"e"`
+		Time   int64  `json:"E"`
+		Exec   string `json:"x"`
+		Key    string `json:"listenKey"`
+		Ignore string `json:"X"`
+	}
+	kinds := func(conn string, combined bool) string {
+		t.Helper()
+		var out []string
+		for _, p := range web.Posts[conn] {
+			var ev event
+			if combined {
+				var w struct {
+					Stream string          `json:"stream"`
+					Data   json.RawMessage `json:"data"`
+				}
+				if err := json.Unmarshal([]byte(p), &w); err != nil || w.Stream != lk {
+					t.Fatalf("combined post %s (%v)", p, err)
+				}
+				p = string(w.Data)
+			}
+			if err := json.Unmarshal([]byte(p), &ev); err != nil || ev.Time == 0 {
+				t.Fatalf("post %s (%v)", p, err)
+			}
+			s := ev.E
+			if ev.Exec != "" {
+				s += " " + ev.Exec
+			}
+			if ev.Key != "" && ev.Key != lk {
+				t.Fatalf("listenKeyExpired of %s", ev.Key)
+			}
+			out = append(out, s)
+		}
+		return strings.Join(out, ",")
+	}
+
+	run(loadBatch(t, "ddb_stream_user_updates.json"))
+	const want = "outboundAccountPosition,executionReport NEW,executionReport CANCELED"
+	if got := kinds(rawConn, false); got != want {
+		t.Errorf("raw stream got %s, want %s", got, want)
+	}
+	if got := kinds(combConn, true); got != want {
+		t.Errorf("combined stream got %s, want %s", got, want)
+	}
+	if len(bin.Attempts) != 0 {
+		t.Errorf("posts to the WebSocket API: %v", bin.Attempts)
+	}
+
+	web.Reset()
+	if err := keys.CloseListenKey(ctx, r, lk); err != nil {
+		t.Fatal(err)
+	}
+	run(loadBatch(t, "ddb_stream_user_updates.json"))
+	for conn, comb := range map[string]bool{rawConn: false, combConn: true} {
+		if got := kinds(conn, comb); got != "listenKeyExpired" {
+			t.Errorf("%s after the key closed: %s", conn, got)
+		}
+	}
+	if ls, err := wsstreamsaws.Listeners(ctx, st, user, time.Now()); err != nil || len(ls) != 0 {
+		t.Fatalf("listeners after the key closed %+v %v", ls, err)
+	}
+	web.Reset()
+	run(loadBatch(t, "ddb_stream_user_updates.json"))
+	if len(web.Attempts) != 0 {
+		t.Errorf("posts after the streams ended: %v", web.Attempts)
 	}
 }

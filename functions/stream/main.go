@@ -5,9 +5,9 @@
 // user_balances, internal/userfeed) through the API Gateway management API,
 // dropping connections that are gone. Each user's connections are looked
 // up once per batch, and a user without connections costs nothing more.
-// With $BINANCE_WS_ENDPOINT set it also posts the Binance-compatible user
-// data events to the WebSocket API connections subscribed to the user
-// (binance.go). Every other change pushes nothing. Failed records are reported as partial
+// It also posts the Binance-compatible user data events to the connections
+// streaming the user's listen keys and, with $BINANCE_WS_ENDPOINT set, to
+// the WebSocket API connections subscribed to the user (binance.go). Every other change pushes nothing. Failed records are reported as partial
 // batch failures: the batch stops at the first one, and Lambda retries
 // from it.
 package main
@@ -39,7 +39,8 @@ func main() {
 		log.Fatal().Msg("start: the pusher is not the API Gateway adapter")
 	}
 	f := fanout{pusher: fan, conns: fan.UserConnections, users: userfeed.New(d.Markets)}
-	// The Binance-compatible WebSocket API's user data subscribers.
-	f.binance = newBinanceFanout(d)
+	// The Binance-compatible user data: the WebSocket API's subscribers
+	// and the listen-key streams.
+	f.binance = newBinanceFanout(d, fan)
 	lambda.Start(f.handler(rt))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"tenger/internal/apikey"
 	"tenger/internal/awslambda"
 	"tenger/internal/binance"
 	"tenger/internal/binance/wsstreamsaws"
@@ -60,27 +61,46 @@ func newConnections(d *platform.Deps) (connections, error) {
 // Connect implements awslambda.WebSocketHandler. ?streams=<a>/<b>/...
 // subscribes to those Binance market streams at once (names that are not
 // streams are ignored, as Binance does; more than
-// binance.MaxStreamsPerConn refuses the connection), raw as on Binance's
-// /ws/<a>/<b>, or combined with &combined=true as on its /stream: the
-// edge maps those paths onto these parameters.
+// binance.MaxStreamsPerConn refuses the connection) and to the user data
+// of the listen keys among them (one that is not live refuses it), raw as
+// on Binance's /ws/<a>/<b>, or combined with &combined=true as on its
+// /stream: the edge maps those paths onto these parameters.
 func (c connections) Connect(ctx context.Context, conn awslambda.WebSocketConn) error {
 	list := conn.Query["streams"]
 	combined := strings.EqualFold(conn.Query["combined"], "true")
-	var names []string
+	var names, keys []string
 	if list != "" && c.binance != nil {
 		var err error
-		if names, _, err = c.binance.URLStreams(list); err != nil {
+		if names, keys, err = c.binance.URLStreams(list); err != nil {
 			zerolog.Ctx(ctx).Info().Err(err).Msg("connection refused: too many streams")
 			return awslambda.ErrForbidden
 		}
 	}
+	type listen struct{ key, apiKey, uid string }
+	var listens []listen
+	for _, lk := range keys {
+		apiKey, uid, err := apikey.LookupListenKey(ctx, c.st, lk, c.now())
+		if errors.Is(err, apikey.ErrUnknownListenKey) {
+			zerolog.Ctx(ctx).Info().Msg("connection refused: a listen key that is not live")
+			return awslambda.ErrForbidden
+		}
+		if err != nil {
+			return err
+		}
+		listens = append(listens, listen{lk, apiKey, uid})
+	}
 	if err := c.fanout.OnConnect(ctx, conn.ID); err != nil {
 		return err
+	}
+	subs := wsstreamsaws.Open(c.st, c.fanout, conn.ID, c.now)
+	for _, l := range listens {
+		if err := subs.Listen(ctx, l.key, l.apiKey, l.uid, combined); err != nil {
+			return err
+		}
 	}
 	if len(names) == 0 && !combined {
 		return nil
 	}
-	subs := wsstreamsaws.Open(c.st, c.fanout, conn.ID, c.now)
 	return subs.Update(ctx, names, func([]string, bool) ([]string, bool, error) { return names, combined, nil })
 }
 

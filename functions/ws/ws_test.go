@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -10,9 +12,12 @@ import (
 	"github.com/rs/zerolog"
 
 	"tenger/functions/fntest"
+	"tenger/internal/apikey"
 	"tenger/internal/awslambda"
 	"tenger/internal/binance"
+	"tenger/internal/binance/wsstreamsaws"
 	"tenger/internal/markets"
+	"tenger/internal/push"
 	"tenger/internal/push/apigw"
 	"tenger/internal/push/apigw/apigwtest"
 )
@@ -109,5 +114,63 @@ func TestBinanceStreamsFromSamples(t *testing.T) {
 	if len(posts) != 6 || posts[4] != `{"result":["btcusdt@trade","btcusdt@depth@100ms","ethusdt@bookTicker"],"id":2}` ||
 		!strings.Contains(posts[5], `"event_rep":"sub"`) {
 		t.Fatalf("answers = %q", posts)
+	}
+}
+
+// TestListenKeyStreamAtConnect: ?streams=<listenKey> at $connect (the
+// edge's mapping of Binance's /ws/<listenKey>) makes the connection one of
+// the user's listen-key streams; a listen key that is not live refuses the
+// upgrade (403) and records nothing.
+func TestListenKeyStreamAtConnect(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	st := fntest.Table(t, "ws-listenkey")
+	fan := apigw.New(st, apigwtest.New(), apigw.Options{Logger: zerolog.Nop()})
+	c := connections{fanout: fan, st: st, now: time.Now,
+		binance: binance.New(binance.Options{Markets: markets.Defaults(), Log: zerolog.Nop()})}
+	h := awslambda.NewRuntime("ws", io.Discard).WebSocket(c)
+	keys := fntest.APIKeys(t, st, bytes.Repeat([]byte{0x6c}, 32))
+	k, err := keys.Create(ctx, "10000001", apikey.Input{Label: "bot", Permissions: []string{apikey.PermSpot}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := keys.Resolve(ctx, k.APIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := keys.OpenListenKey(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	connect := func(conn, streams string) int {
+		t.Helper()
+		ev := fntest.WebSocketEvent(t, "ws_connect_binance_streams.json")
+		ev.RequestContext.ConnectionID = conn
+		ev.QueryStringParameters = map[string]string{"streams": streams}
+		resp, err := h(ctx, ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode
+	}
+	if code := connect("Lk1CdEfGhIjKlM=", lk+"/btcusdt@trade"); code != 200 {
+		t.Fatalf("connect with a live listen key: %d", code)
+	}
+	ls, err := wsstreamsaws.Listeners(ctx, st, "10000001", time.Now())
+	if err != nil || len(ls) != 1 || ls[0].ConnID != "Lk1CdEfGhIjKlM=" || ls[0].ListenKey != lk || ls[0].Combined {
+		t.Fatalf("listeners %+v %v", ls, err)
+	}
+	if n, _ := fan.Publish(ctx, "binance:btcusdt@trade", []byte(`{}`)); n != 1 {
+		t.Errorf("the market stream beside the listen key reaches %d", n)
+	}
+	if err := keys.CloseListenKey(ctx, r, lk); err != nil {
+		t.Fatal(err)
+	}
+	if code := connect("Lk2CdEfGhIjKlM=", lk); code != 403 {
+		t.Fatalf("connect with a closed listen key: %d", code)
+	}
+	// The refused connection is not known: nothing can be subscribed on it.
+	if err := fan.Subscribe(ctx, "Lk2CdEfGhIjKlM=", "market_btcusdt_ticker"); !errors.Is(err, push.ErrGone) {
+		t.Errorf("the refused connection was recorded: %v", err)
 	}
 }

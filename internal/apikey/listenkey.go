@@ -108,20 +108,10 @@ func (s *Service) CloseListenKey(ctx context.Context, r Resolved, listenKey stri
 // ErrUnknownListenKey when it does not exist, expired, or its API key was
 // deleted.
 func (s *Service) ListenKeyOwner(ctx context.Context, listenKey string) (apiKey, uid string, err error) {
-	if len(listenKey) != KeyLen {
-		return "", "", ErrUnknownListenKey
-	}
-	it, err := s.o.Store.Get(ctx, listenKeyItem(listenKey))
-	if errors.Is(err, store.ErrNotFound) {
-		return "", "", ErrUnknownListenKey
-	}
+	apiKey, uid, err = readListenKey(ctx, s.o.Store, listenKey, s.o.Now())
 	if err != nil {
-		return "", "", internal(err)
+		return "", "", err
 	}
-	if it.Int(attrExpires) <= s.o.Now().UnixMilli() {
-		return "", "", ErrUnknownListenKey
-	}
-	apiKey, uid = it.Str(attrAPIKey), it.Str(attrUID)
 	if _, err := s.Resolve(ctx, apiKey); err != nil {
 		if errors.Is(err, ErrUnknownKey) {
 			return "", "", ErrUnknownListenKey
@@ -129,4 +119,40 @@ func (s *Service) ListenKeyOwner(ctx context.Context, listenKey string) (apiKey,
 		return "", "", err
 	}
 	return apiKey, uid, nil
+}
+
+// LookupListenKey is ListenKeyOwner for a process without the service
+// (the AWS functions that stream user data hold no sealing key): the API
+// key's existence is read with Owner, uncached.
+func LookupListenKey(ctx context.Context, st store.Store, listenKey string, now time.Time) (apiKey, uid string, err error) {
+	apiKey, uid, err = readListenKey(ctx, st, listenKey, now)
+	if err != nil {
+		return "", "", err
+	}
+	owner, err := Owner(ctx, st, apiKey)
+	if errors.Is(err, ErrUnknownKey) || (err == nil && owner != uid) {
+		return "", "", ErrUnknownListenKey
+	}
+	if err != nil {
+		return "", "", internal(err)
+	}
+	return apiKey, uid, nil
+}
+
+// readListenKey reads a live listen key's item.
+func readListenKey(ctx context.Context, st store.Store, listenKey string, now time.Time) (apiKey, uid string, err error) {
+	if len(listenKey) != KeyLen {
+		return "", "", ErrUnknownListenKey
+	}
+	it, err := st.Get(ctx, listenKeyItem(listenKey))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", "", ErrUnknownListenKey
+	}
+	if err != nil {
+		return "", "", internal(err)
+	}
+	if it.Int(attrExpires) <= now.UnixMilli() {
+		return "", "", ErrUnknownListenKey
+	}
+	return it.Str(attrAPIKey), it.Str(attrUID), nil
 }

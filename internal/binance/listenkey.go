@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"regexp"
+	"time"
 
 	"tenger/internal/apikey"
 )
@@ -87,29 +88,39 @@ func (st *Streams) userStream(ctx context.Context, ss *wsSession, listenKey stri
 	if err != nil {
 		return nil, err
 	}
-	wrap := func(ev []byte) []byte {
-		if !ss.combined {
-			return ev
-		}
-		b, _ := json.Marshal(struct {
-			Stream string          `json:"stream"`
-			Data   json.RawMessage `json:"data"`
-		}{listenKey, ev})
-		return b
-	}
 	stop = s.users.listen(uid, &userSub{
-		deliver: func(ev []byte) bool { return ss.send(wrap(ev)) },
+		deliver: func(ev []byte) bool { return ss.send(ListenKeyEvent(listenKey, ss.combined, ev)) },
 		valid: func(ctx context.Context) bool {
 			_, owner, err := s.opts.ListenKeys.ListenKeyOwner(ctx, listenKey)
 			return err == nil && owner == uid
 		},
 		ended: func() {
-			b, _ := json.Marshal(listenKeyExpired{Event: "listenKeyExpired", EventTime: s.now().UnixMilli(), ListenKey: listenKey})
-			ss.send(wrap(b))
+			ss.send(ListenKeyEvent(listenKey, ss.combined, ListenKeyExpired(listenKey, s.now())))
 			stop()
 		},
 	})
 	return stop, nil
+}
+
+// ListenKeyEvent is a user data event as a listen-key stream sends it:
+// as it is, or wrapped as {"stream":<listenKey>,"data":<event>} on a
+// combined connection.
+func ListenKeyEvent(listenKey string, combined bool, ev []byte) []byte {
+	if !combined {
+		return ev
+	}
+	b, _ := json.Marshal(struct {
+		Stream string          `json:"stream"`
+		Data   json.RawMessage `json:"data"`
+	}{listenKey, ev})
+	return b
+}
+
+// ListenKeyExpired is the last event of a listen-key stream: the key
+// expired, was closed, or its API key was deleted.
+func ListenKeyExpired(listenKey string, at time.Time) []byte {
+	b, _ := json.Marshal(listenKeyExpired{Event: "listenKeyExpired", EventTime: at.UnixMilli(), ListenKey: listenKey})
+	return b
 }
 
 // checkListenKey is the API key and user of a live listen key (-1125

@@ -15,10 +15,6 @@ type apiKeyState struct {
 	once sync.Once
 	svc  *apikey.Service
 	err  error
-	// listenKeyStreams is set where listen keys can be streamed
-	// (/ws/<listenKey> on the hub: tenger serve); elsewhere the listen-key
-	// calls are not served rather than hand out keys nothing streams.
-	listenKeyStreams bool
 	// cacheTTL is how long a resolved key is trusted (apikey.Options):
 	// tenger serve is one process, where every change drops the cached
 	// key at once, so it caches; the AWS functions leave it 0 and read
@@ -58,7 +54,7 @@ func (d *Deps) BinanceAPI() (*binance.Server, error) {
 		return nil, err
 	}
 	o := binance.Options{Markets: d.Markets, Coins: d.Coins, Data: md, Now: d.Now,
-		Log: d.Log.With().Str("service", "binance").Logger(), Keys: keys, Trading: d.Spot(), Balances: d.Ledger(),
+		Log: d.Log.With().Str("service", "binance").Logger(), Keys: keys, ListenKeys: keys, Trading: d.Spot(), Balances: d.Ledger(),
 		WeightLimit: d.Config.APIWeightLimit, RateLimits: apiOrderLimits(d.Config.APIOrderLimit)}
 	// Deposit addresses and withdrawals go through the wallet's services:
 	// the same limits, workflow and records as the web's.
@@ -67,9 +63,6 @@ func (d *Deps) BinanceAPI() (*binance.Server, error) {
 		return nil, err
 	}
 	o.Deposits, o.Withdrawals = funds.Deposit, funds.Withdraw
-	if d.apiKeys.listenKeyStreams {
-		o.ListenKeys = keys
-	}
 	return binance.New(o), nil
 }
 

@@ -82,7 +82,6 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	}
 	d := &Deps{Log: log, Now: time.Now, Config: cfg}
 	d.apiKeys.cacheTTL = localAPIKeyCacheTTL
-	d.apiKeys.listenKeyStreams = true
 	var err error
 	if d.Coins, err = coins.Load(dataDir); err != nil {
 		return nil, err

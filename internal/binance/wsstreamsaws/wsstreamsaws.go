@@ -14,8 +14,16 @@
 //	pk <conn partition>  sk BSTREAMS     names (stream names joined by "/", in
 //	                                     subscription order), combined, ver, ttl
 //	pk <conn partition>  sk SUB#<channel>  the push adapter's subscription
+//	pk <conn partition>  sk BLK#<listenKey>  a listen-key stream: apiKey, uid,
+//	                                     combined, ttl, gsi1pk BLK#<uid>,
+//	                                     gsi1sk <conn>#<listenKey>
 //	pk BSTREAMCH         sk <channel>    joined (Unix ms of the latest
 //	                                     subscription), ttl
+//
+// A listen key named at $connect (?streams=<listenKey>) streams its user's
+// data: the stream function finds the connections listening to a user
+// (Listeners) and posts the events, raw or combined as the connection
+// says (SET_PROPERTY combined changes the listen-key items too).
 //
 // The connection's items go with it ($disconnect, or their TTL). A
 // channel's registry item lives three hours after its latest subscriber
@@ -43,6 +51,10 @@ import (
 
 const (
 	skState = "BSTREAMS"
+	// skListen and listenIndex: a connection's listen-key streams, and
+	// the gsi1 partition of a user's.
+	skListen    = "BLK#"
+	listenIndex = "BLK#"
 	// registryPK is the partition of the subscribed channels.
 	registryPK = "BSTREAMCH"
 	// TTL of a connection's state and of a channel's registry item after
@@ -168,6 +180,16 @@ func (c *Conn) write(ctx context.Context, cur state, named, names []string, comb
 		}
 		ops = append(ops, op, registryOp(ch, now))
 	}
+	if combined != cur.combined {
+		// The listen-key streams' events change form too.
+		err := store.EachLive(ctx, c.st, store.Query{PK: c.fan.ConnPartition(c.id), SK: store.SKPrefixed(skListen)}, now,
+			func(it store.Item) {
+				ops = append(ops, store.UpdateOp(it.Key(), store.NewUpdate().Set("combined", combined), store.ItemExists()))
+			})
+		if err != nil {
+			return err
+		}
+	}
 	cond := store.NotExists(store.AttrPK)
 	if cur.exists {
 		cond = store.Eq("ver", cur.ver)
@@ -179,24 +201,29 @@ func (c *Conn) write(ctx context.Context, cur state, named, names []string, comb
 
 // apply writes ops, then last (the state write, whose condition says
 // whether the connection's state is still as read), in transactions of at
-// most store.MaxTransactItems writes, each checking that the connection
-// is live. A subscription and its registry write go in the same one.
+// most store.MaxTransactItems writes, each checking first that the
+// connection is live. A subscription and its registry write go in the
+// same one. Any other failed condition (the state, or a listen-key item
+// gone meanwhile) is errConflict: the frame is tried again.
 func (c *Conn) apply(ctx context.Context, ops []store.Op, last store.Op) error {
 	const room = store.MaxTransactItems - 2 // the liveness check, and last
 	for len(ops) > room {
 		n := room
-		if ops[n-1].Key.PK != registryPK && n < len(ops) && ops[n].Key.PK == registryPK {
+		if ops[n-1].Key.PK != registryPK && ops[n].Key.PK == registryPK {
 			n-- // keep a subscription with its registry write
 		}
-		if err := c.st.Transact(ctx, append([]store.Op{c.fan.LiveConnOp(c.id)}, ops[:n]...)); err != nil {
-			return gone(err)
+		if err := c.transact(ctx, append([]store.Op{c.fan.LiveConnOp(c.id)}, ops[:n]...)); err != nil {
+			return err
 		}
 		ops = ops[n:]
 	}
-	all := append(append([]store.Op{c.fan.LiveConnOp(c.id)}, ops...), last)
-	err := c.st.Transact(ctx, all)
+	return c.transact(ctx, append(append([]store.Op{c.fan.LiveConnOp(c.id)}, ops...), last))
+}
+
+func (c *Conn) transact(ctx context.Context, ops []store.Op) error {
+	err := c.st.Transact(ctx, ops)
 	var tx *store.TxCanceledError
-	if errors.As(err, &tx) && tx.Index == len(all)-1 {
+	if errors.As(err, &tx) && tx.Index > 0 {
 		return errConflict
 	}
 	return gone(err)
@@ -247,4 +274,37 @@ func Follow(ctx context.Context, st store.Store, streams *binance.Streams, every
 		case <-t.C:
 		}
 	}
+}
+
+// Listen makes the connection stream a listen key's user data (checked
+// live by the caller: apikey.LookupListenKey), raw or combined.
+func (c *Conn) Listen(ctx context.Context, listenKey, apiKey, uid string, combined bool) error {
+	now := c.now()
+	err := c.st.Transact(ctx, []store.Op{c.fan.LiveConnOp(c.id), store.PutOp(store.Item{
+		store.AttrPK: c.fan.ConnPartition(c.id), store.AttrSK: skListen + listenKey,
+		"listenKey": listenKey, "apiKey": apiKey, "uid": uid, "combined": combined, store.AttrTTL: now.Add(TTL).Unix(),
+		store.AttrGSI1PK: listenIndex + uid, store.AttrGSI1SK: c.id + "#" + listenKey}, nil)})
+	return gone(err)
+}
+
+// Listener is a connection streaming a listen key of a user.
+type Listener struct {
+	ConnID, ListenKey, APIKey string
+	Combined                  bool
+}
+
+// Listeners lists the live listen-key streams of a user's data.
+func Listeners(ctx context.Context, st store.Store, uid string, now time.Time) ([]Listener, error) {
+	var out []Listener
+	err := store.EachLive(ctx, st, store.Query{Index: store.IndexGSI1, PK: listenIndex + uid, Limit: 200}, now, func(it store.Item) {
+		conn, _, _ := strings.Cut(it.Str(store.AttrGSI1SK), "#")
+		out = append(out, Listener{ConnID: conn, ListenKey: it.Str("listenKey"), APIKey: it.Str("apiKey"), Combined: it.Bool("combined")})
+	})
+	return out, err
+}
+
+// EndListener ends a listen-key stream (its key expired, was closed, or
+// its API key deleted).
+func EndListener(ctx context.Context, st store.Store, fan *apigw.Fanout, l Listener) error {
+	return st.Delete(ctx, store.Key{PK: fan.ConnPartition(l.ConnID), SK: skListen + l.ListenKey}, nil)
 }

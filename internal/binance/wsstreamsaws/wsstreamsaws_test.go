@@ -2,6 +2,7 @@ package wsstreamsaws
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"tenger/internal/binance"
 	"tenger/internal/markets"
+	"tenger/internal/push"
 	"tenger/internal/push/apigw"
 	"tenger/internal/push/apigw/apigwtest"
 	"tenger/internal/store"
@@ -229,4 +231,58 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// TestListenKeyStreams: a connection streaming a listen key is found among
+// the user's listeners, SET_PROPERTY combined changes the form of its
+// events too, and an ended stream or a gone connection lists nothing.
+func TestListenKeyStreams(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	if err := e.fan.OnConnect(ctx, "c1"); err != nil {
+		t.Fatal(err)
+	}
+	lk := strings.Repeat("L", 64)
+	c := Open(e.st, e.fan, "c1", e.now)
+	if err := c.Listen(ctx, lk, "KEY1", "u1", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := Open(e.st, e.fan, "gone", e.now).Listen(ctx, lk, "KEY1", "u1", false); !errors.Is(err, push.ErrGone) {
+		t.Fatalf("a gone connection: %v", err)
+	}
+	listeners := func() []Listener {
+		t.Helper()
+		ls, err := Listeners(ctx, e.st, "u1", e.now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ls
+	}
+	if ls := listeners(); len(ls) != 1 || ls[0] != (Listener{ConnID: "c1", ListenKey: lk, APIKey: "KEY1"}) {
+		t.Fatalf("listeners %+v", ls)
+	}
+	if ls, _ := Listeners(ctx, e.st, "u2", e.now()); len(ls) != 0 {
+		t.Fatalf("another user's listeners %+v", ls)
+	}
+	if got := e.frame("c1", `{"method":"SET_PROPERTY","params":["combined",true],"id":1}`); got != `{"result":null,"id":1}` {
+		t.Fatal(got)
+	}
+	ls := listeners()
+	if len(ls) != 1 || !ls[0].Combined {
+		t.Fatalf("after SET_PROPERTY combined %+v", ls)
+	}
+	if err := EndListener(ctx, e.st, e.fan, ls[0]); err != nil {
+		t.Fatal(err)
+	}
+	if ls := listeners(); len(ls) != 0 {
+		t.Fatalf("after the end %+v", ls)
+	}
+	// Expired with the connection's items.
+	if err := c.Listen(ctx, lk, "KEY1", "u1", false); err != nil {
+		t.Fatal(err)
+	}
+	e.add(TTL + time.Second)
+	if ls := listeners(); len(ls) != 0 {
+		t.Fatalf("after the TTL %+v", ls)
+	}
 }
