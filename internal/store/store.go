@@ -153,6 +153,23 @@ type Op struct {
 	Item   Item // for Put
 	Update *Update
 	Cond   Cond
+	// Name labels the operation's condition, so that a caller tells which
+	// one failed by name (FailedCondition) rather than by its position.
+	Name string
+}
+
+// Named returns the operation with its condition named.
+func (o Op) Named(name string) Op { o.Name = name; return o }
+
+// FailedCondition is the name of the operation of ops whose condition
+// made Transact(ops) fail with err; ok is false when err is no such
+// failure.
+func FailedCondition(err error, ops []Op) (name string, ok bool) {
+	var tx *TxCanceledError
+	if !errors.As(err, &tx) || tx.Index < 0 || tx.Index >= len(ops) {
+		return "", false
+	}
+	return ops[tx.Index].Name, true
 }
 
 // PutOp builds a transactional put.

@@ -184,7 +184,7 @@ func (c *Conn) write(ctx context.Context, cur state, named, names []string, comb
 		// The listen-key streams' events change form too.
 		err := store.EachLive(ctx, c.st, store.Query{PK: c.fan.ConnPartition(c.id), SK: store.SKPrefixed(skListen)}, now,
 			func(it store.Item) {
-				ops = append(ops, store.UpdateOp(it.Key(), store.NewUpdate().Set("combined", combined), store.ItemExists()))
+				ops = append(ops, store.UpdateOp(it.Key(), store.NewUpdate().Set("combined", combined), store.ItemExists()).Named(condListen))
 			})
 		if err != nil {
 			return err
@@ -196,7 +196,7 @@ func (c *Conn) write(ctx context.Context, cur state, named, names []string, comb
 	}
 	k := c.stateKey()
 	return c.apply(ctx, ops, store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "names": strings.Join(names, "/"),
-		"combined": combined, "ver": cur.ver + 1, store.AttrTTL: now.Add(TTL).Unix()}, cond))
+		"combined": combined, "ver": cur.ver + 1, store.AttrTTL: now.Add(TTL).Unix()}, cond).Named(condState))
 }
 
 // apply writes ops, then last (the state write, whose condition says
@@ -212,29 +212,33 @@ func (c *Conn) apply(ctx context.Context, ops []store.Op, last store.Op) error {
 		if ops[n-1].Key.PK != registryPK && ops[n].Key.PK == registryPK {
 			n-- // keep a subscription with its registry write
 		}
-		if err := c.transact(ctx, append([]store.Op{c.fan.LiveConnOp(c.id)}, ops[:n]...)); err != nil {
+		if err := c.transact(ctx, ops[:n]); err != nil {
 			return err
 		}
 		ops = ops[n:]
 	}
-	return c.transact(ctx, append(append([]store.Op{c.fan.LiveConnOp(c.id)}, ops...), last))
+	return c.transact(ctx, append(ops, last))
 }
 
+// Named conditions of a frame's transactions.
+const (
+	condLive   = "live"   // the connection is still connected
+	condState  = "state"  // its state is as the frame read it
+	condListen = "listen" // a listen-key stream it read is still there
+)
+
+// transact writes ops after a check that the connection is live.
 func (c *Conn) transact(ctx context.Context, ops []store.Op) error {
-	err := c.st.Transact(ctx, ops)
-	var tx *store.TxCanceledError
-	if errors.As(err, &tx) && tx.Index > 0 {
+	all := append([]store.Op{c.fan.LiveConnOp(c.id).Named(condLive)}, ops...)
+	err := c.st.Transact(ctx, all)
+	switch name, failed := store.FailedCondition(err, all); {
+	case !failed:
+		return err
+	case name == condLive:
+		return push.ErrGone
+	default:
 		return errConflict
 	}
-	return gone(err)
-}
-
-// gone maps a failed liveness check to push.ErrGone.
-func gone(err error) error {
-	if errors.Is(err, store.ErrConditionFailed) {
-		return push.ErrGone
-	}
-	return err
 }
 
 // registryOp records that channel has a subscriber who joined at now.
@@ -280,11 +284,10 @@ func Follow(ctx context.Context, st store.Store, streams *binance.Streams, every
 // live by the caller: apikey.LookupListenKey), raw or combined.
 func (c *Conn) Listen(ctx context.Context, listenKey, apiKey, uid string, combined bool) error {
 	now := c.now()
-	err := c.st.Transact(ctx, []store.Op{c.fan.LiveConnOp(c.id), store.PutOp(store.Item{
+	return c.transact(ctx, []store.Op{store.PutOp(store.Item{
 		store.AttrPK: c.fan.ConnPartition(c.id), store.AttrSK: skListen + listenKey,
 		"listenKey": listenKey, "apiKey": apiKey, "uid": uid, "combined": combined, store.AttrTTL: now.Add(TTL).Unix(),
 		store.AttrGSI1PK: listenIndex + uid, store.AttrGSI1SK: c.id + "#" + listenKey}, nil)})
-	return gone(err)
 }
 
 // Listener is a connection streaming a listen key of a user.
