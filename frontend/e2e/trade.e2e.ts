@@ -192,6 +192,8 @@ test('trade page: market buy by amount fills and gives the unspent balance back'
   const body = (await sent).postDataJSON()
   expect(body).toMatchObject({ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: amount })
   expect(body).not.toHaveProperty('quoteVolume')
+  // The idempotency key a retry after no answer would send again.
+  expect(body.clientOrderId).toMatch(/^[A-Za-z0-9-]{8,64}$/)
   await expect(toast(page)).toBeVisible()
 
   // It fills the amount, as the order history says.

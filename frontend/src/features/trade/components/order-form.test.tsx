@@ -172,14 +172,28 @@ describe('OrderForm when the exchange cannot be reached', () => {
     expect(screen.queryByText('Order placed')).toBeNull()
     expect((screen.getByTestId('amount-input') as HTMLInputElement).value).toBe('0.001')
 
+    // Sent again unchanged after no answer, it carries the same
+    // clientOrderId, so the exchange places it at most once.
+    act(() => toaster.remove())
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(apiData.mock.calls.filter((c) => c[0] === '/fe-ex-api/order/create')).toHaveLength(2))
+    const ids = () => apiData.mock.calls.filter((c) => c[0] === '/fe-ex-api/order/create').map((c) => (c[1] as { clientOrderId?: string }).clientOrderId)
+    expect(ids()[0]).toMatch(/^[A-Za-z0-9-]{8,64}$/)
+    expect(ids()[1]).toBe(ids()[0])
+
     // A refused order: the request client has shown the server's message; no second toast.
     act(() => toaster.remove())
     const { ApiError } = await import('@/lib/request-client')
     createError = new ApiError({ code: '14003', msg: 'Insufficient balance', data: null })
     fireEvent.click(screen.getByTestId('order-submit'))
-    await waitFor(() => expect(apiData.mock.calls.filter((c) => c[0] === '/fe-ex-api/order/create')).toHaveLength(2))
+    await waitFor(() => expect(apiData.mock.calls.filter((c) => c[0] === '/fe-ex-api/order/create')).toHaveLength(3))
     await act(() => new Promise((r) => setTimeout(r, 50)))
     expect(screen.queryByText(/could not be reached/)).toBeNull()
+    // The same order again after a refusal, or a changed one, is a new order with a new key.
+    expect(ids()[2]).toBe(ids()[0])
+    fireEvent.click(screen.getByTestId('order-submit'))
+    await waitFor(() => expect(ids()).toHaveLength(4))
+    expect(new Set(ids()).size).toBe(2)
   })
 
   it('says it in Mongolian', async () => {
@@ -372,7 +386,7 @@ describe('OrderForm market buy by amount', () => {
     // More than the balance would buy at any sane price is still sent: the server spends what there is.
     fireEvent.change(screen.getByTestId('amount-input'), { target: { value: '0.5' } })
     fireEvent.click(screen.getByTestId('order-submit'))
-    await waitFor(() => expect(creates()).toEqual([{ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: '0.5' }]))
+    await waitFor(() => expect(creates()).toEqual([{ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: '0.5', clientOrderId: expect.any(String) }]))
     await waitFor(() => expect(value('amount-input')).toBe(''))
     // Still by amount for the next order.
     expect(pressed('market-by-amount')).toBe('true')
@@ -386,7 +400,7 @@ describe('OrderForm market buy by amount', () => {
     fireEvent.change(screen.getByTestId('total-input'), { target: { value: '50' } })
     fireEvent.click(screen.getByTestId('order-submit'))
     await waitFor(() => expect(creates()).toHaveLength(2))
-    expect(creates()[1]).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', quoteVolume: '50' })
+    expect(creates()[1]).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', quoteVolume: '50', clientOrderId: expect.any(String) })
   })
 
   it('keeps a limit amount but not the slider share when the type becomes a market buy by amount', async () => {
@@ -549,7 +563,7 @@ describe('OrderForm follows orders that can end at once', () => {
   it('warns when a market buy by amount finds nothing to buy', async () => {
     pushOnCreate = [{ type: 'MARKET', price: '0' }, { status: 4, type: 'MARKET', price: '0', end_reason: 'ioc_remainder' }]
     await place('MARKET', { byAmount: true })
-    expect(apiData).toHaveBeenCalledWith('/fe-ex-api/order/create', { symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: '0.001' })
+    expect(apiData).toHaveBeenCalledWith('/fe-ex-api/order/create', { symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: '0.001', clientOrderId: expect.any(String) })
     expect(await screen.findByText('Market order cancelled')).toBeTruthy()
     expect(detailCalls()).toBe(0)
   })
@@ -1087,7 +1101,7 @@ describe('OrderForm confirmations', () => {
     fireEvent.click(confirm)
     fireEvent.click(confirm)
     await waitFor(() => expect(orderCreates()).toHaveLength(1))
-    expect(orderCreates()[0]).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'LIMIT', price: '31600', volume: '0.001' })
+    expect(orderCreates()[0]).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'LIMIT', price: '31600', volume: '0.001', clientOrderId: expect.any(String) })
     await waitFor(() => expect(dialog()).toBeNull())
     await new Promise((r) => setTimeout(r, 50))
     expect(orderCreates()).toHaveLength(1)
@@ -1166,7 +1180,7 @@ describe('OrderForm confirmations', () => {
     expect(text('order-confirm-est-total')).toBe('60.64 USDT')
     fireEvent.click(screen.getByTestId('order-confirm'))
     await waitFor(() => expect(orderCreates()).toHaveLength(2))
-    expect(orderCreates()[1]).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: '0.002001' })
+    expect(orderCreates()[1]).toEqual({ symbol: 'btcusdt', side: 'BUY', type: 'MARKET', volume: '0.002001', clientOrderId: expect.any(String) })
   })
 
   it('asks before a market buy by total that walks deep into the book, and Cancel sends nothing', async () => {

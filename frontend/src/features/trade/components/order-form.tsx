@@ -24,6 +24,7 @@ import { AppLink } from '@/components/layout/app-link'
 import { TOAST_DURATION_MS, toaster } from '@/components/ui/toaster'
 import { loginHref } from '@/lib/auth-guard'
 import { useTexts } from '@/lib/i18n'
+import { RetryKeys } from '@/lib/idempotency'
 import { notifyError } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
@@ -553,6 +554,8 @@ function SignedInOrderForm({ pair, picked, best, follow, side: sideProp, onPlace
     void queryClient.invalidateQueries({ queryKey: ['trade', 'balance'] })
   }
 
+  // Idempotency keys of the orders sent (clientOrderId).
+  const orderKeys = useRef(new RetryKeys())
   const mutation = useMutation({
     mutationFn: async (d: OrderDraft) => {
       // The API acknowledges the order before the engine has seen it: one
@@ -564,9 +567,16 @@ function SignedInOrderForm({ pair, picked, best, follow, side: sideProp, onPlace
       // seconds), so that the order's outcome is still said.
       following.current ??= new AbortController()
       const watch = watchOrder({ ...follow, signal: onPlaced ? undefined : following.current.signal })
+      const req = buildOrderRequest(d, pair)
       try {
-        return { placed: await createOrder(buildOrderRequest(d, pair)), watch }
+        const placed = await createOrder({ ...req, clientOrderId: orderKeys.current.keyFor(req) })
+        orderKeys.current.answered()
+        return { placed, watch }
       } catch (e) {
+        // An order refused by the exchange was not placed; one that got no
+        // answer may have been: sent again unchanged, it carries the same
+        // key and is placed at most once.
+        if (e instanceof ApiError) orderKeys.current.answered()
         watch.stop()
         throw e
       }

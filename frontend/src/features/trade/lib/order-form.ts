@@ -83,6 +83,8 @@ export interface OrderRequest {
   volume?: string
   quoteVolume?: string
   stopPrice?: string
+  /** The idempotency key: the same order sent again after no answer carries the same one, and is placed once. */
+  clientOrderId?: string
 }
 
 /** True for types that carry a limit price. */

@@ -650,11 +650,6 @@ export interface CapitalInput {
 export const setCapitalPassword = (input: CapitalInput) =>
   apiPost<CapitalStatus>(op('capital_password_reset'), { ...input })
 
-/** A fresh idempotency key for one submit. */
-export function newRequestId(): string {
-  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID()
-  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`
-}
 
 /** A bank's name in the app's language: the Mongolian one in mn_MN when the server has it. */
 export function bankTitle(b: Pick<BankAccount, 'title' | 'titleMn'>, lan: string): string {

@@ -3,13 +3,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState } from 'react'
 import { LuArrowUpDown } from 'react-icons/lu'
 import { compareDecimals, formatCut, isPositive, sanitizeAmount, truncateDecimals } from '@/lib/decimal'
+import { newRequestId } from '@/lib/idempotency'
 import { useTexts } from '@/lib/i18n'
 import { notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
 import {
   getMarginCoinList,
   getTransferCoins,
-  newRequestId,
   transfer,
   TRANSFER_ACCOUNTS,
   walletKeys,

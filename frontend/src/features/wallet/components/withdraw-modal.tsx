@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { LuCheck, LuPlus } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import { compareDecimals, formatAtLeast, formatFixed, isPositive, sanitizeAmount, subtractDecimals, truncateDecimals } from '@/lib/decimal'
+import { newRequestId } from '@/lib/idempotency'
 import { useTexts } from '@/lib/i18n'
 import { notifySuccess } from '@/lib/notify'
 import { isSuccess } from '@/lib/request-client'
@@ -17,7 +18,6 @@ import {
   getBankAccounts,
   getCost,
   getWithdrawHistory,
-  newRequestId,
   OP,
   sendEmail,
   sendSms,
