@@ -1,6 +1,8 @@
 package stacks
 
 import (
+	"strings"
+
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2integrations"
@@ -182,6 +184,8 @@ type apiDeps struct {
 	Workflows *WorkflowsStack
 	Realtime  *RealtimeStack
 	Env       map[string]string
+	// EmailFrom is the configured sender of e-mails (context emailFrom).
+	EmailFrom string
 }
 
 // NewApiStack creates the HTTP API (payload v2, $default stage with auto
@@ -222,17 +226,7 @@ func NewApiStack(scope constructs.Construct, id string, props *awscdk.StackProps
 			BurstLimit: jsii.Number(throttleBurst(cfg)),
 		},
 	})
-	accessLogs := awslogs.NewLogGroup(st, jsii.String("AccessLogs"), &awslogs.LogGroupProps{
-		Retention:     awslogs.RetentionDays_ONE_MONTH,
-		RemovalPolicy: removalPolicy(cfg),
-	})
-	// The L2 stage takes access log settings as a jsii interface; setting
-	// the CloudFormation property directly is simpler and exact.
-	cfnStage := stage.Node().DefaultChild().(awsapigatewayv2.CfnStage)
-	cfnStage.SetAccessLogSettings(&awsapigatewayv2.CfnStage_AccessLogSettingsProperty{
-		DestinationArn: accessLogs.LogGroupArn(),
-		Format:         jsii.String(accessLogFormat),
-	})
+	writeAccessLogs(st, "AccessLogs", stage.Node().DefaultChild().(awsapigatewayv2.CfnStage), accessLogFormat, cfg)
 
 	s := &ApiStack{Stack: st, Api: api, Functions: map[string]awslambda.Function{}}
 	for _, spec := range apiFunctions {
@@ -257,6 +251,7 @@ func NewApiStack(scope constructs.Construct, id string, props *awscdk.StackProps
 		}
 		s.Functions[spec.Name] = fn
 	}
+	suppress(api, nagReasons{"AwsSolutions-APIG4": reasonAppAuth}) // after the routes: it covers them
 	awscdk.NewCfnOutput(st, jsii.String("HttpApiUrl"), &awscdk.CfnOutputProps{Value: api.ApiEndpoint()})
 	return s
 }
@@ -277,6 +272,21 @@ func throttleRate(cfg Config) float64 {
 	return 50
 }
 
+// writeAccessLogs makes a stage write its access logs, one line of format
+// per request, to a log group of its own (a month). The L2 stages take
+// access log settings as a jsii interface; setting the CloudFormation
+// property directly is simpler and exact.
+func writeAccessLogs(st awscdk.Stack, id string, stage awsapigatewayv2.CfnStage, format string, cfg Config) {
+	logs := awslogs.NewLogGroup(st, jsii.String(id), &awslogs.LogGroupProps{
+		Retention:     awslogs.RetentionDays_ONE_MONTH,
+		RemovalPolicy: removalPolicy(cfg),
+	})
+	stage.SetAccessLogSettings(&awsapigatewayv2.CfnStage_AccessLogSettingsProperty{
+		DestinationArn: logs.LogGroupArn(),
+		Format:         jsii.String(format),
+	})
+}
+
 func throttleBurst(cfg Config) float64 {
 	if cfg.Stage == StageProd {
 		return 1000
@@ -292,15 +302,15 @@ const envAuthKeySecret = "AUTH_KEY_SECRET_ARN"
 func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 	switch {
 	case a.TableWrite:
-		deps.Data.Table.GrantReadWriteData(fn)
+		deps.Data.GrantItems(fn, true)
 	case a.TableRead:
-		deps.Data.Table.GrantReadData(fn)
+		deps.Data.GrantItems(fn, false)
 	}
 	if a.StartWorkflow && deps.Workflows != nil {
 		deps.Workflows.Withdrawal.GrantStartExecution(fn)
 	}
 	if a.Notify {
-		grantNotify(fn)
+		grantNotify(fn, deps.EmailFrom)
 	}
 	if a.Push && deps.Realtime != nil {
 		deps.Realtime.GrantPush(fn)
@@ -318,19 +328,29 @@ func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 // straight to a phone number through SNS, which has no ARN to name; the
 // statement therefore allows sns:Publish on everything that is NOT an SNS
 // topic, so the function cannot publish to any topic. E-mail goes through
-// the SES identities of this account and region only.
-func grantNotify(fn awslambda.Function) {
+// the sender's SES identities (the address and its domain) when the
+// sender is configured (emailFrom), else through any identity of this
+// account and region.
+func grantNotify(fn awslambda.Function, from string) {
 	st := awscdk.Stack_Of(fn)
 	fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:          jsii.String("SmsToPhoneNumbers"),
 		Actions:      jsii.Strings("sns:Publish"),
 		NotResources: jsii.Strings("arn:aws:sns:*:*:*"),
 	}))
+	identity := func(name string) *string {
+		return st.FormatArn(&awscdk.ArnComponents{Service: jsii.String("ses"), Resource: jsii.String("identity"), ResourceName: jsii.String(name)})
+	}
+	resources := []*string{identity("*")}
+	if _, domain, ok := strings.Cut(from, "@"); ok && domain != "" {
+		resources = []*string{identity(from), identity(domain)}
+	} else {
+		suppress(fn.Role(), nagReasons{"AwsSolutions-IAM5": "No sender is configured (context emailFrom), so " +
+			"e-mail may go through any SES identity of this account and region; with one, only through it."}, `:identity/\*$`)
+	}
 	fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-		Sid:     jsii.String("EmailThroughSes"),
-		Actions: jsii.Strings("ses:SendEmail"),
-		Resources: &[]*string{st.FormatArn(&awscdk.ArnComponents{
-			Service: jsii.String("ses"), Resource: jsii.String("identity"), ResourceName: jsii.String("*"),
-		})},
+		Sid:       jsii.String("EmailThroughSes"),
+		Actions:   jsii.Strings("ses:SendEmail"),
+		Resources: &resources,
 	}))
 }

@@ -3,6 +3,7 @@ package stacks
 import (
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/jsii-runtime-go"
@@ -78,15 +79,23 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	t.Workflows = NewWorkflowsStack(app, id("Workflows"), props("Workflows", "withdrawal state machine"), cfg, t.Data, engine, apiEnv)
 	t.Realtime.GrantPush(t.Workflows.Function)
 	t.Api = NewApiStack(app, id("Api"), props("Api", "HTTP API and service functions"), cfg,
-		apiDeps{Data: t.Data, Engine: engine, Workflows: t.Workflows, Realtime: t.Realtime, Env: apiEnv})
+		apiDeps{Data: t.Data, Engine: engine, Workflows: t.Workflows, Realtime: t.Realtime, Env: apiEnv, EmailFrom: env["EMAIL_FROM"]})
 	// The engine publishes the market channels to WebSocket clients itself.
 	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Network, apiEnv)
 	t.Realtime.GrantPost(t.Engine.Task.TaskRole())
 	t.Web = NewWebStack(app, id("Web"), props("Web", "site bucket, CloudFront and config.json"), cfg,
 		webDeps{Api: t.Api, Realtime: t.Realtime})
 	email, _ := app.Node().TryGetContext(jsii.String(ContextAlarmEmail)).(string)
-	t.Observability = NewObservabilityStack(app, id("Observability"), props("Observability", "alarms"), cfg,
-		observed{Api: t.Api, Realtime: t.Realtime, Workflows: t.Workflows, Email: email})
+	// A number in cdk.json, a string on the command line (-c smsSpendAlarmUsd=100).
+	var spend float64
+	switch v := app.Node().TryGetContext(jsii.String(ContextSMSSpendAlarm)).(type) {
+	case float64:
+		spend = v
+	case string:
+		spend, _ = strconv.ParseFloat(v, 64)
+	}
+	t.Observability = NewObservabilityStack(app, id("Observability"), props("Observability", "alarms and dashboard"), cfg,
+		observed{Data: t.Data, Api: t.Api, Realtime: t.Realtime, Workflows: t.Workflows, Engine: t.Engine, Email: email, SMSSpendUSD: spend})
 	return t, nil
 }
 

@@ -3,6 +3,7 @@ package stacks
 import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
@@ -63,9 +64,42 @@ func NewDataStack(scope constructs.Construct, id string, props *awscdk.StackProp
 		})
 	}
 	authKey := generatedKey(st, "AuthKey", "Tenger: the key that seals authenticator secrets in the table", cfg)
+	suppress(authKey, nagReasons{"AwsSolutions-SMG4": "Not rotated by Secrets Manager: every authenticator " +
+		"secret and API key secret in the table is sealed with this key, so a new value would strand them; " +
+		"rotating needs re-sealing each stored secret under the new key first."})
 	engineKey := generatedKey(st, "EngineKey", "Tenger: the key that signs commands to the engine's private endpoint", cfg)
+	suppress(engineKey, nagReasons{"AwsSolutions-SMG4": "Not rotated by Secrets Manager: the engine task and " +
+		"its callers read this key when they start, so a rotation would refuse every command until all of them " +
+		"restart; it is replaced by a deploy that restarts them together."})
 	awscdk.NewCfnOutput(st, jsii.String("TableName"), &awscdk.CfnOutputProps{Value: table.TableName()})
 	return &DataStack{Stack: st, Table: table, AuthKey: authKey, EngineKey: engineKey}
+}
+
+// Item actions on the table: what the DynamoDB adapter
+// (internal/store/dynamo) calls. Not Scan (nothing scans the table), not
+// BatchWriteItem, and no table management beyond DescribeTable, which the
+// adapter reads the stream's ARN with.
+var (
+	tableReadActions  = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:ConditionCheckItem", "dynamodb:DescribeTable"}
+	tableWriteActions = []string{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"}
+)
+
+// GrantItems lets a function or role read the table's items and both
+// indexes by name (and write items when write is set), with the item
+// actions the store adapter uses only.
+func (d *DataStack) GrantItems(grantee awsiam.IGrantable, write bool) {
+	actions := tableReadActions
+	if write {
+		actions = append(append([]string{}, tableReadActions...), tableWriteActions...)
+	}
+	arn := *d.Table.TableArn()
+	resources := []*string{jsii.String(arn)}
+	for _, gsi := range dynamo.Indexes {
+		resources = append(resources, jsii.String(arn+"/index/"+gsi.Name))
+	}
+	awsiam.Grant_AddToPrincipal(&awsiam.GrantOnPrincipalOptions{
+		Grantee: grantee, Actions: jsii.Strings(actions...), ResourceArns: &resources,
+	})
 }
 
 // generatedKey is a Secrets Manager secret of 64 letters and digits that

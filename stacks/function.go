@@ -5,6 +5,7 @@ import (
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsec2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
@@ -61,7 +62,19 @@ func newGoFunction(scope constructs.Construct, cfg Config, p goFunctionProps) aw
 		Retention:     awslogs.RetentionDays_ONE_MONTH,
 		RemovalPolicy: removalPolicy(cfg),
 	})
+	// The function's own role: it writes its own log group only (not the
+	// AWSLambdaBasicExecutionRole policy, which may create and write any
+	// log group of the account).
+	role := awsiam.NewRole(scope, jsii.String(p.Name+"Role"), &awsiam.RoleProps{
+		AssumedBy:   awsiam.NewServicePrincipal(jsii.String("lambda.amazonaws.com"), nil),
+		Description: jsii.String("Tenger " + p.Name + " function"),
+	})
+	logs.GrantWrite(role)
 	fp := &awslambda.FunctionProps{
+		Role: role,
+		// Traces with X-Ray: the function's calls to DynamoDB, the engine's
+		// endpoint and the other AWS services it uses show as segments.
+		Tracing:      awslambda.Tracing_ACTIVE,
 		Description:  jsii.String(p.Description),
 		Runtime:      awslambda.Runtime_PROVIDED_AL2023(),
 		Architecture: awslambda.Architecture_ARM_64(),
@@ -83,7 +96,12 @@ func newGoFunction(scope constructs.Construct, cfg Config, p goFunctionProps) aw
 	fn := awslambda.NewFunction(scope, jsii.String(p.Name+"Function"), fp)
 	if p.Engine != nil {
 		p.Engine.Key.GrantRead(fn, nil)
+		// Network interfaces in the VPC (CDK adds this policy itself only
+		// to the role it makes).
+		role.AddManagedPolicy(awsiam.ManagedPolicy_FromAwsManagedPolicyName(jsii.String("service-role/AWSLambdaVPCAccessExecutionRole")))
+		suppress(role, nagReasons{"AwsSolutions-IAM4": reasonVPCAccess})
 	}
+	suppress(role, nagReasons{"AwsSolutions-IAM5": reasonNoResourceScope}, `^Resource::\*$`)
 	return fn
 }
 

@@ -3,6 +3,7 @@ package stacks
 import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsec2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 )
@@ -59,6 +60,17 @@ func NewNetworkStack(scope constructs.Construct, id string, props *awscdk.StackP
 		GatewayEndpoints: &map[string]*awsec2.GatewayVpcEndpointOptions{
 			"DynamoDB": {Service: awsec2.GatewayVpcEndpointAwsService_DYNAMODB()},
 		},
+	})
+	// Flow logs: every accepted and rejected flow of the VPC's interfaces
+	// (the engine tasks, the functions, the NAT gateway), kept a month, for
+	// an operator tracing who reached the engine's port.
+	flowLogs := awslogs.NewLogGroup(st, jsii.String("FlowLogs"), &awslogs.LogGroupProps{
+		Retention:     awslogs.RetentionDays_ONE_MONTH,
+		RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
+	})
+	s.Vpc.AddFlowLog(jsii.String("FlowLog"), &awsec2.FlowLogOptions{
+		Destination: awsec2.FlowLogDestination_ToCloudWatchLogs(flowLogs, nil),
+		TrafficType: awsec2.FlowLogTrafficType_ALL,
 	})
 	// Each group allows no egress by default, HTTPS anywhere, and what is
 	// added to it.

@@ -25,21 +25,34 @@ type ObservabilityStack struct {
 
 // observed is what the alarms watch.
 type observed struct {
+	Data      *DataStack
 	Api       *ApiStack
 	Realtime  *RealtimeStack
 	Workflows *WorkflowsStack
+	Engine    *EngineStack
 	Email     string
+	// SMSSpendUSD is the month-to-date SMS spend that raises an alarm
+	// (context smsSpendAlarmUsd).
+	SMSSpendUSD float64
 }
 
-// NewObservabilityStack creates alarms on every dead-letter queue's depth,
-// every function's errors and throttles and failed withdrawal workflows,
-// all notifying one SNS topic.
-//
-// No alarm watches the engine tasks' count: the AWS/ECS namespace has no
-// running task count (RunningTaskCount is a Container Insights metric, which
-// the cluster leaves off for its cost), and the sample count of the
-// service's CPUUtilization is not documented as one. An engine that stops
-// answering shows as the errors of the functions that call it.
+// ContextSMSSpendAlarm names the context value with the month-to-date SMS
+// spend, in US dollars, that raises an alarm (DefaultSMSSpendAlarm when
+// unset). Pumping verification codes to premium numbers shows here first.
+const ContextSMSSpendAlarm = "smsSpendAlarmUsd"
+
+// DefaultSMSSpendAlarm is the SMS spend alarm's threshold when the context
+// does not set one.
+const DefaultSMSSpendAlarm = 50.0
+
+// NewObservabilityStack creates alarms, all notifying one SNS topic, on:
+// every dead-letter queue's depth; every function's errors and throttles;
+// the stream consumers' iterator age (the change feed falling behind);
+// failed and timed-out withdrawal workflows; the HTTP API's 5xx answers and
+// p99 latency; the table's throttled requests and transaction conflicts;
+// the engine service's running tasks (Container Insights) below its two;
+// the account's month-to-date SMS spend. And one dashboard with the same
+// figures.
 func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, o observed) *ObservabilityStack {
 	st := awscdk.NewStack(scope, jsii.String(id), props)
 	s := &ObservabilityStack{Stack: st}
@@ -63,6 +76,7 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 		s.Alarms = append(s.Alarms, a)
 	}
 	fiveMin := awscdk.Duration_Minutes(jsii.Number(5))
+	oneMin := awscdk.Duration_Minutes(jsii.Number(1))
 
 	for _, q := range []struct {
 		id  string
@@ -99,5 +113,121 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 
 	add("WithdrawalFailed", "a withdrawal workflow failed (released, rejected or needs an operator)",
 		o.Workflows.Withdrawal.MetricFailed(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 1, 1)
+	add("WithdrawalTimedOut", "a withdrawal workflow timed out (its hold needs an operator)",
+		o.Workflows.Withdrawal.MetricTimedOut(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 1, 1)
+
+	// The change feed's consumers falling behind: private updates late,
+	// withdrawals not started.
+	for _, f := range []struct {
+		name string
+		fn   awslambda.Function
+	}{{"stream", o.Realtime.Stream}, {"wfstart", o.Workflows.Starter}} {
+		add(f.name+"IteratorAge", "the "+f.name+" function is more than a minute behind the table's stream",
+			awscloudwatch.NewMetric(&awscloudwatch.MetricProps{Namespace: jsii.String("AWS/Lambda"), MetricName: jsii.String("IteratorAge"),
+				DimensionsMap: &map[string]*string{"FunctionName": f.fn.FunctionName()}, Period: oneMin, Statistic: jsii.String("Maximum")}),
+			60_000, 3)
+	}
+
+	api := o.Api.Api
+	add("Api5xx", "the HTTP API answers 5xx",
+		api.MetricServerError(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 10, 1)
+	add("ApiLatencyP99", "the HTTP API's p99 latency is above 2 s",
+		api.MetricLatency(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("p99")}), 2000, 3)
+
+	table := o.Data.Table
+	add("TableThrottles", "DynamoDB throttled requests on the table",
+		awscloudwatch.NewMetric(&awscloudwatch.MetricProps{Namespace: jsii.String("AWS/DynamoDB"), MetricName: jsii.String("ThrottledRequests"),
+			DimensionsMap: &map[string]*string{"TableName": table.TableName(), "Operation": jsii.String("TransactWriteItems")},
+			Period:        fiveMin, Statistic: jsii.String("Sum")}), 1, 1)
+	add("TableTransactionConflicts", "transactions on the table conflict often (hot items)",
+		awscloudwatch.NewMetric(&awscloudwatch.MetricProps{Namespace: jsii.String("AWS/DynamoDB"), MetricName: jsii.String("TransactionConflict"),
+			DimensionsMap: &map[string]*string{"TableName": table.TableName()}, Period: fiveMin, Statistic: jsii.String("Sum")}), 50, 2)
+
+	if e := o.Engine; e != nil {
+		tasks := runningTasks(e)
+		a := tasks.CreateAlarm(st, jsii.String("EngineTaskStopped"), &awscloudwatch.CreateAlarmOptions{
+			AlarmDescription:   jsii.String("fewer engine tasks run than the active and the standby: a task stopped or cannot start"),
+			Threshold:          jsii.Number(engineTasks),
+			EvaluationPeriods:  jsii.Number(3),
+			ComparisonOperator: awscloudwatch.ComparisonOperator_LESS_THAN_THRESHOLD,
+			// No data is no task reporting: as bad as none running.
+			TreatMissingData: awscloudwatch.TreatMissingData_BREACHING,
+		})
+		a.AddAlarmAction(action)
+		s.Alarms = append(s.Alarms, a)
+	}
+
+	spend := o.SMSSpendUSD
+	if spend <= 0 {
+		spend = DefaultSMSSpendAlarm
+	}
+	add("SmsSpend", "the account's month-to-date SMS spend passed the alarm threshold (verification codes pumped?)",
+		awscloudwatch.NewMetric(&awscloudwatch.MetricProps{Namespace: jsii.String("AWS/SNS"), MetricName: jsii.String("SMSMonthToDateSpentUSD"),
+			Period: awscdk.Duration_Hours(jsii.Number(1)), Statistic: jsii.String("Maximum")}), spend, 1)
+
+	s.addDashboard(cfg, o, functions)
 	return s
+}
+
+// runningTasks is the engine service's running task count (Container
+// Insights).
+func runningTasks(e *EngineStack) awscloudwatch.Metric {
+	return awscloudwatch.NewMetric(&awscloudwatch.MetricProps{
+		Namespace: jsii.String("ECS/ContainerInsights"), MetricName: jsii.String("RunningTaskCount"),
+		DimensionsMap: &map[string]*string{"ClusterName": e.Cluster.ClusterName(), "ServiceName": e.Service.ServiceName()},
+		Period:        awscdk.Duration_Minutes(jsii.Number(1)), Statistic: jsii.String("Minimum"),
+	})
+}
+
+// addDashboard draws the figures an operator looks at first: the HTTP
+// API's traffic, errors and latency; the functions' errors and
+// durations; the engine's tasks, CPU and memory; the table's consumed
+// capacity, throttles and conflicts; the change feed's lag; withdrawals.
+func (s *ObservabilityStack) addDashboard(cfg Config, o observed, functions []struct {
+	name string
+	fn   awslambda.Function
+}) {
+	fiveMin := awscdk.Duration_Minutes(jsii.Number(5))
+	graph := func(title string, metrics ...awscloudwatch.IMetric) awscloudwatch.IWidget {
+		return awscloudwatch.NewGraphWidget(&awscloudwatch.GraphWidgetProps{Title: jsii.String(title), Left: &metrics, Width: jsii.Number(8)})
+	}
+	api := o.Api.Api
+	var errs, durations []awscloudwatch.IMetric
+	for _, f := range functions {
+		errs = append(errs, f.fn.MetricErrors(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum"), Label: jsii.String(f.name)}))
+		durations = append(durations, f.fn.MetricDuration(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("p99"), Label: jsii.String(f.name)}))
+	}
+	ddb := func(name, stat string) awscloudwatch.IMetric {
+		return awscloudwatch.NewMetric(&awscloudwatch.MetricProps{Namespace: jsii.String("AWS/DynamoDB"), MetricName: jsii.String(name),
+			DimensionsMap: &map[string]*string{"TableName": o.Data.Table.TableName()}, Period: fiveMin, Statistic: jsii.String(stat)})
+	}
+	rows := [][]awscloudwatch.IWidget{
+		{
+			graph("HTTP API requests", api.MetricCount(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")})),
+			graph("HTTP API 4xx and 5xx", api.MetricClientError(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}),
+				api.MetricServerError(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")})),
+			graph("HTTP API latency p50 / p99", api.MetricLatency(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("p50")}),
+				api.MetricLatency(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("p99")})),
+		},
+		{graph("Function errors", errs...), graph("Function duration p99", durations...),
+			graph("Withdrawals", o.Workflows.Withdrawal.MetricStarted(nil), o.Workflows.Withdrawal.MetricSucceeded(nil),
+				o.Workflows.Withdrawal.MetricFailed(nil), o.Workflows.Withdrawal.MetricTimedOut(nil))},
+		{graph("Table capacity", ddb("ConsumedReadCapacityUnits", "Sum"), ddb("ConsumedWriteCapacityUnits", "Sum")),
+			graph("Table throttles and conflicts", ddb("ThrottledRequests", "Sum"), ddb("TransactionConflict", "Sum")),
+			graph("Change feed lag (ms)", awscloudwatch.NewMetric(&awscloudwatch.MetricProps{Namespace: jsii.String("AWS/Lambda"),
+				MetricName: jsii.String("IteratorAge"), DimensionsMap: &map[string]*string{"FunctionName": o.Realtime.Stream.FunctionName()},
+				Period: fiveMin, Statistic: jsii.String("Maximum")}))},
+	}
+	if e := o.Engine; e != nil {
+		rows = append(rows, []awscloudwatch.IWidget{
+			graph("Engine tasks running", runningTasks(e)),
+			graph("Engine CPU and memory (%)", e.Service.MetricCpuUtilization(nil), e.Service.MetricMemoryUtilization(nil)),
+		})
+	}
+	d := awscloudwatch.NewDashboard(s.Stack, jsii.String("Dashboard"), &awscloudwatch.DashboardProps{
+		DashboardName: jsii.String(cfg.prefix()),
+	})
+	for _, r := range rows {
+		d.AddWidgets(r...)
+	}
 }

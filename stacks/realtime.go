@@ -2,6 +2,7 @@ package stacks
 
 import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigateway"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2integrations"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
@@ -76,7 +77,8 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	s.Api = awsapigatewayv2.NewWebSocketApi(st, jsii.String("WebSocketApi"), &awsapigatewayv2.WebSocketApiProps{
 		ApiName: jsii.String(cfg.prefix() + "-ws"),
 	})
-	s.Stage = newWebSocketStage(st, "LiveStage", s.Api, wsStageName, cfg)
+	logging := apiGatewayLogging(st)
+	s.Stage = newWebSocketStage(st, "LiveStage", s.Api, wsStageName, cfg, logging)
 	fnEnv := map[string]string{"WS_ENDPOINT": *s.Stage.CallbackUrl()}
 	for k, v := range env {
 		fnEnv[k] = v
@@ -88,9 +90,10 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	})
 	// Connections, subscriptions and orders; the place, amend and cancel
 	// commands go to the engine's endpoint.
-	data.Table.GrantReadWriteData(s.WS)
-	s.WS.AddToRolePolicy(manageConnections(st, s.Api, s.Stage))
+	data.GrantItems(s.WS, true)
+	allowConnections(s.WS.Role(), manageConnections(st, s.Api, s.Stage))
 	addLambdaRoutes(s.Api, s.WS, "")
+	suppress(s.Api, nagReasons{"AwsSolutions-APIG4": reasonAppAuth})
 
 	// The Binance-compatible WebSocket API: its own API and stage, so its
 	// connections, routes and throttling are apart from the web app's.
@@ -98,7 +101,7 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 		ApiName:     jsii.String(cfg.prefix() + "-ws-api"),
 		Description: jsii.String("Binance-compatible WebSocket API (/ws-api/v3)"),
 	})
-	s.BinanceStage = newWebSocketStage(st, "BinanceWsApiStage", s.BinanceApi, binanceWSStageName, cfg)
+	s.BinanceStage = newWebSocketStage(st, "BinanceWsApiStage", s.BinanceApi, binanceWSStageName, cfg, logging)
 	binanceEndpoint := *s.BinanceStage.CallbackUrl()
 	// Not WS_ENDPOINT: the wsapi function posts to its own API's
 	// connections only (its requests never push to the web app).
@@ -114,17 +117,19 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	// orders, the API keys' last use), the engine's endpoint and key
 	// (Engine above), and the auth key, which opens the API keys' HMAC
 	// secrets.
-	data.Table.GrantReadWriteData(s.WSAPI)
+	data.GrantItems(s.WSAPI, true)
 	data.AuthKey.GrantRead(s.WSAPI, nil)
 	s.WSAPI.AddEnvironment(jsii.String(envAuthKeySecret), data.AuthKey.SecretArn(), nil)
-	s.WSAPI.AddToRolePolicy(manageConnections(st, s.BinanceApi, s.BinanceStage))
+	allowConnections(s.WSAPI.Role(), manageConnections(st, s.BinanceApi, s.BinanceStage))
 	addLambdaRoutes(s.BinanceApi, s.WSAPI, "Binance")
+	suppress(s.BinanceApi, nagReasons{"AwsSolutions-APIG4": reasonAppAuth})
 
 	s.StreamDLQ = awssqs.NewQueue(st, jsii.String("StreamFailures"), &awssqs.QueueProps{
 		RetentionPeriod: awscdk.Duration_Days(jsii.Number(14)),
 		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
 		EnforceSSL:      jsii.Bool(true),
 	})
+	suppress(s.StreamDLQ, nagReasons{"AwsSolutions-SQS3": reasonTerminalDLQ})
 	// The stream function also posts the Binance-compatible user data
 	// events to the connections of the second API subscribed to them.
 	streamEnv := map[string]string{envBinanceWSEndpoint: binanceEndpoint}
@@ -136,9 +141,9 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	})
 	// Reads users' connections, deletes connections that are gone, on
 	// both APIs.
-	data.Table.GrantReadWriteData(s.Stream)
-	s.Stream.AddToRolePolicy(manageConnections(st, s.Api, s.Stage))
-	s.Stream.AddToRolePolicy(manageConnections(st, s.BinanceApi, s.BinanceStage))
+	data.GrantItems(s.Stream, true)
+	allowConnections(s.Stream.Role(), manageConnections(st, s.Api, s.Stage))
+	allowConnections(s.Stream.Role(), manageConnections(st, s.BinanceApi, s.BinanceStage))
 	s.Stream.AddEventSource(awslambdaeventsources.NewDynamoEventSource(data.Table, &awslambdaeventsources.DynamoEventSourceProps{
 		StartingPosition:        awslambda.StartingPosition_LATEST,
 		BatchSize:               jsii.Number(100),
@@ -160,9 +165,12 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 }
 
 // newWebSocketStage creates an auto-deployed stage of a WebSocket API with
-// the stage throttling of the other APIs.
-func newWebSocketStage(st awscdk.Stack, id string, api awsapigatewayv2.WebSocketApi, name string, cfg Config) awsapigatewayv2.WebSocketStage {
-	return awsapigatewayv2.NewWebSocketStage(st, jsii.String(id), &awsapigatewayv2.WebSocketStageProps{
+// the stage throttling of the other APIs and JSON access logs (each
+// connect, message and disconnect: route, status, client address,
+// latency, error), written through API Gateway's account logging role
+// (logging).
+func newWebSocketStage(st awscdk.Stack, id string, api awsapigatewayv2.WebSocketApi, name string, cfg Config, logging awscdk.CfnResource) awsapigatewayv2.WebSocketStage {
+	stage := awsapigatewayv2.NewWebSocketStage(st, jsii.String(id), &awsapigatewayv2.WebSocketStageProps{
 		WebSocketApi: api,
 		StageName:    jsii.String(name),
 		AutoDeploy:   jsii.Bool(true),
@@ -170,6 +178,34 @@ func newWebSocketStage(st awscdk.Stack, id string, api awsapigatewayv2.WebSocket
 			RateLimit:  jsii.Number(throttleRate(cfg)),
 			BurstLimit: jsii.Number(throttleBurst(cfg)),
 		},
+	})
+	cfnStage := stage.Node().DefaultChild().(awsapigatewayv2.CfnStage)
+	writeAccessLogs(st, id+"AccessLogs", cfnStage, wsAccessLogFormat, cfg)
+	cfnStage.AddDependency(logging)
+	return stage
+}
+
+// wsAccessLogFormat is one JSON line per WebSocket event.
+const wsAccessLogFormat = `{"requestId":"$context.requestId","connectionId":"$context.connectionId",` +
+	`"eventType":"$context.eventType","routeKey":"$context.routeKey","status":"$context.status",` +
+	`"ip":"$context.identity.sourceIp","requestTime":"$context.requestTime",` +
+	`"integrationLatency":"$context.integrationLatency","error":"$context.error.message"}`
+
+// apiGatewayLogging sets API Gateway's account logging role in the region,
+// which WebSocket (and REST) stages need to write access logs to
+// CloudWatch Logs (HTTP APIs do not). It is one setting per account and
+// region: a deploy sets it to this role.
+func apiGatewayLogging(st awscdk.Stack) awscdk.CfnResource {
+	role := awsiam.NewRole(st, jsii.String("ApiGatewayLogsRole"), &awsiam.RoleProps{
+		AssumedBy: awsiam.NewServicePrincipal(jsii.String("apigateway.amazonaws.com"), nil),
+		ManagedPolicies: &[]awsiam.IManagedPolicy{
+			awsiam.ManagedPolicy_FromAwsManagedPolicyName(jsii.String("service-role/AmazonAPIGatewayPushToCloudWatchLogs")),
+		},
+	})
+	suppress(role, nagReasons{"AwsSolutions-IAM4": "AmazonAPIGatewayPushToCloudWatchLogs is the policy AWS documents " +
+		"for API Gateway's account logging role; API Gateway names its log groups itself."})
+	return awsapigateway.NewCfnAccount(st, jsii.String("ApiGatewayAccount"), &awsapigateway.CfnAccountProps{
+		CloudWatchRoleArn: role.RoleArn(),
 	})
 }
 
@@ -189,7 +225,7 @@ func addLambdaRoutes(api awsapigatewayv2.WebSocketApi, fn awslambda.Function, pr
 // GrantPush lets a function outside this stack push to WebSocket clients
 // (deposit and withdrawal updates), with the same narrow statement.
 func (s *RealtimeStack) GrantPush(fn awslambda.Function) {
-	fn.AddToRolePolicy(manageConnections(awscdk.Stack_Of(fn), s.Api, s.Stage))
+	allowConnections(fn.Role(), manageConnections(awscdk.Stack_Of(fn), s.Api, s.Stage))
 }
 
 // GrantPost lets a role outside this stack post to the live stage's
@@ -197,7 +233,7 @@ func (s *RealtimeStack) GrantPush(fn awslambda.Function) {
 // publishes the market channels and only ever posts; a connection it finds
 // gone is forgotten in the table, not closed.
 func (s *RealtimeStack) GrantPost(role awsiam.IRole) {
-	role.AddToPrincipalPolicy(connectionsStatement(awscdk.Stack_Of(role), s.Api, s.Stage, "POST"))
+	allowConnections(role, connectionsStatement(awscdk.Stack_Of(role), s.Api, s.Stage, "POST"))
 }
 
 // GrantClose lets a function outside this stack close the live stage's
@@ -205,7 +241,14 @@ func (s *RealtimeStack) GrantPost(role awsiam.IRole) {
 // closes the connections of a user whose sessions ended (sign-out,
 // password change or reset).
 func (s *RealtimeStack) GrantClose(fn awslambda.Function) {
-	fn.AddToRolePolicy(connectionsStatement(awscdk.Stack_Of(fn), s.Api, s.Stage, "DELETE"))
+	allowConnections(fn.Role(), connectionsStatement(awscdk.Stack_Of(fn), s.Api, s.Stage, "DELETE"))
+}
+
+// allowConnections adds a ManageConnections statement to a role, with the
+// reason its @connections/* resource is as narrow as it can be.
+func allowConnections(role awsiam.IRole, stmt awsiam.PolicyStatement) {
+	role.AddToPrincipalPolicy(stmt)
+	suppress(role, nagReasons{"AwsSolutions-IAM5": reasonConnections}, `/@connections/\*$`)
 }
 
 // manageConnections allows posting to, closing and reading the connections

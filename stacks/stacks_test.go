@@ -46,11 +46,9 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		for name, st := range map[string]awscdk.Stack{
-			"data": built.Data.Stack, "network": built.Network.Stack, "api": built.Api.Stack,
-			"realtime": built.Realtime.Stack, "engine": built.Engine.Stack, "workflows": built.Workflows.Stack,
-			"web": built.Web.Stack, "observability": built.Observability.Stack,
-		} {
+		// cdk-nag's AwsSolutions pack runs on every stack (nag_test.go).
+		Nag(app)
+		for name, st := range stacksByName() {
 			tpl := assertions.Template_FromStack(st, nil)
 			templates[name] = tpl
 			raw[name] = toGo(*tpl.ToJSON())
@@ -58,6 +56,15 @@ func TestMain(m *testing.M) {
 		return m.Run()
 	}()
 	os.Exit(code)
+}
+
+// stacksByName are the built stacks by their tests' names.
+func stacksByName() map[string]awscdk.Stack {
+	return map[string]awscdk.Stack{
+		"data": built.Data.Stack, "network": built.Network.Stack, "api": built.Api.Stack,
+		"realtime": built.Realtime.Stack, "engine": built.Engine.Stack, "workflows": built.Workflows.Stack,
+		"web": built.Web.Stack, "observability": built.Observability.Stack,
+	}
 }
 
 // testConfig points the app at dummy bootstrap files and a dummy site build,
@@ -783,7 +790,8 @@ func TestWebStack(t *testing.T) {
 
 func TestObservabilityStack(t *testing.T) {
 	fns := len(FunctionNames())
-	want := 2 /* DLQs */ + 2*fns /* errors, throttles */ + 1 /* withdrawals */
+	want := 2 /* DLQs */ + 2*fns /* errors, throttles */ + 2 /* withdrawals failed, timed out */ + 2 /* iterator age */ +
+		2 /* API 5xx, latency */ + 2 /* table throttles, conflicts */ + 1 /* engine tasks */ + 1 /* SMS spend */
 	alarms := resources("observability", "AWS::CloudWatch::Alarm")
 	if len(alarms) != want {
 		t.Errorf("alarms = %d, want %d", len(alarms), want)
@@ -798,12 +806,28 @@ func TestObservabilityStack(t *testing.T) {
 	}
 	for metric, n := range map[string]int{
 		"ApproximateNumberOfMessagesVisible": 2, "ApproximateAgeOfOldestMessage": 0,
-		"Errors": fns, "Throttles": fns, "ExecutionsFailed": 1,
+		"Errors": fns, "Throttles": fns, "ExecutionsFailed": 1, "ExecutionsTimedOut": 1, "IteratorAge": 2,
+		"5xx": 1, "Latency": 1, "ThrottledRequests": 1, "TransactionConflict": 1, "RunningTaskCount": 1,
+		"SMSMonthToDateSpentUSD": 1,
 	} {
 		if count[metric] != n {
 			t.Errorf("alarms on %s = %d, want %d", metric, count[metric], n)
 		}
 	}
+	expect(t, "engine task alarm: fewer than the active and the standby, missing data breaching", func() {
+		templates["observability"].HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), like(obj{
+			"MetricName": "RunningTaskCount", "Namespace": "ECS/ContainerInsights", "Threshold": engineTasks,
+			"ComparisonOperator": "LessThanThreshold", "TreatMissingData": "breaching",
+		}))
+	})
+	expect(t, "SMS spend alarm at the default threshold", func() {
+		templates["observability"].HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), like(obj{
+			"MetricName": "SMSMonthToDateSpentUSD", "Threshold": DefaultSMSSpendAlarm,
+		}))
+	})
+	expect(t, "one dashboard", func() {
+		templates["observability"].ResourceCountIs(jsii.String("AWS::CloudWatch::Dashboard"), jsii.Number(1))
+	})
 }
 
 // dataServices are the services whose resources hold data; wildcard actions
@@ -1114,7 +1138,7 @@ func TestAuthKeySecret(t *testing.T) {
 				}
 			}
 			fn := stack == "api" && (strings.HasPrefix(id, "profile") || strings.HasPrefix(id, "wallet") || strings.HasPrefix(id, "openapi")) ||
-				stack == "realtime" && strings.HasPrefix(id, "wsapiFunction")
+				stack == "realtime" && strings.HasPrefix(id, "wsapiRole")
 			if reads != fn {
 				t.Errorf("%s/%s: reads the auth key %v", stack, id, reads)
 			}

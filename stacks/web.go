@@ -29,6 +29,8 @@ type WebStack struct {
 	awscdk.Stack
 	Bucket       awss3.Bucket
 	Distribution awscloudfront.Distribution
+	// Logs holds the site bucket's and CloudFront's access logs.
+	Logs awss3.Bucket
 }
 
 // webDeps are the endpoints written into config.json.
@@ -46,11 +48,25 @@ type webDeps struct {
 func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps, cfg Config, deps webDeps) *WebStack {
 	st := awscdk.NewStack(scope, jsii.String(id), props)
 	s := &WebStack{Stack: st}
-	s.Bucket = awss3.NewBucket(st, jsii.String("SiteBucket"), &awss3.BucketProps{
+	// The access logs of the site bucket and of CloudFront, kept 90 days.
+	// CloudFront's standard logs are written with an ACL, so this bucket
+	// (only this one) lets object writers own what they write.
+	s.Logs = awss3.NewBucket(st, jsii.String("LogsBucket"), &awss3.BucketProps{
 		BlockPublicAccess: awss3.BlockPublicAccess_BLOCK_ALL(),
 		Encryption:        awss3.BucketEncryption_S3_MANAGED,
 		EnforceSSL:        jsii.Bool(true),
-		ObjectOwnership:   awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
+		ObjectOwnership:   awss3.ObjectOwnership_OBJECT_WRITER,
+		LifecycleRules:    &[]*awss3.LifecycleRule{{Expiration: awscdk.Duration_Days(jsii.Number(90))}},
+		RemovalPolicy:     awscdk.RemovalPolicy_RETAIN,
+	})
+	suppress(s.Logs, nagReasons{"AwsSolutions-S1": "The access log bucket itself: logging its own access into itself would loop."})
+	s.Bucket = awss3.NewBucket(st, jsii.String("SiteBucket"), &awss3.BucketProps{
+		BlockPublicAccess:      awss3.BlockPublicAccess_BLOCK_ALL(),
+		Encryption:             awss3.BucketEncryption_S3_MANAGED,
+		EnforceSSL:             jsii.Bool(true),
+		ObjectOwnership:        awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
+		ServerAccessLogsBucket: s.Logs,
+		ServerAccessLogsPrefix: jsii.String("site/"),
 		// Emptying a bucket on delete needs a custom resource with broad
 		// delete rights; the site is rebuilt from source, so the bucket is
 		// simply kept (README says how to remove it).
@@ -113,6 +129,9 @@ func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps
 		MinimumProtocolVersion: awscloudfront.SecurityPolicyProtocol_TLS_V1_2_2021,
 		PriceClass:             awscloudfront.PriceClass_PRICE_CLASS_100,
 		HttpVersion:            awscloudfront.HttpVersion_HTTP2_AND_3,
+		EnableLogging:          jsii.Bool(true),
+		LogBucket:              s.Logs,
+		LogFilePrefix:          jsii.String("cloudfront/"),
 	})
 
 	if _, err := os.Stat(filepath.Join(cfg.WebDist, "index.html")); err == nil {
@@ -133,6 +152,11 @@ func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps
 		Prune: jsii.Bool(false),
 	})
 
+	// The bucket deployments' helper function (one per stack, CDK's).
+	if helper := st.Node().TryFindChild(jsii.String("Custom::CDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C")); helper != nil {
+		suppress(helper, nagReasons{"AwsSolutions-IAM5": reasonCDKGenerated, "AwsSolutions-IAM4": reasonCDKGenerated,
+			"AwsSolutions-L1": "CDK's bucket deployment helper: its runtime is the one CDK ships it with."})
+	}
 	awscdk.NewCfnOutput(st, jsii.String("SiteUrl"), &awscdk.CfnOutputProps{
 		Value: awscdk.Fn_Join(jsii.String(""), jsii.Strings("https://", *s.Distribution.DistributionDomainName())),
 	})

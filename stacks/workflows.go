@@ -91,7 +91,7 @@ func NewWorkflowsStack(scope constructs.Construct, id string, props *awscdk.Stac
 		Name: "workflow", Description: "withdrawal workflow steps", Env: fnEnv, TimeoutSec: 30,
 		Engine: engine,
 	})
-	data.Table.GrantReadWriteData(s.Function)
+	data.GrantItems(s.Function, true)
 	// The simulated rails complete the await state's task token from the
 	// function itself. The ARN is built from the machine's name: granting
 	// on the machine's own ARN would make the function depend on the
@@ -231,12 +231,20 @@ func NewWorkflowsStack(scope constructs.Construct, id string, props *awscdk.Stac
 		DefinitionBody:   sfn.DefinitionBody_FromChainable(definition),
 		StateMachineType: sfn.StateMachineType_STANDARD,
 		Timeout:          awscdk.Duration_Days(jsii.Number(7)),
+		// Every state transition is logged (without the withdrawal's data:
+		// the steps carry its id only) and traced with X-Ray, so an
+		// operator follows one withdrawal from the function that started
+		// it through each step.
 		Logs: &sfn.LogOptions{
 			Destination:          logs,
-			Level:                sfn.LogLevel_ERROR,
+			Level:                sfn.LogLevel_ALL,
 			IncludeExecutionData: jsii.Bool(false),
 		},
+		TracingEnabled: jsii.Bool(true),
 	})
+	suppress(s.Withdrawal, nagReasons{"AwsSolutions-IAM5": "The state machine's role: log delivery and X-Ray " +
+		"actions have no resource-level permissions (Resource *), and invoking the workflow function's " +
+		"versions and aliases needs its ARN with :*; the function itself is named."}, `^Resource::\*$`, `^Resource::<workflowFunction[0-9A-F]+\.Arn>:\*$`)
 
 	s.addStarter(cfg, data, env)
 	awscdk.NewCfnOutput(st, jsii.String("WithdrawalStateMachineArn"), &awscdk.CfnOutputProps{Value: s.Withdrawal.StateMachineArn()})
@@ -266,6 +274,7 @@ func (s *WorkflowsStack) addStarter(cfg Config, data *DataStack, env map[string]
 		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
 		EnforceSSL:      jsii.Bool(true),
 	})
+	suppress(s.StarterDLQ, nagReasons{"AwsSolutions-SQS3": reasonTerminalDLQ})
 	s.Starter.AddEventSource(awslambdaeventsources.NewDynamoEventSource(data.Table, &awslambdaeventsources.DynamoEventSourceProps{
 		StartingPosition:        awslambda.StartingPosition_TRIM_HORIZON,
 		BatchSize:               jsii.Number(10),

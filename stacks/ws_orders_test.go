@@ -28,9 +28,9 @@ func TestWSFunctionEntersOrders(t *testing.T) {
 	}
 	var doc string
 	for id, p := range resources("realtime", "AWS::IAM::Policy") {
-		// "wsFunction", not "ws": the wsapi function's policy
-		// (wsapiFunction…) is in this stack too, with the auth key.
-		if strings.HasPrefix(id, "wsFunction") {
+		// "wsRole", not "ws": the wsapi function's policy
+		// (wsapiRole…) is in this stack too, with the auth key.
+		if strings.HasPrefix(id, "wsRole") {
 			doc += mustJSON(props(p)["PolicyDocument"])
 		}
 	}

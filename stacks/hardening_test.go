@@ -1,0 +1,124 @@
+package stacks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/aws/jsii-runtime-go"
+)
+
+// TestTableGrantsAreItemActionsOnNamedIndexes: every statement on the
+// table names it and its two indexes (never index/*) and allows only the
+// item actions the store adapter calls: no Scan, no batch writes, no
+// table management beyond DescribeTable.
+func TestTableGrantsAreItemActionsOnNamedIndexes(t *testing.T) {
+	allowed := map[string]bool{}
+	for _, a := range append(append([]string{}, tableReadActions...), tableWriteActions...) {
+		allowed[a] = true
+	}
+	// The stream event sources' own statements.
+	for _, a := range []string{"dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:ListStreams"} {
+		allowed[a] = true
+	}
+	tableStatements := 0
+	for stack := range raw {
+		for id, p := range resources(stack, "AWS::IAM::Policy") {
+			for _, s := range asList(props(p)["PolicyDocument"].(obj)["Statement"]) {
+				st := s.(obj)
+				res := mustJSON(st["Resource"])
+				for _, a := range asList(st["Action"]) {
+					action := a.(string)
+					if !strings.HasPrefix(action, "dynamodb:") {
+						continue
+					}
+					if !allowed[action] {
+						t.Errorf("%s/%s allows %s", stack, id, action)
+					}
+				}
+				if strings.Contains(res, "/index/*") {
+					t.Errorf("%s/%s names the table's indexes with a wildcard: %s", stack, id, res)
+				}
+				if strings.Contains(mustJSON(st["Action"]), "dynamodb:GetItem") {
+					tableStatements++
+					if !strings.Contains(res, "/index/gsi1") || !strings.Contains(res, "/index/gsi2") {
+						t.Errorf("%s/%s: table statement without both indexes: %s", stack, id, res)
+					}
+				}
+			}
+		}
+	}
+	if tableStatements < 10 {
+		t.Errorf("only %d table statements found", tableStatements)
+	}
+}
+
+// TestLogsAndTraces: every function traces with X-Ray and writes only its
+// own log group (no AWSLambdaBasicExecutionRole); both WebSocket stages
+// write JSON access logs; the VPC has flow logs; the withdrawal state
+// machine logs every transition and traces; the engine cluster has
+// Container Insights; the site bucket and CloudFront log their access.
+func TestLogsAndTraces(t *testing.T) {
+	fns := 0
+	for stack := range raw {
+		for id, r := range resources(stack, "AWS::Lambda::Function") {
+			if strings.HasPrefix(id, "CustomCDKBucketDeployment") {
+				continue
+			}
+			fns++
+			if mustJSON(props(r)["TracingConfig"]) != `{"Mode":"Active"}` {
+				t.Errorf("%s/%s: tracing %s", stack, id, mustJSON(props(r)["TracingConfig"]))
+			}
+		}
+		for id, r := range resources(stack, "AWS::IAM::Role") {
+			if strings.Contains(mustJSON(props(r)["ManagedPolicyArns"]), "AWSLambdaBasicExecutionRole") && !strings.HasPrefix(id, "CustomCDKBucketDeployment") {
+				t.Errorf("%s/%s uses AWSLambdaBasicExecutionRole", stack, id)
+			}
+		}
+	}
+	if fns != len(FunctionNames()) {
+		t.Errorf("%d functions checked, want %d", fns, len(FunctionNames()))
+	}
+	stages := 0
+	for _, r := range resources("realtime", "AWS::ApiGatewayV2::Stage") {
+		stages++
+		als, _ := props(r)["AccessLogSettings"].(obj)
+		if als == nil || !strings.Contains(mustJSON(als["Format"]), "connectionId") || !strings.Contains(mustJSON(als["DestinationArn"]), "AccessLogs") {
+			t.Errorf("WebSocket stage %s: access logs %s", mustJSON(props(r)["StageName"]), mustJSON(als))
+		}
+		if !strings.Contains(mustJSON(r["DependsOn"]), "ApiGatewayAccount") {
+			t.Errorf("WebSocket stage %s does not wait for the account logging role", mustJSON(props(r)["StageName"]))
+		}
+	}
+	if stages != 2 {
+		t.Errorf("%d WebSocket stages", stages)
+	}
+	expect(t, "API Gateway account logging role", func() {
+		templates["realtime"].ResourceCountIs(jsii.String("AWS::ApiGateway::Account"), jsii.Number(1))
+	})
+	expect(t, "VPC flow logs", func() {
+		templates["network"].HasResourceProperties(jsii.String("AWS::EC2::FlowLog"), like(obj{
+			"ResourceType": "VPC", "TrafficType": "ALL", "LogDestinationType": "cloud-watch-logs",
+		}))
+	})
+	expect(t, "withdrawal state machine logs ALL and traces", func() {
+		templates["workflows"].HasResourceProperties(jsii.String("AWS::StepFunctions::StateMachine"), like(obj{
+			"LoggingConfiguration": like(obj{"Level": "ALL", "IncludeExecutionData": false}),
+			"TracingConfiguration": obj{"Enabled": true},
+		}))
+	})
+	expect(t, "engine cluster Container Insights", func() {
+		templates["engine"].HasResourceProperties(jsii.String("AWS::ECS::Cluster"), like(obj{
+			"ClusterSettings": arrayWith(obj{"Name": "containerInsights", "Value": "enabled"}),
+		}))
+	})
+	expect(t, "site bucket access logs", func() {
+		templates["web"].HasResourceProperties(jsii.String("AWS::S3::Bucket"), like(obj{
+			"LoggingConfiguration": like(obj{"LogFilePrefix": "site/"}),
+		}))
+	})
+	expect(t, "CloudFront access logs", func() {
+		templates["web"].HasResourceProperties(jsii.String("AWS::CloudFront::Distribution"), like(obj{
+			"DistributionConfig": like(obj{"Logging": like(obj{"Prefix": "cloudfront/"})}),
+		}))
+	})
+}
