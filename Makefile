@@ -85,9 +85,28 @@ lambdas: ## build every Lambda function to build/lambda/<name>/bootstrap (linux/
 synth: lambdas ## write the CloudFormation templates into cdk.out (or $CDK_OUTDIR), offline
 	$(GO) run ./stacks/app
 
+# The CDK CLI is pinned in tools/cdk/package.json (and its lock file).
+CDK = npm --prefix tools/cdk exec --offline -- cdk
+# What a deploy asks before: "broadening" stops at any IAM or security
+# group change that widens access until someone says yes; a pipeline that
+# ran make diff and had it reviewed may set CDK_APPROVAL=never.
+CDK_APPROVAL ?= broadening
+
+.PHONY: cdk-cli
+cdk-cli:
+	@npm ci --prefix tools/cdk --no-audit --no-fund --loglevel=error
+
+.PHONY: diff
+diff: lambdas web cdk-cli ## show what a deploy would change (read it before make deploy)
+	$(CDK) diff --all
+
+.PHONY: bootstrap
+bootstrap: cdk-cli ## prepare the account for CDK in the stage's region and in us-east-1 (the edge), once
+	$(CDK) bootstrap aws://$${CDK_DEFAULT_ACCOUNT:?set CDK_DEFAULT_ACCOUNT}/$${CDK_DEFAULT_REGION:?set CDK_DEFAULT_REGION} aws://$${CDK_DEFAULT_ACCOUNT}/us-east-1
+
 .PHONY: deploy
-deploy: lambdas web ## deploy every stack with the account's credentials (npx aws-cdk deploy --all)
-	npx --yes aws-cdk@2 deploy --all --require-approval never
+deploy: lambdas web cdk-cli ## deploy every stack with the account's credentials (asks before widening access)
+	$(CDK) deploy --all --require-approval $(CDK_APPROVAL)
 
 .PHONY: clean
 clean: ## remove build outputs (not the data directory)

@@ -2,7 +2,6 @@ package stacks
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
@@ -19,6 +18,8 @@ type Tenger struct {
 	Engine        *EngineStack
 	Web           *WebStack
 	Observability *ObservabilityStack
+	// Edge is nil when the stacks are not placed (Config.Account, Region).
+	Edge *EdgeStack
 }
 
 // FunctionNames lists every Lambda function the stacks deploy; each needs
@@ -43,8 +44,8 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 		// Deploying into the account and region of the credentials in use;
 		// without them (offline synth, tests) the stacks stay
 		// environment-agnostic.
-		if acct, region := os.Getenv("CDK_DEFAULT_ACCOUNT"), os.Getenv("CDK_DEFAULT_REGION"); acct != "" && region != "" {
-			p.Env = &awscdk.Environment{Account: jsii.String(acct), Region: jsii.String(region)}
+		if cfg.Account != "" && cfg.Region != "" {
+			p.Env = &awscdk.Environment{Account: jsii.String(cfg.Account), Region: jsii.String(cfg.Region)}
 		}
 		return p
 	}
@@ -83,8 +84,20 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	// The engine publishes the market channels to WebSocket clients itself.
 	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Network, apiEnv)
 	t.Realtime.GrantPost(t.Engine.Task.TaskRole())
-	t.Web = NewWebStack(app, id("Web"), props("Web", "site bucket, CloudFront and config.json"), cfg,
-		webDeps{Api: t.Api, Realtime: t.Realtime})
+	// The edge lives in us-east-1 (CloudFront's web ACLs and certificates);
+	// the site's stack refers to it across regions, which needs both
+	// placed in an account.
+	wd := webDeps{Api: t.Api, Realtime: t.Realtime}
+	webProps := props("Web", "site bucket, CloudFront and config.json")
+	if cfg.Account != "" && cfg.Region != "" {
+		edgeProps := props("Edge", "AWS WAF web ACL and certificate for CloudFront (us-east-1)")
+		edgeProps.Env = &awscdk.Environment{Account: jsii.String(cfg.Account), Region: jsii.String(EdgeRegion)}
+		edgeProps.CrossRegionReferences = jsii.Bool(true)
+		t.Edge = NewEdgeStack(app, id("Edge"), edgeProps, cfg)
+		webProps.CrossRegionReferences = jsii.Bool(true)
+		wd.Edge = t.Edge
+	}
+	t.Web = NewWebStack(app, id("Web"), webProps, cfg, wd)
 	email, _ := app.Node().TryGetContext(jsii.String(ContextAlarmEmail)).(string)
 	// A number in cdk.json, a string on the command line (-c smsSpendAlarmUsd=100).
 	var spend float64

@@ -47,6 +47,15 @@ type Config struct {
 	// engine polls (refprice.ParseSources: "binance,okx"); empty: the
 	// exchange's own books only.
 	PriceSources string
+	// Account and Region place the stacks: the account and region of the
+	// credentials in use (CDK_DEFAULT_ACCOUNT, CDK_DEFAULT_REGION). Without
+	// them (an offline synth) the stacks stay environment-agnostic and the
+	// edge is not built, as it lives in us-east-1 and is referred to from
+	// the site's stack in the stage's region.
+	Account, Region string
+	// Edge configures CloudFront and AWS WAF in front of the site and the
+	// APIs (EdgeStack).
+	Edge EdgeConfig
 }
 
 // Context keys read by ConfigFromContext (`cdk deploy -c stage=prod`).
@@ -82,6 +91,8 @@ func ConfigFromContext(app awscdk.App, repoRoot string) Config {
 		// rather than the engine's start.
 		PriceSources: get(ContextPriceSources, ""),
 	}
+	cfg.Account, cfg.Region = os.Getenv("CDK_DEFAULT_ACCOUNT"), os.Getenv("CDK_DEFAULT_REGION")
+	cfg.Edge = edgeFromContext(get)
 	cfg.Flags.FuturesLive = get(ContextFuturesLive, "") == "true"
 	cfg.Flags.WalletLive = get(ContextWalletLive, "") == "true"
 	if o := get(ContextSiteOrigins, ""); o != "" {
@@ -102,6 +113,9 @@ func (c Config) Validate(functions []string) error {
 	}
 	if _, err := refprice.ParseSources(c.PriceSources, nil); err != nil {
 		return fmt.Errorf("stacks: %s: %w", ContextPriceSources, err)
+	}
+	if err := c.Edge.validate(c.Account != "" && c.Region != ""); err != nil {
+		return err
 	}
 	var missing []string
 	for _, name := range functions {

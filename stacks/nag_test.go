@@ -28,15 +28,11 @@ func nagFindings(st awscdk.Stack) []string {
 	return out
 }
 
-// nagOpen are the AwsSolutions findings still open, each with what closes
-// it: the edge (a custom domain's certificate and AWS WAF for CloudFront,
-// both in us-east-1) is not built yet. The test fails on any finding not
-// listed here, and on a listed one that is gone (then strike it).
-var nagOpen = map[string]string{
-	"web AwsSolutions-CFR1 /Tenger-dev-Web/Site/Resource": "geo restriction: the edge's WAF geo rule",
-	"web AwsSolutions-CFR2 /Tenger-dev-Web/Site/Resource": "WAF on the distribution: the edge's web ACL",
-	"web AwsSolutions-CFR4 /Tenger-dev-Web/Site/Resource": "TLS 1.2 minimum needs the edge's custom domain certificate",
-}
+// nagOpen are the AwsSolutions findings left open on purpose, each with
+// what closes it ("<stack> <rule> <path>": why); none today. The test fails
+// on any finding not listed here, and on a listed one that is gone (then
+// strike it).
+var nagOpen = map[string]string{}
 
 // TestNagAwsSolutions: cdk-nag's AwsSolutions pack finds nothing that is
 // neither fixed nor suppressed, with its reason, beside the resource

@@ -150,7 +150,7 @@ func TestAPIKeyRoutesRoutedToProfileFunction(t *testing.T) {
 func TestOpenAPIFunction(t *testing.T) {
 	fnIDs := map[string]string{}
 	for id, r := range resources("api", "AWS::Lambda::Function") {
-		vars, _ := props(r)["Environment"].(obj)["Variables"].(obj)
+		vars := fnVars(r)
 		name, _ := vars["SERVICE"].(string)
 		fnIDs[name] = id
 		if name != "openapi" {

@@ -20,7 +20,7 @@ func TestTradeFunction(t *testing.T) {
 	}
 	var tradeFn string
 	for id, r := range resources("api", "AWS::Lambda::Function") {
-		vars, _ := props(r)["Environment"].(obj)["Variables"].(obj)
+		vars := fnVars(r)
 		if vars["SERVICE"] == "trade" {
 			tradeFn = id
 			if vars[envEngineKeySecret] == nil || vars["TABLE_NAME"] == nil || vars["ORDERS_QUEUE_URL"] != nil {

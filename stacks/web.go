@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfront"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudfrontorigins"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsroute53"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsroute53targets"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3deployment"
 	"github.com/aws/constructs-go/constructs/v10"
@@ -19,10 +21,16 @@ import (
 // ConfigObjectKey is where the web app finds its runtime configuration.
 const ConfigObjectKey = "config.json"
 
-// contentSecurityPolicy allows the app's own files and the AWS endpoints it
-// calls (the HTTP API and the WebSocket API live on execute-api domains).
-// It is the one policy `tenger serve` also answers (webapp.SecurityHeaders).
-const contentSecurityPolicy = webapp.ContentSecurityPolicy
+// siteCSP is the site's Content-Security-Policy (webapp's, the one
+// `tenger serve` also answers) with connect-src naming the stage region's
+// API endpoints and, with a custom domain, its WebSocket origin.
+func siteCSP(st awscdk.Stack, cfg Config) string {
+	var extra []string
+	if cfg.Edge.Domain != "" {
+		extra = append(extra, "wss://"+cfg.Edge.Domain)
+	}
+	return webapp.CloudContentSecurityPolicy(*st.Region(), extra...)
+}
 
 // WebStack is the site: a private bucket behind CloudFront.
 type WebStack struct {
@@ -33,10 +41,12 @@ type WebStack struct {
 	Logs awss3.Bucket
 }
 
-// webDeps are the endpoints written into config.json.
+// webDeps are the endpoints written into config.json, and the edge
+// (nil when the stacks are not placed in an account and region).
 type webDeps struct {
 	Api      *ApiStack
 	Realtime *RealtimeStack
+	Edge     *EdgeStack
 }
 
 // NewWebStack creates a private, encrypted bucket that only CloudFront can
@@ -93,7 +103,7 @@ func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps
 				Protection: jsii.Bool(true), ModeBlock: jsii.Bool(true), Override: jsii.Bool(true),
 			},
 			ContentSecurityPolicy: &awscloudfront.ResponseHeadersContentSecurityPolicy{
-				ContentSecurityPolicy: jsii.String(contentSecurityPolicy), Override: jsii.Bool(true),
+				ContentSecurityPolicy: jsii.String(siteCSP(st, cfg)), Override: jsii.Bool(true),
 			},
 		},
 	})
@@ -106,7 +116,21 @@ func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps
 			Ttl:                awscdk.Duration_Seconds(jsii.Number(0)),
 		}
 	}
-	s.Distribution = awscloudfront.NewDistribution(st, jsii.String("Site"), &awscloudfront.DistributionProps{
+	behaviors := map[string]*awscloudfront.BehaviorOptions{
+		// config.json changes on every deploy; never serve a stale one.
+		"/" + ConfigObjectKey: {
+			Origin:                awscloudfrontorigins.S3BucketOrigin_WithOriginAccessControl(s.Bucket, nil),
+			ViewerProtocolPolicy:  awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
+			CachePolicy:           awscloudfront.CachePolicy_CACHING_DISABLED(),
+			ResponseHeadersPolicy: headers,
+		},
+	}
+	if deps.Edge != nil {
+		for path, b := range edgeBehaviors(st, deps) {
+			behaviors[path] = b
+		}
+	}
+	distProps := &awscloudfront.DistributionProps{
 		Comment:           jsii.String(cfg.prefix() + " site"),
 		DefaultRootObject: jsii.String("index.html"),
 		DefaultBehavior: &awscloudfront.BehaviorOptions{
@@ -116,15 +140,7 @@ func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps
 			ResponseHeadersPolicy: headers,
 			Compress:              jsii.Bool(true),
 		},
-		AdditionalBehaviors: &map[string]*awscloudfront.BehaviorOptions{
-			// config.json changes on every deploy; never serve a stale one.
-			"/" + ConfigObjectKey: {
-				Origin:                awscloudfrontorigins.S3BucketOrigin_WithOriginAccessControl(s.Bucket, nil),
-				ViewerProtocolPolicy:  awscloudfront.ViewerProtocolPolicy_REDIRECT_TO_HTTPS,
-				CachePolicy:           awscloudfront.CachePolicy_CACHING_DISABLED(),
-				ResponseHeadersPolicy: headers,
-			},
-		},
+		AdditionalBehaviors:    &behaviors,
 		ErrorResponses:         &[]*awscloudfront.ErrorResponse{spaFallback(403), spaFallback(404)},
 		MinimumProtocolVersion: awscloudfront.SecurityPolicyProtocol_TLS_V1_2_2021,
 		PriceClass:             awscloudfront.PriceClass_PRICE_CLASS_100,
@@ -132,7 +148,29 @@ func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps
 		EnableLogging:          jsii.Bool(true),
 		LogBucket:              s.Logs,
 		LogFilePrefix:          jsii.String("cloudfront/"),
-	})
+	}
+	if e := deps.Edge; e != nil {
+		distProps.WebAclId = e.WebACL.AttrArn()
+		if e.Certificate != nil {
+			distProps.Certificate = e.Certificate
+			distProps.DomainNames = jsii.Strings(cfg.Edge.Domain)
+		}
+	}
+	s.Distribution = awscloudfront.NewDistribution(st, jsii.String("Site"), distProps)
+	if deps.Edge != nil {
+		suppress(s.Distribution, nagReasons{"AwsSolutions-CFR1": "Countries are blocked by the edge's web ACL " +
+			"(blockedCountries), which logs each refusal and changes without touching the distribution."})
+		if deps.Edge.Certificate != nil {
+			awsroute53.NewARecord(st, jsii.String("SiteAlias"), &awsroute53.ARecordProps{
+				Zone:       edgeZone(st, cfg.Edge),
+				RecordName: jsii.String(cfg.Edge.Domain),
+				Target:     awsroute53.RecordTarget_FromAlias(awsroute53targets.NewCloudFrontTarget(s.Distribution)),
+			})
+		} else {
+			suppress(s.Distribution, nagReasons{"AwsSolutions-CFR4": "No custom domain is configured (domainName): " +
+				"CloudFront's own certificate cannot raise the minimum TLS version; with a domain, TLS 1.2 is the minimum."})
+		}
+	}
 
 	if _, err := os.Stat(filepath.Join(cfg.WebDist, "index.html")); err == nil {
 		awss3deployment.NewBucketDeployment(st, jsii.String("DeploySite"), &awss3deployment.BucketDeploymentProps{
@@ -143,10 +181,17 @@ func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps
 			DistributionPaths: jsii.Strings("/index.html"),
 		})
 	}
+	var edgeHost string
+	if deps.Edge != nil {
+		edgeHost = *s.Distribution.DistributionDomainName()
+		if cfg.Edge.Domain != "" {
+			edgeHost = cfg.Edge.Domain
+		}
+	}
 	awss3deployment.NewBucketDeployment(st, jsii.String("DeployConfig"), &awss3deployment.BucketDeploymentProps{
 		DestinationBucket: s.Bucket,
 		Sources: &[]awss3deployment.ISource{
-			awss3deployment.Source_JsonData(jsii.String(ConfigObjectKey), siteConfig(cfg, deps), nil),
+			awss3deployment.Source_JsonData(jsii.String(ConfigObjectKey), siteConfig(cfg, deps, edgeHost), nil),
 		},
 		// Only config.json: the site deployment owns the other objects.
 		Prune: jsii.Bool(false),
@@ -168,13 +213,18 @@ func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps
 // content, flags), plus the stage and the endpoints in the shape aws-amplify's
 // Amplify.configure takes (API.REST). The values are deploy-time tokens that
 // the bucket deployment substitutes.
-func siteConfig(cfg Config, deps webDeps) map[string]interface{} {
+func siteConfig(cfg Config, deps webDeps, edgeHost string) map[string]interface{} {
 	base := *deps.Api.Api.ApiEndpoint() // https://<id>.execute-api.<region>.amazonaws.com
+	ws := *deps.Realtime.Stage.Url()
+	if edgeHost != "" {
+		// Through the edge (its WAF), on the site's own origin.
+		base, ws = "https://"+edgeHost, "wss://"+edgeHost+"/ws"
+	}
 	region := *awscdk.Stack_Of(deps.Api.Api).Region()
 	doc := webapp.Config{
 		Region:  region,
 		API:     map[string]string{},
-		WS:      *deps.Realtime.Stage.Url(),
+		WS:      ws,
 		Content: base + ContentPath,
 		Flags:   cfg.Flags,
 	}

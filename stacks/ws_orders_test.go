@@ -14,7 +14,7 @@ import (
 func TestWSFunctionEntersOrders(t *testing.T) {
 	var wsFn string
 	for id, r := range resources("realtime", "AWS::Lambda::Function") {
-		vars, _ := props(r)["Environment"].(obj)["Variables"].(obj)
+		vars := fnVars(r)
 		if vars["SERVICE"] != "ws" {
 			continue
 		}

@@ -25,6 +25,21 @@ const (
 // one definition so the two cannot drift apart.
 const ContentSecurityPolicy = cspHead + cspTail
 
+// CloudContentSecurityPolicy is the policy CloudFront serves with the site
+// in AWS: connect-src names the API endpoints of the stage's region (their
+// hosts are <id>.execute-api.<region>.amazonaws.com, which
+// *.execute-api.amazonaws.com does not match: a wildcard stands for the
+// labels before the rest, which must end the host) and extra origins (the
+// edge's custom domain's WebSocket). region may be a CloudFormation token.
+func CloudContentSecurityPolicy(region string, extra ...string) string {
+	csp := "default-src 'self'; connect-src 'self' https://*.execute-api." + region + ".amazonaws.com wss://*.execute-api." +
+		region + ".amazonaws.com"
+	for _, o := range extra {
+		csp += " " + o
+	}
+	return csp + cspTail
+}
+
 // LocalContentSecurityPolicy is ContentSecurityPolicy with the WebSocket
 // origin of the host the browser used (the `ws` of the local /config.json):
 // 'self' covers ws: and wss: only in browsers that follow CSP level 3, so

@@ -173,3 +173,18 @@ func TestBootScriptHash(t *testing.T) {
 		t.Fatalf("the policy does not allow the boot script: %s", ContentSecurityPolicy)
 	}
 }
+
+// TestCloudContentSecurityPolicy: the policy served in AWS names the
+// regional API hosts (which a *.execute-api.amazonaws.com source would not
+// match) and the extra origins, and keeps the rest of the site's policy.
+func TestCloudContentSecurityPolicy(t *testing.T) {
+	got := CloudContentSecurityPolicy("ap-northeast-2", "wss://exchange.example.mn")
+	for _, want := range []string{
+		"connect-src 'self' https://*.execute-api.ap-northeast-2.amazonaws.com wss://*.execute-api.ap-northeast-2.amazonaws.com wss://exchange.example.mn;",
+		"script-src 'self' " + BootScriptHash + ";", "frame-ancestors 'none'",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("policy %q lacks %q", got, want)
+		}
+	}
+}
