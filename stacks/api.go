@@ -272,6 +272,15 @@ func throttleRate(cfg Config) float64 {
 	return 50
 }
 
+// FunctionList is the stack's functions in apiFunctions' order.
+func (s *ApiStack) FunctionList() []awslambda.Function {
+	out := make([]awslambda.Function, 0, len(apiFunctions))
+	for _, spec := range apiFunctions {
+		out = append(out, s.Functions[spec.Name])
+	}
+	return out
+}
+
 // writeAccessLogs makes a stage write its access logs, one line of format
 // per request, to a log group of its own (a month). The L2 stages take
 // access log settings as a jsii interface; setting the CloudFormation

@@ -87,9 +87,15 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	// The edge lives in us-east-1 (CloudFront's web ACLs and certificates);
 	// the site's stack refers to it across regions, which needs both
 	// placed in an account.
-	wd := webDeps{Api: t.Api, Realtime: t.Realtime}
+	wd := webDeps{Api: t.Api, Realtime: t.Realtime, OriginKey: t.Data.OriginKey}
 	webProps := props("Web", "site bucket, CloudFront and config.json")
-	if cfg.Account != "" && cfg.Region != "" {
+	if cfg.placed() {
+		// Only what comes through the edge is served: the functions behind
+		// the APIs check the header CloudFront adds.
+		for _, fn := range append(t.Api.FunctionList(), t.Realtime.WS, t.Realtime.WSAPI) {
+			t.Data.OriginKey.GrantRead(fn, nil)
+			fn.AddEnvironment(jsii.String(envOriginKeySecret), t.Data.OriginKey.SecretArn(), nil)
+		}
 		edgeProps := props("Edge", "AWS WAF web ACL and certificate for CloudFront (us-east-1)")
 		edgeProps.Env = &awscdk.Environment{Account: jsii.String(cfg.Account), Region: jsii.String(EdgeRegion)}
 		edgeProps.CrossRegionReferences = jsii.Bool(true)

@@ -143,5 +143,9 @@ func (c Config) origins() []string {
 	return out
 }
 
+// placed reports whether the stacks are placed in an account and region,
+// which the edge needs.
+func (c Config) placed() bool { return c.Account != "" && c.Region != "" }
+
 // prefix names resources of this stage ("tenger-dev").
 func (c Config) prefix() string { return "tenger-" + c.Stage }

@@ -28,6 +28,11 @@ type DataStack struct {
 	// given to the task as its ENGINE_KEY secret and read at a cold start
 	// by the functions that call the engine (ENGINE_KEY_SECRET_ARN).
 	EngineKey awssecretsmanager.Secret
+	// OriginKey is what the edge (CloudFront) sends to API Gateway in the
+	// X-Tenger-Origin header; the functions behind the APIs read it at a
+	// cold start and refuse requests without it (ORIGIN_KEY_SECRET_ARN),
+	// so the execute-api endpoints serve only what passed the web ACL.
+	OriginKey awssecretsmanager.Secret
 }
 
 // NewDataStack creates the table: on-demand billing, a NEW_AND_OLD_IMAGES
@@ -71,8 +76,12 @@ func NewDataStack(scope constructs.Construct, id string, props *awscdk.StackProp
 	suppress(engineKey, nagReasons{"AwsSolutions-SMG4": "Not rotated by Secrets Manager: the engine task and " +
 		"its callers read this key when they start, so a rotation would refuse every command until all of them " +
 		"restart; it is replaced by a deploy that restarts them together."})
+	originKey := generatedKey(st, "OriginKey", "Tenger: the header value the edge sends to the APIs", cfg)
+	suppress(originKey, nagReasons{"AwsSolutions-SMG4": "Not rotated by Secrets Manager: CloudFront sends the " +
+		"value the distribution was deployed with, and the functions read it at a cold start; it is replaced by a " +
+		"deploy, which updates both."})
 	awscdk.NewCfnOutput(st, jsii.String("TableName"), &awscdk.CfnOutputProps{Value: table.TableName()})
-	return &DataStack{Stack: st, Table: table, AuthKey: authKey, EngineKey: engineKey}
+	return &DataStack{Stack: st, Table: table, AuthKey: authKey, EngineKey: engineKey, OriginKey: originKey}
 }
 
 // Item actions on the table: what the DynamoDB adapter

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/aws/jsii-runtime-go"
+
+	"tenger/internal/awslambda"
+	"tenger/internal/platform"
 )
 
 // TestEdgeWebACL: the edge's web ACL (scope CLOUDFRONT, in us-east-1)
@@ -177,6 +180,47 @@ func TestEdgeConfigValidate(t *testing.T) {
 		err := c.e.validate(c.placed)
 		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%+v placed %v: %v, want %q", c.e, c.placed, err, c.want)
+		}
+	}
+}
+
+// TestEdgeOriginKey: CloudFront sends the origin key to every API origin
+// (a dynamic reference, never the value), and exactly the functions behind
+// the APIs know where to read it; the names agree with the runtime's.
+func TestEdgeOriginKey(t *testing.T) {
+	if originHeader != awslambda.HeaderOrigin || envOriginKeySecret != platform.EnvOriginKeySecret {
+		t.Fatalf("names disagree: %s %s", originHeader, envOriginKeySecret)
+	}
+	var dist obj
+	for _, d := range resources("web", "AWS::CloudFront::Distribution") {
+		dist = props(d)["DistributionConfig"].(obj)
+	}
+	apiOrigins := 0
+	for _, o := range asList(dist["Origins"]) {
+		if o.(obj)["S3OriginConfig"] != nil {
+			continue
+		}
+		apiOrigins++
+		h := mustJSON(o.(obj)["OriginCustomHeaders"])
+		if !strings.Contains(h, `"HeaderName":"X-Tenger-Origin"`) || !strings.Contains(h, "{{resolve:secretsmanager:") {
+			t.Errorf("origin %s: headers %s", mustJSON(o.(obj)["DomainName"]), h)
+		}
+	}
+	if apiOrigins != 3 {
+		t.Errorf("%d API origins, want the HTTP API and the two WebSocket stages", apiOrigins)
+	}
+	want := map[string]bool{"ws": true, "wsapi": true}
+	for _, n := range APIFunctionNames() {
+		want[n] = true
+	}
+	for stack := range raw {
+		for _, r := range resources(stack, "AWS::Lambda::Function") {
+			vars := fnVars(r)
+			name, _ := vars["SERVICE"].(string)
+			_, has := vars[envOriginKeySecret]
+			if has != want[name] {
+				t.Errorf("%s/%s: knows the origin key %v", stack, name, has)
+			}
 		}
 	}
 }

@@ -7,6 +7,13 @@ import (
 	"github.com/aws/jsii-runtime-go"
 )
 
+// originHeader is awslambda.HeaderOrigin, and envOriginKeySecret
+// platform.EnvOriginKeySecret (edge_test.go checks they agree).
+const (
+	originHeader       = "X-Tenger-Origin"
+	envOriginKeySecret = "ORIGIN_KEY_SECRET_ARN"
+)
+
 // binancePrefixes are the Binance-compatible REST API's paths.
 var binancePrefixes = []string{"/api", "/sapi", "/fapi", "/dapi"}
 
@@ -39,8 +46,12 @@ func edgeBehaviors(st awscdk.Stack, deps webDeps) map[string]*awscloudfront.Beha
 		// https://<id>.execute-api.<region>.amazonaws.com[/<stage>]
 		return awscdk.Fn_Select(jsii.Number(2), awscdk.Fn_Split(jsii.String("/"), url, nil))
 	}
+	// The key the functions check (a dynamic reference: its value is never
+	// in a template).
+	origin := &map[string]*string{originHeader: deps.OriginKey.SecretValue().UnsafeUnwrap()}
 	httpAPI := awscloudfrontorigins.NewHttpOrigin(host(deps.Api.Api.ApiEndpoint()), &awscloudfrontorigins.HttpOriginProps{
 		ProtocolPolicy: awscloudfront.OriginProtocolPolicy_HTTPS_ONLY,
+		CustomHeaders:  origin,
 	})
 	api := &awscloudfront.BehaviorOptions{
 		Origin:               httpAPI,
@@ -65,6 +76,7 @@ func edgeBehaviors(st awscdk.Stack, deps webDeps) map[string]*awscloudfront.Beha
 			Origin: awscloudfrontorigins.NewHttpOrigin(host(url), &awscloudfrontorigins.HttpOriginProps{
 				ProtocolPolicy: awscloudfront.OriginProtocolPolicy_HTTPS_ONLY,
 				OriginPath:     jsii.String("/" + stage),
+				CustomHeaders:  origin,
 			}),
 			ViewerProtocolPolicy: awscloudfront.ViewerProtocolPolicy_HTTPS_ONLY,
 			CachePolicy:          awscloudfront.CachePolicy_CACHING_DISABLED(),

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsroute53targets"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3deployment"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
@@ -47,6 +48,8 @@ type webDeps struct {
 	Api      *ApiStack
 	Realtime *RealtimeStack
 	Edge     *EdgeStack
+	// OriginKey is the value the edge sends to the APIs (Data stack).
+	OriginKey awssecretsmanager.ISecret
 }
 
 // NewWebStack creates a private, encrypted bucket that only CloudFront can

@@ -453,3 +453,63 @@ func TestWebSocketRoutes(t *testing.T) {
 		t.Errorf("failed connect = %d", resp.StatusCode)
 	}
 }
+
+// TestRequireOrigin: behind the edge, an HTTP request or a WebSocket
+// connection without the edge's key (or with another) is refused with 403
+// before the handler sees it; the key's header name is matched in any
+// case; frames of a connection are not checked (API Gateway sends no
+// headers with them); without a key nothing is required.
+func TestRequireOrigin(t *testing.T) {
+	served := 0
+	rt := NewRuntime("trade", io.Discard)
+	h := rt.HTTP(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { served++; _, _ = io.WriteString(w, `{"code":"0"}`) }))
+	req := func(headers map[string]string) int {
+		t.Helper()
+		resp, err := h(context.Background(), events.APIGatewayV2HTTPRequest{RawPath: "/fe-ex-api/order/create", Headers: headers,
+			RequestContext: events.APIGatewayV2HTTPRequestContext{HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: "POST", Path: "/fe-ex-api/order/create"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode
+	}
+	if code := req(nil); code != 200 || served != 1 {
+		t.Fatalf("without a key required: %d, served %d", code, served)
+	}
+	rt.RequireOrigin("edge-secret-0123456789")
+	for _, c := range []struct {
+		headers map[string]string
+		want    int
+	}{
+		{nil, 403},
+		{map[string]string{"x-tenger-origin": "wrong"}, 403},
+		{map[string]string{"x-tenger-origin": "edge-secret-012345678"}, 403},
+		{map[string]string{"x-tenger-origin": "edge-secret-0123456789"}, 200},
+		{map[string]string{"X-Tenger-Origin": "edge-secret-0123456789"}, 200},
+	} {
+		if code := req(c.headers); code != c.want {
+			t.Errorf("%v: %d, want %d", c.headers, code, c.want)
+		}
+	}
+	if served != 3 {
+		t.Errorf("the handler ran %d times, want 3 (refused requests never reach it)", served)
+	}
+
+	ws := &fakeWS{}
+	wrt := NewRuntime("ws", io.Discard)
+	wrt.RequireOrigin("edge-secret-0123456789")
+	wh := wrt.WebSocket(ws)
+	var ev events.APIGatewayWebsocketProxyRequest
+	loadSample(t, "ws_connect.json", &ev)
+	if resp, _ := wh(context.Background(), ev); resp.StatusCode != 403 || len(ws.connected) != 0 {
+		t.Errorf("a connection around the edge: %d, connected %v", resp.StatusCode, ws.connected)
+	}
+	ev.Headers["X-Tenger-Origin"] = "edge-secret-0123456789"
+	if resp, _ := wh(context.Background(), ev); resp.StatusCode != 200 || len(ws.connected) != 1 {
+		t.Errorf("a connection through the edge: %d", resp.StatusCode)
+	}
+	var frame events.APIGatewayWebsocketProxyRequest
+	loadSample(t, "ws_default_sub.json", &frame)
+	if resp, _ := wh(context.Background(), frame); resp.StatusCode != 200 || len(ws.messages) != 1 {
+		t.Errorf("a frame: %d", resp.StatusCode)
+	}
+}

@@ -53,6 +53,10 @@ func (r *Runtime) HTTP(h http.Handler) HTTPFunc {
 			cid = ev.RequestContext.RequestID
 		}
 		ctx, log := inv.scope(ctx, cid)
+		if !r.fromEdge(ev.Headers) {
+			log.Warn().Str("path", ev.RawPath).Msg("request around the edge refused")
+			return jsonResponse(http.StatusForbidden, `{"code":"403","msg":"forbidden","data":null}`), nil
+		}
 		req, err := RequestFromV2(ctx, ev)
 		if err != nil {
 			// A request API Gateway let through but we cannot rebuild is the

@@ -12,6 +12,7 @@ package awslambda
 
 import (
 	"context"
+	"crypto/subtle"
 	"io"
 	"os"
 	"sync/atomic"
@@ -61,6 +62,28 @@ type Runtime struct {
 	service string
 	base    zerolog.Logger
 	warm    atomic.Bool
+	// origin, when set, is the value of HeaderOrigin every HTTP request and
+	// WebSocket $connect must carry (RequireOrigin).
+	origin string
+}
+
+// HeaderOrigin is the header the edge (CloudFront) adds to every request
+// it forwards to API Gateway, with a secret value: a request without it
+// reached the execute-api endpoint directly, around the edge's web ACL.
+const HeaderOrigin = "X-Tenger-Origin"
+
+// RequireOrigin makes the function refuse (403) HTTP requests and
+// WebSocket connections that do not carry HeaderOrigin with key: only the
+// edge's are served. An empty key requires nothing.
+func (r *Runtime) RequireOrigin(key string) { r.origin = key }
+
+// fromEdge reports whether a request's headers carry the edge's key (or
+// none is required).
+func (r *Runtime) fromEdge(headers map[string]string) bool {
+	if r.origin == "" {
+		return true
+	}
+	return subtle.ConstantTimeCompare([]byte(headerValue(headers, HeaderOrigin)), []byte(r.origin)) == 1
 }
 
 // NewRuntime returns the runtime of the function named service, logging JSON

@@ -56,6 +56,10 @@ func (r *Runtime) WebSocket(h WebSocketHandler) WebSocketFunc {
 		var err error
 		switch rc.RouteKey {
 		case "$connect":
+			if !r.fromEdge(ev.Headers) {
+				log.Warn().Msg("connection around the edge refused")
+				return events.APIGatewayProxyResponse{StatusCode: http.StatusForbidden}, nil
+			}
 			err = h.Connect(ctx, WebSocketConn{
 				ID:          rc.ConnectionID,
 				Headers:     ev.Headers,

@@ -35,6 +35,10 @@ import (
 const (
 	EnvTable      = "TABLE_NAME"
 	EnvWSEndpoint = "WS_ENDPOINT" // https://<api>.execute-api.<region>.amazonaws.com/<stage>
+	// EnvOriginKeySecret is the ARN of the secret the edge (CloudFront)
+	// sends in awslambda.HeaderOrigin: a function given it serves only
+	// requests that came through the edge.
+	EnvOriginKeySecret = "ORIGIN_KEY_SECRET_ARN"
 	// EnvBinanceWSEndpoint is the management endpoint of the
 	// Binance-compatible WebSocket API (its wsapi function, and the stream
 	// function that posts user data events there).
@@ -122,6 +126,11 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 	engineKey, err := engineKeyFromEnv(ctx, func() secretGetter { return secretsmanager.NewFromConfig(awsCfg) })
 	if err != nil {
 		return nil, err
+	}
+	if arn := os.Getenv(EnvOriginKeySecret); arn != "" {
+		if d.OriginKey, err = secretKey(ctx, secretsmanager.NewFromConfig(awsCfg), arn, "origin key"); err != nil {
+			return nil, err
+		}
 	}
 	ddbOpts := func(o *dynamodb.Options) {
 		if ep := os.Getenv(EnvDynamoEndpoint); ep != "" {

@@ -126,6 +126,9 @@ type Deps struct {
 	// that submit engine commands); EngineKey signs its requests.
 	EngineRemote *RemoteEngine
 	EngineKey    []byte
+	// OriginKey is what the edge sends in awslambda.HeaderOrigin (AWS,
+	// behind CloudFront): the functions serve only requests carrying it.
+	OriginKey []byte
 }
 
 // onClose registers a closer; Close runs them in reverse order.

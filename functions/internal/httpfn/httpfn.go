@@ -42,5 +42,7 @@ func start[H any](name string, build func(d *platform.Deps) (H, error)) (*awslam
 	if err != nil {
 		log.Fatal().Err(err).Msg("start")
 	}
+	// Behind the edge, only what came through it (its web ACL) is served.
+	rt.RequireOrigin(string(d.OriginKey))
 	return rt, h
 }
