@@ -193,6 +193,16 @@ describe('ReconnectingSocket', () => {
     expect(sockets[0].sent[0]).toHaveProperty('ping')
     vi.advanceTimersByTime(1000)
     expect(sockets[0].sent).toHaveLength(2)
+    // While messages flow the line is alive: no ping (in AWS each is an
+    // invocation and two billed messages).
+    for (let i = 0; i < 10; i++) {
+      sockets[0].push({ channel: 'market_btcusdt_depth_step0', tick: i })
+      vi.advanceTimersByTime(400)
+    }
+    expect(sockets[0].sent).toHaveLength(2)
+    // Quiet again: pings resume within a period and a half.
+    vi.advanceTimersByTime(1500)
+    expect(sockets[0].sent).toHaveLength(3)
     wanted = false
     sockets[0].drop()
     expect(vi.getTimerCount()).toBe(0)

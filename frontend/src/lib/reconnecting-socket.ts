@@ -1,8 +1,10 @@
 /**
  * The connection lifecycle shared by the app's WebSockets (spec §4
  * reconnect): it opens the socket, answers the server's {"ping": n} with
- * {"pong": n}, pings the server itself so an idle proxy does not drop the
- * line, and after an unexpected close reconnects with exponential backoff
+ * {"pong": n}, pings the server itself when the line has been quiet for a
+ * ping period so an idle proxy does not drop it (never while messages
+ * flow: in AWS each ping is a function invocation and two billed
+ * messages), and after an unexpected close reconnects with exponential backoff
  * for as long as the owner still wants the line. What is sent on open and
  * what a message means is left to the owner through hooks, so the market
  * socket and the signed-in user's socket keep one copy of this logic.
@@ -31,7 +33,7 @@ export interface ReconnectingSocketOptions {
   /** First reconnect delay in ms (doubles up to maxDelay). */
   baseDelay?: number
   maxDelay?: number
-  /** Client ping period in ms (0 disables). */
+  /** Client ping period in ms (0 disables): a ping goes out when nothing was received for that long. */
   pingInterval?: number
   /** Asked after an unexpected close whether to reconnect. */
   wanted: () => boolean
@@ -61,6 +63,8 @@ export class ReconnectingSocket {
   private attempt = 0
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null
   private pingTimer: ReturnType<typeof setInterval> | null = null
+  /** When the last frame arrived (ms, Date.now()). */
+  private lastReceived = 0
   private closedByUser = false
   private readonly create: (url: string) => SocketLike
   private readonly baseDelay: number
@@ -128,7 +132,15 @@ export class ReconnectingSocket {
     s.onopen = () => {
       this.opts.onOpen?.(this.sendFrame)
       if (this.pingInterval > 0) {
-        this.pingTimer = setInterval(() => this.send({ ping: Date.now() }), this.pingInterval)
+        this.lastReceived = Date.now()
+        // Checked twice a period, so a quiet line pings within 1.5 periods.
+        this.pingTimer = setInterval(() => {
+          const now = Date.now()
+          if (now - this.lastReceived >= this.pingInterval) {
+            this.lastReceived = now
+            this.send({ ping: now })
+          }
+        }, this.pingInterval / 2)
       }
       this.opts.onStateChange?.(true)
     }
@@ -160,6 +172,7 @@ export class ReconnectingSocket {
   }
 
   private handle(raw: unknown): void {
+    this.lastReceived = Date.now()
     if (typeof raw !== 'string') return
     let msg: unknown
     try {
