@@ -11,7 +11,9 @@
 // that cannot renew its lease exits at once, before a standby can take
 // it, so two engines never write the journal.
 //
-// It reports health on HEALTH_ADDR (default :8081, GET /healthz): a
+// Every 10 s it writes its metrics (active or not, commands applied,
+// projection lag, pushes dropped) in CloudWatch's embedded metric format on
+// stdout (metrics.go). It reports health on HEALTH_ADDR (default :8081, GET /healthz): a
 // standby is healthy. SIGTERM stops the endpoint after the requests in
 // hand, writes a snapshot, closes the journal and gives the lease up.
 //
@@ -41,6 +43,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"tenger/internal/emf"
 	"tenger/internal/gctune"
 	"tenger/internal/platform"
 )
@@ -111,6 +114,7 @@ func run(log zerolog.Logger) error {
 		}
 	}()
 	log.Info().Str("health", hs.Addr).Str("advertise", addr).Str("owner", owner).Msg("engine task started")
+	go svc.reportMetrics(ctx, emf.New(os.Stdout, MetricsNamespace, map[string]string{"Stage": os.Getenv("STAGE")}), MetricsEvery)
 	err = svc.run(ctx)
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

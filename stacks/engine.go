@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsec2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsecrassets"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsecs"
@@ -47,6 +48,19 @@ type EngineStack struct {
 	// reached only through DataAccess.
 	Data       awsefs.FileSystem
 	DataAccess awsefs.AccessPoint
+	// NoActiveEngine is the deployment alarm: no task has been the active
+	// engine for two minutes.
+	NoActiveEngine awscloudwatch.Alarm
+}
+
+// ActiveEngineMetric is the sum, per minute, of the engine tasks' ActiveEngine
+// reports (engine-fargate/metrics.go): six while one task is active.
+func ActiveEngineMetric(cfg Config) awscloudwatch.Metric {
+	return awscloudwatch.NewMetric(&awscloudwatch.MetricProps{
+		Namespace: jsii.String("Tenger/Engine"), MetricName: jsii.String("ActiveEngine"),
+		DimensionsMap: &map[string]*string{"Stage": jsii.String(cfg.Stage)},
+		Period:        awscdk.Duration_Minutes(jsii.Number(1)), Statistic: jsii.String("Sum"),
+	})
 }
 
 // NewEngineStack creates an ECS cluster in the network stack's VPC and a
@@ -108,7 +122,9 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 		RemovalPolicy: removalPolicy(cfg),
 	})
 	containerEnv := map[string]*string{
-		"SERVICE":         jsii.String("engine"),
+		"SERVICE": jsii.String("engine"),
+		// The stage names the engine's metrics (ActiveEngineMetric) and logs.
+		"STAGE":           jsii.String(cfg.Stage),
 		"HEALTH_ADDR":     jsii.String(fmt.Sprintf(":%d", engineHealthPort)),
 		envEngineListen:   jsii.String(fmt.Sprintf(":%d", enginePort)),
 		"ENGINE_DATA_DIR": jsii.String(engineDataPath),
@@ -167,19 +183,38 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 		ContainerPath: jsii.String(engineDataPath), SourceVolume: jsii.String(engineVolume), ReadOnly: jsii.Bool(false),
 	})
 
+	// No active engine for two minutes: every task's reports
+	// (engine-fargate/metrics.go, every 10 s) say ActiveEngine 0, or none
+	// come. A deployment whose new tasks cannot take over is rolled back
+	// at once (not after the circuit breaker's three failed tasks).
+	s.NoActiveEngine = awscloudwatch.NewAlarm(st, jsii.String("NoActiveEngine"), &awscloudwatch.AlarmProps{
+		AlarmName:        jsii.String(cfg.prefix() + "-no-active-engine"),
+		AlarmDescription: jsii.String("no engine task has held the lease and served for two minutes: matching is halted"),
+		Metric:           ActiveEngineMetric(cfg),
+		// Six reports a minute from the active task.
+		Threshold:          jsii.Number(3),
+		EvaluationPeriods:  jsii.Number(2),
+		ComparisonOperator: awscloudwatch.ComparisonOperator_LESS_THAN_THRESHOLD,
+		TreatMissingData:   awscloudwatch.TreatMissingData_BREACHING,
+	})
 	s.Service = awsecs.NewFargateService(st, jsii.String("EngineService"), &awsecs.FargateServiceProps{
 		Cluster:        s.Cluster,
 		TaskDefinition: s.Task,
-		// One active, one standby; the lease keeps a single engine active,
-		// so a deployment may run up to four tasks and keep one.
+		// One active, one standby; the lease keeps a single engine active.
+		// A deployment starts the new pair (as standbys) before it stops the
+		// old one, so a standby is always there to take over.
 		DesiredCount:      jsii.Number(engineTasks),
-		MinHealthyPercent: jsii.Number(50),
+		MinHealthyPercent: jsii.Number(100),
 		MaxHealthyPercent: jsii.Number(200),
-		AssignPublicIp:    jsii.Bool(true),
-		VpcSubnets:        &awsec2.SubnetSelection{SubnetType: awsec2.SubnetType_PUBLIC},
-		SecurityGroups:    &[]awsec2.ISecurityGroup{sg},
-		CircuitBreaker:    &awsecs.DeploymentCircuitBreaker{Rollback: jsii.Bool(true)},
-		PlatformVersion:   awsecs.FargatePlatformVersion_LATEST,
+		DeploymentAlarms: &awsecs.DeploymentAlarmConfig{
+			AlarmNames: jsii.Strings(*s.NoActiveEngine.AlarmName()),
+			Behavior:   awsecs.AlarmBehavior_ROLLBACK_ON_ALARM,
+		},
+		AssignPublicIp:  jsii.Bool(true),
+		VpcSubnets:      &awsec2.SubnetSelection{SubnetType: awsec2.SubnetType_PUBLIC},
+		SecurityGroups:  &[]awsec2.ISecurityGroup{sg},
+		CircuitBreaker:  &awsecs.DeploymentCircuitBreaker{Rollback: jsii.Bool(true)},
+		PlatformVersion: awsecs.FargatePlatformVersion_LATEST,
 	})
 	// After the container: its execution role's policy exists by now.
 	suppress(s.Task, nagReasons{

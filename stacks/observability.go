@@ -1,9 +1,13 @@
 package stacks
 
 import (
+	"fmt"
+
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatchactions"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awseventstargets"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssnssubscriptions"
@@ -144,8 +148,38 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 			DimensionsMap: &map[string]*string{"TableName": table.TableName()}, Period: fiveMin, Statistic: jsii.String("Sum")}), 50, 2)
 
 	if e := o.Engine; e != nil {
+		// The engine deployment's alarm (Engine stack) rolls a deployment
+		// back; this one tells the operator, at any time.
+		a := ActiveEngineMetric(cfg).CreateAlarm(st, jsii.String("NoActiveEngine"), &awscloudwatch.CreateAlarmOptions{
+			AlarmDescription:   jsii.String("no engine task has held the lease and served for two minutes: matching is halted"),
+			Threshold:          jsii.Number(3),
+			EvaluationPeriods:  jsii.Number(2),
+			ComparisonOperator: awscloudwatch.ComparisonOperator_LESS_THAN_THRESHOLD,
+			TreatMissingData:   awscloudwatch.TreatMissingData_BREACHING,
+		})
+		a.AddAlarmAction(action)
+		s.Alarms = append(s.Alarms, a)
+		// Every engine task that stops (a crash, a failed health check, a
+		// deployment, a scale-in), with its reason.
+		rule := awsevents.NewRule(st, jsii.String("EngineTaskStoppedEvent"), &awsevents.RuleProps{
+			Description: jsii.String("an engine task stopped"),
+			EventPattern: &awsevents.EventPattern{
+				Source:     jsii.Strings("aws.ecs"),
+				DetailType: jsii.Strings("ECS Task State Change"),
+				Detail: &map[string]interface{}{
+					"clusterArn": []interface{}{e.Cluster.ClusterArn()},
+					"lastStatus": []interface{}{"STOPPED"},
+				},
+			},
+		})
+		rule.AddTarget(awseventstargets.NewSnsTopic(s.Topic, &awseventstargets.SnsTopicProps{
+			Message: awsevents.RuleTargetInput_FromText(jsii.String(fmt.Sprintf("%s: engine task %s stopped: %s (%s)", cfg.prefix(),
+				*awsevents.EventField_FromPath(jsii.String("$.detail.taskArn")),
+				*awsevents.EventField_FromPath(jsii.String("$.detail.stoppedReason")),
+				*awsevents.EventField_FromPath(jsii.String("$.detail.stopCode"))))),
+		}))
 		tasks := runningTasks(e)
-		a := tasks.CreateAlarm(st, jsii.String("EngineTaskStopped"), &awscloudwatch.CreateAlarmOptions{
+		a = tasks.CreateAlarm(st, jsii.String("EngineTaskStopped"), &awscloudwatch.CreateAlarmOptions{
 			AlarmDescription:   jsii.String("fewer engine tasks run than the active and the standby: a task stopped or cannot start"),
 			Threshold:          jsii.Number(engineTasks),
 			EvaluationPeriods:  jsii.Number(3),

@@ -364,8 +364,10 @@ func TestEngineStack(t *testing.T) {
 			"DesiredCount": 2,
 			"LaunchType":   "FARGATE",
 			"DeploymentConfiguration": like(obj{
-				"MinimumHealthyPercent": 50, "MaximumPercent": 200,
+				"MinimumHealthyPercent": 100, "MaximumPercent": 200,
 				"DeploymentCircuitBreaker": obj{"Enable": true, "Rollback": true},
+				"Alarms": like(obj{"AlarmNames": []any{obj{"Ref": assertions.Match_StringLikeRegexp(jsii.String("NoActiveEngine"))}},
+					"Enable": true, "Rollback": true}),
 			}),
 			"NetworkConfiguration": like(obj{"AwsvpcConfiguration": like(obj{
 				"AssignPublicIp": "ENABLED",
@@ -813,7 +815,7 @@ func TestWebStack(t *testing.T) {
 func TestObservabilityStack(t *testing.T) {
 	fns := len(FunctionNames())
 	want := 2 /* DLQs */ + 2*fns /* errors, throttles */ + 2 /* withdrawals failed, timed out */ + 2 /* iterator age */ +
-		2 /* API 5xx, latency */ + 2 /* table throttles, conflicts */ + 1 /* engine tasks */ + 1 /* SMS spend */
+		2 /* API 5xx, latency */ + 2 /* table throttles, conflicts */ + 2 /* engine tasks, no active engine */ + 1 /* SMS spend */
 	alarms := resources("observability", "AWS::CloudWatch::Alarm")
 	if len(alarms) != want {
 		t.Errorf("alarms = %d, want %d", len(alarms), want)
@@ -830,7 +832,7 @@ func TestObservabilityStack(t *testing.T) {
 		"ApproximateNumberOfMessagesVisible": 2, "ApproximateAgeOfOldestMessage": 0,
 		"Errors": fns, "Throttles": fns, "ExecutionsFailed": 1, "ExecutionsTimedOut": 1, "IteratorAge": 2,
 		"5xx": 1, "Latency": 1, "ThrottledRequests": 1, "TransactionConflict": 1, "RunningTaskCount": 1,
-		"SMSMonthToDateSpentUSD": 1,
+		"SMSMonthToDateSpentUSD": 1, "ActiveEngine": 1,
 	} {
 		if count[metric] != n {
 			t.Errorf("alarms on %s = %d, want %d", metric, count[metric], n)
@@ -845,6 +847,20 @@ func TestObservabilityStack(t *testing.T) {
 	expect(t, "SMS spend alarm at the default threshold", func() {
 		templates["observability"].HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), like(obj{
 			"MetricName": "SMSMonthToDateSpentUSD", "Threshold": DefaultSMSSpendAlarm,
+		}))
+	})
+	expect(t, "a stopped engine task is reported with its reason", func() {
+		templates["observability"].HasResourceProperties(jsii.String("AWS::Events::Rule"), like(obj{
+			"EventPattern": like(obj{"source": []any{"aws.ecs"}, "detail-type": []any{"ECS Task State Change"},
+				"detail": like(obj{"lastStatus": []any{"STOPPED"}})}),
+			"Targets": arrayWith(like(obj{"InputTransformer": like(obj{"InputPathsMap": like(obj{"detail-stoppedReason": "$.detail.stoppedReason"})})})),
+		}))
+	})
+	expect(t, "the engine's deployment alarm: no active engine for two minutes", func() {
+		templates["engine"].HasResourceProperties(jsii.String("AWS::CloudWatch::Alarm"), like(obj{
+			"AlarmName": "tenger-dev-no-active-engine", "Namespace": "Tenger/Engine", "MetricName": "ActiveEngine",
+			"Dimensions": []any{obj{"Name": "Stage", "Value": StageDev}}, "Threshold": 3, "ComparisonOperator": "LessThanThreshold",
+			"TreatMissingData": "breaching",
 		}))
 	})
 	expect(t, "one dashboard", func() {
