@@ -186,6 +186,9 @@ type apiDeps struct {
 	Env       map[string]string
 	// EmailFrom is the configured sender of e-mails (context emailFrom).
 	EmailFrom string
+	// SMSCallingCodes are the countries verification codes may be texted
+	// to (Config.SMSCallingCodes).
+	SMSCallingCodes []string
 }
 
 // NewApiStack creates the HTTP API (payload v2, $default stage with auto
@@ -320,6 +323,8 @@ func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 	}
 	if a.Notify {
 		grantNotify(fn, deps.EmailFrom)
+		// SMS only to the operator's countries (platform.EnvSMSCallingCodes).
+		fn.AddEnvironment(jsii.String("SMS_CALLING_CODES"), jsii.String(strings.Join(deps.SMSCallingCodes, ",")), nil)
 	}
 	if a.Push && deps.Realtime != nil {
 		deps.Realtime.GrantPush(fn)

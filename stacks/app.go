@@ -80,7 +80,8 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	t.Workflows = NewWorkflowsStack(app, id("Workflows"), props("Workflows", "withdrawal state machine"), cfg, t.Data, engine, apiEnv)
 	t.Realtime.GrantPush(t.Workflows.Function)
 	t.Api = NewApiStack(app, id("Api"), props("Api", "HTTP API and service functions"), cfg,
-		apiDeps{Data: t.Data, Engine: engine, Workflows: t.Workflows, Realtime: t.Realtime, Env: apiEnv, EmailFrom: env["EMAIL_FROM"]})
+		apiDeps{Data: t.Data, Engine: engine, Workflows: t.Workflows, Realtime: t.Realtime, Env: apiEnv, EmailFrom: env["EMAIL_FROM"],
+			SMSCallingCodes: cfg.SMSCallingCodes})
 	// The engine publishes the market channels to WebSocket clients itself.
 	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Network, apiEnv)
 	t.Realtime.GrantPost(t.Engine.Task.TaskRole())

@@ -56,7 +56,18 @@ type Config struct {
 	// Edge configures CloudFront and AWS WAF in front of the site and the
 	// APIs (EdgeStack).
 	Edge EdgeConfig
+	// SMSCallingCodes are the countries verification codes may be texted
+	// to, as calling codes (context smsCallingCodes, "976" — Mongolia — by
+	// default): SMS pumping to premium numbers abroad is refused before SNS.
+	SMSCallingCodes []string
 }
+
+// ContextSMSCallingCodes names the context value with the calling codes of
+// the countries SMS may go to ("976,7").
+const ContextSMSCallingCodes = "smsCallingCodes"
+
+// DefaultSMSCallingCodes is Mongolia's.
+const DefaultSMSCallingCodes = "976"
 
 // Context keys read by ConfigFromContext (`cdk deploy -c stage=prod`).
 const (
@@ -93,6 +104,11 @@ func ConfigFromContext(app awscdk.App, repoRoot string) Config {
 	}
 	cfg.Account, cfg.Region = os.Getenv("CDK_DEFAULT_ACCOUNT"), os.Getenv("CDK_DEFAULT_REGION")
 	cfg.Edge = edgeFromContext(get)
+	for _, c := range strings.Split(get(ContextSMSCallingCodes, DefaultSMSCallingCodes), ",") {
+		if c = strings.TrimPrefix(strings.TrimSpace(c), "+"); c != "" {
+			cfg.SMSCallingCodes = append(cfg.SMSCallingCodes, c)
+		}
+	}
 	cfg.Flags.FuturesLive = get(ContextFuturesLive, "") == "true"
 	cfg.Flags.WalletLive = get(ContextWalletLive, "") == "true"
 	if o := get(ContextSiteOrigins, ""); o != "" {

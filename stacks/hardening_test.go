@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/aws/jsii-runtime-go"
+
+	"tenger/internal/platform"
 )
 
 // TestTableGrantsAreItemActionsOnNamedIndexes: every statement on the
@@ -121,4 +123,30 @@ func TestLogsAndTraces(t *testing.T) {
 			"DistributionConfig": like(obj{"Logging": like(obj{"Prefix": "cloudfront/"})}),
 		}))
 	})
+}
+
+// TestSMSCountries: the functions that text codes know the countries they
+// may text (the others are not told).
+func TestSMSCountries(t *testing.T) {
+	if platform.EnvSMSCallingCodes != "SMS_CALLING_CODES" {
+		t.Fatalf("the platform reads %s", platform.EnvSMSCallingCodes)
+	}
+	texters := 0
+	for _, r := range resources("api", "AWS::Lambda::Function") {
+		vars := fnVars(r)
+		name, _ := vars["SERVICE"].(string)
+		codes, has := vars["SMS_CALLING_CODES"]
+		if has != (name == "profile" || name == "wallet") {
+			t.Errorf("%s: SMS_CALLING_CODES %v", name, codes)
+		}
+		if has {
+			texters++
+			if codes != "976" {
+				t.Errorf("%s: SMS_CALLING_CODES %v", name, codes)
+			}
+		}
+	}
+	if texters != 2 {
+		t.Errorf("%d functions text codes, want profile and wallet", texters)
+	}
 }

@@ -97,7 +97,7 @@ func testConfig(tmp, stage string) (Config, error) {
 	}
 	return Config{Stage: stage, RepoRoot: root, LambdaDir: lambdaDir, WebDist: dist,
 		SiteOrigins: []string{"https://tenger.example"}, PriceSources: "binance,okx",
-		Account: testAccount, Region: testRegion,
+		Account: testAccount, Region: testRegion, SMSCallingCodes: []string{"976"},
 		Edge: EdgeConfig{Domain: "exchange.tenger.example", HostedZoneID: "Z0TESTZONE", HostedZoneName: "tenger.example",
 			BlockedCountries: []string{"KP", "IR"}}}, nil
 }

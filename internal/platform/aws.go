@@ -39,6 +39,9 @@ const (
 	// sends in awslambda.HeaderOrigin: a function given it serves only
 	// requests that came through the edge.
 	EnvOriginKeySecret = "ORIGIN_KEY_SECRET_ARN"
+	// EnvSMSCallingCodes lists the countries SMS may go to, as calling
+	// codes ("976,7"); unset: every country.
+	EnvSMSCallingCodes = "SMS_CALLING_CODES"
 	// EnvBinanceWSEndpoint is the management endpoint of the
 	// Binance-compatible WebSocket API (its wsapi function, and the stream
 	// function that posts user data events there).
@@ -155,7 +158,8 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 	// its next invocation.
 	go d.Markets.Watch(context.WithoutCancel(ctx), markets.StoreSource{Store: d.Store}, marketsPoll(), log)
 	d.Notify = notify.Router{
-		SMS:   snsnotify.New(sns.NewFromConfig(awsCfg), snsnotify.Options{SenderID: os.Getenv(EnvSMSSenderID)}),
+		SMS: snsnotify.New(sns.NewFromConfig(awsCfg), snsnotify.Options{SenderID: os.Getenv(EnvSMSSenderID),
+			CallingCodes: callingCodes(os.Getenv(EnvSMSCallingCodes))}),
 		Email: sesnotify.New(sesv2.NewFromConfig(awsCfg), sesnotify.Options{From: os.Getenv(EnvEmailFrom)}),
 	}
 	mgmtAt := func(ep string) *apigatewaymanagementapi.Client {
@@ -199,4 +203,16 @@ func secretKey(ctx context.Context, sm secretGetter, arn, what string) ([]byte, 
 		return nil, fmt.Errorf("platform: the %s secret holds fewer than %d characters", what, minAuthKeyLen)
 	}
 	return []byte(strings.TrimSpace(*out.SecretString)), nil
+}
+
+// callingCodes reads EnvSMSCallingCodes: calling codes separated by
+// commas, a leading + or spaces ignored.
+func callingCodes(v string) []string {
+	var out []string
+	for _, c := range strings.Split(v, ",") {
+		if c = strings.TrimPrefix(strings.TrimSpace(c), "+"); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ package snsnotify
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
@@ -25,7 +26,15 @@ type Options struct {
 	// SenderID is the alphanumeric sender shown where carriers allow it
 	// (AWS.SNS.SMS.SenderID); empty leaves it to the account default.
 	SenderID string
+	// CallingCodes are the countries SMS may go to, as calling codes
+	// ("976" for Mongolia): a number outside them is refused before SNS,
+	// so nobody can make the exchange text premium numbers abroad. Empty
+	// allows every country.
+	CallingCodes []string
 }
+
+// ErrCountryNotAllowed refuses a number outside Options.CallingCodes.
+var ErrCountryNotAllowed = fmt.Errorf("%w: sms to this country is not enabled", notify.ErrInvalid)
 
 // SMS sends SMS through SNS.
 type SMS struct {
@@ -46,6 +55,9 @@ func (s *SMS) Send(ctx context.Context, m notify.Message) error {
 	if m.Channel != notify.ChannelSMS {
 		return fmt.Errorf("%w: snsnotify sends sms only", notify.ErrInvalid)
 	}
+	if !s.allowed(m.To) {
+		return ErrCountryNotAllowed
+	}
 	_, text := notify.Render(m)
 	attrs := map[string]types.MessageAttributeValue{
 		"AWS.SNS.SMS.SMSType": {DataType: aws.String("String"), StringValue: aws.String("Transactional")},
@@ -59,4 +71,18 @@ func (s *SMS) Send(ctx context.Context, m notify.Message) error {
 		return fmt.Errorf("notify: sns publish: %w", err)
 	}
 	return nil
+}
+
+// allowed reports whether an E.164 number ("+97699112233") is in one of the
+// allowed countries.
+func (s *SMS) allowed(to string) bool {
+	if len(s.opts.CallingCodes) == 0 {
+		return true
+	}
+	for _, c := range s.opts.CallingCodes {
+		if strings.HasPrefix(to, "+"+c) {
+			return true
+		}
+	}
+	return false
 }

@@ -103,3 +103,30 @@ func TestErrorsDoNotCarryTheCode(t *testing.T) {
 		t.Fatalf("email through SNS: %v", err)
 	}
 }
+
+// TestCallingCodes: with calling codes set, a number of another country is
+// refused before SNS (nothing is published), one of an allowed country is
+// sent; without any, every country is.
+func TestCallingCodes(t *testing.T) {
+	s, f := newSMS(t, Options{CallingCodes: []string{"976", "7"}})
+	msg := func(to string) notify.Message {
+		return notify.Message{Channel: notify.ChannelSMS, To: to, OperationType: notify.OpWithdraw, Code: "482915"}
+	}
+	for _, to := range []string{"+88216123456", "+4915112345678", "+1976555"} {
+		if err := s.Send(context.Background(), msg(to)); !errors.Is(err, ErrCountryNotAllowed) || !errors.Is(err, notify.ErrInvalid) {
+			t.Errorf("%s: %v", to, err)
+		}
+	}
+	if len(f.forms) != 0 {
+		t.Fatalf("published %d", len(f.forms))
+	}
+	for _, to := range []string{"+97688112233", "+79161234567"} {
+		if err := s.Send(context.Background(), msg(to)); err != nil {
+			t.Errorf("%s: %v", to, err)
+		}
+	}
+	open, g := newSMS(t, Options{})
+	if err := open.Send(context.Background(), msg("+4915112345678")); err != nil || len(g.forms) != 1 {
+		t.Errorf("without calling codes: %v, %d published", err, len(g.forms))
+	}
+}
