@@ -19,7 +19,8 @@ type Tenger struct {
 	Web           *WebStack
 	Observability *ObservabilityStack
 	// Edge is nil when the stacks are not placed (Config.Account, Region).
-	Edge *EdgeStack
+	Edge     *EdgeStack
+	Recovery *RecoveryStack
 }
 
 // FunctionNames lists every Lambda function the stacks deploy; each needs
@@ -85,6 +86,7 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	// The engine publishes the market channels to WebSocket clients itself.
 	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Network, apiEnv)
 	t.Realtime.GrantPost(t.Engine.Task.TaskRole())
+	t.Recovery = NewRecoveryStack(app, id("Recovery"), props("Recovery", "backups of the table and the engine journal"), cfg, t.Data, t.Engine)
 	// The edge lives in us-east-1 (CloudFront's web ACLs and certificates);
 	// the site's stack refers to it across regions, which needs both
 	// placed in an account.

@@ -60,6 +60,9 @@ type Config struct {
 	// to, as calling codes (context smsCallingCodes, "976" — Mongolia — by
 	// default): SMS pumping to premium numbers abroad is refused before SNS.
 	SMSCallingCodes []string
+	// BackupCopyVault and DRRegion: see ContextBackupCopyVault and
+	// ContextDRRegion.
+	BackupCopyVault, DRRegion string
 }
 
 // ContextSMSCallingCodes names the context value with the calling codes of
@@ -104,6 +107,7 @@ func ConfigFromContext(app awscdk.App, repoRoot string) Config {
 	}
 	cfg.Account, cfg.Region = os.Getenv("CDK_DEFAULT_ACCOUNT"), os.Getenv("CDK_DEFAULT_REGION")
 	cfg.Edge = edgeFromContext(get)
+	cfg.BackupCopyVault, cfg.DRRegion = get(ContextBackupCopyVault, ""), get(ContextDRRegion, "")
 	for _, c := range strings.Split(get(ContextSMSCallingCodes, DefaultSMSCallingCodes), ",") {
 		if c = strings.TrimPrefix(strings.TrimSpace(c), "+"); c != "" {
 			cfg.SMSCallingCodes = append(cfg.SMSCallingCodes, c)

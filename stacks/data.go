@@ -113,9 +113,11 @@ func (d *DataStack) GrantItems(grantee awsiam.IGrantable, write bool) {
 
 // generatedKey is a Secrets Manager secret of 64 letters and digits that
 // CloudFormation generates (its value is never in a template), kept in
-// production when the stack goes.
+// production when the stack goes, and replicated to the recovery region
+// when one is set (ContextDRRegion): a table restored there opens its
+// sealed secrets with the same key.
 func generatedKey(st awscdk.Stack, id, description string, cfg Config) awssecretsmanager.Secret {
-	return awssecretsmanager.NewSecret(st, jsii.String(id), &awssecretsmanager.SecretProps{
+	p := &awssecretsmanager.SecretProps{
 		Description: jsii.String(description),
 		GenerateSecretString: &awssecretsmanager.SecretStringGenerator{
 			PasswordLength:     jsii.Number(64),
@@ -123,5 +125,9 @@ func generatedKey(st awscdk.Stack, id, description string, cfg Config) awssecret
 			IncludeSpace:       jsii.Bool(false),
 		},
 		RemovalPolicy: removalPolicy(cfg),
-	})
+	}
+	if cfg.DRRegion != "" {
+		p.ReplicaRegions = &[]*awssecretsmanager.ReplicaRegion{{Region: jsii.String(cfg.DRRegion)}}
+	}
+	return awssecretsmanager.NewSecret(st, jsii.String(id), p)
 }

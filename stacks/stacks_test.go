@@ -68,6 +68,9 @@ func stacksByName() map[string]awscdk.Stack {
 	if built.Edge != nil {
 		m["edge"] = built.Edge.Stack
 	}
+	if built.Recovery != nil {
+		m["recovery"] = built.Recovery.Stack
+	}
 	return m
 }
 
@@ -98,6 +101,7 @@ func testConfig(tmp, stage string) (Config, error) {
 	return Config{Stage: stage, RepoRoot: root, LambdaDir: lambdaDir, WebDist: dist,
 		SiteOrigins: []string{"https://tenger.example"}, PriceSources: "binance,okx",
 		Account: testAccount, Region: testRegion, SMSCallingCodes: []string{"976"},
+		BackupCopyVault: "arn:aws:backup:ap-southeast-1:222222222222:backup-vault:tenger-dr", DRRegion: "ap-southeast-1",
 		Edge: EdgeConfig{Domain: "exchange.tenger.example", HostedZoneID: "Z0TESTZONE", HostedZoneName: "tenger.example",
 			BlockedCountries: []string{"KP", "IR"}}}, nil
 }

@@ -1,0 +1,46 @@
+package stacks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/aws/jsii-runtime-go"
+)
+
+// TestRecovery: a locked vault, a daily plan of the table and the engine's
+// file system copied to the other region's vault, and the keys replicated
+// to the recovery region.
+func TestRecovery(t *testing.T) {
+	tpl := templates["recovery"]
+	expect(t, "a vault locked for a week", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::Backup::BackupVault"), like(obj{
+			"BackupVaultName": "tenger-dev", "LockConfiguration": like(obj{"MinRetentionDays": vaultLockDays}),
+		}))
+	})
+	expect(t, "a daily plan kept 35 days, copied for 90", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::Backup::BackupPlan"), like(obj{
+			"BackupPlan": like(obj{"BackupPlanRule": []any{like(obj{
+				"ScheduleExpression": "cron(0 3 * * ? *)",
+				"Lifecycle":          obj{"DeleteAfterDays": backupKeepDays},
+				"CopyActions": []any{obj{"DestinationBackupVaultArn": "arn:aws:backup:ap-southeast-1:222222222222:backup-vault:tenger-dr",
+					"Lifecycle": obj{"DeleteAfterDays": copyKeepDays}}},
+			})}}),
+		}))
+	})
+	var sel string
+	for _, r := range resources("recovery", "AWS::Backup::BackupSelection") {
+		sel = mustJSON(props(r))
+	}
+	if !strings.Contains(sel, "Table") || !strings.Contains(sel, "elasticfilesystem") {
+		t.Errorf("selection %s", sel)
+	}
+	secrets := resources("data", "AWS::SecretsManager::Secret")
+	if len(secrets) != 3 {
+		t.Fatalf("%d secrets", len(secrets))
+	}
+	for id, s := range secrets {
+		if mustJSON(props(s)["ReplicaRegions"]) != `[{"Region":"ap-southeast-1"}]` {
+			t.Errorf("%s replicas %s", id, mustJSON(props(s)["ReplicaRegions"]))
+		}
+	}
+}
