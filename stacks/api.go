@@ -239,7 +239,7 @@ func NewApiStack(scope constructs.Construct, id string, props *awscdk.StackProps
 		}
 		fn := newGoFunction(st, cfg, p)
 		grantAccess(fn, spec.Access, deps)
-		integ := awsapigatewayv2integrations.NewHttpLambdaIntegration(jsii.String(spec.Name+"Integration"), fn,
+		integ := awsapigatewayv2integrations.NewHttpLambdaIntegration(jsii.String(spec.Name+"Integration"), liveOf(fn),
 			&awsapigatewayv2integrations.HttpLambdaIntegrationProps{
 				PayloadFormatVersion: awsapigatewayv2.PayloadFormatVersion_VERSION_2_0(),
 			})

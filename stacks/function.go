@@ -2,13 +2,17 @@ package stacks
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscodedeploy"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsec2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
+	"github.com/aws/aws-cdk-go/awscdk/v2/interfaces/interfacesawscloudwatch"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 )
@@ -40,9 +44,36 @@ type engineClient struct {
 	Key     awssecretsmanager.ISecret
 }
 
+// liveAlias is the alias every caller invokes.
+const liveAlias = "live"
+
+// liveOf is what callers of fn invoke: the live alias newGoFunction made
+// beside it (routes, event sources and workflow tasks invoke it, so a new
+// version takes their traffic as CodeDeploy shifts it), or fn itself.
+func liveOf(fn awslambda.Function) awslambda.IFunction {
+	name := strings.TrimSuffix(*fn.Node().Id(), "Function")
+	if a, ok := fn.Node().Scope().Node().TryFindChild(jsii.String(name + "Live")).(awslambda.Alias); ok {
+		return a
+	}
+	return fn
+}
+
+// deployConfig is how a new version of a function takes the traffic: in
+// production 10 % for five minutes first (rolled back if the function's
+// errors alarm meanwhile), elsewhere all at once.
+func deployConfig(cfg Config) awscodedeploy.ILambdaDeploymentConfig {
+	if cfg.Stage == StageProd {
+		return awscodedeploy.LambdaDeploymentConfig_CANARY_10PERCENT_5MINUTES()
+	}
+	return awscodedeploy.LambdaDeploymentConfig_ALL_AT_ONCE()
+}
+
 // newGoFunction creates a provided.al2023 arm64 function from the built
 // bootstrap binary, with its own log group (a retention set here rather than
-// through the LogRetention custom resource, which needs a broad IAM policy).
+// through the LogRetention custom resource, which needs a broad IAM policy),
+// and its live alias, deployed by CodeDeploy (deployConfig): a version
+// whose invocations fail (two errors in a minute, on the alias) during the
+// shift is rolled back.
 func newGoFunction(scope constructs.Construct, cfg Config, p goFunctionProps) awslambda.Function {
 	if p.MemoryMiB == 0 {
 		p.MemoryMiB = 256
@@ -102,6 +133,24 @@ func newGoFunction(scope constructs.Construct, cfg Config, p goFunctionProps) aw
 		suppress(role, nagReasons{"AwsSolutions-IAM4": reasonVPCAccess})
 	}
 	suppress(role, nagReasons{"AwsSolutions-IAM5": reasonNoResourceScope}, `^Resource::\*$`)
+	live := awslambda.NewAlias(scope, jsii.String(p.Name+"Live"), &awslambda.AliasProps{
+		AliasName: jsii.String(liveAlias), Version: fn.CurrentVersion(),
+	})
+	failing := live.MetricErrors(&awscloudwatch.MetricOptions{Period: awscdk.Duration_Minutes(jsii.Number(1)), Statistic: jsii.String("Sum")}).
+		CreateAlarm(scope, jsii.String(p.Name+"DeployErrors"), &awscloudwatch.CreateAlarmOptions{
+			AlarmDescription:   jsii.String("function " + p.Name + " fails while a new version takes the traffic"),
+			Threshold:          jsii.Number(2),
+			EvaluationPeriods:  jsii.Number(1),
+			ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+			TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
+		})
+	group := awscodedeploy.NewLambdaDeploymentGroup(scope, jsii.String(p.Name+"Deploy"), &awscodedeploy.LambdaDeploymentGroupProps{
+		Alias:            live,
+		DeploymentConfig: deployConfig(cfg),
+		Alarms:           &[]interfacesawscloudwatch.IAlarmRef{failing},
+	})
+	suppress(group, nagReasons{"AwsSolutions-IAM4": "AWSCodeDeployRoleForLambdaLimited is the policy AWS documents " +
+		"for CodeDeploy's Lambda deployments: it shifts aliases and reads the alarms of the deployment group."})
 	return fn
 }
 

@@ -150,3 +150,38 @@ func TestSMSCountries(t *testing.T) {
 		t.Errorf("%d functions text codes, want profile and wallet", texters)
 	}
 }
+
+// TestFunctionDeployments: every function is invoked through its live
+// alias (routes, stream event sources, the workflow's tasks), which
+// CodeDeploy moves to each new version: all at once outside production,
+// 10 % for five minutes in production, rolled back when the alias's
+// errors alarm.
+func TestFunctionDeployments(t *testing.T) {
+	groups, aliases := 0, 0
+	for stack := range raw {
+		for id, g := range resources(stack, "AWS::CodeDeploy::DeploymentGroup") {
+			groups++
+			p := props(g)
+			if !strings.Contains(mustJSON(p["DeploymentConfigName"]), "LambdaAllAtOnce") ||
+				!strings.Contains(mustJSON(p["AlarmConfiguration"]), `"Enabled":true`) ||
+				!strings.Contains(mustJSON(p["AutoRollbackConfiguration"]), "DEPLOYMENT_STOP_ON_ALARM") {
+				t.Errorf("%s/%s: %s", stack, id, mustJSON(p))
+			}
+		}
+		aliases += len(resources(stack, "AWS::Lambda::Alias"))
+		for id, m := range resources(stack, "AWS::Lambda::EventSourceMapping") {
+			if !strings.Contains(mustJSON(props(m)["FunctionName"]), "Live") {
+				t.Errorf("%s/%s invokes %s, not a live alias", stack, id, mustJSON(props(m)["FunctionName"]))
+			}
+		}
+	}
+	if n := len(FunctionNames()); groups != n || aliases != n {
+		t.Errorf("%d deployment groups and %d aliases, want %d", groups, aliases, n)
+	}
+	if def := mustJSON(raw["workflows"]); !strings.Contains(def, "workflowLive") {
+		t.Error("the withdrawal workflow's tasks do not invoke the live alias")
+	}
+	if name := *deployConfig(Config{Stage: StageProd}).DeploymentConfigName(); name != "CodeDeployDefault.LambdaCanary10Percent5Minutes" {
+		t.Errorf("production deploys with %s", name)
+	}
+}

@@ -173,7 +173,7 @@ func TestOpenAPIFunction(t *testing.T) {
 	integration := func(fn string) string {
 		t.Helper()
 		for id, r := range resources("api", "AWS::ApiGatewayV2::Integration") {
-			if strings.Contains(mustJSON(props(r)["IntegrationUri"]), fnIDs[fn]) {
+			if strings.Contains(mustJSON(props(r)["IntegrationUri"]), `"`+liveAliasOf("api", fnIDs[fn])+`"`) {
 				return id
 			}
 		}

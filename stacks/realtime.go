@@ -92,7 +92,7 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	// commands go to the engine's endpoint.
 	data.GrantItems(s.WS, true)
 	allowConnections(s.WS.Role(), manageConnections(st, s.Api, s.Stage))
-	addLambdaRoutes(s.Api, s.WS, "")
+	addLambdaRoutes(s.Api, liveOf(s.WS), "")
 	suppress(s.Api, nagReasons{"AwsSolutions-APIG4": reasonAppAuth})
 
 	// The Binance-compatible WebSocket API: its own API and stage, so its
@@ -121,7 +121,7 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	data.AuthKey.GrantRead(s.WSAPI, nil)
 	s.WSAPI.AddEnvironment(jsii.String(envAuthKeySecret), data.AuthKey.SecretArn(), nil)
 	allowConnections(s.WSAPI.Role(), manageConnections(st, s.BinanceApi, s.BinanceStage))
-	addLambdaRoutes(s.BinanceApi, s.WSAPI, "Binance")
+	addLambdaRoutes(s.BinanceApi, liveOf(s.WSAPI), "Binance")
 	suppress(s.BinanceApi, nagReasons{"AwsSolutions-APIG4": reasonAppAuth})
 
 	s.StreamDLQ = awssqs.NewQueue(st, jsii.String("StreamFailures"), &awssqs.QueueProps{
@@ -144,7 +144,7 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	data.GrantItems(s.Stream, true)
 	allowConnections(s.Stream.Role(), manageConnections(st, s.Api, s.Stage))
 	allowConnections(s.Stream.Role(), manageConnections(st, s.BinanceApi, s.BinanceStage))
-	s.Stream.AddEventSource(awslambdaeventsources.NewDynamoEventSource(data.Table, &awslambdaeventsources.DynamoEventSourceProps{
+	liveOf(s.Stream).AddEventSource(awslambdaeventsources.NewDynamoEventSource(data.Table, &awslambdaeventsources.DynamoEventSourceProps{
 		StartingPosition:        awslambda.StartingPosition_LATEST,
 		BatchSize:               jsii.Number(100),
 		MaxBatchingWindow:       awscdk.Duration_Seconds(jsii.Number(1)),
@@ -211,7 +211,7 @@ func apiGatewayLogging(st awscdk.Stack) awscdk.CfnResource {
 
 // addLambdaRoutes routes $connect, $disconnect and $default of a WebSocket
 // API to one function; prefix keeps the integrations' ids apart.
-func addLambdaRoutes(api awsapigatewayv2.WebSocketApi, fn awslambda.Function, prefix string) {
+func addLambdaRoutes(api awsapigatewayv2.WebSocketApi, fn awslambda.IFunction, prefix string) {
 	integ := func(name string) *awsapigatewayv2.WebSocketRouteOptions {
 		return &awsapigatewayv2.WebSocketRouteOptions{
 			Integration: awsapigatewayv2integrations.NewWebSocketLambdaIntegration(jsii.String(prefix+name), fn, nil),

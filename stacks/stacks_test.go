@@ -159,6 +159,17 @@ func resources(stack, typ string) map[string]obj {
 
 func props(r obj) obj { p, _ := r["Properties"].(obj); return p }
 
+// liveAliasOf is the logical id of the live alias of the function whose
+// logical id is fnID: what routes, event sources and tasks invoke.
+func liveAliasOf(stack, fnID string) string {
+	for id, r := range resources(stack, "AWS::Lambda::Alias") {
+		if strings.Contains(mustJSON(props(r)["FunctionName"]), `"`+fnID+`"`) && props(r)["Name"] == liveAlias {
+			return id
+		}
+	}
+	return ""
+}
+
 // fnVars are a function's environment variables (none for CDK's own
 // helpers, which have no environment).
 func fnVars(r obj) obj {

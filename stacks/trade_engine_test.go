@@ -37,7 +37,7 @@ func TestTradeFunction(t *testing.T) {
 	// Each route targets the trade integration.
 	var integ string
 	for id, r := range resources("api", "AWS::ApiGatewayV2::Integration") {
-		if strings.Contains(mustJSON(props(r)["IntegrationUri"]), tradeFn) {
+		if strings.Contains(mustJSON(props(r)["IntegrationUri"]), `"`+liveAliasOf("api", tradeFn)+`"`) {
 			integ = id
 		}
 	}

@@ -115,7 +115,7 @@ func NewWorkflowsStack(scope constructs.Construct, id string, props *awscdk.Stac
 			"error":         sfn.JsonPath_ObjectAt(jsii.String("$.error")),
 		}
 		props := &tasks.LambdaInvokeProps{
-			LambdaFunction:      s.Function,
+			LambdaFunction:      liveOf(s.Function),
 			PayloadResponseOnly: jsii.Bool(true),
 			ResultPath:          jsii.String("$.result"),
 			TaskTimeout:         sfn.Timeout_Duration(awscdk.Duration_Minutes(jsii.Number(2))),
@@ -275,7 +275,7 @@ func (s *WorkflowsStack) addStarter(cfg Config, data *DataStack, env map[string]
 		EnforceSSL:      jsii.Bool(true),
 	})
 	suppress(s.StarterDLQ, nagReasons{"AwsSolutions-SQS3": reasonTerminalDLQ})
-	s.Starter.AddEventSource(awslambdaeventsources.NewDynamoEventSource(data.Table, &awslambdaeventsources.DynamoEventSourceProps{
+	liveOf(s.Starter).AddEventSource(awslambdaeventsources.NewDynamoEventSource(data.Table, &awslambdaeventsources.DynamoEventSourceProps{
 		StartingPosition:        awslambda.StartingPosition_TRIM_HORIZON,
 		BatchSize:               jsii.Number(10),
 		MaxBatchingWindow:       awscdk.Duration_Seconds(jsii.Number(1)),

@@ -129,7 +129,7 @@ func TestBinanceWebSocketAPI(t *testing.T) {
 			t.Errorf("%s: integration type %v", id, props(r)["IntegrationType"])
 		}
 		for _, name := range []string{"ws", "wsapi"} {
-			if strings.Contains(uri, `"`+fns[name].id+`"`) {
+			if strings.Contains(uri, `"`+liveAliasOf("realtime", fns[name].id)+`"`) {
 				integrations[id] = name
 			}
 		}
@@ -167,7 +167,7 @@ func TestBinanceWebSocketAPI(t *testing.T) {
 	perms := 0
 	for id, r := range resources("realtime", "AWS::Lambda::Permission") {
 		p := props(r)
-		if !strings.Contains(mustJSON(p["FunctionName"]), `"`+fns["wsapi"].id+`"`) {
+		if !strings.Contains(mustJSON(p["FunctionName"]), `"`+liveAliasOf("realtime", fns["wsapi"].id)+`"`) {
 			continue
 		}
 		perms++
