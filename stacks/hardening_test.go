@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/jsii-runtime-go"
 
+	"tenger/internal/binance"
 	"tenger/internal/platform"
 )
 
@@ -183,5 +184,29 @@ func TestFunctionDeployments(t *testing.T) {
 	}
 	if name := *deployConfig(Config{Stage: StageProd}).DeploymentConfigName(); name != "CodeDeployDefault.LambdaCanary10Percent5Minutes" {
 		t.Errorf("production deploys with %s", name)
+	}
+}
+
+// TestStreamFunctionFilter: the stream function is woken only for the key
+// prefixes users' updates come from.
+func TestStreamFunctionFilter(t *testing.T) {
+	found := false
+	for _, m := range resources("realtime", "AWS::Lambda::EventSourceMapping") {
+		f := mustJSON(props(m)["FilterCriteria"])
+		if !strings.Contains(f, "SORD#") {
+			continue
+		}
+		found = true
+		for _, p := range binance.ChangeKeyPrefixes() {
+			if !strings.Contains(f, `\"prefix\":\"`+p+`\"`) {
+				t.Errorf("filter lacks %s: %s", p, f)
+			}
+		}
+		if n := len(asList(props(m)["FilterCriteria"].(obj)["Filters"])); n != len(binance.ChangeKeyPrefixes()) {
+			t.Errorf("%d filters", n)
+		}
+	}
+	if !found {
+		t.Fatal("the stream function's event source has no key filter")
 	}
 }

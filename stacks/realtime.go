@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssqs"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
+
+	"tenger/internal/binance"
 )
 
 // wsStageName is the WebSocket API's stage; clients connect to
@@ -154,6 +156,10 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 		// One batch at a time per shard keeps each item's changes in order.
 		ParallelizationFactor: jsii.Number(1),
 		OnFailure:             awslambdaeventsources.NewSqsDlq(s.StreamDLQ),
+		// Woken only for the changes users' updates come from (orders,
+		// balances, deposits, withdrawals, transfers), not for sessions,
+		// connections, postings or market data.
+		Filters: streamFilters(),
 	}))
 
 	awscdk.NewCfnOutput(st, jsii.String("WebSocketUrl"), &awscdk.CfnOutputProps{Value: s.Stage.Url()})
@@ -162,6 +168,20 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 		Description: jsii.String("Binance-compatible WebSocket API (Binance's wss://ws-api.binance.com/ws-api/v3)"),
 	})
 	return s
+}
+
+// streamFilters are the stream function's event filters: one per key
+// prefix of binance.ChangeKeyPrefixes (a record passes if any matches).
+func streamFilters() *[]*map[string]interface{} {
+	var out []*map[string]interface{}
+	for _, p := range binance.ChangeKeyPrefixes() {
+		out = append(out, awslambda.FilterCriteria_Filter(&map[string]interface{}{
+			"dynamodb": map[string]interface{}{
+				"Keys": map[string]interface{}{"pk": map[string]interface{}{"S": awslambda.FilterRule_BeginsWith(jsii.String(p))}},
+			},
+		}))
+	}
+	return &out
 }
 
 // newWebSocketStage creates an auto-deployed stage of a WebSocket API with

@@ -19,6 +19,7 @@ import (
 	"tenger/functions/fntest"
 	"tenger/internal/apikey"
 	"tenger/internal/awslambda"
+	"tenger/internal/binance"
 	"tenger/internal/binance/wsapiaws"
 	"tenger/internal/binance/wsstreamsaws"
 	"tenger/internal/coins"
@@ -46,7 +47,48 @@ func binanceStreamHandler(t *testing.T, st store.Store, web, bin *apigwtest.Mgmt
 	fan := apigw.New(st, web, apigw.Options{Logger: zerolog.Nop()})
 	f := fanout{pusher: fan, conns: fan.UserConnections, users: userfeed.New(d.Markets)}
 	f.binance = newBinanceFanout(d, fan)
-	return f.handler(awslambda.NewRuntime("stream", io.Discard)), d.BinancePush
+	return filtered(f.handler(awslambda.NewRuntime("stream", io.Discard))), d.BinancePush
+}
+
+// filtered is h behind the stream function's event filter in AWS
+// (stacks: one filter per binance.ChangeKeyPrefixes prefix): records of
+// other keys never reach it. The tests that run through it check every
+// event users get, so a prefix missing from the filter fails them.
+func filtered(h awslambda.DynamoDBFunc) awslambda.DynamoDBFunc {
+	return func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+		ev.Records = keptByFilter(ev.Records)
+		return h(ctx, ev)
+	}
+}
+
+func keptByFilter(recs []events.DynamoDBEventRecord) []events.DynamoDBEventRecord {
+	var kept []events.DynamoDBEventRecord
+	for _, r := range recs {
+		pk := r.Change.Keys["pk"].String()
+		for _, p := range binance.ChangeKeyPrefixes() {
+			if strings.HasPrefix(pk, p) {
+				kept = append(kept, r)
+				break
+			}
+		}
+	}
+	return kept
+}
+
+// TestStreamFilterDropsTheRest: of the recorded trade batch the filter
+// keeps the orders and balances and drops the rest (postings, sessions,
+// connections), so the function is not woken for them.
+func TestStreamFilterDropsTheRest(t *testing.T) {
+	ev := loadBatch(t, "ddb_stream_batch.json")
+	kept := keptByFilter(ev.Records)
+	if len(kept) == 0 || len(kept) == len(ev.Records) {
+		t.Fatalf("kept %d of %d records", len(kept), len(ev.Records))
+	}
+	for _, r := range kept {
+		if pk := r.Change.Keys["pk"].String(); !strings.HasPrefix(pk, "SORD#") && !strings.HasPrefix(pk, "BAL#") {
+			t.Errorf("kept %s", pk)
+		}
+	}
 }
 
 // written runs write and returns the change it made to the item at k, as

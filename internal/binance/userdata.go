@@ -425,3 +425,12 @@ func marshalEvents(evs ...any) [][]byte {
 	}
 	return out
 }
+
+// ChangeKeyPrefixes are the partition key prefixes of every change a
+// user's updates come from: orders and balances (the web app's private
+// channels, userfeed) and the deposits, withdrawals and transfers that
+// Binance's balanceUpdate tells. AWS filters the stream function's
+// records with them, so it is not woken for anything else.
+func ChangeKeyPrefixes() []string {
+	return []string{spot.OrderKeyPrefix, userfeed.BalanceKeyPrefix, deposit.KeyPrefix, withdraw.KeyPrefix, wallet.KeyPrefix}
+}

@@ -175,7 +175,10 @@ func ExplorerURL(cat *coins.Catalogue, override, symbol, chainName, txid string)
 	return coins.TxURL(template, cfg.Name, txid)
 }
 
-func depositKey(id string) store.Key { return store.Key{PK: "DEP#" + id, SK: "DEP"} }
+// KeyPrefix starts the partition key of every deposit record.
+const KeyPrefix = "DEP#"
+
+func depositKey(id string) store.Key { return store.Key{PK: KeyPrefix + id, SK: "DEP"} }
 
 func histSK(ms int64, id string) string { return fmt.Sprintf("%013d#%s", ms, id) }
 

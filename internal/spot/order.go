@@ -136,6 +136,9 @@ const (
 	skMarks    = "M"
 )
 
+// OrderKeyPrefix starts the partition key of every order item.
+const OrderKeyPrefix = pkOrder
+
 func orderKey(id uint64) store.Key { return store.Key{PK: pkOrder + fmtID(id), SK: skOrder} }
 
 // marksKey is the pair's marks item: its last trade (project.go).

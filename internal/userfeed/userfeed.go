@@ -64,6 +64,9 @@ const (
 // the layout); orders are read with spot.OrderFromItem.
 const balancePK = "BAL#"
 
+// BalanceKeyPrefix starts the partition key of every balance item.
+const BalanceKeyPrefix = balancePK
+
 // OrderUpdate is the data of a user_orders message: the order as the REST
 // order lists show it (spot.OrderView), so a client can put it straight
 // into the list it shows, and Event, what happened.

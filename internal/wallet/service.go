@@ -87,7 +87,11 @@ func (s *Service) Catalogue() *coins.Catalogue { return s.cat }
 
 // Storage keys. Everything the wallet stores for a user lives in the
 // partition WALLET#<uid> (see doc.go).
-func walletPK(uid string) string { return "WALLET#" + uid }
+// KeyPrefix starts the partition key of a user's wallet items (settings,
+// transfers).
+const KeyPrefix = "WALLET#"
+
+func walletPK(uid string) string { return KeyPrefix + uid }
 
 func settingsKey(uid string) store.Key { return store.Key{PK: walletPK(uid), SK: "SETTINGS"} }
 

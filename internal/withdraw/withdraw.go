@@ -232,7 +232,10 @@ type Record struct {
 	ExplorerURL string `json:"explorerUrl,omitempty" doc:"the sent transaction on the chain's block explorer"`
 }
 
-func wdKey(id string) store.Key { return store.Key{PK: "WD#" + id, SK: "WD"} }
+// KeyPrefix starts the partition key of every withdrawal record.
+const KeyPrefix = "WD#"
+
+func wdKey(id string) store.Key { return store.Key{PK: KeyPrefix + id, SK: "WD"} }
 
 func recordOf(it store.Item) Record {
 	return Record{ID: it.Str("id"), UID: it.Str("uid"), Kind: it.Str("kind"), Coin: it.Str("coin"), Chain: it.Str("chain"),
