@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/jsii-runtime-go"
 
+	"tenger/internal/awslambda"
 	"tenger/internal/binance"
 	"tenger/internal/platform"
 )
@@ -208,5 +209,16 @@ func TestStreamFunctionFilter(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("the stream function's event source has no key filter")
+	}
+}
+
+// TestDashboardOutcomes: the dashboard draws the functions' request
+// outcomes from the namespace the runtime writes them to.
+func TestDashboardOutcomes(t *testing.T) {
+	body := mustJSON(raw["observability"])
+	for _, want := range []string{awslambda.MetricsNamespace, `\"Outcome\",\"refused\"`, "trade requests by outcome"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("dashboard lacks %s", want)
+		}
 	}
 }

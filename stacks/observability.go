@@ -252,6 +252,18 @@ func (s *ObservabilityStack) addDashboard(cfg Config, o observed, functions []st
 				MetricName: jsii.String("IteratorAge"), DimensionsMap: &map[string]*string{"FunctionName": o.Realtime.Stream.FunctionName()},
 				Period: fiveMin, Statistic: jsii.String("Maximum")}))},
 	}
+	// Requests by outcome (awslambda: ok, refused, error), of the web
+	// app's order entry, the Binance-compatible API and the wallet.
+	outcomes := func(service string) awscloudwatch.IWidget {
+		var ms []awscloudwatch.IMetric
+		for _, o := range []string{"ok", "refused", "error"} {
+			ms = append(ms, awscloudwatch.NewMetric(&awscloudwatch.MetricProps{Namespace: jsii.String("Tenger/Api"), MetricName: jsii.String("Requests"),
+				DimensionsMap: &map[string]*string{"Service": jsii.String(service), "Outcome": jsii.String(o)},
+				Period:        fiveMin, Statistic: jsii.String("Sum"), Label: jsii.String(o)}))
+		}
+		return graph(service+" requests by outcome", ms...)
+	}
+	rows = append(rows, []awscloudwatch.IWidget{outcomes("trade"), outcomes("openapi"), outcomes("wallet")})
 	if e := o.Engine; e != nil {
 		rows = append(rows, []awscloudwatch.IWidget{
 			graph("Engine tasks running", runningTasks(e)),

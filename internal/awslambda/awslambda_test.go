@@ -223,9 +223,20 @@ func TestHTTPAdapterResponse(t *testing.T) {
 	if body["correlation"] != "from-caller" {
 		t.Errorf("caller's correlation id not continued: %q", body["correlation"])
 	}
-	lines := logLines(t, &logs)
+	var lines, metrics []map[string]any
+	for _, l := range logLines(t, &logs) {
+		if _, ok := l["_aws"]; ok {
+			metrics = append(metrics, l)
+		} else {
+			lines = append(lines, l)
+		}
+	}
 	if len(lines) != 2 {
 		t.Fatalf("log lines = %d", len(lines))
+	}
+	// Each request counted by its outcome (embedded metric format).
+	if len(metrics) != 2 || metrics[0]["Service"] != "profile" || metrics[0]["Outcome"] != OutcomeOK || metrics[0]["Requests"] != 1.0 {
+		t.Fatalf("metric lines %v", metrics)
 	}
 	for i, want := range []struct {
 		cold bool
@@ -511,5 +522,27 @@ func TestRequireOrigin(t *testing.T) {
 	loadSample(t, "ws_default_sub.json", &frame)
 	if resp, _ := wh(context.Background(), frame); resp.StatusCode != 200 || len(ws.messages) != 1 {
 		t.Errorf("a frame: %d", resp.StatusCode)
+	}
+}
+
+// TestOutcome: how an answer is counted.
+func TestOutcome(t *testing.T) {
+	for _, c := range []struct {
+		status int
+		body   string
+		want   string
+	}{
+		{200, `{"code":"0","msg":"suc","data":{}}`, OutcomeOK},
+		{200, `{"code":"14003","msg":"Insufficient balance","data":null}`, OutcomeRefused},
+		{200, `{"orderId":12,"status":"NEW"}`, OutcomeOK},
+		{400, `{"code":-2010,"msg":"Account has insufficient balance for requested action."}`, OutcomeRefused},
+		{429, ``, OutcomeRefused},
+		{500, `{"code":"500","msg":"internal"}`, OutcomeError},
+		{200, `[1,2]`, OutcomeOK},
+		{200, ``, OutcomeOK},
+	} {
+		if got := Outcome(c.status, []byte(c.body)); got != c.want {
+			t.Errorf("%d %s: %s, want %s", c.status, c.body, got, c.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"mime"
 	"net"
@@ -68,11 +69,14 @@ func (r *Runtime) HTTP(h http.Handler) HTTPFunc {
 		serve(h, w, req, log)
 		w.addSecurityHeaders()
 		resp := w.V2Response()
+		outcome := Outcome(resp.StatusCode, w.body.Bytes())
 		log.Info().
 			Str("method", req.Method).
 			Str("path", req.URL.Path).
 			Int("status", resp.StatusCode).
+			Str("outcome", outcome).
 			Msg("http request")
+		r.countRequest(outcome, log)
 		return resp, nil
 	}
 }
@@ -287,4 +291,33 @@ func jsonResponse(status int, body string) events.APIGatewayV2HTTPResponse {
 		headers[k] = strings.Join(v, ",")
 	}
 	return events.APIGatewayV2HTTPResponse{StatusCode: status, Headers: headers, Body: body}
+}
+
+// Outcomes of a request (the Requests metric's Outcome dimension).
+const (
+	OutcomeOK      = "ok"
+	OutcomeRefused = "refused"
+	OutcomeError   = "error"
+)
+
+// Outcome classifies an answer: a 5xx is an error; a 4xx, or an envelope
+// whose code is not "0" (the spec's APIs answer refusals with 200 and a
+// code), is a refusal (bad input, no balance, not signed in ...); anything
+// else went through.
+func Outcome(status int, body []byte) string {
+	switch {
+	case status >= 500:
+		return OutcomeError
+	case status >= 400:
+		return OutcomeRefused
+	}
+	var env struct {
+		Code *json.RawMessage `json:"code"`
+	}
+	if len(body) > 0 && body[0] == '{' && json.Unmarshal(body, &env) == nil && env.Code != nil {
+		if c := strings.Trim(string(*env.Code), `"`); c != "0" && c != "" {
+			return OutcomeRefused
+		}
+	}
+	return OutcomeOK
 }

@@ -16,9 +16,12 @@ import (
 	"io"
 	"os"
 	"sync/atomic"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambdacontext"
 	"github.com/rs/zerolog"
+
+	"tenger/internal/emf"
 )
 
 // Log field names shared by every function, so one CloudWatch Logs Insights
@@ -65,6 +68,25 @@ type Runtime struct {
 	// origin, when set, is the value of HeaderOrigin every HTTP request and
 	// WebSocket $connect must carry (RequireOrigin).
 	origin string
+	// metrics writes each request's outcome in CloudWatch's embedded metric
+	// format, on the function's output (MetricsNamespace).
+	metrics *emf.Writer
+}
+
+// MetricsNamespace is the CloudWatch namespace of the functions' metrics:
+// Requests (Count) by Service and Outcome (ok, refused, error), so orders
+// accepted and refused are the trade function's, withdrawal requests the
+// wallet function's.
+const MetricsNamespace = "Tenger/Api"
+
+// countRequest writes one request's outcome metric.
+func (r *Runtime) countRequest(outcome string, log zerolog.Logger) {
+	if r.metrics == nil {
+		return
+	}
+	if err := r.metrics.PutWith(time.Now(), map[string]string{"Outcome": outcome}, emf.Metric{Name: "Requests", Unit: emf.Count, Value: 1}); err != nil {
+		log.Warn().Err(err).Msg("request metric not written")
+	}
 }
 
 // HeaderOrigin is the header the edge (CloudFront) adds to every request
@@ -98,7 +120,7 @@ func NewRuntime(service string, w io.Writer) *Runtime {
 		level = l
 	}
 	base := zerolog.New(w).Level(level).With().Timestamp().Str(FieldService, service).Logger()
-	return &Runtime{service: service, base: base}
+	return &Runtime{service: service, base: base, metrics: emf.New(w, MetricsNamespace, map[string]string{"Service": service})}
 }
 
 // Service returns the function's service name.

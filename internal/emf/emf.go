@@ -77,7 +77,23 @@ func Line(namespace string, dims map[string]string, at time.Time, metrics ...Met
 
 // Put writes one line of metrics at time at.
 func (w *Writer) Put(at time.Time, metrics ...Metric) error {
-	b := Line(w.namespace, w.dims, at, metrics...)
+	return w.PutWith(at, nil, metrics...)
+}
+
+// PutWith is Put with more dimensions for this line (added to the
+// writer's, in the same dimension set).
+func (w *Writer) PutWith(at time.Time, dims map[string]string, metrics ...Metric) error {
+	all := w.dims
+	if len(dims) > 0 {
+		all = make(map[string]string, len(w.dims)+len(dims))
+		for k, v := range w.dims {
+			all[k] = v
+		}
+		for k, v := range dims {
+			all[k] = v
+		}
+	}
+	b := Line(w.namespace, all, at, metrics...)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	_, err := w.w.Write(b)
