@@ -222,3 +222,28 @@ func TestDashboardOutcomes(t *testing.T) {
 		}
 	}
 }
+
+// TestWithdrawalSweep: every 5 minutes the wfstart function's live alias
+// is invoked to start withdrawals whose workflow never started; it may
+// write the table (to hand instances over).
+func TestWithdrawalSweep(t *testing.T) {
+	found := false
+	for _, r := range resources("workflows", "AWS::Events::Rule") {
+		p := props(r)
+		if p["ScheduleExpression"] == "rate(5 minutes)" && strings.Contains(mustJSON(p["Targets"]), "wfstartLive") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no 5-minute schedule invoking wfstart's live alias")
+	}
+	writes := false
+	for id, p := range resources("workflows", "AWS::IAM::Policy") {
+		if strings.HasPrefix(id, "wfstartRole") && strings.Contains(mustJSON(props(p)), "dynamodb:UpdateItem") {
+			writes = true
+		}
+	}
+	if !writes {
+		t.Error("wfstart may not update the table")
+	}
+}

@@ -2,6 +2,8 @@ package stacks
 
 import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awseventstargets"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambdaeventsources"
@@ -269,6 +271,17 @@ func (s *WorkflowsStack) addStarter(cfg Config, data *DataStack, env map[string]
 		Name: "wfstart", Description: "starts a withdrawal state machine execution per submitted withdrawal", Env: fnEnv, TimeoutSec: 30,
 	})
 	s.Withdrawal.GrantStartExecution(s.Starter)
+	// It marks a started withdrawal's workflow instance handed over, and
+	// its sweep reads the instances never handed over.
+	data.GrantItems(s.Starter, true)
+	// The sweep: every 5 minutes, the withdrawals submitted over 15 minutes
+	// ago whose execution never started (their stream record kept failing)
+	// are started, so none stays held without its workflow.
+	sweep := awsevents.NewRule(st, jsii.String("WithdrawalSweep"), &awsevents.RuleProps{
+		Description: jsii.String("starts withdrawals whose workflow never started"),
+		Schedule:    awsevents.Schedule_Rate(awscdk.Duration_Minutes(jsii.Number(5))),
+	})
+	sweep.AddTarget(awseventstargets.NewLambdaFunction(liveOf(s.Starter), nil))
 	s.StarterDLQ = awssqs.NewQueue(st, jsii.String("StartFailures"), &awssqs.QueueProps{
 		RetentionPeriod: awscdk.Duration_Days(jsii.Number(14)),
 		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,

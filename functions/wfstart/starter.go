@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -19,6 +20,7 @@ import (
 	"tenger/internal/awslambda"
 	"tenger/internal/store"
 	"tenger/internal/withdraw"
+	"tenger/internal/workflow"
 )
 
 // Workflow instance items (internal/workflow): a withdrawal submit writes
@@ -52,7 +54,17 @@ type executionInput struct {
 type starter struct {
 	api          sfnAPI
 	stateMachine string // ARN
+	// st, when set, is the table: a started withdrawal's workflow instance
+	// is marked handed over (it leaves the due index), and sweep finds
+	// those never started.
+	st  store.Store
+	now func() time.Time
 }
+
+// SweepAfter is how long after its submit a withdrawal whose execution was
+// never started (its stream record kept failing and went to the
+// dead-letter queue) is started by the sweep.
+const SweepAfter = 15 * time.Minute
 
 // handle processes one stream record. The execution is named after the
 // withdrawal, so a redelivered record (or a retried batch) cannot start a
@@ -78,9 +90,15 @@ func (s starter) handle(ctx context.Context, rec events.DynamoDBEventRecord) err
 	if id == "" {
 		id = strings.TrimPrefix(ch.Key.PK, instancePrefix)
 	}
+	return s.start(ctx, id, ch.New.Str(awslambda.ItemAttrCorrelationID))
+}
+
+// start starts the execution of a withdrawal (a started one counts as
+// done) and marks its workflow instance handed over.
+func (s starter) start(ctx context.Context, id, correlationID string) error {
 	var in executionInput
 	in.Withdrawal.WithdrawalID = id
-	in.CorrelationID = ch.New.Str(awslambda.ItemAttrCorrelationID)
+	in.CorrelationID = correlationID
 	if in.CorrelationID == "" {
 		in.CorrelationID = awslambda.CorrelationID(ctx)
 	}
@@ -96,15 +114,43 @@ func (s starter) handle(ctx context.Context, rec events.DynamoDBEventRecord) err
 		Input:           aws.String(string(body)),
 	})
 	var exists *types.ExecutionAlreadyExists
-	if errors.As(err, &exists) {
+	switch {
+	case errors.As(err, &exists):
 		log.Info().Msg("execution already started")
+	case err != nil:
+		return fmt.Errorf("start execution %s: %w", name, err)
+	default:
+		log.Info().Str("execution_arn", aws.ToString(out.ExecutionArn)).Msg("withdrawal workflow started")
+	}
+	if s.st == nil {
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("start execution %s: %w", name, err)
+	if err := workflow.HandedOver(ctx, s.st, id, s.now()); err != nil && !errors.Is(err, workflow.ErrNotFound) {
+		return fmt.Errorf("mark %s handed over: %w", id, err)
 	}
-	log.Info().Str("execution_arn", aws.ToString(out.ExecutionArn)).Msg("withdrawal workflow started")
 	return nil
+}
+
+// sweep starts the withdrawals submitted more than SweepAfter ago whose
+// execution was never started (an EventBridge schedule runs it every few
+// minutes): their workflow instances are still in the due index. Each is
+// started (or found started) and handed over; the first failure is
+// returned after the others were tried.
+func (s starter) sweep(ctx context.Context) (int, error) {
+	waiting, err := workflow.Waiting(ctx, s.st, withdraw.WorkflowKind, s.now().Add(-SweepAfter))
+	if err != nil {
+		return 0, err
+	}
+	var first error
+	for _, in := range waiting {
+		if err := s.start(ctx, in.ID, ""); err != nil && first == nil {
+			first = err
+		}
+	}
+	if len(waiting) > 0 {
+		zerolog.Ctx(ctx).Warn().Int("withdrawals", len(waiting)).Msg("sweep: started withdrawals whose workflow never started")
+	}
+	return len(waiting), first
 }
 
 // validName is what Step Functions accepts as an execution name (1..80 of

@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -16,6 +18,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
 	"tenger/internal/awslambda"
+	"tenger/internal/store"
+	"tenger/internal/store/embedded"
+	"tenger/internal/withdraw"
+	"tenger/internal/workflow"
 )
 
 const machineARN = "arn:aws:states:ap-northeast-2:123456789012:stateMachine:tenger-dev-withdrawal"
@@ -132,5 +138,75 @@ func TestExecutionName(t *testing.T) {
 	n := executionName(odd)
 	if n != executionName(odd) || !validName.MatchString(n) || n == odd {
 		t.Errorf("name of %q = %q", odd, n)
+	}
+}
+
+// TestSweepStartsWithdrawalsNeverStarted: on the schedule's event (the
+// recorded sample), the function starts the withdrawals submitted more
+// than SweepAfter ago whose workflow instance was never handed over — one
+// whose execution exists counts as started — and hands them over; a fresh
+// one is left to its stream record, and one the stream path started is not
+// in the due index any more. The next sweep finds nothing.
+func TestSweepStartsWithdrawalsNeverStarted(t *testing.T) {
+	ctx := context.Background()
+	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	clock := time.Date(2026, 12, 6, 10, 15, 0, 0, time.UTC)
+	def := workflow.Definition{Kind: withdraw.WorkflowKind, First: "validate", Steps: map[string]workflow.Step{"validate": {}}}
+	submit := func(id string, at time.Time) {
+		t.Helper()
+		op, err := workflow.StartOp(def, id, map[string]string{"withdrawalId": id}, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Transact(ctx, []store.Op{op}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	submit("w-lost", clock.Add(-time.Hour))
+	submit("w-exists", clock.Add(-30*time.Minute))
+	submit("w-fresh", clock.Add(-time.Minute))
+	submit("w-streamed", clock.Add(-time.Hour))
+	api := &fakeSFN{started: map[string]string{"w-exists": "{}"}}
+	s := starter{api: api, stateMachine: machineARN, st: st, now: func() time.Time { return clock }}
+	// The stream path started one and handed it over.
+	if err := s.start(ctx, "w-streamed", "c-1"); err != nil {
+		t.Fatal(err)
+	}
+	api.calls = nil
+
+	h := handler(awslambda.NewRuntime("wfstart", io.Discard), s)
+	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", "eventbridge_scheduled.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := h(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := out.(sweepResult); !ok || r.Started != 2 {
+		t.Fatalf("sweep answered %#v", out)
+	}
+	if got := strings.Join(api.calls, ","); got != "w-exists,w-lost" && got != "w-lost,w-exists" {
+		t.Fatalf("started %s", got)
+	}
+	if _, ok := api.started["w-lost"]; !ok {
+		t.Error("w-lost not started")
+	}
+	waiting, err := workflow.Waiting(ctx, st, withdraw.WorkflowKind, clock.Add(time.Hour))
+	if err != nil || len(waiting) != 1 || waiting[0].ID != "w-fresh" {
+		t.Fatalf("still waiting %+v %v", waiting, err)
+	}
+	api.calls = nil
+	if out, err := h(ctx, b); err != nil || out.(sweepResult).Started != 0 || len(api.calls) != 0 {
+		t.Fatalf("second sweep %v %v %v", out, err, api.calls)
+	}
+	// A stream batch still goes to the batch handler.
+	raw, _ := json.Marshal(batch(t))
+	if resp, err := h(ctx, raw); err != nil {
+		t.Fatalf("batch through the handler: %v %v", resp, err)
 	}
 }

@@ -551,3 +551,30 @@ func (r *Runner) Stop() {
 		<-done
 	}
 }
+
+// HandedOver is an instance that another runner runs (AWS: Step Functions,
+// started by the wfstart function): it leaves the due index, so neither
+// this runner nor a sweep looks at it again, and notes when.
+func HandedOver(ctx context.Context, st store.Store, id string, at time.Time) error {
+	_, err := st.Update(ctx, instanceKey(id), store.NewUpdate().Remove(store.AttrGSI1PK).Remove(store.AttrGSI1SK).
+		Set("handedOver", at.UnixMilli()), store.ItemExists())
+	if errors.Is(err, store.ErrConditionFailed) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// Waiting lists the instances of kind still in the due index that were due
+// before a time: in AWS, those whose Step Functions execution was never
+// started (their stream record kept failing), which a sweep starts.
+func Waiting(ctx context.Context, st store.Store, kind string, before time.Time) ([]Instance, error) {
+	var out []Instance
+	q := store.Query{Index: store.IndexGSI1, PK: dueIndexPK, SK: store.SKRange("0", dueSK(before, "\x7f"))}
+	err := store.EachLive(ctx, st, q, before, func(it store.Item) {
+		if it.Str("kind") == kind {
+			out = append(out, Instance{ID: it.Str("id"), Kind: kind, Step: it.Str("step"), Status: it.Str("status"),
+				Input: json.RawMessage(it.Str("input"))})
+		}
+	})
+	return out, err
+}
