@@ -63,7 +63,15 @@ type Config struct {
 	// BackupCopyVault and DRRegion: see ContextBackupCopyVault and
 	// ContextDRRegion.
 	BackupCopyVault, DRRegion string
+	// StageAccounts pins stages to AWS accounts (context stageAccounts,
+	// "prod=111111111111,staging=222222222222"): a stage listed there is
+	// deployed only with that account's credentials, so a prod deploy
+	// cannot land in a developer's account nor a dev deploy in prod's.
+	StageAccounts map[string]string
 }
+
+// ContextStageAccounts names the context value pinning stages to accounts.
+const ContextStageAccounts = "stageAccounts"
 
 // ContextSMSCallingCodes names the context value with the calling codes of
 // the countries SMS may go to ("976,7").
@@ -108,6 +116,14 @@ func ConfigFromContext(app awscdk.App, repoRoot string) Config {
 	cfg.Account, cfg.Region = os.Getenv("CDK_DEFAULT_ACCOUNT"), os.Getenv("CDK_DEFAULT_REGION")
 	cfg.Edge = edgeFromContext(get)
 	cfg.BackupCopyVault, cfg.DRRegion = get(ContextBackupCopyVault, ""), get(ContextDRRegion, "")
+	for _, pair := range strings.Split(get(ContextStageAccounts, ""), ",") {
+		if stage, acct, ok := strings.Cut(strings.TrimSpace(pair), "="); ok && stage != "" {
+			if cfg.StageAccounts == nil {
+				cfg.StageAccounts = map[string]string{}
+			}
+			cfg.StageAccounts[strings.TrimSpace(stage)] = strings.TrimSpace(acct)
+		}
+	}
 	for _, c := range strings.Split(get(ContextSMSCallingCodes, DefaultSMSCallingCodes), ",") {
 		if c = strings.TrimPrefix(strings.TrimSpace(c), "+"); c != "" {
 			cfg.SMSCallingCodes = append(cfg.SMSCallingCodes, c)
@@ -136,6 +152,15 @@ func (c Config) Validate(functions []string) error {
 	}
 	if err := c.Edge.validate(c.Account != "" && c.Region != ""); err != nil {
 		return err
+	}
+	if want, pinned := c.StageAccounts[c.Stage]; pinned && c.Account != want {
+		return fmt.Errorf("stacks: stage %s deploys to account %s only (%s), and the credentials in use are account %q",
+			c.Stage, want, ContextStageAccounts, c.Account)
+	}
+	for stage, acct := range c.StageAccounts {
+		if stage != c.Stage && acct == c.Account && c.Account != "" {
+			return fmt.Errorf("stacks: account %s is stage %s's (%s); stage %s may not deploy there", acct, stage, ContextStageAccounts, c.Stage)
+		}
 	}
 	var missing []string
 	for _, name := range functions {

@@ -224,3 +224,31 @@ func TestEdgeOriginKey(t *testing.T) {
 		}
 	}
 }
+
+// TestStageAccounts: a stage pinned to an account deploys with that
+// account's credentials only, and no other stage deploys into it.
+func TestStageAccounts(t *testing.T) {
+	tmp := t.TempDir()
+	base, err := testConfig(tmp, StageProd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pins := map[string]string{StageProd: "111111111111", "staging": "222222222222"}
+	for _, c := range []struct {
+		stage, account string
+		want           string
+	}{
+		{StageProd, "111111111111", ""},
+		{StageProd, "333333333333", "deploys to account 111111111111 only"},
+		{StageDev, "333333333333", ""},
+		{StageDev, "111111111111", "is stage prod's"},
+		{"staging", "222222222222", ""},
+	} {
+		cfg := base
+		cfg.Stage, cfg.Account, cfg.StageAccounts = c.stage, c.account, pins
+		err := cfg.Validate(FunctionNames())
+		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s in %s: %v, want %q", c.stage, c.account, err, c.want)
+		}
+	}
+}
