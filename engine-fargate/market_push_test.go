@@ -56,6 +56,13 @@ func (m *mgmtRec) of(conn string) []marketMsg {
 	defer m.mu.Unlock()
 	var out []marketMsg
 	for _, p := range m.posts[conn] {
+		// The engine gathers a connection's messages into one frame (a
+		// JSON array) every platform.MarketPushWindow.
+		var batch []marketMsg
+		if json.Unmarshal([]byte(p), &batch) == nil {
+			out = append(out, batch...)
+			continue
+		}
 		var v marketMsg
 		if json.Unmarshal([]byte(p), &v) == nil {
 			out = append(out, v)

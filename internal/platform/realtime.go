@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"tenger/internal/binance"
 	"tenger/internal/push"
 	"tenger/internal/push/apigw"
 	"tenger/internal/userfeed"
@@ -47,22 +48,35 @@ func (l *Local) FollowFeed(sink userfeed.Sink) {
 // subscriber waits at most that long for its first depth or ticker.
 const MarketPushCache = time.Second
 
+// MarketPushWindow is how long the engine task gathers a connection's
+// market messages before it posts them as one frame (apigw.Batcher): API
+// Gateway bills each message to each connection, and a busy pair's viewer
+// would otherwise get a dozen a second.
+const MarketPushWindow = 500 * time.Millisecond
+
 // UseAsyncMarketPush prepares the push port of a process whose publisher
 // is the market data service (the AWS engine task) before MarketData
 // builds it: each Publish is queued and sent by a background goroutine
 // (push.Async), snapshot channels (depth, ticker, kline) keep only their
 // newest waiting message, and the API Gateway adapter caches subscriber
-// lists for MarketPushCache. So the 100 ms depth throttle of the market
-// data service holds however slow the clients are, and a pair's depth costs
-// one subscriber query per second rather than ten. Queued messages are sent
-// on Close. Without a push port (no WS_ENDPOINT) it does nothing.
+// lists for MarketPushCache and gathers each connection's messages for
+// MarketPushWindow into one frame (Binance's streams excepted: their
+// clients expect Binance's frames). So the 100 ms depth throttle of the
+// market data service holds however slow the clients are, a pair's depth
+// costs one subscriber query per second rather than ten, and a viewer at
+// most two posts a second. Queued messages are sent on Close. Without a
+// push port (no WS_ENDPOINT) it does nothing.
 func (d *Deps) UseAsyncMarketPush() {
 	if d.Push == nil {
 		return
 	}
 	p := d.Push
 	if f, ok := p.(*apigw.Fanout); ok {
-		p = f.WithChannelCache(MarketPushCache)
+		b := apigw.NewBatcher(f.WithChannelCache(MarketPushCache), apigw.BatchOptions{Window: MarketPushWindow,
+			Latest: MarketSnapshotChannel,
+			Direct: func(ch string) bool { _, _, ok := binance.ParseStreamChannel(ch); return ok }})
+		d.onClose(func() error { return b.Close(context.Background()) })
+		p = b
 	}
 	a := push.NewAsync(p, push.AsyncOptions{Latest: MarketSnapshotChannel, Logger: d.Log})
 	d.Push = a

@@ -158,6 +158,14 @@ describe('ReconnectingSocket', () => {
     expect(sockets[1].sent).toEqual([{ event: 'hello' }])
   })
 
+  it('unpacks a frame of several messages, in order', () => {
+    line.start()
+    sockets[0].open()
+    sockets[0].push([{ channel: 'a', n: 1 }, { ping: 7 }, { channel: 'b', n: 2 }, 'not an object', [1]])
+    expect(messages).toEqual([{ channel: 'a', n: 1 }, { channel: 'b', n: 2 }])
+    expect(sockets[0].sent).toEqual([{ pong: 7 }])
+  })
+
   it('answers a server ping with the same pong and passes other objects on', () => {
     line.start()
     sockets[0].open()

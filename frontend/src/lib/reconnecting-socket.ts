@@ -1,7 +1,9 @@
 /**
  * The connection lifecycle shared by the app's WebSockets (spec §4
  * reconnect): it opens the socket, answers the server's {"ping": n} with
- * {"pong": n}, pings the server itself when the line has been quiet for a
+ * {"pong": n}, unpacks frames that carry several messages (a JSON array:
+ * the AWS publisher gathers a connection's messages), pings the server
+ * itself when the line has been quiet for a
  * ping period so an idle proxy does not drop it (never while messages
  * flow: in AWS each ping is a function invocation and two billed
  * messages), and after an unexpected close reconnects with exponential backoff
@@ -180,7 +182,17 @@ export class ReconnectingSocket {
     } catch {
       return
     }
-    if (typeof msg !== 'object' || msg === null) return
+    // In AWS a connection's messages of half a second come as one frame, a
+    // JSON array, oldest first (API Gateway bills every message).
+    if (Array.isArray(msg)) {
+      for (const m of msg) this.handleOne(m)
+      return
+    }
+    this.handleOne(msg)
+  }
+
+  private handleOne(msg: unknown): void {
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return
     const m = msg as Record<string, unknown>
     if ('ping' in m) {
       this.send({ pong: m.ping })
