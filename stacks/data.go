@@ -69,9 +69,10 @@ func NewDataStack(scope constructs.Construct, id string, props *awscdk.StackProp
 		})
 	}
 	authKey := generatedKey(st, "AuthKey", "Tenger: the key that seals authenticator secrets in the table", cfg)
-	suppress(authKey, nagReasons{"AwsSolutions-SMG4": "Not rotated by Secrets Manager: every authenticator " +
-		"secret and API key secret in the table is sealed with this key, so a new value would strand them; " +
-		"rotating needs re-sealing each stored secret under the new key first."})
+	suppress(authKey, nagReasons{"AwsSolutions-SMG4": "Not on Secrets Manager's rotation schedule: the value is a key " +
+		"ring, and a rotation puts a new key first and keeps the old ones behind it (new secrets are sealed with the " +
+		"first, stored ones open with the key they were sealed with); an old key leaves only once nothing sealed " +
+		"with it remains, which an operator decides."})
 	engineKey := generatedKey(st, "EngineKey", "Tenger: the key that signs commands to the engine's private endpoint", cfg)
 	suppress(engineKey, nagReasons{"AwsSolutions-SMG4": "Not rotated by Secrets Manager: the engine task and " +
 		"its callers read this key when they start, so a rotation would refuse every command until all of them " +

@@ -54,7 +54,12 @@ func LoadOrCreateKey(path string) ([]byte, error) {
 // secretBox seals TOTP secrets at rest with AES-256-GCM. Sealed values are
 // "g1:<base64(nonce|ciphertext)>"; without a key values are kept as
 // "p:<secret>" so a key can be introduced later.
-type secretBox struct{ aead cipher.AEAD }
+//
+// The key may be a key ring: keys separated by white space, the first the
+// current one. Seal uses the current key; Open tries each (GCM's tag tells
+// the right one), so a key is rotated by putting a new one first and keeping
+// the old ones behind it while secrets sealed with them remain.
+type secretBox struct{ aeads []cipher.AEAD }
 
 func newSecretBox(key []byte) secretBox { return newSecretBoxFor(key, "tenger-auth-totp-v1") }
 
@@ -62,30 +67,53 @@ func newSecretBox(key []byte) secretBox { return newSecretBoxFor(key, "tenger-au
 // secrets of different purposes sealed with one key cannot be swapped for
 // each other.
 func newSecretBoxFor(key []byte, purpose string) secretBox {
+	var b secretBox
+	for _, one := range KeyRing(key) {
+		k := sha256.Sum256(append([]byte(purpose+"|"), one...))
+		block, err := aes.NewCipher(k[:])
+		if err != nil {
+			panic(err)
+		}
+		aead, err := cipher.NewGCM(block)
+		if err != nil {
+			panic(err)
+		}
+		b.aeads = append(b.aeads, aead)
+	}
+	return b
+}
+
+// KeyRing splits a key into its keys. A text key of letters and digits
+// (the AWS auth key secret) may hold several separated by white space, the
+// current one first; any other key (a local key file's random bytes) is
+// one key, as it is.
+func KeyRing(key []byte) [][]byte {
 	if len(key) == 0 {
-		return secretBox{}
+		return nil
 	}
-	k := sha256.Sum256(append([]byte(purpose+"|"), key...))
-	block, err := aes.NewCipher(k[:])
-	if err != nil {
-		panic(err)
+	for _, c := range key {
+		alnum := c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !alnum && c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return [][]byte{key}
+		}
 	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		panic(err)
+	var out [][]byte
+	for _, f := range strings.Fields(string(key)) {
+		out = append(out, []byte(f))
 	}
-	return secretBox{aead: aead}
+	return out
 }
 
 func (b secretBox) seal(plain string) string {
-	if b.aead == nil {
+	if len(b.aeads) == 0 {
 		return "p:" + plain
 	}
-	nonce := make([]byte, b.aead.NonceSize())
+	aead := b.aeads[0]
+	nonce := make([]byte, aead.NonceSize())
 	if _, err := rand.Read(nonce); err != nil {
 		panic("auth: no randomness: " + err.Error())
 	}
-	return "g1:" + base64.RawStdEncoding.EncodeToString(b.aead.Seal(nonce, nonce, []byte(plain), nil))
+	return "g1:" + base64.RawStdEncoding.EncodeToString(aead.Seal(nonce, nonce, []byte(plain), nil))
 }
 
 func (b secretBox) open(sealed string) (string, error) {
@@ -93,19 +121,20 @@ func (b secretBox) open(sealed string) (string, error) {
 	case strings.HasPrefix(sealed, "p:"):
 		return sealed[2:], nil
 	case strings.HasPrefix(sealed, "g1:"):
-		if b.aead == nil {
+		if len(b.aeads) == 0 {
 			return "", errors.New("auth: sealed secret but no key configured")
 		}
 		raw, err := base64.RawStdEncoding.DecodeString(sealed[3:])
-		if err != nil || len(raw) < b.aead.NonceSize() {
+		n := b.aeads[0].NonceSize()
+		if err != nil || len(raw) < n {
 			return "", errors.New("auth: corrupt sealed secret")
 		}
-		n := b.aead.NonceSize()
-		plain, err := b.aead.Open(nil, raw[:n], raw[n:], nil)
-		if err != nil {
-			return "", errors.New("auth: cannot open sealed secret")
+		for _, aead := range b.aeads {
+			if plain, err := aead.Open(nil, raw[:n], raw[n:], nil); err == nil {
+				return string(plain), nil
+			}
 		}
-		return string(plain), nil
+		return "", errors.New("auth: cannot open sealed secret")
 	}
 	return "", errors.New("auth: unknown secret format")
 }

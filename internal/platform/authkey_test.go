@@ -33,8 +33,14 @@ func TestAuthKeyFromSecret(t *testing.T) {
 	if err != nil || string(key) != gen || len(f.asked) != 1 || f.asked[0] != arn {
 		t.Fatalf("key %q, err %v, asked %v", key, err, f.asked)
 	}
+	// A key ring during a rotation: the new key first, the old behind it.
+	ring := strings.Repeat("N", 64) + " " + gen
+	if key, err := authKeyFromSecret(context.Background(), &fakeSecrets{value: &ring}, arn); err != nil || string(key) != ring {
+		t.Fatalf("ring: %q %v", key, err)
+	}
 	short := "tooshort"
-	for _, bad := range []*fakeSecrets{{value: &short}, {value: nil}, {err: errors.New("AccessDeniedException")}} {
+	shortInRing := gen + " short"
+	for _, bad := range []*fakeSecrets{{value: &short}, {value: &shortInRing}, {value: nil}, {err: errors.New("AccessDeniedException")}} {
 		if key, err := authKeyFromSecret(context.Background(), bad, arn); err == nil || key != nil {
 			t.Errorf("%+v: key %q taken", bad, key)
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/rs/zerolog"
 
+	"tenger/internal/auth"
 	"tenger/internal/binance/wsapiaws"
 	"tenger/internal/coins"
 	"tenger/internal/marketdata"
@@ -189,7 +190,18 @@ const minAuthKeyLen = 32
 // that is given the secret must have it: a failure stops the cold start
 // rather than store authenticator secrets unsealed.
 func authKeyFromSecret(ctx context.Context, sm secretGetter, arn string) ([]byte, error) {
-	return secretKey(ctx, sm, arn, "auth key")
+	key, err := secretKey(ctx, sm, arn, "auth key")
+	if err != nil {
+		return nil, err
+	}
+	// A key ring (rotation: the new key first, the old ones behind it):
+	// every key as long as one alone must be.
+	for _, k := range auth.KeyRing(key) {
+		if len(k) < minAuthKeyLen {
+			return nil, fmt.Errorf("platform: a key of the auth key secret holds fewer than %d characters", minAuthKeyLen)
+		}
+	}
+	return key, nil
 }
 
 // secretKey reads a key of at least minAuthKeyLen characters from the
