@@ -116,8 +116,16 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	case string:
 		spend, _ = strconv.ParseFloat(v, 64)
 	}
+	var limit float64
+	switch v := app.Node().TryGetContext(jsii.String(ContextSMSSpendLimit)).(type) {
+	case float64:
+		limit = v
+	case string:
+		limit, _ = strconv.ParseFloat(v, 64)
+	}
 	t.Observability = NewObservabilityStack(app, id("Observability"), props("Observability", "alarms and dashboard"), cfg,
-		observed{Data: t.Data, Api: t.Api, Realtime: t.Realtime, Workflows: t.Workflows, Engine: t.Engine, Email: email, SMSSpendUSD: spend})
+		observed{Data: t.Data, Api: t.Api, Realtime: t.Realtime, Workflows: t.Workflows, Engine: t.Engine, Email: email, SMSSpendUSD: spend,
+			SMSSpendLimitUSD: limit})
 	return t, nil
 }
 

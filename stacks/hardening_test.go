@@ -11,6 +11,13 @@ import (
 	"tenger/internal/platform"
 )
 
+// cdkHelper reports whether a logical id is one of CDK's own helper
+// functions or their roles (bucket deployment, cross-region references,
+// SDK calls), which CDK builds with its own role and runtime.
+func cdkHelper(id string) bool {
+	return strings.HasPrefix(id, "Custom") || strings.HasPrefix(id, "AWS679f53fac002430cb0da5b7982bd2287")
+}
+
 // TestTableGrantsAreItemActionsOnNamedIndexes: every statement on the
 // table names it and its two indexes (never index/*) and allows only the
 // item actions the store adapter calls: no Scan, no batch writes, no
@@ -65,7 +72,7 @@ func TestLogsAndTraces(t *testing.T) {
 	fns := 0
 	for stack := range raw {
 		for id, r := range resources(stack, "AWS::Lambda::Function") {
-			if strings.HasPrefix(id, "Custom") { // CDK's custom resource providers
+			if cdkHelper(id) {
 				continue
 			}
 			fns++
@@ -74,7 +81,7 @@ func TestLogsAndTraces(t *testing.T) {
 			}
 		}
 		for id, r := range resources(stack, "AWS::IAM::Role") {
-			if strings.Contains(mustJSON(props(r)["ManagedPolicyArns"]), "AWSLambdaBasicExecutionRole") && !strings.HasPrefix(id, "Custom") {
+			if strings.Contains(mustJSON(props(r)["ManagedPolicyArns"]), "AWSLambdaBasicExecutionRole") && !cdkHelper(id) {
 				t.Errorf("%s/%s uses AWSLambdaBasicExecutionRole", stack, id)
 			}
 		}
@@ -245,5 +252,20 @@ func TestWithdrawalSweep(t *testing.T) {
 	}
 	if !writes {
 		t.Error("wfstart may not update the table")
+	}
+}
+
+// TestSMSSpendLimit: with smsSpendLimitUsd set, a deploy sets SNS's
+// account-level monthly SMS spend cap.
+func TestSMSSpendLimit(t *testing.T) {
+	found := false
+	for _, r := range resources("observability", "Custom::AWS") {
+		c := mustJSON(props(r)["Create"])
+		if strings.Contains(c, `setSMSAttributes`) && strings.Contains(c, `MonthlySpendLimit`) && strings.Contains(c, `200`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no SNS monthly spend limit set")
 	}
 }

@@ -2,16 +2,19 @@ package stacks
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatchactions"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awseventstargets"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssnssubscriptions"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssqs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/customresources"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 )
@@ -38,6 +41,39 @@ type observed struct {
 	// SMSSpendUSD is the month-to-date SMS spend that raises an alarm
 	// (context smsSpendAlarmUsd).
 	SMSSpendUSD float64
+	// SMSSpendLimitUSD, when set, is the account's monthly SMS spend cap
+	// (context smsSpendLimitUsd): SNS sends no SMS past it.
+	SMSSpendLimitUSD float64
+}
+
+// ContextSMSSpendLimit names the context value with the account's monthly
+// SMS spend cap in US dollars (SNS's MonthlySpendLimit). It cannot exceed
+// the account's SMS quota (a new account's is $1 until AWS Support raises
+// it), so it is set only when given.
+const ContextSMSSpendLimit = "smsSpendLimitUsd"
+
+// setSMSSpendLimit sets SNS's account-level MonthlySpendLimit on every
+// deploy (an SDK call: CloudFormation has no resource for it).
+func (s *ObservabilityStack) setSMSSpendLimit(usd float64) {
+	call := &customresources.AwsSdkCall{
+		Service: jsii.String("SNS"), Action: jsii.String("setSMSAttributes"),
+		Parameters:         map[string]interface{}{"attributes": map[string]interface{}{"MonthlySpendLimit": strconv.FormatFloat(usd, 'f', -1, 64)}},
+		PhysicalResourceId: customresources.PhysicalResourceId_Of(jsii.String("sms-spend-limit")),
+	}
+	cr := customresources.NewAwsCustomResource(s.Stack, jsii.String("SmsSpendLimit"), &customresources.AwsCustomResourceProps{
+		OnCreate: call, OnUpdate: call,
+		Policy: customresources.AwsCustomResourcePolicy_FromStatements(&[]awsiam.PolicyStatement{
+			awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+				Actions: jsii.Strings("sns:SetSMSAttributes"), Resources: jsii.Strings("*"),
+			}),
+		}),
+		InstallLatestAwsSdk: jsii.Bool(false),
+	})
+	suppress(cr, nagReasons{"AwsSolutions-IAM5": "sns:SetSMSAttributes is an account setting: it has no resource to name."})
+	// CDK's provider function of SDK-call resources (one per stack).
+	if fn := s.Stack.Node().TryFindChild(jsii.String("AWS679f53fac002430cb0da5b7982bd2287")); fn != nil {
+		suppress(fn, nagReasons{"AwsSolutions-IAM4": reasonCDKGenerated, "AwsSolutions-L1": reasonCDKGenerated})
+	}
 }
 
 // ContextSMSSpendAlarm names the context value with the month-to-date SMS
@@ -194,6 +230,9 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 	spend := o.SMSSpendUSD
 	if spend <= 0 {
 		spend = DefaultSMSSpendAlarm
+	}
+	if o.SMSSpendLimitUSD > 0 {
+		s.setSMSSpendLimit(o.SMSSpendLimitUSD)
 	}
 	add("SmsSpend", "the account's month-to-date SMS spend passed the alarm threshold (verification codes pumped?)",
 		awscloudwatch.NewMetric(&awscloudwatch.MetricProps{Namespace: jsii.String("AWS/SNS"), MetricName: jsii.String("SMSMonthToDateSpentUSD"),

@@ -40,7 +40,8 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(filepath.Join(tmp, "cdk.out"))})
+		app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(filepath.Join(tmp, "cdk.out")),
+			Context: &map[string]interface{}{ContextSMSSpendLimit: "200"}})
 		built, err = Build(app, cfg)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
