@@ -32,6 +32,9 @@ Usage:
   tenger bench --ceiling [--orders N] [--concurrency N]
       the same order calls against a server that only answers them: the most this load
       generator can reach on this machine, and the HTTP server's own CPU per call
+  tenger replay-stream --queue-url URL --function NAME [--dry-run]
+      AWS: replay the table-stream batches a function gave up on (the pointers in its failure
+      queue; the stream keeps the records 24 hours) into the function, with your credentials
   tenger version
       print the version
 
@@ -60,6 +63,8 @@ func main() {
 		err = runPrices(os.Args[2:])
 	case "bench":
 		err = runBench(os.Args[2:])
+	case "replay-stream":
+		err = runReplayStream(os.Args[2:])
 	case "version":
 		fmt.Println(version)
 	case "-h", "--help", "help":
