@@ -91,6 +91,8 @@ CDK = npm --prefix tools/cdk exec --offline -- cdk
 # group change that widens access until someone says yes; a pipeline that
 # ran make diff and had it reviewed may set CDK_APPROVAL=never.
 CDK_APPROVAL ?= broadening
+# More arguments for the CDK CLI, e.g. CDK_ARGS="-c stage=prod".
+CDK_ARGS ?=
 
 .PHONY: cdk-cli
 cdk-cli:
@@ -98,7 +100,7 @@ cdk-cli:
 
 .PHONY: diff
 diff: lambdas web cdk-cli ## show what a deploy would change (read it before make deploy)
-	$(CDK) diff --all
+	$(CDK) diff --all $(CDK_ARGS)
 
 .PHONY: bootstrap
 bootstrap: cdk-cli ## prepare the account for CDK in the stage's region and in us-east-1 (the edge), once
@@ -106,7 +108,7 @@ bootstrap: cdk-cli ## prepare the account for CDK in the stage's region and in u
 
 .PHONY: deploy
 deploy: lambdas web cdk-cli ## deploy every stack with the account's credentials (asks before widening access)
-	$(CDK) deploy --all --require-approval $(CDK_APPROVAL)
+	$(CDK) deploy --all --require-approval $(CDK_APPROVAL) $(CDK_ARGS)
 
 .PHONY: clean
 clean: ## remove build outputs (not the data directory)
