@@ -57,10 +57,11 @@ func TestEngineMetrics(t *testing.T) {
 	if standby["ActiveEngine"] != 0.0 || standby["CommandsApplied"] != nil || standby["ProjectionLagP99"] != nil {
 		t.Fatalf("standby report %v", standby)
 	}
-	if err := a.stop(); err != nil {
+	// The standby first: stopping the active one would hand it the lease.
+	if err := b.stop(); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.stop(); err != nil {
+	if err := a.stop(); err != nil {
 		t.Fatal(err)
 	}
 }
