@@ -108,25 +108,24 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	}
 	t.Web = NewWebStack(app, id("Web"), webProps, cfg, wd)
 	email, _ := app.Node().TryGetContext(jsii.String(ContextAlarmEmail)).(string)
-	// A number in cdk.json, a string on the command line (-c smsSpendAlarmUsd=100).
-	var spend float64
-	switch v := app.Node().TryGetContext(jsii.String(ContextSMSSpendAlarm)).(type) {
-	case float64:
-		spend = v
-	case string:
-		spend, _ = strconv.ParseFloat(v, 64)
-	}
-	var limit float64
-	switch v := app.Node().TryGetContext(jsii.String(ContextSMSSpendLimit)).(type) {
-	case float64:
-		limit = v
-	case string:
-		limit, _ = strconv.ParseFloat(v, 64)
-	}
+	spend, limit := contextNumber(app, ContextSMSSpendAlarm), contextNumber(app, ContextSMSSpendLimit)
 	t.Observability = NewObservabilityStack(app, id("Observability"), props("Observability", "alarms and dashboard"), cfg,
 		observed{Data: t.Data, Api: t.Api, Realtime: t.Realtime, Workflows: t.Workflows, Engine: t.Engine, Email: email, SMSSpendUSD: spend,
 			SMSSpendLimitUSD: limit})
 	return t, nil
+}
+
+// contextNumber reads a number from the context: a number in cdk.json, a
+// string on the command line (-c smsSpendAlarmUsd=100); 0 when unset.
+func contextNumber(app awscdk.App, key string) float64 {
+	switch v := app.Node().TryGetContext(jsii.String(key)).(type) {
+	case float64:
+		return v
+	case string:
+		n, _ := strconv.ParseFloat(v, 64)
+		return n
+	}
+	return 0
 }
 
 // ContextEmailFrom names the context value with the sender address of

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 
+	"tenger/internal/notify/snsnotify"
 	"tenger/internal/refprice"
 	"tenger/internal/webapp"
 )
@@ -124,11 +125,7 @@ func ConfigFromContext(app awscdk.App, repoRoot string) Config {
 			cfg.StageAccounts[strings.TrimSpace(stage)] = strings.TrimSpace(acct)
 		}
 	}
-	for _, c := range strings.Split(get(ContextSMSCallingCodes, DefaultSMSCallingCodes), ",") {
-		if c = strings.TrimPrefix(strings.TrimSpace(c), "+"); c != "" {
-			cfg.SMSCallingCodes = append(cfg.SMSCallingCodes, c)
-		}
-	}
+	cfg.SMSCallingCodes = snsnotify.ParseCallingCodes(get(ContextSMSCallingCodes, DefaultSMSCallingCodes))
 	cfg.Flags.FuturesLive = get(ContextFuturesLive, "") == "true"
 	cfg.Flags.WalletLive = get(ContextWalletLive, "") == "true"
 	if o := get(ContextSiteOrigins, ""); o != "" {

@@ -53,6 +53,19 @@ type EngineStack struct {
 	NoActiveEngine awscloudwatch.Alarm
 }
 
+// NoActiveEngineAlarm is the alarm on ActiveEngineMetric that no task has
+// been the active engine for two minutes (the active task reports six times
+// a minute; no reports at all count as none active).
+func NoActiveEngineAlarm() *awscloudwatch.CreateAlarmOptions {
+	return &awscloudwatch.CreateAlarmOptions{
+		AlarmDescription:   jsii.String("no engine task has held the lease and served for two minutes: matching is halted"),
+		Threshold:          jsii.Number(3),
+		EvaluationPeriods:  jsii.Number(2),
+		ComparisonOperator: awscloudwatch.ComparisonOperator_LESS_THAN_THRESHOLD,
+		TreatMissingData:   awscloudwatch.TreatMissingData_BREACHING,
+	}
+}
+
 // ActiveEngineMetric is the sum, per minute, of the engine tasks' ActiveEngine
 // reports (engine-fargate/metrics.go): six while one task is active.
 func ActiveEngineMetric(cfg Config) awscloudwatch.Metric {
@@ -187,16 +200,9 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 	// (engine-fargate/metrics.go, every 10 s) say ActiveEngine 0, or none
 	// come. A deployment whose new tasks cannot take over is rolled back
 	// at once (not after the circuit breaker's three failed tasks).
-	s.NoActiveEngine = awscloudwatch.NewAlarm(st, jsii.String("NoActiveEngine"), &awscloudwatch.AlarmProps{
-		AlarmName:        jsii.String(cfg.prefix() + "-no-active-engine"),
-		AlarmDescription: jsii.String("no engine task has held the lease and served for two minutes: matching is halted"),
-		Metric:           ActiveEngineMetric(cfg),
-		// Six reports a minute from the active task.
-		Threshold:          jsii.Number(3),
-		EvaluationPeriods:  jsii.Number(2),
-		ComparisonOperator: awscloudwatch.ComparisonOperator_LESS_THAN_THRESHOLD,
-		TreatMissingData:   awscloudwatch.TreatMissingData_BREACHING,
-	})
+	noActive := NoActiveEngineAlarm()
+	noActive.AlarmName = jsii.String(cfg.prefix() + "-no-active-engine")
+	s.NoActiveEngine = ActiveEngineMetric(cfg).CreateAlarm(st, jsii.String("NoActiveEngine"), noActive)
 	s.Service = awsecs.NewFargateService(st, jsii.String("EngineService"), &awsecs.FargateServiceProps{
 		Cluster:        s.Cluster,
 		TaskDefinition: s.Task,

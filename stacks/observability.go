@@ -186,13 +186,7 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 	if e := o.Engine; e != nil {
 		// The engine deployment's alarm (Engine stack) rolls a deployment
 		// back; this one tells the operator, at any time.
-		a := ActiveEngineMetric(cfg).CreateAlarm(st, jsii.String("NoActiveEngine"), &awscloudwatch.CreateAlarmOptions{
-			AlarmDescription:   jsii.String("no engine task has held the lease and served for two minutes: matching is halted"),
-			Threshold:          jsii.Number(3),
-			EvaluationPeriods:  jsii.Number(2),
-			ComparisonOperator: awscloudwatch.ComparisonOperator_LESS_THAN_THRESHOLD,
-			TreatMissingData:   awscloudwatch.TreatMissingData_BREACHING,
-		})
+		a := ActiveEngineMetric(cfg).CreateAlarm(st, jsii.String("NoActiveEngine"), NoActiveEngineAlarm())
 		a.AddAlarmAction(action)
 		s.Alarms = append(s.Alarms, a)
 		// Every engine task that stops (a crash, a failed health check, a

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"mime"
 	"net"
@@ -303,7 +302,9 @@ const (
 // Outcome classifies an answer: a 5xx is an error; a 4xx, or an envelope
 // whose code is not "0" (the spec's APIs answer refusals with 200 and a
 // code), is a refusal (bad input, no balance, not signed in ...); anything
-// else went through.
+// else went through. It runs on every request, so it reads the envelope's
+// code where httpapi.Envelope writes it, first, instead of decoding the
+// body.
 func Outcome(status int, body []byte) string {
 	switch {
 	case status >= 500:
@@ -311,13 +312,13 @@ func Outcome(status int, body []byte) string {
 	case status >= 400:
 		return OutcomeRefused
 	}
-	var env struct {
-		Code *json.RawMessage `json:"code"`
-	}
-	if len(body) > 0 && body[0] == '{' && json.Unmarshal(body, &env) == nil && env.Code != nil {
-		if c := strings.Trim(string(*env.Code), `"`); c != "0" && c != "" {
+	if rest, ok := bytes.CutPrefix(body, envelopeCode); ok {
+		if code, _, closed := bytes.Cut(rest, []byte{'"'}); closed && len(code) > 0 && string(code) != "0" {
 			return OutcomeRefused
 		}
 	}
 	return OutcomeOK
 }
+
+// envelopeCode starts every envelope (httpapi.Envelope's first field).
+var envelopeCode = []byte(`{"code":"`)

@@ -160,7 +160,7 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 	go d.Markets.Watch(context.WithoutCancel(ctx), markets.StoreSource{Store: d.Store}, marketsPoll(), log)
 	d.Notify = notify.Router{
 		SMS: snsnotify.New(sns.NewFromConfig(awsCfg), snsnotify.Options{SenderID: os.Getenv(EnvSMSSenderID),
-			CallingCodes: callingCodes(os.Getenv(EnvSMSCallingCodes))}),
+			CallingCodes: snsnotify.ParseCallingCodes(os.Getenv(EnvSMSCallingCodes))}),
 		Email: sesnotify.New(sesv2.NewFromConfig(awsCfg), sesnotify.Options{From: os.Getenv(EnvEmailFrom)}),
 	}
 	mgmtAt := func(ep string) *apigatewaymanagementapi.Client {
@@ -215,16 +215,4 @@ func secretKey(ctx context.Context, sm secretGetter, arn, what string) ([]byte, 
 		return nil, fmt.Errorf("platform: the %s secret holds fewer than %d characters", what, minAuthKeyLen)
 	}
 	return []byte(strings.TrimSpace(*out.SecretString)), nil
-}
-
-// callingCodes reads EnvSMSCallingCodes: calling codes separated by
-// commas, a leading + or spaces ignored.
-func callingCodes(v string) []string {
-	var out []string
-	for _, c := range strings.Split(v, ",") {
-		if c = strings.TrimPrefix(strings.TrimSpace(c), "+"); c != "" {
-			out = append(out, c)
-		}
-	}
-	return out
 }

@@ -86,3 +86,15 @@ func (s *SMS) allowed(to string) bool {
 	}
 	return false
 }
+
+// ParseCallingCodes reads a list of calling codes as the operator writes it
+// ("976, +7"): separated by commas, a leading + and spaces ignored.
+func ParseCallingCodes(v string) []string {
+	var out []string
+	for _, c := range strings.Split(v, ",") {
+		if c = strings.TrimPrefix(strings.TrimSpace(c), "+"); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}

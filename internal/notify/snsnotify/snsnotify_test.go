@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -128,5 +129,17 @@ func TestCallingCodes(t *testing.T) {
 	open, g := newSMS(t, Options{})
 	if err := open.Send(context.Background(), msg("+4915112345678")); err != nil || len(g.forms) != 1 {
 		t.Errorf("without calling codes: %v, %d published", err, len(g.forms))
+	}
+}
+
+func TestParseCallingCodes(t *testing.T) {
+	for in, want := range map[string][]string{
+		"":              nil,
+		"976":           {"976"},
+		" +976 , 7 ,, ": {"976", "7"},
+	} {
+		if got := ParseCallingCodes(in); !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", in, got, want)
+		}
 	}
 }
