@@ -125,13 +125,6 @@ const (
 	channelCombined = "binance+:"
 )
 
-// ValidStream reports whether a name is one of the streams served (a
-// listen key is not one).
-func (s *Server) ValidStream(name string) bool {
-	_, ok := s.parseStream(name)
-	return ok
-}
-
 // URLStreams reads the stream names a connection's URL gives
 // (/ws/<a>/<b>, /stream?streams=<a>/<b>): the streams served, and the
 // listen keys (user data streams); other names are ignored, as Binance
