@@ -115,6 +115,12 @@ func (s *service) run(ctx context.Context) error {
 		s.role.Store(roleFailed)
 		s.onLost(err)
 	})
+	// Every store write of the projection carries this term: once a
+	// standby has taken the lease, this engine's writes are refused even
+	// before it notices.
+	if fence, ok := s.lease.Fence(); ok {
+		s.d.EngineFence = &fence
+	}
 	start := time.Now()
 	if err := s.d.StartEngine(ctx, s.cfg.DataDir, refprice.StoreSource{Store: s.d.Store}); err != nil {
 		drain()

@@ -16,11 +16,13 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/coins"
+	"tenger/internal/engine"
 	"tenger/internal/engine/lease"
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
 	"tenger/internal/platform"
 	"tenger/internal/push"
+	"tenger/internal/risk"
 	"tenger/internal/spot"
 	"tenger/internal/spotfunds"
 	"tenger/internal/store"
@@ -218,6 +220,16 @@ func TestLostLeaseStopsTheEngine(t *testing.T) {
 		"owner": "task-x", "term": int64(9), "expiresAt": time.Now().Add(time.Hour).UnixMilli(), "addr": "10.9.9.9:8082"}, nil); err != nil {
 		t.Fatal(err)
 	}
+	// Before it notices, the engine still applies a command in process; its
+	// projection carries the old term and the store refuses it (fencing).
+	note, _ := json.Marshal(struct {
+		Other ledger.Account `json:"o"`
+	}{ledger.ChainAccount("TEST")}) // spotfunds' note: the credit's other side
+	res := a.d.Engine.Submit(context.Background(), engine.Command{Kind: engine.KindCredit, Ref: "dep:fenced",
+		User: engine.UserNumber("10000001"), UserID: "10000001", Account: risk.KindSpot, Coin: "BTC", Amount: 100_000_000, Note: note})
+	if res.Code != engine.OK {
+		t.Fatalf("the credit: %s %s", res.Code, res.Reason)
+	}
 	select {
 	case err := <-a.lost:
 		if !errors.Is(err, lease.ErrLost) {
@@ -234,6 +246,14 @@ func TestLostLeaseStopsTheEngine(t *testing.T) {
 		t.Fatalf("the endpoint after the loss: %v %v", resp, err)
 	}
 	resp.Body.Close()
+	// Stopping writes what the projection has queued, which is nothing of
+	// a fenced-off engine's, and does not wait for it.
+	if err := a.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got := balance(t, a.d, "10000001", "BTC"); !got.Available.IsZero() {
+		t.Fatalf("a fenced-off engine's credit reached the store: %+v", got)
+	}
 }
 
 func getHealth(t *testing.T, h http.Handler) (int, healthView) {

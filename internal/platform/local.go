@@ -52,7 +52,7 @@ func OpenEngine(d *Deps, dataDir, old string) error {
 		return err
 	}
 	rt, err := spot.StartRuntime(context.Background(), spot.RuntimeOptions{Dir: filepath.Join(dataDir, engineDir), Store: d.Store,
-		Coins: d.Coins, Markets: d.Markets, Feed: md, Prices: d.RefPrices(), Counter: spotfunds.Counter, Log: d.Log, Now: d.Now})
+		Coins: d.Coins, Markets: d.Markets, Feed: md, Prices: d.RefPrices(), Counter: spotfunds.Counter, Fence: d.EngineFence, Log: d.Log, Now: d.Now})
 	if err != nil {
 		return err
 	}

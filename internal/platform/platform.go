@@ -92,9 +92,15 @@ type Deps struct {
 	Markets *markets.Catalogue
 	// SecretKey seals secrets at rest (TOTP secrets); 32 random bytes.
 	SecretKey []byte
-	Log       zerolog.Logger
-	Now       func() time.Time
-	Config    Config
+	// EngineFence, set before StartEngine by an engine that holds a lease
+	// (the engine task: lease.Lease.Fence), is carried by every write of
+	// the engine's store projection, so an engine that lost its lease
+	// writes nothing more (projector.Options.Fence). nil locally, where
+	// the data directory's lock keeps one engine.
+	EngineFence *store.Op
+	Log         zerolog.Logger
+	Now         func() time.Time
+	Config      Config
 
 	closers    []func() error
 	authOnce   sync.Once

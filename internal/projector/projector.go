@@ -55,6 +55,12 @@ type Options struct {
 	Store   store.Store
 	Counter Counter
 	Extras  []Extra
+	// Fence, when set, is a condition check that every write of the
+	// projection carries in its transaction: the engine lease's term
+	// (lease.Lease.Fence). An engine that lost its lease to a standby, and
+	// has not noticed yet, then writes nothing more: the store refuses it
+	// (ErrFenced) instead of taking balances older than the new holder's.
+	Fence *store.Op
 }
 
 // Projector writes batches.
@@ -66,6 +72,37 @@ type Projector struct {
 
 // New returns a projector.
 func New(o Options) *Projector { return &Projector{o: o} }
+
+// ErrFenced reports a write the store refused because the fence (the
+// engine lease) no longer holds: another engine is active. Nothing of the
+// transaction was written; the writer must stop.
+var ErrFenced = errors.New("projector: fenced off (the engine lease has another holder)")
+
+// fenceName names the fence's condition in a transaction.
+const fenceName = "fence"
+
+// room is how many writes one transaction of the projection takes: the
+// fence takes one place.
+func (p *Projector) room() int {
+	if p.o.Fence != nil {
+		return store.MaxTransactItems - 1
+	}
+	return store.MaxTransactItems
+}
+
+// transact runs ops in one transaction with the fence, if any. A failed
+// fence is ErrFenced; any other failed condition is the store's error.
+func (p *Projector) transact(ctx context.Context, ops []store.Op) error {
+	if p.o.Fence == nil {
+		return p.o.Store.Transact(ctx, ops)
+	}
+	all := append(append(make([]store.Op, 0, len(ops)+1), ops...), p.o.Fence.Named(fenceName))
+	err := p.o.Store.Transact(ctx, all)
+	if name, ok := store.FailedCondition(err, all); ok && name == fenceName {
+		return fmt.Errorf("%w: %v", ErrFenced, err)
+	}
+	return err
+}
 
 var (
 	checkpointKey = store.Key{PK: "ENGPROJ", SK: "CHECKPOINT"}
@@ -147,10 +184,11 @@ func (p *Projector) Apply(ctx context.Context, b *engine.Batch) error {
 	}
 	ops = append(ops, store.PutOp(store.Item{store.AttrPK: checkpointKey.PK, store.AttrSK: checkpointKey.SK,
 		"seq": int64(last)}, nil))
-	if len(postings)+(len(ops)+store.MaxTransactItems-1)/store.MaxTransactItems > 1 {
+	room := p.room()
+	if len(postings)+(len(ops)+room-1)/room > 1 {
 		// More than one transaction: name the batch first.
-		if err := p.o.Store.Put(ctx, store.Item{store.AttrPK: pendingKey.PK, store.AttrSK: pendingKey.SK,
-			"first": int64(b.Results[0].Seq), "last": int64(last)}, nil); err != nil {
+		if err := p.transact(ctx, []store.Op{store.PutOp(store.Item{store.AttrPK: pendingKey.PK, store.AttrSK: pendingKey.SK,
+			"first": int64(b.Results[0].Seq), "last": int64(last)}, nil)}); err != nil {
 			return fmt.Errorf("projector: batch %d: %w", last, err)
 		}
 	}
@@ -158,15 +196,15 @@ func (p *Projector) Apply(ctx context.Context, b *engine.Batch) error {
 	// balances it moves: one written before (a crash after it, before the
 	// checkpoint) fails its condition and moves nothing again.
 	for _, tx := range postings {
-		err := p.o.Store.Transact(ctx, tx)
-		if err != nil && !errors.Is(err, store.ErrConditionFailed) {
+		err := p.transact(ctx, tx)
+		if err != nil && (errors.Is(err, ErrFenced) || !errors.Is(err, store.ErrConditionFailed)) {
 			return fmt.Errorf("projector: batch %d: %w", last, err)
 		}
 	}
 	for len(ops) > 0 {
-		n := min(len(ops), store.MaxTransactItems)
-		err := p.o.Store.Transact(ctx, ops[:n])
-		if errors.Is(err, store.ErrConditionFailed) {
+		n := min(len(ops), room)
+		err := p.transact(ctx, ops[:n])
+		if errors.Is(err, store.ErrConditionFailed) && !errors.Is(err, ErrFenced) {
 			// A batch written before (a crash before its checkpoint): the
 			// extras it already applied refuse by their conditions; write
 			// the rest one by one.
@@ -185,7 +223,7 @@ func (p *Projector) Apply(ctx context.Context, b *engine.Batch) error {
 // fails (already written).
 func (p *Projector) oneByOne(ctx context.Context, ops []store.Op) error {
 	for _, op := range ops {
-		if err := p.o.Store.Transact(ctx, []store.Op{op}); err != nil && !errors.Is(err, store.ErrConditionFailed) {
+		if err := p.transact(ctx, []store.Op{op}); err != nil && (errors.Is(err, ErrFenced) || !errors.Is(err, store.ErrConditionFailed)) {
 			return err
 		}
 	}
@@ -273,7 +311,7 @@ func (p *Projector) ops(ctx context.Context, b *engine.Batch) ([][]store.Op, []s
 		at := time.UnixMilli(b.Commands[len(b.Commands)-1].At)
 		meta := map[string]string{"first": strconv.FormatUint(b.Results[0].Seq, 10), "last": strconv.FormatUint(b.Last(), 10)}
 		var err error
-		if postings, err = postingTxs(b.Last(), legs, meta, at); err != nil {
+		if postings, err = postingTxs(b.Last(), legs, meta, at, p.room()); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -298,7 +336,7 @@ func engineWritten(a ledger.Account) bool {
 // then ":1", ":2" ...), each one transaction with the other sides'
 // balances it moves. Only the batch as a whole nets to zero in the
 // clearing account.
-func postingTxs(last uint64, legs []ledger.Leg, meta map[string]string, at time.Time) ([][]store.Op, error) {
+func postingTxs(last uint64, legs []ledger.Leg, meta map[string]string, at time.Time, room int) ([][]store.Op, error) {
 	var out [][]store.Op
 	var split func(legs []ledger.Leg) error
 	split = func(legs []ledger.Leg) error {
@@ -311,7 +349,7 @@ func postingTxs(last uint64, legs []ledger.Leg, meta map[string]string, at time.
 			if err != nil {
 				return err
 			}
-			if len(ops) <= store.MaxTransactItems || len(legs) == 1 {
+			if len(ops) <= room || len(legs) == 1 {
 				out = append(out, ops)
 				return nil
 			}

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/engine"
 	"tenger/internal/engine/journal"
+	"tenger/internal/engine/lease"
 	"tenger/internal/ledger"
 	"tenger/internal/matching"
 	"tenger/internal/risk"
@@ -54,6 +56,9 @@ type env struct {
 	p   *Projector
 	mu  sync.Mutex
 	err error
+	// keep makes delivered batches wait in kept instead of being applied.
+	keep bool
+	kept []*engine.Batch
 }
 
 func newEnv(t *testing.T) *env {
@@ -69,6 +74,10 @@ func newEnv(t *testing.T) *env {
 		Checkpoint: e.p.Checkpoint, Deliver: func(b *engine.Batch) {
 			e.mu.Lock()
 			defer e.mu.Unlock()
+			if e.keep {
+				e.kept = append(e.kept, b)
+				return
+			}
 			if err := e.p.Apply(context.Background(), b); err != nil && e.err == nil {
 				e.err = err
 			}
@@ -222,5 +231,65 @@ func TestBatchWrittenTwiceMovesOnce(t *testing.T) {
 	rep, err := e.led.Audit(context.Background(), "USDT")
 	if err != nil || !rep.Clean() {
 		t.Fatalf("audit %v %v", rep.Problems, err)
+	}
+}
+
+// An engine that lost its lease to a standby writes nothing more: every
+// transaction of its projection carries the lease's term (the fence), and
+// the store refuses them once the standby holds a higher one. A batch
+// larger than one transaction still fits beside the fence.
+func TestFencedProjectionWritesNothing(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	a := lease.New(e.st, "spot", "engine-a", 10*time.Second, clock)
+	if ok, err := a.TryAcquire(ctx); !ok || err != nil {
+		t.Fatalf("lease: %v %v", ok, err)
+	}
+	fence, ok := a.Fence()
+	if !ok {
+		t.Fatal("a held lease gave no fence")
+	}
+	e.p = New(Options{Store: e.st, Counter: chainCounter, Fence: &fence})
+
+	// 150 users' deposits as one batch: 150 balance writes and the
+	// checkpoint, in transactions of at most 99 writes and the fence.
+	e.keep = true
+	for u := uint64(1); u <= 150; u++ {
+		e.submit(deposit(fmt.Sprintf("big:%d", u), u, "USDT", int64(u)))
+	}
+	e.mu.Lock()
+	big := engine.Merge(e.kept)
+	e.kept, e.keep = nil, false
+	e.mu.Unlock()
+	if err := e.p.Apply(ctx, big); err != nil {
+		t.Fatalf("a batch of 150 balances with the fence: %v", err)
+	}
+	if b := e.storedBalance(Account(uid(150), risk.KindSpot), "USDT"); !b.Available.Equal(units(150, 8)) {
+		t.Fatalf("user 150: %s", b.Available)
+	}
+	cp, _ := e.p.Checkpoint(ctx)
+
+	// The lease lapses and the standby takes it (term 2); the old engine,
+	// still running, projects its next batch.
+	now = now.Add(11 * time.Second)
+	b := lease.New(e.st, "spot", "engine-b", 10*time.Second, clock)
+	if ok, err := b.TryAcquire(ctx); !ok || err != nil || b.Term() != 2 {
+		t.Fatalf("standby: %v %v term %d", ok, err, b.Term())
+	}
+	e.submit(deposit("late", 1, "BTC", 5))
+	if !errors.Is(e.err, ErrFenced) {
+		t.Fatalf("a fenced-off engine's batch: %v", e.err)
+	}
+	if got := e.storedBalance(Account(uid(1), risk.KindSpot), "BTC"); !got.Available.IsZero() {
+		t.Fatalf("a fenced-off engine wrote a balance: %s", got.Available)
+	}
+	if got := e.storedBalance(ledger.ChainAccount("TRC20"), "BTC"); !got.Available.IsZero() {
+		t.Fatalf("a fenced-off engine wrote a posting's other side: %s", got.Available)
+	}
+	it, err := e.st.Get(ctx, checkpointKey)
+	if err != nil || uint64(it.Int("seq")) != cp {
+		t.Fatalf("checkpoint %v (%v), want %d", it, err, cp)
 	}
 }

@@ -2,6 +2,7 @@ package projector
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -17,7 +18,10 @@ import (
 // retried (with a growing pause) until it is written: none is ever
 // skipped. After a batch is in the store, the hooks run (market data) and
 // its sequence number becomes the projected watermark, which WaitProjected
-// waits for (read-your-writes for callers that need it).
+// waits for (read-your-writes for callers that need it). The one batch
+// that is never retried is a fenced one (ErrFenced): another engine holds
+// the lease, so this runner writes nothing more, and the new holder
+// projects these batches from the journal they share.
 type Runner struct {
 	p     *Projector
 	hooks []func(*engine.Batch)
@@ -28,6 +32,8 @@ type Runner struct {
 	cond      *sync.Cond
 	projected uint64
 	lag       matching.LatencyHistogram // enqueue → written, ns
+	// fenced is the ErrFenced that stopped the writes (nil while writing).
+	fenced error
 
 	done chan struct{}
 }
@@ -60,6 +66,9 @@ func (r *Runner) run() {
 	defer close(r.done)
 	first := true
 	for q := range r.q {
+		if r.fencedErr() != nil {
+			continue // drained unwritten: the lease's new holder writes them
+		}
 		// Batches that queued meanwhile are written as one (the store's
 		// cost is per write, and most of a batch's writes net out); never
 		// the first after a start, which may be the batch a crash left half
@@ -91,9 +100,20 @@ func (r *Runner) run() {
 			if err == nil {
 				break
 			}
+			if errors.Is(err, ErrFenced) {
+				r.log.Error().Err(err).Uint64("batch", q.b.Last()).Msg("projector: fenced off; writing nothing more")
+				r.mu.Lock()
+				r.fenced = err
+				r.cond.Broadcast()
+				r.mu.Unlock()
+				break
+			}
 			r.log.Error().Err(err).Uint64("batch", q.b.Last()).Dur("retry_in", pause).Msg("projector: batch not written")
 			time.Sleep(pause)
 			pause = min(pause*2, 5*time.Second)
+		}
+		if r.fencedErr() != nil {
+			continue
 		}
 		for _, h := range r.hooks {
 			h(q.b)
@@ -117,8 +137,15 @@ func (r *Runner) Projected() uint64 {
 	return r.projected
 }
 
+// fencedErr is the error that fenced the runner off, if any.
+func (r *Runner) fencedErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fenced
+}
+
 // WaitProjected waits until the batch holding seq is in the store, or ctx
-// ends.
+// ends; ErrFenced when this runner was fenced off before writing it.
 func (r *Runner) WaitProjected(ctx context.Context, seq uint64) error {
 	stop := context.AfterFunc(ctx, func() {
 		r.mu.Lock()
@@ -129,6 +156,9 @@ func (r *Runner) WaitProjected(ctx context.Context, seq uint64) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for r.projected < seq {
+		if r.fenced != nil {
+			return r.fenced
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}

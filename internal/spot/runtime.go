@@ -36,6 +36,9 @@ type RuntimeOptions struct {
 	Prices RefPrices
 	// Counter names the other sides of the money commands (projector).
 	Counter projector.Counter
+	// Fence is carried by every write of the projection
+	// (projector.Options.Fence); nil: none.
+	Fence *store.Op
 	// SnapshotEvery is the snapshot interval (default 30 s; < 0 never).
 	SnapshotEvery time.Duration
 	Log           zerolog.Logger
@@ -89,7 +92,7 @@ func StartRuntime(ctx context.Context, o RuntimeOptions) (*Runtime, error) {
 	r := &Runtime{o: o, stop: make(chan struct{})}
 	proj := NewProjection(ProjectionOptions{Markets: o.Markets, Prices: o.Prices,
 		Decimals: func(coin string) int32 { return decimals[coin] }})
-	p := projector.New(projector.Options{Store: o.Store, Counter: o.Counter, Extras: []projector.Extra{proj.Ops}})
+	p := projector.New(projector.Options{Store: o.Store, Counter: o.Counter, Extras: []projector.Extra{proj.Ops}, Fence: o.Fence})
 	start, err := p.Checkpoint(ctx)
 	if err != nil {
 		return nil, err

@@ -75,6 +75,19 @@ func New(st store.Store, name, owner string, ttl time.Duration, now func() time.
 // every new holder, for fencing.
 func (l *Lease) Term() int64 { return l.term }
 
+// Fence is a condition check on the lease item that holds while this
+// owner's term is the lease's: a write that carries it in its transaction
+// (projector.Options.Fence) is refused once another engine has taken the
+// lease, even when this one has not noticed yet (a long pause, a
+// partition). ok is false when the lease is not held.
+func (l *Lease) Fence() (op store.Op, ok bool) {
+	if l.term == 0 {
+		return store.Op{}, false
+	}
+	return store.CheckOp(l.key, store.And(store.Compare("term", store.CmpEq, l.term),
+		store.Compare("owner", store.CmpEq, l.owner))), true
+}
+
 // TryAcquire takes the lease when it is free, lapsed or already ours.
 func (l *Lease) TryAcquire(ctx context.Context) (bool, error) {
 	now := l.now()
