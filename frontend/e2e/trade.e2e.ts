@@ -47,7 +47,11 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await page.goto('/trade/BTC_USDT')
 
   // Live market: the maker's book, the chart canvas and the ticker render.
-  await expect(page.getByTestId('book-buy').first()).toBeVisible()
+  // The first render waits longer than the default 10 s: on a busy 2-core
+  // machine (two browsers beside the server) the app's cold start has taken
+  // 8-10 s before its first market call (seen with the server log: the book
+  // rendered a moment after a 10 s wait ended).
+  await expect(page.getByTestId('book-buy').first()).toBeVisible({ timeout: 30_000 })
   await expect(page.getByTestId('book-sell').first()).toBeVisible()
   await expect(page.getByTestId('kline-canvas').locator('canvas').first()).toBeVisible()
   await expect(page.getByTestId('last-price')).not.toHaveText('—')
@@ -112,7 +116,7 @@ test('trade page: limit buy placed and cancelled, market buy filled', async ({ p
   await page.getByTestId('total-input').fill('50')
   await page.getByTestId('order-submit').click()
   await page.getByTestId('tab-trade-history').click()
-  await expect(page.getByTestId('trade-history-table').getByTestId('trade-row').first()).toBeVisible({ timeout: 15_000 })
+  await expect(page.getByTestId('trade-history-table').getByTestId('trade-row').first()).toBeVisible({ timeout: 30_000 })
   await expect(page.getByTestId('trade-history-table')).toContainText('Buy')
   // Fees line up at the ledger's 8 places (the buy's fee is taken in BTC).
   await expect(page.getByTestId('trade-history-table').getByTestId('trade-row').first()).toContainText(/\d\.\d{8} BTC/)
