@@ -27,6 +27,13 @@
 // /data), WS_ENDPOINT (the market channels are published from here),
 // REFPRICE_SOURCES, HEALTH_ADDR, STAGE, LOG_LEVEL; AWS credentials and
 // region come from the task role.
+//
+// Tracing (internal/tracing) is on when OTEL_EXPORTER_OTLP_ENDPOINT names
+// the ADOT collector beside the engine in its task: every request to the
+// endpoint that its caller's trace samples (and OTEL_TRACES_SAMPLER_ARG,
+// 5 % by default, of those that come without one) is an engine.submit
+// span, exported to the collector and so to X-Ray; the spans still queued
+// are flushed on SIGTERM once the endpoint has drained.
 package main
 
 import (
@@ -46,12 +53,16 @@ import (
 	"tenger/internal/emf"
 	"tenger/internal/gctune"
 	"tenger/internal/platform"
+	"tenger/internal/tracing"
 )
 
 const (
 	defaultHealthAddr = ":8081"
 	defaultListen     = ":8082"
 	defaultDataDir    = "/data"
+	// traceService names the engine in traces unless OTEL_SERVICE_NAME
+	// does (the stack names it per stage).
+	traceService = "tenger-engine"
 	// leaseTTL: a standby takes over at most this long after the active
 	// task died; the active renews every third of it.
 	leaseTTL = 15 * time.Second
@@ -94,8 +105,18 @@ func run(log zerolog.Logger) error {
 	// The market channels are published straight to the WebSocket API's
 	// connections from here, queued so slow clients never hold up the feed.
 	d.UseAsyncMarketPush()
-	svc := newService(d, config{DataDir: getenv("ENGINE_DATA_DIR", defaultDataDir), Listen: listen, Advertise: addr,
-		Owner: owner, LeaseTTL: leaseTTL, Key: d.EngineKey}, log)
+	cfg := config{DataDir: getenv("ENGINE_DATA_DIR", defaultDataDir), Listen: listen, Advertise: addr,
+		Owner: owner, LeaseTTL: leaseTTL, Key: d.EngineKey}
+	// Tracing never stops the engine: without it the endpoint serves as
+	// before, untraced.
+	tp, err := tracing.Start(ctx, traceService, func(err error) { log.Warn().Err(err).Msg("tracing") })
+	if err != nil {
+		log.Warn().Err(err).Msg("tracing off")
+	} else if tp != nil {
+		cfg.Tracer = tp.Tracer()
+		log.Info().Msg("tracing on")
+	}
+	svc := newService(d, cfg, log)
 	// A lost lease ends the process at once: another engine may already
 	// be writing the journal. The journal holds every answered command.
 	svc.onLost = func(err error) {
@@ -119,6 +140,10 @@ func run(log zerolog.Logger) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = hs.Shutdown(shutdown)
+	// The endpoint has drained: its last spans are queued.
+	if terr := tp.Shutdown(shutdown); terr != nil {
+		log.Warn().Err(terr).Msg("tracing: spans not flushed")
+	}
 	return err
 }
 

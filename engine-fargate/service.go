@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/trace"
 
 	"tenger/internal/engine/lease"
 	"tenger/internal/engine/remote"
@@ -32,6 +33,9 @@ type config struct {
 	LeaseTTL time.Duration
 	// Key signs the endpoint's requests.
 	Key []byte
+	// Tracer, when set, traces the endpoint's requests (traced); nil
+	// when tracing is off.
+	Tracer trace.Tracer
 }
 
 // The task's roles, in the order it takes them.
@@ -134,6 +138,9 @@ func (s *service) run(ctx context.Context) error {
 		s.log.Error().Err(err).Msg("binance market streams not started")
 	}
 	h := remote.Handler(s.d.Engine, s.cfg.Key, nil)
+	if s.cfg.Tracer != nil {
+		h = traced(s.cfg.Tracer, h)
+	}
 	s.remote.Store(&h)
 	s.role.Store(roleActive)
 	s.log.Info().Dur("recovery", time.Since(start)).Msg("engine active")

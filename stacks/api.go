@@ -22,11 +22,11 @@ var ServicePrefixes = []string{
 // ContentPath is the content service's GraphQL endpoint.
 const ContentPath = "/graphql"
 
-// access says which data-plane permissions a function gets; each flag maps
-// to a grant on one named resource, never a wildcard.
+// access says which data-plane permissions a function gets beyond the
+// table, whose items it may use as its key space declares
+// (internal/store/keyspace, under the function's name); each flag maps to
+// a grant on one named resource, never a wildcard.
 type access struct {
-	TableRead     bool // GetItem/Query/BatchGetItem on the table and its indexes
-	TableWrite    bool // plus Put/Update/Delete/BatchWrite/TransactWrite (implies read)
 	Notify        bool // SMS through SNS and e-mail through SES (verification codes)
 	StartWorkflow bool // StartExecution of the withdrawal state machine
 	Push          bool // PostToConnection on the WebSocket API's live stage (user updates)
@@ -79,15 +79,15 @@ var apiFunctions = []apiFunction{
 		// Binding an authenticator and signing in with it use the auth key,
 		// which also seals the secrets of the API keys made here (the
 		// openapi function opens them).
-		Access: access{TableWrite: true, Notify: true, CloseConnections: true, AuthKey: true},
+		Access: access{Notify: true, CloseConnections: true, AuthKey: true},
 	},
 	{
 		Name:        "content",
 		Description: "content service (translations per page) over GraphQL",
 		Routes:      []string{ContentPath},
 		Methods:     []awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_POST},
-		// Writes: content.Load refreshes the page texts at a cold start.
-		Access: access{TableWrite: true},
+		// Only the table: content.Load refreshes the page texts at a cold
+		// start (its key space writes them).
 	},
 	{
 		Name:        "wallet",
@@ -116,7 +116,7 @@ var apiFunctions = []apiFunction{
 		// authenticator codes (the auth key). Moves of spot balances
 		// (transfers, withdrawal holds) are engine commands: the engine
 		// owns those balances.
-		Access: access{TableWrite: true, Notify: true, Push: true, AuthKey: true, Engine: true},
+		Access: access{Notify: true, Push: true, AuthKey: true, Engine: true},
 	},
 	{
 		Name:        "trade",
@@ -129,8 +129,9 @@ var apiFunctions = []apiFunction{
 		// with a parameter error), so only POST is routed.
 		Methods: []awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_POST},
 		// Order entry, amends and cancels are engine commands, answered
-		// by the engine once they are in its journal.
-		Access: access{TableWrite: true, Engine: true},
+		// by the engine once they are in its journal: the function only
+		// reads the table (its key space writes nothing).
+		Access: access{Engine: true},
 	},
 	{
 		Name: "openapi",
@@ -150,14 +151,15 @@ var apiFunctions = []apiFunction{
 		// API keys' HMAC secrets, sealed with it by the profile function;
 		// every signed request reads its key from the table (no cache in
 		// AWS), so a deleted key stops at once in every instance.
-		Access: access{TableWrite: true, Engine: true, AuthKey: true, Push: true},
+		Access: access{Engine: true, AuthKey: true, Push: true},
 	},
-	// Areas still to land, in the same shape:
+	// Areas still to land, in the same shape (each with its key space in
+	// internal/store/keyspace):
 	// {Name: "futures", Routes: []string{"/fe-ex-api/lever/{proxy+}", "/fe-co-api/{proxy+}"},
-	//	Access: access{TableWrite: true, Engine: true}},
-	// {Name: "p2p", Routes: []string{"/fe-otc-api/{proxy+}"}, Access: access{TableWrite: true}},
-	// {Name: "earn", Routes: []string{"/fe-increment-api/{proxy+}", "/fe-quant-api/{proxy+}"}, Access: access{TableWrite: true}},
-	// {Name: "tasks", Routes: []string{"/fe-task-api/{proxy+}"}, Access: access{TableWrite: true}},
+	//	Access: access{Engine: true}},
+	// {Name: "p2p", Routes: []string{"/fe-otc-api/{proxy+}"}},
+	// {Name: "earn", Routes: []string{"/fe-increment-api/{proxy+}", "/fe-quant-api/{proxy+}"}},
+	// {Name: "tasks", Routes: []string{"/fe-task-api/{proxy+}"}},
 }
 
 // APIFunctionNames returns the names of the HTTP API's functions.
@@ -238,6 +240,7 @@ func NewApiStack(scope constructs.Construct, id string, props *awscdk.StackProps
 			p.Engine = deps.Engine
 		}
 		fn := newGoFunction(st, cfg, p)
+		deps.Data.GrantItems(fn, keySpaceOf(spec.Name))
 		grantAccess(fn, spec.Access, deps)
 		integ := awsapigatewayv2integrations.NewHttpLambdaIntegration(jsii.String(spec.Name+"Integration"), liveOf(fn),
 			&awsapigatewayv2integrations.HttpLambdaIntegrationProps{
@@ -312,12 +315,6 @@ const envAuthKeySecret = "AUTH_KEY_SECRET_ARN"
 
 // grantAccess turns an access spec into grants on named resources.
 func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
-	switch {
-	case a.TableWrite:
-		deps.Data.GrantItems(fn, true)
-	case a.TableRead:
-		deps.Data.GrantItems(fn, false)
-	}
 	if a.StartWorkflow && deps.Workflows != nil {
 		deps.Workflows.Withdrawal.GrantStartExecution(fn)
 	}
@@ -333,7 +330,7 @@ func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 		deps.Realtime.GrantClose(fn)
 	}
 	if a.AuthKey {
-		deps.Data.AuthKey.GrantRead(fn, nil)
+		grantSecretRead(deps.Data.AuthKey, fn)
 		fn.AddEnvironment(jsii.String(envAuthKeySecret), deps.Data.AuthKey.SecretArn(), nil)
 	}
 }

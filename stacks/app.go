@@ -96,7 +96,7 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 		// Only what comes through the edge is served: the functions behind
 		// the APIs check the header CloudFront adds.
 		for _, fn := range append(t.Api.FunctionList(), t.Realtime.WS, t.Realtime.WSAPI) {
-			t.Data.OriginKey.GrantRead(fn, nil)
+			grantSecretRead(t.Data.OriginKey, fn)
 			fn.AddEnvironment(jsii.String(envOriginKeySecret), t.Data.OriginKey.SecretArn(), nil)
 		}
 		edgeProps := props("Edge", "AWS WAF web ACL and certificate for CloudFront (us-east-1)")

@@ -2,6 +2,7 @@ package stacks
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
@@ -11,6 +12,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsefs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 )
@@ -112,8 +114,8 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 	})
 
 	s.Task = awsecs.NewFargateTaskDefinition(st, jsii.String("EngineTask"), &awsecs.FargateTaskDefinitionProps{
-		Cpu:            jsii.Number(256),
-		MemoryLimitMiB: jsii.Number(512),
+		Cpu:            jsii.Number(engineTaskCPU),
+		MemoryLimitMiB: jsii.Number(engineTaskMiB),
 		RuntimePlatform: &awsecs.RuntimePlatform{
 			CpuArchitecture:       awsecs.CpuArchitecture_ARM64(),
 			OperatingSystemFamily: awsecs.OperatingSystemFamily_LINUX(),
@@ -125,7 +127,7 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 	// WebSocket API's connections. The journal and snapshots are on its
 	// file system; the engine key reaches it as an ECS secret (read by the
 	// execution role, not the task role).
-	data.GrantItems(s.Task.TaskRole(), true)
+	data.GrantItems(s.Task.TaskRole(), keySpaceOf(engineGrantee))
 
 	sg := network.EngineSecurityGroup
 	s.addDataVolume(cfg, vpc, sg)
@@ -154,6 +156,15 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 		containerEnv[k] = jsii.String(v)
 	}
 	container := s.Task.AddContainer(jsii.String("engine"), &awsecs.ContainerDefinitionOptions{
+		// Nearly all of the task's CPU share: the trace collector beside it
+		// gets the rest (engineTraceCollectorCPU), so under contention the
+		// engine comes first. Neither is capped; idle CPU goes to either.
+		Cpu: jsii.Number(engineTaskCPU - engineTraceCollectorCPU),
+		// A hard limit of its own, the task's memory less the collector's
+		// limit: the engine sizes its GC soft limit from its cgroup's
+		// memory.max (internal/gctune), which then leaves the collector its
+		// share instead of counting the whole task as the engine's.
+		MemoryLimitMiB: jsii.Number(engineTaskMiB - engineTraceCollectorMiB),
 		// The build context is the module root (the engine imports
 		// tenger/internal/...); only what the Go build needs is sent.
 		Image: awsecs.ContainerImage_FromAsset(jsii.String(cfg.RepoRoot), &awsecs.AssetImageProps{
@@ -166,7 +177,10 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 		// The key that signs engine commands, injected by ECS at start;
 		// its value is never in the task definition.
 		Secrets: &map[string]awsecs.Secret{
-			envEngineKey: awsecs.Secret_FromSecretsManager(data.EngineKey, nil),
+			// By its ARN: ECS grants the execution role the secret, and
+			// grantSecretRead its key (see there).
+			envEngineKey: awsecs.Secret_FromSecretsManager(
+				awssecretsmanager.Secret_FromSecretCompleteArn(st, jsii.String("EngineKeyRef"), data.EngineKey.SecretArn()), nil),
 		},
 		Logging:                awsecs.LogDriver_AwsLogs(&awsecs.AwsLogDriverProps{StreamPrefix: jsii.String("engine"), LogGroup: logs}),
 		ReadonlyRootFilesystem: jsii.Bool(true),
@@ -191,10 +205,12 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 			{ContainerPort: jsii.Number(enginePort)},
 		},
 	})
+	grantSecretRead(data.EngineKey, s.Task.ObtainExecutionRole())
 	// The root filesystem is read-only; /data is the one writable place.
 	container.AddMountPoints(&awsecs.MountPoint{
 		ContainerPath: jsii.String(engineDataPath), SourceVolume: jsii.String(engineVolume), ReadOnly: jsii.Bool(false),
 	})
+	s.addTraceCollector(cfg, container, logs)
 
 	// No active engine for two minutes: every task's reports
 	// (engine-fargate/metrics.go, every 10 s) say ActiveEngine 0, or none
@@ -224,8 +240,9 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 	})
 	// After the container: its execution role's policy exists by now.
 	suppress(s.Task, nagReasons{
-		"AwsSolutions-ECS2": "The environment holds configuration only (table name, endpoints, stage, ports); " +
-			"the one secret, the engine key, is injected from Secrets Manager (the container's Secrets).",
+		"AwsSolutions-ECS2": "The environment holds configuration only (table name, endpoints, stage, ports, " +
+			"the trace collector's pipeline); the one secret, the engine key, is injected from Secrets Manager " +
+			"(the container's Secrets).",
 	})
 	suppress(s.Task, nagReasons{
 		"AwsSolutions-IAM5": "The execution role's ecr:GetAuthorizationToken has no resource-level permission; " +
@@ -236,6 +253,130 @@ func NewEngineStack(scope constructs.Construct, id string, props *awscdk.StackPr
 
 // engineVolume names the task's EFS volume.
 const engineVolume = "engine-data"
+
+// engineTaskCPU and engineTaskMiB are the task's CPU (a quarter vCPU) and
+// memory; the trace collector's share is engineTraceCollectorCPU, its
+// memory at most engineTraceCollectorMiB, and the engine container is
+// limited to the rest.
+const (
+	engineTaskCPU           = 256
+	engineTaskMiB           = 512
+	engineTraceCollectorCPU = 32
+	engineTraceCollectorMiB = 128
+)
+
+// engineTraceCollector is the ADOT collector image beside the engine,
+// pinned: a new collector is a reviewed change, not a task restart.
+const engineTraceCollector = "public.ecr.aws/aws-observability/aws-otel-collector:v0.49.0"
+
+// engineOTLPEndpoint is where the engine sends its spans (OTLP/HTTP): the
+// collector's receiver, on the task's loopback (the containers of a
+// Fargate task share its network namespace), so nothing outside the task
+// can send spans to it.
+const engineOTLPEndpoint = "127.0.0.1:4318"
+
+// engineTraceRatio is the share of the requests without a caller's trace
+// the engine traces (internal/tracing.DefaultRatio); a caller's sampled
+// flag decides for the others.
+const engineTraceRatio = "0.05"
+
+// engineTraceAnnotations are the engine span's attributes X-Ray indexes
+// as annotations, for filter expressions (engine-fargate/tracing.go).
+var engineTraceAnnotations = []string{"engine.outcome", "engine.wait", "engine.commands"}
+
+// addTraceCollector runs the AWS Distro for OpenTelemetry collector beside
+// the engine: it receives the engine's spans over OTLP/HTTP on the task's
+// loopback and puts them into X-Ray as segments of the functions' traces
+// (internal/tracing). It is not essential: when it dies the engine runs on
+// and only its spans are lost (the engine's exporter drops them, it never
+// blocks a request), and ECS restarts it. The engine starts after it and
+// so, on a stop, is stopped before it: the spans the engine flushes on
+// SIGTERM still find it. The task role may put trace segments; X-Ray's
+// actions have no resource-level permissions.
+func (s *EngineStack) addTraceCollector(cfg Config, engine awsecs.ContainerDefinition, logs awslogs.ILogGroup) {
+	collector := s.Task.AddContainer(jsii.String("otel-collector"), &awsecs.ContainerDefinitionOptions{
+		Image:                  awsecs.ContainerImage_FromRegistry(jsii.String(engineTraceCollector), nil),
+		Essential:              jsii.Bool(false),
+		Cpu:                    jsii.Number(engineTraceCollectorCPU),
+		MemoryReservationMiB:   jsii.Number(engineTraceCollectorMiB / 2),
+		MemoryLimitMiB:         jsii.Number(engineTraceCollectorMiB),
+		ReadonlyRootFilesystem: jsii.Bool(true),
+		// A crashed collector is started again (once it has run for the
+		// restart period, five minutes, so a crash loop stays slow).
+		EnableRestartPolicy: jsii.Bool(true),
+		Environment: &map[string]*string{
+			// The image reads its whole configuration from this variable.
+			"AOT_CONFIG_CONTENT": jsii.String(traceCollectorConfig(*awscdk.Stack_Of(s.Stack).Region())),
+			// The Go runtime's soft limit, below the container's hard one.
+			"GOMEMLIMIT": jsii.String(fmt.Sprintf("%dMiB", engineTraceCollectorMiB*3/4)),
+		},
+		Logging: awsecs.LogDriver_AwsLogs(&awsecs.AwsLogDriverProps{StreamPrefix: jsii.String("otel"), LogGroup: logs}),
+	})
+	engine.AddContainerDependencies(&awsecs.ContainerDependency{
+		Container: collector, Condition: awsecs.ContainerDependencyCondition_START,
+	})
+	// Tracing on in the engine (internal/tracing): spans to the collector,
+	// the engine named per stage in X-Ray's trace map.
+	engine.AddEnvironment(jsii.String("OTEL_EXPORTER_OTLP_ENDPOINT"), jsii.String("http://"+engineOTLPEndpoint))
+	engine.AddEnvironment(jsii.String("OTEL_SERVICE_NAME"), jsii.String(cfg.prefix()+"-engine"))
+	engine.AddEnvironment(jsii.String("OTEL_TRACES_SAMPLER_ARG"), jsii.String(engineTraceRatio))
+
+	taskRole := s.Task.TaskRole()
+	taskRole.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid: jsii.String("EngineTraces"),
+		Actions: jsii.Strings("xray:PutTraceSegments", "xray:PutTelemetryRecords",
+			"xray:GetSamplingRules", "xray:GetSamplingTargets"),
+		Resources: jsii.Strings("*"),
+	}))
+	suppress(taskRole, nagReasons{
+		"AwsSolutions-IAM5": "X-Ray's PutTraceSegments, PutTelemetryRecords, GetSamplingRules and GetSamplingTargets " +
+			"have no resource-level permissions (X-Ray authorizes them on \"*\" only): the trace collector beside " +
+			"the engine puts the engine's trace segments.",
+	}, `^Resource::\*$`)
+}
+
+// traceCollectorConfig is the collector's configuration: a traces-only
+// pipeline (the image's built-in configurations also receive metrics and
+// X-Ray daemon traffic, which nothing here sends). OTLP/HTTP in on the
+// loopback; the memory limiter keeps the collector inside its container
+// limit by refusing spans rather than growing; the ECS task's resource
+// attributes added (the segments' origin, task and log group); batches of
+// 50, what one PutTraceSegments call takes; out to X-Ray in region, with
+// engineTraceAnnotations indexed.
+func traceCollectorConfig(region string) string {
+	var annotations strings.Builder
+	for _, a := range engineTraceAnnotations {
+		annotations.WriteString("\n        - " + a)
+	}
+	return `receivers:
+  otlp:
+    protocols:
+      http:
+        endpoint: ` + engineOTLPEndpoint + `
+processors:
+  memory_limiter:
+    check_interval: 1s
+    limit_mib: 80
+    spike_limit_mib: 20
+  resourcedetection:
+    detectors: [ecs]
+    timeout: 2s
+    override: false
+  batch/traces:
+    timeout: 1s
+    send_batch_size: 50
+exporters:
+  awsxray:
+    region: ` + region + `
+    indexed_attributes:` + annotations.String() + `
+service:
+  pipelines:
+    traces:
+      receivers: [otlp]
+      processors: [memory_limiter, resourcedetection, batch/traces]
+      exporters: [awsxray]
+`
+}
 
 // addDataVolume creates the engine's file system (mount targets in the
 // task's subnets), its access point and the task volume, and grants the task

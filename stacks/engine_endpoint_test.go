@@ -305,11 +305,9 @@ func TestEngineTaskEndpoint(t *testing.T) {
 		t.Fatalf("task definitions = %d", len(tasks))
 	}
 	for _, r := range tasks {
-		containers := asList(props(r)["ContainerDefinitions"])
-		if len(containers) != 1 {
-			t.Fatalf("containers = %d", len(containers))
-		}
-		c := containers[0].(obj)
+		// The engine's container; the trace collector beside it has no
+		// secret and no port (TestEngineTraceCollector).
+		c := engineContainer(t, r)
 		env := map[string]string{}
 		for _, e := range asList(c["Environment"]) {
 			env[e.(obj)["Name"].(string)] = mustJSON(e.(obj)["Value"])

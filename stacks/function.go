@@ -126,7 +126,7 @@ func newGoFunction(scope constructs.Construct, cfg Config, p goFunctionProps) aw
 	}
 	fn := awslambda.NewFunction(scope, jsii.String(p.Name+"Function"), fp)
 	if p.Engine != nil {
-		p.Engine.Key.GrantRead(fn, nil)
+		grantSecretRead(p.Engine.Key, fn)
 		// Network interfaces in the VPC (CDK adds this policy itself only
 		// to the role it makes).
 		role.AddManagedPolicy(awsiam.ManagedPolicy_FromAwsManagedPolicyName(jsii.String("service-role/AWSLambdaVPCAccessExecutionRole")))

@@ -19,12 +19,14 @@ func cdkHelper(id string) bool {
 }
 
 // TestTableGrantsAreItemActionsOnNamedIndexes: every statement on the
-// table names it and its two indexes (never index/*) and allows only the
-// item actions the store adapter calls: no Scan, no batch writes, no
-// table management beyond DescribeTable.
+// table names it, or its indexes by name (never index/*), and allows only
+// the item actions the store adapter calls: no Scan, no batch writes, no
+// table management beyond DescribeTable. The item statements name the
+// table alone (the indexes are queried in statements of their own:
+// keyspace_test.go checks both).
 func TestTableGrantsAreItemActionsOnNamedIndexes(t *testing.T) {
 	allowed := map[string]bool{}
-	for _, a := range append(append([]string{}, tableReadActions...), tableWriteActions...) {
+	for _, a := range append(append(append([]string{}, tableReadActions...), tableWriteActions...), feedActions...) {
 		allowed[a] = true
 	}
 	// The stream event sources' own statements.
@@ -51,8 +53,8 @@ func TestTableGrantsAreItemActionsOnNamedIndexes(t *testing.T) {
 				}
 				if strings.Contains(mustJSON(st["Action"]), "dynamodb:GetItem") {
 					tableStatements++
-					if !strings.Contains(res, "/index/gsi1") || !strings.Contains(res, "/index/gsi2") {
-						t.Errorf("%s/%s: table statement without both indexes: %s", stack, id, res)
+					if strings.Contains(res, "/index/") {
+						t.Errorf("%s/%s: an item statement names an index: %s", stack, id, res)
 					}
 				}
 			}

@@ -92,7 +92,7 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	})
 	// Connections, subscriptions and orders; the place, amend and cancel
 	// commands go to the engine's endpoint.
-	data.GrantItems(s.WS, true)
+	data.GrantItems(s.WS, keySpaceOf("ws"))
 	allowConnections(s.WS.Role(), manageConnections(st, s.Api, s.Stage))
 	addLambdaRoutes(s.Api, liveOf(s.WS), "")
 	suppress(s.Api, nagReasons{"AwsSolutions-APIG4": reasonAppAuth})
@@ -119,8 +119,8 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	// orders, the API keys' last use), the engine's endpoint and key
 	// (Engine above), and the auth key, which opens the API keys' HMAC
 	// secrets.
-	data.GrantItems(s.WSAPI, true)
-	data.AuthKey.GrantRead(s.WSAPI, nil)
+	data.GrantItems(s.WSAPI, keySpaceOf("wsapi"))
+	grantSecretRead(data.AuthKey, s.WSAPI)
 	s.WSAPI.AddEnvironment(jsii.String(envAuthKeySecret), data.AuthKey.SecretArn(), nil)
 	allowConnections(s.WSAPI.Role(), manageConnections(st, s.BinanceApi, s.BinanceStage))
 	addLambdaRoutes(s.BinanceApi, liveOf(s.WSAPI), "Binance")
@@ -143,7 +143,7 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	})
 	// Reads users' connections, deletes connections that are gone, on
 	// both APIs.
-	data.GrantItems(s.Stream, true)
+	data.GrantItems(s.Stream, keySpaceOf("stream"))
 	allowConnections(s.Stream.Role(), manageConnections(st, s.Api, s.Stage))
 	allowConnections(s.Stream.Role(), manageConnections(st, s.BinanceApi, s.BinanceStage))
 	liveOf(s.Stream).AddEventSource(awslambdaeventsources.NewDynamoEventSource(data.Table, &awslambdaeventsources.DynamoEventSourceProps{

@@ -395,7 +395,9 @@ func TestEngineStack(t *testing.T) {
 		tpl.HasResourceProperties(jsii.String("AWS::ECS::TaskDefinition"), like(obj{
 			"RequiresCompatibilities": []any{"FARGATE"},
 			"RuntimePlatform":         obj{"CpuArchitecture": "ARM64", "OperatingSystemFamily": "LINUX"},
-			"ContainerDefinitions": []any{like(obj{
+			// The engine's container; the trace collector runs beside it
+			// (TestEngineTraceCollector).
+			"ContainerDefinitions": arrayWith(like(obj{
 				"HealthCheck":            like(obj{"Command": []any{"CMD", "/engine", "healthcheck"}, "StartPeriod": 300}),
 				"StopTimeout":            90,
 				"ReadonlyRootFilesystem": true,
@@ -403,7 +405,7 @@ func TestEngineStack(t *testing.T) {
 				"Environment": arrayWith(obj{"Name": "HEALTH_ADDR", "Value": ":8081"},
 					obj{"Name": "MARKETS_POLL_SECONDS", "Value": "5"},
 					obj{"Name": platform.EnvPriceSources, "Value": "binance,okx"}),
-			})},
+			})),
 		}))
 	})
 	// The image is an asset built from engine-fargate/Dockerfile for arm64.

@@ -10,8 +10,9 @@ import (
 
 // TestTradeFunction: the trade function serves /fe-ex-api/order/{proxy+} and
 // /fe-ex-api/trade/{proxy+} with POST only, knows the table and the engine
-// key, and may use the table and read the engine key: nothing else (no
-// queue, no notifications, no workflows, no push). Its place in the VPC is
+// key, and may read the table (the engine writes the orders) and the
+// engine key: nothing else (no queue, no notifications, no workflows, no
+// push). Its place in the VPC is
 // TestEngineClientFunctions'.
 func TestTradeFunction(t *testing.T) {
 	routes := map[string]string{}
@@ -67,12 +68,14 @@ func TestTradeFunction(t *testing.T) {
 	if policies != 1 {
 		t.Fatalf("trade policies = %d, want 1", policies)
 	}
-	for _, want := range []string{"dynamodb:PutItem", "dynamodb:Query", "dynamodb:ConditionCheckItem", "secretsmanager:GetSecretValue", "EngineKey"} {
+	for _, want := range []string{"dynamodb:GetItem", "dynamodb:Query", "secretsmanager:GetSecretValue", "EngineKey"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("trade policy lacks %s: %s", want, doc)
 		}
 	}
-	for _, not := range []string{"sqs:", "AuthKey", "ses:", "sns:", "states:", "execute-api:", "elasticfilesystem:"} {
+	// The engine writes the orders: the trade function only reads.
+	for _, not := range []string{"sqs:", "AuthKey", "ses:", "sns:", "states:", "execute-api:", "elasticfilesystem:",
+		"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"} {
 		if strings.Contains(doc, not) {
 			t.Errorf("trade policy allows %s: %s", not, doc)
 		}
@@ -115,10 +118,10 @@ func TestEngineDataVolume(t *testing.T) {
 					"AuthorizationConfig": like(obj{"IAM": "ENABLED", "AccessPointId": assertions.Match_AnyValue()}),
 				}),
 			})},
-			"ContainerDefinitions": []any{like(obj{
+			"ContainerDefinitions": arrayWith(like(obj{
 				"MountPoints": []any{obj{"ContainerPath": "/data", "SourceVolume": engineVolume, "ReadOnly": false}},
 				"Environment": arrayWith(obj{"Name": "ENGINE_DATA_DIR", "Value": "/data"}),
-			})},
+			})),
 		}))
 	})
 

@@ -93,7 +93,7 @@ func NewWorkflowsStack(scope constructs.Construct, id string, props *awscdk.Stac
 		Name: "workflow", Description: "withdrawal workflow steps", Env: fnEnv, TimeoutSec: 30,
 		Engine: engine,
 	})
-	data.GrantItems(s.Function, true)
+	data.GrantItems(s.Function, keySpaceOf("workflow"))
 	// The simulated rails complete the await state's task token from the
 	// function itself. The ARN is built from the machine's name: granting
 	// on the machine's own ARN would make the function depend on the
@@ -273,7 +273,7 @@ func (s *WorkflowsStack) addStarter(cfg Config, data *DataStack, env map[string]
 	s.Withdrawal.GrantStartExecution(s.Starter)
 	// It marks a started withdrawal's workflow instance handed over, and
 	// its sweep reads the instances never handed over.
-	data.GrantItems(s.Starter, true)
+	data.GrantItems(s.Starter, keySpaceOf("wfstart"))
 	// The sweep: every 5 minutes, the withdrawals submitted over 15 minutes
 	// ago whose execution never started (their stream record kept failing)
 	// are started, so none stays held without its workflow.

@@ -1,9 +1,11 @@
 // Package fntest holds what the Lambda functions' handler tests share: a
-// fresh table on DynamoDB Local, a recording notifier, the recorded API Gateway events of events/samples with
-// their placeholders filled, a call helper that decodes the envelope, the
-// engine task's endpoint, API keys made on a table (APIKeys) and the
-// DynamoDB stream records of store changes (StreamEvent).
-// It is imported by tests only.
+// fresh table on DynamoDB Local that checks every call of a function or
+// of the engine against its declared key space (internal/store/keyspace),
+// a recording notifier, the recorded API Gateway events of events/samples
+// with their placeholders filled, a call helper that decodes the
+// envelope, the engine task's endpoint, API keys made on a table
+// (APIKeys) and the DynamoDB stream records of store changes
+// (StreamEvent). It is imported by tests only.
 package fntest
 
 import (
@@ -20,6 +22,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"tenger/internal/awslambda"
 	"tenger/internal/engine/lease"
@@ -35,18 +38,26 @@ import (
 
 // Table creates a table of its own on DynamoDB Local (the test is skipped
 // without it, as ddblocal.Endpoint does) and deletes it when the test ends.
+// Every call a function's handler or the engine task makes on it is
+// checked against the caller's key space (internal/store/keyspace) when
+// the test ends: one outside it fails the test, as IAM would refuse it in
+// AWS (keyGuard).
 func Table(t testing.TB, name string) *dynamo.Store {
 	t.Helper()
 	ep := ddblocal.Endpoint(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	client := ddblocal.NewClient(ctx, ep)
+	guard := &keyGuard{}
+	client := ddblocal.NewClient(ctx, ep, func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, guard.middleware)
+	})
 	table := fmt.Sprintf("tenger-%s-%d", name, time.Now().UnixNano())
 	if err := dynamo.CreateTable(ctx, client, table); err != nil {
 		t.Fatal(err)
 	}
 	st := dynamo.New(client, ddblocal.NewStreamsClient(ctx, ep), table)
 	t.Cleanup(func() {
+		guard.check(t)
 		_ = st.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -172,13 +183,16 @@ var EngineKey = []byte("fntest-engine-key-0123456789abcdef")
 // test ends.
 func Engine(t testing.TB, d *platform.Deps) *spot.Runtime {
 	t.Helper()
-	rt, err := spot.StartRuntime(context.Background(), spot.RuntimeOptions{Dir: t.TempDir(), Store: d.Store, Coins: d.Coins,
+	// The engine's calls go through its own store, so they are checked
+	// against the engine task's key space, not the function's.
+	st := EngineStore(d.Store)
+	rt, err := spot.StartRuntime(context.Background(), spot.RuntimeOptions{Dir: t.TempDir(), Store: st, Coins: d.Coins,
 		Markets: d.Markets, Counter: spotfunds.Counter, Log: d.Log, SnapshotEvery: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(remote.Handler(rt, EngineKey, nil))
-	l := lease.New(d.Store, platform.EngineLease, "fntest", time.Hour, nil)
+	l := lease.New(st, platform.EngineLease, "fntest", time.Hour, nil)
 	l.Advertise(strings.TrimPrefix(srv.URL, "http://"))
 	if ok, err := l.TryAcquire(context.Background()); !ok || err != nil {
 		t.Fatalf("engine lease: %v %v", ok, err)

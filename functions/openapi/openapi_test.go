@@ -311,13 +311,15 @@ func (e *apiEnv) startEngine(t *testing.T) *spot.Runtime {
 	}
 	log := zerolog.New(e.logs)
 	cat := markets.Defaults()
-	md, err := marketdata.New(e.ctx, marketdata.Options{Store: e.st, Markets: cat, Log: log})
+	// The engine task's calls go through its own store (fntest.EngineStore).
+	st := fntest.EngineStore(e.st)
+	md, err := marketdata.New(e.ctx, marketdata.Options{Store: st, Markets: cat, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	md.Start()
 	t.Cleanup(md.Stop)
-	rt, err := spot.StartRuntime(context.Background(), spot.RuntimeOptions{Dir: t.TempDir(), Store: e.st, Coins: cc, Markets: cat,
+	rt, err := spot.StartRuntime(context.Background(), spot.RuntimeOptions{Dir: t.TempDir(), Store: st, Coins: cc, Markets: cat,
 		Feed: md, Counter: spotfunds.Counter, Log: log, SnapshotEvery: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -327,7 +329,7 @@ func (e *apiEnv) startEngine(t *testing.T) *spot.Runtime {
 		srv.Close()
 		_ = rt.Close()
 	})
-	l := lease.New(e.st, platform.EngineLease, "openapi-test", time.Hour, nil)
+	l := lease.New(st, platform.EngineLease, "openapi-test", time.Hour, nil)
 	l.Advertise(strings.TrimPrefix(srv.URL, "http://"))
 	if ok, err := l.TryAcquire(e.ctx); !ok || err != nil {
 		t.Fatalf("engine lease: %v %v", ok, err)

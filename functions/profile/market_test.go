@@ -68,7 +68,7 @@ func TestMarketDataFollowsTheEngine(t *testing.T) {
 	}
 
 	// The engine task: the fed market data service and its loop.
-	writer, err := marketdata.New(ctx, marketdata.Options{Store: st, Markets: cat, Log: zerolog.New(&logs)})
+	writer, err := marketdata.New(ctx, marketdata.Options{Store: fntest.EngineStore(st), Markets: cat, Log: zerolog.New(&logs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestWalletRatesFollowTheReferencePrice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writer, err := marketdata.New(ctx, marketdata.Options{Store: st, Markets: cat, Log: zerolog.New(&logs)})
+	writer, err := marketdata.New(ctx, marketdata.Options{Store: fntest.EngineStore(st), Markets: cat, Log: zerolog.New(&logs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestWalletRatesFollowTheReferencePrice(t *testing.T) {
 	engineNow := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
 	engine := &platform.Deps{Store: st, Log: zerolog.New(&logs), Now: func() time.Time { return engineNow },
 		Coins: cc, Markets: cat}
-	svc, err := refprice.New(ctx, refprice.Options{Store: st, Symbols: func() []string { return platform.RefIndexes(cc) },
+	svc, err := refprice.New(ctx, refprice.Options{Store: fntest.EngineStore(st), Symbols: func() []string { return platform.RefIndexes(cc) },
 		Book: writer, Anchors: map[string]decimal.Decimal{"btcusdt": decimal.RequireFromString("97250.5")}, // the seeded table's
 		Now: engine.Now, Log: engine.Log})
 	if err != nil {

@@ -17,9 +17,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
+	"tenger/functions/fntest"
 	"tenger/internal/awslambda"
 	"tenger/internal/store"
-	"tenger/internal/store/embedded"
 	"tenger/internal/withdraw"
 	"tenger/internal/workflow"
 )
@@ -149,11 +149,9 @@ func TestExecutionName(t *testing.T) {
 // in the due index any more. The next sweep finds nothing.
 func TestSweepStartsWithdrawalsNeverStarted(t *testing.T) {
 	ctx := context.Background()
-	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	// On DynamoDB Local, so the sweep's calls are checked against the
+	// function's key space (fntest.Table).
+	st := fntest.Table(t, "wfstart-sweep")
 	clock := time.Date(2026, 12, 6, 10, 15, 0, 0, time.UTC)
 	def := workflow.Definition{Kind: withdraw.WorkflowKind, First: "validate", Steps: map[string]workflow.Step{"validate": {}}}
 	submit := func(id string, at time.Time) {

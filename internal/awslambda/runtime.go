@@ -141,13 +141,14 @@ func (r *Runtime) Begin(ctx context.Context, correlationID string) (context.Cont
 
 // invocation is what one call to the function knows about itself.
 type invocation struct {
+	service   string
 	base      zerolog.Logger
 	cold      bool
 	requestID string
 }
 
 func (r *Runtime) start(ctx context.Context) invocation {
-	inv := invocation{base: r.base, cold: !r.warm.Swap(true)}
+	inv := invocation{service: r.service, base: r.base, cold: !r.warm.Swap(true)}
 	if lc, ok := lambdacontext.FromContext(ctx); ok {
 		inv.requestID = lc.AwsRequestID
 	}
@@ -170,5 +171,18 @@ func (inv invocation) scope(ctx context.Context, correlationID string, extra ...
 	}
 	l := lc.Logger()
 	ctx = WithCorrelationID(ctx, correlationID)
+	ctx = context.WithValue(ctx, serviceKey{}, inv.service)
 	return l.WithContext(ctx), l
+}
+
+type serviceKey struct{}
+
+// ServiceOf returns the service name of the function whose invocation ctx
+// belongs to (the Runtime's, set by Begin and the event adapters), or ""
+// outside any invocation. The handler tests attribute the table calls a
+// handler makes to its function by it (functions/fntest), so a test's own
+// setup, which runs outside an invocation, is not taken for the function.
+func ServiceOf(ctx context.Context) string {
+	s, _ := ctx.Value(serviceKey{}).(string)
+	return s
 }

@@ -153,13 +153,14 @@ func Config(endpoint string) aws.Config {
 }
 
 // NewClient returns a DynamoDB client for a local endpoint (see Config),
-// with DynamoDB's own CRC32 response validation disabled. ctx is unused
-// (the configuration is static) but keeps the signature of callers that
-// build clients with config.LoadDefaultConfig.
-func NewClient(ctx context.Context, endpoint string) *dynamodb.Client {
-	return dynamodb.NewFromConfig(Config(endpoint), func(o *dynamodb.Options) {
+// with DynamoDB's own CRC32 response validation disabled, and then opts
+// applied (the handler tests add a middleware that watches the calls). ctx
+// is unused (the configuration is static) but keeps the signature of
+// callers that build clients with config.LoadDefaultConfig.
+func NewClient(ctx context.Context, endpoint string, opts ...func(*dynamodb.Options)) *dynamodb.Client {
+	return dynamodb.NewFromConfig(Config(endpoint), append([]func(*dynamodb.Options){func(o *dynamodb.Options) {
 		o.DisableValidateResponseChecksum = true
-	})
+	}}, opts...)...)
 }
 
 // NewStreamsClient returns a DynamoDB Streams client for a local endpoint;

@@ -12,6 +12,12 @@
 // signature is wrong or the timestamp more than a minute away: the
 // endpoint is inside the VPC, the key keeps anything else there from
 // moving money.
+//
+// In a traced Lambda invocation a request also carries the invocation's
+// X-Ray trace (X-Amzn-Trace-Id, internal/tracing/xray; unsigned, as it
+// changes nothing the engine does), and the engine task continues it
+// (WithReport gives its span what the endpoint did). Elsewhere no trace
+// header is sent.
 package remote
 
 import (
@@ -32,6 +38,7 @@ import (
 
 	"tenger/internal/engine"
 	"tenger/internal/matching"
+	"tenger/internal/tracing/xray"
 )
 
 // Path is the endpoint's path.
@@ -92,6 +99,12 @@ func Handler(s Submitter, key []byte, now func() time.Time) http.Handler {
 		now = time.Now
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A request answered before its commands' results is an error
+		// in its report; finish says otherwise once they are known.
+		rep := reportOf(r.Context())
+		if rep != nil {
+			rep.Outcome = OutcomeError
+		}
 		if r.Method != http.MethodPost || r.URL.Path != Path {
 			http.Error(w, "not found", http.StatusNotFound)
 			return
@@ -102,6 +115,9 @@ func Handler(s Submitter, key []byte, now func() time.Time) http.Handler {
 			return
 		}
 		ts, wait := r.Header.Get(HeaderTime), r.Header.Get(HeaderWait)
+		if rep != nil {
+			rep.Wait = wait
+		}
 		ms, err := strconv.ParseInt(ts, 10, 64)
 		if err != nil || now().Sub(time.UnixMilli(ms)).Abs() > clockSkew ||
 			!hmac.Equal([]byte(r.Header.Get(HeaderSig)), []byte(sign(key, ts, wait, body))) {
@@ -117,6 +133,9 @@ func Handler(s Submitter, key []byte, now func() time.Time) http.Handler {
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
+		}
+		if rep != nil {
+			rep.Commands = len(cmds)
 		}
 		res := make([]answer, len(cmds))
 		done := make(chan struct{}, len(cmds))
@@ -135,9 +154,78 @@ func Handler(s Submitter, key []byte, now func() time.Time) http.Handler {
 		for range cmds {
 			<-done
 		}
+		rep.finish(res)
 		w.Header().Set("Content-Type", "application/octet-stream")
 		_, _ = w.Write(encodeResults(res))
 	})
+}
+
+// The outcomes of a request, as its Report gives them.
+const (
+	// OutcomeAccepted: the engine applied every command (or had, for a
+	// retry), and the answers are durable.
+	OutcomeAccepted = "accepted"
+	// OutcomeRefused: the engine answered every command and refused at
+	// least one (a balance that cannot cover an order, a rejected order,
+	// an unknown pair...).
+	OutcomeRefused = "refused"
+	// OutcomeError: the request was not served (bad signature, malformed,
+	// a wait the endpoint cannot give) or the engine could not make a
+	// command durable (engine.Unavailable).
+	OutcomeError = "error"
+)
+
+// Report is what the endpoint did with one request, for the engine task's
+// trace of it: Handler fills the Report of a request whose context carries
+// one (WithReport), and costs nothing more for any other.
+type Report struct {
+	// Commands is the number of commands in the request (0 when it was
+	// not read); Wait its HeaderWait ("" for the journal).
+	Commands int
+	Wait     string
+	Outcome  string
+	// Refused counts the commands the engine refused, NotProjected those
+	// applied that the store did not show in the wait.
+	Refused, NotProjected int
+	// Seq is the highest sequence number of the request's commands: the
+	// engine batch that made them durable (0 when none was applied).
+	Seq uint64
+}
+
+type reportKey struct{}
+
+// WithReport returns ctx carrying rep, for Handler to fill.
+func WithReport(ctx context.Context, rep *Report) context.Context {
+	return context.WithValue(ctx, reportKey{}, rep)
+}
+
+func reportOf(ctx context.Context) *Report {
+	rep, _ := ctx.Value(reportKey{}).(*Report)
+	return rep
+}
+
+// finish sets the outcome from the commands' answers; nil-safe.
+func (rep *Report) finish(res []answer) {
+	if rep == nil {
+		return
+	}
+	rep.Outcome = OutcomeAccepted
+	for _, a := range res {
+		rep.Seq = max(rep.Seq, a.Seq)
+		if a.notProjected {
+			rep.NotProjected++
+		}
+		switch a.Code {
+		case engine.OK, engine.Exists:
+		case engine.Unavailable:
+			rep.Outcome = OutcomeError
+		default:
+			rep.Refused++
+			if rep.Outcome == OutcomeAccepted {
+				rep.Outcome = OutcomeRefused
+			}
+		}
+	}
 }
 
 func encodeCommands(cmds []engine.Command) []byte {
@@ -322,7 +410,10 @@ func (c *Client) base(ctx context.Context, fresh bool) (string, error) {
 	return u, nil
 }
 
-func (c *Client) send(ctx context.Context, base string, body []byte, wait string, n int) ([]answer, error) {
+// engineSegment names the engine's calls in a function's X-Ray trace.
+const engineSegment = "engine"
+
+func (c *Client) send(ctx context.Context, base string, body []byte, wait string, n int) (res []answer, err error) {
 	now := time.Now
 	if c.Now != nil {
 		now = c.Now
@@ -331,6 +422,16 @@ func (c *Client) send(ctx context.Context, base string, body []byte, wait string
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+Path, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
+	}
+	// In a traced Lambda invocation the call is a subsegment of the
+	// function's trace and the engine continues it (X-Amzn-Trace-Id,
+	// outside the signature: it changes no command); elsewhere call is
+	// nil and nothing is sent.
+	call := xray.StartCall(ctx, engineSegment, http.MethodPost, req.URL.String())
+	status := 0
+	defer func() { call.End(status, err) }()
+	if h := call.Header(); h != "" {
+		req.Header.Set(xray.HeaderName, h)
 	}
 	req.Header.Set(HeaderTime, ts)
 	if wait != "" {
@@ -350,6 +451,7 @@ func (c *Client) send(ctx context.Context, base string, body []byte, wait string
 		return nil, err
 	}
 	defer resp.Body.Close()
+	status = resp.StatusCode
 	out, err := io.ReadAll(io.LimitReader(resp.Body, 4+resultSize*MaxCommands+1))
 	if err != nil {
 		return nil, err

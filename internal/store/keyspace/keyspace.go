@@ -1,0 +1,236 @@
+// Package keyspace declares which part of the single table each process of
+// the AWS runtime may touch: the partition-key prefixes of the items it
+// reads, those of the items it also writes, and the global secondary
+// indexes it queries. The CDK stacks turn a declaration into the IAM
+// statements of the process's role (dynamodb:LeadingKeys conditions,
+// stacks.DataStack.GrantItems), and the handler tests fail when a function
+// or the engine touches a key its declaration lacks (functions/fntest), so
+// the grants and the code cannot drift apart.
+//
+// A prefix is a partition key up to and including its first "#" ("USER#"
+// for "USER#42"), or the whole key when it has none ("ENGLEASE"): every
+// partition of the table is named so, the kind of item before the "#" and
+// its id after it.
+package keyspace
+
+import (
+	"slices"
+	"strings"
+
+	"tenger/internal/store"
+)
+
+// Grant is the key space of one grantee.
+type Grant struct {
+	// Name is the grantee: a Lambda function's name (functions/<name>) or
+	// EngineTask.
+	Name string
+	// Reads are the prefixes of the partitions it only reads (GetItem,
+	// Query, ConditionCheckItem).
+	Reads []string
+	// Writes are the prefixes of the partitions it reads and writes
+	// (PutItem, UpdateItem, DeleteItem too).
+	Writes []string
+	// Indexes are the global secondary indexes it queries
+	// (store.IndexGSI1, store.IndexGSI2).
+	Indexes []string
+	// Feed says it reads the table's change feed through the store, whose
+	// DynamoDB adapter looks the stream's ARN up with DescribeTable. No
+	// process of the AWS runtime does: the stream and wfstart functions
+	// are handed their records by Lambda's event source mappings.
+	Feed bool
+}
+
+// EngineTask names the engine's Fargate task (engine-fargate).
+const EngineTask = "engine-fargate"
+
+// Prefix is the prefix of a partition key: up to and including its first
+// "#", or the whole key when it has none.
+func Prefix(pk string) string {
+	if i := strings.IndexByte(pk, '#'); i >= 0 {
+		return pk[:i+1]
+	}
+	return pk
+}
+
+// Prefixes are every prefix the grantee touches: Reads, then Writes.
+func (g Grant) Prefixes() []string { return append(slices.Clone(g.Reads), g.Writes...) }
+
+// Reading reports whether the grantee may read the partition pk of the
+// table.
+func (g Grant) Reading(pk string) bool {
+	p := Prefix(pk)
+	return slices.Contains(g.Reads, p) || slices.Contains(g.Writes, p)
+}
+
+// Writing reports whether the grantee may write the partition pk.
+func (g Grant) Writing(pk string) bool { return slices.Contains(g.Writes, Prefix(pk)) }
+
+// Queries reports whether the grantee may query the index.
+func (g Grant) Queries(index string) bool { return slices.Contains(g.Indexes, index) }
+
+// LeadingKeys are the dynamodb:LeadingKeys patterns (StringLike) of
+// prefixes: "USER#*" for a prefix, the key itself for a whole key (it has
+// no "#").
+func LeadingKeys(prefixes []string) []string {
+	out := make([]string, 0, len(prefixes))
+	for _, p := range prefixes {
+		if strings.HasSuffix(p, "#") {
+			p += "*"
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Of returns the declaration of a grantee.
+func Of(name string) (Grant, bool) {
+	for _, g := range grants {
+		if g.Name == name {
+			return g, true
+		}
+	}
+	return Grant{}, false
+}
+
+// MustOf is Of for a grantee that must be declared (the stacks' callers):
+// an undeclared name is a programming error, so it panics.
+func MustOf(name string) Grant {
+	g, ok := Of(name)
+	if !ok {
+		panic("keyspace: no declaration for " + name)
+	}
+	return g
+}
+
+// All returns every declaration, in the order they are declared.
+func All() []Grant { return slices.Clone(grants) }
+
+// Prefixes every process reads or writes where they are kept (their
+// packages' layout comments say more).
+const (
+	// markets' pair catalogue (CONFIG#markets, read by the catalogue
+	// watcher platform.NewAWS starts in every process) and refprice's
+	// pins (CONFIG#prices).
+	config = "CONFIG#"
+	// The engine lease (internal/engine/lease): its item names the active
+	// engine's address, which platform.RemoteEngine looks up.
+	engineLease = "ENGLEASE"
+	// refprice's reference prices, one partition.
+	refPrices = "refprice"
+	// marketdata's trades, depth and candles (md#recent, md#depth,
+	// md#k#<symbol>#<period>).
+	marketData = "md#"
+	// Connections of the web app's WebSocket API (push/apigw), and of the
+	// Binance-compatible one (binance/wsapiaws' namespace "B").
+	wsConn     = "WSCONN#"
+	binanceWS  = "BWSCONN#"
+	wsStreamCh = "BSTREAMCH"
+)
+
+// grants are the declarations. Every process that builds its ports with
+// platform.NewAWS reads the pair catalogue (config); every function that
+// submits engine commands reads the lease (engineLease); every one that
+// pushes to users (apigw's PublishUser, DisconnectUser) queries gsi2 for
+// the user's connections and forgets those that are gone (wsConn).
+var grants = []Grant{
+	{
+		// GraphQL page texts: content.Load refreshes them at a cold start.
+		Name:   "content",
+		Reads:  []string{config},
+		Writes: []string{"CONTENT", "CONTENT#"},
+	},
+	{
+		// Accounts, sign-up and sign-in (internal/auth, its rate limits),
+		// favourites, page views, API keys; market data and reference
+		// prices read; a revoked session's connections closed.
+		Name:  "profile",
+		Reads: []string{config, marketData, refPrices},
+		Writes: []string{"APIKEY#", "CHALLENGE#", "CODE#", "DEVICE#", "EMAIL#", "FAV#", "PAGEVIEW#", "PHONE#",
+			"RESET#", "RL#", "RLF#", "SESSION#", "USER#", wsConn},
+		Indexes: []string{store.IndexGSI2},
+	},
+	{
+		// Wallet settings, address book and bank accounts, transfers (a
+		// transfer into spot posts the other account's side in the ledger:
+		// BAL#, POST#), deposit addresses, withdrawal submits (record,
+		// workflow item, daily guard), verification codes; the history
+		// lists on gsi1.
+		Name:  "wallet",
+		Reads: []string{config, "EMAIL#", engineLease, "FAV#", "PHONE#", "SESSION#", refPrices},
+		Writes: []string{"BAL#", "BANKIBAN#", "CODE#", "DEPADDR#", "DEPIDX", "DEPIDX#", "DEPOWNER#", "POST#",
+			"RL#", "RLF#", "USER#", "WALLET#", "WD#", "WDGUARD#", "WF#", wsConn},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+	{
+		// Orders go to the engine, which writes them: the trade function
+		// only reads (orders, client ids, fills, volumes, the last trade
+		// price, the fee coin setting).
+		Name: "trade",
+		Reads: []string{config, engineLease, "SBOOKM#", "SCID#", "SESSION#", "SORD#", "STRD#", "SVOL#",
+			"USER#", "WALLET#", refPrices},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+	{
+		// The Binance-compatible REST API: API keys (last use, listen keys),
+		// orders and balances read, deposit addresses, withdrawals by key.
+		Name: "openapi",
+		Reads: []string{"BAL#", config, engineLease, "SBOOKM#", "SCID#", "SORD#", "STRD#", "SVOL#", "WALLET#",
+			marketData, refPrices},
+		Writes: []string{"APIKEY#", "DEPADDR#", "DEPIDX", "DEPIDX#", "DEPOWNER#", "LISTENKEY#", "USER#",
+			"WD#", "WDGUARD#", "WF#", wsConn},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+	{
+		// Connections and their subscriptions (the Binance stream channels'
+		// registry among them), order entry as the trade function's.
+		Name: "ws",
+		Reads: []string{"APIKEY#", config, engineLease, "LISTENKEY#", "SBOOKM#", "SCID#", "SESSION#", "SORD#",
+			"SVOL#", "USER#", "WALLET#", refPrices},
+		Writes:  []string{wsStreamCh, wsConn},
+		Indexes: []string{store.IndexGSI2},
+	},
+	{
+		// The Binance-compatible WebSocket API: its connections, API keys'
+		// last use, and the REST endpoints it mirrors (no withdrawals).
+		Name: "wsapi",
+		Reads: []string{"APIKEY#", "BAL#", config, engineLease, "SBOOKM#", "SCID#", "SORD#", "STRD#", "SVOL#",
+			"WALLET#", marketData, refPrices},
+		Writes:  []string{binanceWS, "USER#"},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+	{
+		// The change feed fan-out: users' connections on both APIs (gone
+		// ones forgotten), listen keys and API keys checked, an order's
+		// fills read for Binance's execution reports.
+		Name:    "stream",
+		Reads:   []string{"APIKEY#", config, "LISTENKEY#", "SORD#", "STRD#"},
+		Writes:  []string{binanceWS, wsConn},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+	{
+		// Withdrawal steps: the record, and the simulated rails' items.
+		Name:    "workflow",
+		Reads:   []string{config, engineLease},
+		Writes:  []string{"BANKSIM#", "CHAINSIM#", "CHAINSIM_SEND#", "WD#", wsConn},
+		Indexes: []string{store.IndexGSI2},
+	},
+	{
+		// Marks workflow instances handed over; the sweep reads the due
+		// index. It builds its store itself, without platform.NewAWS.
+		Name:    "wfstart",
+		Writes:  []string{"WF#"},
+		Indexes: []string{store.IndexGSI1},
+	},
+	{
+		// The engine task: the projection of balances, postings and orders
+		// (projector, spot), its lease, market data and reference prices,
+		// resumed transfers (the wallet's records), the market channels'
+		// subscribers and the Binance stream registry.
+		Name:  EngineTask,
+		Reads: []string{wsStreamCh, config},
+		Writes: []string{"BAL#", engineLease, "ENGPROJ", "POST#", "SBOOKM#", "SCID#", "SORD#", "STRD#", "SVOL#",
+			"WALLET#", wsConn, marketData, refPrices},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+}
