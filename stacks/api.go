@@ -42,6 +42,13 @@ type access struct {
 	// engine client security group and reads the engine key (its ARN in
 	// ENGINE_KEY_SECRET_ARN).
 	Engine bool
+	// KYC: reads the identity verification provider's secret (Sumsub's
+	// keys, its ARN in SUMSUB_SECRET_ARN) when verification first needs it.
+	KYC bool
+	// Uploads: keeps the users' uploads in the uploads bucket (objects
+	// under uploads/ only, with its key; UPLOADS_BUCKET and
+	// UPLOADS_KMS_KEY_ID).
+	Uploads bool
 }
 
 // apiFunction is one Lambda behind the HTTP API and the routes it serves.
@@ -51,6 +58,9 @@ type apiFunction struct {
 	Routes      []string // "{proxy+}" paths or exact paths
 	Methods     []awsapigatewayv2.HttpMethod
 	Access      access
+	// MemoryMiB and TimeoutSec override newGoFunction's defaults (256 MiB,
+	// 10 s); the timeout stays under the HTTP API's 30 s integration limit.
+	MemoryMiB, TimeoutSec float64
 }
 
 // APIFunctions lists the areas served by the HTTP API, one function each.
@@ -58,10 +68,14 @@ type apiFunction struct {
 // main); the stack, the IAM grants, the alarms and the tests follow from it.
 var apiFunctions = []apiFunction{
 	{
-		Name:        "profile",
-		Description: "accounts, sign-up and sign-in, security settings, market lists and favourites (/fe-ex-api user, common, security, optional)",
+		Name: "profile",
+		Description: "accounts, sign-up and sign-in, security settings, market lists and favourites, uploads, identity and " +
+			"corporate verification, support tickets, account cancellation (/fe-ex-api user, common, security, optional, " +
+			"sumsub, company, question)",
 		Routes: []string{
 			"/fe-ex-api/user/{proxy+}",
+			// The uploads (common/upload_img, upload_img_auth, upload_file)
+			// are under common too.
 			"/fe-ex-api/common/{proxy+}",
 			"/fe-ex-api/v4/common/{proxy+}",
 			"/fe-ex-api/security/{proxy+}",
@@ -73,13 +87,29 @@ var apiFunctions = []apiFunction{
 			// (/fe-ex-api/sub_user/openapi/sub_user_api_list).
 			"/fe-ex-api/openapi/{proxy+}",
 			"/fe-ex-api/sub_user/{proxy+}",
+			// Identity verification, and the provider's webhook
+			// (POST /fe-ex-api/sumsub/webhook: no session, its digest is
+			// checked over the raw body; Sumsub calls it through the edge).
+			"/fe-ex-api/sumsub/{proxy+}",
+			// Corporate verification.
+			"/fe-ex-api/company/{proxy+}",
+			// Support tickets.
+			"/fe-ex-api/question/{proxy+}",
 		},
 		// Sign-out, password change and reset close the user's WebSocket
 		// connections (platform.Deps.Auth's OnRevoke), and nothing more.
 		// Binding an authenticator and signing in with it use the auth key,
 		// which also seals the secrets of the API keys made here (the
-		// openapi function opens them).
-		Access: access{Notify: true, CloseConnections: true, AuthKey: true},
+		// openapi function opens them). Verification reads Sumsub's keys;
+		// uploads go to the uploads bucket.
+		Access: access{Notify: true, CloseConnections: true, AuthKey: true, KYC: true, Uploads: true},
+		// An upload decodes images of up to 25 megapixels (about 100 MB of
+		// pixels at 4 bytes each, plus the re-encoded copy) and a PDF's
+		// checks read it whole: 1536 MiB leaves room for both, and Lambda
+		// gives CPU in proportion to memory, which the decode and the
+		// re-encoding spend. The 29 s timeout covers a slow S3 put behind
+		// them and stays under the HTTP API's 30 s.
+		MemoryMiB: 1536, TimeoutSec: 29,
 	},
 	{
 		Name:        "content",
@@ -235,7 +265,8 @@ func NewApiStack(scope constructs.Construct, id string, props *awscdk.StackProps
 
 	s := &ApiStack{Stack: st, Api: api, Functions: map[string]awslambda.Function{}}
 	for _, spec := range apiFunctions {
-		p := goFunctionProps{Name: spec.Name, Description: spec.Description, Env: deps.Env}
+		p := goFunctionProps{Name: spec.Name, Description: spec.Description, Env: deps.Env, MemoryMiB: spec.MemoryMiB,
+			TimeoutSec: spec.TimeoutSec}
 		if spec.Access.Engine {
 			p.Engine = deps.Engine
 		}
@@ -332,6 +363,13 @@ func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 	if a.AuthKey {
 		grantSecretRead(deps.Data.AuthKey, fn)
 		fn.AddEnvironment(jsii.String(envAuthKeySecret), deps.Data.AuthKey.SecretArn(), nil)
+	}
+	if a.KYC {
+		grantSecretRead(deps.Data.SumsubSecret, fn)
+		fn.AddEnvironment(jsii.String(envSumsubSecret), deps.Data.SumsubSecret.SecretArn(), nil)
+	}
+	if a.Uploads {
+		deps.Data.GrantUploads(fn)
 	}
 }
 

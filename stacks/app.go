@@ -21,12 +21,14 @@ type Tenger struct {
 	// Edge is nil when the stacks are not placed (Config.Account, Region).
 	Edge     *EdgeStack
 	Recovery *RecoveryStack
+	// Admin is the operators' function.
+	Admin *AdminStack
 }
 
 // FunctionNames lists every Lambda function the stacks deploy; each needs
 // build/lambda/<name>/bootstrap.
 func FunctionNames() []string {
-	return append(APIFunctionNames(), "ws", "wsapi", "stream", "workflow", "wfstart")
+	return append(APIFunctionNames(), "ws", "wsapi", "stream", "workflow", "wfstart", adminFunction)
 }
 
 // Build adds the stacks of cfg.Stage to app. It checks the config first and
@@ -83,6 +85,9 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	t.Api = NewApiStack(app, id("Api"), props("Api", "HTTP API and service functions"), cfg,
 		apiDeps{Data: t.Data, Engine: engine, Workflows: t.Workflows, Realtime: t.Realtime, Env: apiEnv, EmailFrom: env["EMAIL_FROM"],
 			SMSCallingCodes: cfg.SMSCallingCodes})
+	// Operators' actions in AWS: the admin function, invoked with IAM.
+	t.Admin = NewAdminStack(app, id("Admin"), props("Admin", "operators' admin function (invoked with IAM, no route)"), cfg,
+		adminDeps{Data: t.Data, Env: env, EmailFrom: env["EMAIL_FROM"], SMSCallingCodes: cfg.SMSCallingCodes})
 	// The engine publishes the market channels to WebSocket clients itself.
 	t.Engine = NewEngineStack(app, id("Engine"), props("Engine", "matching engine on Fargate"), cfg, t.Data, t.Network, apiEnv)
 	t.Realtime.GrantPost(t.Engine.Task.TaskRole())
@@ -90,7 +95,7 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	// The edge lives in us-east-1 (CloudFront's web ACLs and certificates);
 	// the site's stack refers to it across regions, which needs both
 	// placed in an account.
-	wd := webDeps{Api: t.Api, Realtime: t.Realtime, OriginKey: t.Data.OriginKey}
+	wd := webDeps{Api: t.Api, Realtime: t.Realtime, OriginKey: t.Data.OriginKey, Uploads: t.Data.Uploads}
 	webProps := props("Web", "site bucket, CloudFront and config.json")
 	if cfg.placed() {
 		// Only what comes through the edge is served: the functions behind
@@ -110,8 +115,8 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	email, _ := app.Node().TryGetContext(jsii.String(ContextAlarmEmail)).(string)
 	spend, limit := contextNumber(app, ContextSMSSpendAlarm), contextNumber(app, ContextSMSSpendLimit)
 	t.Observability = NewObservabilityStack(app, id("Observability"), props("Observability", "alarms and dashboard"), cfg,
-		observed{Data: t.Data, Api: t.Api, Realtime: t.Realtime, Workflows: t.Workflows, Engine: t.Engine, Email: email, SMSSpendUSD: spend,
-			SMSSpendLimitUSD: limit})
+		observed{Data: t.Data, Api: t.Api, Realtime: t.Realtime, Workflows: t.Workflows, Engine: t.Engine, Admin: t.Admin, Email: email,
+			SMSSpendUSD: spend, SMSSpendLimitUSD: limit})
 	return t, nil
 }
 

@@ -2,6 +2,7 @@ package stacks
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscertificatemanager"
@@ -36,6 +37,34 @@ var authPaths = []string{
 	"/fe-ex-api/wallet/smsValid", "/fe-ex-api/wallet/emailValid",
 }
 
+// uploadPaths are the calls whose bodies are files (multipart, up to
+// upload.LambdaMaxBytes): httpapi.PathUploadImg and PathUploadImgAuth
+// (identity_test.go checks they agree). The core rule set's body rules do
+// not apply to them (coreBodyRules).
+var uploadPaths = []string{"/fe-ex-api/common/upload_img", "/fe-ex-api/common/upload_img_auth"}
+
+// coreBodyRules are the rules of AWS's core rule set that inspect the
+// request body, with the labels they add. Each is set to count in the
+// group, and the rule after the group (CoreBodyRulesOutsideUploads)
+// blocks on their labels everywhere but a POST to uploadPaths, so they
+// still block every other body. An upload's body is binary: it is
+// always over SizeRestrictions_BODY's 8 KB, and the other rules' text
+// patterns (cross-site scripting, file inclusion, the metadata
+// address), matched after URL and HTML decoding, are tripped by random
+// compressed bytes, which would refuse a share of documents at random.
+// The upload handler reads the file's type from its bytes, re-encodes
+// images and refuses active PDFs (internal/upload), and serves files
+// sandboxed, so nothing in an upload's body reaches a page or a path. The
+// known-bad-inputs group's body rules match long, specific sequences that
+// random bytes practically never hold, so they stay as they are.
+var coreBodyRules = map[string]string{
+	"SizeRestrictions_BODY":   "awswaf:managed:aws:core-rule-set:SizeRestrictions_Body",
+	"CrossSiteScripting_BODY": "awswaf:managed:aws:core-rule-set:CrossSiteScripting_Body",
+	"GenericLFI_BODY":         "awswaf:managed:aws:core-rule-set:GenericLFI_Body",
+	"GenericRFI_BODY":         "awswaf:managed:aws:core-rule-set:GenericRFI_Body",
+	"EC2MetaDataSSRF_BODY":    "awswaf:managed:aws:core-rule-set:EC2MetaDataSSRF_Body",
+}
+
 // signInPath and the JSON fields of its body, for account takeover
 // prevention.
 const (
@@ -47,7 +76,9 @@ const (
 // NewEdgeStack creates the web ACL (scope CLOUDFRONT) with, in order: the
 // operator's blocked countries; a per-address rate limit on every request;
 // a lower one on sign-in, registration and code sending; AWS's IP
-// reputation, core and known-bad-inputs rule groups; and, when turned on,
+// reputation and core rule groups (the core group's body rules blocking
+// everywhere but the uploads, coreBodyRules), the known-bad-inputs group;
+// and, when turned on,
 // Bot Control and account takeover prevention on sign-in (paid groups).
 // Requests over a limit get 429 and the per-user limits of the application
 // still apply behind it. Its log goes to CloudWatch Logs (aws-waf-logs-…,
@@ -117,7 +148,39 @@ func NewEdgeStack(scope constructs.Construct, id string, props *awscdk.StackProp
 		},
 	}, tooMany)
 	rule("IpReputation", managed("AWSManagedRulesAmazonIpReputationList"), nil)
-	rule("Core", managed("AWSManagedRulesCommonRuleSet"), nil)
+	core := managed("AWSManagedRulesCommonRuleSet")
+	var overrides, labels []interface{}
+	for _, name := range sortedKeys(coreBodyRules) {
+		overrides = append(overrides, &awswafv2.CfnWebACL_RuleActionOverrideProperty{Name: jsii.String(name),
+			ActionToUse: &awswafv2.CfnWebACL_RuleActionProperty{Count: &awswafv2.CfnWebACL_CountActionProperty{}}})
+		labels = append(labels, &awswafv2.CfnWebACL_StatementProperty{LabelMatchStatement: &awswafv2.CfnWebACL_LabelMatchStatementProperty{
+			Scope: jsii.String("LABEL"), Key: jsii.String(coreBodyRules[name])}})
+	}
+	core.ManagedRuleGroupStatement.(*awswafv2.CfnWebACL_ManagedRuleGroupStatementProperty).RuleActionOverrides = &overrides
+	rule("Core", core, nil)
+	var uploads []interface{}
+	for _, p := range uploadPaths {
+		uploads = append(uploads, &awswafv2.CfnWebACL_StatementProperty{ByteMatchStatement: &awswafv2.CfnWebACL_ByteMatchStatementProperty{
+			FieldToMatch:         &awswafv2.CfnWebACL_FieldToMatchProperty{UriPath: map[string]interface{}{}},
+			PositionalConstraint: jsii.String("EXACTLY"),
+			SearchString:         jsii.String(p),
+			TextTransformations:  &[]interface{}{&awswafv2.CfnWebACL_TextTransformationProperty{Priority: jsii.Number(0), Type: jsii.String("NONE")}},
+		}})
+	}
+	anUpload := &awswafv2.CfnWebACL_StatementProperty{AndStatement: &awswafv2.CfnWebACL_AndStatementProperty{Statements: &[]interface{}{
+		&awswafv2.CfnWebACL_StatementProperty{ByteMatchStatement: &awswafv2.CfnWebACL_ByteMatchStatementProperty{
+			FieldToMatch:         &awswafv2.CfnWebACL_FieldToMatchProperty{Method: map[string]interface{}{}},
+			PositionalConstraint: jsii.String("EXACTLY"),
+			SearchString:         jsii.String("POST"),
+			TextTransformations:  &[]interface{}{&awswafv2.CfnWebACL_TextTransformationProperty{Priority: jsii.Number(0), Type: jsii.String("NONE")}},
+		}},
+		&awswafv2.CfnWebACL_StatementProperty{OrStatement: &awswafv2.CfnWebACL_OrStatementProperty{Statements: &uploads}},
+	}}}
+	rule("CoreBodyRulesOutsideUploads", &awswafv2.CfnWebACL_StatementProperty{AndStatement: &awswafv2.CfnWebACL_AndStatementProperty{
+		Statements: &[]interface{}{
+			&awswafv2.CfnWebACL_StatementProperty{OrStatement: &awswafv2.CfnWebACL_OrStatementProperty{Statements: &labels}},
+			&awswafv2.CfnWebACL_StatementProperty{NotStatement: &awswafv2.CfnWebACL_NotStatementProperty{Statement: anUpload}},
+		}}}, &awswafv2.CfnWebACL_RuleActionProperty{Block: &awswafv2.CfnWebACL_BlockActionProperty{}})
 	rule("KnownBadInputs", managed("AWSManagedRulesKnownBadInputsRuleSet"), nil)
 	if e.BotControl {
 		rule("BotControl", managed("AWSManagedRulesBotControlRuleSet", &awswafv2.CfnWebACL_ManagedRuleGroupConfigProperty{
@@ -170,6 +233,17 @@ func NewEdgeStack(scope constructs.Construct, id string, props *awscdk.StackProp
 		})
 	}
 	return s
+}
+
+// sortedKeys are m's keys in order, so the template is the same on every
+// synthesis.
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // edgeZone is the custom domain's Route 53 zone, named by the operator.

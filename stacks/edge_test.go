@@ -15,7 +15,9 @@ import (
 // TestEdgeWebACL: the edge's web ACL (scope CLOUDFRONT, in us-east-1)
 // blocks the operator's countries first, then limits every address and,
 // lower, sign-in, registration and code sending (429), then AWS's IP
-// reputation, core and known-bad-inputs groups; the paid groups stay off
+// reputation and core groups (the core group's body rules scoped down by
+// the rule after it: identity_test.go), the known-bad-inputs group; the
+// paid groups stay off
 // unless turned on; its log redacts the session and API key headers.
 func TestEdgeWebACL(t *testing.T) {
 	if built.Edge == nil {
@@ -41,7 +43,8 @@ func TestEdgeWebACL(t *testing.T) {
 		names = append(names, r.(obj)["Name"].(string))
 		byName[r.(obj)["Name"].(string)] = r.(obj)
 	}
-	want := []string{"BlockedCountries", "RequestsPerAddress", "SignInAndCodesPerAddress", "IpReputation", "Core", "KnownBadInputs"}
+	want := []string{"BlockedCountries", "RequestsPerAddress", "SignInAndCodesPerAddress", "IpReputation", "Core",
+		"CoreBodyRulesOutsideUploads", "KnownBadInputs"}
 	if !slices.Equal(names, want) {
 		t.Errorf("rules %v, want %v", names, want)
 	}

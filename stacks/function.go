@@ -27,6 +27,9 @@ type goFunctionProps struct {
 	// Engine, when set, makes the function a caller of the engine's
 	// private endpoint (see engineClient).
 	Engine *engineClient
+	// FunctionName, when set, is the Lambda function's name (else
+	// CloudFormation makes one up): for a function people invoke by name.
+	FunctionName string
 }
 
 // envEngineKeySecret names the engine key secret's ARN for a function that
@@ -123,6 +126,9 @@ func newGoFunction(scope constructs.Construct, cfg Config, p goFunctionProps) aw
 		fp.VpcSubnets = &awsec2.SubnetSelection{SubnetType: awsec2.SubnetType_PRIVATE_WITH_EGRESS}
 		fp.SecurityGroups = &[]awsec2.ISecurityGroup{e.Network.EngineClientSecurityGroup}
 		env[envEngineKeySecret] = e.Key.SecretArn()
+	}
+	if p.FunctionName != "" {
+		fp.FunctionName = jsii.String(p.FunctionName)
 	}
 	fn := awslambda.NewFunction(scope, jsii.String(p.Name+"Function"), fp)
 	if p.Engine != nil {

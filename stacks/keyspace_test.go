@@ -45,6 +45,7 @@ func grantees() map[string]grantee {
 	for _, name := range []string{"workflow", "wfstart"} {
 		out[name] = grantee{"workflows", name + "Role"}
 	}
+	out[adminFunction] = grantee{"admin", adminFunction + "Role"}
 	return out
 }
 

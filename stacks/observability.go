@@ -37,6 +37,7 @@ type observed struct {
 	Realtime  *RealtimeStack
 	Workflows *WorkflowsStack
 	Engine    *EngineStack
+	Admin     *AdminStack
 	Email     string
 	// SMSSpendUSD is the month-to-date SMS spend that raises an alarm
 	// (context smsSpendAlarmUsd).
@@ -143,7 +144,10 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 	functions = append(functions, []struct {
 		name string
 		fn   awslambda.Function
-	}{{"ws", o.Realtime.WS}, {"wsapi", o.Realtime.WSAPI}, {"stream", o.Realtime.Stream}, {"workflow", o.Workflows.Function}, {"wfstart", o.Workflows.Starter}}...)
+	}{{"ws", o.Realtime.WS}, {"wsapi", o.Realtime.WSAPI}, {"stream", o.Realtime.Stream}, {"workflow", o.Workflows.Function}, {"wfstart", o.Workflows.Starter},
+		// An operator's action that fails inside (not a refusal, which
+		// the function answers) raises the same alarm as any function's.
+		{adminFunction, o.Admin.Function}}...)
 	for _, f := range functions {
 		add(f.name+"Errors", "function "+f.name+" is failing",
 			f.fn.MetricErrors(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 5, 1)

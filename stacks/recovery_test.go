@@ -35,7 +35,7 @@ func TestRecovery(t *testing.T) {
 		t.Errorf("selection %s", sel)
 	}
 	secrets := resources("data", "AWS::SecretsManager::Secret")
-	if len(secrets) != 3 {
+	if len(secrets) != 4 { // the auth, engine and origin keys, and Sumsub's
 		t.Fatalf("%d secrets", len(secrets))
 	}
 	for id, s := range secrets {

@@ -10,6 +10,7 @@ import (
 	"tenger/internal/markets"
 	"tenger/internal/platform"
 	"tenger/internal/store/embedded"
+	"tenger/internal/upload/diskstore"
 )
 
 // routeMatches reports whether an API Gateway route path serves path:
@@ -83,8 +84,33 @@ func checkArea(t *testing.T, name string, routers []*httpapi.Router, atLeast int
 	}
 }
 
+// TestProfileAreaRoutedToProfileFunction: every path of the profile area
+// reaches the profile function, the uploads' among them (served where the
+// deployment stores uploads, as the function does with its bucket), and
+// identity and corporate verification, the provider's webhook and the
+// support tickets.
 func TestProfileAreaRoutedToProfileFunction(t *testing.T) {
-	checkArea(t, "profile", areaDeps(t, false).ProfileArea(), 20)
+	d := areaDeps(t, false)
+	files, err := diskstore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.UploadFiles = files
+	routers := d.ProfileArea()
+	checkArea(t, "profile", routers, 40)
+	served := map[string]bool{}
+	for _, r := range routers {
+		for _, rt := range r.Routes() {
+			served[rt.Path] = true
+		}
+	}
+	for _, p := range []string{httpapi.PathUploadImg, httpapi.PathUploadImgAuth, httpapi.PathUploadFile, httpapi.KYCWebhookPath,
+		"/fe-ex-api/sumsub/v2/get_level_list", httpapi.PathCorpConfirm, "/fe-ex-api/question/create_problem",
+		"/fe-ex-api/user/check_user_cancellation_info"} {
+		if !served[p] {
+			t.Errorf("the profile area does not serve %s", p)
+		}
+	}
 }
 
 func TestWalletAreaRoutedToWalletFunction(t *testing.T) {

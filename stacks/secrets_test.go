@@ -6,15 +6,21 @@ import (
 )
 
 // TestSecretsUnderCustomerKey: the three keys the stack keeps in Secrets
-// Manager are encrypted with one customer-managed KMS key that rotates
+// Manager, and Sumsub's, are encrypted with one customer-managed KMS key that rotates
 // every year; its policy trusts the account's IAM policies and names no
 // role of a later stack (that would make the data stack depend on them);
 // every role that may read one of those secrets may decrypt with the key,
 // and only through Secrets Manager.
 func TestSecretsUnderCustomerKey(t *testing.T) {
-	keys := resources("data", "AWS::KMS::Key")
+	// The data stack's other key is the uploads' (identity_test.go).
+	keys := map[string]obj{}
+	for id, k := range resources("data", "AWS::KMS::Key") {
+		if strings.HasPrefix(id, "SecretsKey") {
+			keys[id] = k
+		}
+	}
 	if len(keys) != 1 {
-		t.Fatalf("%d KMS keys in the data stack", len(keys))
+		t.Fatalf("%d secrets keys in the data stack", len(keys))
 	}
 	var keyID string
 	for id, k := range keys {
@@ -29,7 +35,7 @@ func TestSecretsUnderCustomerKey(t *testing.T) {
 		}
 	}
 	secrets := resources("data", "AWS::SecretsManager::Secret")
-	if len(secrets) != 3 {
+	if len(secrets) != 4 {
 		t.Fatalf("%d secrets", len(secrets))
 	}
 	for id, s := range secrets {
@@ -52,7 +58,8 @@ func TestSecretsUnderCustomerKey(t *testing.T) {
 				actions := mustJSON(st["Action"])
 				res := mustJSON(st["Resource"])
 				if strings.Contains(actions, "secretsmanager:GetSecretValue") &&
-					(strings.Contains(res, "AuthKey") || strings.Contains(res, "EngineKey") || strings.Contains(res, "OriginKey")) {
+					(strings.Contains(res, "AuthKey") || strings.Contains(res, "EngineKey") || strings.Contains(res, "OriginKey") ||
+						strings.Contains(res, "SumsubSecret")) {
 					reads = true
 				}
 				if strings.Contains(actions, "kms:Decrypt") && strings.Contains(res, keyID) {

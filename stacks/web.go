@@ -24,11 +24,17 @@ const ConfigObjectKey = "config.json"
 
 // siteCSP is the site's Content-Security-Policy (webapp's, the one
 // `tenger serve` also answers) with connect-src naming the stage region's
-// API endpoints and, with a custom domain, its WebSocket origin.
-func siteCSP(st awscdk.Stack, cfg Config) string {
+// API endpoints, with a custom domain its WebSocket origin, and the
+// uploads bucket's host: the web app's fetch of an upload follows the
+// profile function's redirect to a presigned URL there, and a redirect
+// is checked against connect-src too.
+func siteCSP(st awscdk.Stack, cfg Config, uploads awss3.IBucket) string {
 	var extra []string
 	if cfg.Edge.Domain != "" {
 		extra = append(extra, "wss://"+cfg.Edge.Domain)
+	}
+	if uploads != nil {
+		extra = append(extra, "https://"+*uploads.BucketRegionalDomainName())
 	}
 	return webapp.CloudContentSecurityPolicy(*st.Region(), extra...)
 }
@@ -50,6 +56,9 @@ type webDeps struct {
 	Edge     *EdgeStack
 	// OriginKey is the value the edge sends to the APIs (Data stack).
 	OriginKey awssecretsmanager.ISecret
+	// Uploads is the uploads bucket (Data stack), whose presigned URLs the
+	// site fetches.
+	Uploads awss3.IBucket
 }
 
 // NewWebStack creates a private, encrypted bucket that only CloudFront can
@@ -106,7 +115,7 @@ func NewWebStack(scope constructs.Construct, id string, props *awscdk.StackProps
 				Protection: jsii.Bool(true), ModeBlock: jsii.Bool(true), Override: jsii.Bool(true),
 			},
 			ContentSecurityPolicy: &awscloudfront.ResponseHeadersContentSecurityPolicy{
-				ContentSecurityPolicy: jsii.String(siteCSP(st, cfg)), Override: jsii.Bool(true),
+				ContentSecurityPolicy: jsii.String(siteCSP(st, cfg, deps.Uploads)), Override: jsii.Bool(true),
 			},
 		},
 	})

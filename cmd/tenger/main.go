@@ -35,6 +35,17 @@ Usage:
   tenger replay-stream --queue-url URL --function NAME [--dry-run]
       AWS: replay the table-stream batches a function gave up on (the pointers in its failure
       queue; the stream keeps the records 24 hours) into the function, with your credentials
+  tenger support [--data DIR] list | show ID | reply ID TEXT | close ID
+      the help desk: the tickets users open, answered and closed by support (server stopped)
+  tenger account [--data DIR] review | show UID | reopen UID
+      cancelled accounts: those that received money after the cancellation, and reopening one
+      for its identified owner (server stopped)
+  tenger corporate [--data DIR | --aws] list | show UID | approve UID | reject UID --reason TEXT
+      review corporate verification: the applications waiting, one in full, and the decision
+      (approval makes the user an enterprise account; server stopped, or the table with --aws)
+  tenger kyc [--data DIR | --aws] list | show UID | approve UID | reject UID | limits [set] | levels add NAME
+      identity verification: the users waiting for a decision, an applicant's history, an
+      operator's approval or rejection, and the levels' 24 h withdrawal limits (server stopped)
   tenger version
       print the version
 
@@ -65,6 +76,14 @@ func main() {
 		err = runBench(os.Args[2:])
 	case "replay-stream":
 		err = runReplayStream(os.Args[2:])
+	case "support":
+		err = runSupport(os.Args[2:])
+	case "account":
+		err = runAccount(os.Args[2:])
+	case "corporate":
+		err = runCorporate(os.Args[2:])
+	case "kyc":
+		err = runKYC(os.Args[2:])
 	case "version":
 		fmt.Println(version)
 	case "-h", "--help", "help":

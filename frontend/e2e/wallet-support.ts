@@ -59,6 +59,43 @@ export async function fundByBank(request: APIRequestContext, w: WalletUser, amou
   await dev(request, '/dev/bank/incoming', { amount, reference: w.uid, bankTxId: `e2e-${w.uid}-${Date.now()}-${Math.random()}` })
 }
 
+/** A 1×1 PNG: the document image the verification simulator is given. */
+export const DOCUMENT_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+/**
+ * Verifies the user's identity through the dev verification simulator, as
+ * the user and the provider's reviewer would: an identity document page
+ * uploaded, the simulator's form sent with it, the reviewer's GREEN (sent to
+ * the server's webhook route). Withdrawals above the unverified daily limit
+ * (1000 USDT unless an operator changes it) need it.
+ */
+export async function verifyIdentity(request: APIRequestContext, w: WalletUser): Promise<void> {
+  const up = await request.post(`${baseURL}/fe-ex-api/common/upload_img_auth?imageType=1`, {
+    headers: { 'exchange-token': w.token, 'exchange-client': 'pc' },
+    multipart: { file: { name: 'passport.png', mimeType: 'image/png', buffer: DOCUMENT_PNG } },
+  })
+  const upload = (await up.json()) as { code: string | number; msg: string; data: { id: string } }
+  expect(String(upload.code), `document upload: ${upload.msg}`).toBe('0')
+  const token = await apiOk<{ token: string }>(request, '/sumsub/get_access_token', {}, w.token)
+  const sent = await request.post(`${baseURL}/dev/kyc/submit`, {
+    form: {
+      accessToken: token.token,
+      firstName: 'Test',
+      lastName: 'User',
+      dob: '1990-03-14',
+      country: 'MNG',
+      idDocNumber: 'E1234567',
+      uploadId: upload.data.id,
+    },
+    maxRedirects: 0,
+  })
+  expect(sent.status(), 'the verification simulator took the form').toBe(303)
+  await dev(request, '/dev/kyc/review', { userId: w.uid, answer: 'GREEN' })
+}
+
 /** A valid Bitcoin mainnet (bech32) address outside the exchange. */
 export const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'
 

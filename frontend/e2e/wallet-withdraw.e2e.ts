@@ -4,13 +4,16 @@
 import { expect, test } from '@playwright/test'
 import { toast } from './support/browser'
 import { latestCode } from './support/server-api'
-import { BTC_ADDRESS, fundByBank, fundByChain, walletUser } from './wallet-support'
+import { BTC_ADDRESS, fundByBank, fundByChain, verifyIdentity, walletUser } from './wallet-support'
 
 const OP_WITHDRAW_EMAIL = 17
 
 test('crypto withdrawal: three steps, spec errors, e-mail code from the outbox', async ({ page, request }) => {
   const w = await walletUser(page, request, 'withdraw-btc')
   await fundByChain(request, w, 'BTC', 'BTC', '0.5', 2)
+  // 0.1 BTC is above an unverified user's daily limit (1000 USDT): the
+  // withdrawal limit follows the verification level.
+  await verifyIdentity(request, w)
 
   await page.goto('/wallet?modal=withdraw&coin=BTC')
   const modal = page.getByTestId('withdraw-modal')

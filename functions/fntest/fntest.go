@@ -98,6 +98,19 @@ func (r *Recorder) LastCode(to string) string {
 	return ""
 }
 
+// Messages returns what was sent to an address, oldest first.
+func (r *Recorder) Messages(to string) []notify.Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []notify.Message
+	for _, m := range r.sent {
+		if m.To == to {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // SampleEvent reads events/samples/<name> (from a functions/<fn> test
 // directory) and replaces its {{placeholders}} in the body, cookies and
 // headers; an unfilled placeholder in the body fails the test.

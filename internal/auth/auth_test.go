@@ -559,9 +559,13 @@ func TestChangeEmailAndPhone(t *testing.T) {
 	m := e.login(t, Account{Email: "old@example.com"}, "secret123")
 	wantCode(t, e.svc.SendEmailCode(ctx, m, "old@example.com", OpChangeTarget), apperr.CodeSameTarget)
 	wantCode(t, e.svc.SendEmailCode(ctx, m, "new@example.com", OpChangeTarget), "")
-	wantCode(t, e.svc.UpdateEmail(ctx, m, "new@example.com", "000000", ""), apperr.CodeVerifyCodeWrong)
-	wantCode(t, e.svc.UpdateEmail(ctx, m, "new@example.com", e.box.last("new@example.com", OpChangeTarget), ""), "")
-	_, err := e.svc.Login(ctx, meta("1.1.1.1"), Account{Email: "old@example.com"}, "secret123")
+	wantCode(t, e.svc.SendEmailCode(ctx, m, "", SensitiveEmailOp), "")
+	own := Codes{Email: e.box.last("old@example.com", SensitiveEmailOp)}
+	_, err := e.svc.ChangeEmail(ctx, m, EmailChange{Email: "new@example.com", NewCode: "000000", Codes: own})
+	wantCode(t, err, apperr.CodeVerifyCodeWrong)
+	_, err = e.svc.ChangeEmail(ctx, m, EmailChange{Email: "new@example.com", NewCode: e.box.last("new@example.com", OpChangeTarget), Codes: own})
+	wantCode(t, err, "")
+	_, err = e.svc.Login(ctx, meta("1.1.1.1"), Account{Email: "old@example.com"}, "secret123")
 	wantCode(t, err, apperr.CodeBadCredentials)
 	e.login(t, Account{Email: "new@example.com"}, "secret123")
 	// The old address is free again.

@@ -143,6 +143,14 @@ func (s *Service) sendCodeChecked(ctx context.Context, m Meta, id ident, op int)
 		if m.UserID == "" {
 			return apperr.New(apperr.CodeNotSignedIn)
 		}
+		// Whether another account has the address shows in the answer,
+		// so every asking counts against the IP's code sends, as
+		// sign-up's does: a signed-in caller cannot list accounts faster
+		// than codes go either (the e-mail change tells no more: it checks
+		// this code before whether the address is taken).
+		if err := s.allowCodeIP(ctx, m); err != nil {
+			return err
+		}
 		it, err := s.st.Get(ctx, id.uniqueKey())
 		switch {
 		case err == nil && it.Str(attrUID) == m.UserID:
@@ -155,6 +163,7 @@ func (s *Service) sendCodeChecked(ctx context.Context, m Meta, id ident, op int)
 		if op == OpBindPhone && id.isEmail() {
 			return apperr.New(apperr.CodeOperationNotAllowed)
 		}
+		return s.deliverCode(ctx, m, id, op) // the IP was counted above
 	case ownTargetOps[op]:
 		own, err := s.ownTarget(ctx, m, id.channel())
 		if err != nil {

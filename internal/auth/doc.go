@@ -9,11 +9,15 @@
 //	pk                          sk          what
 //	USER#<uid>                  PROFILE     the account: uid, email, countryCode, mobileNumber,
 //	                                        pwHash (argon2id PHC string), nickName, realName,
-//	                                        firstName, lastName, country, kycStatus (0|1|2),
+//	                                        firstName, lastName, country, kycStatus (0|1|2|3),
+//	                                        kycLevel, kycRejectReason (written by internal/kyc),
 //	                                        accountType ("regular"|"enterprise"), googleStatus (0|1),
 //	                                        googleSecret / googlePending (sealed), isOpenMobileCheck (0|1),
 //	                                        sessGen (session generation), totpStep (last TOTP step used),
-//	                                        invitedCode, ctime (ms)
+//	                                        invitedCode, ctime (ms), withdrawLockUntil (ms: an
+//	                                        authenticator reset or an e-mail change locks withdrawals),
+//	                                        cancelledAt (ms, while the owner has cancelled the account:
+//	                                        cancel.go; internal/account keeps USER#<uid>/CANCELLATION)
 //	USER#<uid>                  COUNTERS    loginSeq, settingSeq: sequence numbers of the histories
 //	USER#<uid>                  LOGIN#<seq:012d>    login history entry: time (ms), ip, device, action
 //	USER#<uid>                  SETTING#<seq:012d>  setting history entry: time (ms), ip, device, action

@@ -34,6 +34,8 @@ const (
 	actMobileCheckOn  = "mobile_check_on"
 	actMobileCheckOff = "mobile_check_off"
 	actNicknameUpdate = "nickname_update"
+	actAccountCancel  = "account_cancel"
+	actAccountReopen  = "account_reopen"
 )
 
 var actionText = map[string][2]string{
@@ -55,6 +57,8 @@ var actionText = map[string][2]string{
 	actMobileCheckOn:  {"SMS check turned on", "Мессежээр баталгаажуулах идэвхжүүлсэн"},
 	actMobileCheckOff: {"SMS check turned off", "Мессежээр баталгаажуулах идэвхгүй болгосон"},
 	actNicknameUpdate: {"Nickname changed", "Хоч нэр солисон"},
+	actAccountCancel:  {"Account closed by its owner", "Эзэмшигч бүртгэлээ хаасан"},
+	actAccountReopen:  {"Account reopened by support", "Тусламжийн төв бүртгэлийг дахин нээсэн"},
 }
 
 func actionLabel(action, lang string) string {

@@ -100,6 +100,10 @@ func (s *Service) Login(ctx context.Context, m Meta, acct Account, password stri
 		return LoginResult{}, apperr.New(apperr.CodeBadCredentials)
 	}
 	_ = s.limiter.Reset(ctx, lockKey)
+	// A closed account says so, but only to whoever knows its password.
+	if u.CancelledMs != 0 {
+		return LoginResult{}, apperr.New(apperr.CodeAccountCancelled)
+	}
 	switch {
 	case u.GoogleOn:
 		return s.newChallenge(ctx, u, ChallengeGoogle)
@@ -150,6 +154,11 @@ func deviceChecked(trusted bool) deviceState {
 // finishLogin opens the session and, unless dev says the caller's device
 // is trusted already, trusts a new one.
 func (s *Service) finishLogin(ctx context.Context, u User, m Meta, dev deviceState) (LoginResult, error) {
+	// A second step (or an authenticator reset) begun before the account
+	// was cancelled opens no session after it.
+	if u.CancelledMs != 0 {
+		return LoginResult{}, apperr.New(apperr.CodeAccountCancelled)
+	}
 	token, err := s.newSession(ctx, u, m)
 	if err != nil {
 		return LoginResult{}, err

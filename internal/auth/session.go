@@ -62,7 +62,10 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Session, erro
 	if err != nil {
 		return Session{}, err
 	}
-	if it.Int("gen") != u.SessGen {
+	// The cancellation raised the generation too; the check of the
+	// profile's mark stands on its own should a session ever be made
+	// without it.
+	if it.Int("gen") != u.SessGen || u.CancelledMs != 0 {
 		return Session{}, apperr.New(apperr.CodeNotSignedIn)
 	}
 	s.sessions.put(hash, u.ID, it.Int("expiresAt"), now, epoch)

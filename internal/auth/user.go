@@ -25,6 +25,8 @@ const (
 	attrLastName     = "lastName"
 	attrCountry      = "country"
 	attrKYC          = "kycStatus"
+	attrKYCLevel     = "kycLevel"
+	attrKYCReason    = "kycRejectReason"
 	attrAccountType  = "accountType"
 	attrGoogle       = "googleStatus"
 	attrGoogleSecret = "googleSecret"
@@ -35,6 +37,27 @@ const (
 	attrInvited      = "invitedCode"
 	attrCtime        = "ctime"
 )
+
+// Profile attributes the KYC service (internal/kyc) writes, in the same
+// transaction as its own record of the user's verification.
+const (
+	// AttrKYCStatus is kycStatus: 0 unverified, 1 pending, 2 verified, 3 rejected.
+	AttrKYCStatus = attrKYC
+	// AttrKYCLevel is the verification level the user holds ("" when none).
+	AttrKYCLevel = attrKYCLevel
+	// AttrKYCRejectReason is the reviewer's reason shown to a rejected user.
+	AttrKYCRejectReason = attrKYCReason
+	// AttrRealName, AttrFirstName, AttrLastName and AttrCountry are filled
+	// from the verified identity.
+	AttrRealName  = attrRealName
+	AttrFirstName = attrFirstName
+	AttrLastName  = attrLastName
+	AttrCountry   = attrCountry
+)
+
+// ProfileKey is the key of a user's profile item, for the services that
+// update its attributes in their own transactions (internal/kyc).
+func ProfileKey(uid string) store.Key { return profileKey(uid) }
 
 // Account types.
 const (
@@ -63,9 +86,34 @@ type User struct {
 	SessGen       int64
 	TOTPStep      int64
 	CreatedMs     int64
+	// CancelledMs is when the owner cancelled the account (Unix ms), 0
+	// while it is open (cancel.go).
+	CancelledMs int64
+	// KYCLevel is the verification level held ("" when none) and
+	// KYCRejectReason the reviewer's reason of a rejection (internal/kyc).
+	KYCLevel, KYCRejectReason string
 }
 
 func profileKey(uid string) store.Key { return store.Key{PK: "USER#" + uid, SK: "PROFILE"} }
+
+// AccountTypeOp is the transaction operation that sets uid's account type
+// to accountType, for a service that changes it together with its own
+// records in one transaction (corporate verification: an approval and
+// the change back to a regular account), while the profile's layout stays
+// this package's. The profile must exist; when from is not empty the type
+// must also be from, so a change applies once and never over another.
+// A profile stored before account types were kept counts as regular.
+func AccountTypeOp(uid, accountType, from string) store.Op {
+	cond := store.ItemExists()
+	switch from {
+	case "":
+	case AccountRegular:
+		cond = store.And(cond, store.Or(store.NotExists(attrAccountType), store.Eq(attrAccountType, AccountRegular)))
+	default:
+		cond = store.And(cond, store.Eq(attrAccountType, from))
+	}
+	return store.UpdateOp(profileKey(uid), store.NewUpdate().Set(attrAccountType, accountType), cond)
+}
 
 func userFromItem(it store.Item) User {
 	u := User{
@@ -73,9 +121,11 @@ func userFromItem(it store.Item) User {
 		Mobile: it.Str(attrMobile), PasswordHash: it.Str(attrPwHash), NickName: it.Str(attrNickName),
 		RealName: it.Str(attrRealName), FirstName: it.Str(attrFirstName), LastName: it.Str(attrLastName),
 		Country: it.Str(attrCountry), KYCStatus: int(it.Int(attrKYC)), AccountType: it.Str(attrAccountType),
+		KYCLevel: it.Str(attrKYCLevel), KYCRejectReason: it.Str(attrKYCReason),
 		GoogleOn: it.Int(attrGoogle) == 1, GoogleSecret: it.Str(attrGoogleSecret),
 		GooglePending: it.Str(attrGooglePend), MobileCheck: it.Int(attrMobileCheck) == 1,
 		SessGen: it.Int(attrSessGen), TOTPStep: it.Int(attrTOTPStep), CreatedMs: it.Int(attrCtime),
+		CancelledMs: it.Int(attrCancelledAt),
 	}
 	if u.AccountType == "" {
 		u.AccountType = AccountRegular
@@ -152,7 +202,9 @@ type UserInfo struct {
 	MobileNumber      string `json:"mobileNumber"`
 	CountryCode       string `json:"countryCode"`
 	Country           string `json:"country"`
-	KYCStatus         int    `json:"kycStatus" doc:"0 unverified, 1 pending, 2 verified"`
+	KYCStatus         int    `json:"kycStatus" doc:"0 unverified, 1 pending, 2 verified, 3 rejected"`
+	KYCLevel          string `json:"kycLevel" doc:"the verification level held (sumsub/v2/get_level_list names them); empty when none"`
+	KYCRejectReason   string `json:"kycRejectReason,omitempty" doc:"the reviewer's reason when kycStatus is 3"`
 	AccountType       string `json:"accountType" doc:"regular or enterprise"`
 	Ctime             int64  `json:"ctime" doc:"creation time, Unix ms"`
 }
@@ -167,7 +219,7 @@ func (s *Service) UserInfo(ctx context.Context, m Meta) (UserInfo, error) {
 		ID: u.ID, Email: u.Email, RealName: u.RealName, FirstName: u.FirstName, LastName: u.LastName,
 		NickName: u.NickName, IsOpenMobileCheck: b2i(u.MobileCheck), GoogleStatus: b2i(u.GoogleOn),
 		MobileNumber: u.Mobile, CountryCode: u.CountryCode, Country: u.Country, KYCStatus: u.KYCStatus,
-		AccountType: u.AccountType, Ctime: u.CreatedMs,
+		KYCLevel: u.KYCLevel, KYCRejectReason: u.KYCRejectReason, AccountType: u.AccountType, Ctime: u.CreatedMs,
 	}, nil
 }
 

@@ -44,6 +44,9 @@ type FundsConfig struct {
 	Bank deposit.BankInfo
 	// DailyLimitUSDT is withdraw_daily_limit_usdt (zero: 100000).
 	DailyLimitUSDT decimal.Decimal
+	// Limits gives each user's 24 h withdrawal limit (the KYC service:
+	// the verification level's); nil: DailyLimitUSDT for everyone.
+	Limits withdraw.Limits
 	// Poll is how often the runner and watcher look for work (zero: 250 ms / 1 s).
 	Poll time.Duration
 	// Dev: the simulators' /dev routes are served (--dev), so the
@@ -91,7 +94,7 @@ func NewFunds(cfg FundsConfig) (*Funds, error) {
 	cs := chainsim.New(chainsim.Options{Store: cfg.Store, Coins: cfg.Coins, Now: cfg.Now, Log: cfg.Log, Completer: runner})
 	bs := banksim.New(banksim.Options{Store: cfg.Store, Now: cfg.Now, Log: cfg.Log, Completer: runner})
 	wd := withdraw.New(withdraw.Options{Store: cfg.Store, Ledger: cfg.Ledger, Funds: cfg.SpotFunds, Coins: cfg.Coins, Wallet: cfg.Wallet, Auth: cfg.Auth,
-		Chain: cs, Bank: bs, Deposits: dep, BankLedger: bank.Bank, DailyLimitUSDT: cfg.DailyLimitUSDT, ExplorerTxURL: explorer,
+		Chain: cs, Bank: bs, Deposits: dep, BankLedger: bank.Bank, DailyLimitUSDT: cfg.DailyLimitUSDT, Limits: cfg.Limits, ExplorerTxURL: explorer,
 		Push: cfg.Push, Now: cfg.Now, Log: cfg.Log})
 	wd.SetRunner(runner, runner)
 	runner.Register(wd.Steps().Definition())

@@ -270,24 +270,6 @@ func (r *MobileReq) Validate() error {
 	return codeField("googleCode", r.GoogleCode)
 }
 
-// EmailUpdateReq changes (or binds) the e-mail address.
-type EmailUpdateReq struct {
-	Email      string     `json:"email" v:"required"`
-	EmailCode  FlexString `json:"emailCode" v:"required" doc:"code sent to the new address (operationType 5)"`
-	GoogleCode FlexString `json:"googleCode" doc:"required when the Google authenticator is on"`
-}
-
-// Validate bounds the fields.
-func (r *EmailUpdateReq) Validate() error {
-	if len(r.Email) > 254 {
-		return apperr.Param("email: too long")
-	}
-	if err := codeField("emailCode", r.EmailCode); err != nil {
-		return err
-	}
-	return codeField("googleCode", r.GoogleCode)
-}
-
 // OpenMobileReq turns the SMS check on.
 type OpenMobileReq struct {
 	SmsAuthCode FlexString `json:"smsAuthCode" v:"required" doc:"code sent to the bound phone (operationType 11)"`
@@ -521,10 +503,7 @@ func NewProfileRouter(svc *auth.Service, opts Options) *Router {
 		func(c *Call, req *MobileReq) (Empty, error) {
 			return Empty{}, svc.UpdateMobile(c.Ctx, metaOf(c), req.CountryCode.String(), req.MobileNumber.String(), req.SmsAuthCode.String(), req.GoogleCode.String())
 		})
-	Handle(r, "/fe-ex-api/user/email_update", priv("Change or bind the e-mail (code of operationType 5 to the new address)"),
-		func(c *Call, req *EmailUpdateReq) (Empty, error) {
-			return Empty{}, svc.UpdateEmail(c.Ctx, metaOf(c), req.Email, req.EmailCode.String(), req.GoogleCode.String())
-		})
+	addEmailUpdateRoute(r, svc) // account_routes.go
 	Handle(r, "/fe-ex-api/user/open_mobile_verify", priv("Turn the SMS check on (operationType 11)"),
 		func(c *Call, req *OpenMobileReq) (Empty, error) {
 			return Empty{}, svc.OpenMobileCheck(c.Ctx, metaOf(c), req.SmsAuthCode.String())

@@ -399,7 +399,9 @@ func TestProfileEveryRouteSuccess(t *testing.T) {
 	p.ok(t, pMobileOff, withEnv(map[string]any{"smsAuthCode": p.box.last("+97699110001", 11)}), a)
 	// E-mail change (5).
 	p.ok(t, pEmailCode, withEnv(map[string]any{"email": "all2@example.com", "operationType": 5}), a)
-	p.ok(t, pEmailUpd, withEnv(map[string]any{"email": "all2@example.com", "emailCode": p.box.last("all2@example.com", 5)}), a)
+	p.ok(t, pEmailCode, withEnv(map[string]any{"operationType": 17}), a)
+	p.ok(t, pEmailUpd, withEnv(map[string]any{"email": "all2@example.com", "emailCode": p.box.last("all2@example.com", 5),
+		"oldEmailCode": p.box.last("all@example.com", 17)}), a)
 	// Nickname, password.
 	p.ok(t, pNickname, withEnv(map[string]any{"nickName": "Bataa"}), a)
 	p.ok(t, pPassword, withEnv(map[string]any{"loginPword": "passw0rd", "newLoginPword": "passw0rd2"}), a)
@@ -635,7 +637,9 @@ func TestProfileSettingsCodeFailures(t *testing.T) {
 	p.fails(t, pMobileOff, withEnv(map[string]any{"smsAuthCode": sec}), a, apperr.CodeCodeExpired) // reused
 	p.fails(t, pMobileOn, withEnv(map[string]any{"smsAuthCode": sec}), a, apperr.CodeMobileCheckAlreadyOn)
 
-	p.fails(t, pEmailUpd, withEnv(map[string]any{"email": "other@example.com", "emailCode": "123456"}), a, apperr.CodeCodeExpired)
+	p.fails(t, pEmailUpd, withEnv(map[string]any{"email": "other@example.com", "emailCode": "123456"}), a, apperr.CodeEmailCodeRequired)
+	p.fails(t, pEmailUpd, withEnv(map[string]any{"email": "other@example.com", "emailCode": "123456", "oldEmailCode": "123456",
+		"smsAuthCode": "123456"}), a, apperr.CodeCodeExpired)
 	p.fails(t, pEmailUpd, withEnv(map[string]any{"email": "set@example.com", "emailCode": "123456"}), a, apperr.CodeSameTarget)
 	p.fails(t, pEmailUpd, withEnv(map[string]any{"email": "bad", "emailCode": "123456"}), a, apperr.CodeParam)
 	p.fails(t, pGoogleOn, withEnv(map[string]any{"googleCode": "123456", "loginPwd": "passw0rd"}), a, apperr.CodeGoogleNotSetUp)

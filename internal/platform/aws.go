@@ -113,6 +113,8 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 		return nil, errors.New("platform: " + EnvTable + " is not set")
 	}
 	d := &Deps{Log: log, Now: time.Now, Config: ConfigFromEnv(), Markets: markets.Defaults()}
+	// The Sumsub secret is read when verification first needs it (kyc.go).
+	d.kyc.secrets = func() secretGetter { return secretsmanager.NewFromConfig(awsCfg) }
 	if d.Coins, err = coins.Defaults(); err != nil {
 		return nil, err
 	}
@@ -147,6 +149,8 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 		}
 	}
 	d.Store = dynamo.New(dynamodb.NewFromConfig(awsCfg, ddbOpts), dynamodbstreams.NewFromConfig(awsCfg, streamOpts), table)
+	// Uploads go to the bucket $UPLOADS_BUCKET names, when it is set (uploads.go).
+	d.uploadFilesFromEnv(awsCfg)
 	if engineKey != nil {
 		// Balances, orders and every spot money movement go to the engine
 		// task (the engine task itself sets Deps.Engine, which comes first).

@@ -22,6 +22,7 @@ import (
 	"tenger/internal/spot"
 	"tenger/internal/spotfunds"
 	"tenger/internal/store/embedded"
+	"tenger/internal/upload/diskstore"
 	"tenger/internal/wallet"
 )
 
@@ -100,6 +101,12 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	}
 	d.Store = st
 	d.onClose(st.Close)
+	// Uploaded files (identity documents among them) are kept beside the
+	// store, readable by this user only.
+	if d.UploadFiles, err = diskstore.Open(filepath.Join(dataDir, "uploads")); err != nil {
+		_ = d.Close()
+		return nil, err
+	}
 	ob, err := outbox.Open(filepath.Join(dataDir, "outbox"))
 	if err != nil {
 		_ = d.Close()

@@ -30,6 +30,7 @@ import (
 	"tenger/internal/spot"
 	"tenger/internal/spotfunds"
 	"tenger/internal/store"
+	"tenger/internal/upload"
 	"tenger/internal/wallet"
 )
 
@@ -125,6 +126,8 @@ type Deps struct {
 	refOnce      sync.Once
 	ref          *refprice.Reader
 	apiKeys      apiKeyState
+	account      accountState
+	kyc          kycState
 	// Engine is the engine that owns the spot balances, when this process
 	// runs it (tenger serve, the engine task).
 	Engine *spot.Runtime
@@ -135,6 +138,11 @@ type Deps struct {
 	// OriginKey is what the edge sends in awslambda.HeaderOrigin (AWS,
 	// behind CloudFront): the functions serve only requests carrying it.
 	OriginKey []byte
+	// UploadFiles keeps the bytes of uploaded files (upload.Storage: the
+	// data directory's uploads/ locally, S3 in AWS); nil: no uploads
+	// (uploads.go).
+	UploadFiles upload.Storage
+	uploads     uploadState
 }
 
 // onClose registers a closer; Close runs them in reverse order.
@@ -224,6 +232,14 @@ func (d *Deps) ProfileArea() []*httpapi.Router {
 	} else {
 		routers = append(routers, httpapi.NewAPIKeyRouter(keys, d.APIOptions("profile", sessions)))
 	}
+	// The account's cancellation and the support tickets (account.go).
+	routers = append(routers, d.accountArea(sessions)...)
+	// Corporate verification (corporate.go).
+	routers = append(routers, d.corporateArea(sessions)...)
+	// Individual verification and its provider's webhook (kyc.go).
+	routers = append(routers, d.kycArea(sessions)...)
+	// Uploads for verification and other image fields (uploads.go).
+	routers = append(routers, d.uploadRouters(sessions)...)
 	return routers
 }
 
@@ -388,7 +404,9 @@ func (d *Deps) TradeArea() []*httpapi.Router {
 func (d *Deps) Funds() (*httpapi.Funds, error) {
 	d.fundsOnce.Do(func() {
 		d.funds, d.fundsErr = httpapi.NewFunds(httpapi.FundsConfig{Store: d.Store, Ledger: d.Ledger(), SpotFunds: d.SpotFunds(), Coins: d.Coins,
-			Auth: d.Auth(), Wallet: d.Wallet(), Push: d.Push, Now: d.Now, Log: d.Log, Stage: d.Config.Stage, Dev: d.Config.Dev})
+			Auth: d.Auth(), Wallet: d.Wallet(), Push: d.Push, Now: d.Now, Log: d.Log, Stage: d.Config.Stage, Dev: d.Config.Dev,
+			// Each user's 24 h withdrawal limit is the verification level's.
+			Limits: d.KYC()})
 	})
 	return d.funds, d.fundsErr
 }

@@ -15,7 +15,12 @@ const (
 	cspHead = "default-src 'self'; " +
 		"connect-src 'self' https://*.execute-api.amazonaws.com wss://*.execute-api.amazonaws.com"
 	cspTail = "; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; " +
-		"script-src 'self' " + BootScriptHash + "; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+		"script-src 'self' " + BootScriptHash + "; " + cspFrames + "; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'"
+	// cspFrames lets the identity page show Sumsub's verification flow: its
+	// WebSDK (bundled from npm, so script-src stays 'self') draws the flow in
+	// an iframe from Sumsub's host (in.sumsub.com, or the one its access
+	// token names, e.g. api.sumsub.com). 'self' keeps the site's own frames.
+	cspFrames = "frame-src 'self' https://*.sumsub.com"
 )
 
 // ContentSecurityPolicy is the site's policy: the app's own files and the

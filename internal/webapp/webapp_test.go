@@ -181,7 +181,7 @@ func TestCloudContentSecurityPolicy(t *testing.T) {
 	got := CloudContentSecurityPolicy("ap-northeast-2", "wss://exchange.example.mn")
 	for _, want := range []string{
 		"connect-src 'self' https://*.execute-api.ap-northeast-2.amazonaws.com wss://*.execute-api.ap-northeast-2.amazonaws.com wss://exchange.example.mn;",
-		"script-src 'self' " + BootScriptHash + ";", "frame-ancestors 'none'",
+		"script-src 'self' " + BootScriptHash + ";", "frame-ancestors 'none'", "frame-src 'self' https://*.sumsub.com;",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("policy %q lacks %q", got, want)

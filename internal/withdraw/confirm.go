@@ -469,7 +469,8 @@ func limitShown(used, limit decimal.Decimal) (usedText, leftText string) {
 }
 
 // checkDailyLimit reads the user's guard version, then checks that usdt
-// more stays within the rolling 24 h limit.
+// more stays within the user's rolling 24 h limit (Options.Limits: it
+// follows the user's verification level).
 func (s *Service) checkDailyLimit(ctx context.Context, uid string, usdt decimal.Decimal) (int64, error) {
 	var ver int64
 	it, err := s.o.Store.Get(ctx, guardKey(uid))
@@ -483,9 +484,13 @@ func (s *Service) checkDailyLimit(ctx context.Context, uid string, usdt decimal.
 	if err != nil {
 		return 0, internal(err)
 	}
-	if !withinLimit(used, usdt, s.o.DailyLimitUSDT) {
-		_, left := limitShown(used, s.o.DailyLimitUSDT)
-		limit := coins.FormatFixed(s.o.DailyLimitUSDT, 2)
+	lim, err := s.DailyLimitOf(ctx, uid)
+	if err != nil {
+		return 0, err
+	}
+	if !withinLimit(used, usdt, lim) {
+		_, left := limitShown(used, lim)
+		limit := coins.FormatFixed(lim, 2)
 		return 0, apperr.New(apperr.CodeDailyLimit, left, limit).WithData(map[string]string{"left": left, "limit": limit})
 	}
 	return ver, nil

@@ -39,13 +39,13 @@ func (s *Service) usedToday(ctx context.Context, uid string) (decimal.Decimal, e
 // so an amount on that grid passes the submit's limit check exactly when it
 // is at most this. "" when the coin has no price, or the prices cannot be
 // read now: the submit still checks.
-func (s *Service) leftInCoin(ctx context.Context, symbol string, precision int32, used decimal.Decimal) string {
+func (s *Service) leftInCoin(ctx context.Context, symbol string, precision int32, used, limit decimal.Decimal) string {
 	if precision < 0 {
 		precision = 0
 	}
 	fits := func(amount decimal.Decimal) (bool, error) {
 		usdt, err := s.o.Wallet.USDTValue(ctx, symbol, amount)
-		return err == nil && withinLimit(used, usdt, s.o.DailyLimitUSDT), err
+		return err == nil && withinLimit(used, usdt, limit), err
 	}
 	price, err := s.o.Wallet.USDTValue(ctx, symbol, decimal.NewFromInt(1))
 	if err != nil || !price.IsPositive() {
@@ -54,7 +54,7 @@ func (s *Service) leftInCoin(ctx context.Context, symbol string, precision int32
 		}
 		return ""
 	}
-	left := decimal.Max(s.o.DailyLimitUSDT.Sub(used), decimal.Zero)
+	left := decimal.Max(limit.Sub(used), decimal.Zero)
 	unit := decimal.New(1, -precision)
 	// The quotient is a first guess; the valuation itself decides the last unit.
 	amount := left.DivRound(price, precision+4).Truncate(precision)
@@ -116,7 +116,7 @@ type Cost struct {
 	CanWithdrawAmount          string         `json:"can_withdraw_amount" doc:"available spot balance, 8 decimals"`
 	LeftWithdrawDailyAmount    string         `json:"left_withdraw_daily_amount" doc:"USDT"`
 	LeftWithdrawDailyCoin      string         `json:"left_withdraw_daily_coin_amount" doc:"the rest of the 24 h limit in the coin, truncated to precision: an amount at most this passes the limit check of the submit; empty when the coin has no price"`
-	TotalWithdrawDailyMaxLimit string         `json:"total_withdraw_daily_max_limit" doc:"USDT (withdraw_daily_limit_usdt)"`
+	TotalWithdrawDailyMaxLimit string         `json:"total_withdraw_daily_max_limit" doc:"USDT: the user's limit, which follows the verification level (sumsub/v2/get_level_list)"`
 	UsedWithdrawDailyAmount    string         `json:"used_withdraw_daily_amount" doc:"USDT"`
 	MainChainNameTip           string         `json:"mainChainNameTip"`
 	TagType                    int            `json:"tagType"`
@@ -149,8 +149,12 @@ func (s *Service) Cost(ctx context.Context, uid, symbol, chainName string) (Cost
 	if err != nil {
 		return Cost{}, internal(err)
 	}
-	usedText, leftText := limitShown(used, s.o.DailyLimitUSDT)
-	leftCoin := s.leftInCoin(ctx, coin.Symbol, cfg.Precision, used)
+	limit, err := s.DailyLimitOf(ctx, uid)
+	if err != nil {
+		return Cost{}, err
+	}
+	usedText, leftText := limitShown(used, limit)
+	leftCoin := s.leftInCoin(ctx, coin.Symbol, cfg.Precision, used, limit)
 	u, err := s.o.Auth.User(ctx, uid)
 	if err != nil {
 		return Cost{}, err
@@ -163,7 +167,7 @@ func (s *Service) Cost(ctx context.Context, uid, symbol, chainName string) (Cost
 		CanWithdrawAmount:          coins.FormatFixed(coins.TruncateToPrecision(bal.Available, cfg.Precision), coins.PrecisionWithdrawable),
 		LeftWithdrawDailyAmount:    leftText,
 		LeftWithdrawDailyCoin:      leftCoin,
-		TotalWithdrawDailyMaxLimit: coins.FormatFixed(s.o.DailyLimitUSDT, 2),
+		TotalWithdrawDailyMaxLimit: coins.FormatFixed(limit, 2),
 		UsedWithdrawDailyAmount:    usedText,
 		MainChainNameTip:           cfg.MainChainName, TagType: cfg.TagType, Precision: cfg.Precision,
 		UserWithdrawAddrList: []AddressEntry{}, Factors: factors(u),

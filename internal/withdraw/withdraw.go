@@ -85,6 +85,21 @@ const (
 // DefaultDailyLimitUSDT is withdraw_daily_limit_usdt when not configured.
 var DefaultDailyLimitUSDT = decimal.NewFromInt(100000)
 
+// Limits gives a user's 24 h withdrawal limit in USDT (*kyc.Service: the
+// limit of the verification level the user holds).
+type Limits interface {
+	DailyLimitUSDT(ctx context.Context, uid string) (decimal.Decimal, error)
+}
+
+// FixedLimit is the same limit for every user: the limit when Options has
+// no Limits.
+type FixedLimit decimal.Decimal
+
+// DailyLimitUSDT is the fixed limit.
+func (f FixedLimit) DailyLimitUSDT(context.Context, string) (decimal.Decimal, error) {
+	return decimal.Decimal(f), nil
+}
+
 // DepositOwners maps a deposit destination to the user it belongs to
 // (*deposit.Service); "" when it is no user's.
 type DepositOwners interface {
@@ -160,8 +175,11 @@ type Options struct {
 	// BankLedger is the ledger sub-account of the bank MNT is paid from
 	// (the deposit service's BankInfo.Bank).
 	BankLedger string
-	// DailyLimitUSDT is withdraw_daily_limit_usdt (default 100000).
+	// DailyLimitUSDT is withdraw_daily_limit_usdt (default 100000): every
+	// user's limit when Limits is nil.
 	DailyLimitUSDT decimal.Decimal
+	// Limits, when set, gives each user's limit (the verification level's).
+	Limits Limits
 	// ExplorerTxURL, when set, is the transaction page of every chain in
 	// place of the catalogue's explorers (deposit.ExplorerURL).
 	ExplorerTxURL string
@@ -191,6 +209,9 @@ func New(o Options) *Service {
 	if !o.DailyLimitUSDT.IsPositive() {
 		o.DailyLimitUSDT = DefaultDailyLimitUSDT
 	}
+	if o.Limits == nil {
+		o.Limits = FixedLimit(o.DailyLimitUSDT)
+	}
 	if o.BankLedger == "" {
 		o.BankLedger = "KHAN"
 	}
@@ -201,8 +222,18 @@ func New(o Options) *Service {
 // completions and is woken when a withdrawal starts.
 func (s *Service) SetRunner(c Completer, w Starter) { s.comp, s.start = c, w }
 
-// DailyLimit is withdraw_daily_limit_usdt.
+// DailyLimit is withdraw_daily_limit_usdt (a user's own limit is
+// DailyLimitOf's).
 func (s *Service) DailyLimit() decimal.Decimal { return s.o.DailyLimitUSDT }
+
+// DailyLimitOf is the user's 24 h withdrawal limit in USDT.
+func (s *Service) DailyLimitOf(ctx context.Context, uid string) (decimal.Decimal, error) {
+	l, err := s.o.Limits.DailyLimitUSDT(ctx, uid)
+	if err != nil {
+		return decimal.Zero, internal(err)
+	}
+	return l, nil
+}
 
 // Record is one withdrawal.
 type Record struct {

@@ -143,12 +143,19 @@ var grants = []Grant{
 	{
 		// Accounts, sign-up and sign-in (internal/auth, its rate limits),
 		// favourites, page views, API keys; market data and reference
-		// prices read; a revoked session's connections closed.
+		// prices read; a revoked session's connections closed. Identity
+		// verification (its applicants, history and webhook replays under
+		// KYC#), corporate verification and uploads' records (under
+		// USER#), support tickets (TICKET#; a user's list on gsi1, the
+		// operators' queue on gsi2); the cancellation check reads the
+		// balances (BAL#), the transfers between the two steps (WALLET#)
+		// and, on gsi1, the withdrawal and deposit histories, and the open
+		// orders on gsi2.
 		Name:  "profile",
-		Reads: []string{config, marketData, refPrices},
-		Writes: []string{"APIKEY#", "CHALLENGE#", "CODE#", "DEVICE#", "EMAIL#", "FAV#", "PAGEVIEW#", "PHONE#",
-			"RESET#", "RL#", "RLF#", "SESSION#", "USER#", wsConn},
-		Indexes: []string{store.IndexGSI2},
+		Reads: []string{"BAL#", config, marketData, refPrices, "WALLET#"},
+		Writes: []string{"APIKEY#", "CHALLENGE#", "CODE#", "DEVICE#", "EMAIL#", "FAV#", "KYC#", "PAGEVIEW#", "PHONE#",
+			"RESET#", "RL#", "RLF#", "SESSION#", "TICKET#", "USER#", wsConn},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 	{
 		// Wallet settings, address book and bank accounts, transfers (a
@@ -206,6 +213,18 @@ var grants = []Grant{
 		Name:    "stream",
 		Reads:   []string{"APIKEY#", config, "LISTENKEY#", "SORD#", "STRD#"},
 		Writes:  []string{binanceWS, wsConn},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+	{
+		// The operators' function (functions/admin): identity
+		// verification decisions (KYC#, the profile's status under USER#,
+		// the lists on gsi1), corporate reviews (USER#, the queue on
+		// gsi1), support answers and closes (TICKET#, the queue on gsi2;
+		// the owner's contact under USER#), and cancelled accounts (their
+		// balances read, the list on gsi1, a reopening under USER#).
+		Name:    "admin",
+		Reads:   []string{"BAL#", config},
+		Writes:  []string{"KYC#", "TICKET#", "USER#"},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 	{

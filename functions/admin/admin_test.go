@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/rs/zerolog"
+
+	"tenger/functions/fntest"
+	"tenger/internal/apperr"
+	"tenger/internal/auth"
+	"tenger/internal/awslambda"
+	"tenger/internal/coins"
+	"tenger/internal/corporate"
+	"tenger/internal/httpapi"
+	"tenger/internal/markets"
+	"tenger/internal/platform"
+	"tenger/internal/store"
+	"tenger/internal/store/dynamo"
+)
+
+// anyUpload lets the test's own corporate applications attach any file:
+// this test is about the review, and the uploads' checks are the profile
+// function's (functions/profile).
+type anyUpload struct{}
+
+func (anyUpload) CheckOwned(context.Context, string, ...string) error { return nil }
+
+// adminEnv is the admin function and the profile function on one table of
+// DynamoDB Local, each checked against its own key space.
+type adminEnv struct {
+	st      *dynamo.Store
+	box     *fntest.Recorder
+	d       *platform.Deps
+	profile awslambda.HTTPFunc
+	admin   func(context.Context, json.RawMessage) (Response, error)
+	logs    bytes.Buffer
+	calls   int
+}
+
+func newAdminEnv(t *testing.T) *adminEnv {
+	t.Helper()
+	e := &adminEnv{st: fntest.Table(t, "admin"), box: &fntest.Recorder{}}
+	cc, err := coins.Defaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.d = &platform.Deps{Store: e.st, Notify: e.box, Log: zerolog.Nop(), Now: time.Now, Coins: cc, Markets: markets.Defaults(),
+		Config: platform.Config{Stage: "test", SecureCookies: true},
+		// The profile function seals API keys with it; a cancellation
+		// deletes them.
+		SecretKey: []byte("admin-test-auth-key-0123456789abcdef012345")}
+	mux := http.NewServeMux()
+	httpapi.Mount(mux, e.d.ProfileArea()...)
+	e.profile = awslambda.NewRuntime("profile", &e.logs).HTTP(mux)
+	// The admin function builds its services on its own Deps, as its main
+	// does on platform.NewAWS's.
+	ad := &platform.Deps{Store: e.st, Notify: e.box, Log: zerolog.Nop(), Now: time.Now, Coins: cc, Markets: markets.Defaults(),
+		Config: platform.Config{Stage: "test", SecureCookies: true}}
+	e.admin = handler(awslambda.NewRuntime("admin", &e.logs), newOps(ad))
+	return e
+}
+
+// invoke calls the admin function as `aws lambda invoke` does: the payload
+// as sent, one request id per invocation; the answer goes through JSON as
+// Lambda returns it.
+func (e *adminEnv) invoke(t *testing.T, payload string) (Response, map[string]any) {
+	t.Helper()
+	e.calls++
+	ctx := lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{
+		AwsRequestID:       fmt.Sprintf("4f1c2d3e-5a6b-4c7d-8e9f-%012d", e.calls),
+		InvokedFunctionArn: "arn:aws:lambda:ap-northeast-2:111111111111:function:tenger-test-admin:live"})
+	resp, err := e.admin(ctx, json.RawMessage(payload))
+	if err != nil {
+		t.Fatalf("%s: function error %v", payload, err)
+	}
+	b, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return resp, out
+}
+
+// ok invokes and requires success, answering the result.
+func (e *adminEnv) ok(t *testing.T, payload string) any {
+	t.Helper()
+	resp, out := e.invoke(t, payload)
+	if !resp.OK {
+		t.Fatalf("%s: %+v", payload, resp)
+	}
+	return out["result"]
+}
+
+// refusedWith invokes and requires a refusal with code.
+func (e *adminEnv) refusedWith(t *testing.T, payload, code string) {
+	t.Helper()
+	resp, _ := e.invoke(t, payload)
+	if resp.OK || resp.Code != code || resp.Error == "" {
+		t.Fatalf("%s: %+v, want refused with %s", payload, resp, code)
+	}
+}
+
+// sample reads an admin payload of events/samples with its placeholders
+// filled.
+func sample(t *testing.T, name string, fill map[string]string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for k, v := range fill {
+		s = strings.ReplaceAll(s, "{{"+k+"}}", v)
+	}
+	if strings.Contains(s, "{{") {
+		t.Fatalf("%s: unfilled placeholder in %s", name, s)
+	}
+	return s
+}
+
+// signUp registers email through the profile function and signs in.
+func (e *adminEnv) signUp(t *testing.T, email string) (uid, token string) {
+	t.Helper()
+	as := func(name string, fill map[string]string) events.APIGatewayV2HTTPRequest {
+		ev := fntest.SampleEvent(t, name, fill)
+		ev.Body = strings.ReplaceAll(ev.Body, "sample.user@tenger.example", email)
+		return ev
+	}
+	if _, env := fntest.Do(t, e.profile, as("http_email_code.json", nil)); env.Code != "0" {
+		t.Fatalf("email code: %+v", env)
+	}
+	var reg struct{ UID string }
+	fntest.Call(t, e.profile, as("http_register.json", map[string]string{"code": e.box.LastCode(email)}), &reg)
+	var login struct{ Token string }
+	fntest.Call(t, e.profile, e.login(t, email), &login)
+	return reg.UID, login.Token
+}
+
+// login is the recorded sign-in event of email.
+func (e *adminEnv) login(t *testing.T, email string) events.APIGatewayV2HTTPRequest {
+	t.Helper()
+	ev := fntest.SampleEvent(t, "http_login.json", nil)
+	raw, _ := base64.StdEncoding.DecodeString(ev.Body)
+	ev.Body = base64.StdEncoding.EncodeToString([]byte(strings.ReplaceAll(string(raw), "sample.user@tenger.example", email)))
+	return ev
+}
+
+// at is a recorded event of the signed-in user's on another path.
+func at(t *testing.T, token, path, body string) events.APIGatewayV2HTTPRequest {
+	t.Helper()
+	ev := fntest.SampleEvent(t, "http_user_info_header_auth.json", map[string]string{"token": token})
+	ev.RawPath, ev.RequestContext.HTTP.Path, ev.Body = path, path, body
+	return ev
+}
+
+// submitCorporate saves and submits a complete corporate application of
+// uid (the test's own calls, outside any function).
+func (e *adminEnv) submitCorporate(t *testing.T, uid string) {
+	t.Helper()
+	ctx := context.Background()
+	svc := corporate.New(corporate.Options{Store: e.st, Accounts: e.d.Auth(), Attachments: anyUpload{}, Log: zerolog.Nop()})
+	yes, no := true, false
+	steps := []func() (corporate.View, error){
+		func() (corporate.View, error) {
+			return svc.SaveApplicant(ctx, uid, corporate.Applicant{FullName: "Bat-Erdene Dorj", Position: "CEO", Email: "ceo@steppe.mn", Phone: "+97688001122"})
+		},
+		func() (corporate.View, error) {
+			return svc.SaveCompany(ctx, uid, corporate.Company{EntityName: "Steppe Trading " + uid, RegistrationNumber: "REG-" + uid,
+				RegistrationDate: "2020-01-02", ContactNumber: "+97677112233", SourceOfFunds: "Revenue", BusinessType: "Mining",
+				ApplyReason: "Treasury", RegisteredCountry: "MN", RegisteredCity: "Ulaanbaatar", RegisteredStreet: "Peace Ave 1",
+				BusinessAddressSame: &yes})
+		},
+		func() (corporate.View, error) {
+			return svc.SavePeople(ctx, uid, corporate.People{People: []corporate.Person{{Name: "Bat-Erdene Dorj", Roles: []string{"director", "owner"},
+				Nationality: "MN", DateOfBirth: "1980-01-01", OwnershipPercent: "100"}}, AllOwnersListed: true})
+		},
+		func() (corporate.View, error) {
+			return svc.SaveDocuments(ctx, uid, corporate.Documents{Files: []corporate.File{
+				{Kind: corporate.DocIncorporation, UploadID: "inc" + uid}, {Kind: corporate.DocArticles, UploadID: "art" + uid},
+				{Kind: corporate.DocProofOfAddress, UploadID: "poa" + uid}, {Kind: corporate.DocRepresentativeID, UploadID: "id" + uid, PersonID: "p1"}}})
+		},
+		func() (corporate.View, error) {
+			return svc.SaveQuestionnaire(ctx, uid, corporate.Questionnaire{MonthlyVolume: "under_10k", Purposes: []string{"trading"},
+				PEP: &no, Sanctions: &no, AccuracyConfirmed: true})
+		},
+		func() (corporate.View, error) { return svc.Submit(ctx, uid) },
+	}
+	for i, step := range steps {
+		if _, err := step(); err != nil {
+			t.Fatalf("%s corporate step %d: %v", uid, i+1, err)
+		}
+	}
+}
+
+// TestAdminOperations drives every operation of the admin function on
+// what users did through the profile function: a verification decision, a
+// corporate review, a support answer, and a cancelled account reopened.
+// Each decision keeps the operator's name with the invocation's request
+// id; refusals are answers, not function errors.
+func TestAdminOperations(t *testing.T) {
+	e := newAdminEnv(t)
+	const aliceEmail, bobEmail = "alice.user@tenger.example", "bob.user@tenger.example"
+	alice, aliceToken := e.signUp(t, aliceEmail)
+	bob, bobToken := e.signUp(t, bobEmail)
+
+	// Payloads that are not actions are refused.
+	e.refusedWith(t, `{"op":"kyc.approve","uid":"`+alice+`"}`, apperr.CodeParam)                        // no by
+	e.refusedWith(t, `{"op":"kyc.approve","uid":"`+alice+`","by":"alice","lvl":"x"}`, apperr.CodeParam) // unknown field
+	e.refusedWith(t, `{"op":"kyc.delete","uid":"`+alice+`","by":"alice"}`, apperr.CodeParam)
+	e.refusedWith(t, `{}`, apperr.CodeParam)
+
+	// Identity verification: approved by an operator, the profile follows.
+	resp, out := e.invoke(t, sample(t, "lambda_admin_kyc_approve.json", map[string]string{"uid": alice, "by": "erdene.ops"}))
+	if !resp.OK || !strings.HasPrefix(resp.RecordedBy, "erdene.ops [aws 4f1c2d3e-") || resp.RequestID == "" ||
+		out["result"].(map[string]any)["status"] != "verified" || out["result"].(map[string]any)["verifiedLevel"] != "basic" {
+		t.Fatalf("kyc.approve %+v", out)
+	}
+	if p, err := e.st.Get(context.Background(), auth.ProfileKey(alice)); err != nil || p.Int(auth.AttrKYCStatus) != 2 {
+		t.Fatalf("alice's profile after the approval: %v %v", p, err)
+	}
+	show := e.ok(t, `{"op":"kyc.show","uid":"`+alice+`"}`).(map[string]any)
+	hist := show["history"].([]any)
+	if len(hist) != 1 || hist[0].(map[string]any)["by"] != resp.RecordedBy || hist[0].(map[string]any)["source"] != "operator" ||
+		!strings.Contains(hist[0].(map[string]any)["clientComment"].(string), "video call") {
+		t.Fatalf("kyc.show history %+v", hist)
+	}
+	if list := e.ok(t, `{"op":"kyc.list","status":"verified"}`).([]any); len(list) != 1 || list[0].(map[string]any)["userId"] != alice {
+		t.Fatalf("kyc.list verified %+v", list)
+	}
+	e.refusedWith(t, `{"op":"kyc.reject","uid":"`+bob+`","by":"erdene.ops"}`, apperr.CodeKYCFormField) // no reason
+	rej := e.ok(t, `{"op":"kyc.reject","uid":"`+bob+`","by":"erdene.ops","reason":"The document photo is blurred",`+
+		`"labels":["UNSATISFACTORY_PHOTOS"],"rejectType":"retry"}`).(map[string]any)
+	if rej["status"] != "rejected" || rej["rejectReason"] != "The document photo is blurred" || rej["reviewRejectType"] != "RETRY" {
+		t.Fatalf("kyc.reject %+v", rej)
+	}
+
+	// Corporate review: alice's approved (an enterprise account), bob's
+	// rejected with reasons.
+	e.submitCorporate(t, alice)
+	e.submitCorporate(t, bob)
+	if list := e.ok(t, `{"op":"corporate.list"}`).([]any); len(list) != 2 || list[0].(map[string]any)["files"] != float64(4) {
+		t.Fatalf("corporate.list %+v", list)
+	}
+	app := e.ok(t, `{"op":"corporate.approve","uid":"`+alice+`","by":"saraa.ops"}`).(map[string]any)
+	if app["status"] != "approved" || !strings.HasPrefix(app["reviewedBy"].(string), "saraa.ops [aws ") {
+		t.Fatalf("corporate.approve %+v", app)
+	}
+	if p, err := e.st.Get(context.Background(), auth.ProfileKey(alice)); err != nil || p.Str("accountType") != auth.AccountEnterprise {
+		t.Fatalf("alice after the approval: %v %v", p, err)
+	}
+	e.refusedWith(t, `{"op":"corporate.approve","uid":"`+alice+`","by":"saraa.ops"}`, apperr.CodeCorpNotPending)
+	app = e.ok(t, sample(t, "lambda_admin_corporate_reject.json", map[string]string{"uid": bob, "by": "saraa.ops"})).(map[string]any)
+	if app["status"] != "rejected" || len(app["reasons"].([]any)) != 2 {
+		t.Fatalf("corporate.reject %+v", app)
+	}
+	if full := e.ok(t, `{"op":"corporate.show","uid":"`+bob+`"}`).(map[string]any); full["company"] == nil || len(full["history"].([]any)) < 2 {
+		t.Fatalf("corporate.show %+v", full)
+	}
+
+	// Support: alice's ticket answered (she is told by e-mail), then closed.
+	ticket := fntest.SampleEvent(t, "http_question_create_problem.json", map[string]string{"token": aliceToken, "attachment": ""})
+	var created struct{ ID string }
+	fntest.Call(t, e.profile, ticket, &created)
+	queue := e.ok(t, `{"op":"support.list"}`).([]any)
+	if len(queue) != 1 || queue[0].(map[string]any)["id"] != created.ID || queue[0].(map[string]any)["uid"] != alice {
+		t.Fatalf("support.list %+v", queue)
+	}
+	told := len(e.box.Messages(aliceEmail))
+	reply := e.ok(t, sample(t, "lambda_admin_support_reply.json", map[string]string{"id": created.ID, "by": "tuya.support"})).(map[string]any)
+	thread := reply["thread"].([]any)
+	if reply["status"] != "answered" || len(thread) != 2 || thread[1].(map[string]any)["by"] != "support" ||
+		!strings.HasPrefix(thread[1].(map[string]any)["operator"].(string), "tuya.support [aws ") {
+		t.Fatalf("support.reply %+v", reply)
+	}
+	if msgs := e.box.Messages(aliceEmail); len(msgs) != told+1 || !strings.Contains(msgs[len(msgs)-1].Text, created.ID) {
+		t.Fatalf("alice was not told of the answer: %+v", msgs)
+	}
+	// The owner reads the answer through the profile function.
+	var detail struct {
+		Status string
+		Thread []struct{ By, Text string }
+	}
+	fntest.Call(t, e.profile, fntest.SampleEvent(t, "http_question_details_problem.json", map[string]string{"token": aliceToken, "id": created.ID}), &detail)
+	if detail.Status != "answered" || len(detail.Thread) != 2 || !strings.Contains(detail.Thread[1].Text, "Khan Bank") {
+		t.Fatalf("the owner's view %+v", detail)
+	}
+	closed := e.ok(t, `{"op":"support.close","id":"`+created.ID+`","by":"tuya.support"}`).(map[string]any)
+	if closed["status"] != "closed" {
+		t.Fatalf("support.close %+v", closed)
+	}
+	e.refusedWith(t, `{"op":"support.reply","id":"`+created.ID+`","by":"tuya.support","text":"one more thing"}`, apperr.CodeTicketClosed)
+	e.refusedWith(t, `{"op":"support.show","id":"tnosuchticket"}`, apperr.CodeTicketNotFound)
+
+	// Account: bob cancels his account through the profile function; an
+	// operator finds it, and reopens it once bob is identified.
+	fntest.Call(t, e.profile, at(t, bobToken, "/fe-ex-api/v4/common/emailValidCode", `{"operationType":17}`), nil)
+	var cancelled struct{ CancelledAt int64 }
+	fntest.Call(t, e.profile, at(t, bobToken, "/fe-ex-api/user/user_cancellation",
+		`{"emailCode":"`+e.box.LastCode(bobEmail)+`","reason":"moving abroad"}`), &cancelled)
+	if cancelled.CancelledAt == 0 {
+		t.Fatal("bob's account not cancelled")
+	}
+	if _, env := fntest.Do(t, e.profile, e.login(t, bobEmail)); env.Code == "0" {
+		t.Fatal("a cancelled account signed in")
+	}
+	if funded := e.ok(t, `{"op":"account.review"}`); funded != nil && len(funded.([]any)) != 0 {
+		t.Fatalf("account.review lists accounts without money: %+v", funded)
+	}
+	all := e.ok(t, `{"op":"account.review","all":true}`).([]any)
+	if len(all) != 1 || all[0].(map[string]any)["UID"] != bob || all[0].(map[string]any)["Reason"] != "moving abroad" {
+		t.Fatalf("account.review all %+v", all)
+	}
+	e.refusedWith(t, `{"op":"account.reopen","uid":"`+alice+`","by":"saraa.ops"}`, apperr.CodeAccountNotCancelled)
+	st := e.ok(t, sample(t, "lambda_admin_account_reopen.json", map[string]string{"uid": bob, "by": "saraa.ops"})).(map[string]any)
+	if !strings.HasPrefix(st["ReopenedBy"].(string), "saraa.ops [aws ") || !strings.Contains(st["ReopenNote"].(string), "video call") {
+		t.Fatalf("account.reopen %+v", st)
+	}
+	var login struct{ Token string }
+	fntest.Call(t, e.profile, e.login(t, bobEmail), &login)
+	if login.Token == "" {
+		t.Fatal("bob cannot sign in after the reopening")
+	}
+	if again := e.ok(t, `{"op":"account.review","all":true}`); again != nil && len(again.([]any)) != 0 {
+		t.Fatalf("a reopened account is still listed: %+v", again)
+	}
+
+	// Every action is in the function's log with its operator and request id.
+	if !strings.Contains(e.logs.String(), `"op":"support.reply","by":"tuya.support [aws 4f1c2d3e-`) {
+		t.Errorf("no log line of the support answer in %s", e.logs.String())
+	}
+	// The records are the table's: no key outside the admin function's key
+	// space was touched (fntest.Table's guard checks when the test ends).
+	if _, err := e.st.Get(context.Background(), store.Key{PK: "TICKET#" + created.ID, SK: "T"}); err != nil {
+		t.Fatal(err)
+	}
+}
