@@ -20,12 +20,20 @@ import { Route as AuthRegisterRouteImport } from './routes/auth/register'
 import { Route as OrderSpotRouteImport } from './routes/order/spot'
 import { Route as ProfileIndexRouteImport } from './routes/profile/index'
 import { Route as ProfileApiRouteImport } from './routes/profile/api'
+import { Route as ProfileCloseAccountRouteImport } from './routes/profile/close-account'
+import { Route as ProfileIdentityRouteImport } from './routes/profile/identity'
+import { Route as ProfileLimitsRouteImport } from './routes/profile/limits'
 import { Route as ProfileSecurityRouteImport } from './routes/profile/security'
 import { Route as TradeSymbolRouteImport } from './routes/trade/$symbol'
 import { Route as WalletIndexRouteImport } from './routes/wallet/index'
 import { Route as WalletHistoryRouteImport } from './routes/wallet/history'
 import { Route as LanNewAssetsAddressMentRouteImport } from './routes/$lan/newAssets/addressMent'
 import { Route as OrderSpotOrderIdRouteImport } from './routes/order/spot_.$orderId'
+import { Route as ProfileCorporateIndexRouteImport } from './routes/profile/corporate/index'
+import { Route as ProfileCorporateApplyRouteImport } from './routes/profile/corporate/apply'
+import { Route as ProfileSupportIndexRouteImport } from './routes/profile/support/index'
+import { Route as ProfileSupportIdRouteImport } from './routes/profile/support/$id'
+import { Route as ProfileSupportNewRouteImport } from './routes/profile/support/new'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -82,6 +90,21 @@ const ProfileApiRoute = ProfileApiRouteImport.update({
   path: '/profile/api',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ProfileCloseAccountRoute = ProfileCloseAccountRouteImport.update({
+  id: '/profile/close-account',
+  path: '/profile/close-account',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ProfileIdentityRoute = ProfileIdentityRouteImport.update({
+  id: '/profile/identity',
+  path: '/profile/identity',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ProfileLimitsRoute = ProfileLimitsRouteImport.update({
+  id: '/profile/limits',
+  path: '/profile/limits',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ProfileSecurityRoute = ProfileSecurityRouteImport.update({
   id: '/profile/security',
   path: '/profile/security',
@@ -112,6 +135,31 @@ const OrderSpotOrderIdRoute = OrderSpotOrderIdRouteImport.update({
   path: '/order/spot/$orderId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ProfileCorporateIndexRoute = ProfileCorporateIndexRouteImport.update({
+  id: '/profile/corporate/',
+  path: '/profile/corporate/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ProfileCorporateApplyRoute = ProfileCorporateApplyRouteImport.update({
+  id: '/profile/corporate/apply',
+  path: '/profile/corporate/apply',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ProfileSupportIndexRoute = ProfileSupportIndexRouteImport.update({
+  id: '/profile/support/',
+  path: '/profile/support/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ProfileSupportIdRoute = ProfileSupportIdRouteImport.update({
+  id: '/profile/support/$id',
+  path: '/profile/support/$id',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ProfileSupportNewRoute = ProfileSupportNewRouteImport.update({
+  id: '/profile/support/new',
+  path: '/profile/support/new',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -124,6 +172,9 @@ export interface FileRoutesByFullPath {
   '/auth/register': typeof AuthRegisterRoute
   '/order/spot': typeof OrderSpotRoute
   '/profile/api': typeof ProfileApiRoute
+  '/profile/close-account': typeof ProfileCloseAccountRoute
+  '/profile/identity': typeof ProfileIdentityRoute
+  '/profile/limits': typeof ProfileLimitsRoute
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
@@ -131,6 +182,11 @@ export interface FileRoutesByFullPath {
   '/wallet/': typeof WalletIndexRoute
   '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
   '/order/spot/$orderId': typeof OrderSpotOrderIdRoute
+  '/profile/corporate/apply': typeof ProfileCorporateApplyRoute
+  '/profile/support/$id': typeof ProfileSupportIdRoute
+  '/profile/support/new': typeof ProfileSupportNewRoute
+  '/profile/corporate/': typeof ProfileCorporateIndexRoute
+  '/profile/support/': typeof ProfileSupportIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -143,6 +199,9 @@ export interface FileRoutesByTo {
   '/auth/register': typeof AuthRegisterRoute
   '/order/spot': typeof OrderSpotRoute
   '/profile/api': typeof ProfileApiRoute
+  '/profile/close-account': typeof ProfileCloseAccountRoute
+  '/profile/identity': typeof ProfileIdentityRoute
+  '/profile/limits': typeof ProfileLimitsRoute
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
@@ -150,6 +209,11 @@ export interface FileRoutesByTo {
   '/wallet': typeof WalletIndexRoute
   '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
   '/order/spot/$orderId': typeof OrderSpotOrderIdRoute
+  '/profile/corporate/apply': typeof ProfileCorporateApplyRoute
+  '/profile/support/$id': typeof ProfileSupportIdRoute
+  '/profile/support/new': typeof ProfileSupportNewRoute
+  '/profile/corporate': typeof ProfileCorporateIndexRoute
+  '/profile/support': typeof ProfileSupportIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -163,6 +227,9 @@ export interface FileRoutesById {
   '/auth/register': typeof AuthRegisterRoute
   '/order/spot': typeof OrderSpotRoute
   '/profile/api': typeof ProfileApiRoute
+  '/profile/close-account': typeof ProfileCloseAccountRoute
+  '/profile/identity': typeof ProfileIdentityRoute
+  '/profile/limits': typeof ProfileLimitsRoute
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
@@ -170,6 +237,11 @@ export interface FileRoutesById {
   '/wallet/': typeof WalletIndexRoute
   '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
   '/order/spot_/$orderId': typeof OrderSpotOrderIdRoute
+  '/profile/corporate/apply': typeof ProfileCorporateApplyRoute
+  '/profile/support/$id': typeof ProfileSupportIdRoute
+  '/profile/support/new': typeof ProfileSupportNewRoute
+  '/profile/corporate/': typeof ProfileCorporateIndexRoute
+  '/profile/support/': typeof ProfileSupportIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -184,6 +256,9 @@ export interface FileRouteTypes {
     | '/auth/register'
     | '/order/spot'
     | '/profile/api'
+    | '/profile/close-account'
+    | '/profile/identity'
+    | '/profile/limits'
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
@@ -191,6 +266,11 @@ export interface FileRouteTypes {
     | '/wallet/'
     | '/$lan/newAssets/addressMent'
     | '/order/spot/$orderId'
+    | '/profile/corporate/apply'
+    | '/profile/support/$id'
+    | '/profile/support/new'
+    | '/profile/corporate/'
+    | '/profile/support/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -203,6 +283,9 @@ export interface FileRouteTypes {
     | '/auth/register'
     | '/order/spot'
     | '/profile/api'
+    | '/profile/close-account'
+    | '/profile/identity'
+    | '/profile/limits'
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
@@ -210,6 +293,11 @@ export interface FileRouteTypes {
     | '/wallet'
     | '/$lan/newAssets/addressMent'
     | '/order/spot/$orderId'
+    | '/profile/corporate/apply'
+    | '/profile/support/$id'
+    | '/profile/support/new'
+    | '/profile/corporate'
+    | '/profile/support'
   id:
     | '__root__'
     | '/'
@@ -222,6 +310,9 @@ export interface FileRouteTypes {
     | '/auth/register'
     | '/order/spot'
     | '/profile/api'
+    | '/profile/close-account'
+    | '/profile/identity'
+    | '/profile/limits'
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
@@ -229,6 +320,11 @@ export interface FileRouteTypes {
     | '/wallet/'
     | '/$lan/newAssets/addressMent'
     | '/order/spot_/$orderId'
+    | '/profile/corporate/apply'
+    | '/profile/support/$id'
+    | '/profile/support/new'
+    | '/profile/corporate/'
+    | '/profile/support/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -242,6 +338,9 @@ export interface RootRouteChildren {
   AuthRegisterRoute: typeof AuthRegisterRoute
   OrderSpotRoute: typeof OrderSpotRoute
   ProfileApiRoute: typeof ProfileApiRoute
+  ProfileCloseAccountRoute: typeof ProfileCloseAccountRoute
+  ProfileIdentityRoute: typeof ProfileIdentityRoute
+  ProfileLimitsRoute: typeof ProfileLimitsRoute
   ProfileSecurityRoute: typeof ProfileSecurityRoute
   TradeSymbolRoute: typeof TradeSymbolRoute
   WalletHistoryRoute: typeof WalletHistoryRoute
@@ -249,6 +348,11 @@ export interface RootRouteChildren {
   WalletIndexRoute: typeof WalletIndexRoute
   LanNewAssetsAddressMentRoute: typeof LanNewAssetsAddressMentRoute
   OrderSpotOrderIdRoute: typeof OrderSpotOrderIdRoute
+  ProfileCorporateApplyRoute: typeof ProfileCorporateApplyRoute
+  ProfileSupportIdRoute: typeof ProfileSupportIdRoute
+  ProfileSupportNewRoute: typeof ProfileSupportNewRoute
+  ProfileCorporateIndexRoute: typeof ProfileCorporateIndexRoute
+  ProfileSupportIndexRoute: typeof ProfileSupportIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -330,6 +434,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProfileApiRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/profile/close-account': {
+      id: '/profile/close-account'
+      path: '/profile/close-account'
+      fullPath: '/profile/close-account'
+      preLoaderRoute: typeof ProfileCloseAccountRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/profile/identity': {
+      id: '/profile/identity'
+      path: '/profile/identity'
+      fullPath: '/profile/identity'
+      preLoaderRoute: typeof ProfileIdentityRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/profile/limits': {
+      id: '/profile/limits'
+      path: '/profile/limits'
+      fullPath: '/profile/limits'
+      preLoaderRoute: typeof ProfileLimitsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/profile/security': {
       id: '/profile/security'
       path: '/profile/security'
@@ -372,6 +497,41 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof OrderSpotOrderIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/profile/corporate/': {
+      id: '/profile/corporate/'
+      path: '/profile/corporate'
+      fullPath: '/profile/corporate/'
+      preLoaderRoute: typeof ProfileCorporateIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/profile/corporate/apply': {
+      id: '/profile/corporate/apply'
+      path: '/profile/corporate/apply'
+      fullPath: '/profile/corporate/apply'
+      preLoaderRoute: typeof ProfileCorporateApplyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/profile/support/': {
+      id: '/profile/support/'
+      path: '/profile/support'
+      fullPath: '/profile/support/'
+      preLoaderRoute: typeof ProfileSupportIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/profile/support/$id': {
+      id: '/profile/support/$id'
+      path: '/profile/support/$id'
+      fullPath: '/profile/support/$id'
+      preLoaderRoute: typeof ProfileSupportIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/profile/support/new': {
+      id: '/profile/support/new'
+      path: '/profile/support/new'
+      fullPath: '/profile/support/new'
+      preLoaderRoute: typeof ProfileSupportNewRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -386,6 +546,9 @@ const rootRouteChildren: RootRouteChildren = {
   AuthRegisterRoute: AuthRegisterRoute,
   OrderSpotRoute: OrderSpotRoute,
   ProfileApiRoute: ProfileApiRoute,
+  ProfileCloseAccountRoute: ProfileCloseAccountRoute,
+  ProfileIdentityRoute: ProfileIdentityRoute,
+  ProfileLimitsRoute: ProfileLimitsRoute,
   ProfileSecurityRoute: ProfileSecurityRoute,
   TradeSymbolRoute: TradeSymbolRoute,
   WalletHistoryRoute: WalletHistoryRoute,
@@ -393,6 +556,11 @@ const rootRouteChildren: RootRouteChildren = {
   WalletIndexRoute: WalletIndexRoute,
   LanNewAssetsAddressMentRoute: LanNewAssetsAddressMentRoute,
   OrderSpotOrderIdRoute: OrderSpotOrderIdRoute,
+  ProfileCorporateApplyRoute: ProfileCorporateApplyRoute,
+  ProfileSupportIdRoute: ProfileSupportIdRoute,
+  ProfileSupportNewRoute: ProfileSupportNewRoute,
+  ProfileCorporateIndexRoute: ProfileCorporateIndexRoute,
+  ProfileSupportIndexRoute: ProfileSupportIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -21,7 +21,12 @@ export interface UserInfo {
   mobileNumber?: string
   countryCode?: string
   country?: string
-  kycStatus?: 0 | 1 | 2
+  /** Identity verification: 0 unverified, 1 pending, 2 verified, 3 rejected. */
+  kycStatus?: 0 | 1 | 2 | 3
+  /** The verification level held ('' when none). */
+  kycLevel?: string
+  /** The reviewer's words of the last rejection, for the user. */
+  kycRejectReason?: string
   accountType?: 'regular' | 'enterprise'
   ctime?: number
 }

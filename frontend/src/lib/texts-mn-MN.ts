@@ -4,9 +4,13 @@ import type { Translations } from './content-client'
  * The mn-MN page texts, one chunk (loaded by bundled-texts.ts). Pages whose
  * texts are long and shown on one lazily loaded page only are left out of
  * the first load: openApi (the Open API documentation) comes with its page
- * (features/info/lib/open-api-texts.ts).
+ * (features/info/lib/open-api-texts.ts); corporateVerification* come with
+ * theirs (features/corporate/lib/texts.ts); account and support come with
+ * theirs (features/account/lib/texts.ts, features/support/lib/texts.ts);
+ * identity and accountLimits come with
+ * theirs (features/identity/lib/texts.ts).
  */
-export default import.meta.glob<Translations>(['@texts/mn-MN/*.json', '!@texts/mn-MN/openApi.json'], {
+export default import.meta.glob<Translations>(['@texts/mn-MN/*.json', '!@texts/mn-MN/openApi.json', '!@texts/mn-MN/corporateVerification*.json', '!@texts/mn-MN/account.json', '!@texts/mn-MN/support.json', '!@texts/mn-MN/identity.json', '!@texts/mn-MN/accountLimits.json'], {
   eager: true,
   import: 'default',
 })

@@ -3,22 +3,29 @@ import {
   LuArrowLeftRight,
   LuBadgePercent,
   LuBookOpen,
+  LuBuilding2,
   LuChartCandlestick,
   LuChartLine,
   LuCoins,
   LuDownload,
+  LuGauge,
   LuGift,
   LuGrid3X3,
   LuHandCoins,
+  LuIdCard,
   LuKeyRound,
+  LuLifeBuoy,
   LuListChecks,
   LuMegaphone,
   LuPiggyBank,
+  LuReceiptText,
   LuRocket,
+  LuShieldCheck,
   LuStar,
   LuStore,
   LuTrophy,
   LuUsers,
+  LuWallet,
   LuZap,
 } from 'react-icons/lu'
 import { isLive } from '@/lib/capabilities'
@@ -127,10 +134,33 @@ export function menuHref(
 /** Links of the signed-in user menu. */
 export const USER_LINKS = {
   profile: '/profile/security',
+  identity: '/profile/identity',
+  corporate: '/profile/corporate',
+  limits: '/profile/limits',
   wallet: '/wallet',
   orders: '/order/spot',
+  support: '/profile/support',
   deposit: '/wallet?modal=deposit',
 } as const
+
+/** One link of the signed-in user's menus (the navbar's account menu and the phone menu). */
+export interface UserMenuLink {
+  id: keyof typeof USER_LINKS
+  /** Navbar text key; the phone menu names the security page "profile". */
+  textKey: string
+  icon: IconType
+}
+
+/** The signed-in user's links, in the order both menus show them. */
+export const USER_MENU: readonly UserMenuLink[] = [
+  { id: 'profile', textKey: 'user.security', icon: LuShieldCheck },
+  { id: 'identity', textKey: 'user.identity', icon: LuIdCard },
+  { id: 'corporate', textKey: 'user.corporate', icon: LuBuilding2 },
+  { id: 'limits', textKey: 'user.limits', icon: LuGauge },
+  { id: 'wallet', textKey: 'user.wallet', icon: LuWallet },
+  { id: 'orders', textKey: 'user.orders', icon: LuReceiptText },
+  { id: 'support', textKey: 'user.support', icon: LuLifeBuoy },
+]
 
 /** Support links of the mobile menu and the footer. */
 export const SUPPORT_LINKS = [

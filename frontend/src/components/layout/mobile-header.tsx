@@ -1,7 +1,7 @@
 import { Box, Button, chakra, CloseButton, Drawer, Flex, HStack, Icon, IconButton, Portal, Separator, Stack, Switch, Text } from '@chakra-ui/react'
 import { Link, useRouterState } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
-import { LuChevronRight, LuDownload, LuLifeBuoy, LuLogOut, LuMenu, LuReceiptText, LuShieldCheck, LuWallet } from 'react-icons/lu'
+import { LuChevronRight, LuDownload, LuLifeBuoy, LuLogOut, LuMenu } from 'react-icons/lu'
 import { useColorMode } from '@/components/ui/color-mode'
 import { getConfig } from '@/lib/config'
 import { getRawLanguage } from '@/lib/cookies'
@@ -11,7 +11,7 @@ import { logout, useUserInfo } from '@/lib/session'
 import { AppLink } from './app-link'
 import { useLinkResolver } from './link-target'
 import { Logo } from './logo'
-import { MENU_SECTIONS, menuHref, SUPPORT_LINKS, USER_LINKS } from './menu-items'
+import { MENU_SECTIONS, menuHref, SUPPORT_LINKS, USER_LINKS, USER_MENU } from './menu-items'
 import { isSoon, SoonBadge } from './soon-badge'
 import { CurrencyPicker, LanguagePicker } from './preference-pickers'
 
@@ -71,18 +71,12 @@ function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open
                     <Text fontWeight="semibold" truncate px="2">
                       {user.nickName || user.email || user.mobileNumber}
                     </Text>
-                    <MenuLink href={resolve(USER_LINKS.profile)} testId="mobile-menu-profile">
-                      <LuShieldCheck aria-hidden="true" />
-                      {t('user.profile')}
-                    </MenuLink>
-                    <MenuLink href={resolve(USER_LINKS.wallet)} testId="mobile-menu-wallet">
-                      <LuWallet aria-hidden="true" />
-                      {t('user.wallet')}
-                    </MenuLink>
-                    <MenuLink href={resolve(USER_LINKS.orders)} testId="mobile-menu-orders">
-                      <LuReceiptText aria-hidden="true" />
-                      {t('user.orders')}
-                    </MenuLink>
+                    {USER_MENU.map((link) => (
+                      <MenuLink key={link.id} href={resolve(USER_LINKS[link.id])} testId={`mobile-menu-${link.id}`}>
+                        <link.icon aria-hidden="true" />
+                        {t(link.id === 'profile' ? 'user.profile' : link.textKey)}
+                      </MenuLink>
+                    ))}
                   </Stack>
                 ) : (
                   <HStack gap="3">

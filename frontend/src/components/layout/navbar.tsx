@@ -1,6 +1,6 @@
 import { Box, Button, Flex, HStack, Icon, IconButton, Menu, Portal, Separator, Stack, Text } from '@chakra-ui/react'
 import { Link } from '@tanstack/react-router'
-import { LuChevronDown, LuCircleUser, LuGlobe, LuLogOut, LuReceiptText, LuShieldCheck, LuWallet } from 'react-icons/lu'
+import { LuChevronDown, LuCircleUser, LuGlobe, LuLogOut } from 'react-icons/lu'
 import { ColorModeButton } from '@/components/ui/color-mode'
 import { getConfig } from '@/lib/config'
 import { CURRENCIES, getCurrency, getLanguage, LANGUAGES, type Currency, type Language } from '@/lib/cookies'
@@ -9,7 +9,7 @@ import { logout, useUserInfo } from '@/lib/session'
 import { AppLink } from './app-link'
 import { useLinkResolver } from './link-target'
 import { Logo } from './logo'
-import { MENU_SECTIONS, menuHref, USER_LINKS, type MenuSection } from './menu-items'
+import { MENU_SECTIONS, menuHref, USER_LINKS, USER_MENU, type MenuSection } from './menu-items'
 import { isSoon, SoonBadge } from './soon-badge'
 import { changeCurrency, changeLanguage } from './preference-pickers'
 
@@ -86,24 +86,14 @@ function UserMenu() {
               </Text>
             </Box>
             <Menu.Separator />
-            <Menu.Item value="profile" asChild>
-              <AppLink href={resolve(USER_LINKS.profile)} data-testid="user-menu-profile">
-                <LuShieldCheck aria-hidden="true" />
-                {t('user.security')}
-              </AppLink>
-            </Menu.Item>
-            <Menu.Item value="wallet" asChild>
-              <AppLink href={resolve(USER_LINKS.wallet)} data-testid="user-menu-wallet">
-                <LuWallet aria-hidden="true" />
-                {t('user.wallet')}
-              </AppLink>
-            </Menu.Item>
-            <Menu.Item value="orders" asChild>
-              <AppLink href={resolve(USER_LINKS.orders)} data-testid="user-menu-orders">
-                <LuReceiptText aria-hidden="true" />
-                {t('user.orders')}
-              </AppLink>
-            </Menu.Item>
+            {USER_MENU.map((link) => (
+              <Menu.Item key={link.id} value={link.id} asChild>
+                <AppLink href={resolve(USER_LINKS[link.id])} data-testid={`user-menu-${link.id}`}>
+                  <link.icon aria-hidden="true" />
+                  {t(link.textKey)}
+                </AppLink>
+              </Menu.Item>
+            ))}
             <Menu.Separator />
             <Menu.Item value="logout" data-testid="logout" onSelect={() => void logout()}>
               <LuLogOut aria-hidden="true" />

@@ -1,5 +1,6 @@
-import { Box, Container, Heading, Link as ChakraLink, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, Container, Heading, Link as ChakraLink, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { lazy, Suspense } from 'react'
+import { LuLifeBuoy } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import { RoutePending } from '@/components/layout/route-pending'
 import { getRawLanguage } from '@/lib/cookies'
@@ -41,6 +42,15 @@ function InfoArticle({ slug }: { slug: ArticleSlug }) {
             {t(`${slug}.${p}`)}
           </Text>
         ))}
+        {(slug === 'request' || slug === 'support') && (
+          // Signed-in users write to support from their profile (visitors sign in first).
+          <Button asChild colorPalette="brand" alignSelf="flex-start" data-testid="info-ticket-link">
+            <AppLink href={slug === 'request' ? '/profile/support/new' : '/profile/support'}>
+              <LuLifeBuoy aria-hidden="true" />
+              {t(slug === 'request' ? 'tickets.open' : 'tickets.mine')}
+            </AppLink>
+          </Button>
+        )}
       </Stack>
       <Box as="nav" aria-labelledby="info-related" mt="14" pt="6" borderTopWidth="1px">
         <Heading as="h2" id="info-related" size="md" mb="3">

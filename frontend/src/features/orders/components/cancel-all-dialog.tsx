@@ -1,4 +1,5 @@
-import { Button, Dialog, Portal, Text } from '@chakra-ui/react'
+import { Dialog, Text } from '@chakra-ui/react'
+import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { useTexts } from '@/lib/i18n'
 
 /**
@@ -23,31 +24,22 @@ export function CancelAllDialog({
 }) {
   const { t } = useTexts('orders')
   return (
-    <Dialog.Root open={open} onOpenChange={(d) => !d.open && onClose()} role="alertdialog" placement="center" lazyMount unmountOnExit>
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="cancel-all-dialog" mx="4">
-            <Dialog.Header>
-              <Dialog.Title>{t('confirmCancelAll.title')}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              {/* The description of the alert dialog: a screen reader reads what will be cancelled with the question. */}
-              <Dialog.Description asChild>
-                <Text>{pair ? t('confirmCancelAll.bodyPair', { n: count, pair }) : t('confirmCancelAll.bodyAll', { n: count })}</Text>
-              </Dialog.Description>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose} data-testid="cancel-all-keep">
-                {t('confirmCancelAll.keep')}
-              </Button>
-              <Button colorPalette="red" loading={busy} onClick={onConfirm} data-testid="cancel-all-confirm">
-                {t('confirmCancelAll.confirm')}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ConfirmDialog
+      open={open}
+      onClose={onClose}
+      onConfirm={onConfirm}
+      busy={busy}
+      title={t('confirmCancelAll.title')}
+      cancelLabel={t('confirmCancelAll.keep')}
+      confirmLabel={t('confirmCancelAll.confirm')}
+      testId="cancel-all-dialog"
+      cancelTestId="cancel-all-keep"
+      confirmTestId="cancel-all-confirm"
+    >
+      {/* The description of the alert dialog: a screen reader reads what will be cancelled with the question. */}
+      <Dialog.Description asChild>
+        <Text>{pair ? t('confirmCancelAll.bodyPair', { n: count, pair }) : t('confirmCancelAll.bodyAll', { n: count })}</Text>
+      </Dialog.Description>
+    </ConfirmDialog>
   )
 }

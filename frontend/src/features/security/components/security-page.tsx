@@ -1,20 +1,8 @@
-import {
-  Badge,
-  Box,
-  Button,
-  Card,
-  Container,
-  Heading,
-  HStack,
-  Icon,
-  Separator,
-  Stack,
-  Tabs,
-  Text,
-} from '@chakra-ui/react'
+import { Badge, Box, Button, Card, HStack, Icon, Separator, Stack, Tabs, Text } from '@chakra-ui/react'
 import { useNavigate, useRouterState } from '@tanstack/react-router'
 import { Fragment, useEffect, useState, type ReactNode } from 'react'
 import { LuKeyRound, LuLock, LuMessageSquare, LuShieldCheck, LuSmartphone } from 'react-icons/lu'
+import { PageFrame } from '@/components/layout/page-frame'
 import { loginHref } from '@/lib/auth-guard'
 import { formatPhone } from '@/lib/country-codes'
 import { useTexts } from '@/lib/i18n'
@@ -29,12 +17,21 @@ import { UserInfoCard } from './user-info-card'
 
 type DialogId = 'googleOn' | 'googleOff' | 'phone' | 'mobileCheck' | 'password'
 
+/** Props of {@link SecurityPage}. */
+export interface SecurityPageProps {
+  initialUser: UserInfo
+  /** Rows other areas add to the settings, before the phone (the route composes them). */
+  extraSettings?: SettingRowProps[]
+  /** What follows the histories (the route composes it: the account's danger zone). */
+  children?: ReactNode
+}
+
 /**
  * The protected account security page: account details, second factors
  * (Google authenticator, phone and the SMS check), the login password, and
  * the login and settings histories.
  */
-export function SecurityPage({ initialUser }: { initialUser: UserInfo }) {
+export function SecurityPage({ initialUser, extraSettings, children }: SecurityPageProps) {
   const { t, lan } = useTexts('security')
   const { user: liveUser } = useUserInfo()
   const user = liveUser ?? initialUser
@@ -125,63 +122,58 @@ export function SecurityPage({ initialUser }: { initialUser: UserInfo }) {
       ),
     },
   ]
+  if (extraSettings?.length) rows.splice(Math.max(0, rows.findIndex((row) => row.id === 'phone')), 0, ...extraSettings)
 
   return (
-    <Container maxW="5xl" py={{ base: '6', md: '10' }} px={{ base: '4', md: '6' }}>
-      <Stack gap={{ base: '5', md: '6' }}>
-        <Stack gap="1">
-          <Heading as="h1" size={{ base: 'xl', md: '2xl' }}>
-            {t('title')}
-          </Heading>
-          <Text color="fg.muted">{t('subtitle')}</Text>
-        </Stack>
+    <PageFrame title={t('title')} subtitle={t('subtitle')}>
+      <UserInfoCard user={user} t={t} lan={lan} />
 
-        <UserInfoCard user={user} t={t} lan={lan} />
+      <Card.Root data-testid="security-settings">
+        <Card.Header>
+          <Card.Title>{t('settingsTitle')}</Card.Title>
+        </Card.Header>
+        <Card.Body pt="2">
+          <Stack gap="0">
+            {rows.map((row, i) => (
+              <Fragment key={row.id}>
+                {i > 0 && <Separator />}
+                <SettingRow {...row} />
+              </Fragment>
+            ))}
+          </Stack>
+        </Card.Body>
+      </Card.Root>
 
-        <Card.Root data-testid="security-settings">
-          <Card.Header>
-            <Card.Title>{t('settingsTitle')}</Card.Title>
-          </Card.Header>
-          <Card.Body pt="2">
-            <Stack gap="0">
-              {rows.map((row, i) => (
-                <Fragment key={row.id}>
-                  {i > 0 && <Separator />}
-                  <SettingRow {...row} />
-                </Fragment>
-              ))}
-            </Stack>
-          </Card.Body>
-        </Card.Root>
+      <Card.Root>
+        <Card.Body>
+          <Tabs.Root defaultValue="login" variant="line" lazyMount>
+            <Tabs.List>
+              <Tabs.Trigger value="login">{t('loginHistoryTitle')}</Tabs.Trigger>
+              <Tabs.Trigger value="setting">{t('settingHistoryTitle')}</Tabs.Trigger>
+            </Tabs.List>
+            <Tabs.Content value="login">
+              <HistoryTable kind="login" t={t} lan={lan} />
+            </Tabs.Content>
+            <Tabs.Content value="setting">
+              <HistoryTable kind="setting" t={t} lan={lan} />
+            </Tabs.Content>
+          </Tabs.Root>
+        </Card.Body>
+      </Card.Root>
 
-        <Card.Root>
-          <Card.Body>
-            <Tabs.Root defaultValue="login" variant="line" lazyMount>
-              <Tabs.List>
-                <Tabs.Trigger value="login">{t('loginHistoryTitle')}</Tabs.Trigger>
-                <Tabs.Trigger value="setting">{t('settingHistoryTitle')}</Tabs.Trigger>
-              </Tabs.List>
-              <Tabs.Content value="login">
-                <HistoryTable kind="login" t={t} lan={lan} />
-              </Tabs.Content>
-              <Tabs.Content value="setting">
-                <HistoryTable kind="setting" t={t} lan={lan} />
-              </Tabs.Content>
-            </Tabs.Root>
-          </Card.Body>
-        </Card.Root>
-      </Stack>
+      {children}
 
       <GoogleOnDialog open={dialog === 'googleOn'} onOpenChange={onOpenChange('googleOn')} t={t} />
       <GoogleOffDialog open={dialog === 'googleOff'} onOpenChange={onOpenChange('googleOff')} t={t} />
       <PhoneDialog open={dialog === 'phone'} onOpenChange={onOpenChange('phone')} t={t} />
       <MobileCheckDialog open={dialog === 'mobileCheck'} onOpenChange={onOpenChange('mobileCheck')} t={t} />
       <PasswordDialog open={dialog === 'password'} onOpenChange={onOpenChange('password')} t={t} />
-    </Container>
+    </PageFrame>
   )
 }
 
-interface SettingRowProps {
+/** One row of the security settings. */
+export interface SettingRowProps {
   id: string
   icon: React.ElementType
   title: string

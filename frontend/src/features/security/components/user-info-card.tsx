@@ -1,6 +1,7 @@
-import { Badge, Button, Card, DataList, HStack, IconButton, Input, Stack, Text } from '@chakra-ui/react'
+import { Badge, Button, Card, DataList, HStack, IconButton, Input, Link, Stack, Text } from '@chakra-ui/react'
 import { useState, type FormEvent } from 'react'
 import { LuPencil } from 'react-icons/lu'
+import { AppLink } from '@/components/layout/app-link'
 import { validateNickname, validationMessage } from '@/lib/account-validation'
 import { formatPhone } from '@/lib/country-codes'
 import type { TranslateFn } from '@/lib/i18n'
@@ -11,7 +12,10 @@ import { updateNickname } from '../api/security-api'
 import { formatDateTime } from './format'
 import { useSecurityRefresh } from './use-security-refresh'
 
-const KYC_COLOR = { 0: 'gray', 1: 'orange', 2: 'green' } as const
+const KYC_COLOR = { 0: 'gray', 1: 'orange', 2: 'green', 3: 'red' } as const
+
+/** The identity verification page, linked from the status. */
+const IDENTITY_PATH = '/profile/identity'
 
 /** Account details: id, e-mail, phone, nickname (editable), KYC, account type, registration time. */
 export function UserInfoCard({ user, t, lan }: { user: UserInfo; t: TranslateFn; lan: string }) {
@@ -61,9 +65,14 @@ export function UserInfoCard({ user, t, lan }: { user: UserInfo; t: TranslateFn;
           <DataList.Item>
             <DataList.ItemLabel>{t('kycStatus')}</DataList.ItemLabel>
             <DataList.ItemValue>
-              <Badge colorPalette={KYC_COLOR[kyc]} variant="subtle">
-                {t(`kyc${kyc}`)}
-              </Badge>
+              <HStack gap="3" flexWrap="wrap">
+                <Badge colorPalette={KYC_COLOR[kyc] ?? 'gray'} variant="subtle" data-testid="kyc-status">
+                  {t(`kyc${kyc}`)}
+                </Badge>
+                <Link asChild textStyle="sm" colorPalette="brand" color="colorPalette.fg" data-testid="kyc-link">
+                  <AppLink href={IDENTITY_PATH}>{kyc === 0 ? t('kycVerify') : t('kycDetails')}</AppLink>
+                </Link>
+              </HStack>
             </DataList.ItemValue>
           </DataList.Item>
           <DataList.Item>
