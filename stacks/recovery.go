@@ -4,6 +4,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsbackup"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 )
@@ -21,8 +22,9 @@ const (
 )
 
 // RecoveryStack backs up what cannot be rebuilt from the repository: the
-// table (whose point-in-time recovery covers 35 days in place) and the
-// engine's file system (its journal and snapshots).
+// table (whose point-in-time recovery covers 35 days in place), the
+// engine's file system (its journal and snapshots) and the users' uploads
+// (identity and corporate documents, which the law requires kept).
 type RecoveryStack struct {
 	awscdk.Stack
 	Vault awsbackup.BackupVault
@@ -78,5 +80,32 @@ func NewRecoveryStack(scope constructs.Construct, id string, props *awscdk.Stack
 	})
 	suppress(sel, nagReasons{"AwsSolutions-IAM4": "AWSBackupServiceRolePolicyForBackup and ...ForRestores are the " +
 		"policies AWS Backup documents for its service role; they act only on the resources of the selection."})
+	s.addUploads(data)
 	return s
+}
+
+// addUploads backs up the uploads bucket (versioned, as AWS Backup needs)
+// with a role of its own: S3's backup and restore policies instead of the
+// general ones, and use of the bucket's key granted in the role's own
+// policy (the key's policy lets the account's IAM policies decide), so the
+// data stack's key policy never names this stack's role.
+func (s *RecoveryStack) addUploads(data *DataStack) {
+	role := awsiam.NewRole(s.Stack, jsii.String("UploadsBackupRole"), &awsiam.RoleProps{
+		AssumedBy: awsiam.NewServicePrincipal(jsii.String("backup.amazonaws.com"), nil),
+		ManagedPolicies: &[]awsiam.IManagedPolicy{
+			awsiam.ManagedPolicy_FromAwsManagedPolicyName(jsii.String("AWSBackupServiceRolePolicyForS3Backup")),
+			awsiam.ManagedPolicy_FromAwsManagedPolicyName(jsii.String("AWSBackupServiceRolePolicyForS3Restore")),
+		},
+	})
+	role.AddToPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Actions:   jsii.Strings("kms:Decrypt", "kms:GenerateDataKey", "kms:DescribeKey"),
+		Resources: jsii.Strings(*data.UploadsKey.KeyArn()),
+	}))
+	suppress(role, nagReasons{"AwsSolutions-IAM4": "AWSBackupServiceRolePolicyForS3Backup and ...ForS3Restore are the " +
+		"policies AWS Backup documents for backing up and restoring S3 buckets."})
+	s.Plan.AddSelection(jsii.String("Uploads"), &awsbackup.BackupSelectionOptions{
+		Resources:                  &[]awsbackup.BackupResource{awsbackup.BackupResource_FromArn(data.Uploads.BucketArn())},
+		Role:                       role,
+		DisableDefaultBackupPolicy: jsii.Bool(true),
+	})
 }

@@ -27,13 +27,35 @@ func TestRecovery(t *testing.T) {
 			})}}),
 		}))
 	})
-	var sel string
+	var tableAndJournal, uploads string
 	for _, r := range resources("recovery", "AWS::Backup::BackupSelection") {
-		sel = mustJSON(props(r))
+		sel := mustJSON(props(r))
+		if strings.Contains(sel, "UploadsBackupRole") {
+			uploads = sel
+		} else {
+			tableAndJournal = sel
+		}
 	}
-	if !strings.Contains(sel, "Table") || !strings.Contains(sel, "elasticfilesystem") {
-		t.Errorf("selection %s", sel)
+	if !strings.Contains(tableAndJournal, "Table") || !strings.Contains(tableAndJournal, "elasticfilesystem") {
+		t.Errorf("selection %s", tableAndJournal)
 	}
+	// The uploads: the bucket, by a role that may back up and restore S3 and use the bucket's key.
+	if !strings.Contains(uploads, "Uploads") {
+		t.Errorf("uploads selection %s", uploads)
+	}
+	expect(t, "the uploads' backup role: S3 policies and the uploads key", func() {
+		tpl.HasResourceProperties(jsii.String("AWS::IAM::Role"), like(obj{
+			"ManagedPolicyArns": []any{
+				like(obj{"Fn::Join": []any{"", []any{"arn:", obj{"Ref": "AWS::Partition"}, ":iam::aws:policy/AWSBackupServiceRolePolicyForS3Backup"}}}),
+				like(obj{"Fn::Join": []any{"", []any{"arn:", obj{"Ref": "AWS::Partition"}, ":iam::aws:policy/AWSBackupServiceRolePolicyForS3Restore"}}}),
+			},
+		}))
+		tpl.HasResourceProperties(jsii.String("AWS::IAM::Policy"), like(obj{
+			"PolicyDocument": like(obj{"Statement": []any{like(obj{
+				"Action": []any{"kms:Decrypt", "kms:GenerateDataKey", "kms:DescribeKey"},
+			})}}),
+		}))
+	})
 	secrets := resources("data", "AWS::SecretsManager::Secret")
 	if len(secrets) != 4 { // the auth, engine and origin keys, and Sumsub's
 		t.Fatalf("%d secrets", len(secrets))

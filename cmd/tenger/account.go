@@ -24,13 +24,14 @@ func accountCommand(out io.Writer, args []string) error {
 	data := fs.String("data", "./.tenger-data", "data directory (stop tenger serve first: the store admits one process)")
 	all := fs.Bool("all", false, "with review: every cancelled account, not only those holding money")
 	note := fs.String("note", "", "with reopen: why (kept on the cancellation record), e.g. how the owner was identified")
+	as := fs.String("as", os.Getenv("USER"), "with reopen: the operator's name, kept on the cancellation record")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `tenger account [--data DIR] [--all] review
     the cancelled accounts holding money: deposits that arrived after the cancellation are
     credited and held there until the account is reopened (with --all every cancelled account)
 tenger account [--data DIR] show UID
     an account's cancellation (when, why, API keys deleted, records kept until) and balances
-tenger account [--data DIR] [--note TEXT] reopen UID
+tenger account [--data DIR] [--as NAME] [--note TEXT] reopen UID
     reopen a cancelled account once its owner is identified: they sign in with their password
     (every old session stays ended, deleted API keys are not restored) and can withdraw
 `)
@@ -84,7 +85,14 @@ tenger account [--data DIR] [--note TEXT] reopen UID
 			fmt.Fprintf(out, "cancelled %s UTC\n", st.CancelledAt.UTC().Format("2006-01-02 15:04"))
 		}
 		if !st.ReopenedAt.IsZero() {
-			fmt.Fprintf(out, "reopened %s UTC\n", st.ReopenedAt.UTC().Format("2006-01-02 15:04"))
+			fmt.Fprintf(out, "reopened %s UTC", st.ReopenedAt.UTC().Format("2006-01-02 15:04"))
+			if st.ReopenedBy != "" {
+				fmt.Fprintf(out, " by %s", st.ReopenedBy)
+			}
+			if st.ReopenNote != "" {
+				fmt.Fprintf(out, " (%s)", st.ReopenNote)
+			}
+			fmt.Fprintln(out)
 		}
 		if st.Reason != "" {
 			fmt.Fprintf(out, "reason: %s\n", st.Reason)
@@ -98,7 +106,7 @@ tenger account [--data DIR] [--note TEXT] reopen UID
 		fmt.Fprintf(out, "holds: %s\n", holdings(st.Holdings))
 		return nil
 	default: // reopen
-		if err := svc.Reopen(ctx, rest[1], *note); err != nil {
+		if err := svc.ReopenAs(ctx, rest[1], *as, *note); err != nil {
 			return opsErr(err)
 		}
 		fmt.Fprintf(out, "reopened %s: the owner can sign in again\n", rest[1])

@@ -163,11 +163,18 @@ func TestAccountCancellationEndToEnd(t *testing.T) {
 		t.Fatalf("show:\n%s", out.String())
 	}
 	out.Reset()
-	if err := accountCommand(&out, []string{"--data", data, "--note", "identified at the office", "reopen", me.ID}); err != nil {
+	if err := accountCommand(&out, []string{"--data", data, "--as", "desk-1", "--note", "identified at the office", "reopen", me.ID}); err != nil {
 		t.Fatal(err)
 	}
 	if err := accountCommand(&out, []string{"--data", data, "reopen", me.ID}); err == nil || !strings.Contains(err.Error(), "not closed") {
 		t.Fatalf("second reopen: %v", err)
+	}
+	out.Reset()
+	if err := accountCommand(&out, []string{"--data", data, "show", me.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "by desk-1 (identified at the office)") {
+		t.Fatalf("show after reopening names neither the operator nor the note:\n%s", out.String())
 	}
 
 	_, c, _ = localServer(t, data)
