@@ -46,6 +46,10 @@ Usage:
   tenger kyc [--data DIR | --aws] list | show UID | approve UID | reject UID | limits [set] | levels add NAME
       identity verification: the users waiting for a decision, an applicant's history, an
       operator's approval or rejection, and the levels' 24 h withdrawal limits (server stopped)
+  tenger p2p [--data DIR] appeals list | appeals show ORDER | appeals decide ORDER release|refund
+  tenger p2p [--data DIR] merchants decide UID approve|refuse
+      P2P: the orders in appeal, one with its chat, the decision (the escrow to the buyer or
+      back to the seller), and merchant applications (server stopped)
   tenger version
       print the version
 
@@ -84,6 +88,8 @@ func main() {
 		err = runCorporate(os.Args[2:])
 	case "kyc":
 		err = runKYC(os.Args[2:])
+	case "p2p":
+		err = runP2P(os.Args[2:])
 	case "version":
 		fmt.Println(version)
 	case "-h", "--help", "help":

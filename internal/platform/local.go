@@ -145,6 +145,8 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	if err != nil {
 		return err
 	}
+	// P2P orders' payment deadlines run on the same runner (p2p.go).
+	funds.Runner.Register(l.P2P().TimeoutDefinition())
 	funds.Start(ctx)
 	l.onClose(func() error { funds.Stop(); return nil })
 	l.ResumeTransfers(ctx)

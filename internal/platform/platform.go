@@ -128,6 +128,7 @@ type Deps struct {
 	apiKeys      apiKeyState
 	account      accountState
 	kyc          kycState
+	p2p          p2pState
 	// Engine is the engine that owns the spot balances, when this process
 	// runs it (tenger serve, the engine task).
 	Engine *spot.Runtime

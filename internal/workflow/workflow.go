@@ -272,6 +272,19 @@ func StartOp(d Definition, id string, input any, now time.Time) (store.Op, error
 	return store.PutOp(it, store.ItemNotExists()), nil
 }
 
+// StartOpAt is StartOp for an instance whose first step is due at at (a
+// deadline: a P2P order's payment time). In Step Functions the same wait
+// is a Wait state with a timestamp.
+func StartOpAt(d Definition, id string, input any, now, at time.Time) (store.Op, error) {
+	op, err := StartOp(d, id, input, now)
+	if err != nil {
+		return op, err
+	}
+	op.Item["nextRun"] = at.UnixMilli()
+	op.Item[store.AttrGSI1SK] = dueSK(at, id)
+	return op, nil
+}
+
 // Submit creates an instance on its own (when no other effect starts it).
 // Submitting an existing id is a no-op.
 func (r *Runner) Submit(ctx context.Context, kind, id string, input any) error {
