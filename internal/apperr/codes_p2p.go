@@ -113,4 +113,16 @@ var (
 	CodeP2PAdOpenOrders = register("17024", http.StatusOK,
 		"The ad has unfinished orders: only its price, limits, methods and terms can change now",
 		"Зард дуусаагүй захиалга байна: одоо зөвхөн үнэ, хязгаар, төлбөрийн арга, нөхцөлийг өөрчилж болно")
+	// CodeP2PNoQuote: express found no ad that can fill the amount now.
+	CodeP2PNoQuote = register("17025", http.StatusOK,
+		"No ad can fill this amount right now: try another amount or the P2P market",
+		"Одоогоор энэ дүнг бөглөх зар алга: өөр дүн эсвэл P2P зах зээлийг үзнэ үү")
+	// CodeP2PBlocked: one side has blocked the other; they cannot trade.
+	CodeP2PBlocked = register("17026", http.StatusOK,
+		"You cannot trade with this user",
+		"Та энэ хэрэглэгчтэй арилжаа хийх боломжгүй")
+	// CodeP2PRelation: a relation that is not block or follow, or with oneself.
+	CodeP2PRelation = register("17027", http.StatusOK,
+		"Invalid contact: %s",
+		"Харилцагч буруу: %s")
 )

@@ -134,6 +134,27 @@ type P2PRate struct {
 	Rate string `json:"rate" doc:"fiat per coin"`
 }
 
+// P2PRelationReq is person_relationship and user_contacts_remove.
+type P2PRelationReq struct {
+	UID      string `json:"uid" doc:"the other trader"`
+	Relation string `json:"relation" doc:"follow or block; empty lists"`
+}
+
+// P2PQuoteReq is quick_money/noToken/otc_channel_check.
+type P2PQuoteReq struct {
+	Side       string     `json:"side" v:"required" doc:"the caller's: BUY or SELL"`
+	CoinSymbol string     `json:"coinSymbol" v:"required"`
+	PaySymbol  string     `json:"paySymbol" doc:"default MNT"`
+	Amount     FlexString `json:"amount" doc:"MNT; or volume"`
+	Volume     FlexString `json:"volume" doc:"coins; or amount"`
+}
+
+// P2PBalance is quick_money/get_quick_sell_balance.
+type P2PBalance struct {
+	Coin      string `json:"coinSymbol"`
+	Available string `json:"available" doc:"OTC account, available"`
+}
+
 // P2PPublicInfo is otc/public_info: what the P2P screens offer.
 type P2PPublicInfo struct {
 	Coins         []P2PCoin        `json:"coins"`
@@ -310,6 +331,44 @@ func NewP2PRouter(svc *p2p.Service, pay *paymethod.Service, opts Options) *Route
 	Handle(r, otc+"/otc/company_release", priv("A merchant with no open ad becomes a regular trader again"),
 		func(c *Call, _ *Empty) (P2POK, error) {
 			return P2POK{OK: true}, svc.MerchantRelease(c.Ctx, c.Principal.UserID)
+		})
+
+	// Contacts and blocks.
+	Handle(r, otc+"/otc/person_relationship", priv("Follow or block a trader (relation follow or block); without a relation, the caller's contacts and blocks"),
+		func(c *Call, req *P2PRelationReq) ([]p2p.Relation, error) {
+			if req.Relation != "" {
+				if err := svc.SetRelation(c.Ctx, c.Principal.UserID, strings.TrimSpace(req.UID), req.Relation); err != nil {
+					return nil, err
+				}
+			}
+			return svc.Relations(c.Ctx, c.Principal.UserID)
+		})
+	Handle(r, otc+"/otc/user_contacts_remove", priv("Forget a contact or lift a block; answers the caller's contacts and blocks"),
+		func(c *Call, req *P2PRelationReq) ([]p2p.Relation, error) {
+			if err := svc.RemoveRelation(c.Ctx, c.Principal.UserID, strings.TrimSpace(req.UID)); err != nil {
+				return nil, err
+			}
+			return svc.Relations(c.Ctx, c.Principal.UserID)
+		})
+
+	// Express: one step against the best ad.
+	Handle(r, otc+"/quick_money/noToken/otc_channel_check", pub("Express: the best ad that fills an amount (MNT) or a volume (coins) now, and the order it would be"),
+		func(c *Call, req *P2PQuoteReq) (p2p.Quote, error) {
+			amt, err := decField("amount", req.Amount)
+			if err != nil {
+				return p2p.Quote{}, err
+			}
+			vol, err := decField("volume", req.Volume)
+			if err != nil {
+				return p2p.Quote{}, err
+			}
+			return svc.Express(c.Ctx, c.Principal.UserID, p2p.QuoteInput{Side: req.Side, Coin: req.CoinSymbol,
+				Fiat: fiatOr(req.PaySymbol), Amount: amt, Volume: vol})
+		})
+	Handle(r, otc+"/quick_money/get_quick_sell_balance", priv("Express: the caller's OTC balance of a coin, available to sell"),
+		func(c *Call, req *P2PRateReq) (P2PBalance, error) {
+			av, err := svc.Available(c.Ctx, c.Principal.UserID, req.CoinSymbol)
+			return P2PBalance{Coin: strings.ToUpper(req.CoinSymbol), Available: av.String()}, err
 		})
 
 	// Payment methods (package paymethod).

@@ -157,6 +157,18 @@ func TestP2PRoutesJourney(t *testing.T) {
 		t.Fatalf("buyer after the release: %s available, %s frozen", av, fr)
 	}
 
+	// Express quotes the ad; a block stops trading between the two until it is lifted.
+	q := e.ok(t, "/fe-otc-api/quick_money/noToken/otc_channel_check", withEnv(map[string]any{"side": "BUY", "coinSymbol": "USDT", "volume": "10"}), authMode{})
+	if q["advertId"] != adID || q["totalPrice"] != "35000" {
+		t.Fatalf("express %+v", q)
+	}
+	if bal := e.ok(t, "/fe-otc-api/quick_money/get_quick_sell_balance", withEnv(map[string]any{"coinSymbol": "USDT"}), hdr(btok)); bal["available"] != "100" {
+		t.Fatalf("sell balance %+v", bal)
+	}
+	e.ok(t, "/fe-otc-api/otc/person_relationship", withEnv(map[string]any{"uid": bid, "relation": "block"}), hdr(mtok))
+	e.fails(t, "/fe-otc-api/v4/otc/buy_order_save", withEnv(map[string]any{"advertId": adID, "volume": "20"}), hdr(btok), apperr.CodeP2PBlocked)
+	e.ok(t, "/fe-otc-api/otc/user_contacts_remove", withEnv(map[string]any{"uid": bid}), hdr(mtok))
+
 	// A second order, never paid: cancelled by the system at its deadline.
 	o2 := e.ok(t, "/fe-otc-api/v4/otc/buy_order_save", withEnv(map[string]any{"advertId": adID, "volume": "20"}), hdr(btok))
 	list := e.ok(t, "/fe-ex-api/v4/order/otc/unfinished", withEnv(map[string]any{"page": 1, "pageSize": 20}), hdr(mtok))

@@ -354,11 +354,15 @@ func (s *Service) Search(ctx context.Context, caller string, f SearchFilter) ([]
 	if !slices.Contains(Fiats, f.Fiat) {
 		return nil, 0, adField("fiat")
 	}
+	blocked, err := s.blockedSet(ctx, caller)
+	if err != nil {
+		return nil, 0, err
+	}
 	var ads []Ad
 	q := store.Query{Index: store.IndexGSI1, PK: adsIndexPK(f.Coin, f.Fiat, adSide), Limit: 200}
-	err := store.EachLive(ctx, s.o.Store, q, s.o.Now(), func(it store.Item) {
+	err = store.EachLive(ctx, s.o.Store, q, s.o.Now(), func(it store.Item) {
 		a := adOf(it)
-		if a.Status != AdOpen || !a.Remaining.IsPositive() {
+		if a.Status != AdOpen || !a.Remaining.IsPositive() || blocked[a.UID] {
 			return
 		}
 		if f.Method != "" && !slices.ContainsFunc(a.Methods, func(m Method) bool { return m.Kind == f.Method }) {

@@ -99,6 +99,11 @@ func (s *Service) OpenOrder(ctx context.Context, uid string, in OrderInput) (Ord
 	if a.UID == uid {
 		return Order{}, apperr.New(apperr.CodeP2POwnAd).WithErrorMsg("own_ad_cannot_be_traded")
 	}
+	if b, err := s.blocked(ctx, uid, a.UID); err != nil {
+		return Order{}, err
+	} else if b {
+		return Order{}, apperr.New(apperr.CodeP2PBlocked)
+	}
 	want := Buy
 	if a.Side == Buy {
 		want = Sell

@@ -446,7 +446,10 @@ func runProperty(t *testing.T, seed int64) {
 					if id != "" {
 						o, err := e.svc.readOrder(ctx, id)
 						if err == nil {
-							_, _ = e.svc.MarkPaid(ctx, o.Buyer, id)
+							_, err = e.svc.MarkPaid(ctx, o.Buyer, id)
+						}
+						if err == nil && r.n(2) == 0 {
+							_, _ = e.svc.Release(ctx, o.Seller, id, "fund-pw")
 						}
 					}
 				case 3:
@@ -473,7 +476,7 @@ func runProperty(t *testing.T, seed int64) {
 						_, _ = e.svc.Decide(ctx, id, []string{OutcomeRelease, OutcomeRefund}[r.n(2)], "desk", "")
 					}
 				case 7:
-					e.clock.Add(time.Duration(r.n(4)) * time.Minute)
+					e.clock.Add(time.Duration(r.n(30)) * time.Second)
 					_, _ = e.runner.RunDue(ctx)
 				case 8:
 					if r.n(10) == 0 {
@@ -553,3 +556,82 @@ func (r *rng) next() uint64 {
 }
 func (r *rng) n(k int) int { return int(r.next() % uint64(k)) }
 func (r *rng) fork() *rng  { return &rng{s: r.next() | 1} }
+
+// Express quotes the best ad that fills the whole amount, never the
+// caller's own, and says so when none can.
+func TestExpress(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(t, "m1", "USDT", "1000")
+	e.merchant(t, "m1")
+	cheap := sellAd("100")
+	cheap.Price, cheap.MaxFiat = dec("3400"), dec("200000")
+	dear := sellAd("500")
+	dear.Price = dec("3500")
+	if _, err := e.svc.SaveAd(ctx, "m1", cheap); err != nil {
+		t.Fatal(err)
+	}
+	dearAd, err := e.svc.SaveAd(ctx, "m1", dear)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := e.svc.Express(ctx, "t1", QuoteInput{Side: Buy, Coin: "USDT", Amount: dec("170000")})
+	if err != nil || q.Price.String() != "3400" || q.Volume.String() != "50" || q.Total.String() != "170000" {
+		t.Fatalf("cheapest that fits: %+v %v", q, err)
+	}
+	// Above the cheap ad's limit: the next one.
+	q, err = e.svc.Express(ctx, "t1", QuoteInput{Side: Buy, Coin: "USDT", Volume: dec("200")})
+	if err != nil || q.AdID != dearAd.ID || q.Total.String() != "700000" {
+		t.Fatalf("the next ad: %+v %v", q, err)
+	}
+	_, err = e.svc.Express(ctx, "m1", QuoteInput{Side: Buy, Coin: "USDT", Volume: dec("10")})
+	wantCode(t, err, apperr.CodeP2PNoQuote) // only the caller's own ads
+	_, err = e.svc.Express(ctx, "t1", QuoteInput{Side: Buy, Coin: "USDT", Volume: dec("600")})
+	wantCode(t, err, apperr.CodeP2PNoQuote)
+	_, err = e.svc.Express(ctx, "t1", QuoteInput{Side: Buy, Coin: "USDT", Volume: dec("1"), Amount: dec("3500")})
+	wantCode(t, err, apperr.CodeParam)
+	if av, err := e.svc.Available(ctx, "m1", "usdt"); err != nil || av.String() != "400" {
+		t.Fatalf("available %s %v", av, err)
+	}
+}
+
+// A block works both ways: neither opens an order on the other's ads, and
+// the blocker's searches leave the blocked trader's ads out.
+func TestBlock(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(t, "m1", "USDT", "100")
+	e.merchant(t, "m1")
+	ad, err := e.svc.SaveAd(ctx, "m1", sellAd("100"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, e.svc.SetRelation(ctx, "t1", "t1", RelationBlock), apperr.CodeP2PRelation)
+	wantCode(t, e.svc.SetRelation(ctx, "t1", "m1", "hate"), apperr.CodeP2PRelation)
+	if err := e.svc.SetRelation(ctx, "m1", "t1", RelationBlock); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.OpenOrder(ctx, "t1", OrderInput{AdID: ad.ID, Side: Buy, Volume: dec("10")})
+	wantCode(t, err, apperr.CodeP2PBlocked)
+	if err := e.svc.RemoveRelation(ctx, "m1", "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.SetRelation(ctx, "t1", "m1", RelationBlock); err != nil {
+		t.Fatal(err)
+	}
+	if ads, n, _ := e.svc.Search(ctx, "t1", SearchFilter{Side: Buy, Coin: "USDT", Fiat: "MNT"}); n != 0 || len(ads) != 0 {
+		t.Fatalf("blocked merchant's ads shown: %d", n)
+	}
+	if _, n, _ := e.svc.Search(ctx, "t2", SearchFilter{Side: Buy, Coin: "USDT", Fiat: "MNT"}); n != 1 {
+		t.Fatalf("others see %d ads", n)
+	}
+	_, err = e.svc.OpenOrder(ctx, "t1", OrderInput{AdID: ad.ID, Side: Buy, Volume: dec("10")})
+	wantCode(t, err, apperr.CodeP2PBlocked)
+	if err := e.svc.SetRelation(ctx, "t1", "m1", RelationFollow); err != nil {
+		t.Fatal(err)
+	}
+	if rel, _ := e.svc.Relations(ctx, "t1"); len(rel) != 1 || rel[0].Relation != RelationFollow || rel[0].Nick != "Merchant" {
+		t.Fatalf("relations %+v", rel)
+	}
+	if _, err := e.svc.OpenOrder(ctx, "t1", OrderInput{AdID: ad.ID, Side: Buy, Volume: dec("10")}); err != nil {
+		t.Fatal(err)
+	}
+}
