@@ -183,11 +183,23 @@ var apiFunctions = []apiFunction{
 		// AWS), so a deleted key stops at once in every instance.
 		Access: access{Engine: true, AuthKey: true, Push: true},
 	},
+	{
+		Name: "p2p",
+		Description: "P2P trading: merchants' ads, orders with escrow in the OTC accounts, appeals, the order chat, " +
+			"payment methods, express, contacts (/fe-otc-api, /fe-ex-api/v4/order/otc)",
+		Routes:  []string{"/fe-otc-api/{proxy+}", "/fe-ex-api/v4/order/otc/{proxy+}"},
+		Methods: []awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_POST},
+		// The OTC accounts are the store ledger's, not the engine's: the
+		// escrow postings are the function's own transactions. Orders and
+		// chat messages are pushed to both sides. Chat images and appeal
+		// evidence are the users' uploads, checked by their records in the
+		// table: no access to the uploads bucket.
+		Access: access{Push: true},
+	},
 	// Areas still to land, in the same shape (each with its key space in
 	// internal/store/keyspace):
 	// {Name: "futures", Routes: []string{"/fe-ex-api/lever/{proxy+}", "/fe-co-api/{proxy+}"},
 	//	Access: access{Engine: true}},
-	// {Name: "p2p", Routes: []string{"/fe-otc-api/{proxy+}"}},
 	// {Name: "earn", Routes: []string{"/fe-increment-api/{proxy+}", "/fe-quant-api/{proxy+}"}},
 	// {Name: "tasks", Routes: []string{"/fe-task-api/{proxy+}"}},
 }

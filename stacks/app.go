@@ -28,7 +28,7 @@ type Tenger struct {
 // FunctionNames lists every Lambda function the stacks deploy; each needs
 // build/lambda/<name>/bootstrap.
 func FunctionNames() []string {
-	return append(APIFunctionNames(), "ws", "wsapi", "stream", "workflow", "wfstart", adminFunction)
+	return append(APIFunctionNames(), "ws", "wsapi", "stream", "workflow", "wfstart", "p2ptimeout", adminFunction)
 }
 
 // Build adds the stacks of cfg.Stage to app. It checks the config first and
@@ -82,6 +82,7 @@ func Build(app awscdk.App, cfg Config) (*Tenger, error) {
 	}
 	t.Workflows = NewWorkflowsStack(app, id("Workflows"), props("Workflows", "withdrawal state machine"), cfg, t.Data, engine, apiEnv)
 	t.Realtime.GrantPush(t.Workflows.Function)
+	t.Realtime.GrantPush(t.Workflows.P2PTimeoutFn)
 	t.Api = NewApiStack(app, id("Api"), props("Api", "HTTP API and service functions"), cfg,
 		apiDeps{Data: t.Data, Engine: engine, Workflows: t.Workflows, Realtime: t.Realtime, Env: apiEnv, EmailFrom: env["EMAIL_FROM"],
 			SMSCallingCodes: cfg.SMSCallingCodes})

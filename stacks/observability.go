@@ -144,7 +144,7 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 	functions = append(functions, []struct {
 		name string
 		fn   awslambda.Function
-	}{{"ws", o.Realtime.WS}, {"wsapi", o.Realtime.WSAPI}, {"stream", o.Realtime.Stream}, {"workflow", o.Workflows.Function}, {"wfstart", o.Workflows.Starter},
+	}{{"ws", o.Realtime.WS}, {"wsapi", o.Realtime.WSAPI}, {"stream", o.Realtime.Stream}, {"workflow", o.Workflows.Function}, {"wfstart", o.Workflows.Starter}, {"p2ptimeout", o.Workflows.P2PTimeoutFn},
 		// An operator's action that fails inside (not a refusal, which
 		// the function answers) raises the same alarm as any function's.
 		{adminFunction, o.Admin.Function}}...)
@@ -159,6 +159,8 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 		o.Workflows.Withdrawal.MetricFailed(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 1, 1)
 	add("WithdrawalTimedOut", "a withdrawal workflow timed out (its hold needs an operator)",
 		o.Workflows.Withdrawal.MetricTimedOut(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 1, 1)
+	add("P2PExpireFailed", "a P2P payment deadline failed or timed out: an unpaid order may still hold its escrow (tenger p2p, or cancel it)",
+		o.Workflows.P2PTimeout.MetricFailed(&awscloudwatch.MetricOptions{Period: fiveMin, Statistic: jsii.String("Sum")}), 1, 1)
 
 	// The change feed's consumers falling behind: private updates late,
 	// withdrawals not started.

@@ -488,9 +488,21 @@ type sfnState struct {
 // withdrawalDefinition parses the state machine's definition.
 func withdrawalDefinition(t *testing.T) (startAt string, states map[string]sfnState) {
 	t.Helper()
-	sms := resources("workflows", "AWS::StepFunctions::StateMachine")
+	return machineDefinition(t, "Withdrawal")
+}
+
+// machineDefinition parses the definition of the workflows stack's state
+// machine whose logical id starts with prefix.
+func machineDefinition(t *testing.T, prefix string) (startAt string, states map[string]sfnState) {
+	t.Helper()
+	sms := map[string]map[string]any{}
+	for id, sm := range resources("workflows", "AWS::StepFunctions::StateMachine") {
+		if strings.HasPrefix(id, prefix) {
+			sms[id] = sm
+		}
+	}
 	if len(sms) != 1 {
-		t.Fatalf("state machines = %d, want 1", len(sms))
+		t.Fatalf("%s state machines = %d, want 1", prefix, len(sms))
 	}
 	var def struct {
 		StartAt string
@@ -718,13 +730,17 @@ func TestWorkflowStarter(t *testing.T) {
 			if !strings.Contains(id, "wfstart") {
 				t.Errorf("%s may start executions", id)
 			}
-			if res := mustJSON(st["Resource"]); !strings.Contains(res, `"Ref":"Withdrawal`) || strings.Contains(res, "*") {
+			if res := mustJSON(st["Resource"]); !strings.Contains(res, `"Ref":"Withdrawal`) && !strings.Contains(res, `"Ref":"P2PTimeout`) ||
+				strings.Contains(res, "*") {
 				t.Errorf("StartExecution on %s", res)
 			}
 		}
 	}
-	if starts != 1 {
-		t.Errorf("statements allowing StartExecution = %d, want 1 (wfstart)", starts)
+	if starts != 2 {
+		t.Errorf("statements allowing StartExecution = %d, want 2 (wfstart: withdrawals and P2P deadlines)", starts)
+	}
+	if !strings.Contains(mustJSON(vars["P2P_TIMEOUT_STATE_MACHINE_ARN"]), "P2PTimeout") {
+		t.Errorf("wfstart environment lacks the P2P state machine: %v", vars)
 	}
 	if n := len(resources("workflows", "AWS::SQS::Queue")); n != 1 {
 		t.Errorf("starter failure queues = %d", n)
@@ -834,7 +850,7 @@ func TestWebStack(t *testing.T) {
 
 func TestObservabilityStack(t *testing.T) {
 	fns := len(FunctionNames())
-	want := 2 /* DLQs */ + 2*fns /* errors, throttles */ + 2 /* withdrawals failed, timed out */ + 2 /* iterator age */ +
+	want := 2 /* DLQs */ + 2*fns /* errors, throttles */ + 2 /* withdrawals failed, timed out */ + 1 /* P2P deadlines failed */ + 2 /* iterator age */ +
 		2 /* API 5xx, latency */ + 2 /* table throttles, conflicts */ + 2 /* engine tasks, no active engine */ + 1 /* SMS spend */
 	alarms := resources("observability", "AWS::CloudWatch::Alarm")
 	if len(alarms) != want {
@@ -850,7 +866,7 @@ func TestObservabilityStack(t *testing.T) {
 	}
 	for metric, n := range map[string]int{
 		"ApproximateNumberOfMessagesVisible": 2, "ApproximateAgeOfOldestMessage": 0,
-		"Errors": fns, "Throttles": fns, "ExecutionsFailed": 1, "ExecutionsTimedOut": 1, "IteratorAge": 2,
+		"Errors": fns, "Throttles": fns, "ExecutionsFailed": 2, "ExecutionsTimedOut": 1, "IteratorAge": 2,
 		"5xx": 1, "Latency": 1, "ThrottledRequests": 1, "TransactionConflict": 1, "RunningTaskCount": 1,
 		"SMSMonthToDateSpentUSD": 1, "ActiveEngine": 1,
 	} {
@@ -1058,11 +1074,12 @@ func TestWalletFunction(t *testing.T) {
 }
 
 // TestPushGrantedWhereUpdatesArePushed: the wallet function (deposit and
-// withdrawal updates), the openapi function (withdrawals a key asks for)
-// and the workflow function (withdrawal statuses) may post to the
+// withdrawal updates), the openapi function (withdrawals a key asks for),
+// the workflow function (withdrawal statuses) and the P2P functions
+// (orders and chat messages, deadlines) may post to the
 // WebSocket API's connections, on its live stage only, and know its endpoint.
 func TestPushGrantedWhereUpdatesArePushed(t *testing.T) {
-	for stack, want := range map[string]int{"api": 2, "workflows": 1} {
+	for stack, want := range map[string]int{"api": 3, "workflows": 2} {
 		manage := 0
 		for id, p := range resources(stack, "AWS::IAM::Policy") {
 			doc := mustJSON(props(p)["PolicyDocument"])
@@ -1070,7 +1087,7 @@ func TestPushGrantedWhereUpdatesArePushed(t *testing.T) {
 				if stack == "api" && strings.HasPrefix(id, "profile") {
 					continue // closes connections only: TestProfileClosesRevokedConnections
 				}
-				if stack == "api" && !strings.HasPrefix(id, "wallet") && !strings.HasPrefix(id, "openapi") {
+				if stack == "api" && !strings.HasPrefix(id, "wallet") && !strings.HasPrefix(id, "openapi") && !strings.HasPrefix(id, "p2p") {
 					t.Errorf("%s may post to connections", id)
 				}
 				manage++
@@ -1202,4 +1219,37 @@ func TestAuthKeySecret(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestP2PTimeoutStateMachine: the P2P payment deadline waits for the
+// timestamp wfstart gives it, then runs the p2ptimeout function once,
+// retrying NotDue (an early run) and failures, and fails to an operator's
+// alarm when it cannot cancel.
+func TestP2PTimeoutStateMachine(t *testing.T) {
+	startAt, states := machineDefinition(t, "P2PTimeout")
+	wait := states[startAt]
+	if startAt != "WaitForDeadline" || wait.Type != "Wait" || wait.Next != "Expire" {
+		t.Fatalf("start %s %+v", startAt, wait)
+	}
+	raw := mustJSON(raw["workflows"])
+	if !strings.Contains(raw, `\"TimestampPath\":\"$.deadline\"`) {
+		t.Errorf("the Wait state does not wait for $.deadline")
+	}
+	expire := states["Expire"]
+	notDue := false
+	for _, r := range expire.Retry { // after the Lambda integration's own retry of its service errors
+		notDue = notDue || len(r.ErrorEquals) == 1 && r.ErrorEquals[0] == errNotDue && r.MaxAttempts == 60
+	}
+	if expire.Type != "Task" || expire.Next != "Done" || !notDue || len(expire.Catch) != 1 || expire.Catch[0].Next != "ExpireFailed" {
+		t.Fatalf("Expire %+v", expire)
+	}
+	if states["ExpireFailed"].Type != "Fail" || states["Done"].Type != "Succeed" {
+		t.Errorf("ends %+v %+v", states["ExpireFailed"], states["Done"])
+	}
+	expect(t, "the deadline's state machine: standard, 6 h at most, traced and logged", func() {
+		templates["workflows"].HasResourceProperties(jsii.String("AWS::StepFunctions::StateMachine"), like(obj{
+			"StateMachineName": "tenger-dev-p2p-timeout", "StateMachineType": "STANDARD",
+			"TracingConfiguration": obj{"Enabled": true},
+		}))
+	})
 }

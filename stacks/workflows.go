@@ -61,6 +61,10 @@ type WorkflowsStack struct {
 	Starter awslambda.Function
 	// StarterDLQ receives the descriptions of stream batches it could not start.
 	StarterDLQ awssqs.Queue
+	// P2PTimeout waits for a P2P order's payment deadline and runs
+	// P2PTimeoutFn, which cancels the order if it is still unpaid.
+	P2PTimeout   sfn.StateMachine
+	P2PTimeoutFn awslambda.Function
 }
 
 // NewWorkflowsStack creates the withdrawal workflow. Every task calls the
@@ -248,6 +252,7 @@ func NewWorkflowsStack(scope constructs.Construct, id string, props *awscdk.Stac
 		"actions have no resource-level permissions (Resource *), and invoking the workflow function's " +
 		"versions and aliases needs its ARN with :*; the function itself is named."}, `^Resource::\*$`, `^Resource::<workflowFunction[0-9A-F]+\.Arn>:\*$`)
 
+	s.addP2PTimeout(cfg, data, env)
 	s.addStarter(cfg, data, env)
 	awscdk.NewCfnOutput(st, jsii.String("WithdrawalStateMachineArn"), &awscdk.CfnOutputProps{Value: s.Withdrawal.StateMachineArn()})
 	return s
@@ -263,14 +268,16 @@ const starterFilterPrefix = "WF#"
 // second start a no-op.
 func (s *WorkflowsStack) addStarter(cfg Config, data *DataStack, env map[string]string) {
 	st := s.Stack
-	fnEnv := map[string]string{"WITHDRAWAL_STATE_MACHINE_ARN": *s.Withdrawal.StateMachineArn()}
+	fnEnv := map[string]string{"WITHDRAWAL_STATE_MACHINE_ARN": *s.Withdrawal.StateMachineArn(),
+		"P2P_TIMEOUT_STATE_MACHINE_ARN": *s.P2PTimeout.StateMachineArn()}
 	for k, v := range env {
 		fnEnv[k] = v
 	}
 	s.Starter = newGoFunction(st, cfg, goFunctionProps{
-		Name: "wfstart", Description: "starts a withdrawal state machine execution per submitted withdrawal", Env: fnEnv, TimeoutSec: 30,
+		Name: "wfstart", Description: "starts the state machine of each submitted withdrawal and of each P2P order's payment deadline", Env: fnEnv, TimeoutSec: 30,
 	})
 	s.Withdrawal.GrantStartExecution(s.Starter)
+	s.P2PTimeout.GrantStartExecution(s.Starter)
 	// It marks a started withdrawal's workflow instance handed over, and
 	// its sweep reads the instances never handed over.
 	data.GrantItems(s.Starter, keySpaceOf("wfstart"))
@@ -308,4 +315,86 @@ func (s *WorkflowsStack) addStarter(cfg Config, data *DataStack, env map[string]
 			}),
 		},
 	}))
+}
+
+// Retries of the P2P deadline's task.
+const (
+	// errNotDue is functions/p2ptimeout's answer when it runs before the
+	// deadline (a clock ahead of the Wait state's): tried again shortly.
+	errNotDue = "NotDue"
+	// errP2PMalformed is its answer to an input without an order.
+	errP2PMalformed = "Malformed"
+)
+
+// addP2PTimeout creates the P2P payment deadline: the p2ptimeout function
+// and a state machine that waits until the deadline wfstart gives it
+// ($.deadline, the time the order's workflow instance is due), then runs
+// the function once, which cancels the order only if it is still unpaid.
+// Many orders each wait in their own execution; a Standard workflow's
+// Wait costs nothing while it waits.
+//
+//	WaitForDeadline (timestamp $.deadline) → Expire → Done
+//	Expire answering NotDue is retried every 5 s for 5 minutes; Lambda's
+//	own failures and timeouts with backoff for about an hour (the order
+//	stays unpaid meanwhile, and the buyer can no longer mark it paid);
+//	then Failed, which the workflow alarms report.
+func (s *WorkflowsStack) addP2PTimeout(cfg Config, data *DataStack, env map[string]string) {
+	st := s.Stack
+	s.P2PTimeoutFn = newGoFunction(st, cfg, goFunctionProps{
+		Name: "p2ptimeout", Description: "cancels a P2P order still unpaid at its payment deadline", Env: env, TimeoutSec: 30,
+	})
+	data.GrantItems(s.P2PTimeoutFn, keySpaceOf("p2ptimeout"))
+	wait := sfn.NewWait(st, jsii.String("WaitForDeadline"), &sfn.WaitProps{
+		Time: sfn.WaitTime_TimestampPath(jsii.String("$.deadline")),
+	})
+	expire := tasks.NewLambdaInvoke(st, jsii.String("Expire"), &tasks.LambdaInvokeProps{
+		LambdaFunction: liveOf(s.P2PTimeoutFn),
+		Payload: sfn.TaskInput_FromObject(&map[string]interface{}{
+			"orderId":       sfn.JsonPath_StringAt(jsii.String("$.orderId")),
+			"correlationId": sfn.JsonPath_StringAt(jsii.String("$.correlationId")),
+		}),
+		PayloadResponseOnly: jsii.Bool(true),
+		ResultPath:          jsii.String("$.result"),
+		TaskTimeout:         sfn.Timeout_Duration(awscdk.Duration_Minutes(jsii.Number(1))),
+	})
+	expire.AddRetry(&sfn.RetryProps{
+		Errors:      jsii.Strings(errNotDue),
+		Interval:    awscdk.Duration_Seconds(jsii.Number(5)),
+		BackoffRate: jsii.Number(1),
+		MaxAttempts: jsii.Number(60),
+	})
+	expire.AddRetry(&sfn.RetryProps{
+		Errors:         jsii.Strings("States.ALL"),
+		Interval:       awscdk.Duration_Seconds(jsii.Number(2)),
+		BackoffRate:    jsii.Number(2),
+		MaxAttempts:    jsii.Number(12),
+		MaxDelay:       awscdk.Duration_Minutes(jsii.Number(10)),
+		JitterStrategy: sfn.JitterType_FULL,
+	})
+	failed := sfn.NewFail(st, jsii.String("ExpireFailed"), &sfn.FailProps{
+		Error: jsii.String("P2PExpireFailed"), Cause: jsii.String("the unpaid order could not be cancelled; operator action needed"),
+	})
+	expire.AddCatch(failed, &sfn.CatchProps{Errors: jsii.Strings("States.ALL"), ResultPath: jsii.String("$.error")})
+	definition := wait.Next(expire).Next(sfn.NewSucceed(st, jsii.String("Done"), nil))
+	logs := awslogs.NewLogGroup(st, jsii.String("P2PTimeoutLogs"), &awslogs.LogGroupProps{
+		Retention:     awslogs.RetentionDays_THREE_MONTHS,
+		RemovalPolicy: removalPolicy(cfg),
+	})
+	s.P2PTimeout = sfn.NewStateMachine(st, jsii.String("P2PTimeout"), &sfn.StateMachineProps{
+		StateMachineName: jsii.String(cfg.prefix() + "-p2p-timeout"),
+		DefinitionBody:   sfn.DefinitionBody_FromChainable(definition),
+		StateMachineType: sfn.StateMachineType_STANDARD,
+		// The longest payment time an ad may give is 3 hours.
+		Timeout: awscdk.Duration_Hours(jsii.Number(6)),
+		Logs: &sfn.LogOptions{
+			Destination:          logs,
+			Level:                sfn.LogLevel_ALL,
+			IncludeExecutionData: jsii.Bool(false),
+		},
+		TracingEnabled: jsii.Bool(true),
+	})
+	suppress(s.P2PTimeout, nagReasons{"AwsSolutions-IAM5": "The state machine's role: log delivery and X-Ray " +
+		"actions have no resource-level permissions (Resource *), and invoking the p2ptimeout function's " +
+		"versions and aliases needs its ARN with :*; the function itself is named."}, `^Resource::\*$`, `^Resource::<p2ptimeoutFunction[0-9A-F]+\.Arn>:\*$`)
+	awscdk.NewCfnOutput(st, jsii.String("P2PTimeoutStateMachineArn"), &awscdk.CfnOutputProps{Value: s.P2PTimeout.StateMachineArn()})
 }

@@ -30,6 +30,10 @@ import (
 // EnvStateMachine names the variable holding the withdrawal state machine's ARN.
 const EnvStateMachine = "WITHDRAWAL_STATE_MACHINE_ARN"
 
+// EnvP2PStateMachine names the variable holding the P2P payment deadline's
+// state machine ARN.
+const EnvP2PStateMachine = "P2P_TIMEOUT_STATE_MACHINE_ARN"
+
 func main() {
 	rt := awslambda.NewRuntime("wfstart", os.Stdout)
 	log := rt.Logger()
@@ -46,7 +50,7 @@ func main() {
 		log.Fatal().Err(err).Msg("start")
 	}
 	st := dynamo.New(dynamodb.NewFromConfig(cfg), dynamodbstreams.NewFromConfig(cfg), table)
-	s := starter{api: sfn.NewFromConfig(cfg), stateMachine: arn, st: st, now: time.Now}
+	s := starter{api: sfn.NewFromConfig(cfg), stateMachine: arn, p2pMachine: os.Getenv(EnvP2PStateMachine), st: st, now: time.Now}
 	lambda.Start(handler(rt, s))
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"tenger/internal/awslambda"
+	"tenger/internal/p2p"
 	"tenger/internal/store"
 	"tenger/internal/withdraw"
 	"tenger/internal/workflow"
@@ -54,6 +55,9 @@ type executionInput struct {
 type starter struct {
 	api          sfnAPI
 	stateMachine string // ARN
+	// p2pMachine is the P2P payment deadline's state machine ARN; its
+	// instances are left alone when it is empty.
+	p2pMachine string
 	// st, when set, is the table: a started withdrawal's workflow instance
 	// is marked handed over (it leaves the due index), and sweep finds
 	// those never started.
@@ -82,15 +86,48 @@ func (s starter) handle(ctx context.Context, rec events.DynamoDBEventRecord) err
 	if ch.Kind != store.ChangeInsert || !strings.HasPrefix(ch.Key.PK, instancePrefix) || ch.Key.SK != instanceSK {
 		return nil
 	}
-	if kind := ch.New.Str("kind"); kind != withdraw.WorkflowKind {
-		zerolog.Ctx(ctx).Debug().Str("kind", kind).Msg("not a withdrawal workflow; ignored")
-		return nil
-	}
 	id := ch.New.Str("id")
 	if id == "" {
 		id = strings.TrimPrefix(ch.Key.PK, instancePrefix)
 	}
-	return s.start(ctx, id, ch.New.Str(awslambda.ItemAttrCorrelationID))
+	switch kind := ch.New.Str("kind"); {
+	case kind == withdraw.WorkflowKind:
+		return s.start(ctx, id, ch.New.Str(awslambda.ItemAttrCorrelationID))
+	case kind == p2p.TimeoutKind && s.p2pMachine != "":
+		return s.startP2P(ctx, id, ch.New.Str("input"), time.UnixMilli(ch.New.Int("nextRun")))
+	default:
+		zerolog.Ctx(ctx).Debug().Str("kind", kind).Msg("not a workflow this starter runs; ignored")
+		return nil
+	}
+}
+
+// p2pInput is the P2P payment deadline's execution input: the order and
+// the deadline its Wait state waits for (RFC 3339, UTC).
+type p2pInput struct {
+	OrderID       string `json:"orderId"`
+	Deadline      string `json:"deadline"`
+	CorrelationID string `json:"correlationId"`
+}
+
+// startP2P starts the deadline execution of a P2P order (named after the
+// workflow instance, so a second start is a no-op) and marks the instance
+// handed over. A deadline already past (a sweep's late start) is waited
+// for no longer.
+func (s starter) startP2P(ctx context.Context, id, raw string, deadline time.Time) error {
+	var in p2p.TimeoutInput
+	if err := json.Unmarshal([]byte(raw), &in); err != nil || in.OrderID == "" {
+		zerolog.Ctx(ctx).Error().Str("instance", id).Msg("p2p timeout instance without an order; skipped")
+		return nil
+	}
+	if now := s.now(); deadline.Before(now) {
+		deadline = now
+	}
+	body, err := json.Marshal(p2pInput{OrderID: in.OrderID, Deadline: deadline.UTC().Format(time.RFC3339Nano),
+		CorrelationID: awslambda.CorrelationID(ctx)})
+	if err != nil {
+		return err
+	}
+	return s.execute(ctx, s.p2pMachine, id, body, zerolog.Ctx(ctx).With().Str("order_id", in.OrderID).Logger())
 }
 
 // start starts the execution of a withdrawal (a started one counts as
@@ -106,10 +143,17 @@ func (s starter) start(ctx context.Context, id, correlationID string) error {
 	if err != nil {
 		return err
 	}
+	return s.execute(ctx, s.stateMachine, id, body, zerolog.Ctx(ctx).With().Str("withdrawal_id", id).Logger())
+}
+
+// execute starts the execution of machine named after the workflow
+// instance id (a started one counts as done) and marks the instance
+// handed over.
+func (s starter) execute(ctx context.Context, machine, id string, body []byte, log zerolog.Logger) error {
 	name := executionName(id)
-	log := zerolog.Ctx(ctx).With().Str("withdrawal_id", id).Str("execution", name).Logger()
+	log = log.With().Str("execution", name).Logger()
 	out, err := s.api.StartExecution(ctx, &sfn.StartExecutionInput{
-		StateMachineArn: aws.String(s.stateMachine),
+		StateMachineArn: aws.String(machine),
 		Name:            aws.String(name),
 		Input:           aws.String(string(body)),
 	})
@@ -120,7 +164,7 @@ func (s starter) start(ctx context.Context, id, correlationID string) error {
 	case err != nil:
 		return fmt.Errorf("start execution %s: %w", name, err)
 	default:
-		log.Info().Str("execution_arn", aws.ToString(out.ExecutionArn)).Msg("withdrawal workflow started")
+		log.Info().Str("execution_arn", aws.ToString(out.ExecutionArn)).Msg("workflow started")
 	}
 	if s.st == nil {
 		return nil
@@ -146,6 +190,20 @@ func (s starter) sweep(ctx context.Context) (int, error) {
 		if err := s.start(ctx, in.ID, ""); err != nil && first == nil {
 			first = err
 		}
+	}
+	if s.p2pMachine != "" {
+		// P2P deadlines past by more than SweepAfter whose execution never
+		// started: started now, their Wait state passes at once.
+		late, err := workflow.Waiting(ctx, s.st, p2p.TimeoutKind, s.now().Add(-SweepAfter))
+		if err != nil {
+			return len(waiting), err
+		}
+		for _, in := range late {
+			if err := s.startP2P(ctx, in.ID, string(in.Input), s.now()); err != nil && first == nil {
+				first = err
+			}
+		}
+		waiting = append(waiting, late...)
 	}
 	if len(waiting) > 0 {
 		zerolog.Ctx(ctx).Warn().Int("withdrawals", len(waiting)).Msg("sweep: started withdrawals whose workflow never started")

@@ -24,7 +24,10 @@ import (
 	"tenger/internal/workflow"
 )
 
-const machineARN = "arn:aws:states:ap-northeast-2:123456789012:stateMachine:tenger-dev-withdrawal"
+const (
+	machineARN = "arn:aws:states:ap-northeast-2:123456789012:stateMachine:tenger-dev-withdrawal"
+	p2pARN     = "arn:aws:states:ap-northeast-2:123456789012:stateMachine:tenger-dev-p2p-timeout"
+)
 
 // fakeSFN is Step Functions as far as StartExecution goes: a second start
 // with a used name answers ExecutionAlreadyExists; names in fail answer
@@ -41,7 +44,7 @@ func (f *fakeSFN) StartExecution(_ context.Context, in *sfn.StartExecutionInput,
 	defer f.mu.Unlock()
 	name := aws.ToString(in.Name)
 	f.calls = append(f.calls, name)
-	if aws.ToString(in.StateMachineArn) != machineARN {
+	if arn := aws.ToString(in.StateMachineArn); arn != machineARN && arn != p2pARN {
 		return nil, errors.New("wrong state machine " + aws.ToString(in.StateMachineArn))
 	}
 	if err := f.fail[name]; err != nil {
@@ -206,5 +209,44 @@ func TestSweepStartsWithdrawalsNeverStarted(t *testing.T) {
 	raw, _ := json.Marshal(batch(t))
 	if resp, err := h(ctx, raw); err != nil {
 		t.Fatalf("batch through the handler: %v %v", resp, err)
+	}
+}
+
+// TestStartsP2PDeadline: the recorded insert of a P2P order's deadline
+// instance starts one execution of the P2P state machine, named after the
+// instance, with the order and the deadline its Wait state waits for; a
+// starter without that machine leaves it alone; a redelivery starts
+// nothing more.
+func TestStartsP2PDeadline(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "events", "samples", "ddb_stream_wf_p2p_insert.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.DynamoDBEvent
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	api := &fakeSFN{started: map[string]string{}}
+	clock := func() time.Time { return time.UnixMilli(1796634000000) }
+	without := awslambda.NewRuntime("wfstart", io.Discard).DynamoDBBatch(starter{api: api, stateMachine: machineARN, now: clock}.handle)
+	if resp, err := without(context.Background(), ev); err != nil || len(resp.BatchItemFailures) != 0 || len(api.calls) != 0 {
+		t.Fatalf("without the P2P machine: %+v %v, calls %v", resp, err, api.calls)
+	}
+	h := awslambda.NewRuntime("wfstart", io.Discard).DynamoDBBatch(starter{api: api, stateMachine: machineARN, p2pMachine: p2pARN, now: clock}.handle)
+	for i := 0; i < 2; i++ {
+		if resp, err := h(context.Background(), ev); err != nil || len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("batch: %+v %v", resp, err)
+		}
+	}
+	const name = "p2p-timeout-1796634000000123456"
+	if len(api.started) != 1 || len(api.calls) != 2 || api.calls[0] != name {
+		t.Fatalf("started %v, calls %v", api.started, api.calls)
+	}
+	var in p2pInput
+	if err := json.Unmarshal([]byte(api.started[name]), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.OrderID != "1796634000000123456" || in.Deadline != "2026-12-07T09:15:00Z" {
+		t.Fatalf("input %s", api.started[name])
 	}
 }

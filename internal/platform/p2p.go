@@ -156,13 +156,14 @@ func (r p2pRates) Rate(ctx context.Context, coin, fiat string) (decimal.Decimal,
 	return p, err == nil && p.IsPositive(), nil
 }
 
-// p2pUploads checks chat images and appeal evidence (nil where the
-// deployment stores no uploads: then they are refused).
+// p2pUploads checks that chat images and appeal evidence are the
+// sender's uploads. Only their records are read (the store), so the p2p
+// function in AWS needs no access to the uploads bucket.
 func (d *Deps) p2pUploads() p2p.Uploads {
 	if u := d.Uploads(); u != nil {
 		return p2pOwned{u}
 	}
-	return nil
+	return p2pOwned{upload.New(upload.Options{Store: d.Store, Now: d.Now, Log: d.Log})}
 }
 
 type p2pOwned struct{ svc *upload.Service }

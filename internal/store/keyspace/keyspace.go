@@ -228,6 +228,30 @@ var grants = []Grant{
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 	{
+		// P2P trading (internal/p2p): ads, orders, chats and traders'
+		// records (P2PAD#, P2PORD#, P2PUSER#; the ad lists on gsi1 and
+		// gsi2, the appeal queue on gsi2), payment methods (P2PPAY#),
+		// escrow postings on the OTC accounts (BAL#, POST#), the payment
+		// deadline's workflow instance (WF#); sessions, nicknames,
+		// verification, uploads and the fund password read (SESSION#,
+		// USER#, WALLET#), reference rates for floating prices, and both
+		// sides' connections for the order and chat pushes (wsConn).
+		Name:    "p2p",
+		Reads:   []string{config, refPrices, "SESSION#", "USER#", "WALLET#"},
+		Writes:  []string{"BAL#", "P2PAD#", "P2PORD#", "P2PPAY#", "P2PUSER#", "POST#", "WF#", wsConn},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+	{
+		// The P2P payment deadline's task (functions/p2ptimeout): an order
+		// still unpaid is cancelled and its escrow returned, to the ad or
+		// to the seller (P2PAD#, P2PORD#, P2PUSER#, BAL#, POST#), both
+		// sides told (wsConn).
+		Name:    "p2ptimeout",
+		Reads:   []string{config, "USER#"},
+		Writes:  []string{"BAL#", "P2PAD#", "P2PORD#", "P2PUSER#", "POST#", wsConn},
+		Indexes: []string{store.IndexGSI2},
+	},
+	{
 		// Withdrawal steps: the record, and the simulated rails' items.
 		Name:    "workflow",
 		Reads:   []string{config, engineLease},
