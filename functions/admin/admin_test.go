@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambdacontext"
 	"github.com/rs/zerolog"
+	"github.com/shopspring/decimal"
 
 	"tenger/functions/fntest"
 	"tenger/internal/apperr"
@@ -24,7 +25,9 @@ import (
 	"tenger/internal/coins"
 	"tenger/internal/corporate"
 	"tenger/internal/httpapi"
+	"tenger/internal/ledger"
 	"tenger/internal/markets"
+	"tenger/internal/p2p"
 	"tenger/internal/platform"
 	"tenger/internal/store"
 	"tenger/internal/store/dynamo"
@@ -348,4 +351,88 @@ func TestAdminOperations(t *testing.T) {
 	if _, err := e.st.Get(context.Background(), store.Key{PK: "TICKET#" + created.ID, SK: "T"}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestAdminP2P: an order in appeal is listed, shown with its chat, and
+// released to the buyer by the recorded payload; a second decision and a
+// bad outcome are refused; a merchant application is answered.
+func TestAdminP2P(t *testing.T) {
+	e := newAdminEnv(t)
+	ctx := context.Background()
+	seller, _ := e.signUp(t, "p2p.seller@tenger.example")
+	buyer, _ := e.signUp(t, "p2p.buyer@tenger.example")
+	applicant, _ := e.signUp(t, "p2p.applicant@tenger.example")
+	// The test's own setup: a verified merchant with a SELL ad, an order paid and appealed.
+	for _, uid := range []string{seller, applicant} {
+		if _, err := e.st.Update(ctx, auth.ProfileKey(uid), store.NewUpdate().Set(auth.AttrKYCStatus, int64(2)), store.ItemExists()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	svc := p2p.New(p2p.Options{Store: e.st, Ledger: ledger.New(e.st, nil), Profiles: adminProfiles{}, Methods: adminMethods{}, Log: zerolog.Nop()})
+	if _, err := ledger.New(e.st, nil).Post(ctx, ledger.Posting{ID: "dep:admin-p2p", Reason: "deposit", Legs: []ledger.Leg{
+		ledger.Move(ledger.ChainAccount("TRC20"), ledger.UserAccount(seller, ledger.OTC), "USDT", decimal.NewFromInt(100))}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, uid := range []string{seller, applicant} {
+		if _, err := svc.MerchantApply(ctx, uid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := svc.DecideMerchant(ctx, seller, "desk", true); err != nil {
+		t.Fatal(err)
+	}
+	ad, err := svc.SaveAd(ctx, seller, p2p.AdInput{Side: p2p.Sell, Coin: "USDT", Fiat: "MNT", PriceType: p2p.PriceFixed,
+		Price: decimal.NewFromInt(3500), Amount: decimal.NewFromInt(100), MinFiat: decimal.NewFromInt(1000),
+		MaxFiat: decimal.NewFromInt(1000000), MethodIDs: []string{"m"}, PayMinutes: 15})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := svc.OpenOrder(ctx, buyer, p2p.OrderInput{AdID: ad.ID, Side: p2p.Buy, Volume: decimal.NewFromInt(40)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.MarkPaid(ctx, buyer, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Send(ctx, buyer, o.ID, "Paid 140000 MNT from Khan Bank", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Complain(ctx, buyer, o.ID, "paid_not_released", "Paid at 09:00, not released.", nil); err != nil {
+		t.Fatal(err)
+	}
+
+	if list := e.ok(t, `{"op":"p2p.appeals"}`).([]any); len(list) != 1 || list[0].(map[string]any)["id"] != o.ID {
+		t.Fatalf("p2p.appeals %+v", list)
+	}
+	view := e.ok(t, `{"op":"p2p.show","id":"`+o.ID+`"}`).(map[string]any)
+	if chat := view["chat"].([]any); len(chat) != 4 || chat[2].(map[string]any)["content"] != "Paid 140000 MNT from Khan Bank" {
+		t.Fatalf("p2p.show chat %+v", view["chat"])
+	}
+	e.refusedWith(t, `{"op":"p2p.decide","id":"`+o.ID+`","by":"saraa.ops","outcome":"keep"}`, apperr.CodeP2PAppealDecision)
+	resp, out := e.invoke(t, sample(t, "lambda_admin_p2p_decide.json", map[string]string{"id": o.ID, "by": "saraa.ops"}))
+	res := out["result"].(map[string]any)
+	if !resp.OK || res["status"] != p2p.StatusCompleted || !strings.HasPrefix(res["appeal"].(map[string]any)["decidedBy"].(string), "saraa.ops [aws ") {
+		t.Fatalf("p2p.decide %+v", out)
+	}
+	e.refusedWith(t, sample(t, "lambda_admin_p2p_decide.json", map[string]string{"id": o.ID, "by": "saraa.ops"}), apperr.CodeP2PAppealDecision)
+	if b, err := ledger.New(e.st, nil).Balance(ctx, ledger.UserAccount(buyer, ledger.OTC), "USDT"); err != nil || b.Available.String() != "40" {
+		t.Fatalf("buyer after the release %+v %v", b, err)
+	}
+	m := e.ok(t, `{"op":"p2p.merchant","uid":"`+applicant+`","by":"saraa.ops","approve":true}`).(map[string]any)
+	if m["merchant"] != p2p.MerchantApproved {
+		t.Fatalf("p2p.merchant %+v", m)
+	}
+	e.refusedWith(t, `{"op":"p2p.merchant","uid":"`+applicant+`","by":"saraa.ops","approve":true}`, apperr.CodeP2PMerchantState)
+}
+
+type adminProfiles struct{}
+
+func (adminProfiles) P2PProfile(context.Context, string) (p2p.Profile, error) {
+	return p2p.Profile{Nick: "n", KYCVerified: true}, nil
+}
+
+type adminMethods struct{}
+
+func (adminMethods) Methods(_ context.Context, _ string, ids []string) ([]p2p.Method, error) {
+	return []p2p.Method{{ID: ids[0], Kind: "bank", Title: "Khan Bank", Account: "MN120005005123456789"}}, nil
 }

@@ -17,6 +17,7 @@ import (
 	"tenger/internal/awslambda"
 	"tenger/internal/corporate"
 	"tenger/internal/kyc"
+	"tenger/internal/p2p"
 	"tenger/internal/platform"
 	"tenger/internal/support"
 )
@@ -40,6 +41,10 @@ import (
 //	account.review    [all]
 //	account.show      uid
 //	account.reopen    uid, by [, note]
+//	p2p.appeals       (the orders in appeal, the longest waiting first)
+//	p2p.show          id (an order with its appeal and chat)
+//	p2p.decide        id, by, outcome release|refund [, note]
+//	p2p.merchant      uid, by, approve (true approves, false refuses)
 type Request struct {
 	Op string `json:"op"`
 	// By names the operator who decides (every action that changes
@@ -62,6 +67,11 @@ type Request struct {
 	// All (account.review) lists every cancelled account, not only those
 	// holding money.
 	All bool `json:"all"`
+	// Outcome (p2p.decide) is release (the escrow to the buyer) or refund
+	// (back to the seller); Note is shown to both sides.
+	Outcome string `json:"outcome"`
+	// Approve (p2p.merchant) answers a merchant application.
+	Approve bool `json:"approve"`
 }
 
 // Response is an action's answer. A refusal (an unknown ticket, a reject
@@ -86,6 +96,7 @@ type ops struct {
 	corporate *corporate.Service
 	support   *support.Service
 	account   *account.Service
+	p2p       *p2p.Service
 }
 
 // newOps builds the services as the operator commands do: verification
@@ -100,6 +111,7 @@ func newOps(d *platform.Deps) *ops {
 			Log: d.Log.With().Str("service", "support").Logger()}),
 		account: account.New(account.Options{Store: d.Store, Auth: d.Auth(), Now: d.Now,
 			Log: d.Log.With().Str("service", "account").Logger()}),
+		p2p: d.P2P(),
 	}
 }
 
@@ -110,7 +122,7 @@ const maxByLen = 48
 
 // mutating are the actions that change something: they require By.
 var mutating = map[string]bool{"kyc.approve": true, "kyc.reject": true, "corporate.approve": true, "corporate.reject": true,
-	"support.reply": true, "support.close": true, "account.reopen": true}
+	"support.reply": true, "support.close": true, "account.reopen": true, "p2p.decide": true, "p2p.merchant": true}
 
 // handler runs one action under the invocation's logging context.
 func handler(rt *awslambda.Runtime, o *ops) func(context.Context, json.RawMessage) (Response, error) {
@@ -325,10 +337,44 @@ func (o *ops) run(ctx context.Context, r Request, by string) (any, error) {
 			return nil, err
 		}
 		return o.account.Show(ctx, r.UID)
+	case "p2p.appeals":
+		return o.p2p.Appeals(ctx)
+	case "p2p.show":
+		if err := need("id", r.ID); err != nil {
+			return nil, err
+		}
+		ord, err := o.p2p.OrderForOperator(ctx, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		chat, err := o.p2p.OperatorMessages(ctx, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		return p2pView{Order: ord, Chat: chat}, nil
+	case "p2p.decide":
+		if err := need("id", r.ID); err != nil {
+			return nil, err
+		}
+		return o.p2p.Decide(ctx, r.ID, r.Outcome, by, r.Note)
+	case "p2p.merchant":
+		if err := need("uid", r.UID); err != nil {
+			return nil, err
+		}
+		if err := o.p2p.DecideMerchant(ctx, r.UID, by, r.Approve); err != nil {
+			return nil, err
+		}
+		return o.p2p.Stats(ctx, r.UID)
 	case "":
 		return nil, apperr.Param("op: required (kyc.list, corporate.approve, support.reply ...)")
 	}
 	return nil, apperr.Param("op: unknown operation " + clip(r.Op, 64))
+}
+
+// p2pView is an order in appeal with its whole chat, as an operator reads it.
+type p2pView struct {
+	Order p2p.Order     `json:"order"`
+	Chat  []p2p.Message `json:"chat"`
 }
 
 // need refuses an empty argument.

@@ -220,11 +220,14 @@ var grants = []Grant{
 		// verification decisions (KYC#, the profile's status under USER#,
 		// the lists on gsi1), corporate reviews (USER#, the queue on
 		// gsi1), support answers and closes (TICKET#, the queue on gsi2;
-		// the owner's contact under USER#), and cancelled accounts (their
-		// balances read, the list on gsi1, a reopening under USER#).
+		// the owner's contact under USER#), cancelled accounts (their
+		// balances read, the list on gsi1, a reopening under USER#), and
+		// P2P appeals and merchant applications (the order, its chat and
+		// the ad, the escrow's release or return: BAL#, POST#; the appeal
+		// queue on gsi2).
 		Name:    "admin",
-		Reads:   []string{"BAL#", config},
-		Writes:  []string{"KYC#", "TICKET#", "USER#"},
+		Reads:   []string{config},
+		Writes:  []string{"BAL#", "KYC#", "P2PAD#", "P2PORD#", "P2PUSER#", "POST#", "TICKET#", "USER#"},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 	{
