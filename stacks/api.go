@@ -49,6 +49,8 @@ type access struct {
 	// under uploads/ only, with its key; UPLOADS_BUCKET and
 	// UPLOADS_KMS_KEY_ID).
 	Uploads bool
+	// UploadsRead: reads them only (GetObject, decryption through S3).
+	UploadsRead bool
 }
 
 // apiFunction is one Lambda behind the HTTP API and the routes it serves.
@@ -192,9 +194,10 @@ var apiFunctions = []apiFunction{
 		// The OTC accounts are the store ledger's, not the engine's: the
 		// escrow postings are the function's own transactions. Orders and
 		// chat messages are pushed to both sides. Chat images and appeal
-		// evidence are the users' uploads, checked by their records in the
-		// table: no access to the uploads bucket.
-		Access: access{Push: true},
+		// evidence are the users' uploads (profile's upload_img), checked
+		// by their records; the function reads them to show an order's
+		// images to its other side (presigned GETs), and writes none.
+		Access: access{Push: true, UploadsRead: true},
 	},
 	// Areas still to land, in the same shape (each with its key space in
 	// internal/store/keyspace):
@@ -382,6 +385,8 @@ func grantAccess(fn awslambda.Function, a access, deps apiDeps) {
 	}
 	if a.Uploads {
 		deps.Data.GrantUploads(fn)
+	} else if a.UploadsRead {
+		deps.Data.GrantUploadsRead(fn)
 	}
 }
 

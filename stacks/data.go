@@ -298,6 +298,28 @@ func (d *DataStack) GrantUploads(fn awslambda.Function) {
 	fn.AddEnvironment(jsii.String(envUploadsKMSKey), d.UploadsKey.KeyArn(), nil)
 }
 
+// GrantUploadsRead lets a function read users' uploads (GetObject under
+// uploads/, the key through S3 only, for decryption): the p2p function
+// shows an order's chat images to its other side. It writes none.
+func (d *DataStack) GrantUploadsRead(fn awslambda.Function) {
+	fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("UploadsRead"),
+		Actions:   jsii.Strings("s3:GetObject"),
+		Resources: &[]*string{d.Uploads.ArnForObjects(jsii.String(uploadsPrefix + "*"))},
+	}))
+	fn.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("UploadsKeyReadThroughS3"),
+		Actions:   jsii.Strings("kms:Decrypt"),
+		Resources: &[]*string{d.UploadsKey.KeyArn()},
+		Conditions: &map[string]interface{}{"StringEquals": map[string]interface{}{
+			"kms:ViaService": "s3." + *d.Stack.Region() + ".amazonaws.com"}},
+	}))
+	suppress(fn.Role(), nagReasons{"AwsSolutions-IAM5": "Objects under uploads/ of the uploads bucket: every upload " +
+		"is its own object under a random id, so the objects cannot be named one by one in a policy."}, `/uploads/\*$`)
+	fn.AddEnvironment(jsii.String(envUploadsBucket), d.Uploads.BucketName(), nil)
+	fn.AddEnvironment(jsii.String(envUploadsKMSKey), d.UploadsKey.KeyArn(), nil)
+}
+
 // The uploads' environment (platform.EnvUploadsBucket and
 // EnvUploadsKMSKey; identity_test.go checks they agree), and the Sumsub
 // secret's (platform.EnvSumsubSecret).

@@ -83,13 +83,20 @@ func TestProfileFunctionForUploads(t *testing.T) {
 			t.Errorf("profile: %s = %s", name, v)
 		}
 	}
-	// No other function gets them.
+	// No other function gets them, but p2p the uploads' (it reads chat images).
 	for name, f := range ourFunctions(t) {
 		if name == "profile" {
 			continue
 		}
 		v := f.props["Environment"].(obj)["Variables"].(obj)
-		for _, env := range []string{envUploadsBucket, envUploadsKMSKey, envSumsubSecret} {
+		envs := []string{envUploadsBucket, envUploadsKMSKey, envSumsubSecret}
+		if name == "p2p" {
+			envs = []string{envSumsubSecret}
+			if _, ok := v[envUploadsBucket]; !ok {
+				t.Errorf("p2p lacks %s", envUploadsBucket)
+			}
+		}
+		for _, env := range envs {
 			if _, ok := v[env]; ok {
 				t.Errorf("%s has %s", name, env)
 			}
@@ -257,6 +264,20 @@ func TestUploadsGrants(t *testing.T) {
 		for id, p := range resources(stack, "AWS::IAM::Policy") {
 			doc := mustJSON(props(p)["PolicyDocument"])
 			if !strings.Contains(doc, bucket) && !strings.Contains(doc, keyID) || strings.HasPrefix(id, "profileRole") {
+				continue
+			}
+			// The p2p function reads uploads only: GetObject, and decryption through S3.
+			if stack == "api" && strings.HasPrefix(id, "p2pRole") {
+				for _, st := range asList(props(p)["PolicyDocument"].(obj)["Statement"]) {
+					s := st.(obj)
+					res := mustJSON(s["Resource"])
+					if !strings.Contains(res, bucket) && !strings.Contains(res, keyID) {
+						continue
+					}
+					if a := actionsOf(s); !sameSet(a, []string{"s3:GetObject"}) && !sameSet(a, []string{"kms:Decrypt"}) {
+						t.Errorf("p2p may %v on the uploads", a)
+					}
+				}
 				continue
 			}
 			// AWS Backup's role for the bucket may use the key, and do nothing else here.

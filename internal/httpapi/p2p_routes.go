@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"net/http"
 	"regexp"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"tenger/internal/apperr"
 	"tenger/internal/p2p"
 	"tenger/internal/p2p/paymethod"
+	"tenger/internal/upload"
 )
 
 // P2P trading: the OTC service (spec §7, base /fe-otc-api) and the OTC
@@ -194,8 +196,12 @@ type P2POK struct {
 	OK bool `json:"ok"`
 }
 
-// NewP2PRouter serves the OTC service.
-func NewP2PRouter(svc *p2p.Service, pay *paymethod.Service, opts Options) *Router {
+// PathP2PChatImage serves the images of an order's chat and appeal to its two sides.
+const PathP2PChatImage = "/fe-otc-api/chatMsg/image"
+
+// NewP2PRouter serves the OTC service; files (nil where the deployment
+// keeps no uploads) serves the chat's images to both sides.
+func NewP2PRouter(svc *p2p.Service, pay *paymethod.Service, files *upload.Service, opts Options) *Router {
 	if opts.Service == "" {
 		opts.Service = "p2p"
 	}
@@ -325,6 +331,27 @@ func NewP2PRouter(svc *p2p.Service, pay *paymethod.Service, opts Options) *Route
 				}
 			}
 			return svc.Messages(c.Ctx, c.Principal.UserID, id, strings.TrimSpace(req.After))
+		})
+	r.handlePrivateRaw(http.MethodGet, PathP2PChatImage, RouteOpts{Tag: "p2p",
+		Summary: "An image of one of the caller's orders (sent in its chat, or appeal evidence), whichever side sent it"},
+		"?id=<order id>&image=<upload id>",
+		"the image as /fe-ex-api/common/upload_file answers its owner (in AWS a 302 to a presigned URL that works for a minute); "+
+			"errors: 17010 an order not the caller's, 16106 (HTTP 404) an image not of that order, 10002 not signed in",
+		func(c *Call) error {
+			q := c.Req.URL.Query()
+			owner, err := svc.ChatImageOwner(c.Ctx, c.Principal.UserID, strings.TrimSpace(q.Get("id")), strings.TrimSpace(q.Get("image")))
+			if err != nil {
+				return err
+			}
+			if files == nil {
+				return apperr.New(apperr.CodeUploadNotFound)
+			}
+			d, err := files.Download(c.Ctx, owner, strings.TrimSpace(q.Get("image")))
+			if err != nil {
+				return err
+			}
+			serveDownload(c, d)
+			return nil
 		})
 	Handle(r, otc+"/otc/company_apply", priv("Apply to become a merchant (verified users); an operator decides"),
 		func(c *Call, _ *Empty) (p2p.Stats, error) { return svc.MerchantApply(c.Ctx, c.Principal.UserID) })

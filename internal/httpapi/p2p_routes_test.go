@@ -1,8 +1,12 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"image"
+	pngpkg "image/png"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -14,6 +18,8 @@ import (
 	"tenger/internal/p2p"
 	"tenger/internal/p2p/paymethod"
 	"tenger/internal/store"
+	"tenger/internal/upload"
+	"tenger/internal/upload/diskstore"
 	"tenger/internal/workflow"
 )
 
@@ -44,11 +50,24 @@ func (m p2pTestMethods) Methods(ctx context.Context, uid string, ids []string) (
 	return out, err
 }
 
+// ownedUploads is the upload service as P2P checks chat images.
+type ownedUploads struct{ svc *upload.Service }
+
+func (o ownedUploads) Owned(ctx context.Context, uid string, ids []string) error {
+	for _, id := range ids {
+		if _, err := o.svc.Owned(ctx, uid, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 type p2pEnv struct {
 	*profEnv
 	svc    *p2p.Service
 	led    *ledger.Ledger
 	runner *workflow.Runner
+	files  *upload.Service
 }
 
 func newP2PEnv(t *testing.T) *p2pEnv {
@@ -68,11 +87,17 @@ func newP2PEnv(t *testing.T) *p2pEnv {
 		}})
 	runner := workflow.New(workflow.Options{Store: p.st, Now: p.clock.Now, Log: zerolog.Nop()})
 	runner.Register(svc.TimeoutDefinition())
+	disk, err := diskstore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := upload.New(upload.Options{Store: p.st, Files: disk, Now: p.clock.Now, Log: zerolog.Nop()})
+	svc.SetUploads(ownedUploads{files})
 	mux := http.NewServeMux()
 	opts := Options{Log: zerolog.Nop(), Now: p.clock.Now, Sessions: AuthSessions(p.svc)}
-	Mount(mux, p.h.(*Router), NewP2PRouter(svc, pay, opts), NewDevP2PRouter(svc, opts))
+	Mount(mux, p.h.(*Router), NewP2PRouter(svc, pay, files, opts), NewDevP2PRouter(svc, opts))
 	p.h = mux
-	return &p2pEnv{profEnv: p, svc: svc, led: led, runner: runner}
+	return &p2pEnv{profEnv: p, svc: svc, led: led, runner: runner, files: files}
 }
 
 func (e *p2pEnv) otcBalance(t *testing.T, uid string) (string, string) {
@@ -144,6 +169,38 @@ func TestP2PRoutesJourney(t *testing.T) {
 	_, chat := e.post(t, "/fe-otc-api/chatMsg/message", withEnv(map[string]any{"id": oid, "content": "Paying now"}), hdr(btok))
 	if msgs, _ := chat.Data.([]any); chat.Code != "0" || len(msgs) != 2 || msgs[1].(map[string]any)["content"] != "Paying now" {
 		t.Fatalf("chat %+v", chat)
+	}
+	// An image in the chat: the other side sees it, a third user does not.
+	var png bytes.Buffer
+	if err := pngpkg.Encode(&png, image.NewGray(image.Rect(0, 0, 20, 10))); err != nil {
+		t.Fatal(err)
+	}
+	pngBytes := png.Bytes()
+	img, err := e.files.Accept(context.Background(), bid, upload.PurposeImage, bytes.NewReader(pngBytes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ok(t, "/fe-otc-api/chatMsg/message", withEnv(map[string]any{"id": oid, "image": img.ID}), hdr(btok))
+	// served answers whether the image's bytes came back (an error is a JSON envelope).
+	served := func(tok, order, image string) bool {
+		req := httptest.NewRequest(http.MethodGet, PathP2PChatImage+"?id="+order+"&image="+image, nil)
+		req.Header.Set("exchange-token", tok)
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		return rec.Code == http.StatusOK && rec.Header().Get("Content-Type") == "image/png"
+	}
+	if !served(mtok, oid, img.ID) {
+		t.Fatal("the seller cannot read the buyer's chat image")
+	}
+	if served(otok, oid, img.ID) {
+		t.Fatal("a third user read the chat image")
+	}
+	other, err := e.files.Accept(context.Background(), bid, upload.PurposeImage, bytes.NewReader(pngBytes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if served(mtok, oid, other.ID) {
+		t.Fatal("an upload never sent in the chat was served")
 	}
 	e.fails(t, "/fe-otc-api/otc/confirm_order", withEnv(map[string]any{"id": oid, "capitalPword": "fund-pw"}), hdr(btok), apperr.CodeP2POrderRole)
 	e.ok(t, "/fe-otc-api/v4/otc/order_payed", withEnv(map[string]any{"id": oid}), hdr(btok))

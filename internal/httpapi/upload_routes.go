@@ -114,30 +114,37 @@ func NewUploadRouter(svc *upload.Service, opts Options) *Router {
 			if err != nil {
 				return err
 			}
-			h := c.W.Header()
-			h.Set("Cache-Control", "private, no-store")
-			if d.URL != "" {
-				http.Redirect(c.W, c.Req, d.URL, http.StatusFound)
-				logRaw(c, http.StatusFound)
-				return nil
-			}
-			defer d.Body.Close()
-			h.Set("Content-Type", d.Meta.ContentType)
-			h.Set("Content-Length", strconv.FormatInt(d.Meta.Size, 10))
-			h.Set("Content-Disposition", d.Meta.Disposition())
-			h.Set("X-Content-Type-Options", "nosniff")
-			h.Set("Content-Security-Policy", fileCSP(d.Meta.Kind()))
-			h.Set("Cross-Origin-Resource-Policy", "same-origin")
-			c.W.WriteHeader(http.StatusOK)
-			if c.Req.Method != http.MethodHead {
-				if _, err := io.Copy(c.W, d.Body); err != nil {
-					c.Log.Warn().Err(err).Str("upload", id).Msg("upload: serving the file stopped")
-				}
-			}
-			logRaw(c, http.StatusOK)
+			serveDownload(c, d)
 			return nil
 		})
 	return r
+}
+
+// serveDownload answers an upload's bytes: a redirect to its presigned URL
+// (AWS) or the bytes themselves with headers that keep the browser from
+// doing anything but showing them.
+func serveDownload(c *Call, d upload.Download) {
+	h := c.W.Header()
+	h.Set("Cache-Control", "private, no-store")
+	if d.URL != "" {
+		http.Redirect(c.W, c.Req, d.URL, http.StatusFound)
+		logRaw(c, http.StatusFound)
+		return
+	}
+	defer d.Body.Close()
+	h.Set("Content-Type", d.Meta.ContentType)
+	h.Set("Content-Length", strconv.FormatInt(d.Meta.Size, 10))
+	h.Set("Content-Disposition", d.Meta.Disposition())
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", fileCSP(d.Meta.Kind()))
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	c.W.WriteHeader(http.StatusOK)
+	if c.Req.Method != http.MethodHead {
+		if _, err := io.Copy(c.W, d.Body); err != nil {
+			c.Log.Warn().Err(err).Str("upload", d.Meta.ID).Msg("upload: serving the file stopped")
+		}
+	}
+	logRaw(c, http.StatusOK)
 }
 
 // filePart finds the multipart part named "file", reading the body

@@ -151,3 +151,30 @@ func (s *Service) messages(ctx context.Context, id, after string) ([]Message, er
 	})
 	return out, internal(err)
 }
+
+// ChatImageOwner answers whose upload an image of an order is, for one of
+// the order's sides who wants to see it: an image sent in the order's
+// chat, or evidence of its appeal. Anything else is not found, so upload
+// ids of other orders or users reveal nothing.
+func (s *Service) ChatImageOwner(ctx context.Context, uid, orderID, image string) (string, error) {
+	o, err := s.Order(ctx, uid, orderID)
+	if err != nil {
+		return "", err
+	}
+	if image == "" || len(image) > 128 {
+		return "", apperr.New(apperr.CodeUploadNotFound)
+	}
+	if a := o.Appeal; a != nil && contains(a.Evidence, image) && (a.By == o.Buyer || a.By == o.Seller) {
+		return a.By, nil
+	}
+	msgs, err := s.messages(ctx, o.ID, "")
+	if err != nil {
+		return "", err
+	}
+	for _, m := range msgs {
+		if m.Image == image && (m.By == o.Buyer || m.By == o.Seller) {
+			return m.By, nil
+		}
+	}
+	return "", apperr.New(apperr.CodeUploadNotFound)
+}

@@ -172,6 +172,10 @@ func New(o Options) *Service {
 	return &Service{o: o}
 }
 
+// SetUploads sets the check of chat images and appeal evidence (a
+// service built before the upload service).
+func (s *Service) SetUploads(u Uploads) { s.o.Uploads = u }
+
 // Coins lists the tradable coins and their scales.
 func (s *Service) Coins() map[string]int32 { return s.o.Coins }
 

@@ -81,7 +81,7 @@ func (d *Deps) verifiedName(ctx context.Context, uid string) (string, error) {
 // merchant and appeal decisions (/dev/p2p/*), which the CLI cannot give
 // while tenger serve holds the store.
 func (d *Deps) p2pArea(sessions httpapi.SessionResolver) []*httpapi.Router {
-	out := []*httpapi.Router{httpapi.NewP2PRouter(d.P2P(), d.PayMethods(), d.APIOptions("p2p", sessions))}
+	out := []*httpapi.Router{httpapi.NewP2PRouter(d.P2P(), d.PayMethods(), d.Uploads(), d.APIOptions("p2p", sessions))}
 	if d.Config.Dev {
 		out = append(out, httpapi.NewDevP2PRouter(d.P2P(), d.APIOptions("dev-p2p", sessions)))
 	}
@@ -157,8 +157,7 @@ func (r p2pRates) Rate(ctx context.Context, coin, fiat string) (decimal.Decimal,
 }
 
 // p2pUploads checks that chat images and appeal evidence are the
-// sender's uploads. Only their records are read (the store), so the p2p
-// function in AWS needs no access to the uploads bucket.
+// sender's uploads: only their records are read (the store).
 func (d *Deps) p2pUploads() p2p.Uploads {
 	if u := d.Uploads(); u != nil {
 		return p2pOwned{u}
