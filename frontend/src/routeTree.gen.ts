@@ -13,11 +13,14 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as DownloadRouteImport } from './routes/download'
 import { Route as MaintenanceRouteImport } from './routes/maintenance'
 import { Route as MarketRouteImport } from './routes/market'
+import { Route as P2pRouteRouteImport } from './routes/p2p/route'
 import { Route as LanSlugRouteImport } from './routes/$lan/$slug'
 import { Route as AuthForgotPasswordRouteImport } from './routes/auth/forgot-password'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthRegisterRouteImport } from './routes/auth/register'
+import { Route as OrderOtcRouteImport } from './routes/order/otc'
 import { Route as OrderSpotRouteImport } from './routes/order/spot'
+import { Route as P2pPageRouteImport } from './routes/p2p/$page'
 import { Route as ProfileIndexRouteImport } from './routes/profile/index'
 import { Route as ProfileApiRouteImport } from './routes/profile/api'
 import { Route as ProfileCloseAccountRouteImport } from './routes/profile/close-account'
@@ -55,6 +58,11 @@ const MarketRoute = MarketRouteImport.update({
   path: '/market',
   getParentRoute: () => rootRouteImport,
 } as any)
+const P2pRouteRoute = P2pRouteRouteImport.update({
+  id: '/p2p',
+  path: '/p2p',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LanSlugRoute = LanSlugRouteImport.update({
   id: '/$lan/$slug',
   path: '/$lan/$slug',
@@ -75,10 +83,20 @@ const AuthRegisterRoute = AuthRegisterRouteImport.update({
   path: '/auth/register',
   getParentRoute: () => rootRouteImport,
 } as any)
+const OrderOtcRoute = OrderOtcRouteImport.update({
+  id: '/order/otc',
+  path: '/order/otc',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const OrderSpotRoute = OrderSpotRouteImport.update({
   id: '/order/spot',
   path: '/order/spot',
   getParentRoute: () => rootRouteImport,
+} as any)
+const P2pPageRoute = P2pPageRouteImport.update({
+  id: '/$page',
+  path: '/$page',
+  getParentRoute: () => P2pRouteRoute,
 } as any)
 const ProfileIndexRoute = ProfileIndexRouteImport.update({
   id: '/profile/',
@@ -163,6 +181,7 @@ const ProfileSupportNewRoute = ProfileSupportNewRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/p2p': typeof P2pRouteRouteWithChildren
   '/download': typeof DownloadRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
@@ -170,7 +189,9 @@ export interface FileRoutesByFullPath {
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
+  '/order/otc': typeof OrderOtcRoute
   '/order/spot': typeof OrderSpotRoute
+  '/p2p/$page': typeof P2pPageRoute
   '/profile/api': typeof ProfileApiRoute
   '/profile/close-account': typeof ProfileCloseAccountRoute
   '/profile/identity': typeof ProfileIdentityRoute
@@ -190,6 +211,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/p2p': typeof P2pRouteRouteWithChildren
   '/download': typeof DownloadRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
@@ -197,7 +219,9 @@ export interface FileRoutesByTo {
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
+  '/order/otc': typeof OrderOtcRoute
   '/order/spot': typeof OrderSpotRoute
+  '/p2p/$page': typeof P2pPageRoute
   '/profile/api': typeof ProfileApiRoute
   '/profile/close-account': typeof ProfileCloseAccountRoute
   '/profile/identity': typeof ProfileIdentityRoute
@@ -218,6 +242,7 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/p2p': typeof P2pRouteRouteWithChildren
   '/download': typeof DownloadRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
@@ -225,7 +250,9 @@ export interface FileRoutesById {
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
+  '/order/otc': typeof OrderOtcRoute
   '/order/spot': typeof OrderSpotRoute
+  '/p2p/$page': typeof P2pPageRoute
   '/profile/api': typeof ProfileApiRoute
   '/profile/close-account': typeof ProfileCloseAccountRoute
   '/profile/identity': typeof ProfileIdentityRoute
@@ -247,6 +274,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/p2p'
     | '/download'
     | '/maintenance'
     | '/market'
@@ -254,7 +282,9 @@ export interface FileRouteTypes {
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
+    | '/order/otc'
     | '/order/spot'
+    | '/p2p/$page'
     | '/profile/api'
     | '/profile/close-account'
     | '/profile/identity'
@@ -274,6 +304,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/p2p'
     | '/download'
     | '/maintenance'
     | '/market'
@@ -281,7 +312,9 @@ export interface FileRouteTypes {
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
+    | '/order/otc'
     | '/order/spot'
+    | '/p2p/$page'
     | '/profile/api'
     | '/profile/close-account'
     | '/profile/identity'
@@ -301,6 +334,7 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
+    | '/p2p'
     | '/download'
     | '/maintenance'
     | '/market'
@@ -308,7 +342,9 @@ export interface FileRouteTypes {
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
+    | '/order/otc'
     | '/order/spot'
+    | '/p2p/$page'
     | '/profile/api'
     | '/profile/close-account'
     | '/profile/identity'
@@ -329,6 +365,7 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  P2pRouteRoute: typeof P2pRouteRouteWithChildren
   DownloadRoute: typeof DownloadRoute
   MaintenanceRoute: typeof MaintenanceRoute
   MarketRoute: typeof MarketRoute
@@ -336,6 +373,7 @@ export interface RootRouteChildren {
   AuthForgotPasswordRoute: typeof AuthForgotPasswordRoute
   AuthLoginRoute: typeof AuthLoginRoute
   AuthRegisterRoute: typeof AuthRegisterRoute
+  OrderOtcRoute: typeof OrderOtcRoute
   OrderSpotRoute: typeof OrderSpotRoute
   ProfileApiRoute: typeof ProfileApiRoute
   ProfileCloseAccountRoute: typeof ProfileCloseAccountRoute
@@ -385,6 +423,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof MarketRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/p2p': {
+      id: '/p2p'
+      path: '/p2p'
+      fullPath: '/p2p'
+      preLoaderRoute: typeof P2pRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/$lan/$slug': {
       id: '/$lan/$slug'
       path: '/$lan/$slug'
@@ -413,12 +458,26 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthRegisterRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/order/otc': {
+      id: '/order/otc'
+      path: '/order/otc'
+      fullPath: '/order/otc'
+      preLoaderRoute: typeof OrderOtcRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/order/spot': {
       id: '/order/spot'
       path: '/order/spot'
       fullPath: '/order/spot'
       preLoaderRoute: typeof OrderSpotRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/p2p/$page': {
+      id: '/p2p/$page'
+      path: '/$page'
+      fullPath: '/p2p/$page'
+      preLoaderRoute: typeof P2pPageRouteImport
+      parentRoute: typeof P2pRouteRoute
     }
     '/profile/': {
       id: '/profile/'
@@ -535,8 +594,21 @@ declare module '@tanstack/react-router' {
   }
 }
 
+interface P2pRouteRouteChildren {
+  P2pPageRoute: typeof P2pPageRoute
+}
+
+const P2pRouteRouteChildren: P2pRouteRouteChildren = {
+  P2pPageRoute: P2pPageRoute,
+}
+
+const P2pRouteRouteWithChildren = P2pRouteRoute._addFileChildren(
+  P2pRouteRouteChildren,
+)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  P2pRouteRoute: P2pRouteRouteWithChildren,
   DownloadRoute: DownloadRoute,
   MaintenanceRoute: MaintenanceRoute,
   MarketRoute: MarketRoute,
@@ -544,6 +616,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthForgotPasswordRoute: AuthForgotPasswordRoute,
   AuthLoginRoute: AuthLoginRoute,
   AuthRegisterRoute: AuthRegisterRoute,
+  OrderOtcRoute: OrderOtcRoute,
   OrderSpotRoute: OrderSpotRoute,
   ProfileApiRoute: ProfileApiRoute,
   ProfileCloseAccountRoute: ProfileCloseAccountRoute,

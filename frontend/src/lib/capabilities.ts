@@ -13,7 +13,7 @@ const LIVE: Record<Exclude<Capability, 'futures'>, boolean> = {
   spot: true,
   margin: false,
   grid: false,
-  p2p: false,
+  p2p: true,
   earn: false,
 }
 

@@ -42,6 +42,9 @@ describe('resolveHref against the app route tree', () => {
     '/order/spot',
     '/order/spot?tab=history',
     '/profile/api',
+    '/p2p/trading',
+    '/p2p/my-advertising',
+    '/order/otc',
   ])('keeps the real href of %s, which has a route', (href) => {
     expect(routeExists(router, href)).toBe(true)
     expect(resolve(href)).toBe(href)
@@ -50,15 +53,13 @@ describe('resolveHref against the app route tree', () => {
   it.each([
     ['/futures/BTCUSDT', 'futures'],
     ['/futureBonus', 'futuresCompetition'],
-    ['/p2p/trading', 'p2p'],
-    ['/p2p/my-advertising', 'p2p'],
     ['/staking', 'staking'],
     ['/savings', 'savings'],
     ['/launchpad', 'launchpad'],
     ['/cryptoCash', 'cryptoCash'],
     ['/taskCenter', 'taskCenter'],
     ['/invitation', 'invitation'],
-    ['/order/otc', 'orders'],
+    ['/order/futures', 'orders'],
     ['/en_US/blog', 'info'],
     ['/market/extra', 'page'],
   ])('sends %s (no route) to the maintenance page of %s', (href, area) => {

@@ -4,13 +4,13 @@ import { renderWithApp } from '@/test/render'
 import { FeaturesSection } from './features-section'
 
 describe('home feature cards', () => {
-  it('sell only what is live: P2P and earn are marked Soon, spot trading and the rest are not', async () => {
+  it('sell only what is live: earn is marked Soon, spot trading, P2P and the rest are not', async () => {
     renderWithApp(<FeaturesSection />)
     const card = async (id: string) => screen.findByTestId(`feature-${id}`)
-    for (const id of ['p2p', 'earn']) {
+    for (const id of ['earn']) {
       expect(within(await card(id)).getByTestId('soon-badge').textContent).toBe('Soon')
     }
-    for (const id of ['mnt', 'trade', 'security', 'support']) {
+    for (const id of ['mnt', 'trade', 'security', 'support', 'p2p']) {
       expect(within(await card(id)).queryByTestId('soon-badge')).toBeNull()
     }
     // The spot card does not promise leverage that cannot be used yet.
