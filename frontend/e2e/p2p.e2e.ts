@@ -27,7 +27,7 @@ async function signedIn(browser: Browser, w: WalletUser, cookies: Record<string,
 }
 
 test('P2P: bank account, SELL ad, buy, chat, paid, release; an appeal decided for the buyer', async ({ browser, request }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(90_000)
   const [merchant, buyer] = await Promise.all([merchantUser(request, '500'), apiUser(request, 'p2p-buyer')])
 
   // The merchant: the P2P notice first (the checkbox before confirm), then a bank account.
@@ -123,6 +123,8 @@ test('P2P: bank account, SELL ad, buy, chat, paid, release; an appeal decided fo
   await expect(mOrder.getByTestId('order-title')).toHaveText('Sell USDT')
   await expect(mOrder.getByTestId('order-status')).toHaveText('Paid')
   await expect(mOrder.getByTestId('chat-message').filter({ hasText: 'reference 4411' })).toHaveAttribute('data-author', 'peer')
+  // The buyer's image, served to the other side too (chatMsg/image).
+  await expect(mOrder.getByTestId('chat-message').filter({ has: m.getByTestId('p2p-image') })).toHaveAttribute('data-author', 'peer')
   await mOrder.getByTestId('order-release').click()
   const release = m.getByTestId('release-dialog')
   await release.getByTestId('release-password').fill('Wrong2026pass')

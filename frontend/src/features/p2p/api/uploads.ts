@@ -4,9 +4,8 @@ import { apiData, buildHeaders } from '@/lib/request-client'
 /**
  * Images of the chat and of an appeal's evidence: uploaded through the
  * upload service (POST /fe-ex-api/common/upload_img, multipart "file") and
- * named by their upload ids; read back with the session (GET
- * /fe-ex-api/common/upload_file?id=), which serves only the uploader's own
- * files.
+ * named by their upload ids; read back by either side of the order with
+ * the session (GET /fe-otc-api/chatMsg/image?id=&image=).
  */
 
 /** The largest image the app sends (the AWS functions take 4 MiB). */
@@ -60,13 +59,16 @@ export function readDataUrl(file: Blob): Promise<string> {
   })
 }
 
-/** Reads one of the caller's uploads as a data: URL; rejects for another user's (the service serves only the owner). */
-export async function fetchUploadUrl(id: string, signal?: AbortSignal): Promise<string> {
-  const headers = buildHeaders('/fe-ex-api')
+/**
+ * Reads an image of one of the caller's orders (its chat's or its appeal's,
+ * sent by either side) as a data: URL; rejects when it is not the order's.
+ */
+export async function fetchOrderImage(orderId: string, imageId: string, signal?: AbortSignal): Promise<string> {
+  const headers = buildHeaders('/fe-otc-api')
   delete headers['Content-Type']
-  const url = `${getConfig().api['/fe-ex-api']}/common/upload_file?id=${encodeURIComponent(id)}`
+  const url = `${getConfig().api['/fe-otc-api']}/chatMsg/image?id=${encodeURIComponent(orderId)}&image=${encodeURIComponent(imageId)}`
   const res = await fetch(url, { headers, credentials: 'include', signal })
   const type = res.headers.get('Content-Type') ?? ''
-  if (!res.ok || type.startsWith('application/json')) throw new Error(`Error: upload ${id} not available (${res.status})`)
+  if (!res.ok || type.startsWith('application/json')) throw new Error(`Error: image ${imageId} not available (${res.status})`)
   return readDataUrl(await res.blob())
 }

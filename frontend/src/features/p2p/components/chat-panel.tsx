@@ -99,7 +99,7 @@ export function ChatPanel({ orderId, uid, counterparty, finished, t }: { orderId
           ) : (
             <Stack as="ol" gap="2" listStyleType="none" m="0" p="0">
               {messages.map((m) => (
-                <MessageItem key={m.id} message={m} uid={uid} t={t} />
+                <MessageItem key={m.id} orderId={orderId} message={m} uid={uid} t={t} />
               ))}
             </Stack>
           )}
@@ -110,7 +110,7 @@ export function ChatPanel({ orderId, uid, counterparty, finished, t }: { orderId
   )
 }
 
-function MessageItem({ message, uid, t }: { message: ChatMessage; uid?: string | number; t: TranslateFn }) {
+function MessageItem({ orderId, message, uid, t }: { orderId: string; message: ChatMessage; uid?: string | number; t: TranslateFn }) {
   const author = authorOf(message, uid)
   const time = formatDateTime(message.ctime, { seconds: false })
   if (author === 'system') {
@@ -148,7 +148,7 @@ function MessageItem({ message, uid, t }: { message: ChatMessage; uid?: string |
           {message.content}
         </Text>
       )}
-      {message.image && <UploadImage id={message.image} alt={t('chat.image')} unavailable={t('chat.imageUnavailable')} />}
+      {message.image && <UploadImage orderId={orderId} id={message.image} alt={t('chat.image')} unavailable={t('chat.imageUnavailable')} />}
       <Text textStyle="2xs" opacity={0.75} textAlign="end" mt="0.5">
         {time}
       </Text>

@@ -392,7 +392,7 @@ function AppealCard({ order, uid, t }: { order: Order; uid?: string | number; t:
           {appeal.evidence && appeal.evidence.length > 0 && (
             <HStack gap="2" flexWrap="wrap">
               {appeal.evidence.map((id, i) => (
-                <UploadImage key={id} id={id} alt={t('order.evidenceN', { n: i + 1 })} unavailable={t('chat.imageUnavailable')} size="16" />
+                <UploadImage key={id} orderId={order.id} id={id} alt={t('order.evidenceN', { n: i + 1 })} unavailable={t('chat.imageUnavailable')} size="16" />
               ))}
             </HStack>
           )}

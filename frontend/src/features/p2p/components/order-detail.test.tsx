@@ -18,7 +18,8 @@ const api = vi.hoisted(() => ({
   cancelAppeal: vi.fn(),
 }))
 vi.mock('../api/p2p-api', () => api)
-vi.mock('../api/uploads', async (orig) => ({ ...(await orig<typeof import('../api/uploads')>()), fetchUploadUrl: vi.fn(async () => 'data:image/png;base64,AA=='), uploadImage: vi.fn() }))
+const uploads = vi.hoisted(() => ({ fetchOrderImage: vi.fn(async () => 'data:image/png;base64,AA=='), uploadImage: vi.fn() }))
+vi.mock('../api/uploads', async (orig) => ({ ...(await orig<typeof import('../api/uploads')>()), ...uploads }))
 const notify = vi.hoisted(() => ({ notifySuccess: vi.fn(), notifyError: vi.fn(), markUnreachableTold: vi.fn() }))
 vi.mock('@/lib/notify', () => notify)
 const session = vi.hoisted(() => ({ user: { id: 'b1' } as { id: string } | null }))
@@ -86,6 +87,7 @@ describe('the order page', () => {
     api.fetchChat.mockResolvedValue([
       { id: '0001#a', by: 'system', content: 'created', ctime: 1 },
       { id: '0002#b', by: 'm1', content: 'Hello, pay to Khan Bank', ctime: 2 },
+      { id: '0003#c', by: 'm1', content: '', image: 'up-7', ctime: 3 },
     ])
   })
 
@@ -102,7 +104,11 @@ describe('the order page', () => {
     expect(within(actions).getAllByRole('button').map((b) => b.textContent)).toEqual(['I have paid', 'Cancel order'])
     // The chat: the system key translated, the other side's message.
     expect((await screen.findByTestId('chat-system')).textContent).toContain('Order created')
-    expect(screen.getByTestId('chat-message').getAttribute('data-author')).toBe('peer')
+    const [text, image] = screen.getAllByTestId('chat-message')
+    expect(text.getAttribute('data-author')).toBe('peer')
+    // The other side's image, read through the order.
+    expect(await within(image).findByTestId('p2p-image')).toBeTruthy()
+    expect(uploads.fetchOrderImage).toHaveBeenCalledWith('1796621569577037764', 'up-7', expect.anything())
   })
 
   it('marks paid after the confirmation and shows the answer', async () => {
@@ -183,13 +189,13 @@ describe('the order page', () => {
   })
 
   it('sends a chat message and shows what the server answers', async () => {
-    api.sendChat.mockResolvedValue([{ id: '0003#c', by: 'b1', content: 'Paid now', ctime: 3 }])
+    api.sendChat.mockResolvedValue([{ id: '0004#d', by: 'b1', content: 'Paid now', ctime: 4 }])
     await view(order(), 'b1')
-    await screen.findByTestId('chat-message')
+    await screen.findAllByTestId('chat-message')
     expect((screen.getByTestId('chat-send') as HTMLButtonElement).disabled).toBe(true)
     fireEvent.change(screen.getByTestId('chat-input'), { target: { value: 'Paid now' } })
     fireEvent.click(screen.getByTestId('chat-send'))
-    await waitFor(() => expect(api.sendChat).toHaveBeenCalledWith({ id: '1796621569577037764', content: 'Paid now', after: '0002#b' }))
+    await waitFor(() => expect(api.sendChat).toHaveBeenCalledWith({ id: '1796621569577037764', content: 'Paid now', after: '0003#c' }))
     const mine = await screen.findByText('Paid now')
     expect(mine.closest('[data-author]')?.getAttribute('data-author')).toBe('me')
   })

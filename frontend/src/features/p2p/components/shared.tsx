@@ -6,7 +6,7 @@ import { AppLink } from '@/components/layout/app-link'
 import type { TranslateFn } from '@/lib/i18n'
 import { fetchMethods, fetchPublicInfo } from '../api/p2p-api'
 import { p2pKeys, type PayKind, type PublicInfo, type Stats } from '../api/types'
-import { fetchUploadUrl } from '../api/uploads'
+import { fetchOrderImage } from '../api/uploads'
 import { statusLabel, statusTone, type StatusLabel } from '../lib/status'
 import type { Order } from '../api/types'
 
@@ -154,14 +154,14 @@ export function Empty({ title, hint, action, testId, icon }: { title: string; hi
 }
 
 /**
- * An uploaded image (a chat image, appeal evidence), read with the session
- * and shown from a data: URL. The upload service serves only the uploader's
- * own files, so the other side's images show as unavailable.
+ * An image of an order (sent in its chat, or appeal evidence) by either
+ * side, read with the session and shown from a data: URL (the site's CSP
+ * takes those).
  */
-export function UploadImage({ id, alt, unavailable, size = '32' }: { id: string; alt: string; unavailable: string; size?: string }) {
+export function UploadImage({ orderId, id, alt, unavailable, size = '32' }: { orderId: string; id: string; alt: string; unavailable: string; size?: string }) {
   const query = useQuery({
     queryKey: p2pKeys.upload(id),
-    queryFn: ({ signal }) => fetchUploadUrl(id, signal),
+    queryFn: ({ signal }) => fetchOrderImage(orderId, id, signal),
     staleTime: Infinity,
     gcTime: 5 * 60 * 1000,
     retry: false,
