@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -139,36 +138,19 @@ func sample(t *testing.T, name string, fill map[string]string) string {
 // signUp registers email through the profile function and signs in.
 func (e *adminEnv) signUp(t *testing.T, email string) (uid, token string) {
 	t.Helper()
-	as := func(name string, fill map[string]string) events.APIGatewayV2HTTPRequest {
-		ev := fntest.SampleEvent(t, name, fill)
-		ev.Body = strings.ReplaceAll(ev.Body, "sample.user@tenger.example", email)
-		return ev
-	}
-	if _, env := fntest.Do(t, e.profile, as("http_email_code.json", nil)); env.Code != "0" {
-		t.Fatalf("email code: %+v", env)
-	}
-	var reg struct{ UID string }
-	fntest.Call(t, e.profile, as("http_register.json", map[string]string{"code": e.box.LastCode(email)}), &reg)
-	var login struct{ Token string }
-	fntest.Call(t, e.profile, e.login(t, email), &login)
-	return reg.UID, login.Token
+	return fntest.SignUp(t, e.profile, e.box, email)
 }
 
 // login is the recorded sign-in event of email.
 func (e *adminEnv) login(t *testing.T, email string) events.APIGatewayV2HTTPRequest {
 	t.Helper()
-	ev := fntest.SampleEvent(t, "http_login.json", nil)
-	raw, _ := base64.StdEncoding.DecodeString(ev.Body)
-	ev.Body = base64.StdEncoding.EncodeToString([]byte(strings.ReplaceAll(string(raw), "sample.user@tenger.example", email)))
-	return ev
+	return fntest.Login(t, email)
 }
 
 // at is a recorded event of the signed-in user's on another path.
 func at(t *testing.T, token, path, body string) events.APIGatewayV2HTTPRequest {
 	t.Helper()
-	ev := fntest.SampleEvent(t, "http_user_info_header_auth.json", map[string]string{"token": token})
-	ev.RawPath, ev.RequestContext.HTTP.Path, ev.Body = path, path, body
-	return ev
+	return fntest.At(t, token, path, body)
 }
 
 // submitCorporate saves and submits a complete corporate application of

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -61,32 +59,15 @@ func newP2PEnv(t *testing.T) *p2pEnv {
 // signUp registers email with the recorded sign-up events (profile function).
 func (e *p2pEnv) signUp(t *testing.T, email string) (uid, token string) {
 	t.Helper()
-	as := func(name string, fill map[string]string) events.APIGatewayV2HTTPRequest {
-		ev := fntest.SampleEvent(t, name, fill)
-		ev.Body = strings.ReplaceAll(ev.Body, "sample.user@tenger.example", email)
-		return ev
-	}
-	if _, env := fntest.Do(t, e.profile, as("http_email_code.json", nil)); env.Code != "0" {
-		t.Fatalf("email code: %+v", env)
-	}
-	var reg struct{ UID string }
-	fntest.Call(t, e.profile, as("http_register.json", map[string]string{"code": e.box.LastCode(email)}), &reg)
-	ev := fntest.SampleEvent(t, "http_login.json", nil)
-	raw, _ := base64.StdEncoding.DecodeString(ev.Body)
-	ev.Body = base64.StdEncoding.EncodeToString([]byte(strings.ReplaceAll(string(raw), "sample.user@tenger.example", email)))
-	var login struct{ Token string }
-	fntest.Call(t, e.profile, ev, &login)
-	return reg.UID, login.Token
+	return fntest.SignUp(t, e.profile, e.box, email)
 }
 
 // at is a recorded signed-in event (header auth) moved to another P2P path.
 func at(t *testing.T, token, path string, body map[string]any) events.APIGatewayV2HTTPRequest {
 	t.Helper()
-	ev := fntest.SampleEvent(t, "http_user_info_header_auth.json", map[string]string{"token": token})
-	ev.RawPath, ev.RequestContext.HTTP.Path = path, path
-	ev.RouteKey, ev.RequestContext.RouteKey = "POST /fe-otc-api/{proxy+}", "POST /fe-otc-api/{proxy+}"
 	b, _ := json.Marshal(body)
-	ev.Body = string(b)
+	ev := fntest.At(t, token, path, string(b))
+	ev.RouteKey, ev.RequestContext.RouteKey = "POST /fe-otc-api/{proxy+}", "POST /fe-otc-api/{proxy+}"
 	return ev
 }
 

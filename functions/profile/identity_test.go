@@ -159,32 +159,14 @@ func newIdentityEnv(t *testing.T, table string) *identityEnv {
 // returning the user id and the session token.
 func (e *identityEnv) signUp(t *testing.T, email string) (uid, token string) {
 	t.Helper()
-	as := func(name string, fill map[string]string) events.APIGatewayV2HTTPRequest {
-		ev := fntest.SampleEvent(t, name, fill)
-		ev.Body = strings.ReplaceAll(ev.Body, "sample.user@tenger.example", email)
-		return ev
-	}
-	if _, env := fntest.Do(t, e.h, as("http_email_code.json", nil)); env.Code != "0" {
-		t.Fatalf("email code: %+v", env)
-	}
-	var reg struct{ UID string }
-	fntest.Call(t, e.h, as("http_register.json", map[string]string{"code": e.box.LastCode(email)}), &reg)
-	ev := fntest.SampleEvent(t, "http_login.json", nil)
-	raw, _ := base64.StdEncoding.DecodeString(ev.Body)
-	ev.Body = base64.StdEncoding.EncodeToString([]byte(strings.ReplaceAll(string(raw), "sample.user@tenger.example", email)))
-	var login struct{ Token string }
-	fntest.Call(t, e.h, ev, &login)
-	return reg.UID, login.Token
+	return fntest.SignUp(t, e.h, e.box, email)
 }
 
 // at is a recorded event of the signed-in user's (header auth) moved to
 // another path of the profile function, with body.
 func at(t *testing.T, token, path, body string) events.APIGatewayV2HTTPRequest {
 	t.Helper()
-	ev := fntest.SampleEvent(t, "http_user_info_header_auth.json", map[string]string{"token": token})
-	ev.RawPath, ev.RequestContext.HTTP.Path = path, path
-	ev.Body = body
-	return ev
+	return fntest.At(t, token, path, body)
 }
 
 // upload sends a PNG as the web app does (multipart, base64-encoded by API

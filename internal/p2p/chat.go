@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -164,7 +165,7 @@ func (s *Service) ChatImageOwner(ctx context.Context, uid, orderID, image string
 	if image == "" || len(image) > 128 {
 		return "", apperr.New(apperr.CodeUploadNotFound)
 	}
-	if a := o.Appeal; a != nil && contains(a.Evidence, image) && (a.By == o.Buyer || a.By == o.Seller) {
+	if a := o.Appeal; a != nil && slices.Contains(a.Evidence, image) && (a.By == o.Buyer || a.By == o.Seller) {
 		return a.By, nil
 	}
 	msgs, err := s.messages(ctx, o.ID, "")

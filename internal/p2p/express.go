@@ -2,6 +2,7 @@ package p2p
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -78,7 +79,7 @@ func (s *Service) Express(ctx context.Context, caller string, in QuoteInput) (Qu
 		q := Quote{AdID: a.ID, Side: in.Side, Coin: a.Coin, Fiat: a.Fiat, Price: a.Price, Volume: vol, Total: total,
 			PayMin: a.PayMin, Payments: []string{}, Merchant: a.Merchant}
 		for _, m := range a.Methods {
-			if !contains(q.Payments, m.Kind) {
+			if !slices.Contains(q.Payments, m.Kind) {
 				q.Payments = append(q.Payments, m.Kind)
 			}
 		}
@@ -99,13 +100,4 @@ func (s *Service) Available(ctx context.Context, uid, coin string) (decimal.Deci
 		return decimal.Zero, internal(err)
 	}
 	return b.Available, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
