@@ -6,13 +6,17 @@
 // message and releases with the fund password; both see it completed (and
 // the buyer's page once more on a phone, in Mongolian and dark). Then a
 // second order is paid and appealed by the buyer, the operator decides for
-// the buyer (/dev/p2p/appeal/decide) and the buyer reads the outcome.
+// the buyer (/dev/p2p/appeal/decide) and the buyer reads the outcome. A
+// third order is left unpaid; its time to pay ends (/dev/p2p/order/expire
+// brings the deadline to now) and the timeout workflow cancels it. Both
+// sides' P2P balances are checked after each order; e2e/run.mjs runs
+// `tenger audit` on the server's data after the suite.
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import path from 'node:path'
 import { PHONE, setCookies, toast } from './support/browser'
 import { baseURL } from './support/server-api'
-import { FUND_PASSWORD, apiUser, merchantUser, otcOk } from './support/p2p'
-import { DOCUMENT_PNG, type WalletUser } from './wallet-support'
+import { FUND_PASSWORD, apiUser, expectOTC, merchantUser, otcOk } from './support/p2p'
+import { DOCUMENT_PNG, dev, type WalletUser } from './wallet-support'
 
 const OUT = path.join(import.meta.dirname, '..', 'test-results', 'screenshots', 'p2p')
 /** An order change shows at the page's next read (every 4 s), on a busy machine a little later. */
@@ -26,8 +30,8 @@ async function signedIn(browser: Browser, w: WalletUser, cookies: Record<string,
   return context.newPage()
 }
 
-test('P2P: bank account, SELL ad, buy, chat, paid, release; an appeal decided for the buyer', async ({ browser, request }) => {
-  test.setTimeout(90_000)
+test('P2P: bank account, SELL ad, buy, chat, paid, release; an appeal decided for the buyer; an unpaid order cancelled by the system', async ({ browser, request }) => {
+  test.setTimeout(120_000)
   const [merchant, buyer] = await Promise.all([merchantUser(request, '500'), apiUser(request, 'p2p-buyer')])
 
   // The merchant: the P2P notice first (the checkbox before confirm), then a bank account.
@@ -140,6 +144,9 @@ test('P2P: bank account, SELL ad, buy, chat, paid, release; an appeal decided fo
   // The buyer sees it completed.
   await expect(bOrder.getByTestId('order-status')).toHaveText('Completed', { timeout: ORDER_WAIT })
   await expect(bOrder.getByTestId('order-notice')).toHaveText('Completed: 10 USDT is in your P2P account.')
+  // 10 USDT moved from the merchant's escrow to the buyer; 90 still held for the ad.
+  await expectOTC(request, merchant, '400.00', '90.00')
+  await expectOTC(request, buyer, '10.00', '0.00')
 
   // On a phone, in Mongolian and the dark theme.
   await setCookies(b.context(), { lan: 'mn_MN', cusSkin: '1' })
@@ -182,7 +189,25 @@ test('P2P: bank account, SELL ad, buy, chat, paid, release; an appeal decided fo
   await expect(bOrder.getByTestId('appeal-note')).toHaveText("Operator's note: Payment confirmed by the bank.")
   await expect(bOrder.getByTestId('chat-system').last()).toHaveText(/Support decided: the coins go to the buyer/)
 
-  // Both orders are in the buyer's finished list.
+  await expectOTC(request, merchant, '400.00', '88.00')
+  await expectOTC(request, buyer, '12.00', '0.00')
+
+  // A third order is never paid: its time to pay ends and the system cancels it; the coin goes back to the ad.
+  const third = await otcOk<{ id: string }>(request, '/v4/otc/buy_order_save', { advertId: ad.id, totalPrice: '3500' }, buyer.token)
+  await b.goto(`/p2p/order-detail?id=${third.id}`)
+  await expect(bOrder.getByTestId('order-status')).toHaveText('Unpaid')
+  await expect(bOrder.getByTestId('order-countdown')).toHaveText(/^1[45]:\d\d$/)
+  await dev(request, '/dev/p2p/order/expire', { orderId: third.id })
+  await expect(bOrder.getByTestId('order-notice')).toHaveText('The order was cancelled because it was not paid in time.', { timeout: ORDER_WAIT })
+  await expect(bOrder.getByTestId('order-countdown')).toHaveCount(0)
+  await expect(bOrder.getByTestId('order-markPaid')).toHaveCount(0)
+  await expect(bOrder.getByTestId('chat-system').last()).toHaveText(/The order expired: it was not paid in time/)
+  const left = (await otcOk<{ list: { id: string; volume: string }[] }>(request, '/otc/v4/person_ads', { uid: merchant.uid }, buyer.token)).list[0]
+  expect(left).toMatchObject({ id: ad.id, volume: '88' })
+  await expectOTC(request, merchant, '400.00', '88.00')
+  await expectOTC(request, buyer, '12.00', '0.00')
+
+  // All three orders are in the buyer's finished list.
   await b.goto('/order/otc?tab=finished')
-  await expect(b.getByTestId('otc-order-row')).toHaveCount(2)
+  await expect(b.getByTestId('otc-order-row')).toHaveCount(3)
 })

@@ -3,9 +3,11 @@
 //
 // Steps: build the web app (so the server serves the current code), build the
 // Go binary, start it on a free port with an empty data directory and the dev
-// simulators on, wait for /healthz, run Playwright, then stop the server and
-// remove the data. Every run starts from an empty store, so tests never depend
-// on leftovers from an earlier run.
+// simulators on, wait for /healthz, run Playwright, then stop the server, run
+// `tenger audit` on its data (every journey's money moves must audit clean:
+// engine and store agree, postings add up to the balances; an unclean audit
+// fails the run) and remove the data. Every run starts from an empty store,
+// so tests never depend on leftovers from an earlier run.
 //
 // Environment:
 //   E2E_SKIP_WEB_BUILD=1  serve a copy of frontend/dist as it is (faster when iterating)
@@ -198,6 +200,15 @@ try {
   const summary = summarize(jsonReport)
   if (summary) console.log(summary)
   await stop(server)
+  if (server && existsSync(dataDir)) {
+    console.log(`[e2e] tenger audit of the run's data (${elapsed()})`)
+    try {
+      await run(binary, ['audit', '--data', dataDir], { cwd: repoRoot })
+    } catch (err) {
+      console.error(`[e2e] ${err.message}: the suite's money moves do not audit clean`)
+      exitCode = 1
+    }
+  }
   if (process.env.E2E_KEEP_DATA === '1') console.log(`[e2e] kept ${work}`)
   else rmSync(work, { recursive: true, force: true })
   console.log(`[e2e] done in ${elapsed()}`)

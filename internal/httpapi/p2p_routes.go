@@ -453,6 +453,11 @@ type DevP2PDecideReq struct {
 	Operator string `json:"operator"`
 }
 
+// DevP2POrderReq names an order.
+type DevP2POrderReq struct {
+	OrderID string `json:"orderId" v:"required"`
+}
+
 // NewDevP2PRouter serves the operator's P2P decisions in --dev (the CLI's
 // `tenger p2p` cannot open the store while tenger serve holds it).
 func NewDevP2PRouter(svc *p2p.Service, opts Options) *Router {
@@ -468,6 +473,10 @@ func NewDevP2PRouter(svc *p2p.Service, opts Options) *Router {
 	Handle(r, "/dev/p2p/appeal/decide", dev("P2P: an operator decides an appeal, as `tenger p2p appeals decide` does"),
 		func(c *Call, req *DevP2PDecideReq) (p2p.Order, error) {
 			return svc.Decide(c.Ctx, strings.TrimSpace(req.OrderID), req.Outcome, devOperator(req.Operator), req.Note)
+		})
+	Handle(r, "/dev/p2p/order/expire", dev("P2P: an unpaid order's time to pay ends now; its timeout workflow cancels it (CANCELLED_BY_SYSTEM) and returns the escrow, as at the deadline"),
+		func(c *Call, req *DevP2POrderReq) (p2p.Order, error) {
+			return svc.EndPaymentTime(c.Ctx, strings.TrimSpace(req.OrderID))
 		})
 	return r
 }

@@ -14,6 +14,7 @@ import (
 	"tenger/internal/apperr"
 	"tenger/internal/ledger"
 	"tenger/internal/store"
+	"tenger/internal/workflow"
 )
 
 // Order is a P2P order as stored and shown to its two sides.
@@ -47,6 +48,8 @@ type Order struct {
 	SellerNick string  `json:"sellerNickName"`
 
 	ver int64
+	// raw is the item the order was read from (nil for one built in memory).
+	raw store.Item
 }
 
 // Appeal is a dispute over a paid order.
@@ -175,7 +178,7 @@ func (s *Service) OpenOrder(ctx context.Context, uid string, in OrderInput) (Ord
 		systemMessage(o.ID, now, "created"),
 	}
 	if s.o.Start != nil {
-		wf, err := s.o.Start("p2p-timeout-"+o.ID, TimeoutInput{OrderID: o.ID}, now, time.UnixMilli(o.Deadline))
+		wf, err := s.o.Start(timeoutID(o.ID), TimeoutInput{OrderID: o.ID}, now, time.UnixMilli(o.Deadline))
 		if err != nil {
 			return Order{}, internal(err)
 		}
@@ -284,15 +287,8 @@ func (s *Service) readOrder(ctx context.Context, id string) (Order, error) {
 }
 
 func (s *Service) withNicks(ctx context.Context, o Order) Order {
-	if s.o.Profiles == nil {
-		return o
-	}
-	if p, err := s.o.Profiles.P2PProfile(ctx, o.Buyer); err == nil {
-		o.BuyerNick = p.Nick
-	}
-	if p, err := s.o.Profiles.P2PProfile(ctx, o.Seller); err == nil {
-		o.SellerNick = p.Nick
-	}
+	seen := map[string]string{}
+	o.BuyerNick, o.SellerNick = s.nick(ctx, seen, o.Buyer), s.nick(ctx, seen, o.Seller)
 	return o
 }
 
@@ -380,11 +376,18 @@ func (s *Service) apply(ctx context.Context, o Order, p plan, now time.Time, wit
 	}
 	if finished {
 		next.DoneAt = ms(now)
+		// The finished order as it will be stored: its list entries carry it.
+		final := next.item()
+		if o.raw != nil {
+			if it, err := upd.Apply(orderKey(o.ID), o.raw); err == nil {
+				final = it
+			}
+		}
 		ops = append(ops,
 			store.DeleteOp(linkKey(o.Buyer, true, o.Created, o.ID), nil),
 			store.DeleteOp(linkKey(o.Seller, true, o.Created, o.ID), nil),
-			store.PutOp(linkItem(o.Buyer, false, next), nil),
-			store.PutOp(linkItem(o.Seller, false, next), nil),
+			store.PutOp(doneLinkItem(o.Buyer, final), nil),
+			store.PutOp(doneLinkItem(o.Seller, final), nil),
 		)
 	}
 	ops = append(ops, p.stats...)
@@ -543,6 +546,36 @@ func (s *Service) Timeout(ctx context.Context, id string) (bool, error) {
 	return cancelled && err == nil, err
 }
 
+// EndPaymentTime ends an unpaid order's time to pay now: its deadline
+// becomes now and its timeout workflow due now, so the runner cancels the
+// order as it would at the deadline (the --dev simulator's fast-forward;
+// an order whose timeout runs in Step Functions is refused).
+func (s *Service) EndPaymentTime(ctx context.Context, id string) (Order, error) {
+	o, err := s.readOrder(ctx, id)
+	if err != nil {
+		return Order{}, err
+	}
+	if o.Status != StatusPending {
+		return Order{}, stateError(o)
+	}
+	now := s.o.Now()
+	ops := []store.Op{store.UpdateOp(orderKey(o.ID), store.NewUpdate().Set("deadline", ms(now)).Set(store.AttrVersion, o.ver+1),
+		store.And(store.VersionIs(o.ver), store.Eq("status", StatusPending))).Named(opOrder)}
+	if s.o.Start != nil {
+		ops = append(ops, workflow.DueOp(timeoutID(o.ID), now))
+	}
+	if err := s.o.Store.Transact(ctx, ops); err != nil {
+		if failedName(err, ops) == opOrder {
+			if cur, rerr := s.readOrder(ctx, id); rerr == nil {
+				return Order{}, stateError(cur) // it moved on meanwhile
+			}
+		}
+		return Order{}, internal(err)
+	}
+	o.Deadline, o.ver = ms(now), o.ver+1
+	return s.withNicks(ctx, o), nil
+}
+
 var errNothing = errors.New("p2p: nothing to do")
 
 // ErrNotDue: Timeout ran before the order's deadline (a clock ahead of
@@ -667,20 +700,45 @@ func (s *Service) Orders(ctx context.Context, uid string, open bool, page, size 
 	if open {
 		prefix = "OPEN#"
 	}
-	var ids []string
+	var links []store.Item
 	q := store.Query{PK: "P2PUSER#" + uid, SK: store.SKPrefixed(prefix), Desc: true}
-	if err := store.EachLive(ctx, s.o.Store, q, s.o.Now(), func(it store.Item) { ids = append(ids, it.Str("order")) }); err != nil {
+	if err := store.EachLive(ctx, s.o.Store, q, s.o.Now(), func(it store.Item) { links = append(links, it) }); err != nil {
 		return nil, 0, internal(err)
 	}
 	out := make([]Order, 0, size)
-	for _, id := range pageOf(ids, page, size) {
-		o, err := s.Order(ctx, uid, id)
-		if err != nil {
-			return nil, 0, err
+	nicks := map[string]string{}
+	for _, link := range pageOf(links, page, size) {
+		var o Order
+		if link.Str("id") != "" {
+			o = orderOf(link) // a finished order's entry carries it
+		} else {
+			var err error
+			if o, err = s.readOrder(ctx, link.Str("order")); err != nil {
+				return nil, 0, err
+			}
 		}
+		if uid != o.Buyer && uid != o.Seller {
+			continue
+		}
+		o.Side = Buy
+		if uid == o.Seller {
+			o.Side = Sell
+		}
+		o.BuyerNick, o.SellerNick = s.nick(ctx, nicks, o.Buyer), s.nick(ctx, nicks, o.Seller)
 		out = append(out, o)
 	}
-	return out, len(ids), nil
+	return out, len(links), nil
+}
+
+// nick is a user's P2P nickname, read once per list (seen keeps them).
+func (s *Service) nick(ctx context.Context, seen map[string]string, uid string) string {
+	if n, ok := seen[uid]; ok || s.o.Profiles == nil {
+		return n
+	}
+	if p, err := s.o.Profiles.P2PProfile(ctx, uid); err == nil {
+		seen[uid] = p.Nick
+	}
+	return seen[uid]
 }
 
 // Appeals lists the orders in appeal, the longest waiting first (the operator's queue).
@@ -723,6 +781,22 @@ func linkItem(uid string, open bool, o Order) store.Item {
 	return store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "order": o.ID, "status": o.Status}
 }
 
+// orderFields are the attributes of an order item that orderOf reads.
+var orderFields = []string{"id", "ad", "maker", "taker", "buyer", "seller", "coin", "fiat", "price", "volume", "total",
+	"methods", "terms", "status", "cancelBy", "created", "deadline", "paidAt", "doneAt", "appeal"}
+
+// doneLinkItem is a user's entry for a finished order: it carries the
+// order (which never changes again), so the finished list reads no order.
+func doneLinkItem(uid string, final store.Item) store.Item {
+	it := linkItem(uid, false, orderOf(final))
+	for _, f := range orderFields {
+		if v, ok := final[f]; ok {
+			it[f] = v
+		}
+	}
+	return it
+}
+
 func appealJSON(a *Appeal) string {
 	b, _ := json.Marshal(a)
 	return string(b)
@@ -744,7 +818,7 @@ func orderOf(it store.Item) Order {
 		Seller: it.Str("seller"), Coin: it.Str("coin"), Fiat: it.Str("fiat"), Price: it.Dec("price"), Volume: it.Dec("volume"),
 		Total: it.Dec("total"), Terms: it.Str("terms"), Status: it.Str("status"), CancelBy: it.Str("cancelBy"),
 		Created: it.Int("created"), Deadline: it.Int("deadline"), PaidAt: it.Int("paidAt"), DoneAt: it.Int("doneAt"),
-		ver: it.Int(store.AttrVersion)}
+		ver: it.Int(store.AttrVersion), raw: it}
 	o.Seq = o.ID
 	_ = json.Unmarshal([]byte(it.Str("methods")), &o.Methods)
 	if o.Methods == nil {

@@ -2,8 +2,10 @@ package p2p
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -324,6 +326,75 @@ func TestSellAdOrders(t *testing.T) {
 	if n != 0 || len(open) != 0 || m != 5 || len(done) != 5 {
 		t.Fatalf("lists: %d open, %d done", n, m)
 	}
+	// The finished list's entries carry each order as it finished: what
+	// the order page shows (appeal, who cancelled, times, nicknames).
+	for _, d := range done {
+		full, err := e.svc.Order(ctx, "t1", d.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := jsonOf(t, d), jsonOf(t, full); a != b {
+			t.Fatalf("finished list entry\n%s\nthe order\n%s", a, b)
+		}
+	}
+	i := slices.IndexFunc(done, func(d Order) bool { return d.ID == o5.ID })
+	if i < 0 || done[i].Appeal == nil || done[i].Appeal.Outcome != OutcomeRefund || done[i].CancelBy != "operator" || done[i].BuyerNick != "Taker" {
+		t.Fatalf("refunded by the operator: %d %+v", i, done)
+	}
+	e.audit(t)
+}
+
+func jsonOf(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The dev simulator's fast-forward: an unpaid order's time to pay ends
+// now and its own timeout workflow cancels it, as at the deadline; the
+// escrow goes back to the ad. A paid or finished order is refused.
+func TestEndPaymentTime(t *testing.T) {
+	e := newEnv(t)
+	e.deposit(t, "m1", "USDT", "100")
+	e.merchant(t, "m1")
+	ad, err := e.svc.SaveAd(ctx, "m1", sellAd("100"))
+	if err != nil || ad.Nick != "Merchant" {
+		t.Fatalf("ad %+v %v", ad, err)
+	}
+	o, err := e.svc.OpenOrder(ctx, "t1", OrderInput{AdID: ad.ID, Side: Buy, Volume: dec("10")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paid, _ := e.svc.OpenOrder(ctx, "t2", OrderInput{AdID: ad.ID, Side: Buy, Volume: dec("5")})
+	if _, err := e.svc.MarkPaid(ctx, "t2", paid.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.EndPaymentTime(ctx, paid.ID)
+	wantCode(t, err, apperr.CodeP2POrderState)
+	_, err = e.svc.EndPaymentTime(ctx, "1")
+	wantCode(t, err, apperr.CodeP2POrderNotFound)
+
+	e.clock.Add(time.Minute)
+	ended, err := e.svc.EndPaymentTime(ctx, o.ID)
+	if err != nil || ended.Deadline != e.clock.Now().UnixMilli() || ended.Status != StatusPending {
+		t.Fatalf("ended %+v %v", ended, err)
+	}
+	if n, err := e.runner.RunDue(ctx); err != nil || n != 1 { // o's timeout only; paid's is still 14 minutes away
+		t.Fatalf("due %d %v", n, err)
+	}
+	cur, _ := e.svc.Order(ctx, "t1", o.ID)
+	if cur.Status != StatusCancelledBySystem || cur.CancelBy != "system" {
+		t.Fatalf("after the end of its time: %+v", cur)
+	}
+	if a, _ := e.svc.AdDetail(ctx, ad.ID); a.Remaining.String() != "95" {
+		t.Fatalf("ad remaining %s", a.Remaining)
+	}
+	e.wantBalance(t, "m1", "USDT", "0", "100") // 95 on the ad, 5 in the paid order's escrow
+	_, err = e.svc.EndPaymentTime(ctx, o.ID)
+	wantCode(t, err, apperr.CodeP2POrderState)
 	e.audit(t)
 }
 

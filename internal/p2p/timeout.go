@@ -14,6 +14,9 @@ import (
 // TimeoutKind is the workflow kind of an order's payment deadline.
 const TimeoutKind = "p2p-timeout"
 
+// timeoutID is the workflow instance id of an order's payment deadline.
+func timeoutID(orderID string) string { return "p2p-timeout-" + orderID }
+
 // TimeoutInput is the timeout instance's input.
 type TimeoutInput struct {
 	OrderID string `json:"orderId"`

@@ -285,6 +285,16 @@ func StartOpAt(d Definition, id string, input any, now, at time.Time) (store.Op,
 	return op, nil
 }
 
+// DueOp returns the store operation that makes a runnable instance due at
+// at instead of when it was due (an operator's or the dev simulator's
+// "the deadline is now"). It fails its condition when the instance has
+// moved on: finished, failed or handed to Step Functions.
+func DueOp(id string, at time.Time) store.Op {
+	upd := store.NewUpdate().Set("nextRun", at.UnixMilli()).Set("updated", at.UnixMilli()).
+		Set(store.AttrGSI1SK, dueSK(at, id)).AddInt(store.AttrVersion, 1)
+	return store.UpdateOp(instanceKey(id), upd, store.And(store.Eq("status", StatusRunnable), store.Eq(store.AttrGSI1PK, dueIndexPK)))
+}
+
 // Submit creates an instance on its own (when no other effect starts it).
 // Submitting an existing id is a no-op.
 func (r *Runner) Submit(ctx context.Context, kind, id string, input any) error {

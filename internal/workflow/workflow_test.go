@@ -220,3 +220,46 @@ func TestTokenRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// DueOp brings a deadline forward while the instance waits for it, and is
+// refused once the instance has moved on (done, or handed to Step Functions).
+func TestDueOpBringsADeadlineForward(t *testing.T) {
+	st := openStore(t)
+	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	r := newRunner(st, clk)
+	d := Definition{Kind: "deadline", First: "end", Steps: map[string]Step{"end": {Run: func(context.Context, Instance) (Transition, error) {
+		return Finish(), nil
+	}}}}
+	r.Register(d)
+	for _, id := range []string{"a", "b"} {
+		op, err := StartOpAt(d, id, nil, clk.Now(), clk.Now().Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Transact(ctx, []store.Op{op}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, _ := r.RunDue(ctx); n != 0 {
+		t.Fatalf("ran %d an hour early", n)
+	}
+	clk.Add(time.Minute)
+	if err := st.Transact(ctx, []store.Op{DueOp("a", clk.Now())}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := r.RunDue(ctx); n != 1 {
+		t.Fatalf("ran %d after a's deadline moved to now", n)
+	}
+	if in, _ := r.Get(ctx, "a"); in.Status != StatusDone {
+		t.Fatalf("a %+v", in)
+	}
+	if err := st.Transact(ctx, []store.Op{DueOp("a", clk.Now())}); !errors.Is(err, store.ErrConditionFailed) {
+		t.Fatalf("a done: %v", err)
+	}
+	if err := HandedOver(ctx, st, "b", clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Transact(ctx, []store.Op{DueOp("b", clk.Now())}); !errors.Is(err, store.ErrConditionFailed) {
+		t.Fatalf("b handed over: %v", err)
+	}
+}

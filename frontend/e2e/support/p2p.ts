@@ -51,3 +51,17 @@ export async function merchantUser(request: APIRequestContext, usdt: string): Pr
   await apiOk(request, '/v4/capital_password/reset', { newCapitalPwd: FUND_PASSWORD, emailCode: code }, m.token)
   return m
 }
+
+/**
+ * Waits until `w`'s OTC (P2P) account holds `normal` available and `lock`
+ * frozen of USDT (2 decimals, as otc_account_list answers).
+ */
+export async function expectOTC(request: APIRequestContext, w: WalletUser, normal: string, lock: string): Promise<void> {
+  await expect
+    .poll(async () => {
+      const list = await apiOk<{ allCoinMap: Record<string, { normal: string; lock: string }> }>(request, '/finance/otc_account_list', {}, w.token)
+      const usdt = list.allCoinMap.USDT
+      return `${usdt?.normal} available, ${usdt?.lock} frozen`
+    })
+    .toBe(`${normal} available, ${lock} frozen`)
+}
