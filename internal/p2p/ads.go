@@ -124,10 +124,16 @@ func (s *Service) SaveAd(ctx context.Context, uid string, in AdInput) (Ad, error
 	if err != nil {
 		return Ad{}, err
 	}
+	var a Ad
 	if in.ID == "" {
-		return s.createAd(ctx, uid, in, methods)
+		a, err = s.createAd(ctx, uid, in, methods)
+	} else {
+		a, err = s.changeAd(ctx, uid, in, methods)
 	}
-	return s.changeAd(ctx, uid, in, methods)
+	if err == nil {
+		a.Nick = s.nick(ctx, map[string]string{}, uid)
+	}
+	return a, err
 }
 
 func (s *Service) createAd(ctx context.Context, uid string, in AdInput, methods []Method) (Ad, error) {

@@ -84,5 +84,7 @@
 //	                                               open orders as taker, trades, buys, sells, cancelled),
 //	                                               release and payment times
 //	P2PUSER#<uid>       OPEN#<created 13d>#<id>    an unfinished order of the user (either side)
-//	P2PUSER#<uid>       DONE#<created 13d>#<id>    a finished one
+//	P2PUSER#<uid>       DONE#<created 13d>#<id>    a finished one, with the order's attributes as it
+//	                                               finished (it never changes again: the finished
+//	                                               list reads no order item)
 package p2p
