@@ -2,6 +2,7 @@ import { createRouter } from '@tanstack/react-router'
 import { RoutePending } from '@/components/layout/route-pending'
 import { dismissToastsOlderThan } from '@/components/ui/toaster'
 import { queryClient } from '@/lib/query-client'
+import { searchParams } from '@/lib/search-params'
 import { routeTree } from '@/routeTree.gen'
 
 /**
@@ -12,10 +13,14 @@ import { routeTree } from '@/routeTree.gen'
  */
 export const pendingDefaults = { defaultPendingComponent: RoutePending }
 
-/** The app router: file routes from src/routes, the query client in context. */
+/**
+ * The app router: file routes from src/routes, the query client in context,
+ * search values read so that a long id stays exact (lib/search-params).
+ */
 export const router = createRouter({
   routeTree,
   context: { queryClient },
+  ...searchParams,
   defaultPreload: 'intent',
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,

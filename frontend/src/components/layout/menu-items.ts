@@ -90,6 +90,7 @@ export const MENU_SECTIONS: MenuSection[] = [
     items: [
       { id: 'p2p-trading', textKey: 'items.p2pTrading', link: '/p2p/trading', icon: LuUsers },
       { id: 'p2p-express', textKey: 'items.p2pExpress', link: '/p2p/express', icon: LuZap },
+      { id: 'p2p-orders', textKey: 'items.p2pOrders', link: '/order/otc', icon: LuReceiptText },
       { id: 'p2p-publish', textKey: 'items.p2pPublishAd', link: '/p2p/publish-ad', icon: LuMegaphone },
       { id: 'p2p-my-ads', textKey: 'items.p2pMyAds', link: '/p2p/my-advertising', icon: LuListChecks },
       { id: 'p2p-merchant', textKey: 'items.p2pApplyMerchant', link: '/p2p/apply-merchant', icon: LuStore },
