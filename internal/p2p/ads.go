@@ -405,12 +405,18 @@ func (s *Service) Search(ctx context.Context, caller string, f SearchFilter) ([]
 	})
 	total := len(out)
 	page := pageOf(out, f.Page, f.PageSize)
+	stats := map[string]*Stats{} // a merchant's ads on one page share one read of the merchant
 	for i := range page {
-		st, err := s.Stats(ctx, page[i].UID)
-		if err != nil {
-			return nil, 0, err
+		st, ok := stats[page[i].UID]
+		if !ok {
+			v, err := s.Stats(ctx, page[i].UID)
+			if err != nil {
+				return nil, 0, err
+			}
+			st = &v
+			stats[page[i].UID] = st
 		}
-		page[i].Merchant, page[i].Nick = &st, st.Nick
+		page[i].Merchant, page[i].Nick = st, st.Nick
 	}
 	return page, total, nil
 }
