@@ -11,11 +11,8 @@ package markets
 
 import (
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -24,6 +21,8 @@ import (
 	"sync/atomic"
 
 	"github.com/shopspring/decimal"
+
+	"tenger/internal/catalogue"
 )
 
 //go:embed markets_default.json
@@ -152,25 +151,12 @@ func Defaults() *Catalogue {
 // Load returns the operator's catalogue from dataDir/markets.json when it
 // exists, the defaults otherwise.
 func Load(dataDir string) (*Catalogue, error) {
-	b, err := os.ReadFile(filepath.Join(dataDir, FileName))
-	if errors.Is(err, os.ErrNotExist) {
-		return Defaults(), nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	c, err := parse(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", FileName, err)
-	}
-	return c, nil
+	return catalogue.Load(dataDir, FileName, Defaults, parse)
 }
 
 func parse(b []byte) (*Catalogue, error) {
 	var pairs []Pair
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&pairs); err != nil {
+	if err := catalogue.Decode(b, &pairs); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	c := &snapshot{by: map[string]Pair{}}
