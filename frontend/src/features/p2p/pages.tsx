@@ -5,6 +5,7 @@ import { MyAdsPage } from './components/my-ads-page'
 import { OrderDetailPage } from './components/order-detail-page'
 import { OtcOrdersPage } from './components/otc-orders-page'
 import { P2PLayout } from './components/p2p-layout'
+import { P2PSubNav } from './components/p2p-subnav'
 import { PaymentMethodsPage } from './components/payment-methods-page'
 import { ProfilePage } from './components/profile-page'
 import { PublishAdPage } from './components/publish-ad-page'
@@ -68,9 +69,15 @@ export function Page() {
   }
 }
 
-/** /order/otc. */
+/** /order/otc, under the P2P sub-navigation (its "P2P Order" item leads here and shows it as the current one). */
 export function OtcOrders() {
   const search = useRawSearch()
   const navigate = useNavigate()
-  return <OtcOrdersPage search={search} onSearch={(next: P2PSearch) => void navigate({ href: hrefOf('/order/otc', { tab: next.tab, page: next.page }), replace: true })} />
+  const { t } = p2pTexts.useTexts()
+  return (
+    <>
+      <P2PSubNav t={t} />
+      <OtcOrdersPage search={search} onSearch={(next: P2PSearch) => void navigate({ href: hrefOf('/order/otc', { tab: next.tab, page: next.page }), replace: true })} />
+    </>
+  )
 }

@@ -16,7 +16,7 @@ import { p2pKeys, type Quote, type Side } from '../api/types'
 import { FIAT_PLACES } from '../lib/amounts'
 import { orderHref } from '../lib/search-values'
 import { p2pTexts } from '../lib/texts'
-import { coinPlaces, KindTags, PageSkeleton, RecordLine, useMethods, usePublicInfo } from './shared'
+import { coinPlaces, KindTags, methodTitle, PageSkeleton, RecordLine, useMethods, usePublicInfo } from './shared'
 
 /** How long typing rests before the quote is asked for. */
 const QUOTE_DEBOUNCE_MS = 400
@@ -152,6 +152,8 @@ function QuoteView({ quote, side, coin, places, balance, t }: { quote: Quote; si
   const href = useRouterState({ select: (s) => s.location.href })
   const selling = side === 'SELL'
   const methods = useMethods(!!user && selling)
+  const { lan } = p2pTexts.useTexts()
+  const kinds = usePublicInfo().data?.payments
   const accepted = new Set(quote.payments)
   const usable = (methods.data ?? []).filter((m) => m.open && accepted.has(m.kind))
   const [picked, setPicked] = useState<string[]>([])
@@ -217,7 +219,7 @@ function QuoteView({ quote, side, coin, places, balance, t }: { quote: Quote; si
                   <Checkbox.Root key={m.id} checked={picked.includes(m.id)} onCheckedChange={(d) => setPicked((p) => (d.checked === true ? [...p, m.id] : p.filter((x) => x !== m.id)))}>
                     <Checkbox.HiddenInput />
                     <Checkbox.Control />
-                    <Checkbox.Label>{m.title} · {m.account}</Checkbox.Label>
+                    <Checkbox.Label>{methodTitle(m, lan, kinds)} · {m.account}</Checkbox.Label>
                   </Checkbox.Root>
                 ))}
               </Stack>

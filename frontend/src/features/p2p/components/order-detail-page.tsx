@@ -18,7 +18,7 @@ import { appealLabel, availableActions, isFinished, roleOf, type OrderAction, ty
 import { p2pTexts } from '../lib/texts'
 import { ChatPanel } from './chat-panel'
 import { AppealDialog, ReleaseDialog } from './order-dialogs'
-import { CopyButton, coinPlaces, KindTags, LabelBadge, OrderStatusBadge, PageSkeleton, TraderName, UploadImage, usePublicInfo } from './shared'
+import { CopyButton, coinPlaces, KindTags, LabelBadge, methodTitle, OrderStatusBadge, PageSkeleton, TraderName, UploadImage, usePublicInfo } from './shared'
 
 /** Code of an order that is not the caller's (or none). */
 export const CODE_ORDER_NOT_FOUND = '17010'
@@ -330,6 +330,8 @@ function StatusNotice({ order, role, left, amount, volume, t }: { order: Order; 
 
 /** Where the buyer pays: the seller's accounts, each value with a copy button. */
 function PaymentAccounts({ order, role, t }: { order: Order; role: Role; t: TranslateFn }) {
+  const { lan } = p2pTexts.useTexts()
+  const kinds = usePublicInfo().data?.payments
   const methods = order.payments ?? []
   if (methods.length === 0) return null
   return (
@@ -347,7 +349,7 @@ function PaymentAccounts({ order, role, t }: { order: Order; role: Role; t: Tran
           {methods.map((m) => (
             <Box key={m.id} borderWidth="1px" rounded="md" p="3" data-testid="order-account">
               <Text fontWeight="semibold" mb="2">
-                {m.title}
+                {methodTitle(m, lan, kinds)}
               </Text>
               <Box as="dl" display="grid" gridTemplateColumns="auto 1fr auto" columnGap="3" rowGap="1" m="0" alignItems="center" textStyle="sm">
                 <Text as="dt" color="fg.muted">{t('order.holder')}</Text>

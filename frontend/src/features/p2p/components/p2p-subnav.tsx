@@ -44,6 +44,15 @@ export function useProcessingOrders(enabled: boolean) {
   })
 }
 
+/** A menu trigger's chevron; left out on a phone, where the four items must fit 390 px (Mongolian labels are long). */
+function Chevron() {
+  return (
+    <chakra.span display={{ base: 'none', sm: 'inline-flex' }}>
+      <LuChevronDown aria-hidden="true" />
+    </chakra.span>
+  )
+}
+
 function NavLink({ href, active, icon, children, testId }: { href: string; active: boolean; icon: ReactNode; children: ReactNode; testId: string }) {
   return (
     <Button asChild variant="ghost" size="sm" px={{ base: '2', md: '3' }} fontWeight={active ? 'semibold' : 'medium'} color={active ? 'brand.fg' : undefined} flexShrink={0}>
@@ -67,6 +76,8 @@ export function P2PSubNav({ t }: { t: TranslateFn }) {
   const href = useRouterState({ select: (s) => s.location.href })
   const { user } = useUserInfo()
   const signedIn = !!user
+  // Someone else's profile (?uid= of another user) is not "My Profile".
+  const ownProfile = pathname === '/p2p/profile' && (!/[?&]uid=/.test(href) || (!!user && new RegExp(`[?&]uid=${user.id}(&|$)`).test(href)))
   const orders = useProcessingOrders(signedIn)
   const count = orders.data?.count ?? 0
 
@@ -78,7 +89,7 @@ export function P2PSubNav({ t }: { t: TranslateFn }) {
             {t('nav.trading')}
           </NavLink>
           <OrdersPopover t={t} signedIn={signedIn} count={count} orders={orders} loginTo={loginHref(href)} />
-          <NavLink href="/p2p/profile" active={pathname === '/p2p/profile'} icon={<LuCircleUser aria-hidden="true" />} testId="p2p-nav-profile">
+          <NavLink href="/p2p/profile" active={ownProfile} icon={<LuCircleUser aria-hidden="true" />} testId="p2p-nav-profile">
             {t('nav.profile')}
           </NavLink>
           <MoreMenu t={t} pathname={pathname} />
@@ -129,7 +140,7 @@ function OrdersPopover({
   return (
     <Menu.Root open={open} onOpenChange={(d) => change(d.open)} positioning={{ placement: 'bottom-start' }}>
       <Menu.Trigger asChild>
-        <Button variant="ghost" size="sm" px={{ base: '2', md: '3' }} fontWeight={pathname === '/order/otc' ? 'semibold' : 'medium'} flexShrink={0} data-testid="p2p-nav-orders" {...hover}>
+        <Button variant="ghost" size="sm" px={{ base: '2', md: '3' }} fontWeight={pathname === '/order/otc' ? 'semibold' : 'medium'} color={pathname === '/order/otc' ? 'brand.fg' : undefined} flexShrink={0} data-testid="p2p-nav-orders" {...hover}>
           <chakra.span display={{ base: 'none', md: 'inline-flex' }}>
             <LuReceiptText aria-hidden="true" />
           </chakra.span>
@@ -145,12 +156,12 @@ function OrdersPopover({
               data-testid="p2p-orders-dot"
             />
           )}
-          <LuChevronDown aria-hidden="true" />
+          <Chevron />
         </Button>
       </Menu.Trigger>
       <Portal>
         <Menu.Positioner>
-          <Menu.Content w={{ base: '92vw', sm: '26rem' }} p="2" data-testid="p2p-orders-popover" {...hover}>
+          <Menu.Content w={{ base: 'calc(100vw - 1rem)', sm: '26rem' }} p="2" data-testid="p2p-orders-popover" {...hover}>
             <HStack justify="space-between" px="2" pt="1" pb="2">
               <Text fontWeight="semibold" textStyle="sm">
                 {t('nav.processing')}
@@ -241,7 +252,7 @@ function MoreMenu({ t, pathname }: { t: TranslateFn; pathname: string }) {
       <Menu.Trigger asChild>
         <Button variant="ghost" size="sm" px={{ base: '2', md: '3' }} fontWeight={active ? 'semibold' : 'medium'} color={active ? 'brand.fg' : undefined} flexShrink={0} data-testid="p2p-nav-more">
           {t('nav.more')}
-          <LuChevronDown aria-hidden="true" />
+          <Chevron />
         </Button>
       </Menu.Trigger>
       <Portal>

@@ -13,7 +13,7 @@ import { addMethod, deleteMethod, fetchPayKinds, setMethodOpen, updateMethod } f
 import { p2pKeys, type PayKind, type PayMethod } from '../api/types'
 import { p2pTexts } from '../lib/texts'
 import { accountForSubmit, IBAN_PREFIX, ibanDigitsOf, ibanPasted, ibanTyped, phoneTyped, validateMethod } from '../lib/validators'
-import { CopyButton, Empty, kindName, PageSkeleton, useMethods } from './shared'
+import { CopyButton, Empty, kindName, methodTitle, PageSkeleton, useMethods } from './shared'
 
 /** The most payment methods a user keeps (README "P2P trading"). */
 export const MAX_METHODS = 20
@@ -110,9 +110,9 @@ export function PaymentMethodsPage() {
               <Card.Body gap="3">
                 <HStack justify="space-between" align="flex-start" gap="2">
                   <Stack gap="1" minW="0">
-                    <HStack gap="2">
-                      <Text fontWeight="semibold" truncate>
-                        {lan === 'mn_MN' ? m.titleMn || m.title : m.title}
+                    <HStack gap="2" flexWrap="wrap" rowGap="1">
+                      <Text fontWeight="semibold" wordBreak="break-word">
+                        {methodTitle(m, lan, kinds.data)}
                       </Text>
                       <Badge size="sm" variant="outline">{kindName(m.kind, t, kinds.data, lan)}</Badge>
                     </HStack>
@@ -133,7 +133,7 @@ export function PaymentMethodsPage() {
                     data-testid="method-open"
                     flexShrink={0}
                   >
-                    <Switch.HiddenInput aria-label={t('methods.openLabel', { name: m.title })} />
+                    <Switch.HiddenInput aria-label={t('methods.openLabel', { name: methodTitle(m, lan, kinds.data) })} />
                     <Switch.Control />
                     <Switch.Label textStyle="sm">{t(m.open ? 'methods.on' : 'methods.off')}</Switch.Label>
                   </Switch.Root>
@@ -143,7 +143,7 @@ export function PaymentMethodsPage() {
                     <LuPencil aria-hidden="true" />
                     {t('methods.edit')}
                   </Button>
-                  <IconButton size="xs" variant="outline" colorPalette="red" aria-label={t('methods.deleteLabel', { name: m.title })} onClick={() => setDeleting(m)} data-testid="method-delete">
+                  <IconButton size="xs" variant="outline" colorPalette="red" aria-label={t('methods.deleteLabel', { name: methodTitle(m, lan, kinds.data) })} onClick={() => setDeleting(m)} data-testid="method-delete">
                     <LuTrash2 />
                   </IconButton>
                 </HStack>
@@ -203,7 +203,7 @@ function MethodDialog({
   onSaved: () => void
 }) {
   return (
-    <Dialog.Root open={!!method} onOpenChange={(d) => !d.open && onClose()} placement="center" size={{ base: 'full', md: 'md' }} lazyMount unmountOnExit>
+    <Dialog.Root open={!!method} onOpenChange={(d) => !d.open && onClose()} placement="center" size={{ base: 'full', md: 'md' }} scrollBehavior="inside" lazyMount unmountOnExit>
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>

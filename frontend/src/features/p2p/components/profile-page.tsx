@@ -157,7 +157,7 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
       <Text textStyle="sm" color="fg.muted">
         {label}
       </Text>
-      <Text fontSize="xl" fontWeight="semibold" fontVariantNumeric="tabular-nums" data-testid={testId}>
+      <Text fontSize={{ base: 'lg', md: 'xl' }} fontWeight="semibold" fontVariantNumeric="tabular-nums" data-testid={testId}>
         {value}
       </Text>
     </Stack>

@@ -14,7 +14,7 @@ import { p2pKeys, type Ad, type PublicInfo } from '../api/types'
 import { floatingPrice, trimZeros } from '../lib/amounts'
 import { p2pTexts } from '../lib/texts'
 import { MAX_DESCRIPTION, MAX_PAYMENTS, validateAd, type AdErrors, type AdForm } from '../lib/validators'
-import { coinPlaces, PageSkeleton, useMethods, usePublicInfo } from './shared'
+import { coinPlaces, methodTitle, PageSkeleton, useMethods, usePublicInfo } from './shared'
 
 /** The form of a new ad. */
 export function emptyAd(info: PublicInfo | undefined): AdForm {
@@ -106,6 +106,7 @@ export function PublishAdPage({ id }: { id?: string }) {
 }
 
 function AdFormCard({ info, ad, t }: { info: PublicInfo; ad?: Ad; t: TranslateFn }) {
+  const { lan } = p2pTexts.useTexts()
   const editing = !!ad
   const navigate = useNavigate()
   const queryClient = useQueryClient()
@@ -343,7 +344,7 @@ function AdFormCard({ info, ad, t }: { info: PublicInfo; ad?: Ad; t: TranslateFn
                         <Checkbox.HiddenInput />
                         <Checkbox.Control />
                         <Checkbox.Label>
-                          {m.title} · <Box as="span" fontFamily="mono">{m.account}</Box>
+                          {methodTitle(m, lan, info.payments)} · <Box as="span" fontFamily="mono">{m.account}</Box>
                         </Checkbox.Label>
                       </Checkbox.Root>
                     )

@@ -5,7 +5,7 @@ import { LuCheck, LuCloudOff, LuCopy, LuStore } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import type { TranslateFn } from '@/lib/i18n'
 import { fetchMethods, fetchPublicInfo } from '../api/p2p-api'
-import { p2pKeys, type PayKind, type PublicInfo, type Stats } from '../api/types'
+import { p2pKeys, type AdMethod, type PayKind, type PayMethod, type PublicInfo, type Stats } from '../api/types'
 import { fetchOrderImage } from '../api/uploads'
 import { statusLabel, statusTone, type StatusLabel } from '../lib/status'
 import type { Order } from '../api/types'
@@ -33,6 +33,21 @@ export function kindName(kind: string, t: TranslateFn, kinds?: PayKind[], lan?: 
   const k = kinds?.find((x) => x.code === kind)
   if (k) return lan === 'mn_MN' ? k.nameMn || k.name : k.name
   return t(`kinds.${kind}`) || kind
+}
+
+/**
+ * A payment method's title in the page's language: the server names a bank
+ * account by its bank in English ("Khan Bank"); in Mongolian the bank's (or
+ * the kind's) Mongolian name from public_info is shown instead.
+ */
+export function methodTitle(m: AdMethod & Partial<Pick<PayMethod, 'titleMn'>>, lan: string | undefined, kinds?: PayKind[]): string {
+  if (lan !== 'mn_MN') return m.title
+  if (m.titleMn) return m.titleMn
+  const kind = kinds?.find((k) => k.code === m.kind)
+  const bank = m.bank ? kind?.banks?.find((b) => b.code === m.bank) : undefined
+  if (bank?.nameMn) return bank.nameMn
+  // QPay and SocialPay are names in either language.
+  return m.title
 }
 
 /** The payment kinds an ad accepts, each once, as small tags. */

@@ -11,7 +11,8 @@ import { fetchSellBalance, openOrder } from '../api/p2p-api'
 import { p2pKeys, type Ad } from '../api/types'
 import { orderHref } from '../lib/search-values'
 import { checkSize, counterpart, FIAT_PLACES, fromAmount, fromVolume } from '../lib/amounts'
-import { KindTags, RecordLine, TraderName, useMethods } from './shared'
+import { p2pTexts } from '../lib/texts'
+import { KindTags, methodTitle, RecordLine, TraderName, useMethods, usePublicInfo } from './shared'
 
 /** The taker's side on an ad: a SELL ad is bought from. */
 export const takerSide = (ad: Pick<Ad, 'side'>) => (ad.side === 'SELL' ? 'BUY' : 'SELL')
@@ -61,6 +62,8 @@ function TradeForm({ ad, places, t, onClose }: { ad: Ad; places: number; t: Tran
   const [touched, setTouched] = useState(false)
   const [busy, setBusy] = useState(false)
   const methods = useMethods(selling)
+  const { lan } = p2pTexts.useTexts()
+  const kinds = usePublicInfo().data?.payments
   const balance = useQuery({
     queryKey: p2pKeys.balance(ad.coinSymbol),
     queryFn: ({ signal }) => fetchSellBalance(ad.coinSymbol, signal),
@@ -141,7 +144,7 @@ function TradeForm({ ad, places, t, onClose }: { ad: Ad; places: number; t: Tran
                 <Text textStyle="xs" color="fg.muted">
                   {t('trading.colPrice')}
                 </Text>
-                <Text fontWeight="bold" fontSize="lg" data-testid="trade-price">
+                <Text fontWeight="bold" fontSize="lg" whiteSpace="nowrap" fontVariantNumeric="tabular-nums" data-testid="trade-price">
                   {fixed(ad.price, 2)} {ad.paySymbol}
                 </Text>
               </Stack>
@@ -242,7 +245,7 @@ function TradeForm({ ad, places, t, onClose }: { ad: Ad; places: number; t: Tran
                       <Checkbox.HiddenInput />
                       <Checkbox.Control />
                       <Checkbox.Label>
-                        {m.title} · {m.account}
+                        {methodTitle(m, lan, kinds)} · {m.account}
                       </Checkbox.Label>
                     </Checkbox.Root>
                   ))}
