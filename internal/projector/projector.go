@@ -164,6 +164,9 @@ func Account(userID string, k risk.Kind) ledger.Account {
 	if userID == risk.FeeUserID {
 		return ledger.EngineFeeAccount()
 	}
+	if k == risk.KindFutures {
+		return ledger.UserAccount(userID, ledger.Futures)
+	}
 	return ledger.UserAccount(userID, ledger.Spot)
 }
 

@@ -16,9 +16,11 @@ type Coin uint16
 // balances per coin, so a transfer between them is a move between kinds.
 type Kind uint8
 
-// Account kinds.
+// Account kinds. KindFutures is the perpetual futures account (its margin
+// coin's wallet balance: free, and held by open orders and positions' margin).
 const (
 	KindSpot Kind = iota
+	KindFutures
 	kindCount
 )
 

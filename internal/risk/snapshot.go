@@ -11,8 +11,13 @@ import (
 	"tenger/internal/matching"
 )
 
-// snapshotMagic starts every risk snapshot; the last byte is the version.
-var snapshotMagic = [8]byte{'T', 'N', 'G', 'R', 'R', 'K', '0', '1'}
+// snapshotMagic starts every risk snapshot; the last bytes are the version.
+// Version 02 holds every account kind's balances; a version 01 snapshot
+// (written before the futures account, spot balances only) is restored
+// with the other kinds at zero.
+var snapshotMagic = [8]byte{'T', 'N', 'G', 'R', 'R', 'K', '0', '2'}
+
+var snapshotMagicV1 = [8]byte{'T', 'N', 'G', 'R', 'R', 'K', '0', '1'}
 
 // ErrBadSnapshot is returned by RestoreSpot for a malformed or corrupt
 // snapshot.
@@ -57,7 +62,11 @@ func (e *encoder) str(s string) {
 // balances by slot, pairs in the order they were added, then the order
 // records in pool order with the free list: an order's tag is its record's
 // index, held by the books too, so the layout is state a restore repeats.
-func (r *Spot) encode(e *encoder) {
+func (r *Spot) encode(e *encoder) { r.encodeKinds(e, int(kindCount)) }
+
+// encodeKinds is encode with the balances of the first kinds account kinds
+// (a version 01 snapshot had only the spot kind: the tests write one).
+func (r *Spot) encodeKinds(e *encoder, kinds int) {
 	e.h = fnvOffset
 	a := r.acct
 	e.word(uint64(len(a.coins)))
@@ -70,9 +79,15 @@ func (r *Spot) encode(e *encoder) {
 		e.word(u.Num)
 		e.str(u.ID)
 	}
-	for _, b := range a.bal {
-		e.word(uint64(b.Avail))
-		e.word(uint64(b.Held))
+	nc := len(a.coins)
+	for row := 0; row*nc < len(a.bal); row++ {
+		if row%int(kindCount) >= kinds {
+			continue
+		}
+		for _, b := range a.bal[row*nc : (row+1)*nc] {
+			e.word(uint64(b.Avail))
+			e.word(uint64(b.Held))
+		}
 	}
 	e.word(uint64(r.fees))
 	e.word(uint64(len(r.syms)))
@@ -182,8 +197,13 @@ func (d *decoder) str() string {
 func RestoreSpot(rd io.Reader, capacity int) (*Spot, error) {
 	br := bufio.NewReaderSize(rd, 64<<10)
 	var magic [8]byte
-	if _, err := io.ReadFull(br, magic[:]); err != nil || magic != snapshotMagic {
+	if _, err := io.ReadFull(br, magic[:]); err != nil || (magic != snapshotMagic && magic != snapshotMagicV1) {
 		return nil, fmt.Errorf("%w: no risk snapshot header", ErrBadSnapshot)
+	}
+	// The kinds whose balances the snapshot holds per user and coin.
+	kinds := int(kindCount)
+	if magic == snapshotMagicV1 {
+		kinds = 1
 	}
 	d := &decoder{r: br, h: fnvOffset}
 	a := &Accounts{}
@@ -201,8 +221,16 @@ func RestoreSpot(rd io.Reader, capacity int) (*Spot, error) {
 		a.bal = make([]Balance, nu*int(kindCount)*len(a.coins))
 		a.stamp = make([]uint32, len(a.bal))
 		a.gen = 1
-		for i := range a.bal {
-			a.bal[i] = Balance{Avail: int64(d.word()), Held: int64(d.word())}
+		// Row by row (a user's kind): a snapshot with fewer kinds leaves
+		// the later kinds of each user at zero.
+		nc := len(a.coins)
+		for row := 0; row < nu*int(kindCount); row++ {
+			if row%int(kindCount) >= kinds {
+				continue
+			}
+			for c := range nc {
+				a.bal[row*nc+c] = Balance{Avail: int64(d.word()), Held: int64(d.word())}
+			}
 		}
 	}
 	r := &Spot{acct: a, symIdx: idmap.New(64), free: -1}
