@@ -26,6 +26,10 @@ var (
 	ErrLimit = errors.New("perp: notional beyond the contract's position limit")
 )
 
+// MulDiv is a × b ÷ c in 128 bits, rounded up or down (ErrOverflow when
+// the result does not fit int64).
+func MulDiv(a, b, c int64, up bool) (int64, error) { return mulDiv(a, b, c, up) }
+
 // mulDiv is a × b ÷ c in 128 bits, rounded down (towards −∞) or up
 // (towards +∞).
 func mulDiv(a, b, c int64, up bool) (int64, error) {

@@ -18,6 +18,14 @@
 //     to 8 decimals and never above the amount, go to the fee account),
 //     releases what an order's hold has left when it ends, and what an
 //     amended order no longer needs.
+//   - Futures is R1 and R2 of perpetual futures on the same accounts'
+//     futures kind: an order holds its initial margin and taker fee; fills
+//     open, add to, reduce or turn positions (isolated or cross, with a
+//     leverage per contract), realize PnL against a settlement balance,
+//     pay fees; the mark price keeps each contract's liquidation index
+//     (internal/perp) and answers the positions a tick makes liquidatable;
+//     funding rounds pay between longs and shorts. Not yet in the engine's
+//     state or snapshots: the futures commands come with the futures issue.
 //   - Snapshot, RestoreSpot and StateHash write, read and hash the state in
 //     one canonical encoding, so an engine restored from a snapshot and
 //     replaying the journal after it hashes equal to one that never stopped.

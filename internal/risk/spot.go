@@ -62,6 +62,16 @@ func (r Result) String() string {
 		return "too_large"
 	case UnknownOrder:
 		return "unknown_order"
+	case LeverageTooHigh:
+		return "leverage_too_high"
+	case PositionLimit:
+		return "position_limit"
+	case ModeLocked:
+		return "mode_locked"
+	case WouldLiquidate:
+		return "would_liquidate"
+	case NoPosition:
+		return "no_position"
 	}
 	return "invalid_result"
 }

@@ -1,0 +1,943 @@
+package risk
+
+import (
+	"errors"
+	"fmt"
+
+	"tenger/internal/idmap"
+	"tenger/internal/matching"
+	"tenger/internal/perp"
+)
+
+// Futures is the risk stage of perpetual futures, as Spot is of spot
+// trading: R1 holds an order's initial margin and taker fee in the futures
+// account before the order reaches its contract's book (Place); R2, the
+// books' matching.Sink, turns fills into positions (Emit). It keeps the
+// contracts' mark prices and each contract's liquidation index
+// (perp.Index), and pays funding. Deterministic and single-threaded, like
+// Spot; it shares Spot's accounts and fee account.
+//
+// Money, per user and margin coin, in the futures account (KindFutures):
+//
+//   - the wallet balance W = Avail + Held changes only by transfers,
+//     realized PnL, fees and funding;
+//   - Held is what open orders hold (initial margin and taker fee at the
+//     order's price) plus each position's margin: an isolated position's
+//     margin, or a cross position's initial margin at its cost;
+//   - what a new order or a transfer out may use is Avail plus the cross
+//     positions' unrealized loss (a loss counts at once, a profit only
+//     when realized).
+//
+// Realized PnL moves between the user and the settlement balance of the
+// margin coin (Settlement), which nets to zero once every position is
+// closed and may be negative meanwhile (the open positions' losses back
+// it). A loss beyond what a user has is taken from the contract's
+// insurance fund; what the fund cannot cover is counted as Uncovered (for
+// auto-deleveraging). Conservation: Σ W + fees + Σ settlement + Σ
+// insurance − Σ uncovered = what was transferred in, net (CheckFutures).
+//
+// Liquidation price keys: an isolated position's is exact; a cross
+// position's takes the account's other cross positions as they are when it
+// is computed (after each of the user's changes). Due checks each candidate
+// exactly before answering it, and re-keys the stale ones.
+type Futures struct {
+	acct *Accounts
+	fees Slot
+
+	cons   []futContract
+	conIdx idmap.Map // book symbol id → index into cons
+
+	pos    []position
+	posIdx idmap.Map // slot<<20 | contract → index into pos
+	// byUser lists each slot's positions (for cross margin and transfers).
+	byUser map[Slot][]int32
+
+	orders []futOrder
+	free   int32
+	open   int
+
+	// Settlement and Uncovered are per margin coin.
+	settle    map[Coin]int64
+	uncovered map[Coin]int64
+}
+
+// FuturesContract is a contract as the risk stage sees it (from
+// contracts.Contract.Grid).
+type FuturesContract struct {
+	ID        uint32 // the book's symbol id
+	Quote     Coin   // the margin coin
+	TickValue int64  // margin coin units per contract per tick
+	MaxPrice  int64
+	Tiers     perp.Tiers
+	Maker     Rate
+	Taker     Rate
+}
+
+type futContract struct {
+	FuturesContract
+	mark      int64
+	index     *perp.Index
+	insurance int64
+	// holders are the positions with a size, for funding.
+	holders []int32
+}
+
+// position is one user's position in one contract, with the user's
+// leverage and margin mode for it (kept while flat).
+type position struct {
+	slot     Slot
+	con      int32
+	qty      int64 // signed: long positive
+	cost     int64 // notional at entry, margin coin units
+	margin   int64 // held for the position
+	lev      int64
+	isolated bool
+	// openBuy and openSell are the contracts of the user's open orders.
+	openBuy, openSell int64
+	holder            bool // listed in the contract's holders
+}
+
+type futOrder struct {
+	id    uint64
+	left  int64 // held, not yet used or released
+	qty   int64 // contracts not yet filled
+	price int64
+	pos   int32
+	next  int32
+	maker Rate
+	taker Rate
+	side  matching.Side
+}
+
+// DefaultLeverage is a new position's leverage (at most the first tier's).
+const DefaultLeverage = 20
+
+// FuturesSpec is what R1 needs of a futures order beyond its command.
+type FuturesSpec struct {
+	Maker Rate
+	Taker Rate
+	// MarginPrice prices a market order's margin (the entry sets it from
+	// the mark and its price band); a limit order uses its price.
+	MarginPrice int64
+}
+
+// Results of futures commands beyond Spot's.
+const (
+	// LeverageTooHigh: the position the order could make needs a lower
+	// leverage (its tier's), or leverage out of range.
+	LeverageTooHigh Result = iota + 16
+	// PositionLimit: beyond the contract's last tier.
+	PositionLimit
+	// ModeLocked: margin mode or leverage cannot change with open orders
+	// (or, for the mode, a position).
+	ModeLocked
+	// WouldLiquidate: a margin removal would leave the position
+	// liquidatable or below its initial margin.
+	WouldLiquidate
+)
+
+// NewFutures builds the futures stage on the accounts Spot uses.
+func NewFutures(acct *Accounts) *Futures {
+	return &Futures{acct: acct, fees: acct.Register(FeeUser, FeeUserID), conIdx: idmap.New(16), posIdx: idmap.New(1 << 10),
+		byUser: map[Slot][]int32{}, free: -1, settle: map[Coin]int64{}, uncovered: map[Coin]int64{}}
+}
+
+// AddContract lists a contract (or replaces its tiers and fees).
+func (f *Futures) AddContract(c FuturesContract) error {
+	if c.ID == 0 || c.TickValue <= 0 || c.MaxPrice <= 0 || len(c.Tiers) == 0 || int(c.Quote) >= len(f.acct.coins) {
+		return fmt.Errorf("risk: bad contract %+v", c)
+	}
+	if i, ok := f.conIdx.Get(uint64(c.ID)); ok {
+		f.cons[i].FuturesContract = c
+		return nil
+	}
+	f.cons = append(f.cons, futContract{FuturesContract: c, index: perp.NewIndex()})
+	f.conIdx.Put(uint64(c.ID), int32(len(f.cons)-1))
+	return nil
+}
+
+func (f *Futures) contract(id uint32) (int32, bool) { return f.conIdx.Get(uint64(id)) }
+
+// position finds or creates a slot's position record in contract ci.
+func (f *Futures) position(s Slot, ci int32) int32 {
+	k := uint64(s)<<20 | uint64(ci)
+	if i, ok := f.posIdx.Get(k); ok {
+		return i
+	}
+	lev := min(int64(DefaultLeverage), f.cons[ci].Tiers[0].MaxLeverage)
+	f.pos = append(f.pos, position{slot: s, con: ci, lev: lev})
+	i := int32(len(f.pos) - 1)
+	f.posIdx.Put(k, i)
+	f.byUser[s] = append(f.byUser[s], i)
+	return i
+}
+
+func sign(x int64) int64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+func absQty(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// notional is qty contracts at price in ticks, in margin coin units.
+func (c *futContract) notional(qty, price int64) (int64, bool) {
+	v, err := perp.Position{Qty: qty}.Value(price, c.TickValue)
+	return v, err == nil
+}
+
+// crossPnL is the unrealized PnL at mark of a slot's cross positions in a
+// margin coin.
+func (f *Futures) crossPnL(s Slot, coin Coin) int64 {
+	var sum int64
+	for _, i := range f.byUser[s] {
+		p := &f.pos[i]
+		c := &f.cons[p.con]
+		if p.isolated || p.qty == 0 || c.Quote != coin || c.mark == 0 {
+			continue
+		}
+		sum += f.pnl(p)
+	}
+	return sum
+}
+
+func (f *Futures) pnl(p *position) int64 {
+	c := &f.cons[p.con]
+	side := perp.Long
+	if p.qty < 0 {
+		side = perp.Short
+	}
+	v, err := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.PnL(c.mark, c.TickValue)
+	if err != nil {
+		panic(fmt.Sprintf("risk: PnL of a position beyond int64: %v", err))
+	}
+	return v
+}
+
+// Available is what a slot may use for new orders or take out of its
+// futures account in a margin coin.
+func (f *Futures) Available(s Slot, coin Coin) int64 {
+	return max(f.acct.At(s, KindFutures, coin).Avail+min(0, f.crossPnL(s, coin)), 0)
+}
+
+// Place is R1 for a futures order: it holds the order's initial margin and
+// its taker fee, or answers why not; nothing changes unless it answers OK.
+func (f *Futures) Place(c *matching.Command, spec FuturesSpec) Result {
+	ci, ok := f.contract(c.Symbol)
+	if !ok {
+		return UnknownSymbol
+	}
+	con := &f.cons[ci]
+	slot := f.acct.Slot(c.UserID)
+	if slot == NoSlot {
+		return Insufficient
+	}
+	price := c.Price
+	if c.Type == matching.Market {
+		price = spec.MarginPrice
+	}
+	if price <= 0 || price > con.MaxPrice || c.Qty <= 0 {
+		return TooLarge
+	}
+	pi := f.position(slot, ci)
+	p := &f.pos[pi]
+	notional, ok := con.notional(c.Qty, price)
+	if !ok {
+		return TooLarge
+	}
+	// The largest position the order could make, with the user's other
+	// orders on the same side filled too.
+	exposure := p.qty + p.openBuy + c.Qty
+	if c.Side == matching.Sell {
+		exposure = p.qty - p.openSell - c.Qty
+	}
+	ex, ok := con.notional(absQty(exposure), price)
+	if !ok || ex > con.Tiers.Limit() {
+		return PositionLimit
+	}
+	if con.Tiers.MaxLeverage(ex) < p.lev {
+		return LeverageTooHigh
+	}
+	// The part of the order that can only close the position (what the
+	// user's other closing orders leave of it) needs no margin; the rest
+	// opens and needs its initial margin. Every contract pays the fee.
+	closable := int64(0)
+	if c.Side == matching.Sell && p.qty > 0 {
+		closable = max(p.qty-p.openSell, 0)
+	} else if c.Side == matching.Buy && p.qty < 0 {
+		closable = max(-p.qty-p.openBuy, 0)
+	}
+	opening, ok := con.notional(c.Qty-min(c.Qty, closable), price)
+	if !ok {
+		return TooLarge
+	}
+	im, err := perp.Initial(opening, p.lev)
+	if err != nil {
+		return TooLarge
+	}
+	need := im + fee(notional, spec.Taker, 1)
+	if need > f.Available(slot, con.Quote) {
+		return Insufficient
+	}
+	if f.acct.Hold(slot, KindFutures, con.Quote, need) != nil {
+		return Insufficient
+	}
+	i := f.free
+	if i >= 0 {
+		f.free = f.orders[i].next
+	} else {
+		i = int32(len(f.orders))
+		f.orders = append(f.orders, futOrder{})
+	}
+	f.orders[i] = futOrder{id: c.OrderID, left: need, qty: c.Qty, price: price, pos: pi, next: -1,
+		maker: spec.Maker, taker: spec.Taker, side: c.Side}
+	if c.Side == matching.Buy {
+		p.openBuy += c.Qty
+	} else {
+		p.openSell += c.Qty
+	}
+	f.open++
+	c.Tag = i + 1
+	f.rekey(slot, con.Quote) // a cross position's margin balance is less by the hold
+	return OK
+}
+
+// Settle is R2 for one command's events.
+func (f *Futures) Settle(events []matching.Event) {
+	for i := range events {
+		f.Emit(&events[i])
+	}
+}
+
+// Emit implements matching.Sink: R2.
+func (f *Futures) Emit(e *matching.Event) {
+	switch e.Kind {
+	case matching.EvTrade:
+		f.trade(e)
+	case matching.EvDone:
+		f.end(e.Tag, e.OrderID)
+	case matching.EvRejected:
+		if e.Tag != 0 {
+			f.end(e.Tag, e.OrderID)
+		}
+	case matching.EvAmended:
+		f.amended(e)
+	}
+}
+
+func (f *Futures) order(tag int32, id uint64) *futOrder {
+	i := int(tag) - 1
+	if i < 0 || i >= len(f.orders) || f.orders[i].id != id {
+		panic(fmt.Sprintf("risk: futures order %d's tag %d names no record of it", id, tag))
+	}
+	return &f.orders[i]
+}
+
+// end releases what an order still holds and frees its record.
+func (f *Futures) end(tag int32, id uint64) {
+	o := f.order(tag, id)
+	p := &f.pos[o.pos]
+	if o.left > 0 {
+		f.acct.Release(p.slot, KindFutures, f.cons[p.con].Quote, o.left)
+	}
+	if o.side == matching.Buy {
+		p.openBuy -= o.qty
+	} else {
+		p.openSell -= o.qty
+	}
+	*o = futOrder{next: f.free}
+	f.free = tag - 1
+	f.open--
+	f.rekey(p.slot, f.cons[p.con].Quote)
+}
+
+// amended releases what an order no longer needs after its quantity went
+// down (a self-trade decrement; the futures entry sends no amendments).
+func (f *Futures) amended(e *matching.Event) {
+	o := f.order(e.Tag, e.OrderID)
+	if e.Qty > o.qty {
+		panic(fmt.Sprintf("risk: futures order %d amended up from %d to %d", o.id, o.qty, e.Qty))
+	}
+	f.shrink(o, o.qty-e.Qty)
+	p := &f.pos[o.pos]
+	f.rekey(p.slot, f.cons[p.con].Quote)
+}
+
+// shrink takes n contracts off an order: its hold's share of them (all of
+// it for the last) goes back to the available balance, and the share is
+// answered.
+func (f *Futures) shrink(o *futOrder, n int64) int64 {
+	p := &f.pos[o.pos]
+	share := o.left
+	if n < o.qty {
+		share = o.left * n / o.qty
+	}
+	o.left -= share
+	o.qty -= n
+	if o.side == matching.Buy {
+		p.openBuy -= n
+	} else {
+		p.openSell -= n
+	}
+	f.acct.Release(p.slot, KindFutures, f.cons[p.con].Quote, share)
+	return share
+}
+
+// trade settles one fill for both orders.
+func (f *Futures) trade(e *matching.Event) {
+	taker, maker := f.order(e.Tag, e.OrderID), f.order(e.MakerTag, e.MakerOrderID)
+	f.fill(taker, e.Qty, e.Price, taker.taker)
+	f.fill(maker, e.Qty, e.Price, maker.maker)
+}
+
+// fill moves qty contracts at price from an order into its position: the
+// order's hold for them is released, the fee paid, the position opened,
+// added to, reduced or turned, realized PnL settled.
+func (f *Futures) fill(o *futOrder, qty, price int64, rate Rate) {
+	p := &f.pos[o.pos]
+	con := &f.cons[p.con]
+	side := int64(1)
+	if o.side == matching.Sell {
+		side = -1
+	}
+	f.shrink(o, qty)
+	notional, ok := con.notional(qty, price)
+	if !ok {
+		panic("risk: a fill's notional beyond int64")
+	}
+	f.pay(p, fee(notional, rate, 1), f.fees)
+	closing := int64(0)
+	if p.qty != 0 && sign(p.qty) != side {
+		closing = min(absQty(p.qty), qty)
+	}
+	if closing > 0 {
+		held := absQty(p.qty)
+		costShare, marginShare := p.cost, p.margin
+		if closing < held {
+			costShare = mulShare(p.cost, closing, held)
+			marginShare = mulShare(p.margin, closing, held)
+		}
+		value, _ := con.notional(closing, price)
+		pnl := sign(p.qty) * (value - costShare)
+		p.qty += side * closing
+		p.cost -= costShare
+		p.margin -= marginShare
+		f.acct.Release(p.slot, KindFutures, con.Quote, marginShare)
+		limit := int64(-1) // a cross loss may take the whole available balance
+		if p.isolated {
+			limit = marginShare // an isolated one no more than the margin it had
+		}
+		f.realize(p, pnl, limit)
+	}
+	if rest := qty - closing; rest > 0 {
+		v, _ := con.notional(rest, price)
+		p.qty += side * rest
+		p.cost += v
+		im, err := perp.Initial(v, p.lev)
+		if err != nil {
+			panic("risk: initial margin beyond int64")
+		}
+		// The order's released hold covered it; take what is there.
+		b := f.acct.mut(p.slot, KindFutures, con.Quote)
+		im = min(im, b.Avail)
+		b.Avail -= im
+		b.Held += im
+		p.margin += im
+	}
+	f.holding(p)
+	f.rekey(p.slot, con.Quote)
+}
+
+// mulShare is x × n ÷ d rounded down, for 0 ≤ n ≤ d.
+func mulShare(x, n, d int64) int64 {
+	v, err := perp.MulDiv(x, n, d, false)
+	if err != nil {
+		panic("risk: share beyond int64")
+	}
+	return v
+}
+
+// realize settles a PnL against the margin coin's settlement balance: a
+// profit is paid to the available balance, a loss taken from it (at most
+// limit, when limit ≥ 0), then from the contract's insurance fund, then
+// counted as uncovered.
+func (f *Futures) realize(p *position, pnl, limit int64) {
+	con := &f.cons[p.con]
+	coin := con.Quote
+	if pnl >= 0 {
+		f.settle[coin] -= pnl
+		f.acct.receive(p.slot, KindFutures, coin, pnl)
+		return
+	}
+	loss := -pnl
+	f.settle[coin] += loss
+	b := f.acct.mut(p.slot, KindFutures, coin)
+	paid := min(loss, b.Avail)
+	if limit >= 0 {
+		paid = min(paid, limit)
+	}
+	b.Avail -= paid
+	short := loss - paid
+	fund := min(short, con.insurance)
+	con.insurance -= fund
+	f.uncovered[coin] += short - fund
+}
+
+// pay moves amount from a position's user to another slot's futures
+// account (a fee): from the available balance, what is missing from the
+// position's margin; what neither has is not paid.
+func (f *Futures) pay(p *position, amount int64, to Slot) {
+	if amount <= 0 {
+		return
+	}
+	coin := f.cons[p.con].Quote
+	b := f.acct.mut(p.slot, KindFutures, coin)
+	fromAvail := min(amount, b.Avail)
+	b.Avail -= fromAvail
+	fromMargin := min(amount-fromAvail, p.margin, b.Held)
+	b.Held -= fromMargin
+	p.margin -= fromMargin
+	f.acct.receive(to, KindFutures, coin, fromAvail+fromMargin)
+}
+
+// holding keeps the contract's list of positions with a size.
+func (f *Futures) holding(p *position) {
+	if (p.qty != 0) == p.holder {
+		return
+	}
+	con := &f.cons[p.con]
+	i := f.posIdx2(p)
+	if p.qty != 0 {
+		con.holders = append(con.holders, i)
+		p.holder = true
+		return
+	}
+	for j, h := range con.holders {
+		if h == i {
+			con.holders = append(con.holders[:j], con.holders[j+1:]...)
+			break
+		}
+	}
+	p.holder = false
+	con.index.Remove(i)
+}
+
+// posIdx2 is a position record's index.
+func (f *Futures) posIdx2(p *position) int32 {
+	i, _ := f.posIdx.Get(uint64(p.slot)<<20 | uint64(p.con))
+	return i
+}
+
+// walletFor is the wallet balance a position's liquidation price is
+// computed with: an isolated position's margin; for a cross position the
+// account's available balance and cross margins, less the other cross
+// positions' maintenance, plus their unrealized PnL.
+func (f *Futures) walletFor(p *position) int64 {
+	if p.isolated {
+		return p.margin
+	}
+	con := &f.cons[p.con]
+	wb := f.acct.At(p.slot, KindFutures, con.Quote).Avail
+	for _, i := range f.byUser[p.slot] {
+		q := &f.pos[i]
+		qc := &f.cons[q.con]
+		if q.isolated || qc.Quote != con.Quote || q.qty == 0 {
+			continue
+		}
+		wb += q.margin
+		if q == p {
+			continue
+		}
+		wb += f.pnl(q)
+		v, _ := qc.notional(absQty(q.qty), qc.mark)
+		mm, _ := qc.Tiers.Maintenance(v)
+		wb -= mm
+	}
+	return wb
+}
+
+// key is a position's liquidation price.
+func (f *Futures) key(p *position) (perp.Side, int64) {
+	con := &f.cons[p.con]
+	side := perp.Long
+	if p.qty < 0 {
+		side = perp.Short
+	}
+	lp, err := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.LiquidationPrice(f.walletFor(p), con.TickValue, con.MaxPrice, con.Tiers)
+	if err != nil {
+		panic(fmt.Sprintf("risk: liquidation price: %v", err))
+	}
+	return side, lp
+}
+
+// rekey recomputes the liquidation prices of a slot's positions in a
+// margin coin (a cross position's depends on the whole account).
+func (f *Futures) rekey(s Slot, coin Coin) {
+	for _, i := range f.byUser[s] {
+		p := &f.pos[i]
+		con := &f.cons[p.con]
+		if p.qty == 0 || con.Quote != coin {
+			continue
+		}
+		side, lp := f.key(p)
+		con.index.Set(i, side, lp)
+	}
+}
+
+// PositionRef names a position liquidatable at a mark.
+type PositionRef struct {
+	User     uint64
+	Contract uint32
+	Qty      int64
+}
+
+// Mark sets a contract's mark price and appends to out the positions
+// liquidatable at it (each checked exactly; a stale key is recomputed).
+// They leave the index: the engine liquidates them, and a position it
+// keeps is keyed again by its next change.
+func (f *Futures) Mark(contract uint32, mark int64, out []PositionRef) []PositionRef {
+	ci, ok := f.contract(contract)
+	if !ok || mark <= 0 {
+		return out
+	}
+	con := &f.cons[ci]
+	con.mark = mark
+	var due [16]int32
+	for {
+		ids := con.index.Due(mark, due[:0])
+		if len(ids) == 0 {
+			return out
+		}
+		for _, i := range ids {
+			p := &f.pos[i]
+			side, lp := f.key(p)
+			if (side == perp.Long && lp >= mark) || (side == perp.Short && lp <= mark) {
+				out = append(out, PositionRef{User: f.acct.users[p.slot].Num, Contract: contract, Qty: p.qty})
+				continue
+			}
+			con.index.Set(i, side, lp) // stale (a cross account changed): back with its price
+		}
+	}
+}
+
+// ErrFuturesState reports a futures command that does not fit the state.
+var ErrFuturesState = errors.New("risk: futures command does not fit the state")
+
+// Transfer moves amount of a margin coin between a slot's spot account and
+// its futures account (in when amount > 0, out when < 0); out is limited
+// to what Available answers.
+func (f *Futures) Transfer(s Slot, coin Coin, amount int64) Result {
+	if amount == 0 {
+		return OK
+	}
+	if amount > 0 {
+		if f.acct.Debit(s, KindSpot, coin, amount) != nil {
+			return Insufficient
+		}
+		if f.acct.Credit(s, KindFutures, coin, amount) != nil {
+			panic("risk: futures balance beyond int64")
+		}
+	} else {
+		if -amount > f.Available(s, coin) || f.acct.Debit(s, KindFutures, coin, -amount) != nil {
+			return Insufficient
+		}
+		if f.acct.Credit(s, KindSpot, coin, -amount) != nil {
+			panic("risk: spot balance beyond int64")
+		}
+	}
+	f.rekey(s, coin)
+	return OK
+}
+
+// NoPosition: a margin change for a contract without an isolated position.
+const NoPosition Result = LeverageTooHigh + 4
+
+// Fund pays one funding round of a contract at rate (perp.RateScale) and
+// its current mark: every position pays or receives perp.Funding, an
+// isolated one from and into its margin, a cross one from its available
+// balance (then its margin) and into it. The round's net (the rounding,
+// and any payer's shortfall) goes to or comes from the insurance fund.
+func (f *Futures) Fund(contract uint32, rate int64) error {
+	ci, ok := f.contract(contract)
+	if !ok || f.cons[ci].mark == 0 {
+		return ErrFuturesState
+	}
+	con := &f.cons[ci]
+	var collected, paidOut int64
+	for _, i := range con.holders {
+		p := &f.pos[i]
+		side := perp.Long
+		if p.qty < 0 {
+			side = perp.Short
+		}
+		amt, err := perp.Funding(perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}, con.mark, con.TickValue, rate)
+		if err != nil {
+			return err
+		}
+		b := f.acct.mut(p.slot, KindFutures, con.Quote)
+		if amt >= 0 {
+			paidOut += amt
+			if p.isolated {
+				b.Held += amt
+				p.margin += amt
+			} else {
+				b.Avail += amt
+			}
+			continue
+		}
+		owed := -amt
+		var fromAvail int64
+		if !p.isolated {
+			fromAvail = min(owed, b.Avail)
+			b.Avail -= fromAvail
+		}
+		fromMargin := min(owed-fromAvail, p.margin)
+		b.Held -= fromMargin
+		p.margin -= fromMargin
+		collected += fromAvail + fromMargin
+	}
+	con.insurance += collected - paidOut
+	if con.insurance < 0 {
+		f.uncovered[con.Quote] -= con.insurance
+		con.insurance = 0
+	}
+	seen := map[Slot]bool{}
+	for _, i := range con.holders {
+		if s := f.pos[i].slot; !seen[s] {
+			seen[s] = true
+			f.rekey(s, con.Quote)
+		}
+	}
+	return nil
+}
+
+// SetLeverage changes a slot's leverage in a contract: at most the tier
+// of its position's notional, with no open orders; a position's margin
+// follows (more held for a lower leverage, released for a higher one in
+// cross mode).
+func (f *Futures) SetLeverage(s Slot, contract uint32, lev int64) Result {
+	ci, ok := f.contract(contract)
+	if !ok {
+		return UnknownSymbol
+	}
+	con := &f.cons[ci]
+	p := &f.pos[f.position(s, ci)]
+	if lev < 1 || lev > con.Tiers[0].MaxLeverage || (p.qty != 0 && con.Tiers.MaxLeverage(p.cost) < lev) {
+		return LeverageTooHigh
+	}
+	if p.openBuy+p.openSell > 0 {
+		return ModeLocked
+	}
+	if p.qty != 0 {
+		im, err := perp.Initial(p.cost, lev)
+		if err != nil {
+			return TooLarge
+		}
+		switch d := im - p.margin; {
+		case d > 0:
+			if d > f.Available(s, con.Quote) || f.acct.Hold(s, KindFutures, con.Quote, d) != nil {
+				return Insufficient
+			}
+			p.margin = im
+		case d < 0 && !p.isolated:
+			f.acct.Release(s, KindFutures, con.Quote, -d)
+			p.margin = im
+		}
+	}
+	p.lev = lev
+	f.rekey(s, con.Quote)
+	return OK
+}
+
+// SetMarginMode switches a contract between cross and isolated margin for
+// a slot, with no position and no open orders in it.
+func (f *Futures) SetMarginMode(s Slot, contract uint32, isolated bool) Result {
+	ci, ok := f.contract(contract)
+	if !ok {
+		return UnknownSymbol
+	}
+	p := &f.pos[f.position(s, ci)]
+	if p.qty != 0 || p.openBuy+p.openSell > 0 {
+		return ModeLocked
+	}
+	p.isolated = isolated
+	return OK
+}
+
+// AdjustMargin adds margin to an isolated position (delta > 0, from the
+// available balance) or removes it (delta < 0), never below the initial
+// margin at the mark nor to where it would be liquidatable.
+func (f *Futures) AdjustMargin(s Slot, contract uint32, delta int64) Result {
+	ci, ok := f.contract(contract)
+	if !ok {
+		return UnknownSymbol
+	}
+	con := &f.cons[ci]
+	p := &f.pos[f.position(s, ci)]
+	if !p.isolated || p.qty == 0 || delta == 0 {
+		return NoPosition
+	}
+	if delta > 0 {
+		if delta > f.Available(s, con.Quote) || f.acct.Hold(s, KindFutures, con.Quote, delta) != nil {
+			return Insufficient
+		}
+		p.margin += delta
+	} else {
+		left := p.margin + delta
+		v, _ := con.notional(absQty(p.qty), max(con.mark, 1))
+		im, err := perp.Initial(v, p.lev)
+		side, _ := f.key(p)
+		liq, lerr := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.Liquidatable(con.mark, left, con.TickValue, con.Tiers)
+		if err != nil || lerr != nil || left < im || liq {
+			return WouldLiquidate
+		}
+		f.acct.Release(s, KindFutures, con.Quote, -delta)
+		p.margin = left
+	}
+	f.rekey(s, con.Quote)
+	return OK
+}
+
+// AddInsurance moves amount from a slot's available futures balance into
+// a contract's insurance fund (the exchange seeding it).
+func (f *Futures) AddInsurance(s Slot, contract uint32, amount int64) Result {
+	ci, ok := f.contract(contract)
+	if !ok {
+		return UnknownSymbol
+	}
+	if f.acct.Debit(s, KindFutures, f.cons[ci].Quote, amount) != nil {
+		return Insufficient
+	}
+	f.cons[ci].insurance += amount
+	return OK
+}
+
+// PositionView is a position as the API shows it.
+type PositionView struct {
+	Qty         int64 // contracts, long positive
+	Cost        int64
+	Margin      int64
+	Leverage    int64
+	Isolated    bool
+	Mark        int64
+	PnL         int64 // unrealized, at mark
+	Liquidation int64 // price in ticks (0: none for a long)
+}
+
+// Position answers a user's position in a contract.
+func (f *Futures) Position(user uint64, contract uint32) (PositionView, bool) {
+	ci, ok := f.contract(contract)
+	s := f.acct.Slot(user)
+	if !ok || s == NoSlot {
+		return PositionView{}, false
+	}
+	i, ok := f.posIdx.Get(uint64(s)<<20 | uint64(ci))
+	if !ok {
+		return PositionView{}, false
+	}
+	p := &f.pos[i]
+	v := PositionView{Qty: p.qty, Cost: p.cost, Margin: p.margin, Leverage: p.lev, Isolated: p.isolated, Mark: f.cons[ci].mark}
+	if p.qty != 0 {
+		v.PnL = f.pnl(p)
+		_, v.Liquidation = f.key(p)
+	}
+	return v, true
+}
+
+// Insurance is a contract's insurance fund.
+func (f *Futures) Insurance(contract uint32) int64 {
+	if ci, ok := f.contract(contract); ok {
+		return f.cons[ci].insurance
+	}
+	return 0
+}
+
+// Settlement and Uncovered are a margin coin's settlement balance and the
+// losses nobody covered.
+func (f *Futures) Settlement(c Coin) int64 { return f.settle[c] }
+
+// Uncovered: see Settlement.
+func (f *Futures) Uncovered(c Coin) int64 { return f.uncovered[c] }
+
+// HeldFor is what futures orders and positions hold of a slot's margin coin.
+func (f *Futures) HeldFor(s Slot, c Coin) int64 {
+	var sum int64
+	for _, i := range f.byUser[s] {
+		p := &f.pos[i]
+		if f.cons[p.con].Quote == c {
+			sum += p.margin
+		}
+	}
+	for i := range f.orders {
+		o := &f.orders[i]
+		if o.id != 0 && f.pos[o.pos].slot == s && f.cons[f.pos[o.pos].con].Quote == c {
+			sum += o.left
+		}
+	}
+	return sum
+}
+
+// CheckFutures verifies the futures invariants: no negative balance or
+// margin; each futures balance's held amount is what its orders and
+// positions hold; each open order's contracts are counted on its
+// position; every position in a liquidation index has its current price.
+func (f *Futures) CheckFutures() error {
+	if err := f.acct.Check(); err != nil {
+		return err
+	}
+	for s := range f.acct.users {
+		for c := range f.acct.coins {
+			if h := f.acct.At(Slot(s), KindFutures, Coin(c)).Held; h != f.HeldFor(Slot(s), Coin(c)) {
+				return fmt.Errorf("risk: futures held %d, orders and positions %d (slot %d)", h, f.HeldFor(Slot(s), Coin(c)), s)
+			}
+		}
+	}
+	buys, sells := make([]int64, len(f.pos)), make([]int64, len(f.pos))
+	for i := range f.orders {
+		if o := &f.orders[i]; o.id != 0 {
+			if o.side == matching.Buy {
+				buys[o.pos] += o.qty
+			} else {
+				sells[o.pos] += o.qty
+			}
+		}
+	}
+	for i := range f.pos {
+		p := &f.pos[i]
+		if p.margin < 0 || p.openBuy != buys[i] || p.openSell != sells[i] || (p.qty == 0) != (p.cost == 0) {
+			return fmt.Errorf("risk: position %d: %+v (orders %d buy, %d sell)", i, *p, buys[i], sells[i])
+		}
+		if got, ok := f.cons[p.con].index.Price(int32(i)); ok {
+			if _, want := f.key(p); got != want {
+				return fmt.Errorf("risk: position %d keyed at %d, its liquidation price is %d", i, got, want)
+			}
+		}
+	}
+	return nil
+}
+
+// Total is Σ wallet balances (fee account included) + settlement +
+// insurance − uncovered of a margin coin's futures money: what was
+// transferred in, net, when the books balance.
+func (f *Futures) Total(c Coin) int64 {
+	sum := f.settle[c] - f.uncovered[c]
+	for s := range f.acct.users {
+		b := f.acct.At(Slot(s), KindFutures, c)
+		sum += b.Avail + b.Held
+	}
+	for i := range f.cons {
+		if f.cons[i].Quote == c {
+			sum += f.cons[i].insurance
+		}
+	}
+	return sum
+}

@@ -1,0 +1,320 @@
+package risk
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"tenger/internal/matching"
+	"tenger/internal/perp"
+)
+
+const (
+	unit     = 100_000_000 // engine units of 1 USDT
+	btcPerp  = 7           // the contract's book symbol
+	tickVal  = 1_000       // 0.001 BTC a contract, 0.01 USDT a tick
+	maxPrice = 1_000_000_00
+)
+
+// futEnv runs futures orders through R1, a real book and R2.
+type futEnv struct {
+	t     testing.TB
+	acct  *Accounts
+	f     *Futures
+	book  *matching.Book
+	out   *matching.EventBuffer
+	usdt  Coin
+	seq   uint64
+	netIn int64
+}
+
+func newFutEnv(t testing.TB, users int) *futEnv {
+	t.Helper()
+	e := &futEnv{t: t, acct: NewAccounts(users + 2), out: matching.NewEventBuffer(1024)}
+	e.usdt, _ = e.acct.AddCoin(CoinInfo{Code: "USDT", Decimals: 8})
+	e.f = NewFutures(e.acct)
+	tiers, err := perp.NewTiers([]perp.Tier{
+		{Cap: 50_000 * unit, MMR: 400_000, MaxLeverage: 125},
+		{Cap: 250_000 * unit, MMR: 500_000, MaxLeverage: 100},
+		{Cap: 1_000_000 * unit, MMR: 1_000_000, MaxLeverage: 50},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.f.AddContract(FuturesContract{ID: btcPerp, Quote: e.usdt, TickValue: tickVal, MaxPrice: maxPrice, Tiers: tiers,
+		Maker: 20_000, Taker: 50_000}); err != nil {
+		t.Fatal(err)
+	}
+	for u := 1; u <= users; u++ {
+		e.acct.Register(uint64(u), "u")
+	}
+	e.book = matching.NewBook(matching.BookConfig{Symbol: btcPerp, InitialOrders: 1 << 10, InitialLevels: 1 << 8}, e.out)
+	return e
+}
+
+// fund deposits USDT to a user's spot account and moves it to futures.
+func (e *futEnv) fund(user uint64, usdt int64) {
+	e.t.Helper()
+	s := e.acct.Slot(user)
+	if err := e.acct.Credit(s, KindSpot, e.usdt, usdt*unit); err != nil {
+		e.t.Fatal(err)
+	}
+	if r := e.f.Transfer(s, e.usdt, usdt*unit); r != OK {
+		e.t.Fatalf("transfer in: %s", r)
+	}
+	e.netIn += usdt * unit
+}
+
+// order places a limit order (GTC, or IOC) and answers R1's result.
+func (e *futEnv) order(user uint64, side matching.Side, qty, price int64, tif matching.TimeInForce) (uint64, Result) {
+	e.seq++
+	c := matching.Command{Kind: matching.CmdPlace, OrderID: e.seq, UserID: user, Symbol: btcPerp, Side: side, Type: matching.Limit,
+		TIF: tif, Price: price, Qty: qty}
+	if r := e.f.Place(&c, FuturesSpec{Maker: 20_000, Taker: 50_000}); r != OK {
+		return 0, r
+	}
+	e.apply(&c)
+	return c.OrderID, OK
+}
+
+func (e *futEnv) cancel(user, id uint64) {
+	e.apply(&matching.Command{Kind: matching.CmdCancel, OrderID: id, UserID: user, Symbol: btcPerp})
+}
+
+func (e *futEnv) apply(c *matching.Command) {
+	e.seq++
+	c.Seq = e.seq
+	e.book.Apply(c)
+	e.f.Settle(e.out.Events)
+	e.out.Reset()
+}
+
+// check holds every invariant and the conservation of money.
+func (e *futEnv) check() {
+	e.t.Helper()
+	if err := e.f.CheckFutures(); err != nil {
+		e.t.Fatal(err)
+	}
+	if got := e.f.Total(e.usdt); got != e.netIn {
+		e.t.Fatalf("futures money %d, transferred in %d", got, e.netIn)
+	}
+}
+
+func (e *futEnv) pos(user uint64) PositionView {
+	v, _ := e.f.Position(user, btcPerp)
+	return v
+}
+
+// The worked example through the book: an isolated 10× long of 1 BTC at
+// 50,000 holds 5,000 USDT and liquidates at 45,180.72; closing it higher
+// realizes the profit; fees go to the fee account; money is conserved.
+func TestFuturesIsolatedLong(t *testing.T) {
+	e := newFutEnv(t, 3)
+	for u := uint64(1); u <= 3; u++ {
+		e.fund(u, 10_000)
+	}
+	s1 := e.acct.Slot(1)
+	if r := e.f.SetMarginMode(s1, btcPerp, true); r != OK {
+		t.Fatal(r)
+	}
+	if r := e.f.SetLeverage(s1, btcPerp, 10); r != OK {
+		t.Fatal(r)
+	}
+	if r := e.f.SetLeverage(s1, btcPerp, 126); r != LeverageTooHigh {
+		t.Fatalf("126×: %s", r)
+	}
+	e.f.SetLeverage(e.acct.Slot(2), btcPerp, 10)
+	// User 2 rests a sell of 1 BTC at 50,000; user 1 takes it.
+	if _, r := e.order(2, matching.Sell, 1_000, 50_000_00, matching.GTC); r != OK {
+		t.Fatal(r)
+	}
+	// 10× of 1 BTC needs 5,000 margin and a 25 USDT taker fee: 20 BTC does not fit 10,000.
+	if _, r := e.order(1, matching.Buy, 20_000, 50_000_00, matching.GTC); r != Insufficient {
+		t.Fatalf("20 BTC: %s", r)
+	}
+	if _, r := e.order(1, matching.Buy, 1_000, 50_000_00, matching.GTC); r != OK {
+		t.Fatal(r)
+	}
+	p := e.pos(1)
+	if p.Qty != 1_000 || p.Cost != 50_000*unit || p.Margin != 5_000*unit || !p.Isolated {
+		t.Fatalf("position %+v", p)
+	}
+	e.f.Mark(btcPerp, 50_000_00, nil)
+	if p = e.pos(1); p.Liquidation != 45_180_72 {
+		t.Fatalf("liquidation price %d, want 45,180.72", p.Liquidation)
+	}
+	// Taker fee 0.05 % of 50,000 = 25; maker 0.02 % = 10.
+	if b := e.acct.At(s1, KindFutures, e.usdt); b.Avail != 10_000*unit-5_000*unit-25*unit || b.Held != 5_000*unit {
+		t.Fatalf("user 1 balance %+v", b)
+	}
+	if fees := e.acct.At(e.f.fees, KindFutures, e.usdt).Avail; fees != 35*unit {
+		t.Fatalf("fees %d", fees)
+	}
+	e.check()
+	// The mark falls: at 45,180.73 nothing is due; at 45,180.72 the long is.
+	if due := e.f.Mark(btcPerp, 45_180_73, nil); len(due) != 0 {
+		t.Fatalf("due above the price: %+v", due)
+	}
+	if due := e.f.Mark(btcPerp, 45_180_72, nil); len(due) != 1 || due[0].User != 1 || due[0].Qty != 1_000 {
+		t.Fatalf("due at the price: %+v", due)
+	}
+	// Back up; user 3 buys it from user 1 at 55,000: user 1 realizes 5,000.
+	e.f.Mark(btcPerp, 55_000_00, nil)
+	if _, r := e.order(3, matching.Buy, 1_000, 55_000_00, matching.GTC); r != OK {
+		t.Fatal(r)
+	}
+	if _, r := e.order(1, matching.Sell, 1_000, 55_000_00, matching.GTC); r != OK {
+		t.Fatal(r)
+	}
+	if p = e.pos(1); p.Qty != 0 || p.Margin != 0 {
+		t.Fatalf("closed %+v", p)
+	}
+	// 10,000 − 25 (open) + 5,000 profit − 27.5 (close, 0.05 % of 55,000).
+	if b := e.acct.At(s1, KindFutures, e.usdt); b.Avail != 14_947_50_000_000 || b.Held != 0 {
+		t.Fatalf("after the close %+v", b)
+	}
+	// User 2 is short at 50,000 and user 3 long at 55,000: the settlement balance is owed the 5,000 paid out.
+	if e.f.Settlement(e.usdt) != -5_000*unit {
+		t.Fatalf("settlement %d", e.f.Settlement(e.usdt))
+	}
+	e.check()
+	// Out of futures: no more than available.
+	if r := e.f.Transfer(s1, e.usdt, -15_000*unit); r != Insufficient {
+		t.Fatalf("too much out: %s", r)
+	}
+	if r := e.f.Transfer(s1, e.usdt, -14_000*unit); r != OK {
+		t.Fatal(r)
+	}
+	e.netIn -= 14_000 * unit
+	e.check()
+}
+
+// A funding round at 0.01 %: the long pays 5 USDT, the short receives 5.
+func TestFuturesFunding(t *testing.T) {
+	e := newFutEnv(t, 2)
+	e.fund(1, 10_000)
+	e.fund(2, 10_000)
+	e.order(2, matching.Sell, 1_000, 50_000_00, matching.GTC)
+	e.order(1, matching.Buy, 1_000, 50_000_00, matching.GTC)
+	e.f.Mark(btcPerp, 50_000_00, nil)
+	before1 := e.acct.At(e.acct.Slot(1), KindFutures, e.usdt).Avail
+	before2 := e.acct.At(e.acct.Slot(2), KindFutures, e.usdt).Avail
+	if err := e.f.Fund(btcPerp, 10_000); err != nil {
+		t.Fatal(err)
+	}
+	if d := before1 - e.acct.At(e.acct.Slot(1), KindFutures, e.usdt).Avail; d != 5*unit {
+		t.Fatalf("the long paid %d", d)
+	}
+	if d := e.acct.At(e.acct.Slot(2), KindFutures, e.usdt).Avail - before2; d != 5*unit {
+		t.Fatalf("the short received %d", d)
+	}
+	e.check()
+}
+
+// Random orders, cancels, leverage and mode changes, margin moves,
+// transfers, mark moves and funding rounds among a few users: after every
+// step no balance is negative, holds match orders and positions, money is
+// conserved, and a mark tick answers exactly the positions liquidatable at
+// it (checked against every position).
+func TestFuturesProperty(t *testing.T) {
+	dueSeen := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		r := rand.New(rand.NewPCG(seed, 99))
+		e := newFutEnv(t, 6)
+		for u := uint64(1); u <= 6; u++ {
+			e.fund(u, 2_000+r.Int64N(20_000))
+		}
+		mark := int64(50_000_00)
+		e.f.Mark(btcPerp, mark, nil)
+		var live []struct{ user, id uint64 }
+		for step := 0; step < 3_000; step++ {
+			u := uint64(1 + r.IntN(6))
+			s := e.acct.Slot(u)
+			switch op := r.IntN(20); {
+			case op < 10:
+				side := matching.Buy
+				if r.IntN(2) == 0 {
+					side = matching.Sell
+				}
+				price := mark + (r.Int64N(201)-100)*50_00
+				tif := matching.GTC
+				if r.IntN(3) == 0 {
+					tif = matching.IOC
+				}
+				if id, res := e.order(u, side, 1+r.Int64N(800), price, tif); res == OK && tif == matching.GTC {
+					live = append(live, struct{ user, id uint64 }{u, id})
+				}
+			case op < 12 && len(live) > 0:
+				j := r.IntN(len(live))
+				e.cancel(live[j].user, live[j].id)
+				live = slices.Delete(live, j, j+1)
+			case op < 13:
+				e.f.SetLeverage(s, btcPerp, 1+r.Int64N(50))
+			case op < 14:
+				e.f.SetMarginMode(s, btcPerp, r.IntN(2) == 0)
+			case op < 15:
+				e.f.AdjustMargin(s, btcPerp, (r.Int64N(2_001)-1_000)*unit)
+			case op < 16:
+				amt := (r.Int64N(3_001) - 1_000) * unit
+				if amt > 0 {
+					e.acct.Credit(s, KindSpot, e.usdt, amt)
+				}
+				if e.f.Transfer(s, e.usdt, amt) == OK {
+					e.netIn += amt
+				}
+			case op < 19:
+				mark = max(mark+(r.Int64N(2_001)-1_000)*100, 1_000_00)
+				due := e.f.Mark(btcPerp, mark, nil)
+				var want []uint64
+				for i := range e.f.pos {
+					p := &e.f.pos[i] // walletFor tells the position from the others by its address
+					if p.qty == 0 {
+						continue
+					}
+					side := perp.Long
+					if p.qty < 0 {
+						side = perp.Short
+					}
+					liq, err := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.Liquidatable(mark, e.f.walletFor(p), tickVal, e.f.cons[0].Tiers)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if liq {
+						want = append(want, e.acct.users[p.slot].Num)
+					}
+				}
+				var got []uint64
+				for _, d := range due {
+					got = append(got, d.User)
+				}
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					for i, p := range e.f.pos {
+						k, in := e.f.cons[0].index.Price(int32(i))
+						_, lp := e.f.key(&e.f.pos[i])
+						t.Logf("pos %d user %d %+v wallet %d indexed %v at %d, price now %d", i, e.acct.users[p.slot].Num, p, e.f.walletFor(&e.f.pos[i]), in, k, lp)
+					}
+					t.Fatalf("seed %d step %d mark %d: due %v, liquidatable %v", seed, step, mark, got, want)
+				}
+				dueSeen += len(due)
+				// Liquidation itself is the engine's: here the positions stay and are keyed again.
+				for _, d := range due {
+					e.f.rekey(e.acct.Slot(d.User), e.usdt)
+				}
+			default:
+				if err := e.f.Fund(btcPerp, r.Int64N(20_001)-10_000); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.check()
+		}
+		if e.acct.At(e.f.fees, KindFutures, e.usdt).Avail == 0 || e.f.Settlement(e.usdt) == 0 {
+			t.Fatalf("seed %d: no trade happened", seed)
+		}
+	}
+	if dueSeen == 0 {
+		t.Fatal("no position was ever liquidatable: the test checks nothing of Mark")
+	}
+	t.Logf("liquidatable answers: %d", dueSeen)
+}
