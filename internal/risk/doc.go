@@ -23,9 +23,12 @@
 //     open, add to, reduce or turn positions (isolated or cross, with a
 //     leverage per contract), realize PnL against a settlement balance,
 //     pay fees; the mark price keeps each contract's liquidation index
-//     (internal/perp) and answers the positions a tick makes liquidatable;
-//     funding rounds pay between longs and shorts. Not yet in the engine's
-//     state or snapshots: the futures commands come with the futures issue.
+//     (internal/perp) and answers the positions a tick makes liquidatable,
+//     which LiquidationOrder (IOC at the bankruptcy price, the liquidation
+//     fee to the insurance fund) and TakeOver (the rest to the fund's
+//     account at that price) liquidate; funding rounds pay between longs
+//     and shorts. Not yet in the engine's state or snapshots: the futures
+//     commands come with the futures issue.
 //   - Snapshot, RestoreSpot and StateHash write, read and hash the state in
 //     one canonical encoding, so an engine restored from a snapshot and
 //     replaying the journal after it hashes equal to one that never stopped.

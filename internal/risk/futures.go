@@ -43,6 +43,8 @@ import (
 type Futures struct {
 	acct *Accounts
 	fees Slot
+	// fund holds the positions the insurance funds took over.
+	fund Slot
 
 	cons   []futContract
 	conIdx idmap.Map // book symbol id → index into cons
@@ -71,6 +73,8 @@ type FuturesContract struct {
 	Tiers     perp.Tiers
 	Maker     Rate
 	Taker     Rate
+	// LiqFee is the rate a liquidation's fills pay to the insurance fund.
+	LiqFee Rate
 }
 
 type futContract struct {
@@ -107,6 +111,7 @@ type futOrder struct {
 	maker Rate
 	taker Rate
 	side  matching.Side
+	liq   bool // a liquidation's order: no hold, the liquidation fee
 }
 
 // DefaultLeverage is a new position's leverage (at most the first tier's).
@@ -136,9 +141,17 @@ const (
 	WouldLiquidate
 )
 
+// FundUser and FundUserID name the engine's holder of the positions the
+// contracts' insurance funds take over (its money is the funds', kept by
+// Futures, not a balance).
+const (
+	FundUser   = FeeUser - 1
+	FundUserID = "insurance"
+)
+
 // NewFutures builds the futures stage on the accounts Spot uses.
 func NewFutures(acct *Accounts) *Futures {
-	return &Futures{acct: acct, fees: acct.Register(FeeUser, FeeUserID), conIdx: idmap.New(16), posIdx: idmap.New(1 << 10),
+	return &Futures{acct: acct, fees: acct.Register(FeeUser, FeeUserID), fund: acct.Register(FundUser, FundUserID), conIdx: idmap.New(16), posIdx: idmap.New(1 << 10),
 		byUser: map[Slot][]int32{}, free: -1, settle: map[Coin]int64{}, uncovered: map[Coin]int64{}}
 }
 
@@ -291,6 +304,15 @@ func (f *Futures) Place(c *matching.Command, spec FuturesSpec) Result {
 	if f.acct.Hold(slot, KindFutures, con.Quote, need) != nil {
 		return Insufficient
 	}
+	c.Tag = f.addOrder(futOrder{id: c.OrderID, left: need, qty: c.Qty, price: price, pos: pi,
+		maker: spec.Maker, taker: spec.Taker, side: c.Side})
+	f.rekey(slot, con.Quote) // a cross position's margin balance is less by the hold
+	return OK
+}
+
+// addOrder records an open order (counted on its position) and answers
+// its tag: its record's index plus one.
+func (f *Futures) addOrder(o futOrder) int32 {
 	i := f.free
 	if i >= 0 {
 		f.free = f.orders[i].next
@@ -298,17 +320,16 @@ func (f *Futures) Place(c *matching.Command, spec FuturesSpec) Result {
 		i = int32(len(f.orders))
 		f.orders = append(f.orders, futOrder{})
 	}
-	f.orders[i] = futOrder{id: c.OrderID, left: need, qty: c.Qty, price: price, pos: pi, next: -1,
-		maker: spec.Maker, taker: spec.Taker, side: c.Side}
-	if c.Side == matching.Buy {
-		p.openBuy += c.Qty
+	o.next = -1
+	f.orders[i] = o
+	p := &f.pos[o.pos]
+	if o.side == matching.Buy {
+		p.openBuy += o.qty
 	} else {
-		p.openSell += c.Qty
+		p.openSell += o.qty
 	}
 	f.open++
-	c.Tag = i + 1
-	f.rekey(slot, con.Quote) // a cross position's margin balance is less by the hold
-	return OK
+	return i + 1
 }
 
 // Settle is R2 for one command's events.
@@ -405,16 +426,39 @@ func (f *Futures) trade(e *matching.Event) {
 func (f *Futures) fill(o *futOrder, qty, price int64, rate Rate) {
 	p := &f.pos[o.pos]
 	con := &f.cons[p.con]
-	side := int64(1)
-	if o.side == matching.Sell {
-		side = -1
-	}
 	f.shrink(o, qty)
 	notional, ok := con.notional(qty, price)
 	if !ok {
 		panic("risk: a fill's notional beyond int64")
 	}
-	f.pay(p, fee(notional, rate, 1), f.fees)
+	if o.liq {
+		// A liquidation's fill pays the liquidation fee to the fund, an
+		// isolated position's from its own margin only.
+		liqFee := fee(notional, con.LiqFee, 1)
+		if p.isolated {
+			liqFee = min(liqFee, p.margin)
+			f.acct.SpendHeld(p.slot, KindFutures, con.Quote, liqFee)
+			p.margin -= liqFee
+			con.insurance += liqFee
+		} else {
+			con.insurance += f.take(p, liqFee)
+		}
+	} else {
+		f.acct.receive(f.fees, KindFutures, con.Quote, f.take(p, fee(notional, rate, 1)))
+	}
+	side := int64(1)
+	if o.side == matching.Sell {
+		side = -1
+	}
+	f.move(p, side, qty, price)
+}
+
+// move trades qty contracts into a position at price (side +1 buys, −1
+// sells): it opens, adds to, reduces or turns it, settling the PnL of what
+// it closes and holding the initial margin of what it opens (as far as the
+// available balance goes: an order's released hold covers it).
+func (f *Futures) move(p *position, side, qty, price int64) {
+	con := &f.cons[p.con]
 	closing := int64(0)
 	if p.qty != 0 && sign(p.qty) != side {
 		closing = min(absQty(p.qty), qty)
@@ -439,14 +483,16 @@ func (f *Futures) fill(o *futOrder, qty, price int64, rate Rate) {
 		f.realize(p, pnl, limit)
 	}
 	if rest := qty - closing; rest > 0 {
-		v, _ := con.notional(rest, price)
+		v, ok := con.notional(rest, price)
+		if !ok {
+			panic("risk: a position's notional beyond int64")
+		}
 		p.qty += side * rest
 		p.cost += v
 		im, err := perp.Initial(v, p.lev)
 		if err != nil {
 			panic("risk: initial margin beyond int64")
 		}
-		// The order's released hold covered it; take what is there.
 		b := f.acct.mut(p.slot, KindFutures, con.Quote)
 		im = min(im, b.Avail)
 		b.Avail -= im
@@ -473,6 +519,16 @@ func mulShare(x, n, d int64) int64 {
 func (f *Futures) realize(p *position, pnl, limit int64) {
 	con := &f.cons[p.con]
 	coin := con.Quote
+	if p.slot == f.fund {
+		// The fund's positions (taken over from liquidations) win and lose for it.
+		f.settle[coin] -= pnl
+		con.insurance += pnl
+		if con.insurance < 0 {
+			f.uncovered[coin] -= con.insurance
+			con.insurance = 0
+		}
+		return
+	}
 	if pnl >= 0 {
 		f.settle[coin] -= pnl
 		f.acct.receive(p.slot, KindFutures, coin, pnl)
@@ -492,21 +548,20 @@ func (f *Futures) realize(p *position, pnl, limit int64) {
 	f.uncovered[coin] += short - fund
 }
 
-// pay moves amount from a position's user to another slot's futures
-// account (a fee): from the available balance, what is missing from the
-// position's margin; what neither has is not paid.
-func (f *Futures) pay(p *position, amount int64, to Slot) {
+// take takes amount from a position's user (a fee) and answers what it
+// took: from the available balance, what is missing from the position's
+// margin; what neither has is not taken.
+func (f *Futures) take(p *position, amount int64) int64 {
 	if amount <= 0 {
-		return
+		return 0
 	}
-	coin := f.cons[p.con].Quote
-	b := f.acct.mut(p.slot, KindFutures, coin)
+	b := f.acct.mut(p.slot, KindFutures, f.cons[p.con].Quote)
 	fromAvail := min(amount, b.Avail)
 	b.Avail -= fromAvail
 	fromMargin := min(amount-fromAvail, p.margin, b.Held)
 	b.Held -= fromMargin
 	p.margin -= fromMargin
-	f.acct.receive(to, KindFutures, coin, fromAvail+fromMargin)
+	return fromAvail + fromMargin
 }
 
 // holding keeps the contract's list of positions with a size.
@@ -585,7 +640,7 @@ func (f *Futures) rekey(s Slot, coin Coin) {
 	for _, i := range f.byUser[s] {
 		p := &f.pos[i]
 		con := &f.cons[p.con]
-		if p.qty == 0 || con.Quote != coin {
+		if p.qty == 0 || con.Quote != coin || p.slot == f.fund {
 			continue
 		}
 		side, lp := f.key(p)
@@ -682,6 +737,15 @@ func (f *Futures) Fund(contract uint32, rate int64) error {
 		amt, err := perp.Funding(perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}, con.mark, con.TickValue, rate)
 		if err != nil {
 			return err
+		}
+		if p.slot == f.fund { // the fund's own positions pay and receive from the fund
+			if amt >= 0 {
+				paidOut += amt
+			} else {
+				collected -= amt
+			}
+			con.insurance += amt
+			continue
 		}
 		b := f.acct.mut(p.slot, KindFutures, con.Quote)
 		if amt >= 0 {
@@ -940,4 +1004,79 @@ func (f *Futures) Total(c Coin) int64 {
 		}
 	}
 	return sum
+}
+
+// LiquidationOrder is the order that liquidates a position its contract's
+// mark made liquidatable: the whole position, IOC, at its bankruptcy price
+// (a long sells no lower, a short buys no higher), holding nothing; its
+// fills pay the liquidation fee to the insurance fund, an isolated
+// position's from its margin. The engine first cancels the user's other
+// orders in the contract (their holds go back to the margin balance),
+// then sends it to the book, then calls TakeOver. ok is false when the
+// position is no longer liquidatable at the mark.
+func (f *Futures) LiquidationOrder(user uint64, contract uint32, orderID uint64) (matching.Command, bool) {
+	ci, ok := f.contract(contract)
+	s := f.acct.Slot(user)
+	if !ok || s == NoSlot || orderID == 0 {
+		return matching.Command{}, false
+	}
+	pi, ok := f.posIdx.Get(uint64(s)<<20 | uint64(ci))
+	if !ok || f.pos[pi].qty == 0 || s == f.fund {
+		return matching.Command{}, false
+	}
+	p := &f.pos[pi]
+	con := &f.cons[ci]
+	side, lp := f.key(p)
+	if (side == perp.Long && lp < con.mark) || (side == perp.Short && lp > con.mark) {
+		return matching.Command{}, false
+	}
+	bp := f.bankruptcy(p)
+	c := matching.Command{Kind: matching.CmdPlace, OrderID: orderID, UserID: user, Symbol: contract, Type: matching.Limit,
+		TIF: matching.IOC, Price: bp, Qty: absQty(p.qty), Side: matching.Sell}
+	if p.qty < 0 {
+		c.Side = matching.Buy
+	}
+	c.Tag = f.addOrder(futOrder{id: orderID, qty: c.Qty, price: bp, pos: pi, side: c.Side, liq: true})
+	return c, true
+}
+
+// bankruptcy is a position's bankruptcy price on the grid (within 1 and
+// the contract's highest price).
+func (f *Futures) bankruptcy(p *position) int64 {
+	con := &f.cons[p.con]
+	side := perp.Long
+	if p.qty < 0 {
+		side = perp.Short
+	}
+	bp, err := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.BankruptcyPrice(f.walletFor(p), con.TickValue)
+	if err != nil {
+		panic(fmt.Sprintf("risk: bankruptcy price: %v", err))
+	}
+	return min(max(bp, 1), con.MaxPrice)
+}
+
+// TakeOver hands what is left of a liquidated position (after its
+// liquidation order) to the contract's insurance fund at its bankruptcy
+// price: the user's position closes there, losing its margin, and the
+// fund's opens (the fund's positions win and lose for the fund, and are
+// never liquidated; auto-deleveraging comes with the engine's futures).
+// It answers the contracts and price taken over (0 when nothing was left).
+func (f *Futures) TakeOver(user uint64, contract uint32) (qty, price int64) {
+	ci, ok := f.contract(contract)
+	s := f.acct.Slot(user)
+	if !ok || s == NoSlot || s == f.fund {
+		return 0, 0
+	}
+	pi, ok := f.posIdx.Get(uint64(s)<<20 | uint64(ci))
+	if !ok || f.pos[pi].qty == 0 {
+		return 0, 0
+	}
+	p := &f.pos[pi]
+	qty, side := p.qty, -sign(p.qty)
+	price = f.bankruptcy(p)
+	fund := f.position(f.fund, ci)
+	p = &f.pos[pi] // position may have grown the table
+	f.move(p, side, absQty(qty), price)
+	f.move(&f.pos[fund], -side, absQty(qty), price)
+	return qty, price
 }

@@ -42,7 +42,7 @@ func newFutEnv(t testing.TB, users int) *futEnv {
 		t.Fatal(err)
 	}
 	if err := e.f.AddContract(FuturesContract{ID: btcPerp, Quote: e.usdt, TickValue: tickVal, MaxPrice: maxPrice, Tiers: tiers,
-		Maker: 20_000, Taker: 50_000}); err != nil {
+		Maker: 20_000, Taker: 50_000, LiqFee: 1_000_000}); err != nil {
 		t.Fatal(err)
 	}
 	for u := 1; u <= users; u++ {
@@ -98,6 +98,22 @@ func (e *futEnv) check() {
 	if got := e.f.Total(e.usdt); got != e.netIn {
 		e.t.Fatalf("futures money %d, transferred in %d", got, e.netIn)
 	}
+}
+
+// liquidate does what the engine does with a position a mark made
+// liquidatable: cancel the user's orders in the contract, send the
+// liquidation order, hand what is left to the fund.
+func (e *futEnv) liquidate(user uint64) (taken int64) {
+	e.t.Helper()
+	e.apply(&matching.Command{Kind: matching.CmdCancelAll, UserID: user, Symbol: btcPerp})
+	e.seq++
+	c, ok := e.f.LiquidationOrder(user, btcPerp, e.seq)
+	if !ok {
+		return 0
+	}
+	e.apply(&c)
+	taken, _ = e.f.TakeOver(user, btcPerp)
+	return taken
 }
 
 func (e *futEnv) pos(user uint64) PositionView {
@@ -217,8 +233,8 @@ func TestFuturesFunding(t *testing.T) {
 // conserved, and a mark tick answers exactly the positions liquidatable at
 // it (checked against every position).
 func TestFuturesProperty(t *testing.T) {
-	dueSeen := 0
-	for seed := uint64(1); seed <= 4; seed++ {
+	dueSeen, liquidated, takenOver := 0, 0, 0
+	for seed := uint64(1); seed <= 8; seed++ {
 		r := rand.New(rand.NewPCG(seed, 99))
 		e := newFutEnv(t, 6)
 		for u := uint64(1); u <= 6; u++ {
@@ -267,8 +283,8 @@ func TestFuturesProperty(t *testing.T) {
 				due := e.f.Mark(btcPerp, mark, nil)
 				var want []uint64
 				for i := range e.f.pos {
-					p := &e.f.pos[i] // walletFor tells the position from the others by its address
-					if p.qty == 0 {
+					p := &e.f.pos[i]                      // walletFor tells the position from the others by its address
+					if p.qty == 0 || p.slot == e.f.fund { // the fund is never liquidated
 						continue
 					}
 					side := perp.Long
@@ -291,6 +307,9 @@ func TestFuturesProperty(t *testing.T) {
 				slices.Sort(want)
 				if !slices.Equal(got, want) {
 					for i, p := range e.f.pos {
+						if p.qty == 0 || p.slot == e.f.fund {
+							continue
+						}
 						k, in := e.f.cons[0].index.Price(int32(i))
 						_, lp := e.f.key(&e.f.pos[i])
 						t.Logf("pos %d user %d %+v wallet %d indexed %v at %d, price now %d", i, e.acct.users[p.slot].Num, p, e.f.walletFor(&e.f.pos[i]), in, k, lp)
@@ -298,10 +317,22 @@ func TestFuturesProperty(t *testing.T) {
 					t.Fatalf("seed %d step %d mark %d: due %v, liquidatable %v", seed, step, mark, got, want)
 				}
 				dueSeen += len(due)
-				// Liquidation itself is the engine's: here the positions stay and are keyed again.
 				for _, d := range due {
-					e.f.rekey(e.acct.Slot(d.User), e.usdt)
+					if e.liquidate(d.User) != 0 {
+						takenOver++
+					}
+					if e.pos(d.User).Qty == 0 {
+						liquidated++
+					}
+					// Cancelling the user's orders may have freed enough to save a
+					// cross position; one that is still held is no longer liquidatable.
+					if p := e.pos(d.User); p.Qty != 0 && ((p.Qty > 0 && p.Liquidation >= mark) || (p.Qty < 0 && p.Liquidation <= mark)) {
+						t.Fatalf("seed %d step %d: user %d still holds %+v after its liquidation", seed, step, d.User, p)
+					}
 				}
+				live = slices.DeleteFunc(live, func(o struct{ user, id uint64 }) bool {
+					return slices.ContainsFunc(due, func(d PositionRef) bool { return d.User == o.user })
+				})
 			default:
 				if err := e.f.Fund(btcPerp, r.Int64N(20_001)-10_000); err != nil {
 					t.Fatal(err)
@@ -313,8 +344,69 @@ func TestFuturesProperty(t *testing.T) {
 			t.Fatalf("seed %d: no trade happened", seed)
 		}
 	}
-	if dueSeen == 0 {
-		t.Fatal("no position was ever liquidatable: the test checks nothing of Mark")
+	if dueSeen == 0 || liquidated == 0 || takenOver == 0 {
+		t.Fatalf("liquidatable %d, liquidated %d, taken over %d: the test must reach all three", dueSeen, liquidated, takenOver)
 	}
-	t.Logf("liquidatable answers: %d", dueSeen)
+	t.Logf("liquidatable answers: %d, liquidated: %d, taken over by the fund: %d", dueSeen, liquidated, takenOver)
+}
+
+// A liquidation through the book: the isolated 10× long of the worked
+// example is due at 45,180.72 and sold to a bid above its bankruptcy
+// price (45,000): it loses its margin, the 1 % liquidation fee and the
+// loss beyond the margin settle with the insurance fund. Without a bid,
+// the fund takes the position over at 45,000 and later sells it at a profit.
+func TestFuturesLiquidation(t *testing.T) {
+	for _, bid := range []bool{true, false} {
+		e := newFutEnv(t, 4)
+		for u := uint64(1); u <= 4; u++ {
+			e.fund(u, 10_000)
+		}
+		s1 := e.acct.Slot(1)
+		e.f.SetMarginMode(s1, btcPerp, true)
+		e.f.SetLeverage(s1, btcPerp, 10)
+		e.order(2, matching.Sell, 1_000, 50_000_00, matching.GTC)
+		e.order(1, matching.Buy, 1_000, 50_000_00, matching.GTC)
+		// User 1's other order, cancelled by the liquidation (its hold comes back).
+		e.order(1, matching.Buy, 10, 40_000_00, matching.GTC)
+		if bid {
+			e.order(3, matching.Buy, 1_000, 45_100_00, matching.GTC)
+		}
+		if due := e.f.Mark(btcPerp, 45_150_00, nil); len(due) != 1 || due[0].User != 1 {
+			t.Fatalf("due %+v", due)
+		}
+		free := e.acct.At(s1, KindFutures, e.usdt).Avail
+		taken := e.liquidate(1)
+		if p := e.pos(1); p.Qty != 0 || p.Margin != 0 {
+			t.Fatalf("liquidated position %+v", p)
+		}
+		b := e.acct.At(s1, KindFutures, e.usdt)
+		if b.Held != 0 || b.Avail < free {
+			t.Fatalf("user 1 after: %+v (free before %d): only the isolated margin may be lost", b, free)
+		}
+		if bid {
+			// Sold at 45,100: a loss of 4,900 and a fee of 451 against 5,000 of margin: the fund pays 351 of it from the 451.
+			if taken != 0 || e.pos(3).Qty != 1_000 || e.f.Insurance(btcPerp) != 100*unit {
+				t.Fatalf("taken %d, buyer %+v, fund %d", taken, e.pos(3), e.f.Insurance(btcPerp))
+			}
+		} else {
+			// Nobody bid: the fund holds the long at the bankruptcy price, 45,000.
+			fp, _ := e.f.Position(FundUser, btcPerp)
+			if taken != 1_000 || fp.Qty != 1_000 || fp.Cost != 45_000*unit || e.f.Insurance(btcPerp) != 0 {
+				t.Fatalf("taken %d, fund position %+v, fund %d", taken, fp, e.f.Insurance(btcPerp))
+			}
+			// The fund's long is sold to user 4 at 46,000: 1,000 to the fund.
+			e.order(4, matching.Buy, 1_000, 46_000_00, matching.GTC)
+			e.seq++
+			sell := matching.Command{Kind: matching.CmdPlace, OrderID: e.seq, UserID: FundUser, Symbol: btcPerp, Side: matching.Sell,
+				Type: matching.Limit, TIF: matching.IOC, Price: 46_000_00, Qty: 1_000}
+			if r := e.f.Place(&sell, FuturesSpec{}); r != OK {
+				t.Fatalf("the fund's sell: %s", r)
+			}
+			e.apply(&sell)
+			if e.f.Insurance(btcPerp) != 1_000*unit {
+				t.Fatalf("fund after selling %d", e.f.Insurance(btcPerp))
+			}
+		}
+		e.check()
+	}
 }
