@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -227,127 +228,216 @@ func TestFuturesFunding(t *testing.T) {
 	e.check()
 }
 
-// Random orders, cancels, leverage and mode changes, margin moves,
-// transfers, mark moves and funding rounds among a few users: after every
-// step no balance is negative, holds match orders and positions, money is
-// conserved, and a mark tick answers exactly the positions liquidatable at
-// it (checked against every position).
+// futSim drives a futEnv with random orders, cancels, leverage and mode
+// changes, margin moves, transfers, mark moves (liquidating what they
+// reach, as the engine will) and funding rounds, checking after each step.
+type futSim struct {
+	t    testing.TB
+	e    *futEnv
+	pcg  *rand.PCG
+	r    *rand.Rand
+	mark int64
+	live []struct{ user, id uint64 }
+	// What the steps reached.
+	due, liquidated, takenOver int
+}
+
+func newFutSim(t testing.TB, seed uint64) *futSim {
+	pcg := rand.NewPCG(seed, 99)
+	sim := &futSim{t: t, e: newFutEnv(t, 6), pcg: pcg, r: rand.New(pcg), mark: 50_000_00}
+	for u := uint64(1); u <= 6; u++ {
+		sim.e.fund(u, 2_000+sim.r.Int64N(20_000))
+	}
+	sim.e.f.Mark(btcPerp, sim.mark, nil)
+	return sim
+}
+
+func (sim *futSim) step(n int) {
+	t, e, r := sim.t, sim.e, sim.r
+	u := uint64(1 + r.IntN(6))
+	s := e.acct.Slot(u)
+	switch op := r.IntN(20); {
+	case op < 10:
+		side := matching.Buy
+		if r.IntN(2) == 0 {
+			side = matching.Sell
+		}
+		price := sim.mark + (r.Int64N(201)-100)*50_00
+		tif := matching.GTC
+		if r.IntN(3) == 0 {
+			tif = matching.IOC
+		}
+		if id, res := e.order(u, side, 1+r.Int64N(800), price, tif); res == OK && tif == matching.GTC {
+			sim.live = append(sim.live, struct{ user, id uint64 }{u, id})
+		}
+	case op < 12 && len(sim.live) > 0:
+		j := r.IntN(len(sim.live))
+		e.cancel(sim.live[j].user, sim.live[j].id)
+		sim.live = slices.Delete(sim.live, j, j+1)
+	case op < 13:
+		e.f.SetLeverage(s, btcPerp, 1+r.Int64N(50))
+	case op < 14:
+		e.f.SetMarginMode(s, btcPerp, r.IntN(2) == 0)
+	case op < 15:
+		e.f.AdjustMargin(s, btcPerp, (r.Int64N(2_001)-1_000)*unit)
+	case op < 16:
+		amt := (r.Int64N(3_001) - 1_000) * unit
+		if amt > 0 {
+			e.acct.Credit(s, KindSpot, e.usdt, amt)
+		}
+		if e.f.Transfer(s, e.usdt, amt) == OK {
+			e.netIn += amt
+		}
+	case op < 19:
+		sim.mark = max(sim.mark+(r.Int64N(2_001)-1_000)*100, 1_000_00)
+		sim.tick(n)
+	default:
+		if err := e.f.Fund(btcPerp, r.Int64N(20_001)-10_000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.check()
+}
+
+// tick moves the mark: the positions it answers are exactly those
+// liquidatable at it (checked against every position), and each is
+// liquidated (or saved by the cancel of its user's orders).
+func (sim *futSim) tick(n int) {
+	t, e, mark := sim.t, sim.e, sim.mark
+	due := e.f.Mark(btcPerp, mark, nil)
+	var want []uint64
+	for i := range e.f.pos {
+		p := &e.f.pos[i]                      // walletFor tells the position from the others by its address
+		if p.qty == 0 || p.slot == e.f.fund { // the fund is never liquidated
+			continue
+		}
+		side := perp.Long
+		if p.qty < 0 {
+			side = perp.Short
+		}
+		liq, err := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.Liquidatable(mark, e.f.walletFor(p), tickVal, e.f.cons[0].Tiers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if liq {
+			want = append(want, e.acct.users[p.slot].Num)
+		}
+	}
+	var got []uint64
+	for _, d := range due {
+		got = append(got, d.User)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("step %d mark %d: due %v, liquidatable %v", n, mark, got, want)
+	}
+	sim.due += len(due)
+	for _, d := range due {
+		if e.liquidate(d.User) != 0 {
+			sim.takenOver++
+		}
+		p := e.pos(d.User)
+		if p.Qty == 0 {
+			sim.liquidated++
+		} else if (p.Qty > 0 && p.Liquidation >= mark) || (p.Qty < 0 && p.Liquidation <= mark) {
+			// Cancelling the user's orders may save a cross position; one
+			// that is still held is no longer liquidatable.
+			t.Fatalf("step %d: user %d still holds %+v after its liquidation", n, d.User, p)
+		}
+	}
+	sim.live = slices.DeleteFunc(sim.live, func(o struct{ user, id uint64 }) bool {
+		return slices.ContainsFunc(due, func(d PositionRef) bool { return d.User == o.user })
+	})
+}
+
+// Random steps among a few users: after every step no balance is
+// negative, holds match orders and positions, money is conserved, and a
+// mark tick answers exactly the positions liquidatable at it.
 func TestFuturesProperty(t *testing.T) {
-	dueSeen, liquidated, takenOver := 0, 0, 0
+	var due, liquidated, takenOver int
 	for seed := uint64(1); seed <= 8; seed++ {
-		r := rand.New(rand.NewPCG(seed, 99))
-		e := newFutEnv(t, 6)
-		for u := uint64(1); u <= 6; u++ {
-			e.fund(u, 2_000+r.Int64N(20_000))
+		sim := newFutSim(t, seed)
+		for n := range 3_000 {
+			sim.step(n)
 		}
-		mark := int64(50_000_00)
-		e.f.Mark(btcPerp, mark, nil)
-		var live []struct{ user, id uint64 }
-		for step := 0; step < 3_000; step++ {
-			u := uint64(1 + r.IntN(6))
-			s := e.acct.Slot(u)
-			switch op := r.IntN(20); {
-			case op < 10:
-				side := matching.Buy
-				if r.IntN(2) == 0 {
-					side = matching.Sell
-				}
-				price := mark + (r.Int64N(201)-100)*50_00
-				tif := matching.GTC
-				if r.IntN(3) == 0 {
-					tif = matching.IOC
-				}
-				if id, res := e.order(u, side, 1+r.Int64N(800), price, tif); res == OK && tif == matching.GTC {
-					live = append(live, struct{ user, id uint64 }{u, id})
-				}
-			case op < 12 && len(live) > 0:
-				j := r.IntN(len(live))
-				e.cancel(live[j].user, live[j].id)
-				live = slices.Delete(live, j, j+1)
-			case op < 13:
-				e.f.SetLeverage(s, btcPerp, 1+r.Int64N(50))
-			case op < 14:
-				e.f.SetMarginMode(s, btcPerp, r.IntN(2) == 0)
-			case op < 15:
-				e.f.AdjustMargin(s, btcPerp, (r.Int64N(2_001)-1_000)*unit)
-			case op < 16:
-				amt := (r.Int64N(3_001) - 1_000) * unit
-				if amt > 0 {
-					e.acct.Credit(s, KindSpot, e.usdt, amt)
-				}
-				if e.f.Transfer(s, e.usdt, amt) == OK {
-					e.netIn += amt
-				}
-			case op < 19:
-				mark = max(mark+(r.Int64N(2_001)-1_000)*100, 1_000_00)
-				due := e.f.Mark(btcPerp, mark, nil)
-				var want []uint64
-				for i := range e.f.pos {
-					p := &e.f.pos[i]                      // walletFor tells the position from the others by its address
-					if p.qty == 0 || p.slot == e.f.fund { // the fund is never liquidated
-						continue
-					}
-					side := perp.Long
-					if p.qty < 0 {
-						side = perp.Short
-					}
-					liq, err := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.Liquidatable(mark, e.f.walletFor(p), tickVal, e.f.cons[0].Tiers)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if liq {
-						want = append(want, e.acct.users[p.slot].Num)
-					}
-				}
-				var got []uint64
-				for _, d := range due {
-					got = append(got, d.User)
-				}
-				slices.Sort(got)
-				slices.Sort(want)
-				if !slices.Equal(got, want) {
-					for i, p := range e.f.pos {
-						if p.qty == 0 || p.slot == e.f.fund {
-							continue
-						}
-						k, in := e.f.cons[0].index.Price(int32(i))
-						_, lp := e.f.key(&e.f.pos[i])
-						t.Logf("pos %d user %d %+v wallet %d indexed %v at %d, price now %d", i, e.acct.users[p.slot].Num, p, e.f.walletFor(&e.f.pos[i]), in, k, lp)
-					}
-					t.Fatalf("seed %d step %d mark %d: due %v, liquidatable %v", seed, step, mark, got, want)
-				}
-				dueSeen += len(due)
-				for _, d := range due {
-					if e.liquidate(d.User) != 0 {
-						takenOver++
-					}
-					if e.pos(d.User).Qty == 0 {
-						liquidated++
-					}
-					// Cancelling the user's orders may have freed enough to save a
-					// cross position; one that is still held is no longer liquidatable.
-					if p := e.pos(d.User); p.Qty != 0 && ((p.Qty > 0 && p.Liquidation >= mark) || (p.Qty < 0 && p.Liquidation <= mark)) {
-						t.Fatalf("seed %d step %d: user %d still holds %+v after its liquidation", seed, step, d.User, p)
-					}
-				}
-				live = slices.DeleteFunc(live, func(o struct{ user, id uint64 }) bool {
-					return slices.ContainsFunc(due, func(d PositionRef) bool { return d.User == o.user })
-				})
-			default:
-				if err := e.f.Fund(btcPerp, r.Int64N(20_001)-10_000); err != nil {
-					t.Fatal(err)
-				}
-			}
-			e.check()
-		}
+		e := sim.e
 		if e.acct.At(e.f.fees, KindFutures, e.usdt).Avail == 0 || e.f.Settlement(e.usdt) == 0 {
 			t.Fatalf("seed %d: no trade happened", seed)
 		}
+		due, liquidated, takenOver = due+sim.due, liquidated+sim.liquidated, takenOver+sim.takenOver
 	}
-	if dueSeen == 0 || liquidated == 0 || takenOver == 0 {
-		t.Fatalf("liquidatable %d, liquidated %d, taken over %d: the test must reach all three", dueSeen, liquidated, takenOver)
+	if due == 0 || liquidated == 0 || takenOver == 0 {
+		t.Fatalf("liquidatable %d, liquidated %d, taken over %d: the test must reach all three", due, liquidated, takenOver)
 	}
-	t.Logf("liquidatable answers: %d, liquidated: %d, taken over by the fund: %d", dueSeen, liquidated, takenOver)
+	t.Logf("liquidatable answers: %d, liquidated: %d, taken over by the fund: %d", due, liquidated, takenOver)
+}
+
+// A snapshot of the accounts, the futures stage and the book taken half
+// way, restored, and both engines given the same second half: they end
+// with equal state hashes (the futures', the accounts' and the book's).
+func TestFuturesSnapshotReplays(t *testing.T) {
+	a := newFutSim(t, 21)
+	for n := range 1_500 {
+		a.step(n)
+	}
+	var fs, bs, as bytes.Buffer
+	spot := NewSpot(a.e.acct, 16)
+	if err := a.e.f.Snapshot(&fs); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.e.book.Snapshot(&bs); err != nil {
+		t.Fatal(err)
+	}
+	if err := spot.Snapshot(&as); err != nil {
+		t.Fatal(err)
+	}
+	spot2, err := RestoreSpot(bytes.NewReader(as.Bytes()), 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2, err := RestoreFutures(bytes.NewReader(fs.Bytes()), spot2.Accounts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f2.StateHash() != a.e.f.StateHash() {
+		t.Fatal("the restored futures state hashes differently")
+	}
+	b := &futSim{t: t, mark: a.mark, live: slices.Clone(a.live)}
+	b.e = &futEnv{t: t, acct: spot2.Accounts(), f: f2, out: matching.NewEventBuffer(1024), usdt: a.e.usdt, seq: a.e.seq, netIn: a.e.netIn}
+	b.e.book = matching.NewBook(matching.BookConfig{Symbol: btcPerp, InitialOrders: 1 << 10, InitialLevels: 1 << 8}, b.e.out)
+	if err := b.e.book.Restore(bytes.NewReader(bs.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	state, _ := a.pcg.MarshalBinary()
+	b.pcg = &rand.PCG{}
+	if err := b.pcg.UnmarshalBinary(state); err != nil {
+		t.Fatal(err)
+	}
+	b.r = rand.New(b.pcg)
+	b.e.check()
+	for n := 1_500; n < 3_000; n++ {
+		a.step(n)
+		b.step(n)
+	}
+	if a.e.f.StateHash() != b.e.f.StateHash() {
+		t.Fatal("the futures states diverged after the restore")
+	}
+	if a.e.book.StateHash() != b.e.book.StateHash() {
+		t.Fatal("the books diverged after the restore")
+	}
+	if spot.StateHash() != spot2.StateHash() { // spot2 holds b's accounts
+		t.Fatal("the accounts diverged after the restore")
+	}
+	if b.liquidated == 0 {
+		t.Fatal("the replayed half liquidated nothing: it checks too little")
+	}
+	// A corrupt snapshot is refused.
+	bad := slices.Clone(fs.Bytes())
+	bad[len(bad)/2] ^= 1
+	if _, err := RestoreFutures(bytes.NewReader(bad), spot2.Accounts()); err == nil {
+		t.Fatal("a corrupt futures snapshot was restored")
+	}
 }
 
 // A liquidation through the book: the isolated 10× long of the worked

@@ -126,13 +126,16 @@ func (r *Spot) StateHash() uint64 {
 
 // Snapshot writes the risk state to w: the magic, the canonical state and
 // its hash as a checksum.
-func (r *Spot) Snapshot(w io.Writer) error {
+func (r *Spot) Snapshot(w io.Writer) error { return writeSnapshot(w, snapshotMagic, r.encode) }
+
+// writeSnapshot writes magic, the state encode writes, and its hash.
+func writeSnapshot(w io.Writer, magic [8]byte, encode func(*encoder)) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	if _, err := bw.Write(snapshotMagic[:]); err != nil {
+	if _, err := bw.Write(magic[:]); err != nil {
 		return err
 	}
 	e := encoder{w: bw}
-	r.encode(&e)
+	encode(&e)
 	if e.err != nil {
 		return e.err
 	}
