@@ -86,3 +86,27 @@ func MarkPrice(index, lastRate, toFunding, interval, basis, last int64) (int64, 
 	}
 	return Median3(index+adj, index+basis, last), nil
 }
+
+// ADLScore ranks a profitable position for auto-deleveraging (higher goes
+// first), in RateScale: PnL% × effective leverage when the PnL is
+// positive, PnL% ÷ effective leverage otherwise, where PnL% = pnl ÷ cost
+// and effective leverage = value at mark ÷ margin balance (equity). A
+// position with no equity left ranks by its PnL% × value.
+func ADLScore(pnl, cost, value, equity int64) (int64, error) {
+	if cost <= 0 || value <= 0 {
+		return 0, nil
+	}
+	pct, err := mulDiv(pnl, RateScale, cost, false)
+	if err != nil {
+		return 0, err
+	}
+	if equity <= 0 {
+		equity = 1
+	}
+	if pct > 0 {
+		// pct × (value ÷ equity)
+		return mulDiv(pct, value, equity, false)
+	}
+	// pct ÷ (value ÷ equity)
+	return mulDiv(pct, equity, value, false)
+}

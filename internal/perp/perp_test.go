@@ -252,3 +252,16 @@ func TestMulDiv(t *testing.T) {
 		}
 	}
 }
+
+func TestADLScore(t *testing.T) {
+	// +10 % at 10× effective leverage ranks above +20 % at 2×, which ranks above any loss.
+	a, _ := ADLScore(5_000*usdt, 50_000*usdt, 55_000*usdt, 5_500*usdt)
+	b, _ := ADLScore(10_000*usdt, 50_000*usdt, 60_000*usdt, 30_000*usdt)
+	c, _ := ADLScore(-1_000*usdt, 50_000*usdt, 49_000*usdt, 4_000*usdt)
+	if a != 100_000_000 || b != 40_000_000 || c >= 0 || !(a > b && b > c) {
+		t.Fatalf("scores %d %d %d", a, b, c)
+	}
+	if s, _ := ADLScore(1, 0, 1, 1); s != 0 {
+		t.Fatalf("no cost: %d", s)
+	}
+}

@@ -26,8 +26,9 @@
 //     (internal/perp) and answers the positions a tick makes liquidatable,
 //     which LiquidationOrder (IOC at the bankruptcy price, the liquidation
 //     fee to the insurance fund) and TakeOver (the rest to the fund's
-//     account at that price) liquidate; funding rounds pay between longs
-//     and shorts. Not yet in the engine's state or snapshots: the futures
+//     account at that price, or, with the fund at its floor, to the most
+//     profitable opposite positions by auto-deleveraging) liquidate;
+//     funding rounds pay between longs and shorts. Not yet in the engine's state or snapshots: the futures
 //     commands come with the futures issue.
 //   - Snapshot, RestoreSpot and StateHash write, read and hash the state in
 //     one canonical encoding, so an engine restored from a snapshot and

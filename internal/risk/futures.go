@@ -1,8 +1,10 @@
 package risk
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 
 	"tenger/internal/idmap"
 	"tenger/internal/matching"
@@ -75,6 +77,9 @@ type FuturesContract struct {
 	Taker     Rate
 	// LiqFee is the rate a liquidation's fills pay to the insurance fund.
 	LiqFee Rate
+	// ADLFloor: at or below this insurance fund, a liquidated position's
+	// rest is auto-deleveraged instead of taken over (money units).
+	ADLFloor int64
 }
 
 type futContract struct {
@@ -151,7 +156,7 @@ const (
 
 // NewFutures builds the futures stage on the accounts Spot uses.
 func NewFutures(acct *Accounts) *Futures {
-	return &Futures{acct: acct, fees: acct.Register(FeeUser, FeeUserID), fund: acct.Register(FundUser, FundUserID), conIdx: idmap.New(16), posIdx: idmap.New(1 << 10),
+	return &Futures{acct: acct, fees: acct.Register(FeeUser, FeeUserID), fund: NoSlot, conIdx: idmap.New(16), posIdx: idmap.New(1 << 10),
 		byUser: map[Slot][]int32{}, free: -1, settle: map[Coin]int64{}, uncovered: map[Coin]int64{}}
 }
 
@@ -1055,28 +1060,88 @@ func (f *Futures) bankruptcy(p *position) int64 {
 	return min(max(bp, 1), con.MaxPrice)
 }
 
-// TakeOver hands what is left of a liquidated position (after its
-// liquidation order) to the contract's insurance fund at its bankruptcy
-// price: the user's position closes there, losing its margin, and the
-// fund's opens (the fund's positions win and lose for the fund, and are
-// never liquidated; auto-deleveraging comes with the engine's futures).
-// It answers the contracts and price taken over (0 when nothing was left).
-func (f *Futures) TakeOver(user uint64, contract uint32) (qty, price int64) {
+// TakeOver ends what is left of a liquidated position (after its
+// liquidation order) at its bankruptcy price. While the contract's
+// insurance fund is above its ADL floor, the fund takes it over: the
+// user's position closes there, losing its margin, and the fund's opens
+// (the fund's positions win and lose for the fund and are never
+// liquidated). At or below the floor, the opposite positions are
+// auto-deleveraged instead, the highest perp.ADLScore first (ties by
+// record), each closing as much as is left at that price, with no fee;
+// what they cannot take goes to the fund. It answers the contracts the
+// fund took, those deleveraged, and the price (zeros when nothing was
+// left).
+func (f *Futures) TakeOver(user uint64, contract uint32) (taken, deleveraged, price int64) {
 	ci, ok := f.contract(contract)
 	s := f.acct.Slot(user)
 	if !ok || s == NoSlot || s == f.fund {
-		return 0, 0
+		return 0, 0, 0
 	}
 	pi, ok := f.posIdx.Get(uint64(s)<<20 | uint64(ci))
 	if !ok || f.pos[pi].qty == 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
-	p := &f.pos[pi]
-	qty, side := p.qty, -sign(p.qty)
-	price = f.bankruptcy(p)
+	qty, side := f.pos[pi].qty, -sign(f.pos[pi].qty)
+	price = f.bankruptcy(&f.pos[pi])
+	left := absQty(qty)
+	if con := &f.cons[ci]; con.insurance <= con.ADLFloor {
+		for _, j := range f.adlQueue(ci, -sign(qty), s) {
+			n := min(left, absQty(f.pos[j].qty))
+			f.move(&f.pos[pi], side, n, price)
+			f.move(&f.pos[j], -side, n, price)
+			left -= n
+			deleveraged += n
+			if left == 0 {
+				return 0, deleveraged, price
+			}
+		}
+	}
+	f.ensureFund()
 	fund := f.position(f.fund, ci)
-	p = &f.pos[pi] // position may have grown the table
-	f.move(p, side, absQty(qty), price)
-	f.move(&f.pos[fund], -side, absQty(qty), price)
-	return qty, price
+	f.move(&f.pos[pi], side, left, price)
+	f.move(&f.pos[fund], -side, left, price)
+	return left, deleveraged, price
+}
+
+// adlQueue lists the positions of a contract on one side (sign of qty),
+// other than the fund's and the liquidated user's, highest ADL score first.
+func (f *Futures) adlQueue(ci int32, want int64, except Slot) []int32 {
+	con := &f.cons[ci]
+	type ranked struct {
+		i     int32
+		score int64
+	}
+	var q []ranked
+	for _, i := range con.holders {
+		p := &f.pos[i]
+		if sign(p.qty) != want || p.slot == f.fund || p.slot == except {
+			continue
+		}
+		pnl := f.pnl(p)
+		value, _ := con.notional(absQty(p.qty), con.mark)
+		score, err := perp.ADLScore(pnl, p.cost, value, f.walletFor(p)+pnl)
+		if err != nil {
+			panic(fmt.Sprintf("risk: ADL score: %v", err))
+		}
+		q = append(q, ranked{i, score})
+	}
+	slices.SortFunc(q, func(a, b ranked) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	out := make([]int32, len(q))
+	for k, r := range q {
+		out[k] = r.i
+	}
+	return out
+}
+
+// ensureFund registers the fund's account the first time it takes a
+// position (so an engine without futures keeps its accounts as they were).
+func (f *Futures) ensureFund() {
+	if f.fund == NoSlot {
+		f.fund = f.acct.Register(FundUser, FundUserID)
+	}
 }

@@ -28,7 +28,7 @@ func (f *Futures) encode(e *encoder) {
 	for i := range f.cons {
 		c := &f.cons[i]
 		for _, v := range []int64{int64(c.ID), int64(c.Quote), c.TickValue, c.MaxPrice, int64(c.Maker), int64(c.Taker), int64(c.LiqFee),
-			c.mark, c.insurance, int64(len(c.Tiers))} {
+			c.ADLFloor, c.mark, c.insurance, int64(len(c.Tiers))} {
 			e.word(uint64(v))
 		}
 		for _, t := range c.Tiers {
@@ -110,13 +110,13 @@ func RestoreFutures(rd io.Reader, acct *Accounts) (*Futures, error) {
 	f := &Futures{acct: acct, conIdx: idmap.New(16), byUser: map[Slot][]int32{}, settle: map[Coin]int64{}, uncovered: map[Coin]int64{}}
 	f.fees, f.fund = Slot(i64()), Slot(i64())
 	nu := len(acct.users)
-	if d.err == nil && (int(f.fees) >= nu || int(f.fund) >= nu || f.fees < 0 || f.fund < 0) {
+	if d.err == nil && (int(f.fees) >= nu || int(f.fund) >= nu || f.fees < 0 || f.fund < NoSlot) {
 		d.err = fmt.Errorf("%w: fee or fund account", ErrBadSnapshot)
 	}
 	for range d.count(1 << 16) {
 		c := futContract{index: perp.NewIndex()}
 		c.ID, c.Quote, c.TickValue, c.MaxPrice = uint32(i64()), Coin(i64()), i64(), i64()
-		c.Maker, c.Taker, c.LiqFee = Rate(i64()), Rate(i64()), Rate(i64())
+		c.Maker, c.Taker, c.LiqFee, c.ADLFloor = Rate(i64()), Rate(i64()), Rate(i64()), i64()
 		c.mark, c.insurance = i64(), i64()
 		for range d.count(64) {
 			c.Tiers = append(c.Tiers, perp.Tier{Cap: i64(), MMR: i64(), MaxLeverage: i64(), Cum: i64()})

@@ -27,6 +27,7 @@ type futEnv struct {
 	usdt  Coin
 	seq   uint64
 	netIn int64
+	adl   int64 // contracts auto-deleveraged
 }
 
 func newFutEnv(t testing.TB, users int) *futEnv {
@@ -113,7 +114,8 @@ func (e *futEnv) liquidate(user uint64) (taken int64) {
 		return 0
 	}
 	e.apply(&c)
-	taken, _ = e.f.TakeOver(user, btcPerp)
+	taken, adl, _ := e.f.TakeOver(user, btcPerp)
+	e.adl += adl
 	return taken
 }
 
@@ -356,6 +358,7 @@ func (sim *futSim) tick(n int) {
 // mark tick answers exactly the positions liquidatable at it.
 func TestFuturesProperty(t *testing.T) {
 	var due, liquidated, takenOver int
+	var deleveraged int64
 	for seed := uint64(1); seed <= 8; seed++ {
 		sim := newFutSim(t, seed)
 		for n := range 3_000 {
@@ -366,11 +369,14 @@ func TestFuturesProperty(t *testing.T) {
 			t.Fatalf("seed %d: no trade happened", seed)
 		}
 		due, liquidated, takenOver = due+sim.due, liquidated+sim.liquidated, takenOver+sim.takenOver
+		deleveraged += e.adl
 	}
-	if due == 0 || liquidated == 0 || takenOver == 0 {
-		t.Fatalf("liquidatable %d, liquidated %d, taken over %d: the test must reach all three", due, liquidated, takenOver)
+	if due == 0 || liquidated == 0 || takenOver == 0 || deleveraged == 0 {
+		t.Fatalf("liquidatable %d, liquidated %d, taken over %d, contracts deleveraged %d: the test must reach all four",
+			due, liquidated, takenOver, deleveraged)
 	}
-	t.Logf("liquidatable answers: %d, liquidated: %d, taken over by the fund: %d", due, liquidated, takenOver)
+	t.Logf("liquidatable answers: %d, liquidated: %d, taken over by the fund: %d, contracts auto-deleveraged: %d",
+		due, liquidated, takenOver, deleveraged)
 }
 
 // A snapshot of the accounts, the futures stage and the book taken half
@@ -460,6 +466,8 @@ func TestFuturesLiquidation(t *testing.T) {
 		e.order(1, matching.Buy, 10, 40_000_00, matching.GTC)
 		if bid {
 			e.order(3, matching.Buy, 1_000, 45_100_00, matching.GTC)
+		} else if r := e.f.AddInsurance(e.acct.Slot(4), btcPerp, 1_000*unit); r != OK { // a fund to take it over
+			t.Fatal(r)
 		}
 		if due := e.f.Mark(btcPerp, 45_150_00, nil); len(due) != 1 || due[0].User != 1 {
 			t.Fatalf("due %+v", due)
@@ -481,7 +489,7 @@ func TestFuturesLiquidation(t *testing.T) {
 		} else {
 			// Nobody bid: the fund holds the long at the bankruptcy price, 45,000.
 			fp, _ := e.f.Position(FundUser, btcPerp)
-			if taken != 1_000 || fp.Qty != 1_000 || fp.Cost != 45_000*unit || e.f.Insurance(btcPerp) != 0 {
+			if taken != 1_000 || fp.Qty != 1_000 || fp.Cost != 45_000*unit || e.f.Insurance(btcPerp) != 1_000*unit {
 				t.Fatalf("taken %d, fund position %+v, fund %d", taken, fp, e.f.Insurance(btcPerp))
 			}
 			// The fund's long is sold to user 4 at 46,000: 1,000 to the fund.
@@ -493,10 +501,45 @@ func TestFuturesLiquidation(t *testing.T) {
 				t.Fatalf("the fund's sell: %s", r)
 			}
 			e.apply(&sell)
-			if e.f.Insurance(btcPerp) != 1_000*unit {
+			if e.f.Insurance(btcPerp) != 2_000*unit {
 				t.Fatalf("fund after selling %d", e.f.Insurance(btcPerp))
 			}
 		}
 		e.check()
 	}
+}
+
+// With an empty insurance fund and no bid, the liquidated long is
+// auto-deleveraged against the short that profits most: user 2, short 1
+// BTC at 50,000, is closed at the bankruptcy price, 45,000, and realizes
+// 5,000 with no fee; the fund takes nothing.
+func TestFuturesAutoDeleverage(t *testing.T) {
+	e := newFutEnv(t, 3)
+	for u := uint64(1); u <= 3; u++ {
+		e.fund(u, 10_000)
+	}
+	s1 := e.acct.Slot(1)
+	e.f.SetMarginMode(s1, btcPerp, true)
+	e.f.SetLeverage(s1, btcPerp, 10)
+	e.order(2, matching.Sell, 1_000, 50_000_00, matching.GTC)
+	e.order(1, matching.Buy, 1_000, 50_000_00, matching.GTC)
+	if due := e.f.Mark(btcPerp, 45_150_00, nil); len(due) != 1 {
+		t.Fatalf("due %+v", due)
+	}
+	before := *e.acct.At(e.acct.Slot(2), KindFutures, e.usdt)
+	if taken := e.liquidate(1); taken != 0 || e.adl != 1_000 {
+		t.Fatalf("taken %d, deleveraged %d", taken, e.adl)
+	}
+	if p1, p2 := e.pos(1), e.pos(2); p1.Qty != 0 || p2.Qty != 0 {
+		t.Fatalf("positions after ADL: %+v %+v", p1, p2)
+	}
+	after := *e.acct.At(e.acct.Slot(2), KindFutures, e.usdt)
+	// User 2's margin (2,500 at 20×) comes back with the 5,000 profit.
+	if after.Held != 0 || after.Avail != before.Avail+before.Held+5_000*unit {
+		t.Fatalf("user 2: before %+v, after %+v", before, after)
+	}
+	if _, ok := e.f.Position(FundUser, btcPerp); ok {
+		t.Fatal("the fund took a position")
+	}
+	e.check()
 }
