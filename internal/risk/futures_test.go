@@ -446,6 +446,22 @@ func TestFuturesSnapshotReplays(t *testing.T) {
 	}
 }
 
+// isolatedLong is the worked example among users funded with 10,000 USDT
+// each: user 1 isolated 10× long 1 BTC at 50,000 from user 2 (cross, 20×).
+func isolatedLong(t testing.TB, users int) *futEnv {
+	e := newFutEnv(t, users)
+	for u := uint64(1); u <= uint64(users); u++ {
+		e.fund(u, 10_000)
+	}
+	s1 := e.acct.Slot(1)
+	if e.f.SetMarginMode(s1, btcPerp, true) != OK || e.f.SetLeverage(s1, btcPerp, 10) != OK {
+		t.Fatal("user 1's settings")
+	}
+	e.order(2, matching.Sell, 1_000, 50_000_00, matching.GTC)
+	e.order(1, matching.Buy, 1_000, 50_000_00, matching.GTC)
+	return e
+}
+
 // A liquidation through the book: the isolated 10× long of the worked
 // example is due at 45,180.72 and sold to a bid above its bankruptcy
 // price (45,000): it loses its margin, the 1 % liquidation fee and the
@@ -453,15 +469,8 @@ func TestFuturesSnapshotReplays(t *testing.T) {
 // the fund takes the position over at 45,000 and later sells it at a profit.
 func TestFuturesLiquidation(t *testing.T) {
 	for _, bid := range []bool{true, false} {
-		e := newFutEnv(t, 4)
-		for u := uint64(1); u <= 4; u++ {
-			e.fund(u, 10_000)
-		}
+		e := isolatedLong(t, 4)
 		s1 := e.acct.Slot(1)
-		e.f.SetMarginMode(s1, btcPerp, true)
-		e.f.SetLeverage(s1, btcPerp, 10)
-		e.order(2, matching.Sell, 1_000, 50_000_00, matching.GTC)
-		e.order(1, matching.Buy, 1_000, 50_000_00, matching.GTC)
 		// User 1's other order, cancelled by the liquidation (its hold comes back).
 		e.order(1, matching.Buy, 10, 40_000_00, matching.GTC)
 		if bid {
@@ -514,15 +523,7 @@ func TestFuturesLiquidation(t *testing.T) {
 // BTC at 50,000, is closed at the bankruptcy price, 45,000, and realizes
 // 5,000 with no fee; the fund takes nothing.
 func TestFuturesAutoDeleverage(t *testing.T) {
-	e := newFutEnv(t, 3)
-	for u := uint64(1); u <= 3; u++ {
-		e.fund(u, 10_000)
-	}
-	s1 := e.acct.Slot(1)
-	e.f.SetMarginMode(s1, btcPerp, true)
-	e.f.SetLeverage(s1, btcPerp, 10)
-	e.order(2, matching.Sell, 1_000, 50_000_00, matching.GTC)
-	e.order(1, matching.Buy, 1_000, 50_000_00, matching.GTC)
+	e := isolatedLong(t, 3)
 	if due := e.f.Mark(btcPerp, 45_150_00, nil); len(due) != 1 {
 		t.Fatalf("due %+v", due)
 	}
