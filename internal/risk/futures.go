@@ -31,12 +31,15 @@ import (
 //     when realized).
 //
 // Realized PnL moves between the user and the settlement balance of the
-// margin coin (Settlement), which nets to zero once every position is
-// closed and may be negative meanwhile (the open positions' losses back
+// margin coin (Settlement): only what is actually paid or received, so it
+// nets to zero once every position is closed, less whatever loss nobody
+// covered, and may be negative meanwhile (the open positions' losses back
 // it). A loss beyond what a user has is taken from the contract's
-// insurance fund; what the fund cannot cover is counted as Uncovered (for
-// auto-deleveraging). Conservation: Σ W + fees + Σ settlement + Σ
-// insurance − Σ uncovered = what was transferred in, net (CheckFutures).
+// insurance fund; what the fund cannot cover stays out of the settlement
+// balance and is counted in Uncovered (for auto-deleveraging and reports).
+// Conservation: Σ W + fees + Σ settlement + Σ insurance = what was
+// transferred in, net (Total): the ledger's view, where settlement is an
+// internal account that may be negative and the funds are accounts.
 //
 // Liquidation price keys: an isolated position's is exact; a cross
 // position's takes the account's other cross positions as they are when it
@@ -525,13 +528,11 @@ func (f *Futures) realize(p *position, pnl, limit int64) {
 	con := &f.cons[p.con]
 	coin := con.Quote
 	if p.slot == f.fund {
-		// The fund's positions (taken over from liquidations) win and lose for it.
+		// The fund's positions (taken over from liquidations) win and lose
+		// for it, as far as it has.
 		f.settle[coin] -= pnl
 		con.insurance += pnl
-		if con.insurance < 0 {
-			f.uncovered[coin] -= con.insurance
-			con.insurance = 0
-		}
+		f.deficit(con)
 		return
 	}
 	if pnl >= 0 {
@@ -540,7 +541,6 @@ func (f *Futures) realize(p *position, pnl, limit int64) {
 		return
 	}
 	loss := -pnl
-	f.settle[coin] += loss
 	b := f.acct.mut(p.slot, KindFutures, coin)
 	paid := min(loss, b.Avail)
 	if limit >= 0 {
@@ -550,7 +550,19 @@ func (f *Futures) realize(p *position, pnl, limit int64) {
 	short := loss - paid
 	fund := min(short, con.insurance)
 	con.insurance -= fund
+	f.settle[coin] += paid + fund
 	f.uncovered[coin] += short - fund
+}
+
+// deficit ends a negative insurance fund: what it lacks was never
+// collected, so the settlement balance does not get it, and it is counted
+// as uncovered.
+func (f *Futures) deficit(con *futContract) {
+	if con.insurance < 0 {
+		f.settle[con.Quote] += con.insurance
+		f.uncovered[con.Quote] -= con.insurance
+		con.insurance = 0
+	}
 }
 
 // take takes amount from a position's user (a fee) and answers what it
@@ -775,10 +787,7 @@ func (f *Futures) Fund(contract uint32, rate int64) error {
 		collected += fromAvail + fromMargin
 	}
 	con.insurance += collected - paidOut
-	if con.insurance < 0 {
-		f.uncovered[con.Quote] -= con.insurance
-		con.insurance = 0
-	}
+	f.deficit(con)
 	seen := map[Slot]bool{}
 	for _, i := range con.holders {
 		if s := f.pos[i].slot; !seen[s] {
@@ -995,10 +1004,10 @@ func (f *Futures) CheckFutures() error {
 }
 
 // Total is Σ wallet balances (fee account included) + settlement +
-// insurance − uncovered of a margin coin's futures money: what was
-// transferred in, net, when the books balance.
+// insurance of a margin coin's futures money: what was transferred in,
+// net, when the books balance.
 func (f *Futures) Total(c Coin) int64 {
-	sum := f.settle[c] - f.uncovered[c]
+	sum := f.settle[c]
 	for s := range f.acct.users {
 		b := f.acct.At(Slot(s), KindFutures, c)
 		sum += b.Avail + b.Held
