@@ -233,11 +233,7 @@ func (f *Futures) crossPnL(s Slot, coin Coin) int64 {
 
 func (f *Futures) pnl(p *position) int64 {
 	c := &f.cons[p.con]
-	side := perp.Long
-	if p.qty < 0 {
-		side = perp.Short
-	}
-	v, err := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.PnL(c.mark, c.TickValue)
+	v, err := p.perp().PnL(c.mark, c.TickValue)
 	if err != nil {
 		panic(fmt.Sprintf("risk: PnL of a position beyond int64: %v", err))
 	}
@@ -408,7 +404,7 @@ func (f *Futures) shrink(o *futOrder, n int64) int64 {
 	p := &f.pos[o.pos]
 	share := o.left
 	if n < o.qty {
-		share = o.left * n / o.qty
+		share = mulShare(o.left, n, o.qty)
 	}
 	o.left -= share
 	o.qty -= n
@@ -603,6 +599,15 @@ func (f *Futures) holding(p *position) {
 	con.index.Remove(i)
 }
 
+// perp is the position as internal/perp computes with it.
+func (p *position) perp() perp.Position {
+	side := perp.Long
+	if p.qty < 0 {
+		side = perp.Short
+	}
+	return perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}
+}
+
 // posIdx2 is a position record's index.
 func (f *Futures) posIdx2(p *position) int32 {
 	i, _ := f.posIdx.Get(uint64(p.slot)<<20 | uint64(p.con))
@@ -640,15 +645,12 @@ func (f *Futures) walletFor(p *position) int64 {
 // key is a position's liquidation price.
 func (f *Futures) key(p *position) (perp.Side, int64) {
 	con := &f.cons[p.con]
-	side := perp.Long
-	if p.qty < 0 {
-		side = perp.Short
-	}
-	lp, err := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.LiquidationPrice(f.walletFor(p), con.TickValue, con.MaxPrice, con.Tiers)
+	pp := p.perp()
+	lp, err := pp.LiquidationPrice(f.walletFor(p), con.TickValue, con.MaxPrice, con.Tiers)
 	if err != nil {
 		panic(fmt.Sprintf("risk: liquidation price: %v", err))
 	}
-	return side, lp
+	return pp.Side, lp
 }
 
 // rekey recomputes the liquidation prices of a slot's positions in a
@@ -747,11 +749,7 @@ func (f *Futures) Fund(contract uint32, rate int64) error {
 	var collected, paidOut int64
 	for _, i := range con.holders {
 		p := &f.pos[i]
-		side := perp.Long
-		if p.qty < 0 {
-			side = perp.Short
-		}
-		amt, err := perp.Funding(perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}, con.mark, con.TickValue, rate)
+		amt, err := perp.Funding(p.perp(), con.mark, con.TickValue, rate)
 		if err != nil {
 			return err
 		}
@@ -873,8 +871,7 @@ func (f *Futures) AdjustMargin(s Slot, contract uint32, delta int64) Result {
 		left := p.margin + delta
 		v, _ := con.notional(absQty(p.qty), max(con.mark, 1))
 		im, err := perp.Initial(v, p.lev)
-		side, _ := f.key(p)
-		liq, lerr := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.Liquidatable(con.mark, left, con.TickValue, con.Tiers)
+		liq, lerr := p.perp().Liquidatable(max(con.mark, 1), left, con.TickValue, con.Tiers)
 		if err != nil || lerr != nil || left < im || liq {
 			return WouldLiquidate
 		}
@@ -1058,11 +1055,7 @@ func (f *Futures) LiquidationOrder(user uint64, contract uint32, orderID uint64)
 // the contract's highest price).
 func (f *Futures) bankruptcy(p *position) int64 {
 	con := &f.cons[p.con]
-	side := perp.Long
-	if p.qty < 0 {
-		side = perp.Short
-	}
-	bp, err := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.BankruptcyPrice(f.walletFor(p), con.TickValue)
+	bp, err := p.perp().BankruptcyPrice(f.walletFor(p), con.TickValue)
 	if err != nil {
 		panic(fmt.Sprintf("risk: bankruptcy price: %v", err))
 	}

@@ -188,11 +188,7 @@ func RestoreFutures(rd io.Reader, acct *Accounts) (*Futures, error) {
 	for i, k := range keys {
 		if k.in {
 			p := &f.pos[i]
-			side := perp.Long
-			if p.qty < 0 {
-				side = perp.Short
-			}
-			f.cons[p.con].index.Set(int32(i), side, k.key)
+			f.cons[p.con].index.Set(int32(i), p.perp().Side, k.key)
 		}
 	}
 	return f, nil

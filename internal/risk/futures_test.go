@@ -313,11 +313,7 @@ func (sim *futSim) tick(n int) {
 		if p.qty == 0 || p.slot == e.f.fund { // the fund is never liquidated
 			continue
 		}
-		side := perp.Long
-		if p.qty < 0 {
-			side = perp.Short
-		}
-		liq, err := perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}.Liquidatable(mark, e.f.walletFor(p), tickVal, e.f.cons[0].Tiers)
+		liq, err := p.perp().Liquidatable(mark, e.f.walletFor(p), tickVal, e.f.cons[0].Tiers)
 		if err != nil {
 			t.Fatal(err)
 		}
