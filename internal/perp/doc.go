@@ -58,6 +58,13 @@
 // Mark = median(index × (1 + last funding rate × time to funding ÷
 // interval), index + moving average of (mid − index), last price).
 //
+// Sampler keeps a contract's 5-second samples between funding times: the
+// premium (from ImpactPrice of each book side for ImpactNotional, 200 of
+// the margin coin at the highest leverage) and the basis (mid − index) for
+// the mark price's moving average; it answers Mark at any moment and the
+// funding rate at each funding time (NextFunding: multiples of the
+// interval from 00:00 UTC).
+//
 // # Liquidation candidates
 //
 // Index keeps one contract's positions in two heaps keyed by liquidation
