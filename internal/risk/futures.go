@@ -676,8 +676,8 @@ type PositionRef struct {
 
 // Mark sets a contract's mark price and appends to out the positions
 // liquidatable at it (each checked exactly; a stale key is recomputed).
-// They leave the index: the engine liquidates them, and a position it
-// keeps is keyed again by its next change.
+// They stay in the index at their price until they change (the engine
+// liquidates them), so a tick after a restart finds them again.
 func (f *Futures) Mark(contract uint32, mark int64, out []PositionRef) []PositionRef {
 	ci, ok := f.contract(contract)
 	if !ok || mark <= 0 {
@@ -686,21 +686,28 @@ func (f *Futures) Mark(contract uint32, mark int64, out []PositionRef) []Positio
 	con := &f.cons[ci]
 	con.mark = mark
 	var due [16]int32
+	var keep []int32
 	for {
 		ids := con.index.Due(mark, due[:0])
 		if len(ids) == 0 {
-			return out
+			break
 		}
 		for _, i := range ids {
 			p := &f.pos[i]
 			side, lp := f.key(p)
 			if (side == perp.Long && lp >= mark) || (side == perp.Short && lp <= mark) {
 				out = append(out, PositionRef{User: f.acct.users[p.slot].Num, Contract: contract, Qty: p.qty})
+				keep = append(keep, i)
 				continue
 			}
 			con.index.Set(i, side, lp) // stale (a cross account changed): back with its price
 		}
 	}
+	for _, i := range keep {
+		side, lp := f.key(&f.pos[i])
+		con.index.Set(i, side, lp)
+	}
+	return out
 }
 
 // ErrFuturesState reports a futures command that does not fit the state.
