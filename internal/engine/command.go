@@ -37,12 +37,35 @@ const (
 	// KindAddCoin lists a coin (Code, Decimals); KindAddPair a pair.
 	KindAddCoin Kind = 10
 	KindAddPair Kind = 11
-	kindEnd     Kind = 12
+	// Perpetual futures (futures.go). KindAddContract lists a contract
+	// (Contract). The others name their contract by Order.Symbol:
+	// KindFutTransfer moves Amount of Coin into the futures account
+	// (Account KindFutures) or out of it to spot (Account KindSpot), once
+	// per Ref; KindFutLeverage sets the user's leverage (Amount);
+	// KindFutMarginMode its margin mode (Amount 1 isolated, 0 cross);
+	// KindFutMargin adds (Amount > 0) or removes an isolated position's
+	// margin; KindMark sets the mark price (Amount, ticks) and answers the
+	// positions it makes liquidatable (State.Liquidatable); KindLiquidate
+	// liquidates one (Amount 1: cancel the user's orders in the contract;
+	// 2: the liquidation order, then the take-over or auto-deleveraging of
+	// what is left: one book command per engine command); KindFunding pays
+	// a funding round at rate Amount (10^-8, signed) once per Ref.
+	KindAddContract   Kind = 12
+	KindFutTransfer   Kind = 13
+	KindFutLeverage   Kind = 14
+	KindFutMarginMode Kind = 15
+	KindFutMargin     Kind = 16
+	KindMark          Kind = 17
+	KindLiquidate     Kind = 18
+	KindFunding       Kind = 19
+	kindEnd           Kind = 20
 )
 
 var kindNames = [...]string{KindPlace: "place", KindCancel: "cancel", KindAmend: "amend", KindCancelAll: "cancel_all",
 	KindCredit: "credit", KindDebit: "debit", KindHold: "hold", KindSettle: "settle", KindRelease: "release",
-	KindAddCoin: "add_coin", KindAddPair: "add_pair"}
+	KindAddCoin: "add_coin", KindAddPair: "add_pair", KindAddContract: "add_contract", KindFutTransfer: "futures_transfer",
+	KindFutLeverage: "futures_leverage", KindFutMarginMode: "futures_margin_mode", KindFutMargin: "futures_margin",
+	KindMark: "mark", KindLiquidate: "liquidate", KindFunding: "funding"}
 
 func (k Kind) String() string {
 	if k > 0 && k < kindEnd {
@@ -80,6 +103,8 @@ type Command struct {
 	Decimals int32
 	// Pair is a listed pair (KindAddPair).
 	Pair PairSpec
+	// Contract is a listed perpetual contract (KindAddContract).
+	Contract ContractSpec
 	// At is when the engine received the command (Unix ms), set by the
 	// engine and journaled, so a replay sees the same times.
 	At int64
@@ -157,12 +182,34 @@ func AppendCommand(dst []byte, c *Command) []byte {
 		dst = appendString(dst, p.Quote)
 		dst = le.AppendUint64(dst, uint64(p.LotUnits))
 		dst = le.AppendUint64(dst, uint64(p.QuoteUnitUnits))
-		b := p.Book
-		for _, v := range []int64{b.MinQty, b.MinNotional, b.MaxPrice, b.MaxQty, int64(b.DefaultSTP), int64(b.InitialOrders), int64(b.InitialLevels)} {
-			dst = le.AppendUint64(dst, uint64(v))
-		}
+		dst = appendBookConfig(dst, &p.Book)
+	case KindAddContract:
+		dst = appendContract(dst, &c.Contract)
+	case KindFutLeverage, KindFutMarginMode, KindFutMargin, KindMark, KindLiquidate, KindFunding:
+		dst = le.AppendUint32(dst, c.Order.Symbol)
 	}
 	return dst
+}
+
+func appendBookConfig(dst []byte, b *matching.BookConfig) []byte {
+	for _, v := range []int64{b.MinQty, b.MinNotional, b.MaxPrice, b.MaxQty, int64(b.DefaultSTP), int64(b.InitialOrders), int64(b.InitialLevels)} {
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(v))
+	}
+	return dst
+}
+
+// readBookConfig reads what appendBookConfig wrote.
+func (r *reader) bookConfig(b *matching.BookConfig, symbol uint32) {
+	b.MinQty, b.MinNotional, b.MaxPrice, b.MaxQty = int64(r.u64()), int64(r.u64()), int64(r.u64()), int64(r.u64())
+	stp, orders, levels := r.u64(), r.u64(), r.u64()
+	if stp > uint64(matching.STPDecrement) || orders > math.MaxInt32 || levels > math.MaxInt32 {
+		if r.err == nil {
+			r.err = fmt.Errorf("%w: book configuration", ErrCodec)
+		}
+		return
+	}
+	b.DefaultSTP, b.InitialOrders, b.InitialLevels = matching.STPMode(stp), int(orders), int(levels)
+	b.Symbol = symbol
 }
 
 func appendString(dst []byte, s string) []byte {
@@ -251,15 +298,12 @@ func DecodeCommand(b []byte, c *Command) error {
 		p.Symbol = r.u32()
 		p.Name, p.Base, p.Quote = r.str(), r.str(), r.str()
 		p.LotUnits, p.QuoteUnitUnits = int64(r.u64()), int64(r.u64())
-		b := &p.Book
-		b.MinQty, b.MinNotional, b.MaxPrice, b.MaxQty = int64(r.u64()), int64(r.u64()), int64(r.u64()), int64(r.u64())
-		stp, orders, levels := r.u64(), r.u64(), r.u64()
-		if stp > uint64(matching.STPDecrement) || orders > math.MaxInt32 || levels > math.MaxInt32 {
-			return fmt.Errorf("%w: book configuration", ErrCodec)
-		}
-		b.DefaultSTP, b.InitialOrders, b.InitialLevels = matching.STPMode(stp), int(orders), int(levels)
-		b.Symbol = p.Symbol
-	case KindCredit, KindDebit, KindHold, KindSettle, KindRelease:
+		r.bookConfig(&p.Book, p.Symbol)
+	case KindAddContract:
+		r.contract(&c.Contract)
+	case KindFutLeverage, KindFutMarginMode, KindFutMargin, KindMark, KindLiquidate, KindFunding:
+		c.Order.Symbol = r.u32()
+	case KindCredit, KindDebit, KindHold, KindSettle, KindRelease, KindFutTransfer:
 	default:
 		return fmt.Errorf("%w: kind %d", ErrCodec, c.Kind)
 	}

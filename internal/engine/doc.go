@@ -27,6 +27,23 @@
 // (a command's time is set by the runtime and journaled), no goroutines:
 // the same commands from the same state give the same StateHash.
 //
+// # Perpetual futures
+//
+// The state also holds the futures risk stage (risk.Futures) and each
+// listed contract's book (KindAddContract; a contract's symbol is never a
+// pair's). Futures orders are KindPlace commands on a contract's symbol;
+// transfers between the spot and futures accounts, leverage, margin mode,
+// isolated margin, mark prices, liquidations and funding rounds are their
+// own commands (command.go), transfers and funding idempotent by Ref. A
+// book takes one command per engine sequence number, so a liquidation is
+// steps of their own: KindMark answers the positions it makes
+// liquidatable (State.Liquidatable; they stay in the liquidation index, so
+// a mark after a restart finds them again), then KindLiquidate step 1
+// cancels the user's orders in the contract and step 2 sends the
+// liquidation order and hands what is left to the insurance fund or to
+// auto-deleveraging. The runtime, the store projection of futures and the
+// API come next: until then nothing submits futures commands.
+//
 // # Recovery
 //
 // Snapshot writes the state between groups (Dir/snapshots/<seq>.snap) and

@@ -8,15 +8,17 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"slices"
 
 	"tenger/internal/matching"
 	"tenger/internal/risk"
 )
 
-// stateMagic starts a state snapshot; the last byte is the version: 2
-// adds the client order ids, 1 (read still) has none.
-var stateMagic = [8]byte{'T', 'N', 'G', 'R', 'E', 'N', 'G', '2'}
+// stateMagic starts a state snapshot; the last byte is the version: 3
+// adds the perpetual contracts (their listing commands and books) and the
+// futures risk state, 2 the client order ids; 1 and 2 are read still.
+var stateMagic = [8]byte{'T', 'N', 'G', 'R', 'E', 'N', 'G', '3'}
 
 // ErrBadSnapshot is returned by RestoreState for a malformed or corrupt
 // snapshot.
@@ -36,16 +38,22 @@ func (s *State) Snapshot(w io.Writer) error {
 		body.Write(b)
 	}
 	body.Write(le.AppendUint64(nil, s.seq))
-	syms := s.books.Symbols()
-	body.Write(le.AppendUint64(nil, uint64(len(syms))))
-	for _, sym := range syms {
-		p := s.pairs[sym]
-		section(AppendCommand(nil, &Command{Kind: KindAddPair, Pair: p}))
+	// A listed book: its listing command, then its snapshot.
+	listed := func(c *Command, sym uint32) error {
+		section(AppendCommand(nil, c))
 		var b bytes.Buffer
 		if err := s.books.Book(sym).Snapshot(&b); err != nil {
 			return err
 		}
 		section(b.Bytes())
+		return nil
+	}
+	syms := slices.Sorted(maps.Keys(s.pairs)) // the books of pairs (contracts' follow)
+	body.Write(le.AppendUint64(nil, uint64(len(syms))))
+	for _, sym := range syms {
+		if err := listed(&Command{Kind: KindAddPair, Pair: s.pairs[sym]}, sym); err != nil {
+			return err
+		}
 	}
 	var rb bytes.Buffer
 	if err := s.spot.Snapshot(&rb); err != nil {
@@ -83,6 +91,18 @@ func (s *State) Snapshot(w io.Writer) error {
 			body.Write(le.AppendUint64(nil, v))
 		}
 	}
+	contracts := slices.Sorted(maps.Keys(s.contracts))
+	body.Write(le.AppendUint64(nil, uint64(len(contracts))))
+	for _, sym := range contracts {
+		if err := listed(&Command{Kind: KindAddContract, Contract: s.contracts[sym]}, sym); err != nil {
+			return err
+		}
+	}
+	var fb bytes.Buffer
+	if err := s.fut.Snapshot(&fb); err != nil {
+		return err
+	}
+	section(fb.Bytes())
 	bw := bufio.NewWriter(w)
 	bw.Write(stateMagic[:])
 	bw.Write(body.Bytes())
@@ -96,7 +116,7 @@ func RestoreState(r io.Reader) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < len(stateMagic)+4 || !bytes.Equal(data[:7], stateMagic[:7]) || (data[7] != '1' && data[7] != '2') {
+	if len(data) < len(stateMagic)+4 || !bytes.Equal(data[:7], stateMagic[:7]) || data[7] < '1' || data[7] > '3' {
 		return nil, fmt.Errorf("%w: no state snapshot header", ErrBadSnapshot)
 	}
 	version := data[7]
@@ -114,7 +134,7 @@ func RestoreState(r io.Reader) (*State, error) {
 		return rd.take(int(n))
 	}
 	s := &State{out: matching.NewEventBuffer(4096), coins: map[string]risk.Coin{}, pairs: map[uint32]PairSpec{},
-		refs: map[string]uint64{}, holds: map[string]hold{}, coids: map[string]clientOrder{}}
+		refs: map[string]uint64{}, holds: map[string]hold{}, coids: map[string]clientOrder{}, contracts: map[uint32]ContractSpec{}}
 	s.books = matching.NewBooks(s.out)
 	s.seq = rd.u64()
 	n := rd.u64()
@@ -174,6 +194,34 @@ func RestoreState(r io.Reader) (*State, error) {
 			s.coids[k] = clientOrder{order: rd.u64(), digest: rd.u64(), at: int64(rd.u64())}
 		}
 		s.sortClientIDs()
+	}
+	if version >= '3' {
+		for i := range rd.u64() {
+			if rd.err != nil {
+				break
+			}
+			var c Command
+			if err := DecodeCommand(section(), &c); err != nil || c.Kind != KindAddContract {
+				return nil, fmt.Errorf("%w: contract %d", ErrBadSnapshot, i)
+			}
+			cfg := c.Contract.Book
+			cfg.Symbol = c.Contract.Symbol
+			b := matching.NewBook(cfg, s.out)
+			if err := b.Restore(bytes.NewReader(section())); err != nil {
+				return nil, fmt.Errorf("%w: contract book %d: %v", ErrBadSnapshot, cfg.Symbol, err)
+			}
+			if err := s.books.Add(b); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrBadSnapshot, err)
+			}
+			s.contracts[c.Contract.Symbol] = c.Contract
+		}
+		fut, err := risk.RestoreFutures(bytes.NewReader(section()), s.acct)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrBadSnapshot, err)
+		}
+		s.fut = fut
+	} else {
+		s.fut = risk.NewFutures(s.acct)
 	}
 	if rd.err != nil || len(rd.b) != 0 {
 		return nil, fmt.Errorf("%w: layout", ErrBadSnapshot)

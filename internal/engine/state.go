@@ -34,12 +34,22 @@ const (
 	// Invalid: a malformed command (a negative amount, a missing field, a
 	// value beyond the engine's units).
 	Invalid
+	// Futures: LeverageTooHigh (above the position's tier or the
+	// contract's), PositionLimit (past the last tier), ModeLocked (margin
+	// mode or leverage with open orders or a position), WouldLiquidate (a
+	// margin removal too large), NoPosition (no isolated position).
+	LeverageTooHigh
+	PositionLimit
+	ModeLocked
+	WouldLiquidate
+	NoPosition
 	codeEnd
 )
 
 var codeNames = [...]string{OK: "ok", Exists: "exists", Conflict: "conflict", Insufficient: "insufficient",
 	Rejected: "rejected", UnknownCoin: "unknown_coin", UnknownPair: "unknown_pair", UnknownHold: "unknown_hold",
-	UnknownOrder: "unknown_order", Invalid: "invalid"}
+	UnknownOrder: "unknown_order", Invalid: "invalid", LeverageTooHigh: "leverage_too_high", PositionLimit: "position_limit",
+	ModeLocked: "mode_locked", WouldLiquidate: "would_liquidate", NoPosition: "no_position"}
 
 func (c Code) String() string {
 	if c < codeEnd {
@@ -75,10 +85,15 @@ type hold struct {
 type State struct {
 	acct  *risk.Accounts
 	spot  *risk.Spot
+	fut   *risk.Futures
 	books *matching.Books
 	out   *matching.EventBuffer
 	coins map[string]risk.Coin
 	pairs map[uint32]PairSpec
+	// contracts are the listed perpetual contracts by book symbol;
+	// liquidatable the positions the marks since ResetEvents answered.
+	contracts    map[uint32]ContractSpec
+	liquidatable []risk.PositionRef
 	// refs maps a money command's kind and Ref to a digest of its fields.
 	refs  map[string]uint64
 	holds map[string]hold
@@ -95,8 +110,10 @@ type State struct {
 // NewState returns an empty state.
 func NewState() *State {
 	s := &State{acct: risk.NewAccounts(1024), out: matching.NewEventBuffer(4096), coins: map[string]risk.Coin{},
-		pairs: map[uint32]PairSpec{}, refs: map[string]uint64{}, holds: map[string]hold{}, coids: map[string]clientOrder{}}
+		pairs: map[uint32]PairSpec{}, refs: map[string]uint64{}, holds: map[string]hold{}, coids: map[string]clientOrder{},
+		contracts: map[uint32]ContractSpec{}}
 	s.spot = risk.NewSpot(s.acct, 1<<14)
+	s.fut = risk.NewFutures(s.acct)
 	s.books = matching.NewBooks(s.out)
 	return s
 }
@@ -116,6 +133,7 @@ func (s *State) Fees() []risk.TradeFee { return s.fees }
 func (s *State) ResetEvents() {
 	s.out.Reset()
 	s.fees = s.fees[:0]
+	s.liquidatable = s.liquidatable[:0]
 }
 
 // Accounts are the engine-owned balances.
@@ -168,6 +186,8 @@ func (s *State) apply(c *Command) (Code, matching.Reason) {
 		return OK, 0
 	case KindAddPair:
 		return s.addPair(&c.Pair), 0
+	case KindAddContract, KindFutTransfer, KindFutLeverage, KindFutMarginMode, KindFutMargin, KindMark, KindLiquidate, KindFunding:
+		return s.futures(c), 0
 	}
 	if !c.Kind.isMoney() {
 		return Invalid, 0
@@ -178,6 +198,9 @@ func (s *State) apply(c *Command) (Code, matching.Reason) {
 func (s *State) addPair(p *PairSpec) Code {
 	if _, ok := s.pairs[p.Symbol]; ok {
 		return Exists
+	}
+	if _, ok := s.contracts[p.Symbol]; ok {
+		return Invalid
 	}
 	base, ok1 := s.coins[p.Base]
 	quote, ok2 := s.coins[p.Quote]
@@ -204,13 +227,22 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 	switch c.Kind {
 	case KindPlace:
 		o.Kind = matching.CmdPlace
-		if _, ok := s.pairs[o.Symbol]; !ok {
+		_, pair := s.pairs[o.Symbol]
+		_, contract := s.contracts[o.Symbol]
+		if !pair && !contract {
 			return UnknownPair, 0
 		}
 		// A client order id placed within the window answers for the
 		// order it placed (clientids.go).
 		if code, known := s.knownClientID(c); known {
 			return code, 0
+		}
+		if contract {
+			// A futures order: its margin price is Order.Quote for a market one.
+			if code := futuresCode(s.fut.Place(o, risk.FuturesSpec{Maker: c.Spec.Maker, Taker: c.Spec.Taker, MarginPrice: o.Quote})); code != OK {
+				return code, 0
+			}
+			break
 		}
 		switch s.spot.Place(o, c.Spec) {
 		case risk.OK:
@@ -226,6 +258,9 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 		b := s.books.Book(o.Symbol)
 		if b == nil {
 			return UnknownPair, 0
+		}
+		if _, ok := s.contracts[o.Symbol]; ok {
+			return Invalid, 0 // futures orders are cancelled and placed again
 		}
 		info, _ := b.Order(o.OrderID)
 		if amendToRest(o, info, b.Config()) {
@@ -245,11 +280,7 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 	case KindCancelAll:
 		o.Kind = matching.CmdCancelAll
 	}
-	from := len(s.out.Events)
-	s.books.Apply(o)
-	evs := s.out.Events[from:]
-	s.spot.Settle(evs)
-	s.fees = append(s.fees, s.spot.TakeFees()...)
+	evs := s.applyBook(o)
 	for i := range evs {
 		if e := &evs[i]; e.Kind == matching.EvRejected {
 			if c.Kind == KindPlace && e.Reason != matching.ReasonDuplicateOrderID {
@@ -298,24 +329,12 @@ func (s *State) money(c *Command) Code {
 	if c.Ref == "" || c.Amount <= 0 || (c.Kind <= KindHold && c.UserID == "") {
 		return Invalid
 	}
-	key, d := refKey(c.Kind, c.Ref), digest(c)
-	if prev, ok := s.refs[key]; ok {
-		if prev == d {
-			return Exists
+	return s.once(c, func() Code {
+		if c.Kind == KindSettle || c.Kind == KindRelease {
+			return s.endHold(c)
 		}
-		return Conflict
-	}
-	var code Code
-	switch c.Kind {
-	case KindSettle, KindRelease:
-		code = s.endHold(c)
-	default:
-		code = s.change(c)
-	}
-	if code == OK {
-		s.refs[key] = d
-	}
-	return code
+		return s.change(c)
+	})
 }
 
 // change is a credit, a debit or a hold.
@@ -390,16 +409,26 @@ func (s *State) Check() error {
 	for _, h := range s.holds {
 		extra[[3]int{int(h.slot), int(h.account), int(h.coin)}] += h.amount
 	}
-	return s.spot.Check(func(sl risk.Slot, k risk.Kind, c risk.Coin) int64 {
+	futures := s.fut.Holds()
+	if err := s.spot.Check(func(sl risk.Slot, k risk.Kind, c risk.Coin) int64 {
+		if k == risk.KindFutures {
+			return futures[risk.SlotCoin{Slot: sl, Coin: c}]
+		}
 		return extra[[3]int{int(sl), int(k), int(c)}]
-	})
+	}); err != nil {
+		return err
+	}
+	return s.fut.CheckFutures()
 }
 
 // StateHash hashes the whole state: balances and order holds, every book,
 // the refs applied and the open holds, and the sequence.
 func (s *State) StateHash() uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%d|", s.seq, s.spot.StateHash())
+	fmt.Fprintf(h, "%d|%d|%d|", s.seq, s.spot.StateHash(), s.fut.StateHash())
+	for _, k := range slices.Sorted(maps.Keys(s.contracts)) {
+		fmt.Fprintf(h, "c%d=%+v|", k, s.contracts[k])
+	}
 	for _, sym := range s.books.Symbols() {
 		fmt.Fprintf(h, "%d:%d|", sym, s.books.Book(sym).StateHash())
 	}

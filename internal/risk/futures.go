@@ -951,21 +951,31 @@ func (f *Futures) Settlement(c Coin) int64 { return f.settle[c] }
 func (f *Futures) Uncovered(c Coin) int64 { return f.uncovered[c] }
 
 // HeldFor is what futures orders and positions hold of a slot's margin coin.
-func (f *Futures) HeldFor(s Slot, c Coin) int64 {
-	var sum int64
-	for _, i := range f.byUser[s] {
+func (f *Futures) HeldFor(s Slot, c Coin) int64 { return f.Holds()[SlotCoin{s, c}] }
+
+// SlotCoin names a user's balance of a coin.
+type SlotCoin struct {
+	Slot Slot
+	Coin Coin
+}
+
+// Holds is what futures orders and positions hold, per user and margin
+// coin (one pass over them, for the checks).
+func (f *Futures) Holds() map[SlotCoin]int64 {
+	out := map[SlotCoin]int64{}
+	for i := range f.pos {
 		p := &f.pos[i]
-		if f.cons[p.con].Quote == c {
-			sum += p.margin
+		if p.margin != 0 {
+			out[SlotCoin{p.slot, f.cons[p.con].Quote}] += p.margin
 		}
 	}
 	for i := range f.orders {
-		o := &f.orders[i]
-		if o.id != 0 && f.pos[o.pos].slot == s && f.cons[f.pos[o.pos].con].Quote == c {
-			sum += o.left
+		if o := &f.orders[i]; o.id != 0 && o.left != 0 {
+			p := &f.pos[o.pos]
+			out[SlotCoin{p.slot, f.cons[p.con].Quote}] += o.left
 		}
 	}
-	return sum
+	return out
 }
 
 // CheckFutures verifies the futures invariants: no negative balance or
@@ -976,10 +986,11 @@ func (f *Futures) CheckFutures() error {
 	if err := f.acct.Check(); err != nil {
 		return err
 	}
+	holds := f.Holds()
 	for s := range f.acct.users {
 		for c := range f.acct.coins {
-			if h := f.acct.At(Slot(s), KindFutures, Coin(c)).Held; h != f.HeldFor(Slot(s), Coin(c)) {
-				return fmt.Errorf("risk: futures held %d, orders and positions %d (slot %d)", h, f.HeldFor(Slot(s), Coin(c)), s)
+			if h, want := f.acct.At(Slot(s), KindFutures, Coin(c)).Held, holds[SlotCoin{Slot(s), Coin(c)}]; h != want {
+				return fmt.Errorf("risk: futures held %d, orders and positions %d (slot %d)", h, want, s)
 			}
 		}
 	}

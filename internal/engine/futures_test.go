@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"bytes"
+	"reflect"
+	"slices"
+	"testing"
+
+	"tenger/internal/matching"
+	"tenger/internal/perp"
+	"tenger/internal/risk"
+)
+
+const (
+	btcPerp = 1<<31 | 1
+	usdt    = 100_000_000 // engine units of 1 USDT
+)
+
+// contract is BTCUSDT as the default catalogue has it: 0.001 BTC a
+// contract on a 0.1 tick (10,000 units a tick), Binance's first tiers.
+func contract() Command {
+	return Command{Kind: KindAddContract, Contract: ContractSpec{Symbol: btcPerp, Name: "BTCUSDT", Quote: "USDT", TickValue: 10_000,
+		MaxPrice: 10_000_000_0, Maker: 20_000, Taker: 50_000, LiqFee: 1_250_000,
+		Tiers: []perp.Tier{{Cap: 50_000 * usdt, MMR: 400_000, MaxLeverage: 125}, {Cap: 250_000 * usdt, MMR: 500_000, MaxLeverage: 100}},
+		Book:  matching.BookConfig{Symbol: btcPerp, MaxPrice: 10_000_000_0, MaxQty: 1_000_000}}}
+}
+
+func futOrder(id, user uint64, side matching.Side, price, qty int64, tif matching.TimeInForce) Command {
+	return Command{Kind: KindPlace, User: user, UserID: uid(user), Order: matching.Command{OrderID: id, UserID: user,
+		Symbol: btcPerp, Side: side, Type: matching.Limit, TIF: tif, Price: price, Qty: qty},
+		Spec: risk.OrderSpec{Kind: risk.KindFutures, Maker: 20_000, Taker: 50_000}}
+}
+
+func futCmd(kind Kind, user uint64, amount int64) Command {
+	return Command{Kind: kind, User: user, UserID: uid(user), Amount: amount, Order: matching.Command{Symbol: btcPerp}}
+}
+
+// apply runs commands, checking the invariants after each, and answers
+// their codes and the positions the marks among them made liquidatable.
+func apply(t *testing.T, s *State, cmds ...Command) ([]Code, []risk.PositionRef) {
+	t.Helper()
+	var codes []Code
+	var due []risk.PositionRef
+	for i := range cmds {
+		c := cmds[i]
+		codes = append(codes, s.Apply(&c).Code)
+		due = append(due, s.Liquidatable()...)
+		s.ResetEvents()
+		if err := s.Check(); err != nil {
+			t.Fatalf("after %s: %v", c.Kind, err)
+		}
+	}
+	return codes, due
+}
+
+// The engine's futures commands: a contract listed, margin moved in from
+// spot once per Ref, leverage and mode set, an isolated 10× long opened
+// against a short through the book, a mark that makes it liquidatable,
+// its liquidation in two steps (its other orders cancelled; the IOC at the
+// bankruptcy price and the take-over of the rest by auto-deleveraging),
+// funding once per Ref; then the same state through a snapshot.
+func TestFuturesCommands(t *testing.T) {
+	s := NewState()
+	cmds := append(setup(), contract(),
+		credit("dep:1", 1, "USDT", 10_000*usdt), credit("dep:2", 2, "USDT", 10_000*usdt))
+	got, _ := apply(t, s, cmds...)
+	if !slices.Equal(got, []Code{OK, OK, OK, OK, OK, OK}) {
+		t.Fatalf("set-up %v", got)
+	}
+	in := func(ref string, user uint64, amount int64, account risk.Kind) Command {
+		return Command{Kind: KindFutTransfer, Ref: ref, User: user, UserID: uid(user), Coin: "USDT", Amount: amount, Account: account}
+	}
+	got, _ = apply(t, s,
+		in("ft:1", 1, 6_000*usdt, risk.KindFutures), in("ft:1", 1, 6_000*usdt, risk.KindFutures), in("ft:1", 1, 1, risk.KindFutures),
+		in("ft:2", 2, 6_000*usdt, risk.KindFutures), in("ft:3", 3, 1, risk.KindFutures),
+		futCmd(KindFutMarginMode, 1, 1), futCmd(KindFutLeverage, 1, 10), futCmd(KindFutLeverage, 1, 126),
+		futCmd(KindFutLeverage, 2, 10),
+		futOrder(1, 2, matching.Sell, 500_000, 1_000, matching.GTC), // 1 BTC at 50,000.0
+		futOrder(2, 1, matching.Buy, 500_000, 1_000, matching.GTC),
+		futOrder(3, 1, matching.Buy, 400_000, 10, matching.GTC), // rests; cancelled by the liquidation
+		futCmd(KindFutMarginMode, 1, 0),                         // a position: locked
+		Command{Kind: KindAmend, User: 1, UserID: uid(1), Order: matching.Command{OrderID: 3, UserID: 1, Symbol: btcPerp, Qty: 5}},
+	)
+	want := []Code{OK, Exists, Conflict, OK, Insufficient, OK, OK, LeverageTooHigh, OK, OK, OK, OK, ModeLocked, Invalid}
+	if !slices.Equal(got, want) {
+		t.Fatalf("codes %v, want %v", got, want)
+	}
+	p, _ := s.fut.Position(1, btcPerp)
+	if p.Qty != 1_000 || p.Margin != 5_000*usdt || !p.Isolated {
+		t.Fatalf("position %+v", p)
+	}
+	// The mark falls to 45,150.0: user 1 is liquidatable (at 45,180.7).
+	got, due := apply(t, s, futCmd(KindMark, 0, 451_500))
+	if got[0] != OK || len(due) != 1 || due[0].User != 1 {
+		t.Fatalf("mark %v, due %+v", got, due)
+	}
+	before := s.StateHash()
+	var snap bytes.Buffer
+	if err := s.Snapshot(&snap); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := RestoreState(bytes.NewReader(snap.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.StateHash() != before {
+		t.Fatal("the restored state hashes differently")
+	}
+	rest := []Command{
+		futCmd(KindLiquidate, 1, 1), futCmd(KindLiquidate, 1, 2),
+		futCmd(KindMark, 0, 460_000),
+		{Kind: KindFunding, Ref: "funding:1", Amount: 10_000, Order: matching.Command{Symbol: btcPerp}},
+		{Kind: KindFunding, Ref: "funding:1", Amount: 10_000, Order: matching.Command{Symbol: btcPerp}},
+		in("ft:4", 2, 1_000*usdt, risk.KindSpot),
+	}
+	for _, st := range []*State{s, s2} {
+		got, _ := apply(t, st, rest...)
+		if !slices.Equal(got, []Code{OK, OK, OK, OK, Exists, OK}) {
+			t.Fatalf("liquidation, funding, transfer out: %v", got)
+		}
+	}
+	if s.StateHash() != s2.StateHash() {
+		t.Fatal("the restored engine diverged")
+	}
+	// Nobody bid and the fund is empty: the short was deleveraged at the bankruptcy price, 45,000.0.
+	p1, _ := s.fut.Position(1, btcPerp)
+	p2, _ := s.fut.Position(2, btcPerp)
+	if p1.Qty != 0 || p2.Qty != 0 {
+		t.Fatalf("after the liquidation: %+v %+v", p1, p2)
+	}
+	if b := s.acct.Get(1, risk.KindFutures, s.coins["USDT"]); b.Held != 0 {
+		t.Fatalf("user 1's futures balance %+v", b)
+	}
+	if b := s.acct.Get(2, risk.KindSpot, s.coins["USDT"]); b.Avail != 5_000*usdt {
+		t.Fatalf("user 2's spot balance after 1,000 out %+v", b)
+	}
+}
+
+// A pair and a contract never share a symbol.
+func TestContractSymbolsAreTheirOwn(t *testing.T) {
+	s := NewState()
+	apply(t, s, setup()...)
+	k := contract()
+	k.Contract.Symbol = btcusdt
+	p := Command{Kind: KindAddPair, Pair: PairSpec{Symbol: btcPerp, Name: "x", Base: "BTC", Quote: "USDT", LotUnits: 1, QuoteUnitUnits: 1}}
+	got, _ := apply(t, s, k, contract(), contract(), p, futCmd(KindMark, 0, 1), Command{Kind: KindMark, Amount: 1, Order: matching.Command{Symbol: 99}})
+	if !slices.Equal(got, []Code{Invalid, OK, Exists, Invalid, OK, UnknownPair}) {
+		t.Fatalf("codes %v", got)
+	}
+}
+
+// Every futures command survives the journal's encoding.
+func TestFuturesCommandCodec(t *testing.T) {
+	cmds := []Command{contract(), futOrder(9, 3, matching.Sell, 1, 2, matching.IOC),
+		{Kind: KindFutTransfer, Ref: "ft:9", User: 3, UserID: "c", Coin: "USDT", Amount: 5, Account: risk.KindSpot}}
+	for _, k := range []Kind{KindFutLeverage, KindFutMarginMode, KindFutMargin, KindMark, KindLiquidate} {
+		cmds = append(cmds, futCmd(k, 3, -7))
+	}
+	cmds = append(cmds, Command{Kind: KindFunding, Ref: "funding:9", Amount: -30, Order: matching.Command{Symbol: btcPerp}})
+	for i := range cmds {
+		c := cmds[i]
+		c.Order.Kind = bookKind(c.Kind)
+		var back Command
+		if err := DecodeCommand(AppendCommand(nil, &c), &back); err != nil {
+			t.Fatalf("%s: %v", c.Kind, err)
+		}
+		if c.Kind != KindPlace { // an order's book command carries only what the codec keeps of it
+			if !reflect.DeepEqual(back, c) {
+				t.Fatalf("%s: %+v, want %+v", c.Kind, back, c)
+			}
+		}
+	}
+}
