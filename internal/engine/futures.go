@@ -243,6 +243,12 @@ func (s *State) applyBook(o *matching.Command) []matching.Event {
 	from := len(s.out.Events)
 	s.books.Apply(o)
 	evs := s.out.Events[from:]
+	if len(s.contracts) == 0 {
+		// Spot alone: no event needs routing (the hot path stays as it was).
+		s.spot.Settle(evs)
+		s.fees = append(s.fees, s.spot.TakeFees()...)
+		return evs
+	}
 	for i := range evs {
 		e := &evs[i]
 		if _, ok := s.contracts[e.Symbol]; ok {

@@ -179,9 +179,12 @@ func (f *Futures) AddContract(c FuturesContract) error {
 
 func (f *Futures) contract(id uint32) (int32, bool) { return f.conIdx.Get(uint64(id)) }
 
+// posKey is a position record's key in posIdx.
+func posKey(s Slot, ci int32) uint64 { return uint64(s)<<20 | uint64(ci) }
+
 // position finds or creates a slot's position record in contract ci.
 func (f *Futures) position(s Slot, ci int32) int32 {
-	k := uint64(s)<<20 | uint64(ci)
+	k := posKey(s, ci)
 	if i, ok := f.posIdx.Get(k); ok {
 		return i
 	}
@@ -238,6 +241,11 @@ func (f *Futures) pnl(p *position) int64 {
 		panic(fmt.Sprintf("risk: PnL of a position beyond int64: %v", err))
 	}
 	return v
+}
+
+// holdAvailable holds amount of what Available answers, or nothing.
+func (f *Futures) holdAvailable(s Slot, coin Coin, amount int64) bool {
+	return amount <= f.Available(s, coin) && f.acct.Hold(s, KindFutures, coin, amount) == nil
 }
 
 // Available is what a slot may use for new orders or take out of its
@@ -302,10 +310,7 @@ func (f *Futures) Place(c *matching.Command, spec FuturesSpec) Result {
 		return TooLarge
 	}
 	need := im + fee(notional, spec.Taker, 1)
-	if need > f.Available(slot, con.Quote) {
-		return Insufficient
-	}
-	if f.acct.Hold(slot, KindFutures, con.Quote, need) != nil {
+	if !f.holdAvailable(slot, con.Quote, need) {
 		return Insufficient
 	}
 	c.Tag = f.addOrder(futOrder{id: c.OrderID, left: need, qty: c.Qty, price: price, pos: pi,
@@ -583,7 +588,7 @@ func (f *Futures) holding(p *position) {
 		return
 	}
 	con := &f.cons[p.con]
-	i := f.posIdx2(p)
+	i := f.indexOf(p)
 	if p.qty != 0 {
 		con.holders = append(con.holders, i)
 		p.holder = true
@@ -608,9 +613,9 @@ func (p *position) perp() perp.Position {
 	return perp.Position{Side: side, Qty: absQty(p.qty), Cost: p.cost}
 }
 
-// posIdx2 is a position record's index.
-func (f *Futures) posIdx2(p *position) int32 {
-	i, _ := f.posIdx.Get(uint64(p.slot)<<20 | uint64(p.con))
+// indexOf is a position record's index.
+func (f *Futures) indexOf(p *position) int32 {
+	i, _ := f.posIdx.Get(posKey(p.slot, p.con))
 	return i
 }
 
@@ -827,7 +832,7 @@ func (f *Futures) SetLeverage(s Slot, contract uint32, lev int64) Result {
 		}
 		switch d := im - p.margin; {
 		case d > 0:
-			if d > f.Available(s, con.Quote) || f.acct.Hold(s, KindFutures, con.Quote, d) != nil {
+			if !f.holdAvailable(s, con.Quote, d) {
 				return Insufficient
 			}
 			p.margin = im
@@ -870,7 +875,7 @@ func (f *Futures) AdjustMargin(s Slot, contract uint32, delta int64) Result {
 		return NoPosition
 	}
 	if delta > 0 {
-		if delta > f.Available(s, con.Quote) || f.acct.Hold(s, KindFutures, con.Quote, delta) != nil {
+		if !f.holdAvailable(s, con.Quote, delta) {
 			return Insufficient
 		}
 		p.margin += delta
@@ -922,7 +927,7 @@ func (f *Futures) Position(user uint64, contract uint32) (PositionView, bool) {
 	if !ok || s == NoSlot {
 		return PositionView{}, false
 	}
-	i, ok := f.posIdx.Get(uint64(s)<<20 | uint64(ci))
+	i, ok := f.posIdx.Get(posKey(s, ci))
 	if !ok {
 		return PositionView{}, false
 	}
@@ -1049,7 +1054,7 @@ func (f *Futures) LiquidationOrder(user uint64, contract uint32, orderID uint64)
 	if !ok || s == NoSlot || orderID == 0 {
 		return matching.Command{}, false
 	}
-	pi, ok := f.posIdx.Get(uint64(s)<<20 | uint64(ci))
+	pi, ok := f.posIdx.Get(posKey(s, ci))
 	if !ok || f.pos[pi].qty == 0 || s == f.fund {
 		return matching.Command{}, false
 	}
@@ -1097,7 +1102,7 @@ func (f *Futures) TakeOver(user uint64, contract uint32) (taken, deleveraged, pr
 	if !ok || s == NoSlot || s == f.fund {
 		return 0, 0, 0
 	}
-	pi, ok := f.posIdx.Get(uint64(s)<<20 | uint64(ci))
+	pi, ok := f.posIdx.Get(posKey(s, ci))
 	if !ok || f.pos[pi].qty == 0 {
 		return 0, 0, 0
 	}

@@ -143,7 +143,7 @@ func RestoreFutures(rd io.Reader, acct *Accounts) (*Futures, error) {
 		}
 		i := int32(len(f.pos))
 		f.pos = append(f.pos, p)
-		f.posIdx.Put(uint64(p.slot)<<20|uint64(p.con), i)
+		f.posIdx.Put(posKey(p.slot, p.con), i)
 		f.byUser[p.slot] = append(f.byUser[p.slot], i)
 	}
 	no := d.count(1 << 31)

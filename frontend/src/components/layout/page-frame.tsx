@@ -84,20 +84,24 @@ export interface LoadErrorProps {
   onRetry: () => void
   retrying?: boolean
   testId?: string
+  /** Set when the thing asked for does not exist (or is not the user's): said as a warning, with no retry. */
+  notFound?: string
 }
 
-/** A page's data could not be read: what failed, and a retry. */
-export function LoadError({ title, description, retryLabel, onRetry, retrying, testId }: LoadErrorProps) {
+/** A page's data could not be read: what failed, and a retry; or that it does not exist. */
+export function LoadError({ title, description, retryLabel, onRetry, retrying, testId, notFound }: LoadErrorProps) {
   return (
-    <Alert.Root status="error" data-testid={testId}>
+    <Alert.Root status={notFound ? 'warning' : 'error'} data-testid={testId}>
       <Alert.Indicator />
       <Alert.Content>
-        <Alert.Title>{title}</Alert.Title>
-        {description && <Alert.Description>{description}</Alert.Description>}
+        <Alert.Title>{notFound ?? title}</Alert.Title>
+        {!notFound && description && <Alert.Description>{description}</Alert.Description>}
       </Alert.Content>
-      <Button size="sm" variant="outline" onClick={onRetry} loading={retrying}>
-        {retryLabel}
-      </Button>
+      {!notFound && (
+        <Button size="sm" variant="outline" onClick={onRetry} loading={retrying}>
+          {retryLabel}
+        </Button>
+      )}
     </Alert.Root>
   )
 }

@@ -2,7 +2,7 @@ import { Alert, Box, Button, Card, Container, Dialog, Grid, GridItem, Heading, H
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { LuClock } from 'react-icons/lu'
-import { BackLink } from '@/components/layout/page-frame'
+import { BackLink, LoadError } from '@/components/layout/page-frame'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { formatDateTime } from '@/lib/date-time'
 import { fixed } from '@/lib/decimal'
@@ -51,7 +51,15 @@ export function OrderDetailPage({ id }: { id: string }) {
         {!ready || (query.isPending && !!id) ? (
           <PageSkeleton label={t('loading')} />
         ) : !order ? (
-          <OrderError error={query.error} t={t} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+          <LoadError
+            title={t('order.loadError')}
+            description={query.error instanceof Error ? query.error.message : undefined}
+            notFound={!query.error || (query.error instanceof ApiError && query.error.code === CODE_ORDER_NOT_FOUND) ? t('order.notFound') : undefined}
+            retryLabel={t('retry')}
+            onRetry={() => void query.refetch()}
+            retrying={query.isFetching}
+            testId="order-error"
+          />
         ) : (
           <OrderView order={order} uid={user?.id} t={t} />
         )}
@@ -60,23 +68,6 @@ export function OrderDetailPage({ id }: { id: string }) {
   )
 }
 
-function OrderError({ error, t, onRetry, retrying }: { error: unknown; t: TranslateFn; onRetry: () => void; retrying: boolean }) {
-  const notFound = !error || (error instanceof ApiError && error.code === CODE_ORDER_NOT_FOUND)
-  return (
-    <Alert.Root status={notFound ? 'warning' : 'error'} data-testid="order-error">
-      <Alert.Indicator />
-      <Alert.Content>
-        <Alert.Title>{notFound ? t('order.notFound') : t('order.loadError')}</Alert.Title>
-        {!notFound && error instanceof Error && <Alert.Description>{error.message}</Alert.Description>}
-      </Alert.Content>
-      {!notFound && (
-        <Button size="sm" variant="outline" onClick={onRetry} loading={retrying}>
-          {t('retry')}
-        </Button>
-      )}
-    </Alert.Root>
-  )
-}
 
 /** The order page's body for a loaded order (exported for the tests). */
 export function OrderView({ order, uid, t }: { order: Order; uid?: string | number; t: TranslateFn }) {

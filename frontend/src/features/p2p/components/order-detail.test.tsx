@@ -4,6 +4,7 @@ import { ApiError } from '@/lib/request-client'
 import { renderWithApp } from '@/test/render'
 import type { Order } from '../api/types'
 import { p2pTexts } from '../lib/texts'
+import { orderFixture } from '../fixtures'
 import { OrderDetailPage, OrderView } from './order-detail-page'
 
 const api = vi.hoisted(() => ({
@@ -40,31 +41,14 @@ const INFO = {
   priceRateMax: 130,
 }
 
-const order = (over: Partial<Order> = {}): Order => ({
-  id: '1796621569577037764',
-  sequence: '1796621569577037764',
-  advertId: 'ad1',
-  makerUid: 'm1',
-  takerUid: 'b1',
-  buyerUid: 'b1',
-  sellerUid: 'm1',
-  side: 'BUY',
-  coinSymbol: 'USDT',
-  paySymbol: 'MNT',
-  price: '3500',
-  volume: '10',
-  totalPrice: '35000',
-  payments: [{ id: 'p1', kind: 'bank', title: 'Khan Bank', userName: 'Bat Saraa', account: 'MN123456789012345678', bank: 'KHAN' }],
-  description: 'Own account only.',
-  status: 'PENDING',
-  ctime: Date.now() - 60_000,
-  payDeadline: Date.now() + 14 * 60_000 + 30_000,
-  payTime: 0,
-  finishTime: 0,
-  buyerNickName: 'Buyer',
-  sellerNickName: 'Merchant',
-  ...over,
-})
+const order = (over: Partial<Order> = {}): Order =>
+  orderFixture({
+    payments: [{ id: 'p1', kind: 'bank', title: 'Khan Bank', userName: 'Bat Saraa', account: 'MN123456789012345678', bank: 'KHAN' }],
+    description: 'Own account only.',
+    ctime: Date.now() - 60_000,
+    payDeadline: Date.now() + 14 * 60_000 + 30_000,
+    ...over,
+  })
 
 /** The order view with the page's texts, as the order page shows a loaded order. */
 function Harness({ order: o, uid }: { order: Order; uid: string }) {

@@ -3,11 +3,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { COOKIE, getCookie } from '@/lib/cookies'
 import { renderWithApp } from '@/test/render'
 import { screenWidth } from '@/test/screen-width'
-import type { Ad, Order, PayMethod, Stats } from '../api/types'
+import type { Ad, PayMethod, Stats } from '../api/types'
 import { p2pTexts } from '../lib/texts'
 import { AgreementModal } from './agreement-modal'
 import { ApplyMerchantPage } from './apply-merchant-page'
 import { ExpressPage } from './express-page'
+import { orderFixture } from '../fixtures'
 import { MyAdsPage } from './my-ads-page'
 import { OtcOrdersPage } from './otc-orders-page'
 import { P2PSubNav } from './p2p-subnav'
@@ -117,31 +118,7 @@ const method = (over: Partial<PayMethod> = {}): PayMethod => ({
   ...over,
 })
 
-const order = (over: Partial<Order> = {}): Order => ({
-  id: '1796621569577037764',
-  sequence: '1796621569577037764',
-  advertId: 'ad1',
-  makerUid: 'm1',
-  takerUid: 'b1',
-  buyerUid: 'b1',
-  sellerUid: 'm1',
-  side: 'BUY',
-  coinSymbol: 'USDT',
-  paySymbol: 'MNT',
-  price: '3500',
-  volume: '10',
-  totalPrice: '35000',
-  payments: [],
-  description: '',
-  status: 'PENDING',
-  ctime: 1,
-  payDeadline: 2,
-  payTime: 0,
-  finishTime: 0,
-  buyerNickName: 'Buyer',
-  sellerNickName: 'Merchant',
-  ...over,
-})
+const order = orderFixture
 
 describe('P2P pages', () => {
   beforeAll(() => p2pTexts.loadFor('en_US'))

@@ -13,7 +13,7 @@ import { addMethod, deleteMethod, fetchPayKinds, setMethodOpen, updateMethod } f
 import { p2pKeys, type PayKind, type PayMethod } from '../api/types'
 import { p2pTexts } from '../lib/texts'
 import { accountForSubmit, IBAN_PREFIX, ibanDigitsOf, ibanPasted, ibanTyped, phoneTyped, validateMethod } from '../lib/validators'
-import { CopyButton, Empty, kindName, methodTitle, PageSkeleton, useMethods } from './shared'
+import { CopyButton, Empty, kindName, localName, methodTitle, PageSkeleton, useMethods } from './shared'
 
 /** The most payment methods a user keeps (README "P2P trading"). */
 export const MAX_METHODS = 20
@@ -312,7 +312,7 @@ function MethodForm({
                 <option value="">{t('methods.chooseKind')}</option>
                 {kinds.map((k) => (
                   <option key={k.code} value={k.code}>
-                    {lan === 'mn_MN' ? k.nameMn || k.name : k.name}
+                    {localName(k, lan)}
                   </option>
                 ))}
               </NativeSelect.Field>
@@ -333,7 +333,7 @@ function MethodForm({
                   <option value="">{t('methods.chooseBank')}</option>
                   {banks.map((b) => (
                     <option key={b.code} value={b.code}>
-                      {lan === 'mn_MN' ? b.nameMn || b.name : b.name}
+                      {localName(b, lan)}
                     </option>
                   ))}
                 </NativeSelect.Field>

@@ -28,10 +28,15 @@ export function coinPlaces(info: PublicInfo | undefined, coin: string): number {
   return info?.coins.find((c) => c.coinSymbol === coin)?.volumePrecision ?? 8
 }
 
+/** A public_info name (a payment kind's, a bank's) in the page's language. */
+export function localName(x: { name: string; nameMn?: string }, lan: string | undefined): string {
+  return lan === 'mn_MN' ? x.nameMn || x.name : x.name
+}
+
 /** A payment kind's name in the page's language. */
 export function kindName(kind: string, t: TranslateFn, kinds?: PayKind[], lan?: string): string {
   const k = kinds?.find((x) => x.code === kind)
-  if (k) return lan === 'mn_MN' ? k.nameMn || k.name : k.name
+  if (k) return localName(k, lan)
   return t(`kinds.${kind}`) || kind
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatMessage, Order } from '../api/types'
+import { orderFixture } from '../fixtures'
 import { checkSize, counterpart, floatingPrice, fromAmount, fromVolume, trimZeros } from './amounts'
 import { authorOf, lastId, mergeMessages } from './chat'
 import { formatCountdown, formatDuration, secondsLeft } from './countdown'
@@ -101,31 +102,8 @@ describe('countdown', () => {
   })
 })
 
-const order = (over: Partial<Order> = {}): Order => ({
-  id: '1',
-  sequence: '1',
-  advertId: 'a',
-  makerUid: 'm',
-  takerUid: 'b',
-  buyerUid: 'b',
-  sellerUid: 'm',
-  side: 'BUY',
-  coinSymbol: 'USDT',
-  paySymbol: 'MNT',
-  price: '3500',
-  volume: '10',
-  totalPrice: '35000',
-  payments: [],
-  description: '',
-  status: 'PENDING',
-  ctime: 0,
-  payDeadline: 0,
-  payTime: 0,
-  finishTime: 0,
-  buyerNickName: 'B',
-  sellerNickName: 'M',
-  ...over,
-})
+const order = (over: Partial<Order> = {}): Order =>
+  orderFixture({ makerUid: 'm', takerUid: 'b', buyerUid: 'b', sellerUid: 'm', ctime: 0, payDeadline: 0, ...over })
 
 describe('order states', () => {
   it('labels every state (spec §4 OTC labels)', () => {

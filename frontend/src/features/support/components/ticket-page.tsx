@@ -18,7 +18,7 @@ import { Link } from '@tanstack/react-router'
 import { useState, type FormEvent } from 'react'
 import { LuCircleUser, LuLifeBuoy } from 'react-icons/lu'
 import { FormField } from '@/components/form/form-field'
-import { PageFrame } from '@/components/layout/page-frame'
+import { LoadError, PageFrame } from '@/components/layout/page-frame'
 import { formatDateTime } from '@/lib/date-time'
 import type { TranslateFn } from '@/lib/i18n'
 import { notifyError, notifySuccess } from '@/lib/notify'
@@ -64,7 +64,15 @@ export function TicketPage({ id }: { id: string }) {
           <Skeleton h="24" />
         </Stack>
       ) : !ticket ? (
-        <TicketError error={query.error} t={t} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+        <LoadError
+          title={t('thread.loadError')}
+          description={query.error instanceof Error ? query.error.message : undefined}
+          notFound={query.error instanceof ApiError && query.error.code === CODE_TICKET_NOT_FOUND ? t('thread.notFound') : undefined}
+          retryLabel={t('retry')}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+          testId="ticket-error"
+        />
       ) : (
         <TicketView ticket={ticket} t={t} />
       )}
@@ -72,23 +80,6 @@ export function TicketPage({ id }: { id: string }) {
   )
 }
 
-function TicketError({ error, t, onRetry, retrying }: { error: unknown; t: TranslateFn; onRetry: () => void; retrying: boolean }) {
-  const notFound = error instanceof ApiError && error.code === CODE_TICKET_NOT_FOUND
-  return (
-    <Alert.Root status={notFound ? 'warning' : 'error'} data-testid="ticket-error">
-      <Alert.Indicator />
-      <Alert.Content>
-        <Alert.Title>{notFound ? t('thread.notFound') : t('thread.loadError')}</Alert.Title>
-        {!notFound && error instanceof Error && <Alert.Description>{error.message}</Alert.Description>}
-      </Alert.Content>
-      {!notFound && (
-        <Button size="sm" variant="outline" onClick={onRetry} loading={retrying}>
-          {t('retry')}
-        </Button>
-      )}
-    </Alert.Root>
-  )
-}
 
 function TicketView({ ticket, t }: { ticket: TicketDetail; t: TranslateFn }) {
   const closed = isClosed(ticket.status)
