@@ -41,8 +41,13 @@
 // a mark after a restart finds them again), then KindLiquidate step 1
 // cancels the user's orders in the contract and step 2 sends the
 // liquidation order and hands what is left to the insurance fund or to
-// auto-deleveraging. The runtime, the store projection of futures and the
-// API come next: until then nothing submits futures commands.
+// auto-deleveraging. The futures account is the engine's: transfers
+// between spot and futures are KindFutTransfer (spotfunds.Funds.Futures).
+// A batch carries, beside the users' balances, the futures stage's own
+// (BalanceState.System: the settlement balance of each margin coin, which
+// may be negative, and each contract's insurance fund), the positions it
+// changed (Positions), each futures trade's fees and realized PnL (Fees),
+// and the positions its marks made liquidatable (Liquidatable).
 //
 // # Recovery
 //
@@ -72,7 +77,9 @@
 //
 //   - one write per changed balance (BalanceState, absolute values), in the
 //     ledger's balance items, which nothing else writes for engine-owned
-//     accounts;
+//     accounts (users' spot and futures accounts; the fee accounts of
+//     spot and futures trades; the futures settlement balances and
+//     insurance funds);
 //   - one posting item per batch holding the batch's legs, netted per
 //     (from, to, bucket, coin), in the ledger's posting format, so the
 //     ledger's audit proves store balances = postings and the external-flow

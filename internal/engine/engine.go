@@ -65,6 +65,12 @@ type Batch struct {
 	// Fees are the fees of the batch's trade events, in their order.
 	Fees     []risk.TradeFee
 	Balances []BalanceState
+	// Liquidatable are the positions the batch's marks made liquidatable
+	// (State.Liquidatable): the runtime sends their liquidation steps.
+	Liquidatable []risk.PositionRef
+	// Positions are the futures positions the batch changed, as it left
+	// them, once each.
+	Positions []risk.PositionState
 	// Users maps the user numbers the batch's events name to the users'
 	// ids in the store.
 	Users map[uint64]string
@@ -82,7 +88,20 @@ type BalanceState struct {
 	Held      int64
 	PrevAvail int64
 	PrevHeld  int64
+	// System is set on the futures stage's own balances, which belong to
+	// no user (User 0, Account KindFutures, Held 0): SystemSettlement, a
+	// margin coin's settlement balance (it may be negative: the open
+	// positions' losses back it), or SystemInsurance, the insurance fund
+	// of the contract named by Contract.
+	System   string
+	Contract string
 }
+
+// The system balances of BalanceState.System.
+const (
+	SystemSettlement = "settlement"
+	SystemInsurance  = "insurance"
+)
 
 // nameUsers fills b.Users for the users b's events name.
 func nameUsers(st *State, b *Batch) {
@@ -111,7 +130,23 @@ func takeChanged(st *State, b *Batch) {
 		b.Balances = append(b.Balances, BalanceState{User: u.Num, UserID: u.ID, Account: k, Coin: coins[c].Code,
 			Decimals: coins[c].Decimals, Avail: v.Avail, Held: v.Held, PrevAvail: was.Avail, PrevHeld: was.Held})
 	})
+	for _, v := range st.fut.SystemChanged() {
+		bs := BalanceState{Account: risk.KindFutures, Coin: coins[v.Coin].Code, Decimals: coins[v.Coin].Decimals,
+			Avail: v.Now, PrevAvail: v.Before, System: SystemSettlement}
+		if v.Contract != 0 {
+			bs.System, bs.Contract = SystemInsurance, st.contracts[v.Contract].Name
+		}
+		b.Balances = append(b.Balances, bs)
+	}
+	st.fut.PositionsChanged(func(p risk.PositionState) { b.Positions = append(b.Positions, p) })
+	st.clearChanged()
+}
+
+// clearChanged forgets the changed balances (those of commands the store
+// has already).
+func (st *State) clearChanged() {
 	st.acct.ClearChanged()
+	st.fut.ClearChanged()
 }
 
 // EventsOf returns command i's events.
@@ -217,7 +252,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		replayed++
 		if seq <= checkpoint {
 			// The store has it: its balance changes are no batch's.
-			st.acct.ClearChanged()
+			st.clearChanged()
 			if o.Replayed != nil {
 				seen.Commands = append(seen.Commands, c)
 				seen.Results = append(seen.Results, res)
@@ -235,6 +270,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			b.Events = append(b.Events, st.Events()...)
 			b.Ends = append(b.Ends, len(b.Events))
 			b.Fees = append(b.Fees, st.Fees()...)
+			b.Liquidatable = append(b.Liquidatable, st.Liquidatable()...)
 			// The batch the projection began ends where it ended; the
 			// others at MaxBatch.
 			if (len(b.Commands) >= o.MaxBatch && seq > resume) || seq == resume {
@@ -259,7 +295,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 		nameUsers(st, b)
 		o.Deliver(b)
 	}
-	st.acct.ClearChanged()
+	st.clearChanged()
 	if err := st.Check(); err != nil {
 		_ = e.jrnl.Close()
 		return nil, fmt.Errorf("engine: recovered state: %w", err)
@@ -314,6 +350,7 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 		b.Events = append(b.Events, e.st.Events()...)
 		b.Ends = append(b.Ends, len(b.Events))
 		b.Fees = append(b.Fees, e.st.Fees()...)
+		b.Liquidatable = append(b.Liquidatable, e.st.Liquidatable()...)
 		e.st.ResetEvents()
 	}
 	takeChanged(e.st, b)
@@ -494,11 +531,17 @@ func Merge(bs []*Batch) *Batch {
 	}
 	out := &Batch{Users: map[uint64]string{}}
 	type key struct {
-		user    uint64
-		account risk.Kind
-		coin    string
+		user             uint64
+		account          risk.Kind
+		coin             string
+		system, contract string
 	}
 	at := map[key]int{}
+	type posKey struct {
+		user     uint64
+		contract uint32
+	}
+	atPos := map[posKey]int{}
 	for _, b := range bs {
 		base := len(out.Events)
 		out.Commands = append(out.Commands, b.Commands...)
@@ -508,14 +551,24 @@ func Merge(bs []*Batch) *Batch {
 			out.Ends = append(out.Ends, base+e)
 		}
 		out.Fees = append(out.Fees, b.Fees...)
+		out.Liquidatable = append(out.Liquidatable, b.Liquidatable...)
 		for _, v := range b.Balances {
-			k := key{v.User, v.Account, v.Coin}
+			k := key{v.User, v.Account, v.Coin, v.System, v.Contract}
 			if i, ok := at[k]; ok {
 				out.Balances[i].Avail, out.Balances[i].Held = v.Avail, v.Held
 				continue
 			}
 			at[k] = len(out.Balances)
 			out.Balances = append(out.Balances, v)
+		}
+		for _, p := range b.Positions {
+			k := posKey{p.User, p.Contract}
+			if i, ok := atPos[k]; ok {
+				out.Positions[i] = p
+				continue
+			}
+			atPos[k] = len(out.Positions)
+			out.Positions = append(out.Positions, p)
 		}
 		for n, id := range b.Users {
 			out.Users[n] = id

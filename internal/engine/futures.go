@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"tenger/internal/matching"
 	"tenger/internal/perp"
@@ -232,6 +234,16 @@ func (s *State) liquidate(c *Command) Code {
 	return Invalid
 }
 
+// Contracts lists the listed contracts by symbol id.
+func (s *State) Contracts() []ContractSpec {
+	out := make([]ContractSpec, 0, len(s.contracts))
+	for _, k := range s.contracts {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b ContractSpec) int { return cmp.Compare(a.Symbol, b.Symbol) })
+	return out
+}
+
 // Liquidatable are the positions the marks applied since the last
 // ResetEvents made liquidatable: the runtime sends their KindLiquidate
 // steps. A restart finds them again at the next mark.
@@ -254,10 +266,7 @@ func (s *State) applyBook(o *matching.Command) []matching.Event {
 		if _, ok := s.contracts[e.Symbol]; ok {
 			s.fut.Emit(e)
 			if e.Kind == matching.EvTrade {
-				// The fees of spot trades are listed per trade event; a futures
-				// trade's are in its positions' state (the projection reads
-				// futures from there).
-				s.fees = append(s.fees, risk.TradeFee{})
+				s.fees = append(s.fees, s.fut.TakeFees()...)
 			}
 			continue
 		}

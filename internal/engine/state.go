@@ -139,6 +139,9 @@ func (s *State) ResetEvents() {
 // Accounts are the engine-owned balances.
 func (s *State) Accounts() *risk.Accounts { return s.acct }
 
+// Futures is the futures risk stage, to read.
+func (s *State) Futures() *risk.Futures { return s.fut }
+
 // Coin returns a listed coin's index.
 func (s *State) Coin(code string) (risk.Coin, bool) {
 	c, ok := s.coins[code]

@@ -16,7 +16,8 @@
 //
 // External accounts (chain and bank) mirror the outside world: a deposit is a
 // posting from the chain's external account to the user, so the external
-// account goes negative by what came in. Only external accounts may be
+// account goes negative by what came in. Only external accounts (and the
+// futures settlement balances, which count among the holdings) may be
 // negative. Hence, per coin, the sum over all accounts is always zero, and
 // the sum over the non-external accounts equals net external inflow
 // (deposits minus withdrawals): Audit proves both by replaying every posting.
@@ -55,8 +56,14 @@ const (
 	Bank Kind = "bank"
 	// Fees collects trading and withdrawal fees.
 	Fees Kind = "fees"
-	// Insurance is the futures insurance fund.
+	// Insurance is a perpetual contract's insurance fund (Sub is the
+	// contract).
 	Insurance Kind = "insurance"
+	// Settlement is a futures margin coin's settlement balance: realized
+	// profits are paid from it and losses paid into it, so it nets to zero
+	// once every position is closed. It may be negative meanwhile (the
+	// open positions' losses back it); it counts among the holdings.
+	Settlement Kind = "settlement"
 	// Clearing is the engine projection's clearing account: each projected
 	// batch's posting moves every change of an engine-owned balance through
 	// it, and nets to zero in it (projection.go).
@@ -64,10 +71,14 @@ const (
 )
 
 var userKinds = map[Kind]bool{Spot: true, Earn: true, Futures: true, MarginCross: true, MarginIsolated: true, OTC: true}
-var systemKinds = map[Kind]bool{Chain: true, Bank: true, Fees: true, Insurance: true, Clearing: true}
+var systemKinds = map[Kind]bool{Chain: true, Bank: true, Fees: true, Insurance: true, Clearing: true, Settlement: true}
 
 // External reports whether the kind mirrors the outside world (may be negative).
 func (k Kind) External() bool { return k == Chain || k == Bank }
+
+// MayBeNegative reports whether a balance of the kind may be below zero:
+// the external accounts, and the futures settlement balances.
+func (k Kind) MayBeNegative() bool { return k.External() || k == Settlement }
 
 // Account names one balance holder.
 type Account struct {
@@ -93,8 +104,14 @@ func BankAccount(bank string) Account { return Account{Owner: SystemOwner, Kind:
 // FeeAccount is the exchange's fee income account.
 func FeeAccount() Account { return Account{Owner: SystemOwner, Kind: Fees} }
 
-// InsuranceAccount is the futures insurance fund.
-func InsuranceAccount() Account { return Account{Owner: SystemOwner, Kind: Insurance} }
+// InsuranceAccount is a perpetual contract's insurance fund.
+func InsuranceAccount(contract string) Account {
+	return Account{Owner: SystemOwner, Kind: Insurance, Sub: contract}
+}
+
+// SettlementAccount holds the futures settlement balances (one per margin
+// coin).
+func SettlementAccount() Account { return Account{Owner: SystemOwner, Kind: Settlement} }
 
 // Validate checks the account's shape.
 func (a Account) Validate() error {

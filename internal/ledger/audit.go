@@ -122,7 +122,7 @@ func (l *Ledger) Audit(ctx context.Context, coins ...string) (Report, error) {
 					cr.NetExternalInflow = cr.NetExternalInflow.Sub(b.Total())
 				} else {
 					cr.Holdings = cr.Holdings.Add(b.Total())
-					if b.Available.IsNegative() || b.Frozen.IsNegative() {
+					if (b.Available.IsNegative() || b.Frozen.IsNegative()) && !b.Account.Kind.MayBeNegative() {
 						rep.Problems = append(rep.Problems, fmt.Sprintf("%s %s is negative: available %s, frozen %s",
 							b.Account, coin, b.Available, b.Frozen))
 					}

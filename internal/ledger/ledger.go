@@ -526,6 +526,27 @@ func (l *Ledger) Balances(ctx context.Context, owner string, kind Kind) ([]Balan
 	}
 }
 
+// CoinBalances calls fn with every stored balance of a coin, page by page
+// (the audit's per-coin index): for operator jobs, never a request.
+func (l *Ledger) CoinBalances(ctx context.Context, coin string, fn func(Balance) error) error {
+	q := store.Query{Index: store.IndexGSI1, PK: "BALCOIN#" + coin, Limit: 500}
+	for {
+		page, err := l.st.Query(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, it := range page.Items {
+			if err := fn(balanceOf(it)); err != nil {
+				return err
+			}
+		}
+		if page.Cursor == "" {
+			return nil
+		}
+		q.Cursor = page.Cursor
+	}
+}
+
 func balanceOf(it store.Item) Balance {
 	return Balance{
 		Account:   Account{Owner: it.Str("owner"), Kind: Kind(it.Str("kind")), Sub: it.Str("sub")},

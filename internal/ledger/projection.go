@@ -23,6 +23,10 @@ import (
 // the ledger writes).
 func EngineFeeAccount() Account { return Account{Owner: SystemOwner, Kind: Fees, Sub: "engine"} }
 
+// FuturesFeeAccount collects the fees of futures trades (the engine
+// writes it: its futures account, as EngineFeeAccount is its spot one).
+func FuturesFeeAccount() Account { return Account{Owner: SystemOwner, Kind: Fees, Sub: "futures"} }
+
 // ClearingAccount is the projection's clearing account.
 func ClearingAccount() Account { return Account{Owner: SystemOwner, Kind: Clearing} }
 

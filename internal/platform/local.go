@@ -59,6 +59,19 @@ func OpenEngine(d *Deps, dataDir, old string) error {
 	}
 	d.Engine = rt
 	d.onClose(rt.Close)
+	// The futures account became the engine's: balances the store ledger
+	// kept before are brought in once, before any request is served.
+	var all []string
+	for _, c := range d.Coins.List() {
+		all = append(all, c.Symbol)
+	}
+	n, err := spotfunds.AdoptFutures(context.Background(), d.Store, spotfunds.Engine{Submit: rt, Decimals: rt.Decimals}, all)
+	if err != nil {
+		return fmt.Errorf("futures balances into the engine: %w", err)
+	}
+	if n > 0 {
+		d.Log.Info().Int("balances", n).Msg("engine: futures balances adopted from the store ledger")
+	}
 	return nil
 }
 

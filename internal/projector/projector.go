@@ -159,9 +159,24 @@ func (p *Projector) Checkpoint(ctx context.Context) (uint64, error) {
 // engine's balance changes do not add up. Nothing of it is written.
 var ErrUnbalanced = errors.New("projector: the batch does not net to zero")
 
-// Account is the ledger account of an engine-owned balance.
+// BalanceAccount is the ledger account of a batch's balance: a user's
+// (Account), or one of the futures stage's own.
+func BalanceAccount(v *engine.BalanceState) ledger.Account {
+	switch v.System {
+	case engine.SystemSettlement:
+		return ledger.SettlementAccount()
+	case engine.SystemInsurance:
+		return ledger.InsuranceAccount(v.Contract)
+	}
+	return Account(v.UserID, v.Account)
+}
+
+// Account is the ledger account of a user's engine-owned balance.
 func Account(userID string, k risk.Kind) ledger.Account {
 	if userID == risk.FeeUserID {
+		if k == risk.KindFutures {
+			return ledger.FuturesFeeAccount()
+		}
 		return ledger.EngineFeeAccount()
 	}
 	if k == risk.KindFutures {
@@ -259,12 +274,13 @@ func (p *Projector) ops(ctx context.Context, b *engine.Batch) ([][]store.Op, []s
 	}
 	sum := map[string]int64{} // per coin, into clearing minus out of it
 	var ops []store.Op
-	for _, v := range b.Balances {
+	for i := range b.Balances {
+		v := &b.Balances[i]
 		decimals[v.Coin] = v.Decimals
 		if v.Avail == v.PrevAvail && v.Held == v.PrevHeld {
 			continue
 		}
-		a := Account(v.UserID, v.Account)
+		a := BalanceAccount(v)
 		ops = append(ops, ledger.SetBalanceOp(a, v.Coin, units(v.Avail, v.Decimals), units(v.Held, v.Decimals)))
 		move(clearing, ledger.Available, a, ledger.Available, v.Coin, v.Avail-v.PrevAvail)
 		move(clearing, ledger.Available, a, ledger.Frozen, v.Coin, v.Held-v.PrevHeld)
@@ -332,7 +348,11 @@ func (p *Projector) ops(ctx context.Context, b *engine.Batch) ([][]store.Op, []s
 // absolutely (the engine-owned ones), or never (the clearing account,
 // which nets to zero): the ledger moves every other side of a posting.
 func engineWritten(a ledger.Account) bool {
-	return a == ledger.ClearingAccount() || a == ledger.EngineFeeAccount() || (a.Owner != ledger.SystemOwner && a.Kind == ledger.Spot)
+	if a.Owner == ledger.SystemOwner {
+		return a == ledger.ClearingAccount() || a == ledger.EngineFeeAccount() || a == ledger.FuturesFeeAccount() ||
+			a.Kind == ledger.Settlement || a.Kind == ledger.Insurance
+	}
+	return a.Kind == ledger.Spot || a.Kind == ledger.Futures
 }
 
 // postingTxs splits a batch's legs into postings ("engine:<last seq>",

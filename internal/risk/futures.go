@@ -66,6 +66,120 @@ type Futures struct {
 	// Settlement and Uncovered are per margin coin.
 	settle    map[Coin]int64
 	uncovered map[Coin]int64
+	// sysChanged lists the settlement balances and insurance funds changed
+	// since the last ClearChanged, each once with its value before: the
+	// engine hands their values to the store projection as it hands the
+	// accounts' changed balances (Accounts.Changed).
+	sysChanged []SystemChange
+	// tradeFees are the fees and PnL of the trades settled since the last
+	// TakeFees.
+	tradeFees []TradeFee
+	// posChanged lists the positions changed since the last ClearChanged,
+	// once each (posStamp[i] == posGen when i is listed): the engine hands
+	// their state to the store projection.
+	posChanged []int32
+	posStamp   []uint32
+	posGen     uint32
+}
+
+// PositionState is a position as a batch leaves it, for the projection.
+type PositionState struct {
+	User     uint64
+	UserID   string
+	Contract uint32
+	Qty      int64 // contracts, long positive
+	Cost     int64 // entry notional, margin coin units
+	Margin   int64
+	Leverage int64
+	Isolated bool
+}
+
+// touchPos notes a position about to change.
+func (f *Futures) touchPos(p *position) {
+	i := f.indexOf(p)
+	if f.posStamp[i] != f.posGen {
+		f.posStamp[i] = f.posGen
+		f.posChanged = append(f.posChanged, i)
+	}
+}
+
+// PositionsChanged calls fn for each position changed since the last
+// ClearChanged, in the order they first changed.
+func (f *Futures) PositionsChanged(fn func(PositionState)) {
+	users := f.acct.Users()
+	for _, i := range f.posChanged {
+		p := &f.pos[i]
+		u := users[p.slot]
+		fn(PositionState{User: u.Num, UserID: u.ID, Contract: f.cons[p.con].ID, Qty: p.qty, Cost: p.cost, Margin: p.margin,
+			Leverage: p.lev, Isolated: p.isolated})
+	}
+}
+
+// SystemBalance names an exchange balance of the futures stage: the
+// settlement balance of a margin coin (Contract 0) or a contract's
+// insurance fund.
+type SystemBalance struct {
+	Contract uint32
+	Coin     Coin
+}
+
+// SystemChange is a system balance's value before and after the changes
+// since the last ClearChanged.
+type SystemChange struct {
+	SystemBalance
+	Before, Now int64
+}
+
+// touch notes a system balance about to change.
+func (f *Futures) touch(b SystemBalance, before int64) {
+	for i := range f.sysChanged {
+		if f.sysChanged[i].SystemBalance == b {
+			return
+		}
+	}
+	f.sysChanged = append(f.sysChanged, SystemChange{SystemBalance: b, Before: before})
+}
+
+// addSettle changes a margin coin's settlement balance.
+func (f *Futures) addSettle(c Coin, v int64) {
+	if v != 0 {
+		f.touch(SystemBalance{Coin: c}, f.settle[c])
+		f.settle[c] += v
+	}
+}
+
+// addFund changes a contract's insurance fund.
+func (f *Futures) addFund(con *futContract, v int64) {
+	if v != 0 {
+		f.touch(SystemBalance{Contract: con.ID, Coin: con.Quote}, con.insurance)
+		con.insurance += v
+	}
+}
+
+// SystemChanged lists the system balances changed since the last
+// ClearChanged, in the order they first changed, with their values
+// before and now (a balance back at its value is listed too).
+func (f *Futures) SystemChanged() []SystemChange {
+	for i := range f.sysChanged {
+		c := &f.sysChanged[i]
+		if c.Contract == 0 {
+			c.Now = f.settle[c.Coin]
+		} else if ci, ok := f.contract(c.Contract); ok {
+			c.Now = f.cons[ci].insurance
+		}
+	}
+	return f.sysChanged
+}
+
+// ClearChanged starts a new set of changed system balances and positions.
+func (f *Futures) ClearChanged() {
+	f.sysChanged = f.sysChanged[:0]
+	f.posChanged = f.posChanged[:0]
+	f.posGen++
+	if f.posGen == 0 { // wrapped: no stamp may equal it by accident
+		clear(f.posStamp)
+		f.posGen = 1
+	}
 }
 
 // FuturesContract is a contract as the risk stage sees it (from
@@ -160,7 +274,7 @@ const (
 // NewFutures builds the futures stage on the accounts Spot uses.
 func NewFutures(acct *Accounts) *Futures {
 	return &Futures{acct: acct, fees: acct.Register(FeeUser, FeeUserID), fund: NoSlot, conIdx: idmap.New(16), posIdx: idmap.New(1 << 10),
-		byUser: map[Slot][]int32{}, free: -1, settle: map[Coin]int64{}, uncovered: map[Coin]int64{}}
+		byUser: map[Slot][]int32{}, free: -1, settle: map[Coin]int64{}, uncovered: map[Coin]int64{}, posGen: 1}
 }
 
 // AddContract lists a contract (or replaces its tiers and fees).
@@ -190,6 +304,7 @@ func (f *Futures) position(s Slot, ci int32) int32 {
 	}
 	lev := min(int64(DefaultLeverage), f.cons[ci].Tiers[0].MaxLeverage)
 	f.pos = append(f.pos, position{slot: s, con: ci, lev: lev})
+	f.posStamp = append(f.posStamp, 0)
 	i := int32(len(f.pos) - 1)
 	f.posIdx.Put(k, i)
 	f.byUser[s] = append(f.byUser[s], i)
@@ -425,14 +540,28 @@ func (f *Futures) shrink(o *futOrder, n int64) int64 {
 // trade settles one fill for both orders.
 func (f *Futures) trade(e *matching.Event) {
 	taker, maker := f.order(e.Tag, e.OrderID), f.order(e.MakerTag, e.MakerOrderID)
-	f.fill(taker, e.Qty, e.Price, taker.taker)
-	f.fill(maker, e.Qty, e.Price, maker.maker)
+	tFee, tPnL := f.fill(taker, e.Qty, e.Price, taker.taker)
+	mFee, mPnL := f.fill(maker, e.Qty, e.Price, maker.maker)
+	if taker.side == matching.Buy {
+		f.tradeFees = append(f.tradeFees, TradeFee{Buy: tFee, Sell: mFee, BuyPnL: tPnL, SellPnL: mPnL})
+	} else {
+		f.tradeFees = append(f.tradeFees, TradeFee{Buy: mFee, Sell: tFee, BuyPnL: mPnL, SellPnL: tPnL})
+	}
+}
+
+// TakeFees returns the fees and realized PnL of the futures trades settled
+// since the last call, in the order of their events.
+func (f *Futures) TakeFees() []TradeFee {
+	t := f.tradeFees
+	f.tradeFees = f.tradeFees[:0]
+	return t
 }
 
 // fill moves qty contracts at price from an order into its position: the
 // order's hold for them is released, the fee paid, the position opened,
-// added to, reduced or turned, realized PnL settled.
-func (f *Futures) fill(o *futOrder, qty, price int64, rate Rate) {
+// added to, reduced or turned, realized PnL settled. It answers the fee
+// taken and the PnL realized.
+func (f *Futures) fill(o *futOrder, qty, price int64, rate Rate) (paid, pnl int64) {
 	p := &f.pos[o.pos]
 	con := &f.cons[p.con]
 	f.shrink(o, qty)
@@ -448,25 +577,28 @@ func (f *Futures) fill(o *futOrder, qty, price int64, rate Rate) {
 			liqFee = min(liqFee, p.margin)
 			f.acct.SpendHeld(p.slot, KindFutures, con.Quote, liqFee)
 			p.margin -= liqFee
-			con.insurance += liqFee
+			paid = liqFee
 		} else {
-			con.insurance += f.take(p, liqFee)
+			paid = f.take(p, liqFee)
 		}
+		f.addFund(con, paid)
 	} else {
-		f.acct.receive(f.fees, KindFutures, con.Quote, f.take(p, fee(notional, rate, 1)))
+		paid = f.take(p, fee(notional, rate, 1))
+		f.acct.receive(f.fees, KindFutures, con.Quote, paid)
 	}
 	side := int64(1)
 	if o.side == matching.Sell {
 		side = -1
 	}
-	f.move(p, side, qty, price)
+	return paid, f.move(p, side, qty, price)
 }
 
 // move trades qty contracts into a position at price (side +1 buys, −1
 // sells): it opens, adds to, reduces or turns it, settling the PnL of what
-// it closes and holding the initial margin of what it opens (as far as the
-// available balance goes: an order's released hold covers it).
-func (f *Futures) move(p *position, side, qty, price int64) {
+// it closes (answered) and holding the initial margin of what it opens (as
+// far as the available balance goes: an order's released hold covers it).
+func (f *Futures) move(p *position, side, qty, price int64) (pnl int64) {
+	f.touchPos(p)
 	con := &f.cons[p.con]
 	closing := int64(0)
 	if p.qty != 0 && sign(p.qty) != side {
@@ -480,7 +612,7 @@ func (f *Futures) move(p *position, side, qty, price int64) {
 			marginShare = mulShare(p.margin, closing, held)
 		}
 		value, _ := con.notional(closing, price)
-		pnl := sign(p.qty) * (value - costShare)
+		pnl = sign(p.qty) * (value - costShare)
 		p.qty += side * closing
 		p.cost -= costShare
 		p.margin -= marginShare
@@ -510,6 +642,7 @@ func (f *Futures) move(p *position, side, qty, price int64) {
 	}
 	f.holding(p)
 	f.rekey(p.slot, con.Quote)
+	return pnl
 }
 
 // mulShare is x × n ÷ d rounded down, for 0 ≤ n ≤ d.
@@ -531,13 +664,13 @@ func (f *Futures) realize(p *position, pnl, limit int64) {
 	if p.slot == f.fund {
 		// The fund's positions (taken over from liquidations) win and lose
 		// for it, as far as it has.
-		f.settle[coin] -= pnl
-		con.insurance += pnl
+		f.addSettle(coin, -pnl)
+		f.addFund(con, pnl)
 		f.deficit(con)
 		return
 	}
 	if pnl >= 0 {
-		f.settle[coin] -= pnl
+		f.addSettle(coin, -pnl)
 		f.acct.receive(p.slot, KindFutures, coin, pnl)
 		return
 	}
@@ -550,8 +683,8 @@ func (f *Futures) realize(p *position, pnl, limit int64) {
 	b.Avail -= paid
 	short := loss - paid
 	fund := min(short, con.insurance)
-	con.insurance -= fund
-	f.settle[coin] += paid + fund
+	f.addFund(con, -fund)
+	f.addSettle(coin, paid+fund)
 	f.uncovered[coin] += short - fund
 }
 
@@ -559,10 +692,10 @@ func (f *Futures) realize(p *position, pnl, limit int64) {
 // collected, so the settlement balance does not get it, and it is counted
 // as uncovered.
 func (f *Futures) deficit(con *futContract) {
-	if con.insurance < 0 {
-		f.settle[con.Quote] += con.insurance
-		f.uncovered[con.Quote] -= con.insurance
-		con.insurance = 0
+	if lack := con.insurance; lack < 0 {
+		f.addSettle(con.Quote, lack)
+		f.uncovered[con.Quote] -= lack
+		f.addFund(con, -lack)
 	}
 }
 
@@ -573,6 +706,7 @@ func (f *Futures) take(p *position, amount int64) int64 {
 	if amount <= 0 {
 		return 0
 	}
+	f.touchPos(p)
 	b := f.acct.mut(p.slot, KindFutures, f.cons[p.con].Quote)
 	fromAvail := min(amount, b.Avail)
 	b.Avail -= fromAvail
@@ -765,13 +899,14 @@ func (f *Futures) Fund(contract uint32, rate int64) error {
 		if err != nil {
 			return err
 		}
+		f.touchPos(p)
 		if p.slot == f.fund { // the fund's own positions pay and receive from the fund
 			if amt >= 0 {
 				paidOut += amt
 			} else {
 				collected -= amt
 			}
-			con.insurance += amt
+			f.addFund(con, amt)
 			continue
 		}
 		b := f.acct.mut(p.slot, KindFutures, con.Quote)
@@ -796,7 +931,7 @@ func (f *Futures) Fund(contract uint32, rate int64) error {
 		p.margin -= fromMargin
 		collected += fromAvail + fromMargin
 	}
-	con.insurance += collected - paidOut
+	f.addFund(con, collected-paidOut)
 	f.deficit(con)
 	seen := map[Slot]bool{}
 	for _, i := range con.holders {
@@ -841,6 +976,7 @@ func (f *Futures) SetLeverage(s Slot, contract uint32, lev int64) Result {
 			p.margin = im
 		}
 	}
+	f.touchPos(p)
 	p.lev = lev
 	f.rekey(s, con.Quote)
 	return OK
@@ -857,6 +993,7 @@ func (f *Futures) SetMarginMode(s Slot, contract uint32, isolated bool) Result {
 	if p.qty != 0 || p.openBuy+p.openSell > 0 {
 		return ModeLocked
 	}
+	f.touchPos(p)
 	p.isolated = isolated
 	return OK
 }
@@ -874,6 +1011,7 @@ func (f *Futures) AdjustMargin(s Slot, contract uint32, delta int64) Result {
 	if !p.isolated || p.qty == 0 || delta == 0 {
 		return NoPosition
 	}
+	f.touchPos(p)
 	if delta > 0 {
 		if !f.holdAvailable(s, con.Quote, delta) {
 			return Insufficient
@@ -904,7 +1042,7 @@ func (f *Futures) AddInsurance(s Slot, contract uint32, amount int64) Result {
 	if f.acct.Debit(s, KindFutures, f.cons[ci].Quote, amount) != nil {
 		return Insufficient
 	}
-	f.cons[ci].insurance += amount
+	f.addFund(&f.cons[ci], amount)
 	return OK
 }
 

@@ -185,6 +185,7 @@ func RestoreFutures(rd io.Reader, acct *Accounts) (*Futures, error) {
 	if _, err := io.ReadFull(br, tail[:]); err != nil || binary.LittleEndian.Uint64(tail[:]) != want {
 		return nil, fmt.Errorf("%w: futures checksum", ErrBadSnapshot)
 	}
+	f.posStamp, f.posGen = make([]uint32, len(f.pos)), 1
 	for i, k := range keys {
 		if k.in {
 			p := &f.pos[i]

@@ -182,8 +182,26 @@ func TestFuturesIsolatedLong(t *testing.T) {
 	if _, r := e.order(3, matching.Buy, 1_000, 55_000_00, matching.GTC); r != OK {
 		t.Fatal(r)
 	}
+	e.f.TakeFees()
+	e.f.ClearChanged()
 	if _, r := e.order(1, matching.Sell, 1_000, 55_000_00, matching.GTC); r != OK {
 		t.Fatal(r)
+	}
+	// The trade's record: user 3 bought as maker (0.02 % of 55,000 = 11),
+	// user 1 sold as taker (27.5) and realized 5,000.
+	if got := e.f.TakeFees(); !slices.Equal(got, []TradeFee{{Buy: 11 * unit, Sell: 27_50_000_000, SellPnL: 5_000 * unit}}) {
+		t.Fatalf("trade fees %+v", got)
+	}
+	var changed []PositionState
+	e.f.PositionsChanged(func(p PositionState) { changed = append(changed, p) })
+	if len(changed) != 2 || changed[1].User != 3 || changed[1].Qty != 1_000 || changed[1].Cost != 55_000*unit ||
+		changed[0].User != 1 || changed[0].Qty != 0 || !changed[0].Isolated || changed[0].Leverage != 10 {
+		t.Fatalf("positions changed %+v", changed)
+	}
+	var sys []SystemChange
+	sys = append(sys, e.f.SystemChanged()...)
+	if len(sys) != 1 || sys[0].Contract != 0 || sys[0].Before != 0 || sys[0].Now != -5_000*unit {
+		t.Fatalf("system balances changed %+v", sys)
 	}
 	if p = e.pos(1); p.Qty != 0 || p.Margin != 0 {
 		t.Fatalf("closed %+v", p)

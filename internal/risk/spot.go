@@ -90,10 +90,15 @@ type OrderSpec struct {
 }
 
 // TradeFee is what a trade's buyer and seller paid in fees, in the engine
-// units of what each received (the buyer in base, the seller in quote).
+// units of what each received (the buyer in base, the seller in quote); of
+// a futures trade, in the margin coin, with the PnL each side realized by
+// what the trade closed of its position (a liquidation's fee is the one
+// paid to the insurance fund).
 type TradeFee struct {
-	Buy  int64
-	Sell int64
+	Buy     int64
+	Sell    int64
+	BuyPnL  int64
+	SellPnL int64
 }
 
 // orderHold is what an open order holds, and how it pays fees. An order's

@@ -56,6 +56,10 @@ type ProjectionOptions struct {
 	// Prices value fills for the fee tier's volume (nil: USDT pairs count
 	// their quote amount, the others nothing).
 	Prices RefPrices
+	// Other says a book symbol is another product's (a perpetual
+	// contract's): its commands and events are not spot's, only their
+	// trades' places in the batch's fees are counted. Nil: none.
+	Other func(symbol uint32) bool
 }
 
 // Projection builds spot's items of engine batches.
@@ -105,6 +109,16 @@ func (p *Projection) Ops(ctx context.Context, b *engine.Batch) ([]store.Op, erro
 	for i := range b.Commands {
 		c := &b.Commands[i]
 		res := b.Results[i]
+		if evs := b.EventsOf(i); p.o.Other != nil && (p.o.Other(c.Order.Symbol) || len(evs) > 0 && p.o.Other(evs[0].Symbol)) {
+			// Another product's command (a book command's events are all
+			// its book's): its trades take their places in the fees.
+			for j := range evs {
+				if evs[j].Kind == matching.EvTrade {
+					fee++
+				}
+			}
+			continue
+		}
 		if c.Kind != engine.KindPlace && c.Kind != engine.KindCancel && c.Kind != engine.KindAmend && c.Kind != engine.KindCancelAll {
 			continue
 		}

@@ -328,7 +328,8 @@ func (r *Runtime) close() error {
 func (r *Runtime) Verify(ctx context.Context) ([]string, error) {
 	var seq uint64
 	type bal struct {
-		uid, coin   string
+		acct        ledger.Account
+		coin        string
 		avail, held int64
 		decimals    int32
 	}
@@ -338,8 +339,23 @@ func (r *Runtime) Verify(ctx context.Context) ([]string, error) {
 		a := s.Accounts()
 		for i, u := range a.Users() {
 			for c, ci := range a.Coins() {
-				b := a.At(risk.Slot(i), risk.KindSpot, risk.Coin(c))
-				bals = append(bals, bal{uid: u.ID, coin: ci.Code, avail: b.Avail, held: b.Held, decimals: ci.Decimals})
+				for _, k := range []risk.Kind{risk.KindSpot, risk.KindFutures} {
+					b := a.At(risk.Slot(i), k, risk.Coin(c))
+					bals = append(bals, bal{acct: projector.Account(u.ID, k), coin: ci.Code, avail: b.Avail, held: b.Held, decimals: ci.Decimals})
+				}
+			}
+		}
+		// The futures stage's own balances: settlement per coin, a fund per contract.
+		f := s.Futures()
+		for c, ci := range a.Coins() {
+			if v := f.Settlement(risk.Coin(c)); v != 0 {
+				bals = append(bals, bal{acct: ledger.SettlementAccount(), coin: ci.Code, avail: v, decimals: ci.Decimals})
+			}
+		}
+		for _, k := range s.Contracts() {
+			if c, ok := s.Coin(k.Quote); ok {
+				bals = append(bals, bal{acct: ledger.InsuranceAccount(k.Name), coin: k.Quote, avail: f.Insurance(k.Symbol),
+					decimals: a.Coins()[c].Decimals})
 			}
 		}
 	})
@@ -349,14 +365,14 @@ func (r *Runtime) Verify(ctx context.Context) ([]string, error) {
 	led := ledger.New(r.o.Store, nil)
 	var problems []string
 	for _, b := range bals {
-		got, err := led.Balance(ctx, projector.Account(b.uid, risk.KindSpot), b.coin)
+		got, err := led.Balance(ctx, b.acct, b.coin)
 		if err != nil {
 			return nil, err
 		}
 		avail, held := decimal.New(b.avail, -b.decimals), decimal.New(b.held, -b.decimals)
 		if !got.Available.Equal(avail) || !got.Frozen.Equal(held) {
-			problems = append(problems, fmt.Sprintf("%s spot %s: the engine holds %s/%s, the store %s/%s",
-				b.uid, b.coin, avail, held, got.Available, got.Frozen))
+			problems = append(problems, fmt.Sprintf("%s %s: the engine holds %s/%s, the store %s/%s",
+				b.acct, b.coin, avail, held, got.Available, got.Frozen))
 		}
 	}
 	return problems, nil

@@ -75,6 +75,11 @@ func (e Engine) submit(ctx context.Context, kind engine.Kind, m Move, withOther 
 	if err != nil {
 		return err
 	}
+	return answer(res, kind, m.Ref)
+}
+
+// answer is the error of an engine's answer to a money command.
+func answer(res engine.Result, kind engine.Kind, ref string) error {
 	switch res.Code {
 	case engine.OK, engine.Exists:
 		return nil
@@ -87,7 +92,7 @@ func (e Engine) submit(ctx context.Context, kind engine.Kind, m Move, withOther 
 	case engine.UnknownCoin, engine.Invalid:
 		return fmt.Errorf("%w: the engine answered %s", ErrInvalid, res.Code)
 	}
-	return fmt.Errorf("spotfunds: the engine answered %s to %s %s", res.Code, kind, m.Ref)
+	return fmt.Errorf("spotfunds: the engine answered %s to %s %s", res.Code, kind, ref)
 }
 
 // Credit implements Funds.
@@ -130,6 +135,27 @@ func (e Engine) Release(ctx context.Context, m Move) error {
 	}
 	m.Fee = decimal.Zero
 	return e.submit(ctx, engine.KindRelease, m, false)
+}
+
+// Futures implements Funds.
+func (e Engine) Futures(ctx context.Context, m Move, in bool) error {
+	if err := m.check(true); err != nil {
+		return err
+	}
+	amount, err := e.units(m, m.Amount)
+	if err != nil {
+		return err
+	}
+	to := risk.KindSpot
+	if in {
+		to = risk.KindFutures
+	}
+	res, err := e.Submit.SubmitProjected(ctx, engine.Command{Kind: engine.KindFutTransfer, Ref: m.Ref, User: engine.UserNumber(m.UID),
+		UserID: m.UID, Account: to, Coin: m.Coin, Amount: amount})
+	if err != nil {
+		return err
+	}
+	return answer(res, engine.KindFutTransfer, m.Ref)
 }
 
 // Counter names the other sides of the money commands Engine sends, for

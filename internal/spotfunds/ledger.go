@@ -54,6 +54,18 @@ func (l Ledger) Debit(ctx context.Context, m Move) error {
 		Legs: []ledger.Leg{ledger.Move(spotAccount(m.UID), m.Other, m.Coin, m.Amount)}})
 }
 
+// Futures implements Funds.
+func (l Ledger) Futures(ctx context.Context, m Move, in bool) error {
+	if err := m.check(true); err != nil {
+		return err
+	}
+	from, to := spotAccount(m.UID), ledger.UserAccount(m.UID, ledger.Futures)
+	if !in {
+		from, to = to, from
+	}
+	return l.post(ctx, ledger.Posting{ID: m.Ref, Reason: m.Reason, Legs: []ledger.Leg{ledger.Move(from, to, m.Coin, m.Amount)}})
+}
+
 // Hold implements Funds. The posting's meta names the hold, so that its
 // end can be checked against it.
 func (l Ledger) Hold(ctx context.Context, m Move) error {

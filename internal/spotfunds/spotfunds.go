@@ -57,6 +57,12 @@ type Funds interface {
 	// ErrNoHold when nothing was ever held under Ref, ErrConflict when it
 	// was settled.
 	Release(ctx context.Context, m Move) error
+	// Futures moves Amount between the user's spot and futures accounts
+	// in one step (both are the engine's): into futures when in, else back
+	// to spot (ErrInsufficient when what the account can give is short;
+	// out of futures, open positions' losses count against it). Other is
+	// not read.
+	Futures(ctx context.Context, m Move, in bool) error
 }
 
 // Errors of Funds.
@@ -88,6 +94,10 @@ func (m Move) check(hold bool) error {
 	if !hold {
 		if err := m.Other.Validate(); err != nil {
 			return errors.Join(ErrInvalid, err)
+		}
+		if m.Other.Owner != ledger.SystemOwner && (m.Other.Kind == ledger.Spot || m.Other.Kind == ledger.Futures) {
+			// Accounts the engine owns move by its own commands (Futures).
+			return ErrInvalid
 		}
 	}
 	return nil

@@ -263,7 +263,7 @@ func (s *Service) Transfer(ctx context.Context, uid string, in TransferInput) (T
 		}
 	}
 	rec := x.pendingItem(s.now().UnixMilli())
-	if x.to == ledger.Spot {
+	if x.to == ledger.Spot && !x.futures() {
 		res, err := s.led.Post(ctx, ledger.Posting{
 			ID:     x.ref() + ":out",
 			Reason: x.reason(),
@@ -348,7 +348,17 @@ func (s *Service) again(ctx context.Context, x xfer, it store.Item) (TransferRec
 // error says what stopped it, and it stays for a retry or ResumeTransfers.
 func (s *Service) finish(ctx context.Context, x xfer, it store.Item) (r TransferRecord, done bool, err error) {
 	m := spotfunds.Move{Ref: x.ref(), UID: x.uid, Coin: x.coin, Amount: x.amount, Reason: x.reason()}
-	if x.to == ledger.Spot {
+	futures := x.futures()
+	if futures && x.to == ledger.Spot {
+		// A transfer begun before the futures account was the engine's
+		// took its amount to transit first: it ends as it began.
+		if _, err := s.led.Lookup(ctx, x.ref()+":out"); err == nil {
+			futures = false
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return TransferRecord{}, false, internal(err)
+		}
+	}
+	if x.to == ledger.Spot && !futures {
 		m.Other = spotfunds.TransitAccount()
 		err := s.funds.Credit(ctx, m)
 		switch {
@@ -362,7 +372,11 @@ func (s *Service) finish(ctx context.Context, x xfer, it store.Item) (r Transfer
 		return TransferRecord{}, false, internal(fmt.Errorf("transfer %s: credit: %w", m.Ref, err))
 	}
 	m.Other = x.otherAccount()
-	err = s.funds.Debit(ctx, m)
+	if futures {
+		err = s.funds.Futures(ctx, m, x.to == ledger.Futures)
+	} else {
+		err = s.funds.Debit(ctx, m)
+	}
 	var refused error
 	switch {
 	case err == nil:
@@ -530,6 +544,10 @@ type xfer struct {
 func (x xfer) ref() string { return "xfer:" + x.uid + ":" + x.id }
 
 func (x xfer) reason() string { return "transfer_" + x.typ }
+
+// futures says the transfer is between the spot and futures accounts: one
+// money step, both accounts being the engine's.
+func (x xfer) futures() bool { return x.from == ledger.Futures || x.to == ledger.Futures }
 
 func (x xfer) key() store.Key { return transferKey(x.uid, x.id) }
 

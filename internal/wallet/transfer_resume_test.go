@@ -43,6 +43,10 @@ func (c crashing) Debit(ctx context.Context, m spotfunds.Move) error {
 	return c.step(func() error { return c.Funds.Debit(ctx, m) })
 }
 
+func (c crashing) Futures(ctx context.Context, m spotfunds.Move, in bool) error {
+	return c.step(func() error { return c.Funds.Futures(ctx, m, in) })
+}
+
 // crash runs a transfer on a process that dies at its money step (after
 // applying it when after is true), then "restarts": the wallet is built
 // again on the working implementation.
@@ -89,12 +93,12 @@ func wantNewest(t *testing.T, e *wt.Env, uid, amount, status string) {
 func TestTransferIntoSpotFinishedAfterCrash(t *testing.T) {
 	eachFunds(t, func(t *testing.T, e *wt.Env, impl spotfundstest.Impl) {
 		u := e.NewUser(t, wt.Flags{})
-		fut := ledger.UserAccount(u.UID, ledger.Futures)
+		fut := ledger.UserAccount(u.UID, ledger.OTC)
 		transit := spotfunds.TransitAccount()
 		e.Fund(t, u.UID, "USDT", "100")
-		xfer(t, e, u.UID, wallet.TransferInput{From: ledger.Spot, To: ledger.Futures, Coin: "USDT", Amount: "50"}, "")
+		xfer(t, e, u.UID, wallet.TransferInput{From: ledger.Spot, To: ledger.OTC, Coin: "USDT", Amount: "50"}, "")
 
-		in := wallet.TransferInput{From: ledger.Futures, To: ledger.Spot, Coin: "USDT", Amount: "20", RequestID: "a-1"}
+		in := wallet.TransferInput{From: ledger.OTC, To: ledger.Spot, Coin: "USDT", Amount: "20", RequestID: "a-1"}
 		crash(t, e, impl, u.UID, in, false)
 		e.WantAvail(t, fut, "USDT", "30")
 		e.WantAvail(t, transit, "USDT", "20")
@@ -119,7 +123,7 @@ func TestTransferIntoSpotFinishedAfterCrash(t *testing.T) {
 
 		// Died after the credit: the resume records it without crediting
 		// again.
-		in3 := wallet.TransferInput{From: ledger.Futures, To: ledger.Spot, Coin: "USDT", Amount: "2", RequestID: "a-3"}
+		in3 := wallet.TransferInput{From: ledger.OTC, To: ledger.Spot, Coin: "USDT", Amount: "2", RequestID: "a-3"}
 		crash(t, e, impl, u.UID, in3, true)
 		wantSpot(t, e, impl, u.UID, "USDT", "72")
 		wantTransitEmpty(t, e, "USDT")
@@ -132,7 +136,7 @@ func TestTransferIntoSpotFinishedAfterCrash(t *testing.T) {
 		wantNewest(t, e, u.UID, "2", wallet.TransferSuccess)
 
 		// The client's retry finishes it as well.
-		in2 := wallet.TransferInput{From: ledger.Futures, To: ledger.Spot, Coin: "USDT", Amount: "5", RequestID: "a-2"}
+		in2 := wallet.TransferInput{From: ledger.OTC, To: ledger.Spot, Coin: "USDT", Amount: "5", RequestID: "a-2"}
 		crash(t, e, impl, u.UID, in2, false)
 		e.WantAvail(t, transit, "USDT", "5")
 		r = xfer(t, e, u.UID, in2, "")
@@ -154,6 +158,43 @@ func TestTransferIntoSpotFinishedAfterCrash(t *testing.T) {
 		if h := history(t, e, u.UID); len(h) != 4 {
 			t.Fatalf("history %+v", h)
 		}
+		e.Audit(t)
+	})
+}
+
+// A transfer between spot and futures is one money step (both accounts
+// are the engine's): one whose process died after it is recorded by
+// ResumeTransfers without moving again; one that died before it is moved
+// once by the client's retry.
+func TestFuturesTransferFinishedAfterCrash(t *testing.T) {
+	eachFunds(t, func(t *testing.T, e *wt.Env, impl spotfundstest.Impl) {
+		u := e.NewUser(t, wt.Flags{})
+		fut := ledger.UserAccount(u.UID, ledger.Futures)
+		e.Fund(t, u.UID, "USDT", "100")
+
+		in := wallet.TransferInput{From: ledger.Spot, To: ledger.Futures, Coin: "USDT", Amount: "30", RequestID: "f-1"}
+		crash(t, e, impl, u.UID, in, true)
+		wantSpot(t, e, impl, u.UID, "USDT", "70")
+		e.WantAvail(t, fut, "USDT", "30")
+		wantNewest(t, e, u.UID, "30", wallet.TransferPending)
+		e.Clock.Add(wallet.TransferResumeAge + time.Second)
+		resume(t, e, 1)
+		wantNewest(t, e, u.UID, "30", wallet.TransferSuccess)
+		wantSpot(t, e, impl, u.UID, "USDT", "70")
+
+		out := wallet.TransferInput{From: ledger.Futures, To: ledger.Spot, Coin: "USDT", Amount: "10", RequestID: "f-2"}
+		crash(t, e, impl, u.UID, out, false)
+		wantSpot(t, e, impl, u.UID, "USDT", "70")
+		e.WantAvail(t, fut, "USDT", "30")
+		if r := xfer(t, e, u.UID, out, ""); r.Replayed || r.Status != wallet.TransferSuccess {
+			t.Fatalf("retry finishing: %+v", r)
+		}
+		if r := xfer(t, e, u.UID, out, ""); !r.Replayed {
+			t.Fatalf("second retry: %+v", r)
+		}
+		wantSpot(t, e, impl, u.UID, "USDT", "80")
+		e.WantAvail(t, fut, "USDT", "20")
+		xfer(t, e, u.UID, wallet.TransferInput{From: ledger.Futures, To: ledger.Spot, Coin: "USDT", Amount: "20.001"}, apperr.CodeWalletInsufficient)
 		e.Audit(t)
 	})
 }
