@@ -143,6 +143,9 @@ func bookKind(k Kind) matching.CommandKind {
 	return 0
 }
 
+// reduceOnlyBit marks a reduce-only futures order in its spec's byte.
+const reduceOnlyBit = 0x80
+
 // codecVersion is the first byte of every encoded command; a journal
 // written by another version is refused rather than misread.
 const codecVersion = 1
@@ -171,7 +174,13 @@ func AppendCommand(dst []byte, c *Command) []byte {
 		dst = append(dst, b[:]...)
 		dst = le.AppendUint32(dst, uint32(c.Spec.Maker))
 		dst = le.AppendUint32(dst, uint32(c.Spec.Taker))
-		dst = append(dst, byte(c.Spec.Kind))
+		// The account kind's byte carries the reduce-only flag in its top
+		// bit (journals written before it have it clear).
+		flags := byte(c.Spec.Kind)
+		if c.Spec.ReduceOnly {
+			flags |= reduceOnlyBit
+		}
+		dst = append(dst, flags)
 	case KindAddCoin:
 		dst = le.AppendUint32(dst, uint32(c.Decimals))
 	case KindAddPair:
@@ -290,7 +299,8 @@ func DecodeCommand(b []byte, c *Command) error {
 			}
 		}
 		c.Spec.Maker, c.Spec.Taker = risk.Rate(r.u32()), risk.Rate(r.u32())
-		c.Spec.Kind = risk.Kind(r.u8())
+		flags := r.u8()
+		c.Spec.Kind, c.Spec.ReduceOnly = risk.Kind(flags&^reduceOnlyBit), flags&reduceOnlyBit != 0
 	case KindAddCoin:
 		c.Decimals = int32(r.u32())
 	case KindAddPair:

@@ -87,6 +87,8 @@ func futuresCode(r risk.Result) Code {
 		return WouldLiquidate
 	case risk.NoPosition:
 		return NoPosition
+	case risk.ReduceOnly:
+		return ReduceOnly
 	}
 	return Invalid
 }
@@ -218,7 +220,10 @@ func liqOrderID(seq uint64) uint64 { return 1<<62 | seq }
 func (s *State) liquidate(c *Command) Code {
 	sym := c.Order.Symbol
 	switch c.Amount {
-	case 1: // the user's orders in the contract go
+	case 1: // the user's orders in the contract go, while the position is due
+		if !s.fut.Due(c.User, sym) {
+			return OK
+		}
 		o := matching.Command{Kind: matching.CmdCancelAll, UserID: c.User, Symbol: sym, Seq: s.seq}
 		s.applyBook(&o)
 		return OK

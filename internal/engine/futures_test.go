@@ -170,4 +170,11 @@ func TestFuturesCommandCodec(t *testing.T) {
 			}
 		}
 	}
+	// A reduce-only order keeps its flag and its account.
+	ro := futOrder(10, 3, matching.Buy, 1, 2, matching.GTC)
+	ro.Spec.ReduceOnly = true
+	var back Command
+	if err := DecodeCommand(AppendCommand(nil, &ro), &back); err != nil || back.Spec != ro.Spec {
+		t.Fatalf("reduce-only: %+v, %v", back.Spec, err)
+	}
 }

@@ -37,19 +37,21 @@ const (
 	// Futures: LeverageTooHigh (above the position's tier or the
 	// contract's), PositionLimit (past the last tier), ModeLocked (margin
 	// mode or leverage with open orders or a position), WouldLiquidate (a
-	// margin removal too large), NoPosition (no isolated position).
+	// margin removal too large), NoPosition (no isolated position),
+	// ReduceOnly (a reduce-only order larger than what it can close).
 	LeverageTooHigh
 	PositionLimit
 	ModeLocked
 	WouldLiquidate
 	NoPosition
+	ReduceOnly
 	codeEnd
 )
 
 var codeNames = [...]string{OK: "ok", Exists: "exists", Conflict: "conflict", Insufficient: "insufficient",
 	Rejected: "rejected", UnknownCoin: "unknown_coin", UnknownPair: "unknown_pair", UnknownHold: "unknown_hold",
 	UnknownOrder: "unknown_order", Invalid: "invalid", LeverageTooHigh: "leverage_too_high", PositionLimit: "position_limit",
-	ModeLocked: "mode_locked", WouldLiquidate: "would_liquidate", NoPosition: "no_position"}
+	ModeLocked: "mode_locked", WouldLiquidate: "would_liquidate", NoPosition: "no_position", ReduceOnly: "reduce_only"}
 
 func (c Code) String() string {
 	if c < codeEnd {
@@ -242,7 +244,8 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 		}
 		if contract {
 			// A futures order: its margin price is Order.Quote for a market one.
-			if code := futuresCode(s.fut.Place(o, risk.FuturesSpec{Maker: c.Spec.Maker, Taker: c.Spec.Taker, MarginPrice: o.Quote})); code != OK {
+			if code := futuresCode(s.fut.Place(o, risk.FuturesSpec{Maker: c.Spec.Maker, Taker: c.Spec.Taker, MarginPrice: o.Quote,
+				ReduceOnly: c.Spec.ReduceOnly})); code != OK {
 				return code, 0
 			}
 			break

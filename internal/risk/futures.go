@@ -246,6 +246,10 @@ type FuturesSpec struct {
 	// MarginPrice prices a market order's margin (the entry sets it from
 	// the mark and its price band); a limit order uses its price.
 	MarginPrice int64
+	// ReduceOnly: the order may only close what the position has that the
+	// user's other closing orders leave (ReduceOnly otherwise); it holds
+	// no margin, only its fee.
+	ReduceOnly bool
 }
 
 // Results of futures commands beyond Spot's.
@@ -262,6 +266,10 @@ const (
 	// liquidatable or below its initial margin.
 	WouldLiquidate
 )
+
+// ReduceOnly: a reduce-only order larger than what its position has to
+// close.
+const ReduceOnly Result = LeverageTooHigh + 5
 
 // FundUser and FundUserID name the engine's holder of the positions the
 // contracts' insurance funds take over (its money is the funds', kept by
@@ -415,6 +423,9 @@ func (f *Futures) Place(c *matching.Command, spec FuturesSpec) Result {
 		closable = max(p.qty-p.openSell, 0)
 	} else if c.Side == matching.Buy && p.qty < 0 {
 		closable = max(-p.qty-p.openBuy, 0)
+	}
+	if spec.ReduceOnly && c.Qty > closable {
+		return ReduceOnly
 	}
 	opening, ok := con.notional(c.Qty-min(c.Qty, closable), price)
 	if !ok {
@@ -1187,21 +1198,11 @@ func (f *Futures) Total(c Coin) int64 {
 // then sends it to the book, then calls TakeOver. ok is false when the
 // position is no longer liquidatable at the mark.
 func (f *Futures) LiquidationOrder(user uint64, contract uint32, orderID uint64) (matching.Command, bool) {
-	ci, ok := f.contract(contract)
-	s := f.acct.Slot(user)
-	if !ok || s == NoSlot || orderID == 0 {
-		return matching.Command{}, false
-	}
-	pi, ok := f.posIdx.Get(posKey(s, ci))
-	if !ok || f.pos[pi].qty == 0 || s == f.fund {
+	pi, ok := f.due(user, contract)
+	if !ok || orderID == 0 {
 		return matching.Command{}, false
 	}
 	p := &f.pos[pi]
-	con := &f.cons[ci]
-	side, lp := f.key(p)
-	if (side == perp.Long && lp < con.mark) || (side == perp.Short && lp > con.mark) {
-		return matching.Command{}, false
-	}
 	bp := f.bankruptcy(p)
 	c := matching.Command{Kind: matching.CmdPlace, OrderID: orderID, UserID: user, Symbol: contract, Type: matching.Limit,
 		TIF: matching.IOC, Price: bp, Qty: absQty(p.qty), Side: matching.Sell}
@@ -1210,6 +1211,30 @@ func (f *Futures) LiquidationOrder(user uint64, contract uint32, orderID uint64)
 	}
 	c.Tag = f.addOrder(futOrder{id: orderID, qty: c.Qty, price: bp, pos: pi, side: c.Side, liq: true})
 	return c, true
+}
+
+// Due says a user's position in a contract is liquidatable at the
+// contract's mark.
+func (f *Futures) Due(user uint64, contract uint32) bool {
+	_, ok := f.due(user, contract)
+	return ok
+}
+
+func (f *Futures) due(user uint64, contract uint32) (int32, bool) {
+	ci, ok := f.contract(contract)
+	s := f.acct.Slot(user)
+	if !ok || s == NoSlot || s == f.fund {
+		return 0, false
+	}
+	pi, ok := f.posIdx.Get(posKey(s, ci))
+	if !ok || f.pos[pi].qty == 0 {
+		return 0, false
+	}
+	side, lp := f.key(&f.pos[pi])
+	if mark := f.cons[ci].mark; (side == perp.Long && lp < mark) || (side == perp.Short && lp > mark) {
+		return 0, false
+	}
+	return pi, true
 }
 
 // bankruptcy is a position's bankruptcy price on the grid (within 1 and

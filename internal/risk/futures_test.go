@@ -158,6 +158,22 @@ func TestFuturesIsolatedLong(t *testing.T) {
 	if p.Qty != 1_000 || p.Cost != 50_000*unit || p.Margin != 5_000*unit || !p.Isolated {
 		t.Fatalf("position %+v", p)
 	}
+	// Reduce-only: no more than the position closes; never from flat.
+	ro := func(user uint64, side matching.Side, qty int64) Result {
+		e.seq++
+		c := matching.Command{Kind: matching.CmdPlace, OrderID: e.seq, UserID: user, Symbol: btcPerp, Side: side, Type: matching.Limit,
+			TIF: matching.GTC, Price: 60_000_00, Qty: qty}
+		return e.f.Place(&c, FuturesSpec{Maker: 20_000, Taker: 50_000, ReduceOnly: true})
+	}
+	if r := ro(1, matching.Sell, 1_001); r != ReduceOnly {
+		t.Fatalf("reduce-only beyond the position: %s", r)
+	}
+	if r := ro(1, matching.Buy, 1); r != ReduceOnly {
+		t.Fatalf("reduce-only adding to the position: %s", r)
+	}
+	if r := ro(3, matching.Sell, 1); r != ReduceOnly {
+		t.Fatalf("reduce-only from flat: %s", r)
+	}
 	e.f.Mark(btcPerp, 50_000_00, nil)
 	if p = e.pos(1); p.Liquidation != 45_180_72 {
 		t.Fatalf("liquidation price %d, want 45,180.72", p.Liquidation)

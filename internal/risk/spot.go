@@ -72,6 +72,8 @@ func (r Result) String() string {
 		return "would_liquidate"
 	case NoPosition:
 		return "no_position"
+	case ReduceOnly:
+		return "reduce_only"
 	}
 	return "invalid_result"
 }
@@ -87,6 +89,9 @@ type OrderSpec struct {
 	// can spend, at most its Quote (the band the order entry set): its
 	// budget is set here, to the quote units held.
 	UpToAvailable bool
+	// ReduceOnly makes a futures order one that may only reduce its
+	// position (FuturesSpec.ReduceOnly).
+	ReduceOnly bool
 }
 
 // TradeFee is what a trade's buyer and seller paid in fees, in the engine
