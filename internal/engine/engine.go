@@ -71,6 +71,8 @@ type Batch struct {
 	// Positions are the futures positions the batch changed, as it left
 	// them, once each.
 	Positions []risk.PositionState
+	// Funding are the payments of the batch's funding rounds.
+	Funding []FundingPaid
 	// Users maps the user numbers the batch's events name to the users'
 	// ids in the store.
 	Users map[uint64]string
@@ -271,6 +273,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			b.Ends = append(b.Ends, len(b.Events))
 			b.Fees = append(b.Fees, st.Fees()...)
 			b.Liquidatable = append(b.Liquidatable, st.Liquidatable()...)
+			b.Funding = append(b.Funding, st.Funding()...)
 			// The batch the projection began ends where it ended; the
 			// others at MaxBatch.
 			if (len(b.Commands) >= o.MaxBatch && seq > resume) || seq == resume {
@@ -351,6 +354,7 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 		b.Ends = append(b.Ends, len(b.Events))
 		b.Fees = append(b.Fees, e.st.Fees()...)
 		b.Liquidatable = append(b.Liquidatable, e.st.Liquidatable()...)
+		b.Funding = append(b.Funding, e.st.Funding()...)
 		e.st.ResetEvents()
 	}
 	takeChanged(e.st, b)
@@ -552,6 +556,7 @@ func Merge(bs []*Batch) *Batch {
 		}
 		out.Fees = append(out.Fees, b.Fees...)
 		out.Liquidatable = append(out.Liquidatable, b.Liquidatable...)
+		out.Funding = append(out.Funding, b.Funding...)
 		for _, v := range b.Balances {
 			k := key{v.User, v.Account, v.Coin, v.System, v.Contract}
 			if i, ok := at[k]; ok {

@@ -140,6 +140,11 @@ func (s *State) futures(c *Command) Code {
 				if s.fut.Fund(sym, c.Amount) != nil {
 					return Invalid
 				}
+				users := s.acct.Users()
+				for _, p := range s.fut.TakeFunding() {
+					s.funding = append(s.funding, FundingPaid{User: users[p.Slot].Num, UserID: users[p.Slot].ID, Contract: p.Contract,
+						Qty: p.Qty, Amount: p.Amount})
+				}
 				return OK
 			}
 			return s.futTransfer(c)
@@ -248,6 +253,20 @@ func (s *State) Contracts() []ContractSpec {
 	slices.SortFunc(out, func(a, b ContractSpec) int { return cmp.Compare(a.Symbol, b.Symbol) })
 	return out
 }
+
+// FundingPaid is what one position paid (Amount < 0) or received in a
+// funding round (Batch.Funding).
+type FundingPaid struct {
+	User     uint64
+	UserID   string
+	Contract uint32
+	Qty      int64
+	Amount   int64
+}
+
+// Funding are the payments of the funding rounds applied since the last
+// ResetEvents.
+func (s *State) Funding() []FundingPaid { return s.funding }
 
 // Liquidatable are the positions the marks applied since the last
 // ResetEvents made liquidatable: the runtime sends their KindLiquidate

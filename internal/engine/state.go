@@ -96,6 +96,7 @@ type State struct {
 	// liquidatable the positions the marks since ResetEvents answered.
 	contracts    map[uint32]ContractSpec
 	liquidatable []risk.PositionRef
+	funding      []FundingPaid
 	// refs maps a money command's kind and Ref to a digest of its fields.
 	refs  map[string]uint64
 	holds map[string]hold
@@ -136,6 +137,7 @@ func (s *State) ResetEvents() {
 	s.out.Reset()
 	s.fees = s.fees[:0]
 	s.liquidatable = s.liquidatable[:0]
+	s.funding = s.funding[:0]
 }
 
 // Accounts are the engine-owned balances.

@@ -88,13 +88,15 @@ func (p Pair) Name() string { return p.Base + "/" + p.Quote }
 
 var symbolPattern = regexp.MustCompile(`^[a-z0-9]{2,20}$`)
 
-func (p Pair) validate() error {
+// validate checks a pair; a spot pair's symbol (named) is its base and
+// quote.
+func (p Pair) validate(named bool) error {
 	switch {
 	case !symbolPattern.MatchString(p.Symbol):
 		return fmt.Errorf("%w: symbol %q must be 2-20 lower-case letters or digits", ErrInvalid, p.Symbol)
 	case p.Base == "" || p.Quote == "" || p.Base == p.Quote:
 		return fmt.Errorf("%w: %s: base and quote must differ", ErrInvalid, p.Symbol)
-	case strings.ToLower(p.Base+p.Quote) != p.Symbol:
+	case named && strings.ToLower(p.Base+p.Quote) != p.Symbol:
 		return fmt.Errorf("%w: %s: symbol must be base+quote in lower case", ErrInvalid, p.Symbol)
 	case !p.PriceTick.IsPositive() || !p.LotSize.IsPositive():
 		return fmt.Errorf("%w: %s: price tick and lot size must be positive", ErrInvalid, p.Symbol)
@@ -159,9 +161,22 @@ func parse(b []byte) (*Catalogue, error) {
 	if err := catalogue.Decode(b, &pairs); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
+	for _, p := range pairs {
+		if err := p.validate(true); err != nil {
+			return nil, err
+		}
+	}
+	return FromPairs(pairs)
+}
+
+// FromPairs builds a catalogue of pairs, validated as a file's are except
+// that a symbol need not be the base and quote: the market data of books
+// that are not spot pairs (the perpetual contracts', "btcusdtperp") is
+// kept under pairs of their own.
+func FromPairs(pairs []Pair) (*Catalogue, error) {
 	c := &snapshot{by: map[string]Pair{}}
 	for _, p := range pairs {
-		if err := p.validate(); err != nil {
+		if err := p.validate(false); err != nil {
 			return nil, err
 		}
 		if _, dup := c.by[p.Symbol]; dup {

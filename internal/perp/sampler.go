@@ -138,5 +138,19 @@ func (s *Sampler) Funding(interest, capRate int64) (int64, error) {
 	return s.lastRate, nil
 }
 
+// Estimate is the rate Funding would answer now (the predicted rate the
+// venues show), without ending the interval.
+func (s *Sampler) Estimate(interest, capRate int64) (int64, error) {
+	p, err := AveragePremium(s.premiums)
+	if err != nil {
+		return 0, err
+	}
+	return FundingRate(p, interest, capRate), nil
+}
+
+// SetLastRate restores the last funding rate paid (after a restart: the
+// mark's funding basis uses it).
+func (s *Sampler) SetLastRate(r int64) { s.lastRate = r }
+
 // LastRate is the last funding rate.
 func (s *Sampler) LastRate() int64 { return s.lastRate }

@@ -74,6 +74,9 @@ type Futures struct {
 	// tradeFees are the fees and PnL of the trades settled since the last
 	// TakeFees.
 	tradeFees []TradeFee
+	// funding are the payments of the funding rounds since the last
+	// TakeFunding.
+	funding []FundingPayment
 	// posChanged lists the positions changed since the last ClearChanged,
 	// once each (posStamp[i] == posGen when i is listed): the engine hands
 	// their state to the store projection.
@@ -92,6 +95,8 @@ type PositionState struct {
 	Margin   int64
 	Leverage int64
 	Isolated bool
+	// Liquidation is the liquidation price in ticks (0: none, or flat).
+	Liquidation int64
 }
 
 // touchPos notes a position about to change.
@@ -110,8 +115,12 @@ func (f *Futures) PositionsChanged(fn func(PositionState)) {
 	for _, i := range f.posChanged {
 		p := &f.pos[i]
 		u := users[p.slot]
-		fn(PositionState{User: u.Num, UserID: u.ID, Contract: f.cons[p.con].ID, Qty: p.qty, Cost: p.cost, Margin: p.margin,
-			Leverage: p.lev, Isolated: p.isolated})
+		ps := PositionState{User: u.Num, UserID: u.ID, Contract: f.cons[p.con].ID, Qty: p.qty, Cost: p.cost, Margin: p.margin,
+			Leverage: p.lev, Isolated: p.isolated}
+		if p.qty != 0 {
+			ps.Liquidation, _ = f.cons[p.con].index.Price(i)
+		}
+		fn(ps)
 	}
 }
 
@@ -560,6 +569,23 @@ func (f *Futures) trade(e *matching.Event) {
 	}
 }
 
+// FundingPayment is what one position paid (Amount < 0) or received in a
+// funding round.
+type FundingPayment struct {
+	Slot     Slot
+	Contract uint32
+	Qty      int64 // the position's contracts, long positive
+	Amount   int64
+}
+
+// TakeFunding returns the payments of the funding rounds since the last
+// call, in the order they were paid.
+func (f *Futures) TakeFunding() []FundingPayment {
+	p := f.funding
+	f.funding = f.funding[:0]
+	return p
+}
+
 // TakeFees returns the fees and realized PnL of the futures trades settled
 // since the last call, in the order of their events.
 func (f *Futures) TakeFees() []TradeFee {
@@ -813,6 +839,9 @@ func (f *Futures) rekey(s Slot, coin Coin) {
 			continue
 		}
 		side, lp := f.key(p)
+		if old, ok := con.index.Price(i); !ok || old != lp {
+			f.touchPos(p) // its liquidation price moved
+		}
 		con.index.Set(i, side, lp)
 	}
 }
@@ -929,6 +958,7 @@ func (f *Futures) Fund(contract uint32, rate int64) error {
 			} else {
 				b.Avail += amt
 			}
+			f.funding = append(f.funding, FundingPayment{Slot: p.slot, Contract: con.ID, Qty: p.qty, Amount: amt})
 			continue
 		}
 		owed := -amt
@@ -941,6 +971,7 @@ func (f *Futures) Fund(contract uint32, rate int64) error {
 		b.Held -= fromMargin
 		p.margin -= fromMargin
 		collected += fromAvail + fromMargin
+		f.funding = append(f.funding, FundingPayment{Slot: p.slot, Contract: con.ID, Qty: p.qty, Amount: -(fromAvail + fromMargin)})
 	}
 	f.addFund(con, collected-paidOut)
 	f.deficit(con)
@@ -1087,6 +1118,22 @@ func (f *Futures) Position(user uint64, contract uint32) (PositionView, bool) {
 		_, v.Liquidation = f.key(p)
 	}
 	return v, true
+}
+
+// OpenInterest is the contracts held long in a contract (as many are held
+// short).
+func (f *Futures) OpenInterest(contract uint32) int64 {
+	ci, ok := f.contract(contract)
+	if !ok {
+		return 0
+	}
+	var n int64
+	for _, i := range f.cons[ci].holders {
+		if q := f.pos[i].qty; q > 0 {
+			n += q
+		}
+	}
+	return n
 }
 
 // Insurance is a contract's insurance fund.

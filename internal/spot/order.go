@@ -152,7 +152,11 @@ func userNum(uid string) uint64 { return engine.UserNumber(uid) }
 // symbolNum is a pair's stable numeric id in the engine and its journal: a
 // hash of the symbol, so adding a pair to markets.json never renumbers the
 // others (an index would, and would corrupt the journal's meaning).
-func symbolNum(symbol string) uint32 {
+func symbolNum(symbol string) uint32 { return SymbolNum(symbol) }
+
+// SymbolNum is the engine's book id of a market symbol (a pair's, or a
+// perpetual contract's market symbol).
+func SymbolNum(symbol string) uint32 {
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(symbol))
 	v := h.Sum32()

@@ -41,6 +41,13 @@ type RuntimeOptions struct {
 	Fence *store.Op
 	// SnapshotEvery is the snapshot interval (default 30 s; < 0 never).
 	SnapshotEvery time.Duration
+	// The engine's other products (perpetual futures): Other says a book
+	// symbol is theirs (spot's projection leaves it alone), Extras write
+	// their items with each batch, Hooks see each batch once it is in the
+	// store (their market data, their liquidations).
+	Other  func(symbol uint32) bool
+	Extras []projector.Extra
+	Hooks  []func(*engine.Batch)
 	Log           zerolog.Logger
 	Now           func() time.Time
 }
@@ -90,9 +97,10 @@ func StartRuntime(ctx context.Context, o RuntimeOptions) (*Runtime, error) {
 		decimals[c.Symbol] = EngineDecimals(c)
 	}
 	r := &Runtime{o: o, stop: make(chan struct{})}
-	proj := NewProjection(ProjectionOptions{Markets: o.Markets, Prices: o.Prices,
+	proj := NewProjection(ProjectionOptions{Markets: o.Markets, Prices: o.Prices, Other: o.Other,
 		Decimals: func(coin string) int32 { return decimals[coin] }})
-	p := projector.New(projector.Options{Store: o.Store, Counter: o.Counter, Extras: []projector.Extra{proj.Ops}, Fence: o.Fence})
+	p := projector.New(projector.Options{Store: o.Store, Counter: o.Counter, Extras: append([]projector.Extra{proj.Ops}, o.Extras...),
+		Fence: o.Fence})
 	start, err := p.Checkpoint(ctx)
 	if err != nil {
 		return nil, err
@@ -102,6 +110,7 @@ func StartRuntime(ctx context.Context, o RuntimeOptions) (*Runtime, error) {
 		r.pub = NewPublisher(o.Feed, o.Markets, nil, o.Now)
 		hooks = append(hooks, r.pub.OnBatch)
 	}
+	hooks = append(hooks, o.Hooks...)
 	r.runner = projector.NewRunner(p, start, o.Log, hooks...)
 	eo := engine.Options{Dir: o.Dir, Policy: o.Policy, Checkpoint: p.Checkpoint, Resume: p.Resume,
 		Deliver: r.runner.Enqueue, Now: o.Now, Log: o.Log}

@@ -1,0 +1,448 @@
+package futures
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
+	"tenger/internal/contracts"
+	"tenger/internal/engine"
+	"tenger/internal/matching"
+	"tenger/internal/risk"
+	"tenger/internal/store"
+)
+
+// PlaceRequest is a new order.
+type PlaceRequest struct {
+	Symbol      string
+	Side        string
+	Type        string
+	TimeInForce string
+	Price       string
+	// Volume is whole contracts (ignored with ClosePosition).
+	Volume string
+	// ReduceOnly: the order may only reduce the position.
+	ReduceOnly bool
+	// ClosePosition: a market order closing the whole position.
+	ClosePosition bool
+	ClientOid     string
+}
+
+// MaxClientOid bounds a client order id.
+const MaxClientOid = 36
+
+func validClientOid(id string) bool {
+	if len(id) > MaxClientOid {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Service) newOrderID() uint64 {
+	return uint64(s.o.Now().UnixMilli())<<16 | (s.ctr.Add(1) & 0xffff)
+}
+
+// PlaceOrder checks an order and places it in the engine; it answers the
+// order as the store shows it.
+func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) (Order, error) {
+	if uid == "" {
+		return Order{}, apperr.New(apperr.CodeNotSignedIn)
+	}
+	c, err := s.Contract(req.Symbol)
+	if err != nil {
+		return Order{}, err
+	}
+	opened, err := s.Opened(ctx, uid)
+	if err != nil {
+		return Order{}, err
+	}
+	if !opened {
+		return Order{}, apperr.New(apperr.CodeFuturesNotOpened)
+	}
+	cmd := matching.Command{UserID: engine.UserNumber(uid), Symbol: BookSymbol(c), Type: matching.Limit}
+	switch strings.ToUpper(strings.TrimSpace(req.Side)) {
+	case Buy:
+		cmd.Side = matching.Buy
+	case Sell:
+		cmd.Side = matching.Sell
+	default:
+		if !req.ClosePosition {
+			return Order{}, apperr.New(apperr.CodeFuturesSide)
+		}
+	}
+	typ := strings.ToUpper(strings.TrimSpace(req.Type))
+	tif := strings.ToUpper(strings.TrimSpace(req.TimeInForce))
+	if req.ClosePosition {
+		typ, tif = TypeMarket, ""
+	}
+	switch typ {
+	case TypeLimit:
+		switch tif {
+		case "", TIFGTC:
+			tif, cmd.TIF = TIFGTC, matching.GTC
+		case TIFIOC:
+			cmd.TIF = matching.IOC
+		case TIFFOK:
+			cmd.TIF = matching.FOK
+		case TIFPostOnly:
+			cmd.TIF = matching.PostOnly
+		default:
+			return Order{}, apperr.New(apperr.CodeFuturesType, tif)
+		}
+	case TypeMarket:
+		if tif != "" && tif != TIFIOC {
+			return Order{}, apperr.New(apperr.CodeFuturesType, typ+" "+tif)
+		}
+		tif, cmd.TIF = TIFIOC, matching.IOC
+	default:
+		return Order{}, apperr.New(apperr.CodeFuturesType, typ)
+	}
+	cid := strings.TrimSpace(req.ClientOid)
+	if !validClientOid(cid) {
+		return Order{}, apperr.Param("clientOid: at most 36 letters, digits, '-', '_' or '.'")
+	}
+	pr, err := s.prices(ctx, c)
+	if err != nil {
+		return Order{}, err
+	}
+	if pr.markTicks <= 0 {
+		return Order{}, apperr.New(apperr.CodeFuturesNoPrice, c.Symbol)
+	}
+	g, err := c.Grid(s.o.Decimals(c.Quote))
+	if err != nil {
+		return Order{}, err
+	}
+	reduceOnly := req.ReduceOnly
+	if req.ClosePosition {
+		pos, err := s.position(ctx, uid, c)
+		if err != nil {
+			return Order{}, err
+		}
+		qty := int64(0)
+		if pos != nil {
+			qty = pos.Int("qty")
+		}
+		if qty == 0 {
+			return Order{}, apperr.New(apperr.CodeFuturesNoPosition, c.Symbol)
+		}
+		cmd.Side, cmd.Qty, reduceOnly = matching.Sell, qty, true
+		if qty < 0 {
+			cmd.Side, cmd.Qty = matching.Buy, -qty
+		}
+	} else {
+		v, err := strconv.ParseInt(strings.TrimSpace(req.Volume), 10, 64)
+		if err != nil || v < max(c.MinQty, 1) || v > c.MaxOrderQty {
+			return Order{}, apperr.New(apperr.CodeFuturesVolume, strconv.FormatInt(max(c.MinQty, 1), 10), strconv.FormatInt(c.MaxOrderQty, 10))
+		}
+		cmd.Qty = v
+	}
+	if c.Closed && !reduceOnly {
+		return Order{}, apperr.New(apperr.CodeFuturesClosed, c.Symbol)
+	}
+	// The band: a limit order may not cross further than PriceBand from
+	// the mark; a market order is sent as IOC at the band's edge.
+	up := pr.mark.Mul(decimal.NewFromInt(1).Add(PriceBand))
+	down := pr.mark.Mul(decimal.NewFromInt(1).Sub(PriceBand))
+	if typ == TypeMarket {
+		edge := up.Div(c.PriceTick).Floor()
+		if cmd.Side == matching.Sell {
+			edge = down.Div(c.PriceTick).Ceil()
+		}
+		cmd.Price = min(max(edge.IntPart(), 1), g.MaxPrice)
+	} else {
+		p, err := decimal.NewFromString(strings.TrimSpace(req.Price))
+		if err != nil || !p.IsPositive() || !p.Mod(c.PriceTick).IsZero() || p.Div(c.PriceTick).GreaterThan(decimal.NewFromInt(g.MaxPrice)) {
+			return Order{}, apperr.New(apperr.CodeFuturesPrice, c.PriceTick.String())
+		}
+		if (cmd.Side == matching.Buy && p.GreaterThan(up)) || (cmd.Side == matching.Sell && p.LessThan(down)) {
+			return Order{}, apperr.New(apperr.CodeFuturesPriceBand, PriceBand.Shift(2).String()+"%", pr.mark.String())
+		}
+		cmd.Price = p.Div(c.PriceTick).IntPart()
+	}
+	n := orderNote{TIF: tif, ClientOid: cid, ClosePosition: req.ClosePosition}
+	if typ == TypeMarket {
+		n.Type = TypeMarket // sent as IOC at the band's edge
+	}
+	note, _ := json.Marshal(n)
+	spec := risk.OrderSpec{Kind: risk.KindFutures, Maker: risk.Rate(g.MakerFee), Taker: risk.Rate(g.TakerFee), ReduceOnly: reduceOnly}
+	for attempt := 0; ; attempt++ {
+		cmd.OrderID = s.newOrderID()
+		res, err := s.submit(ctx, engine.Command{Kind: engine.KindPlace, Ref: cid, User: engine.UserNumber(uid), UserID: uid,
+			Order: cmd, Spec: spec, Note: note})
+		if err != nil {
+			return Order{}, err
+		}
+		switch res.Code {
+		case engine.Exists:
+			return s.Order(ctx, uid, fmtID(res.OrderID))
+		case engine.OK, engine.Rejected:
+			if res.Code == engine.Rejected && res.Reason == matching.ReasonDuplicateOrderID && attempt < 3 {
+				continue
+			}
+			return s.Order(ctx, uid, fmtID(cmd.OrderID))
+		case engine.Invalid:
+			return Order{}, apperr.New(apperr.CodeFuturesVolume, strconv.FormatInt(max(c.MinQty, 1), 10), strconv.FormatInt(c.MaxOrderQty, 10))
+		}
+		cfg, _ := s.UserConfig(ctx, uid, c.Symbol)
+		return Order{}, codeError(res.Code, c, cfg.MaxLeverage)
+	}
+}
+
+// CancelOrder cancels one of the caller's open orders.
+func (s *Service) CancelOrder(ctx context.Context, uid, symbol, orderID string) (Order, error) {
+	o, err := s.Order(ctx, uid, orderID)
+	if err != nil {
+		return Order{}, err
+	}
+	if o.Status != StatusNew && o.Status != StatusPartiallyFilled {
+		return Order{}, apperr.New(apperr.CodeFuturesOrderNotFound)
+	}
+	c, err := s.Contract(o.Symbol)
+	if err != nil {
+		return Order{}, err
+	}
+	if symbol = strings.TrimSpace(symbol); symbol != "" {
+		if k, err := s.Contract(symbol); err != nil || k.Symbol != c.Symbol {
+			return Order{}, apperr.New(apperr.CodeFuturesOrderNotFound)
+		}
+	}
+	id, _ := strconv.ParseUint(o.OrderID, 10, 64)
+	res, err := s.submit(ctx, engine.Command{Kind: engine.KindCancel, User: engine.UserNumber(uid), UserID: uid,
+		Order: matching.Command{OrderID: id, UserID: engine.UserNumber(uid), Symbol: BookSymbol(c)}})
+	if err != nil {
+		return Order{}, err
+	}
+	if res.Code != engine.OK {
+		return Order{}, apperr.New(apperr.CodeFuturesOrderNotFound)
+	}
+	return s.Order(ctx, uid, orderID)
+}
+
+// CloseAll cancels the caller's open orders and closes every position at
+// market, in one contract or (symbol empty) all of them.
+func (s *Service) CloseAll(ctx context.Context, uid, symbol string) ([]Order, error) {
+	var list []contracts.Contract
+	if strings.TrimSpace(symbol) != "" {
+		c, err := s.Contract(symbol)
+		if err != nil {
+			return nil, err
+		}
+		list = []contracts.Contract{c}
+	} else {
+		list = s.o.Contracts.List()
+	}
+	out := []Order{}
+	for _, c := range list {
+		if _, err := s.submit(ctx, engine.Command{Kind: engine.KindCancelAll, User: engine.UserNumber(uid), UserID: uid,
+			Order: matching.Command{UserID: engine.UserNumber(uid), Symbol: BookSymbol(c)}}); err != nil {
+			return out, err
+		}
+		pos, err := s.position(ctx, uid, c)
+		if err != nil {
+			return out, err
+		}
+		if pos == nil || pos.Int("qty") == 0 {
+			continue
+		}
+		o, err := s.PlaceOrder(ctx, uid, PlaceRequest{Symbol: c.Symbol, ClosePosition: true})
+		if err != nil {
+			return out, err
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// ---- queries ----
+
+// Order is one of the caller's orders.
+func (s *Service) Order(ctx context.Context, uid, orderID string) (Order, error) {
+	id, err := strconv.ParseUint(strings.TrimSpace(orderID), 10, 64)
+	if err != nil {
+		return Order{}, apperr.New(apperr.CodeFuturesOrderNotFound)
+	}
+	it, err := s.o.Store.Get(ctx, orderKey(id))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && it.Str("uid") != uid) {
+		return Order{}, apperr.New(apperr.CodeFuturesOrderNotFound)
+	}
+	if err != nil {
+		return Order{}, err
+	}
+	return s.orderOf(it), nil
+}
+
+func (s *Service) orderOf(it store.Item) Order {
+	c, _ := s.o.Contracts.Contract(it.Str("symbol"))
+	pp := decimalsOf(c.PriceTick)
+	dec := s.o.Decimals(c.Quote)
+	money := func(d decimal.Decimal) string { return d.StringFixed(min(dec, 8)) }
+	o := Order{OrderID: it.Str("id"), ClientOid: it.Str("clientOid"), Symbol: it.Str("symbol"), Side: it.Str("side"),
+		Type: it.Str("type"), TimeInForce: it.Str("tif"), Volume: it.Int("volume"), DealVolume: it.Int("dealVolume"),
+		Fee: money(it.Dec("fee")), RealizedPnl: money(it.Dec("pnl")), ReduceOnly: it.Bool("reduceOnly"),
+		ClosePosition: it.Bool("closePosition"), Liquidation: it.Bool("liquidation"), Status: it.Str("status"),
+		Reason: it.Str("reason"), Ctime: it.Int("ctime"), Mtime: it.Int("mtime")}
+	if p := it.Dec("price"); p.IsPositive() {
+		o.Price = p.StringFixed(pp)
+	}
+	if o.DealVolume > 0 && c.ContractValue.IsPositive() {
+		o.AvgPrice = it.Dec("dealMoney").Div(c.ContractValue.Mul(decimal.NewFromInt(o.DealVolume))).Round(pp).StringFixed(pp)
+	}
+	return o
+}
+
+// page bounds paging (page ≥ 1, size 1–100, default 20).
+func page(p, size int) (int, int) {
+	if p < 1 {
+		p = 1
+	}
+	if size < 1 {
+		size = 20
+	}
+	return p, min(size, 100)
+}
+
+// OpenOrders are the caller's open orders, newest first.
+func (s *Service) OpenOrders(ctx context.Context, uid, symbol string, pageNo, size int) (OrderList, error) {
+	q := store.Query{Index: store.IndexGSI2, PK: pkOpen + uid}
+	if strings.TrimSpace(symbol) != "" {
+		c, err := s.Contract(symbol)
+		if err != nil {
+			return OrderList{}, err
+		}
+		q.SK = store.SKPrefixed(c.Symbol + "#")
+	}
+	hits, err := s.queryAll(ctx, q)
+	if err != nil {
+		return OrderList{}, err
+	}
+	// The index holds whole items (projection ALL): no read per order.
+	var all []Order
+	for _, it := range hits {
+		if o := s.orderOf(it); o.Status == StatusNew || o.Status == StatusPartiallyFilled {
+			all = append(all, o)
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Ctime > all[j].Ctime })
+	pageNo, size = page(pageNo, size)
+	from := min((pageNo-1)*size, len(all))
+	return OrderList{Count: len(all), List: append([]Order{}, all[from:min(from+size, len(all))]...)}, nil
+}
+
+// MaxHistory bounds the orders and fills the history lists page through
+// (the newest ones).
+const MaxHistory = 1000
+
+// queryUpTo reads at most n items of a query.
+func (s *Service) queryUpTo(ctx context.Context, q store.Query, n int) ([]store.Item, error) {
+	var out []store.Item
+	q.Limit = 100
+	for len(out) < n {
+		p, err := s.o.Store.Query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p.Items...)
+		if p.Cursor == "" {
+			break
+		}
+		q.Cursor = p.Cursor
+	}
+	return out[:min(len(out), n)], nil
+}
+
+// HistoryOrders are the caller's orders, newest first (finished ones and
+// open ones alike).
+func (s *Service) HistoryOrders(ctx context.Context, uid, symbol string, pageNo, size int) (OrderList, error) {
+	want := ""
+	if strings.TrimSpace(symbol) != "" {
+		c, err := s.Contract(symbol)
+		if err != nil {
+			return OrderList{}, err
+		}
+		want = c.Symbol
+	}
+	pageNo, size = page(pageNo, size)
+	hits, err := s.queryUpTo(ctx, store.Query{Index: store.IndexGSI1, PK: pkUserOrders + uid, Desc: true}, MaxHistory)
+	if err != nil {
+		return OrderList{}, err
+	}
+	out := OrderList{List: []Order{}}
+	skip := (pageNo - 1) * size
+	for _, it := range hits {
+		if want != "" && it.Str("symbol") != want {
+			continue
+		}
+		out.Count++
+		if out.Count > skip && len(out.List) < size {
+			out.List = append(out.List, s.orderOf(it))
+		}
+	}
+	return out, nil
+}
+
+func (s *Service) tradeOf(it store.Item) Trade {
+	c, _ := s.o.Contracts.Contract(it.Str("symbol"))
+	dec := s.o.Decimals(c.Quote)
+	money := func(d decimal.Decimal) string { return d.StringFixed(min(dec, 8)) }
+	return Trade{TradeID: it.Str("tradeId"), OrderID: it.Str("orderId"), Symbol: it.Str("symbol"), Side: it.Str("side"),
+		Price: it.Dec("price").StringFixed(decimalsOf(c.PriceTick)), Volume: it.Int("volume"), Fee: money(it.Dec("fee")),
+		RealizedPnl: money(it.Dec("pnl")), Role: it.Str("role"), Liquidation: it.Bool("liquidation"), Ctime: it.Int("at")}
+}
+
+// Trades are the caller's fills, newest first.
+func (s *Service) Trades(ctx context.Context, uid, symbol string, pageNo, size int) (TradeList, error) {
+	want := ""
+	if strings.TrimSpace(symbol) != "" {
+		c, err := s.Contract(symbol)
+		if err != nil {
+			return TradeList{}, err
+		}
+		want = c.Symbol
+	}
+	pageNo, size = page(pageNo, size)
+	items, err := s.queryUpTo(ctx, store.Query{PK: pkFills + uid, Desc: true}, MaxHistory)
+	if err != nil {
+		return TradeList{}, err
+	}
+	out := TradeList{List: []Trade{}}
+	skip := (pageNo - 1) * size
+	for _, it := range items {
+		if want != "" && it.Str("symbol") != want {
+			continue
+		}
+		out.Count++
+		if out.Count > skip && len(out.List) < size {
+			out.List = append(out.List, s.tradeOf(it))
+		}
+	}
+	return out, nil
+}
+
+// OrderDetail is one of the caller's orders with its fills.
+func (s *Service) OrderDetail(ctx context.Context, uid, orderID string) (OrderDetail, error) {
+	o, err := s.Order(ctx, uid, orderID)
+	if err != nil {
+		return OrderDetail{}, err
+	}
+	hits, err := s.queryAll(ctx, store.Query{Index: store.IndexGSI1, PK: pkOrderFills + o.OrderID})
+	if err != nil {
+		return OrderDetail{}, err
+	}
+	out := OrderDetail{Order: o, Trades: []Trade{}}
+	for _, it := range hits {
+		out.Trades = append(out.Trades, s.tradeOf(it))
+	}
+	return out, nil
+}
