@@ -48,8 +48,8 @@ type RuntimeOptions struct {
 	Other  func(symbol uint32) bool
 	Extras []projector.Extra
 	Hooks  []func(*engine.Batch)
-	Log           zerolog.Logger
-	Now           func() time.Time
+	Log    zerolog.Logger
+	Now    func() time.Time
 }
 
 // Runtime runs the engine, its projection and its market data: Submit
