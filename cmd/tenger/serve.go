@@ -131,7 +131,11 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	if err != nil {
 		return nil, err
 	}
-	routers := append(append(append(d.ProfileArea(), wallet...), d.TradeArea()...), d.P2PArea()...)
+	futuresArea, err := d.FuturesArea()
+	if err != nil {
+		return nil, err
+	}
+	routers := append(append(append(append(d.ProfileArea(), wallet...), d.TradeArea()...), d.P2PArea()...), futuresArea...)
 	// Raw routes: documents, content, health, dev tools.
 	raw := httpapi.NewRouter(d.APIOptions("platform", nil))
 	raw.HandleRaw(http.MethodGet, "/ws", httpapi.RouteOpts{Summary: "Realtime WebSocket: sub/unsub channels, ping/pong, auth with the session token, order entry requests",

@@ -197,9 +197,13 @@ func (s *Service) PriceList(ctx context.Context) ([]MarketInfo, error) {
 	return out, nil
 }
 
+// DepthFunc answers a market symbol's book at step 0 (the market data's
+// depth: [price, base coin size] best first).
+type DepthFunc func(marketSymbol string, limit int) (bids, asks [][2]string, at int64, err error)
+
 // Depth is a contract's book in contracts, best first, at most limit
 // levels a side (1–200, default 50).
-func (s *Service) Depth(ctx context.Context, read func(fn func(*engine.State)), symbol string, limit int) (Depth, error) {
+func (s *Service) Depth(symbol string, limit int, depth DepthFunc) (Depth, error) {
 	c, err := s.Contract(symbol)
 	if err != nil {
 		return Depth{}, err
@@ -207,25 +211,28 @@ func (s *Service) Depth(ctx context.Context, read func(fn func(*engine.State)), 
 	if limit <= 0 {
 		limit = 50
 	}
-	limit = min(limit, 200)
-	out := Depth{Symbol: c.Symbol, Asks: [][2]string{}, Bids: [][2]string{}, Time: s.o.Now().UnixMilli()}
-	pp := decimalsOf(c.PriceTick)
-	read(func(st *engine.State) {
-		b := st.Book(BookSymbol(c))
-		if b == nil {
-			return
-		}
-		for _, side := range []matching.Side{matching.Buy, matching.Sell} {
-			for _, l := range b.AppendDepth(nil, side, limit) {
-				row := [2]string{c.PriceTick.Mul(decimal.NewFromInt(l.Price)).StringFixed(pp), strconv.FormatInt(l.Qty, 10)}
-				if side == matching.Buy {
-					out.Bids = append(out.Bids, row)
-				} else {
-					out.Asks = append(out.Asks, row)
-				}
+	bids, asks, at, err := depth(MarketSymbol(c), min(limit, 200))
+	if err != nil {
+		return Depth{}, err
+	}
+	out := Depth{Symbol: c.Symbol, Asks: [][2]string{}, Bids: [][2]string{}, Time: at}
+	conv := func(rows [][2]string) ([][2]string, error) {
+		out := make([][2]string, 0, len(rows))
+		for _, r := range rows {
+			size, err := decimal.NewFromString(r[1])
+			if err != nil {
+				return nil, err
 			}
+			out = append(out, [2]string{r[0], size.Div(c.ContractValue).Round(0).String()})
 		}
-	})
+		return out, nil
+	}
+	if out.Bids, err = conv(bids); err != nil {
+		return Depth{}, err
+	}
+	if out.Asks, err = conv(asks); err != nil {
+		return Depth{}, err
+	}
 	return out, nil
 }
 

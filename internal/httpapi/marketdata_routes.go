@@ -115,7 +115,14 @@ func unixSeconds(n FlexInt) int64 {
 }
 
 func addMarketDataRoutes(r *Router, md *marketdata.Service) {
-	marketHandle(r, PathMarketDepth, RouteOpts{Summary: "Order book at a depth step"},
+	addMarketDataRoutesAt(r, md, PathMarketDepth, PathMarketTrades, PathMarketTicker, PathMarketTickers, PathMarketKline)
+}
+
+// addMarketDataRoutesAt serves a market data service's calls at the given
+// paths (the spot pairs' under /fe-ex-api/market, the contracts' under
+// /fe-co-api/market).
+func addMarketDataRoutesAt(r *Router, md *marketdata.Service, depth, trades, ticker, tickers, kline string) {
+	marketHandle(r, depth, RouteOpts{Summary: "Order book at a depth step"},
 		func(c *Call, req *MarketDepthReq) (marketdata.DepthView, error) {
 			step, err := req.step()
 			if err != nil {
@@ -131,7 +138,7 @@ func addMarketDataRoutes(r *Router, md *marketdata.Service) {
 			}
 			return md.Depth(sym, step, limit)
 		})
-	marketHandle(r, PathMarketTrades, RouteOpts{Summary: "Recent trades, newest first"},
+	marketHandle(r, trades, RouteOpts{Summary: "Recent trades, newest first"},
 		func(c *Call, req *MarketLimitReq) ([]marketdata.TradeView, error) {
 			limit, err := limitOf(req.Limit)
 			if err != nil {
@@ -143,7 +150,7 @@ func addMarketDataRoutes(r *Router, md *marketdata.Service) {
 			}
 			return md.Trades(sym, limit)
 		})
-	marketHandle(r, PathMarketTicker, RouteOpts{Summary: "24 h ticker of a pair"},
+	marketHandle(r, ticker, RouteOpts{Summary: "24 h ticker of a pair"},
 		func(c *Call, req *MarketSymbolReq) (MarketTickerResp, error) {
 			sym, err := md.Symbol(req.Symbol.String())
 			if err != nil {
@@ -155,7 +162,7 @@ func addMarketDataRoutes(r *Router, md *marketdata.Service) {
 			}
 			return MarketTickerResp{Ticker: t, Sparkline: md.Sparkline(sym)}, nil
 		})
-	marketHandle(r, PathMarketTickers, RouteOpts{Summary: "24 h tickers of every pair, with sparklines"},
+	marketHandle(r, tickers, RouteOpts{Summary: "24 h tickers of every pair, with sparklines"},
 		func(c *Call, _ *Empty) (MarketTickersResp, error) {
 			out := MarketTickersResp{Tickers: md.Tickers(), Sparklines: map[string][]string{}}
 			for sym := range out.Tickers {
@@ -163,7 +170,7 @@ func addMarketDataRoutes(r *Router, md *marketdata.Service) {
 			}
 			return out, nil
 		})
-	marketHandle(r, PathMarketKline, RouteOpts{Summary: "Candles of a pair"},
+	marketHandle(r, kline, RouteOpts{Summary: "Candles of a pair"},
 		func(c *Call, req *MarketKlineReq) ([]marketdata.KlineView, error) {
 			p, ok := marketdata.ParsePeriod(req.Period.String())
 			if !ok {

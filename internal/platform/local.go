@@ -13,6 +13,8 @@ import (
 
 	"tenger/internal/auth"
 	"tenger/internal/coins"
+	"tenger/internal/contracts"
+	"tenger/internal/futures"
 	"tenger/internal/ledger"
 	"tenger/internal/marketdata"
 	"tenger/internal/markets"
@@ -52,8 +54,15 @@ func OpenEngine(d *Deps, dataDir, old string) error {
 	if err != nil {
 		return err
 	}
-	rt, err := spot.StartRuntime(context.Background(), spot.RuntimeOptions{Dir: filepath.Join(dataDir, engineDir), Store: d.Store,
-		Coins: d.Coins, Markets: d.Markets, Feed: md, Prices: d.RefPrices(), Counter: spotfunds.Counter, Fence: d.EngineFence, Log: d.Log, Now: d.Now})
+	ro := spot.RuntimeOptions{Dir: filepath.Join(dataDir, engineDir), Store: d.Store,
+		Coins: d.Coins, Markets: d.Markets, Feed: md, Prices: d.RefPrices(), Counter: spotfunds.Counter, Fence: d.EngineFence, Log: d.Log, Now: d.Now}
+	// Perpetual futures run on the same engine: their contracts' books,
+	// items and market data beside the pairs'.
+	fr, err := d.newFuturesRuntime(&ro)
+	if err != nil {
+		return err
+	}
+	rt, err := spot.StartRuntime(context.Background(), ro)
 	if err != nil {
 		return err
 	}
@@ -72,6 +81,11 @@ func OpenEngine(d *Deps, dataDir, old string) error {
 	if n > 0 {
 		d.Log.Info().Int("balances", n).Msg("engine: futures balances adopted from the store ledger")
 	}
+	if err := fr.Start(context.Background(), rt); err != nil {
+		return fmt.Errorf("futures: %w", err)
+	}
+	// Closed before the engine (closers run in reverse).
+	d.onClose(func() error { fr.Close(); return nil })
 	return nil
 }
 
@@ -103,6 +117,9 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	if d.Markets, err = markets.Load(dataDir); err != nil {
 		return nil, err
 	}
+	if d.fut.cat, err = contracts.Load(dataDir); err != nil {
+		return nil, err
+	}
 	key, err := auth.LoadOrCreateKey(filepath.Join(dataDir, "secret.key"))
 	if err != nil {
 		return nil, err
@@ -127,7 +144,7 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 	}
 	d.Notify = ob
 	d.onClose(ob.Close)
-	h := hub.New(hub.Options{PingInterval: 30 * time.Second, Auth: PushAuth(d.Auth()), Channels: marketdata.KnownChannel(d.Markets),
+	h := hub.New(hub.Options{PingInterval: 30 * time.Second, Auth: PushAuth(d.Auth()), Channels: d.knownChannels(),
 		Requests: d.OrderRequests(), Logger: log})
 	d.Push = h
 	// The engine owns the spot balances: it is open from here on, so every
@@ -187,6 +204,12 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	// stored.
 	l.Engine.PublishDepth()
 	l.onClose(func() error { md.Stop(); return nil })
+	fmd, err := l.FuturesMarketData()
+	if err != nil {
+		return err
+	}
+	fmd.Start()
+	l.onClose(func() error { fmd.Stop(); return nil })
 	// The reference prices sample the books the engine publishes to md;
 	// operators pin them in DATA/prices.json (tenger prices pin).
 	if err := l.StartRefPrices(ctx, md, refprice.FileSource{Dir: dataDir}); err != nil {
@@ -196,6 +219,18 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	wctx, stopWatch := context.WithCancel(ctx)
 	go l.Markets.Watch(wctx, markets.FileSource{Dir: dataDir}, 2*time.Second, l.Log)
 	l.onClose(func() error { stopWatch(); return nil })
+	if maker {
+		fm := futures.NewMaker(l.Futures(), futuresFaucet{led: l.Ledger(), funds: l.SpotFunds()}, l.Log)
+		fctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if err := fm.Run(fctx); err != nil && ctx.Err() == nil {
+				l.Log.Warn().Err(err).Msg("futures market maker stopped")
+			}
+		}()
+		l.onClose(func() error { cancel(); <-done; return nil })
+	}
 	if m != nil {
 		mctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})

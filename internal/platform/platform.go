@@ -129,6 +129,7 @@ type Deps struct {
 	account      accountState
 	kyc          kycState
 	p2p          p2pState
+	fut          futuresState
 	// Engine is the engine that owns the spot balances, when this process
 	// runs it (tenger serve, the engine task).
 	Engine *spot.Runtime
@@ -425,6 +426,7 @@ func (d *Deps) WalletArea() ([]*httpapi.Router, error) {
 		httpapi.NewWalletRouter(d.Wallet(), d.APIOptions("wallet", sessions)),
 		funds.Router(d.APIOptions("funds", sessions)),
 		httpapi.NewWalletNamedRouter(d.Auth(), d.Coins, d.Markets, favourites.New(d.Store, d.Markets), d.APIOptions("wallet-named", sessions)),
+		httpapi.NewFuturesAccountRouter(d.Futures(), d.APIOptions("wallet-futures", sessions)),
 	}
 	if d.Config.Dev {
 		out = append(out, funds.DevRouter(d.APIOptions("dev-funds", sessions)))
