@@ -92,3 +92,13 @@ var (
 var CodeFuturesNotOpened = register("18020", http.StatusOK,
 	"Open a futures account first",
 	"Эхлээд фьючерс данс нээнэ үү")
+
+// CodeFuturesWouldTrigger: a trigger order whose price the market is already at or beyond.
+var CodeFuturesWouldTrigger = register("18021", http.StatusOK,
+	"The trigger price is already reached: it would fire at once",
+	"Өдөөх үнэд аль хэдийн хүрсэн тул шууд идэвхжинэ")
+
+// CodeFuturesTooManyTriggers: the user's waiting trigger orders are at the limit.
+var CodeFuturesTooManyTriggers = register("18022", http.StatusOK,
+	"At most %s trigger orders may wait at once",
+	"Нэг дор хамгийн ихдээ %s нөхцөлт захиалга хүлээж болно")

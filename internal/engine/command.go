@@ -58,14 +58,22 @@ const (
 	KindMark          Kind = 17
 	KindLiquidate     Kind = 18
 	KindFunding       Kind = 19
-	kindEnd           Kind = 20
+	// Trigger orders (triggers.go): KindTrigger arms one (Order is the
+	// order it places, Order.OrderID its id; Trigger its condition);
+	// KindTriggerCancel disarms the user's trigger Order.OrderID;
+	// KindTriggerFire places the order of a trigger its price reached.
+	KindTrigger       Kind = 20
+	KindTriggerCancel Kind = 21
+	KindTriggerFire   Kind = 22
+	kindEnd           Kind = 23
 )
 
 var kindNames = [...]string{KindPlace: "place", KindCancel: "cancel", KindAmend: "amend", KindCancelAll: "cancel_all",
 	KindCredit: "credit", KindDebit: "debit", KindHold: "hold", KindSettle: "settle", KindRelease: "release",
 	KindAddCoin: "add_coin", KindAddPair: "add_pair", KindAddContract: "add_contract", KindFutTransfer: "futures_transfer",
 	KindFutLeverage: "futures_leverage", KindFutMarginMode: "futures_margin_mode", KindFutMargin: "futures_margin",
-	KindMark: "mark", KindLiquidate: "liquidate", KindFunding: "funding"}
+	KindMark: "mark", KindLiquidate: "liquidate", KindFunding: "funding", KindTrigger: "trigger", KindTriggerCancel: "trigger_cancel",
+	KindTriggerFire: "trigger_fire"}
 
 func (k Kind) String() string {
 	if k > 0 && k < kindEnd {
@@ -105,6 +113,8 @@ type Command struct {
 	Pair PairSpec
 	// Contract is a listed perpetual contract (KindAddContract).
 	Contract ContractSpec
+	// Trigger is a trigger order's condition (KindTrigger).
+	Trigger TriggerSpec
 	// At is when the engine received the command (Unix ms), set by the
 	// engine and journaled, so a replay sees the same times.
 	At int64
@@ -139,6 +149,8 @@ func bookKind(k Kind) matching.CommandKind {
 		return matching.CmdAmend
 	case KindCancelAll:
 		return matching.CmdCancelAll
+	case KindTrigger:
+		return matching.CmdPlace // the order it places
 	}
 	return 0
 }
@@ -166,7 +178,7 @@ func AppendCommand(dst []byte, c *Command) []byte {
 	dst = le.AppendUint32(dst, uint32(len(c.Note)))
 	dst = append(dst, c.Note...)
 	switch c.Kind {
-	case KindPlace, KindCancel, KindAmend, KindCancelAll:
+	case KindPlace, KindCancel, KindAmend, KindCancelAll, KindTrigger:
 		var b [matching.CommandSize]byte
 		o := c.Order
 		o.Kind = bookKind(c.Kind)
@@ -181,6 +193,20 @@ func AppendCommand(dst []byte, c *Command) []byte {
 			flags |= reduceOnlyBit
 		}
 		dst = append(dst, flags)
+		if c.Kind == KindTrigger {
+			t := &c.Trigger
+			dst = le.AppendUint64(dst, uint64(t.Price))
+			bits := byte(0)
+			for i, on := range []bool{t.Above, t.ByLast, t.Close} {
+				if on {
+					bits |= 1 << i
+				}
+			}
+			dst = append(dst, bits)
+		}
+	case KindTriggerCancel, KindTriggerFire:
+		dst = le.AppendUint64(dst, c.Order.OrderID)
+		dst = le.AppendUint32(dst, c.Order.Symbol)
 	case KindAddCoin:
 		dst = le.AppendUint32(dst, uint32(c.Decimals))
 	case KindAddPair:
@@ -292,7 +318,7 @@ func DecodeCommand(b []byte, c *Command) error {
 		c.Note = append([]byte(nil), r.take(int(n))...)
 	}
 	switch c.Kind {
-	case KindPlace, KindCancel, KindAmend, KindCancelAll:
+	case KindPlace, KindCancel, KindAmend, KindCancelAll, KindTrigger:
 		if b := r.take(matching.CommandSize); b != nil {
 			if err := matching.DecodeCommand(b, &c.Order); err != nil || c.Order.Kind != bookKind(c.Kind) {
 				return fmt.Errorf("%w: the order command", ErrCodec)
@@ -301,6 +327,13 @@ func DecodeCommand(b []byte, c *Command) error {
 		c.Spec.Maker, c.Spec.Taker = risk.Rate(r.u32()), risk.Rate(r.u32())
 		flags := r.u8()
 		c.Spec.Kind, c.Spec.ReduceOnly = risk.Kind(flags&^reduceOnlyBit), flags&reduceOnlyBit != 0
+		if c.Kind == KindTrigger {
+			c.Trigger.Price = int64(r.u64())
+			bits := r.u8()
+			c.Trigger.Above, c.Trigger.ByLast, c.Trigger.Close = bits&1 != 0, bits&2 != 0, bits&4 != 0
+		}
+	case KindTriggerCancel, KindTriggerFire:
+		c.Order.OrderID, c.Order.Symbol = r.u64(), r.u32()
 	case KindAddCoin:
 		c.Decimals = int32(r.u32())
 	case KindAddPair:

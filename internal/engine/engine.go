@@ -73,6 +73,9 @@ type Batch struct {
 	Positions []risk.PositionState
 	// Funding are the payments of the batch's funding rounds.
 	Funding []FundingPaid
+	// Triggered are the trigger orders the batch's prices reached: the
+	// runtime sends their KindTriggerFire.
+	Triggered []TriggerRef
 	// Users maps the user numbers the batch's events name to the users'
 	// ids in the store.
 	Users map[uint64]string
@@ -274,6 +277,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			b.Fees = append(b.Fees, st.Fees()...)
 			b.Liquidatable = append(b.Liquidatable, st.Liquidatable()...)
 			b.Funding = append(b.Funding, st.Funding()...)
+			b.Triggered = append(b.Triggered, st.Triggered()...)
 			// The batch the projection began ends where it ended; the
 			// others at MaxBatch.
 			if (len(b.Commands) >= o.MaxBatch && seq > resume) || seq == resume {
@@ -355,6 +359,7 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 		b.Fees = append(b.Fees, e.st.Fees()...)
 		b.Liquidatable = append(b.Liquidatable, e.st.Liquidatable()...)
 		b.Funding = append(b.Funding, e.st.Funding()...)
+		b.Triggered = append(b.Triggered, e.st.Triggered()...)
 		e.st.ResetEvents()
 	}
 	takeChanged(e.st, b)
@@ -557,6 +562,7 @@ func Merge(bs []*Batch) *Batch {
 		out.Fees = append(out.Fees, b.Fees...)
 		out.Liquidatable = append(out.Liquidatable, b.Liquidatable...)
 		out.Funding = append(out.Funding, b.Funding...)
+		out.Triggered = append(out.Triggered, b.Triggered...)
 		for _, v := range b.Balances {
 			k := key{v.User, v.Account, v.Coin, v.System, v.Contract}
 			if i, ok := at[k]; ok {

@@ -154,6 +154,7 @@ func (s *State) futures(c *Command) Code {
 			return Invalid
 		}
 		s.liquidatable = s.fut.Mark(sym, c.Amount, s.liquidatable)
+		s.reached(sym, false, c.Amount)
 		return OK
 	case KindLiquidate:
 		return s.liquidate(c)
@@ -285,12 +286,14 @@ func (s *State) applyBook(o *matching.Command) []matching.Event {
 		s.fees = append(s.fees, s.spot.TakeFees()...)
 		return evs
 	}
+	traded := false
 	for i := range evs {
 		e := &evs[i]
 		if _, ok := s.contracts[e.Symbol]; ok {
 			s.fut.Emit(e)
 			if e.Kind == matching.EvTrade {
 				s.fees = append(s.fees, s.fut.TakeFees()...)
+				traded = true
 			}
 			continue
 		}
@@ -298,6 +301,10 @@ func (s *State) applyBook(o *matching.Command) []matching.Event {
 		if e.Kind == matching.EvTrade {
 			s.fees = append(s.fees, s.spot.TakeFees()...)
 		}
+	}
+	if traded {
+		// The contract's last price moved: its last-price triggers.
+		s.reached(o.Symbol, true, s.books.Book(o.Symbol).LastPrice())
 	}
 	return evs
 }

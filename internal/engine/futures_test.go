@@ -178,3 +178,86 @@ func TestFuturesCommandCodec(t *testing.T) {
 		t.Fatalf("reduce-only: %+v, %v", back.Spec, err)
 	}
 }
+
+// Trigger orders: a stop-loss and a take-profit closing a long, armed by
+// the mark; one already reached is refused; another user cannot cancel
+// them; the mark reaching the stop answers it (again at the next mark
+// until fired), the snapshot keeps it, and firing it closes the position
+// into a resting bid, once.
+func TestTriggerOrders(t *testing.T) {
+	s := NewState()
+	apply(t, s, append(setup(), contract(), credit("dep:1", 1, "USDT", 10_000*usdt), credit("dep:2", 2, "USDT", 10_000*usdt),
+		credit("dep:3", 3, "USDT", 10_000*usdt))...)
+	for u := uint64(1); u <= 3; u++ {
+		apply(t, s, Command{Kind: KindFutTransfer, Ref: "ft:" + uid(u), User: u, UserID: uid(u), Coin: "USDT", Amount: 8_000 * usdt,
+			Account: risk.KindFutures}, futCmd(KindFutLeverage, u, 10))
+	}
+	apply(t, s, futCmd(KindMark, 0, 500_000),
+		futOrder(1, 2, matching.Sell, 500_000, 1_000, matching.GTC), futOrder(2, 1, matching.Buy, 500_000, 1_000, matching.GTC))
+	arm := func(id, user uint64, price int64, above, close bool) Command {
+		c := futOrder(id, user, matching.Sell, 0, 0, matching.IOC)
+		c.Kind, c.Order.Type = KindTrigger, matching.Market
+		c.Trigger = TriggerSpec{Price: price, Above: above, Close: close}
+		return c
+	}
+	cancel := func(id, user uint64) Command {
+		return Command{Kind: KindTriggerCancel, User: user, UserID: uid(user), Order: matching.Command{OrderID: id, Symbol: btcPerp}}
+	}
+	got, _ := apply(t, s, arm(100, 1, 490_000, false, true), arm(101, 1, 520_000, true, true), arm(102, 1, 500_000, false, true),
+		arm(100, 1, 480_000, false, true), cancel(101, 2), cancel(101, 1), cancel(101, 1))
+	if want := []Code{OK, OK, WouldTrigger, Exists, UnknownOrder, OK, UnknownOrder}; !slices.Equal(got, want) {
+		t.Fatalf("codes %v, want %v", got, want)
+	}
+	apply(t, s, futOrder(3, 3, matching.Buy, 489_000, 1_000, matching.GTC))
+	var reached []TriggerRef
+	mark := func(st *State, price int64) []TriggerRef {
+		c := futCmd(KindMark, 0, price)
+		st.Apply(&c)
+		out := append([]TriggerRef(nil), st.Triggered()...)
+		st.ResetEvents()
+		return out
+	}
+	if reached = mark(s, 495_000); len(reached) != 0 {
+		t.Fatalf("reached above the stop: %+v", reached)
+	}
+	if reached = mark(s, 489_500); len(reached) != 1 || reached[0].ID != 100 || reached[0].User != 1 {
+		t.Fatalf("reached %+v", reached)
+	}
+	if again := mark(s, 489_600); len(again) != 1 || again[0].ID != 100 {
+		t.Fatalf("not answered again before it fired: %+v", again)
+	}
+	var snap bytes.Buffer
+	if err := s.Snapshot(&snap); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := RestoreState(bytes.NewReader(snap.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.StateHash() != s.StateHash() {
+		t.Fatal("the restored state hashes differently")
+	}
+	fire := Command{Kind: KindTriggerFire, Order: matching.Command{OrderID: 100, Symbol: btcPerp}}
+	for _, st := range []*State{s, s2} {
+		got, _ := apply(t, st, fire, fire)
+		if !slices.Equal(got, []Code{OK, UnknownOrder}) {
+			t.Fatalf("fire: %v", got)
+		}
+		if p, _ := st.fut.Position(1, btcPerp); p.Qty != 0 {
+			t.Fatalf("the stop did not close the long: %+v", p)
+		}
+		if p, _ := st.fut.Position(3, btcPerp); p.Qty != 1_000 {
+			t.Fatalf("the bid did not take it: %+v", p)
+		}
+	}
+	if s.StateHash() != s2.StateHash() {
+		t.Fatal("the restored engine diverged")
+	}
+	// The codec keeps a trigger's condition.
+	c := arm(7, 3, 12_345, true, false)
+	c.Trigger.ByLast = true
+	var back Command
+	if err := DecodeCommand(AppendCommand(nil, &c), &back); err != nil || back.Trigger != c.Trigger || back.Order.OrderID != 7 {
+		t.Fatalf("trigger codec: %+v %v", back, err)
+	}
+}

@@ -15,10 +15,11 @@ import (
 	"tenger/internal/risk"
 )
 
-// stateMagic starts a state snapshot; the last byte is the version: 3
-// adds the perpetual contracts (their listing commands and books) and the
-// futures risk state, 2 the client order ids; 1 and 2 are read still.
-var stateMagic = [8]byte{'T', 'N', 'G', 'R', 'E', 'N', 'G', '3'}
+// stateMagic starts a state snapshot; the last byte is the version: 4
+// adds the trigger orders (their arming commands), 3 the perpetual
+// contracts (their listing commands and books) and the futures risk
+// state, 2 the client order ids; 1 to 3 are read still.
+var stateMagic = [8]byte{'T', 'N', 'G', 'R', 'E', 'N', 'G', '4'}
 
 // ErrBadSnapshot is returned by RestoreState for a malformed or corrupt
 // snapshot.
@@ -103,6 +104,9 @@ func (s *State) Snapshot(w io.Writer) error {
 		return err
 	}
 	section(fb.Bytes())
+	body.Write(s.appendTriggers(nil, func(b []byte) []byte {
+		return append(le.AppendUint64(nil, uint64(len(b))), b...)
+	}))
 	bw := bufio.NewWriter(w)
 	bw.Write(stateMagic[:])
 	bw.Write(body.Bytes())
@@ -116,7 +120,7 @@ func RestoreState(r io.Reader) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < len(stateMagic)+4 || !bytes.Equal(data[:7], stateMagic[:7]) || data[7] < '1' || data[7] > '3' {
+	if len(data) < len(stateMagic)+4 || !bytes.Equal(data[:7], stateMagic[:7]) || data[7] < '1' || data[7] > '4' {
 		return nil, fmt.Errorf("%w: no state snapshot header", ErrBadSnapshot)
 	}
 	version := data[7]
@@ -135,6 +139,7 @@ func RestoreState(r io.Reader) (*State, error) {
 	}
 	s := &State{out: matching.NewEventBuffer(4096), coins: map[string]risk.Coin{}, pairs: map[uint32]PairSpec{},
 		refs: map[string]uint64{}, holds: map[string]hold{}, coids: map[string]clientOrder{}, contracts: map[uint32]ContractSpec{}}
+	s.initTriggers()
 	s.books = matching.NewBooks(s.out)
 	s.seq = rd.u64()
 	n := rd.u64()
@@ -222,6 +227,17 @@ func RestoreState(r io.Reader) (*State, error) {
 		s.fut = fut
 	} else {
 		s.fut = risk.NewFutures(s.acct)
+	}
+	if version >= '4' {
+		for i := range rd.u64() {
+			if rd.err != nil {
+				break
+			}
+			var c Command
+			if err := DecodeCommand(section(), &c); err != nil || !s.restoreTrigger(&c, rd.u8() == 1) {
+				return nil, fmt.Errorf("%w: trigger %d", ErrBadSnapshot, i)
+			}
+		}
 	}
 	if rd.err != nil || len(rd.b) != 0 {
 		return nil, fmt.Errorf("%w: layout", ErrBadSnapshot)

@@ -45,13 +45,16 @@ const (
 	WouldLiquidate
 	NoPosition
 	ReduceOnly
+	// WouldTrigger: a trigger order whose price is already reached.
+	WouldTrigger
 	codeEnd
 )
 
 var codeNames = [...]string{OK: "ok", Exists: "exists", Conflict: "conflict", Insufficient: "insufficient",
 	Rejected: "rejected", UnknownCoin: "unknown_coin", UnknownPair: "unknown_pair", UnknownHold: "unknown_hold",
 	UnknownOrder: "unknown_order", Invalid: "invalid", LeverageTooHigh: "leverage_too_high", PositionLimit: "position_limit",
-	ModeLocked: "mode_locked", WouldLiquidate: "would_liquidate", NoPosition: "no_position", ReduceOnly: "reduce_only"}
+	ModeLocked: "mode_locked", WouldLiquidate: "would_liquidate", NoPosition: "no_position", ReduceOnly: "reduce_only",
+	WouldTrigger: "would_trigger"}
 
 func (c Code) String() string {
 	if c < codeEnd {
@@ -97,6 +100,16 @@ type State struct {
 	contracts    map[uint32]ContractSpec
 	liquidatable []risk.PositionRef
 	funding      []FundingPaid
+	// The trigger orders (triggers.go): by id, each contract's indexes,
+	// the indexes' dense ids, each user's count; triggered the ones the
+	// commands since ResetEvents reached.
+	triggers  map[uint64]*trigger
+	trigBooks map[uint32]*triggerBook
+	trigIDs   []uint64
+	trigFree  []int32
+	trigCount map[uint64]int
+	trigDue   []int32
+	triggered []TriggerRef
 	// refs maps a money command's kind and Ref to a digest of its fields.
 	refs  map[string]uint64
 	holds map[string]hold
@@ -115,6 +128,7 @@ func NewState() *State {
 	s := &State{acct: risk.NewAccounts(1024), out: matching.NewEventBuffer(4096), coins: map[string]risk.Coin{},
 		pairs: map[uint32]PairSpec{}, refs: map[string]uint64{}, holds: map[string]hold{}, coids: map[string]clientOrder{},
 		contracts: map[uint32]ContractSpec{}}
+	s.initTriggers()
 	s.spot = risk.NewSpot(s.acct, 1<<14)
 	s.fut = risk.NewFutures(s.acct)
 	s.books = matching.NewBooks(s.out)
@@ -138,6 +152,7 @@ func (s *State) ResetEvents() {
 	s.fees = s.fees[:0]
 	s.liquidatable = s.liquidatable[:0]
 	s.funding = s.funding[:0]
+	s.triggered = s.triggered[:0]
 }
 
 // Accounts are the engine-owned balances.
@@ -195,6 +210,12 @@ func (s *State) apply(c *Command) (Code, matching.Reason) {
 		return s.addPair(&c.Pair), 0
 	case KindAddContract, KindFutTransfer, KindFutLeverage, KindFutMarginMode, KindFutMargin, KindMark, KindLiquidate, KindFunding:
 		return s.futures(c), 0
+	case KindTrigger:
+		return s.armTrigger(c), 0
+	case KindTriggerCancel:
+		return s.cancelTrigger(c), 0
+	case KindTriggerFire:
+		return s.fireTrigger(c)
 	}
 	if !c.Kind.isMoney() {
 		return Invalid, 0
@@ -426,6 +447,9 @@ func (s *State) Check() error {
 	}); err != nil {
 		return err
 	}
+	if !s.checkTriggers() {
+		return fmt.Errorf("engine: the users' trigger counts disagree with their triggers")
+	}
 	return s.fut.CheckFutures()
 }
 
@@ -439,6 +463,12 @@ func (s *State) StateHash() uint64 {
 	}
 	for _, sym := range s.books.Symbols() {
 		fmt.Fprintf(h, "%d:%d|", sym, s.books.Book(sym).StateHash())
+	}
+	for _, id := range slices.Sorted(maps.Keys(s.triggers)) {
+		tr := s.triggers[id]
+		o := &tr.cmd.Order
+		fmt.Fprintf(h, "t%d=%d/%d/%d/%d/%d/%d/%d/%+v/%+v/%v|", id, tr.cmd.User, o.Symbol, o.Side, o.Type, o.TIF, o.Price, o.Qty,
+			tr.cmd.Spec, tr.cmd.Trigger, tr.due)
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.refs)) {
 		fmt.Fprintf(h, "%q=%d|", k, s.refs[k])

@@ -276,3 +276,59 @@ func (e *env) wallet(uid string) decimal.Decimal {
 	}
 	return b.Total()
 }
+
+// TP/SL: a position's take-profit and stop-loss arm on the mark; one at
+// the price now is refused; another user's cancel is refused; the mark
+// falling to the stop fires it (the engine answers it, the runtime sends
+// the fire) and the position is closed at market into the book, the
+// take-profit left waiting until cancelled.
+func TestTakeProfitStopLoss(t *testing.T) {
+	e := newEnv(t)
+	e.user("2001", "10000")
+	e.user("2002", "10000")
+	e.index("50000")
+	e.order("2002", futures.PlaceRequest{Side: "SELL", Type: "LIMIT", Price: "50000", Volume: "100"})
+	e.order("2001", futures.PlaceRequest{Side: "BUY", Type: "MARKET", Volume: "100"})
+	tp, err := e.svc.CreateTrigger(ctx, "2001", futures.TriggerRequest{Symbol: "BTCUSDT", TriggerPrice: "55000", ClosePosition: true})
+	if err != nil || tp.Direction != "RISE" || tp.Status != futures.TriggerWaiting || !tp.ClosePosition {
+		t.Fatalf("take-profit %+v %v", tp, err)
+	}
+	sl, err := e.svc.CreateTrigger(ctx, "2001", futures.TriggerRequest{Symbol: "BTCUSDT", TriggerPrice: "48000", ClosePosition: true})
+	if err != nil || sl.Direction != "FALL" {
+		t.Fatalf("stop-loss %+v %v", sl, err)
+	}
+	_, err = e.svc.CreateTrigger(ctx, "2001", futures.TriggerRequest{Symbol: "BTCUSDT", TriggerPrice: "50000", ClosePosition: true})
+	wantCode(t, err, apperr.CodeFuturesWouldTrigger)
+	_, err = e.svc.CancelTrigger(ctx, "2002", sl.TriggerID)
+	wantCode(t, err, apperr.CodeFuturesOrderNotFound)
+	if l, _ := e.svc.Triggers(ctx, "2001", "", 1, 20); l.Count != 2 {
+		t.Fatalf("waiting %+v", l)
+	}
+	e.order("2002", futures.PlaceRequest{Side: "BUY", Type: "LIMIT", Price: "47900", Volume: "100"}) // the stop sells into this
+	e.index("47950")
+	deadline := time.Now().Add(5 * time.Second)
+	for len(e.assets("2001").Positions) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the stop did not fire: %+v", e.assets("2001"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	got, err := e.svc.Trigger(ctx, "2001", sl.TriggerID)
+	if err != nil || got.Status != futures.TriggerTriggered {
+		t.Fatalf("stop after firing %+v %v", got, err)
+	}
+	o, err := e.svc.Order(ctx, "2001", sl.TriggerID)
+	if err != nil || o.Status != futures.StatusFilled || o.AvgPrice != "47900.0" || o.Type != futures.TypeMarket || !o.ReduceOnly {
+		t.Fatalf("the stop's order %+v %v", o, err)
+	}
+	if _, err := e.svc.CancelTrigger(ctx, "2001", tp.TriggerID); err != nil {
+		t.Fatal(err)
+	}
+	hist, _ := e.svc.TriggerHistory(ctx, "2001", "BTCUSDT", 1, 20)
+	if hist.Count != 2 || hist.List[0].Status == futures.TriggerWaiting || hist.List[1].Status == futures.TriggerWaiting {
+		t.Fatalf("trigger history %+v", hist)
+	}
+	if l, _ := e.svc.Triggers(ctx, "2001", "", 1, 20); l.Count != 0 {
+		t.Fatalf("still waiting %+v", l)
+	}
+}

@@ -23,6 +23,8 @@ import (
 //	                                          gsi1 "FTRDO#<orderId>" / "<tradeId 20d>#<B|S>" (an order's fills)
 //	position  pk "FPOS#<uid>"       sk "<symbol>"   as the last batch left it
 //	funding   pk "FFUND#<uid>"      sk "<at 13d>#<symbol>"
+//	trigger   pk "FTRIG#<id>"       sk "T"    gsi1 "FTRIGU#<uid>" / "<ctime 13d>#<id>" (history)
+//	                                          gsi2 "FTRIGOPEN#<uid>" / "<symbol>#<id>" while waiting
 //	prices    pk "FPRICE#<symbol>"  sk "P"    mark, index, last, funding (the price loop, runtime.go)
 //	settings  pk "FUSER#<uid>"      sk "CONFIG"  page preferences, futures account opened
 const (
@@ -37,6 +39,10 @@ const (
 	pkPrice      = "FPRICE#"
 	skPrice      = "P"
 	pkUser       = "FUSER#"
+	pkTrigger    = "FTRIG#"
+	skTrigger    = "T"
+	pkUserTrigs  = "FTRIGU#"
+	pkOpenTrigs  = "FTRIGOPEN#"
 	skUserConfig = "CONFIG"
 )
 
@@ -143,6 +149,18 @@ func (p *Projection) Ops(_ context.Context, b *engine.Batch) ([]store.Op, error)
 		return o
 	}
 	var ops []store.Op
+	// What the batch does to each trigger order: one write each.
+	trigs := map[uint64]*trigState{}
+	var trigOrder []uint64
+	trig := func(id uint64) *trigState {
+		t := trigs[id]
+		if t == nil {
+			t = &trigState{}
+			trigs[id] = t
+			trigOrder = append(trigOrder, id)
+		}
+		return t
+	}
 	fee := 0
 	for i := range b.Commands {
 		c := &b.Commands[i]
@@ -161,7 +179,28 @@ func (p *Projection) Ops(_ context.Context, b *engine.Batch) ([]store.Op, error)
 			}
 			continue
 		}
-		if c.Kind == engine.KindPlace && (res.Code == engine.OK || res.Code == engine.Rejected && res.Reason != matching.ReasonDuplicateOrderID) {
+		switch c.Kind {
+		case engine.KindTrigger:
+			if res.Code == engine.OK {
+				trig(c.Order.OrderID).item = triggerItem(bk, c)
+			}
+			continue
+		case engine.KindTriggerCancel:
+			if res.Code == engine.OK {
+				trig(c.Order.OrderID).end(TriggerCanceled, "", c.At)
+			}
+			continue
+		case engine.KindTriggerFire:
+			switch res.Code {
+			case engine.OK, engine.Rejected:
+				trig(c.Order.OrderID).end(TriggerTriggered, "", c.At)
+			case engine.UnknownOrder:
+			default:
+				trig(c.Order.OrderID).end(TriggerFailed, res.Code.String(), c.At)
+			}
+		}
+		if (c.Kind == engine.KindPlace || c.Kind == engine.KindTriggerFire) &&
+			(res.Code == engine.OK || res.Code == engine.Rejected && res.Reason != matching.ReasonDuplicateOrderID) {
 			var n orderNote
 			if len(c.Note) > 0 {
 				if err := json.Unmarshal(c.Note, &n); err != nil {
@@ -221,7 +260,8 @@ func (p *Projection) Ops(_ context.Context, b *engine.Batch) ([]store.Op, error)
 				}
 				endOrder(o, status, e.Reason, c.At)
 			case matching.EvRejected:
-				if c.Kind == engine.KindPlace && e.OrderID == c.Order.OrderID && e.Tag != 0 && e.Reason != matching.ReasonDuplicateOrderID {
+				if (c.Kind == engine.KindPlace || c.Kind == engine.KindTriggerFire) && e.OrderID == c.Order.OrderID && e.Tag != 0 &&
+					e.Reason != matching.ReasonDuplicateOrderID {
 					endOrder(state(e.OrderID), StatusRejected, e.Reason, c.At)
 				}
 			}
@@ -261,6 +301,23 @@ func (p *Projection) Ops(_ context.Context, b *engine.Batch) ([]store.Op, error)
 		upd.Set("seq", last)
 		ops = append(ops, store.UpdateOp(orderKey(id), upd, store.And(store.ItemExists(),
 			store.Or(store.NotExists("seq"), store.Compare("seq", store.CmpLt, int64(first))))))
+	}
+	for _, id := range trigOrder {
+		t := trigs[id]
+		switch {
+		case t.item != nil:
+			if t.status != "" {
+				t.item["status"], t.item["mtime"] = t.status, t.at
+				if t.reason != "" {
+					t.item["reason"] = t.reason
+				}
+				delete(t.item, store.AttrGSI2PK)
+				delete(t.item, store.AttrGSI2SK)
+			}
+			ops = append(ops, store.PutOp(t.item, nil))
+		case t.status != "":
+			ops = append(ops, triggerEnd(id, t.status, t.reason, t.at, first))
+		}
 	}
 	for _, ps := range b.Positions {
 		bk := books[ps.Contract]
@@ -394,4 +451,62 @@ func positionItem(bk *book, uid string, qty, cost, margin, lev int64, isolated b
 		it["liq"] = bk.price(liq)
 	}
 	return it
+}
+
+// trigState is what a batch does to one trigger order.
+type trigState struct {
+	item           store.Item // created by the batch
+	status, reason string     // its end in the batch
+	at             int64
+}
+
+func (t *trigState) end(status, reason string, at int64) {
+	t.status, t.reason, t.at = status, reason, at
+}
+
+func triggerKey(id uint64) store.Key { return store.Key{PK: pkTrigger + fmtID(id), SK: skTrigger} }
+
+// triggerItem is a trigger order as its arming command creates it.
+func triggerItem(bk *book, c *engine.Command) store.Item {
+	o := &c.Order
+	ids := fmtID(o.OrderID)
+	side, typ, by, dir := Buy, TypeLimit, "MARK", "FALL"
+	if o.Side == matching.Sell {
+		side = Sell
+	}
+	if o.Type == matching.Market {
+		typ = TypeMarket
+	}
+	if c.Trigger.ByLast {
+		by = "LAST"
+	}
+	if c.Trigger.Above {
+		dir = "RISE"
+	}
+	it := store.Item{store.AttrPK: pkTrigger + ids, store.AttrSK: skTrigger, "id": ids, "uid": c.UserID, "symbol": bk.Symbol,
+		"side": side, "type": typ, "volume": o.Qty, "triggerPrice": bk.price(c.Trigger.Price), "triggerBy": by, "direction": dir,
+		"status": TriggerWaiting, "ctime": c.At, "mtime": c.At,
+		store.AttrGSI1PK: pkUserTrigs + c.UserID, store.AttrGSI1SK: sortKey(c.At, ids),
+		store.AttrGSI2PK: pkOpenTrigs + c.UserID, store.AttrGSI2SK: bk.Symbol + "#" + ids}
+	if typ == TypeLimit && o.Price > 0 {
+		it["price"] = bk.price(o.Price)
+	}
+	if c.Trigger.Close {
+		it["closePosition"] = true
+	}
+	if c.Spec.ReduceOnly {
+		it["reduceOnly"] = true
+	}
+	return it
+}
+
+// triggerEnd ends a trigger order (it leaves the waiting index), once: a
+// batch written again finds it ended.
+func triggerEnd(id uint64, status, reason string, at int64, first uint64) store.Op {
+	upd := store.NewUpdate().Set("status", status).Set("mtime", at).Set("seq", int64(first)).
+		Remove(store.AttrGSI2PK).Remove(store.AttrGSI2SK)
+	if reason != "" {
+		upd.Set("reason", reason)
+	}
+	return store.UpdateOp(triggerKey(id), upd, store.And(store.ItemExists(), store.Eq("status", TriggerWaiting)))
 }

@@ -64,7 +64,7 @@ type Runtime struct {
 	samplers map[string]*sampler
 	devIndex map[string]decimal.Decimal
 
-	liq     chan risk.PositionRef
+	steps   chan step
 	stop    chan struct{}
 	done    sync.WaitGroup
 	started bool
@@ -92,7 +92,7 @@ func New(o Options) (*Runtime, error) {
 		return nil, err
 	}
 	r := &Runtime{o: o, proj: NewProjection(o.Contracts, o.Decimals), mcat: mcat, samplers: map[string]*sampler{},
-		devIndex: map[string]decimal.Decimal{}, liq: make(chan risk.PositionRef, 4096), stop: make(chan struct{})}
+		devIndex: map[string]decimal.Decimal{}, steps: make(chan step, 4096), stop: make(chan struct{})}
 	if o.Feed != nil {
 		r.pub = spot.NewPublisher(o.Feed, mcat, r.read, o.Now)
 	}
@@ -122,12 +122,26 @@ func (r *Runtime) EngineOptions(o *spot.RuntimeOptions) {
 	o.Hooks = append(o.Hooks, r.onBatch)
 }
 
+// step is a command a batch asks for: a position's liquidation or a
+// trigger order's fire.
+type step struct {
+	liq  *risk.PositionRef
+	trig *engine.TriggerRef
+}
+
 // onBatch queues the liquidations of the positions a batch's marks made
-// due (a full queue drops them: the next mark finds them again).
+// due and the fires of the trigger orders its prices reached (a full
+// queue drops them: the next mark finds them again).
 func (r *Runtime) onBatch(b *engine.Batch) {
-	for _, p := range b.Liquidatable {
+	for i := range b.Liquidatable {
 		select {
-		case r.liq <- p:
+		case r.steps <- step{liq: &b.Liquidatable[i]}:
+		default:
+		}
+	}
+	for i := range b.Triggered {
+		select {
+		case r.steps <- step{trig: &b.Triggered[i]}:
 		default:
 		}
 	}
@@ -144,7 +158,7 @@ func (r *Runtime) Start(ctx context.Context, eng *spot.Runtime) error {
 	}
 	r.started = true
 	r.done.Add(1)
-	go r.liquidator()
+	go r.stepper()
 	if r.pub != nil {
 		r.pub.MarkAll()
 		r.pub.Depth(true)
@@ -397,19 +411,25 @@ func (r *Runtime) step(ctx context.Context, c contracts.Contract) error {
 	return r.o.Store.Put(ctx, it, nil)
 }
 
-// liquidator sends the liquidation steps of the positions marks made due,
-// one position at a time (each step is an engine command; a position no
-// longer due by then is left alone by the engine).
-func (r *Runtime) liquidator() {
+// stepper sends the commands batches asked for, one at a time: the two
+// liquidation steps of each position marks made due (a position no longer
+// due by then is left alone by the engine), and the fire of each trigger
+// order a price reached (one fired already answers UnknownOrder).
+func (r *Runtime) stepper() {
 	defer r.done.Done()
 	for {
 		select {
 		case <-r.stop:
 			return
-		case p := <-r.liq:
+		case s := <-r.steps:
 			ctx := context.Background()
-			for _, step := range []int64{1, 2} {
-				res := r.eng.Submit(ctx, engine.Command{Kind: engine.KindLiquidate, User: p.User, Amount: step,
+			if t := s.trig; t != nil {
+				r.eng.Submit(ctx, engine.Command{Kind: engine.KindTriggerFire, Order: matching.Command{OrderID: t.ID, Symbol: t.Contract}})
+				continue
+			}
+			p := s.liq
+			for _, n := range []int64{1, 2} {
+				res := r.eng.Submit(ctx, engine.Command{Kind: engine.KindLiquidate, User: p.User, Amount: n,
 					Order: matching.Command{Symbol: p.Contract}})
 				if res.Code != engine.OK {
 					r.o.Log.Error().Str("code", res.Code.String()).Uint64("user", p.User).Msg("futures: liquidation step refused")

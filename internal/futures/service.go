@@ -63,7 +63,7 @@ func NewService(o ServiceOptions) *Service {
 // PriceBand is how far from the mark a limit order may cross (a buy no
 // higher than mark × (1 + band), a sell no lower than mark × (1 − band)),
 // and the limit a market order is sent at.
-var PriceBand = decimal.RequireFromString("0.1")
+var PriceBand = decimal.New(engine.MarketBandPercent, -2)
 
 // Contract resolves a contract by symbol ("BTCUSDT", "btcusdt", "BTC_USDT") or number.
 func (s *Service) Contract(symbol string) (contracts.Contract, error) {

@@ -226,3 +226,38 @@ type OrderDetail struct {
 	Order  Order   `json:"order"`
 	Trades []Trade `json:"tradeList"`
 }
+
+// Trigger order statuses.
+const (
+	TriggerWaiting   = "NOT_TRIGGERED"
+	TriggerTriggered = "TRIGGERED"
+	TriggerCanceled  = "CANCELED"
+	TriggerFailed    = "FAILED"
+)
+
+// TriggerOrder is a stop or take-profit order waiting for its price.
+type TriggerOrder struct {
+	TriggerID string `json:"triggerId" doc:"also the id of the order it places"`
+	Symbol    string `json:"symbol"`
+	Side      string `json:"side"`
+	Type      string `json:"type" doc:"LIMIT or MARKET: the order it places"`
+	Price     string `json:"price" doc:"a limit order's"`
+	Volume    int64  `json:"volume" doc:"contracts (0 with closePosition)"`
+	// TriggerPrice is reached by the mark (MARK) or last (LAST) price
+	// rising to it (RISE) or falling to it (FALL).
+	TriggerPrice  string `json:"triggerPrice"`
+	TriggerBy     string `json:"triggerBy" doc:"MARK or LAST"`
+	Direction     string `json:"direction" doc:"RISE or FALL"`
+	ClosePosition bool   `json:"closePosition" doc:"closes the whole position when it fires (TP/SL of the position)"`
+	ReduceOnly    bool   `json:"reduceOnly"`
+	Status        string `json:"status" doc:"NOT_TRIGGERED, TRIGGERED, CANCELED or FAILED"`
+	Reason        string `json:"reason" doc:"why it failed: no_position, insufficient, reduce_only ..."`
+	Ctime         int64  `json:"ctime"`
+	Mtime         int64  `json:"mtime"`
+}
+
+// TriggerList is a page of trigger orders.
+type TriggerList struct {
+	Count int            `json:"count"`
+	List  []TriggerOrder `json:"triggerList"`
+}

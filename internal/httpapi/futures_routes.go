@@ -75,6 +75,24 @@ type FuturesOrderReq struct {
 	ClientOid     string     `json:"clientOid" doc:"the client's id: a retry with it places nothing more (letters, digits, - _ ., at most 36)"`
 }
 
+// FuturesTriggerReq is condition_create.
+type FuturesTriggerReq struct {
+	FuturesSymbolReq
+	Side          string     `json:"side" doc:"BUY or SELL (not needed with closePosition)"`
+	Type          string     `json:"type" doc:"the order placed when it fires: MARKET (default) or LIMIT"`
+	Price         FlexString `json:"price" doc:"a limit order's"`
+	Volume        FlexString `json:"volume" doc:"whole contracts"`
+	TriggerPrice  FlexString `json:"triggerPrice" v:"required" doc:"fires when the price rises to it (above the price now) or falls to it (below)"`
+	TriggerBy     string     `json:"triggerBy" doc:"MARK (default) or LAST"`
+	ReduceOnly    bool       `json:"reduceOnly"`
+	ClosePosition bool       `json:"closePosition" doc:"close the whole position when it fires: the position's take-profit or stop-loss"`
+}
+
+// FuturesTriggerIDReq names a trigger order.
+type FuturesTriggerIDReq struct {
+	TriggerID string `json:"triggerId" v:"required"`
+}
+
 // FuturesCancelReq is order_cancel.
 type FuturesCancelReq struct {
 	FuturesSymbolReq
@@ -191,6 +209,24 @@ func NewFuturesRouter(svc *futures.Service, md *marketdata.Service, opts Options
 	Handle(r, co+"/order/his_trade_list", priv("The caller's futures fills, newest first (the latest 1,000)"),
 		func(c *Call, req *FuturesListReq) (futures.TradeList, error) {
 			return svc.Trades(c.Ctx, c.Principal.UserID, req.symbol(), int(req.Page.V), int(req.PageSize.V))
+		})
+	Handle(r, co+"/order/condition_create", priv("Arm a stop or take-profit order: placed when the mark or last price reaches its trigger price"),
+		func(c *Call, req *FuturesTriggerReq) (futures.TriggerOrder, error) {
+			return svc.CreateTrigger(c.Ctx, c.Principal.UserID, futures.TriggerRequest{Symbol: req.symbol(), Side: req.Side, Type: req.Type,
+				Price: req.Price.String(), Volume: req.Volume.String(), TriggerPrice: req.TriggerPrice.String(), TriggerBy: req.TriggerBy,
+				ReduceOnly: req.ReduceOnly, ClosePosition: req.ClosePosition})
+		})
+	Handle(r, co+"/order/condition_cancel", priv("Cancel one of the caller's waiting trigger orders"),
+		func(c *Call, req *FuturesTriggerIDReq) (futures.TriggerOrder, error) {
+			return svc.CancelTrigger(c.Ctx, c.Principal.UserID, req.TriggerID)
+		})
+	Handle(r, co+"/order/trigger_order_list", priv("The caller's waiting trigger orders, newest first"),
+		func(c *Call, req *FuturesListReq) (futures.TriggerList, error) {
+			return svc.Triggers(c.Ctx, c.Principal.UserID, req.symbol(), int(req.Page.V), int(req.PageSize.V))
+		})
+	Handle(r, co+"/order/history_trigger_order_list", priv("The caller's trigger orders, newest first (the latest 1,000)"),
+		func(c *Call, req *FuturesListReq) (futures.TriggerList, error) {
+			return svc.TriggerHistory(c.Ctx, c.Principal.UserID, req.symbol(), int(req.Page.V), int(req.PageSize.V))
 		})
 	Handle(r, co+"/order/get_trade_info", priv("One of the caller's futures orders with its fills"),
 		func(c *Call, req *FuturesOrderIDReq) (futures.OrderDetail, error) {

@@ -1120,6 +1120,14 @@ func (f *Futures) Position(user uint64, contract uint32) (PositionView, bool) {
 	return v, true
 }
 
+// MarkOf is a contract's mark price in ticks (0 before the first).
+func (f *Futures) MarkOf(contract uint32) int64 {
+	if ci, ok := f.contract(contract); ok {
+		return f.cons[ci].mark
+	}
+	return 0
+}
+
 // OpenInterest is the contracts held long in a contract (as many are held
 // short).
 func (f *Futures) OpenInterest(contract uint32) int64 {
