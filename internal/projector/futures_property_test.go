@@ -228,7 +228,9 @@ func futuresWorkload(t *testing.T, seed uint64, steps int) {
 		t.Fatalf("the workload liquidated %d and fired %d: it tests too little", liquidated, fired)
 	}
 	var insurance, settlement int64
-	e2.Read(func(s *engine.State) { insurance, settlement = s.Futures().Insurance(btcPerp), s.Futures().Settlement(usdtCoin) })
+	e2.Read(func(s *engine.State) {
+		insurance, settlement = s.Futures().Insurance(btcPerp), s.Futures().Settlement(usdtCoin)
+	})
 	t.Logf("seed %d: %d steps, %d liquidations, %d triggers fired, results %v; insurance %d, settlement %d", seed, steps, liquidated, fired,
 		counts, insurance, settlement)
 }
