@@ -199,10 +199,22 @@ var apiFunctions = []apiFunction{
 		// images to its other side (presigned GETs), and writes none.
 		Access: access{Push: true, UploadsRead: true},
 	},
+	{
+		Name: "futures",
+		Description: "perpetual futures: contracts and prices, their market data, settings, account and positions, " +
+			"orders, fills and trigger orders (/fe-co-api)",
+		Routes: []string{"/fe-co-api/{proxy+}"},
+		// The market data calls also answer GET with query parameters.
+		Methods: []awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod_GET, awsapigatewayv2.HttpMethod_POST},
+		// Orders, cancels, leverage, margin and trigger orders are engine
+		// commands (the engine task runs the futures risk engine, marks,
+		// funding and liquidations); the function writes only the users'
+		// futures settings.
+		Access: access{Engine: true},
+	},
 	// Areas still to land, in the same shape (each with its key space in
 	// internal/store/keyspace):
-	// {Name: "futures", Routes: []string{"/fe-ex-api/lever/{proxy+}", "/fe-co-api/{proxy+}"},
-	//	Access: access{Engine: true}},
+	// {Name: "margin", Routes: []string{"/fe-ex-api/lever/{proxy+}"}, Access: access{Engine: true}},
 	// {Name: "earn", Routes: []string{"/fe-increment-api/{proxy+}", "/fe-quant-api/{proxy+}"}},
 	// {Name: "tasks", Routes: []string{"/fe-task-api/{proxy+}"}},
 }

@@ -231,9 +231,9 @@ func TestTradeAndWalletLeadingKeys(t *testing.T) {
 		},
 		"wallet": {
 			"dynamodb:GetItem": {"CONFIG#*", "EMAIL#*", "ENGLEASE", "FAV#*", "PHONE#*", "SESSION#*", "refprice",
-				"BAL#*", "BANKIBAN#*", "CODE#*", "DEPADDR#*", "DEPIDX", "DEPIDX#*", "DEPOWNER#*", "POST#*", "RL#*", "RLF#*",
+				"BAL#*", "BANKIBAN#*", "CODE#*", "DEPADDR#*", "DEPIDX", "DEPIDX#*", "DEPOWNER#*", "FUSER#*", "POST#*", "RL#*", "RLF#*",
 				"USER#*", "WALLET#*", "WD#*", "WDGUARD#*", "WF#*", "WSCONN#*"},
-			"dynamodb:PutItem": {"BAL#*", "BANKIBAN#*", "CODE#*", "DEPADDR#*", "DEPIDX", "DEPIDX#*", "DEPOWNER#*", "POST#*",
+			"dynamodb:PutItem": {"BAL#*", "BANKIBAN#*", "CODE#*", "DEPADDR#*", "DEPIDX", "DEPIDX#*", "DEPOWNER#*", "FUSER#*", "POST#*",
 				"RL#*", "RLF#*", "USER#*", "WALLET#*", "WD#*", "WDGUARD#*", "WF#*", "WSCONN#*"},
 		},
 	}

@@ -26,6 +26,7 @@ import (
 
 	"tenger/internal/awslambda"
 	"tenger/internal/engine/lease"
+	"tenger/internal/futures"
 	"tenger/internal/engine/remote"
 	"tenger/internal/httpapi"
 	"tenger/internal/notify"
@@ -196,12 +197,31 @@ var EngineKey = []byte("fntest-engine-key-0123456789abcdef")
 // test ends.
 func Engine(t testing.TB, d *platform.Deps) *spot.Runtime {
 	t.Helper()
+	rt, _ := EngineFutures(t, d)
+	return rt
+}
+
+// EngineFutures is Engine, answering also the engine's futures runtime
+// (its price loop does not run by itself: the test moves the index,
+// SetDevIndex, and runs Step).
+func EngineFutures(t testing.TB, d *platform.Deps) (*spot.Runtime, *futures.Runtime) {
+	t.Helper()
 	// The engine's calls go through its own store, so they are checked
 	// against the engine task's key space, not the function's.
 	st := EngineStore(d.Store)
-	rt, err := spot.StartRuntime(context.Background(), spot.RuntimeOptions{Dir: t.TempDir(), Store: st, Coins: d.Coins,
-		Markets: d.Markets, Counter: spotfunds.Counter, Log: d.Log, SnapshotEvery: -1})
+	decimals := func(coin string) int32 { dec, _ := spot.CoinDecimals(d.Coins, coin); return dec }
+	fr, err := futures.New(futures.Options{Contracts: d.Contracts(), Decimals: decimals, Store: st, Every: -1, Log: d.Log})
 	if err != nil {
+		t.Fatal(err)
+	}
+	ro := spot.RuntimeOptions{Dir: t.TempDir(), Store: st, Coins: d.Coins,
+		Markets: d.Markets, Counter: spotfunds.Counter, Log: d.Log, SnapshotEvery: -1}
+	fr.EngineOptions(&ro)
+	rt, err := spot.StartRuntime(context.Background(), ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fr.Start(context.Background(), rt); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(remote.Handler(rt, EngineKey, nil))
@@ -212,10 +232,11 @@ func Engine(t testing.TB, d *platform.Deps) *spot.Runtime {
 	}
 	t.Cleanup(func() {
 		srv.Close()
+		fr.Close()
 		_ = rt.Close()
 	})
 	UseEngine(d)
-	return rt
+	return rt, fr
 }
 
 // UseEngine has d's services reach the engine Engine started, as another

@@ -479,6 +479,12 @@ func (d *Deps) StartEngine(ctx context.Context, dataDir string, pins refprice.Pi
 	md.Start()
 	d.Engine.PublishDepth()
 	d.onClose(func() error { md.Stop(); return nil })
+	fmd, err := d.FuturesMarketData()
+	if err != nil {
+		return err
+	}
+	fmd.Start()
+	d.onClose(func() error { fmd.Stop(); return nil })
 	if err := d.StartRefPrices(ctx, md, pins); err != nil {
 		return err
 	}

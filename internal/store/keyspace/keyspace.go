@@ -126,6 +126,10 @@ const (
 	wsConn     = "WSCONN#"
 	binanceWS  = "BWSCONN#"
 	wsStreamCh = "BSTREAMCH"
+	// The users' futures settings (internal/futures): the wallet opens
+	// the account (create_co_id), the futures function keeps the page's
+	// preferences.
+	futuresUser = "FUSER#"
 )
 
 // grants are the declarations. Every process that builds its ports with
@@ -165,7 +169,7 @@ var grants = []Grant{
 		// lists on gsi1.
 		Name:  "wallet",
 		Reads: []string{config, "EMAIL#", engineLease, "FAV#", "PHONE#", "SESSION#", refPrices},
-		Writes: []string{"BAL#", "BANKIBAN#", "CODE#", "DEPADDR#", "DEPIDX", "DEPIDX#", "DEPOWNER#", "POST#",
+		Writes: []string{"BAL#", "BANKIBAN#", "CODE#", "DEPADDR#", "DEPIDX", "DEPIDX#", "DEPOWNER#", futuresUser, "POST#",
 			"RL#", "RLF#", "USER#", "WALLET#", "WD#", "WDGUARD#", "WF#", wsConn},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
@@ -176,6 +180,18 @@ var grants = []Grant{
 		Name: "trade",
 		Reads: []string{config, engineLease, "SBOOKM#", "SCID#", "SESSION#", "SORD#", "STRD#", "SVOL#",
 			"USER#", "WALLET#", refPrices},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+	{
+		// Perpetual futures (/fe-co-api): orders, fills, positions,
+		// funding, trigger orders and prices the engine's projection
+		// writes, read; order entry, leverage, margin and trigger commands
+		// go to the engine; the users' futures settings (page
+		// preferences, the account opened) are the function's own.
+		Name: "futures",
+		Reads: []string{"BAL#", config, engineLease, "FFUND#", "FORD#", "FPOS#", "FPRICE#", "FTRDU#", "FTRIG#", "SESSION#",
+			"USER#", marketData, refPrices},
+		Writes:  []string{futuresUser},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 	{
@@ -275,8 +291,8 @@ var grants = []Grant{
 		// subscribers and the Binance stream registry.
 		Name:  EngineTask,
 		Reads: []string{wsStreamCh, config},
-		Writes: []string{"BAL#", engineLease, "ENGPROJ", "POST#", "SBOOKM#", "SCID#", "SORD#", "STRD#", "SVOL#",
-			"WALLET#", wsConn, marketData, refPrices},
+		Writes: []string{"BAL#", engineLease, "ENGPROJ", "FFUND#", "FORD#", "FPOS#", "FPRICE#", "FTRDU#", "FTRIG#", "POST#",
+			"SBOOKM#", "SCID#", "SORD#", "STRD#", "SVOL#", "WALLET#", wsConn, marketData, refPrices},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 }
