@@ -26,8 +26,8 @@ import (
 
 	"tenger/internal/awslambda"
 	"tenger/internal/engine/lease"
-	"tenger/internal/futures"
 	"tenger/internal/engine/remote"
+	"tenger/internal/futures"
 	"tenger/internal/httpapi"
 	"tenger/internal/notify"
 	"tenger/internal/platform"
