@@ -170,18 +170,20 @@ func NewRealtimeStack(scope constructs.Construct, id string, props *awscdk.Stack
 	return s
 }
 
-// streamFilters are the stream function's event filters: one per key
-// prefix of binance.ChangeKeyPrefixes (a record passes if any matches).
+// streamFilters is the stream function's event filter: one filter whose
+// key rule lists every prefix of binance.ChangeKeyPrefixes (a record
+// passes if any matches; one filter, as an event source takes at most
+// five).
 func streamFilters() *[]*map[string]interface{} {
-	var out []*map[string]interface{}
+	var rules []interface{}
 	for _, p := range binance.ChangeKeyPrefixes() {
-		out = append(out, awslambda.FilterCriteria_Filter(&map[string]interface{}{
-			"dynamodb": map[string]interface{}{
-				"Keys": map[string]interface{}{"pk": map[string]interface{}{"S": awslambda.FilterRule_BeginsWith(jsii.String(p))}},
-			},
-		}))
+		rules = append(rules, map[string]interface{}{"prefix": p})
 	}
-	return &out
+	return &[]*map[string]interface{}{awslambda.FilterCriteria_Filter(&map[string]interface{}{
+		"dynamodb": map[string]interface{}{
+			"Keys": map[string]interface{}{"pk": map[string]interface{}{"S": rules}},
+		},
+	})}
 }
 
 // newWebSocketStage creates an auto-deployed stage of a WebSocket API with

@@ -427,10 +427,12 @@ func marshalEvents(evs ...any) [][]byte {
 }
 
 // ChangeKeyPrefixes are the partition key prefixes of every change a
-// user's updates come from: orders and balances (the web app's private
-// channels, userfeed) and the deposits, withdrawals and transfers that
+// user's updates come from: orders, balances and futures positions, orders
+// and trigger orders (the web app's private channels, userfeed) and the
+// deposits, withdrawals and transfers that
 // Binance's balanceUpdate tells. AWS filters the stream function's
 // records with them, so it is not woken for anything else.
 func ChangeKeyPrefixes() []string {
-	return []string{spot.OrderKeyPrefix, userfeed.BalanceKeyPrefix, deposit.KeyPrefix, withdraw.KeyPrefix, wallet.KeyPrefix}
+	return append([]string{spot.OrderKeyPrefix, userfeed.BalanceKeyPrefix, deposit.KeyPrefix, withdraw.KeyPrefix, wallet.KeyPrefix},
+		userfeed.FuturesKeyPrefixes()...)
 }

@@ -41,7 +41,55 @@ import (
 const (
 	ChannelOrders   = "user_orders"
 	ChannelBalances = "user_balances"
+	// ChannelFutures tells the user that one of their futures positions,
+	// orders or trigger orders changed (FuturesUpdate): the page reads
+	// what changed again.
+	ChannelFutures = "user_futures"
 )
+
+// FuturesUpdate is the data of a user_futures message.
+type FuturesUpdate struct {
+	Event  string `json:"event" doc:"position, order or trigger"`
+	Symbol string `json:"symbol"`
+	ID     string `json:"id,omitempty" doc:"the order's or trigger order's id"`
+	Status string `json:"status,omitempty" doc:"the order's or trigger order's status"`
+}
+
+// futuresKinds are the futures items a user_futures message tells of, by
+// their partition key's prefix (internal/futures/project.go owns the
+// layout).
+var futuresKinds = map[string]string{"FPOS#": "position", "FORD#": "order", "FTRIG#": "trigger"}
+
+// FuturesKeyPrefixes are the partition key prefixes of the futures items
+// user_futures tells of.
+func FuturesKeyPrefixes() []string { return []string{"FORD#", "FPOS#", "FTRIG#"} }
+
+// futuresOf reads a change of a futures item.
+func futuresOf(ch store.Change) (user string, u FuturesUpdate, ok bool) {
+	if ch.New == nil {
+		return "", FuturesUpdate{}, false
+	}
+	i := strings.IndexByte(ch.Key.PK, '#')
+	if i < 0 {
+		return "", FuturesUpdate{}, false
+	}
+	event, ok := futuresKinds[ch.Key.PK[:i+1]]
+	if !ok {
+		return "", FuturesUpdate{}, false
+	}
+	user = ch.New.Str("uid")
+	if event == "position" {
+		user = ch.Key.PK[i+1:]
+	}
+	u = FuturesUpdate{Event: event, Symbol: ch.New.Str("symbol")}
+	if event != "position" {
+		u.ID, u.Status = ch.New.Str("id"), ch.New.Str("status")
+	}
+	if user == ledger.SystemOwner || push.ValidateID(user) != nil {
+		return "", FuturesUpdate{}, false
+	}
+	return user, u, true
+}
 
 // Order events: what changed in the order.
 const (
@@ -107,6 +155,13 @@ func New(cat *markets.Catalogue) *Translator { return &Translator{markets: cat} 
 // false for changes that concern no user's orders or balances (everything
 // else in the table, the exchange's own accounts, removals).
 func (t *Translator) Translate(ch store.Change) (Message, bool) {
+	if fuser, fu, ok := futuresOf(ch); ok {
+		body, err := push.Data(ChannelFutures, time.UnixMilli(ch.At), fu)
+		if err != nil {
+			return Message{}, false
+		}
+		return Message{User: fuser, Channel: ChannelFutures, Body: body}, true
+	}
 	user, o, isOrder := Owner(ch)
 	if user == "" {
 		return Message{}, false
@@ -182,6 +237,9 @@ func (t *Translator) TranslateAll(ch store.Change) []Message {
 // nobody watches). A change with a user may still have no message (a
 // balance whose amounts did not change).
 func (t *Translator) User(ch store.Change) (user string, ok bool) {
+	if fuser, _, ok := futuresOf(ch); ok {
+		return fuser, true
+	}
 	user, _, _ = Owner(ch)
 	return user, user != ""
 }

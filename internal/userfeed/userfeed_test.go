@@ -686,3 +686,41 @@ func TestTranslateAllTellsAProjectedOrdersEvents(t *testing.T) {
 		t.Fatalf("a projected order filled at once: %s", got)
 	}
 }
+
+// Futures positions, orders and trigger orders are told on user_futures,
+// to their owner only; the insurance fund's positions to nobody.
+func TestFuturesChanges(t *testing.T) {
+	tr := New(markets.Defaults())
+	for _, c := range []struct {
+		ch    store.Change
+		user  string
+		event string
+	}{
+		{store.Change{Key: store.Key{PK: "FPOS#10000001", SK: "BTCUSDT"}, New: store.Item{"symbol": "BTCUSDT", "qty": int64(5)}},
+			"10000001", "position"},
+		{store.Change{Key: store.Key{PK: "FORD#99", SK: "O"}, New: store.Item{"uid": "10000002", "symbol": "ETHUSDT", "id": "99", "status": "FILLED"}},
+			"10000002", "order"},
+		{store.Change{Key: store.Key{PK: "FTRIG#98", SK: "T"}, New: store.Item{"uid": "10000003", "symbol": "BTCUSDT", "id": "98",
+			"status": "NOT_TRIGGERED"}}, "10000003", "trigger"},
+		{store.Change{Key: store.Key{PK: "FPOS#SYS", SK: "BTCUSDT"}, New: store.Item{"symbol": "BTCUSDT"}}, "", ""},
+		{store.Change{Key: store.Key{PK: "FPRICE#BTCUSDT", SK: "P"}, New: store.Item{"symbol": "BTCUSDT"}}, "", ""},
+	} {
+		m, ok := tr.Translate(c.ch)
+		if c.user == "" {
+			if ok {
+				t.Errorf("%s: told %s", c.ch.Key, m.User)
+			}
+			continue
+		}
+		if !ok || m.User != c.user || m.Channel != ChannelFutures {
+			t.Fatalf("%s: %+v %v", c.ch.Key, m, ok)
+		}
+		_, d := decode(t, m)
+		if d["event"] != c.event || d["symbol"] != c.ch.New.Str("symbol") {
+			t.Errorf("%s: data %v", c.ch.Key, d)
+		}
+		if u, ok := tr.User(c.ch); !ok || u != c.user {
+			t.Errorf("%s: User = %q %v", c.ch.Key, u, ok)
+		}
+	}
+}
