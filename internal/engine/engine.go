@@ -76,6 +76,8 @@ type Batch struct {
 	// Triggered are the trigger orders the batch's prices reached: the
 	// runtime sends their KindTriggerFire.
 	Triggered []TriggerRef
+	// Closed are the futures positions the batch closed.
+	Closed []ClosedPosition
 	// Users maps the user numbers the batch's events name to the users'
 	// ids in the store.
 	Users map[uint64]string
@@ -278,6 +280,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			b.Liquidatable = append(b.Liquidatable, st.Liquidatable()...)
 			b.Funding = append(b.Funding, st.Funding()...)
 			b.Triggered = append(b.Triggered, st.Triggered()...)
+			b.Closed = append(b.Closed, st.Closed()...)
 			// The batch the projection began ends where it ended; the
 			// others at MaxBatch.
 			if (len(b.Commands) >= o.MaxBatch && seq > resume) || seq == resume {
@@ -360,6 +363,7 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 		b.Liquidatable = append(b.Liquidatable, e.st.Liquidatable()...)
 		b.Funding = append(b.Funding, e.st.Funding()...)
 		b.Triggered = append(b.Triggered, e.st.Triggered()...)
+		b.Closed = append(b.Closed, e.st.Closed()...)
 		e.st.ResetEvents()
 	}
 	takeChanged(e.st, b)
@@ -563,6 +567,7 @@ func Merge(bs []*Batch) *Batch {
 		out.Liquidatable = append(out.Liquidatable, b.Liquidatable...)
 		out.Funding = append(out.Funding, b.Funding...)
 		out.Triggered = append(out.Triggered, b.Triggered...)
+		out.Closed = append(out.Closed, b.Closed...)
 		for _, v := range b.Balances {
 			k := key{v.User, v.Account, v.Coin, v.System, v.Contract}
 			if i, ok := at[k]; ok {

@@ -255,6 +255,16 @@ func (s *State) Contracts() []ContractSpec {
 	return out
 }
 
+// ClosedPosition is a position that went back to flat, for its history.
+type ClosedPosition struct {
+	User   uint64
+	UserID string
+	risk.PositionClosed
+}
+
+// Closed are the positions closed since the last ResetEvents.
+func (s *State) Closed() []ClosedPosition { return s.closed }
+
 // FundingPaid is what one position paid (Amount < 0) or received in a
 // funding round (Batch.Funding).
 type FundingPaid struct {

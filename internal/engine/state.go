@@ -110,6 +110,7 @@ type State struct {
 	trigCount map[uint64]int
 	trigDue   []int32
 	triggered []TriggerRef
+	closed    []ClosedPosition
 	// refs maps a money command's kind and Ref to a digest of its fields.
 	refs  map[string]uint64
 	holds map[string]hold
@@ -153,6 +154,7 @@ func (s *State) ResetEvents() {
 	s.liquidatable = s.liquidatable[:0]
 	s.funding = s.funding[:0]
 	s.triggered = s.triggered[:0]
+	s.closed = s.closed[:0]
 }
 
 // Accounts are the engine-owned balances.
@@ -185,7 +187,18 @@ func (s *State) Apply(c *Command) Result {
 	s.seq++
 	res := Result{Seq: s.seq}
 	s.existing = 0
+	if len(s.contracts) > 0 {
+		s.fut.SetNow(c.At)
+	}
 	res.Code, res.Reason = s.apply(c)
+	if len(s.contracts) > 0 {
+		if closed := s.fut.TakeClosed(); len(closed) > 0 {
+			users := s.acct.Users()
+			for _, p := range closed {
+				s.closed = append(s.closed, ClosedPosition{User: users[p.Slot].Num, UserID: users[p.Slot].ID, PositionClosed: p})
+			}
+		}
+	}
 	if res.Code == Exists && c.Kind == KindPlace {
 		res.OrderID = s.existing
 	}

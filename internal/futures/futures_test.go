@@ -256,6 +256,16 @@ func TestIsolatedLongLiquidatedAndFunding(t *testing.T) {
 	if got := e.wallet("1002").Sub(before2); !got.Equal(paid) {
 		t.Fatalf("the short received %s, want %s", got, paid)
 	}
+	// The liquidated long is in the history: 50,000 in, 45,100 out.
+	closed, err := e.svc.ClosedPositions(ctx, "1001", "BTCUSDT", 1, 10)
+	if err != nil || closed.Count != 1 || !closed.List[0].Liquidated || closed.List[0].OpenPrice != "50000.0" ||
+		closed.List[0].ClosePrice != "45100.0" || closed.List[0].RealizedPnl != "-4900.00000000" || closed.List[0].Side != "LONG" {
+		t.Fatalf("closed positions %+v %v", closed, err)
+	}
+	st, err := e.svc.Statistics(ctx, "1002", "", 7)
+	if err != nil || st.Trades != 1 || st.Funding == "0.00000000" || st.Fee != "10.00000000" {
+		t.Fatalf("statistics %+v %v", st, err)
+	}
 	// The engine and the store agree; the books audit clean.
 	problems, err := e.rt.Verify(ctx)
 	if err != nil || len(problems) > 0 {

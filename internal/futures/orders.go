@@ -446,3 +446,90 @@ func (s *Service) OrderDetail(ctx context.Context, uid, orderID string) (OrderDe
 	}
 	return out, nil
 }
+
+// ClosedPositions are the caller's positions that went back to flat,
+// newest first (the latest 1,000).
+func (s *Service) ClosedPositions(ctx context.Context, uid, symbol string, pageNo, size int) (ClosedList, error) {
+	want := ""
+	if strings.TrimSpace(symbol) != "" {
+		c, err := s.Contract(symbol)
+		if err != nil {
+			return ClosedList{}, err
+		}
+		want = c.Symbol
+	}
+	pageNo, size = page(pageNo, size)
+	items, err := s.queryUpTo(ctx, store.Query{PK: pkPosHistory + uid, Desc: true}, MaxHistory)
+	if err != nil {
+		return ClosedList{}, err
+	}
+	out := ClosedList{List: []ClosedPosition{}}
+	skip := (pageNo - 1) * size
+	for _, it := range items {
+		if want != "" && it.Str("symbol") != want {
+			continue
+		}
+		out.Count++
+		if out.Count <= skip || len(out.List) >= size {
+			continue
+		}
+		c, _ := s.o.Contracts.Contract(it.Str("symbol"))
+		pp, dec := decimalsOf(c.PriceTick), min(s.o.Decimals(c.Quote), 8)
+		out.List = append(out.List, ClosedPosition{Symbol: it.Str("symbol"), Side: it.Str("side"), MaxVolume: it.Int("maxQty"),
+			OpenPrice: it.Dec("openPrice").StringFixed(pp), ClosePrice: it.Dec("closePrice").StringFixed(pp),
+			RealizedPnl: it.Dec("pnl").StringFixed(dec), Fee: it.Dec("fee").StringFixed(dec), Liquidated: it.Bool("liquidated"),
+			OpenTime: it.Int("opened"), CloseTime: it.Int("closed")})
+	}
+	return out, nil
+}
+
+// Statistics are the caller's futures results over the last days (1, 7
+// or 30; default 7) in a margin coin (default USDT).
+func (s *Service) Statistics(ctx context.Context, uid, coin string, days int) (Statistics, error) {
+	if days == 0 {
+		days = 7
+	}
+	if days != 1 && days != 7 && days != 30 {
+		return Statistics{}, apperr.Param("days: 1, 7 or 30")
+	}
+	if coin = strings.ToUpper(strings.TrimSpace(coin)); coin == "" {
+		coin = "USDT"
+	}
+	to := s.o.Now().UnixMilli()
+	from := to - int64(days)*86_400_000
+	out := Statistics{Coin: coin, Days: days, From: from, To: to}
+	quote := map[string]contracts.Contract{}
+	for _, c := range s.o.Contracts.List() {
+		if c.Quote == coin {
+			quote[c.Symbol] = c
+		}
+	}
+	var pnl, fee, funding, volume decimal.Decimal
+	span := store.SKRange(sortKey(from, ""), sortKey(to, "~"))
+	fills, err := s.queryAll(ctx, store.Query{PK: pkFills + uid, SK: span})
+	if err != nil {
+		return Statistics{}, err
+	}
+	for _, it := range fills {
+		c, ok := quote[it.Str("symbol")]
+		if !ok {
+			continue
+		}
+		out.Trades++
+		pnl, fee = pnl.Add(it.Dec("pnl")), fee.Add(it.Dec("fee"))
+		volume = volume.Add(it.Dec("price").Mul(c.ContractValue).Mul(decimal.NewFromInt(it.Int("volume"))))
+	}
+	paid, err := s.queryAll(ctx, store.Query{PK: pkFunding + uid, SK: span})
+	if err != nil {
+		return Statistics{}, err
+	}
+	for _, it := range paid {
+		if _, ok := quote[it.Str("symbol")]; ok {
+			funding = funding.Add(it.Dec("amount"))
+		}
+	}
+	places := min(s.o.Decimals(coin), 8)
+	out.RealizedPnl, out.Fee, out.Funding = pnl.StringFixed(places), fee.StringFixed(places), funding.StringFixed(places)
+	out.NetPnl, out.Volume = pnl.Sub(fee).Add(funding).StringFixed(places), volume.StringFixed(places)
+	return out, nil
+}

@@ -22,6 +22,7 @@ import (
 //	fill      pk "FTRDU#<uid>"      sk "<at 13d>#<tradeId 20d>#<B|S>"
 //	                                          gsi1 "FTRDO#<orderId>" / "<tradeId 20d>#<B|S>" (an order's fills)
 //	position  pk "FPOS#<uid>"       sk "<symbol>"   as the last batch left it
+//	closed    pk "FPOSH#<uid>"      sk "<closed 13d>#<symbol>#<batch seq>#<n>"  a position's history once flat
 //	funding   pk "FFUND#<uid>"      sk "<at 13d>#<symbol>"
 //	trigger   pk "FTRIG#<id>"       sk "T"    gsi1 "FTRIGU#<uid>" / "<ctime 13d>#<id>" (history)
 //	                                          gsi2 "FTRIGOPEN#<uid>" / "<symbol>#<id>" while waiting
@@ -35,6 +36,7 @@ const (
 	pkFills      = "FTRDU#"
 	pkOrderFills = "FTRDO#"
 	pkPosition   = "FPOS#"
+	pkPosHistory = "FPOSH#"
 	pkFunding    = "FFUND#"
 	pkPrice      = "FPRICE#"
 	skPrice      = "P"
@@ -327,6 +329,13 @@ func (p *Projection) Ops(_ context.Context, b *engine.Batch) ([]store.Op, error)
 		ops = append(ops, store.PutOp(positionItem(bk, ps.UserID, ps.Qty, ps.Cost, ps.Margin, ps.Leverage, ps.Isolated,
 			ps.Liquidation, last, b.Commands[len(b.Commands)-1].At), nil))
 	}
+	for i, cp := range b.Closed {
+		bk := books[cp.Contract]
+		if bk == nil || cp.UserID == "" {
+			continue
+		}
+		ops = append(ops, store.PutOp(closedItem(bk, &cp, fmt.Sprintf("%s#%d#%d", bk.Symbol, last, i)), nil))
+	}
 	for i := range b.Commands {
 		c := &b.Commands[i]
 		if c.Kind != engine.KindFunding || b.Results[i].Code != engine.OK {
@@ -509,4 +518,25 @@ func triggerEnd(id uint64, status, reason string, at int64, first uint64) store.
 		upd.Set("reason", reason)
 	}
 	return store.UpdateOp(triggerKey(id), upd, store.And(store.ItemExists(), store.Eq("status", TriggerWaiting)))
+}
+
+// closedItem is a closed position's history record.
+func closedItem(bk *book, cp *engine.ClosedPosition, tail string) store.Item {
+	side := "LONG"
+	if !cp.Long {
+		side = "SHORT"
+	}
+	avg := func(value, qty int64) decimal.Decimal {
+		if qty <= 0 {
+			return decimal.Zero
+		}
+		return bk.money(value).Div(bk.ContractValue.Mul(decimal.NewFromInt(qty))).Round(decimalsOf(bk.PriceTick))
+	}
+	it := store.Item{store.AttrPK: pkPosHistory + cp.UserID, store.AttrSK: sortKey(cp.Closed, tail), "symbol": bk.Symbol, "side": side,
+		"maxQty": cp.MaxQty, "openPrice": avg(cp.OpenValue, cp.OpenQty), "closePrice": avg(cp.CloseValue, cp.CloseQty),
+		"closeQty": cp.CloseQty, "pnl": bk.money(cp.Realized), "fee": bk.money(cp.Fees), "opened": cp.Opened, "closed": cp.Closed}
+	if cp.Liquidated {
+		it["liquidated"] = true
+	}
+	return it
 }

@@ -261,3 +261,40 @@ type TriggerList struct {
 	Count int            `json:"count"`
 	List  []TriggerOrder `json:"triggerList"`
 }
+
+// ClosedPosition is a position of the history: opened, then back to flat.
+type ClosedPosition struct {
+	Symbol     string `json:"symbol"`
+	Side       string `json:"side" doc:"LONG or SHORT"`
+	MaxVolume  int64  `json:"maxVolume" doc:"the largest size it had, in contracts"`
+	OpenPrice  string `json:"openPrice" doc:"average entry"`
+	ClosePrice string `json:"closePrice" doc:"average exit"`
+	// RealizedPnl is the PnL its closing realized (before fees); Fee what
+	// its orders paid.
+	RealizedPnl string `json:"realizedPnl"`
+	Fee         string `json:"fee"`
+	Liquidated  bool   `json:"liquidated" doc:"closed by a liquidation (or its take-over)"`
+	OpenTime    int64  `json:"openTime"`
+	CloseTime   int64  `json:"closeTime"`
+}
+
+// ClosedList is a page of closed positions.
+type ClosedList struct {
+	Count int              `json:"count"`
+	List  []ClosedPosition `json:"positionList"`
+}
+
+// Statistics is /account_statistics: the caller's futures results over a
+// period, in the margin coin.
+type Statistics struct {
+	Coin        string `json:"coin"`
+	Days        int    `json:"days"`
+	From        int64  `json:"from"`
+	To          int64  `json:"to"`
+	RealizedPnl string `json:"realizedPnl" doc:"of the fills in the period"`
+	Fee         string `json:"fee"`
+	Funding     string `json:"funding" doc:"received (positive) or paid"`
+	NetPnl      string `json:"netPnl" doc:"realized − fees + funding"`
+	Trades      int    `json:"trades" doc:"fills"`
+	Volume      string `json:"volume" doc:"traded notional"`
+}

@@ -114,6 +114,12 @@ type FuturesListReq struct {
 // Validate checks the paging.
 func (r *FuturesListReq) Validate() error { return checkPaging(r.Page, r.PageSize, 100) }
 
+// FuturesStatsReq is account_statistics.
+type FuturesStatsReq struct {
+	Coin string  `json:"coin" doc:"margin coin, default USDT"`
+	Days FlexInt `json:"days" doc:"1, 7 (default) or 30"`
+}
+
 // FuturesClosed is close_all_position's answer: the orders that closed.
 type FuturesClosed struct {
 	Orders []futures.Order `json:"orders"`
@@ -172,6 +178,14 @@ func NewFuturesRouter(svc *futures.Service, md *marketdata.Service, opts Options
 		})
 	Handle(r, co+"/position/get_assets_list", priv("The caller's futures account per margin coin and open positions"),
 		func(c *Call, _ *Empty) (futures.Assets, error) { return svc.Assets(c.Ctx, c.Principal.UserID) })
+	Handle(r, co+"/position/history_position_list", priv("The caller's closed positions, newest first (the latest 1,000): entry and exit, realized PnL, fees, liquidated or not"),
+		func(c *Call, req *FuturesListReq) (futures.ClosedList, error) {
+			return svc.ClosedPositions(c.Ctx, c.Principal.UserID, req.symbol(), int(req.Page.V), int(req.PageSize.V))
+		})
+	Handle(r, co+"/account_statistics", priv("The caller's futures results over 1, 7 or 30 days: realized PnL, fees, funding, net, fills, volume"),
+		func(c *Call, req *FuturesStatsReq) (futures.Statistics, error) {
+			return svc.Statistics(c.Ctx, c.Principal.UserID, req.Coin, int(req.Days.V))
+		})
 	Handle(r, co+"/position/change_position_margin", priv("Add margin to or remove it from the caller's isolated position"),
 		func(c *Call, req *FuturesMarginReq) (futures.PositionView, error) {
 			amount, err := decimal.NewFromString(req.Amount.String())

@@ -77,6 +77,13 @@ type Futures struct {
 	// funding are the payments of the funding rounds since the last
 	// TakeFunding.
 	funding []FundingPayment
+	// closed are the positions closed since the last TakeClosed; now is
+	// the time of the command being applied (set by the engine from its
+	// journaled time).
+	closed []PositionClosed
+	now    int64
+	// liqFill: the fill being moved is a liquidation's.
+	liqFill bool
 	// posChanged lists the positions changed since the last ClearChanged,
 	// once each (posStamp[i] == posGen when i is listed): the engine hands
 	// their state to the store projection.
@@ -230,6 +237,29 @@ type position struct {
 	// openBuy and openSell are the contracts of the user's open orders.
 	openBuy, openSell int64
 	holder            bool // listed in the contract's holders
+	// Since the position last opened (for its history, PositionClosed):
+	// when, the contracts and notional opened and closed, the largest
+	// size, the PnL realized and the fees paid.
+	opened                   int64
+	openQty, openValue       int64
+	closeQty, closeValue     int64
+	maxQty, realized, feesPd int64
+}
+
+// PositionClosed is a position that went back to flat (or turned to the
+// other side): its history record.
+type PositionClosed struct {
+	Slot     Slot
+	Contract uint32
+	Long     bool
+	MaxQty   int64
+	// OpenValue ÷ OpenQty and CloseValue ÷ CloseQty are the average entry
+	// and exit prices (notional per contract).
+	OpenQty, OpenValue   int64
+	CloseQty, CloseValue int64
+	Realized, Fees       int64
+	Opened, Closed       int64 // Unix ms
+	Liquidated           bool
 }
 
 type futOrder struct {
@@ -578,6 +608,16 @@ type FundingPayment struct {
 	Amount   int64
 }
 
+// SetNow sets the time of the command being applied (Unix ms).
+func (f *Futures) SetNow(ms int64) { f.now = ms }
+
+// TakeClosed returns the positions closed since the last call.
+func (f *Futures) TakeClosed() []PositionClosed {
+	c := f.closed
+	f.closed = f.closed[:0]
+	return c
+}
+
 // TakeFunding returns the payments of the funding rounds since the last
 // call, in the order they were paid.
 func (f *Futures) TakeFunding() []FundingPayment {
@@ -627,7 +667,11 @@ func (f *Futures) fill(o *futOrder, qty, price int64, rate Rate) (paid, pnl int6
 	if o.side == matching.Sell {
 		side = -1
 	}
-	return paid, f.move(p, side, qty, price)
+	p.feesPd += paid
+	f.liqFill = o.liq
+	pnl = f.move(p, side, qty, price)
+	f.liqFill = false
+	return paid, pnl
 }
 
 // move trades qty contracts into a position at price (side +1 buys, −1
@@ -650,6 +694,10 @@ func (f *Futures) move(p *position, side, qty, price int64) (pnl int64) {
 		}
 		value, _ := con.notional(closing, price)
 		pnl = sign(p.qty) * (value - costShare)
+		p.closeQty += closing
+		p.closeValue += value
+		p.realized += pnl
+		wasLong := p.qty > 0
 		p.qty += side * closing
 		p.cost -= costShare
 		p.margin -= marginShare
@@ -659,14 +707,28 @@ func (f *Futures) move(p *position, side, qty, price int64) (pnl int64) {
 			limit = marginShare // an isolated one no more than the margin it had
 		}
 		f.realize(p, pnl, limit)
+		if p.qty == 0 {
+			if p.slot != f.fund {
+				f.closed = append(f.closed, PositionClosed{Slot: p.slot, Contract: con.ID, Long: wasLong, MaxQty: p.maxQty,
+					OpenQty: p.openQty, OpenValue: p.openValue, CloseQty: p.closeQty, CloseValue: p.closeValue, Realized: p.realized,
+					Fees: p.feesPd, Opened: p.opened, Closed: f.now, Liquidated: f.liqFill})
+			}
+			p.openQty, p.openValue, p.closeQty, p.closeValue, p.maxQty, p.realized, p.feesPd = 0, 0, 0, 0, 0, 0, 0
+		}
 	}
 	if rest := qty - closing; rest > 0 {
 		v, ok := con.notional(rest, price)
 		if !ok {
 			panic("risk: a position's notional beyond int64")
 		}
+		if p.qty == 0 {
+			p.opened = f.now
+		}
 		p.qty += side * rest
 		p.cost += v
+		p.openQty += rest
+		p.openValue += v
+		p.maxQty = max(p.maxQty, absQty(p.qty))
 		im, err := perp.Initial(v, p.lev)
 		if err != nil {
 			panic("risk: initial margin beyond int64")
@@ -1330,7 +1392,9 @@ func (f *Futures) TakeOver(user uint64, contract uint32) (taken, deleveraged, pr
 	if con := &f.cons[ci]; con.insurance <= con.ADLFloor {
 		for _, j := range f.adlQueue(ci, -sign(qty), s) {
 			n := min(left, absQty(f.pos[j].qty))
+			f.liqFill = true
 			f.move(&f.pos[pi], side, n, price)
+			f.liqFill = false
 			f.move(&f.pos[j], -side, n, price)
 			left -= n
 			deleveraged += n
@@ -1341,7 +1405,9 @@ func (f *Futures) TakeOver(user uint64, contract uint32) (taken, deleveraged, pr
 	}
 	f.ensureFund()
 	fund := f.position(f.fund, ci)
+	f.liqFill = true
 	f.move(&f.pos[pi], side, left, price)
+	f.liqFill = false
 	f.move(&f.pos[fund], -side, left, price)
 	return left, deleveraged, price
 }

@@ -13,7 +13,9 @@ import (
 )
 
 // futuresMagic starts a futures snapshot (the accounts are in Spot's).
-var futuresMagic = [8]byte{'T', 'N', 'G', 'R', 'F', 'U', '0', '1'}
+// Version 02 adds each position's history since it opened; 01 is read
+// with none.
+var futuresMagic = [8]byte{'T', 'N', 'G', 'R', 'F', 'U', '0', '2'}
 
 // encode writes the futures state in its canonical order: contracts with
 // their marks, funds and holders; positions in record order with their
@@ -46,7 +48,7 @@ func (f *Futures) encode(e *encoder) {
 	for i := range f.pos {
 		p := &f.pos[i]
 		for _, v := range []int64{int64(p.slot), int64(p.con), p.qty, p.cost, p.margin, p.lev, boolWord(p.isolated), p.openBuy,
-			p.openSell, boolWord(p.holder)} {
+			p.openSell, boolWord(p.holder), p.opened, p.openQty, p.openValue, p.closeQty, p.closeValue, p.maxQty, p.realized, p.feesPd} {
 			e.word(uint64(v))
 		}
 		key, in := f.cons[p.con].index.Price(int32(i))
@@ -102,9 +104,12 @@ func (f *Futures) Snapshot(w io.Writer) error { return writeSnapshot(w, futuresM
 func RestoreFutures(rd io.Reader, acct *Accounts) (*Futures, error) {
 	br := bufio.NewReaderSize(rd, 64<<10)
 	var magic [8]byte
-	if _, err := io.ReadFull(br, magic[:]); err != nil || magic != futuresMagic {
+	v01 := futuresMagic
+	v01[7] = '1'
+	if _, err := io.ReadFull(br, magic[:]); err != nil || (magic != futuresMagic && magic != v01) {
 		return nil, fmt.Errorf("%w: no futures snapshot header", ErrBadSnapshot)
 	}
+	history := magic == futuresMagic
 	d := &decoder{r: br, h: fnvOffset}
 	i64 := func() int64 { return int64(d.word()) }
 	f := &Futures{acct: acct, conIdx: idmap.New(16), byUser: map[Slot][]int32{}, settle: map[Coin]int64{}, uncovered: map[Coin]int64{}}
@@ -137,6 +142,10 @@ func RestoreFutures(rd io.Reader, acct *Accounts) (*Futures, error) {
 	for range np {
 		p := position{slot: Slot(i64()), con: int32(i64()), qty: i64(), cost: i64(), margin: i64(), lev: i64(), isolated: i64() == 1,
 			openBuy: i64(), openSell: i64(), holder: i64() == 1}
+		if history {
+			p.opened, p.openQty, p.openValue, p.closeQty, p.closeValue = i64(), i64(), i64(), i64(), i64()
+			p.maxQty, p.realized, p.feesPd = i64(), i64(), i64()
+		}
 		keys = append(keys, entry{in: i64() == 1, key: i64()})
 		if d.err == nil && (int(p.slot) >= nu || p.slot < 0 || int(p.con) >= len(f.cons) || p.con < 0) {
 			d.err = fmt.Errorf("%w: position %d", ErrBadSnapshot, len(f.pos))

@@ -189,7 +189,7 @@ var grants = []Grant{
 		// go to the engine; the users' futures settings (page
 		// preferences, the account opened) are the function's own.
 		Name: "futures",
-		Reads: []string{"BAL#", config, engineLease, "FFUND#", "FORD#", "FPOS#", "FPRICE#", "FTRDU#", "FTRIG#", "SESSION#",
+		Reads: []string{"BAL#", config, engineLease, "FFUND#", "FORD#", "FPOS#", "FPOSH#", "FPRICE#", "FTRDU#", "FTRIG#", "SESSION#",
 			"USER#", marketData, refPrices},
 		Writes:  []string{futuresUser},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
@@ -291,7 +291,7 @@ var grants = []Grant{
 		// subscribers and the Binance stream registry.
 		Name:  EngineTask,
 		Reads: []string{wsStreamCh, config},
-		Writes: []string{"BAL#", engineLease, "ENGPROJ", "FFUND#", "FORD#", "FPOS#", "FPRICE#", "FTRDU#", "FTRIG#", "POST#",
+		Writes: []string{"BAL#", engineLease, "ENGPROJ", "FFUND#", "FORD#", "FPOS#", "FPOSH#", "FPRICE#", "FTRDU#", "FTRIG#", "POST#",
 			"SBOOKM#", "SCID#", "SORD#", "STRD#", "SVOL#", "WALLET#", wsConn, marketData, refPrices},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
