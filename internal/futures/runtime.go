@@ -267,6 +267,21 @@ func (r *Runtime) SetDevIndex(symbol string, price decimal.Decimal) error {
 	return nil
 }
 
+// FundNow has a contract's next price step pay its funding round now (the
+// simulator's, in --dev: /dev/funding), as at the end of its interval;
+// the round's reference is its time, so it is paid once.
+func (r *Runtime) FundNow(symbol string) error {
+	c, ok := r.o.Contracts.Contract(symbol)
+	if !ok {
+		return fmt.Errorf("futures: no contract %s", symbol)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.sampler(c)
+	s.nextFund = r.o.Now()
+	return nil
+}
+
 // index is a contract's index price in ticks (0: none yet).
 func (r *Runtime) index(ctx context.Context, c contracts.Contract) (int64, error) {
 	r.mu.Lock()

@@ -255,10 +255,17 @@ type DevIndexReq struct {
 	Price  FlexString `json:"price" v:"required" doc:"the index price; 0 gives it back to the reference price"`
 }
 
-// DevIndexer moves contracts' index prices and runs the price loop.
+// DevIndexer moves contracts' index prices, pays funding rounds now and
+// runs the price loop.
 type DevIndexer interface {
 	SetDevIndex(symbol string, price decimal.Decimal) error
+	FundNow(symbol string) error
 	Step(ctx context.Context) error
+}
+
+// DevFundingReq pays a contract's funding round now (--dev).
+type DevFundingReq struct {
+	Symbol string `json:"symbol" v:"required" doc:"BTCUSDT"`
 }
 
 // NewDevFuturesRouter serves the index simulator in --dev.
@@ -275,6 +282,14 @@ func NewDevFuturesRouter(rt DevIndexer, opts Options) *Router {
 				return FuturesOK{}, apperr.Param("price")
 			}
 			if err := rt.SetDevIndex(req.Symbol, p); err != nil {
+				return FuturesOK{}, apperr.New(apperr.CodeFuturesSymbol, req.Symbol)
+			}
+			return FuturesOK{OK: true}, rt.Step(c.Ctx)
+		})
+	Handle(r, "/dev/funding", RouteOpts{Summary: "Futures: pay a contract's funding round now, at the rate its samples give, as at the end of its interval (--dev only)",
+		Auth: Public, Tag: "dev"},
+		func(c *Call, req *DevFundingReq) (FuturesOK, error) {
+			if err := rt.FundNow(req.Symbol); err != nil {
 				return FuturesOK{}, apperr.New(apperr.CodeFuturesSymbol, req.Symbol)
 			}
 			return FuturesOK{OK: true}, rt.Step(c.Ctx)

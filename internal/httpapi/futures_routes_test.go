@@ -193,6 +193,12 @@ func TestFuturesRoutes(t *testing.T) {
 	}
 	e.fails(t, "/fe-co-api/order/get_trade_info", map[string]any{"orderId": o["orderId"]}, bob, apperr.CodeFuturesOrderNotFound)
 	e.fails(t, "/fe-co-api/order/history_order_list", map[string]any{"pageSize": 500}, alice, apperr.CodeParam)
+	// A funding round now (--dev): paid once per round.
+	e.ok(t, "/dev/funding", map[string]any{"symbol": "BTCUSDT"}, authMode{})
+	if mi := e.ok(t, "/fe-co-api/common/public_market_info", map[string]any{"symbol": "BTCUSDT"}, authMode{}); mi["lastFundingRate"] == "0" {
+		t.Fatalf("no funding round: %+v", mi)
+	}
+	e.fails(t, "/dev/funding", map[string]any{"symbol": "XYZ"}, authMode{}, apperr.CodeFuturesSymbol)
 	depth := e.ok(t, "/fe-co-api/common/depth_map", map[string]any{"symbol": "BTCUSDT", "limit": 5}, authMode{})
 	if depth["symbol"] != "BTCUSDT" {
 		t.Fatalf("depth %+v", depth)
