@@ -50,6 +50,9 @@ Usage:
   tenger p2p [--data DIR] merchants decide UID approve|refuse
       P2P: the orders in appeal, one with its chat, the decision (the escrow to the buyer or
       back to the seller), and merchant applications (server stopped)
+  tenger competition [--data DIR] create FILE | list | show ID | settle ID
+      the futures trading competition: define one (or change it before its start), list them,
+      one with its ranking and winners, and pay an ended one's prizes (server stopped)
   tenger version
       print the version
 
@@ -90,6 +93,8 @@ func main() {
 		err = runKYC(os.Args[2:])
 	case "p2p":
 		err = runP2P(os.Args[2:])
+	case "competition":
+		err = runCompetition(os.Args[2:])
 	case "version":
 		fmt.Println(version)
 	case "-h", "--help", "help":

@@ -54,7 +54,7 @@ func runServe(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true, PriceSources: f.priceSources, DevHistory: f.history,
+	d, err := platform.OpenLocal(f.data, platform.Config{Dev: f.dev, WalletLive: true, FuturesLive: true, PriceSources: f.priceSources, DevHistory: f.history,
 		APIWeightLimit: f.apiWeight, APIOrderLimit: f.apiOrders, CodeIPSends: f.codeIPSends}, log)
 	if err != nil {
 		return err
@@ -136,6 +136,7 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 		return nil, err
 	}
 	routers := append(append(append(append(d.ProfileArea(), wallet...), d.TradeArea()...), d.P2PArea()...), futuresArea...)
+	routers = append(routers, d.CompetitionArea()...)
 	// Raw routes: documents, content, health, dev tools.
 	raw := httpapi.NewRouter(d.APIOptions("platform", nil))
 	raw.HandleRaw(http.MethodGet, "/ws", httpapi.RouteOpts{Summary: "Realtime WebSocket: sub/unsub channels, ping/pong, auth with the session token, order entry requests",

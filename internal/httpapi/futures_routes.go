@@ -164,6 +164,17 @@ func NewFuturesRouter(svc *futures.Service, md *marketdata.Service, opts Options
 		func(c *Call, req *FuturesSymbolReq) (futures.UserConfig, error) {
 			return svc.UserConfig(c.Ctx, c.Principal.UserID, req.symbol())
 		})
+	Handle(r, co+"/user/open_contract", priv("Open the caller's futures account (its terms agreed; as the wallet's create_co_id); answers the settings of the contract named, BTCUSDT by default"),
+		func(c *Call, req *FuturesSymbolReq) (futures.UserConfig, error) {
+			if err := svc.Open(c.Ctx, c.Principal.UserID); err != nil {
+				return futures.UserConfig{}, err
+			}
+			sym := req.symbol()
+			if sym == "" {
+				sym = "BTCUSDT"
+			}
+			return svc.UserConfig(c.Ctx, c.Principal.UserID, sym)
+		})
 	Handle(r, co+"/user/level_edit", priv("Set the caller's leverage in a contract (no open orders; at most the tier of the position's size)"),
 		func(c *Call, req *FuturesLeverageReq) (futures.UserConfig, error) {
 			return svc.SetLeverage(c.Ctx, c.Principal.UserID, req.symbol(), req.Leverage.V)

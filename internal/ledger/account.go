@@ -9,14 +9,16 @@
 //
 // An Account is an owner (a user id, or SystemOwner) with a Kind (spot, earn,
 // futures, margin cross, margin isolated per pair, OTC; and the system kinds
-// chain, bank, fees, insurance) and, where the kind needs it, a Sub (the pair
-// of an isolated margin account, the chain or bank of an external account).
+// chain, bank, treasury, fees, insurance) and, where the kind needs it, a Sub
+// (the pair of an isolated margin account, the chain or bank of an external
+// account, the programme a treasury account pays for).
 // Each account holds, per coin, an available and a frozen amount. Holds move
 // available to frozen, releases move it back.
 //
-// External accounts (chain and bank) mirror the outside world: a deposit is a
-// posting from the chain's external account to the user, so the external
-// account goes negative by what came in. Only external accounts (and the
+// External accounts (chain, bank and treasury) mirror the outside world: a
+// deposit is a posting from the chain's external account to the user, so the
+// external account goes negative by what came in; a prize the exchange pays
+// out of its own pocket comes from a treasury account the same way. Only external accounts (and the
 // futures settlement balances, which count among the holdings) may be
 // negative. Hence, per coin, the sum over all accounts is always zero, and
 // the sum over the non-external accounts equals net external inflow
@@ -54,6 +56,11 @@ const (
 	Chain Kind = "chain"
 	// Bank is the external counterpart of MNT bank transfers (Sub is the bank).
 	Bank Kind = "bank"
+	// Treasury is the exchange's own promotional money (Sub names what it
+	// pays for, e.g. "competition"): external, as a chain is, since what it
+	// pays comes from outside the users' holdings; its negative balance is
+	// what it has paid.
+	Treasury Kind = "treasury"
 	// Fees collects trading and withdrawal fees.
 	Fees Kind = "fees"
 	// Insurance is a perpetual contract's insurance fund (Sub is the
@@ -71,10 +78,10 @@ const (
 )
 
 var userKinds = map[Kind]bool{Spot: true, Earn: true, Futures: true, MarginCross: true, MarginIsolated: true, OTC: true}
-var systemKinds = map[Kind]bool{Chain: true, Bank: true, Fees: true, Insurance: true, Clearing: true, Settlement: true}
+var systemKinds = map[Kind]bool{Chain: true, Bank: true, Treasury: true, Fees: true, Insurance: true, Clearing: true, Settlement: true}
 
 // External reports whether the kind mirrors the outside world (may be negative).
-func (k Kind) External() bool { return k == Chain || k == Bank }
+func (k Kind) External() bool { return k == Chain || k == Bank || k == Treasury }
 
 // MayBeNegative reports whether a balance of the kind may be below zero:
 // the external accounts, and the futures settlement balances.
@@ -100,6 +107,12 @@ func ChainAccount(chain string) Account { return Account{Owner: SystemOwner, Kin
 
 // BankAccount is the external account of a bank.
 func BankAccount(bank string) Account { return Account{Owner: SystemOwner, Kind: Bank, Sub: bank} }
+
+// TreasuryAccount is the exchange's promotional money for a programme
+// (name: "competition" ...), from which prizes and rewards are paid.
+func TreasuryAccount(name string) Account {
+	return Account{Owner: SystemOwner, Kind: Treasury, Sub: name}
+}
 
 // FeeAccount is the exchange's fee income account.
 func FeeAccount() Account { return Account{Owner: SystemOwner, Kind: Fees} }

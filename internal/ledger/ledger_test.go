@@ -466,3 +466,33 @@ func TestConcurrentDebitsNeverOverdraw(t *testing.T) {
 	wantBalance(t, l, u, "USDT", "0.6", "0")
 	wantClean(t, l)
 }
+
+// A treasury account pays promotional money (a competition's prizes) into
+// users' accounts: it is external, so it goes negative by what it paid and
+// the audit counts that as money that came in; it needs a sub and belongs
+// to the exchange only.
+func TestTreasuryPaysAsAnExternalAccount(t *testing.T) {
+	l := New(openStore(t), nil)
+	tr := TreasuryAccount("competition")
+	if !tr.Kind.External() || !tr.Kind.MayBeNegative() || tr.Validate() != nil {
+		t.Fatalf("treasury account %+v", tr)
+	}
+	for _, a := range []Account{TreasuryAccount(""), {Owner: "1", Kind: Treasury, Sub: "competition"}} {
+		if err := a.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Fatalf("%+v: %v", a, err)
+		}
+	}
+	u := UserAccount("10000001", Spot)
+	mustPost(t, l, Posting{ID: "competition:c1:10000001", Reason: "competition_prize", Legs: []Leg{Move(tr, u, "USDT", d("1000"))}})
+	// Its balance may not be frozen, as no external account's may.
+	if _, err := l.Post(context.Background(), Posting{ID: "x", Reason: "x", Legs: []Leg{{From: tr, FromBucket: Frozen, To: u, ToBucket: Available,
+		Coin: "USDT", Amount: d("1")}}}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("frozen treasury leg: %v", err)
+	}
+	wantBalance(t, l, tr, "USDT", "-1000", "0")
+	wantBalance(t, l, u, "USDT", "1000", "0")
+	rep := wantClean(t, l)
+	if len(rep.Coins) != 1 || !rep.Coins[0].NetExternalInflow.Equal(d("1000")) || !rep.Coins[0].Holdings.Equal(d("1000")) {
+		t.Fatalf("report %+v", rep)
+	}
+}

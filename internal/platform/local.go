@@ -180,6 +180,7 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	funds.Start(ctx)
 	l.onClose(func() error { funds.Stop(); return nil })
 	l.ResumeTransfers(ctx)
+	l.StartCompetitionRefresher(ctx)
 	md, err := l.MarketData()
 	if err != nil {
 		return err

@@ -130,6 +130,7 @@ type Deps struct {
 	kyc          kycState
 	p2p          p2pState
 	fut          futuresState
+	comp         competitionState
 	// Engine is the engine that owns the spot balances, when this process
 	// runs it (tenger serve, the engine task).
 	Engine *spot.Runtime
