@@ -18,6 +18,8 @@ import { Route as LanSlugRouteImport } from './routes/$lan/$slug'
 import { Route as AuthForgotPasswordRouteImport } from './routes/auth/forgot-password'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthRegisterRouteImport } from './routes/auth/register'
+import { Route as FuturesSymbolRouteImport } from './routes/futures/$symbol'
+import { Route as OrderFuturesRouteImport } from './routes/order/futures'
 import { Route as OrderOtcRouteImport } from './routes/order/otc'
 import { Route as OrderSpotRouteImport } from './routes/order/spot'
 import { Route as P2pPageRouteImport } from './routes/p2p/$page'
@@ -81,6 +83,16 @@ const AuthLoginRoute = AuthLoginRouteImport.update({
 const AuthRegisterRoute = AuthRegisterRouteImport.update({
   id: '/auth/register',
   path: '/auth/register',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const FuturesSymbolRoute = FuturesSymbolRouteImport.update({
+  id: '/futures/$symbol',
+  path: '/futures/$symbol',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const OrderFuturesRoute = OrderFuturesRouteImport.update({
+  id: '/order/futures',
+  path: '/order/futures',
   getParentRoute: () => rootRouteImport,
 } as any)
 const OrderOtcRoute = OrderOtcRouteImport.update({
@@ -189,6 +201,8 @@ export interface FileRoutesByFullPath {
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
+  '/futures/$symbol': typeof FuturesSymbolRoute
+  '/order/futures': typeof OrderFuturesRoute
   '/order/otc': typeof OrderOtcRoute
   '/order/spot': typeof OrderSpotRoute
   '/p2p/$page': typeof P2pPageRoute
@@ -219,6 +233,8 @@ export interface FileRoutesByTo {
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
+  '/futures/$symbol': typeof FuturesSymbolRoute
+  '/order/futures': typeof OrderFuturesRoute
   '/order/otc': typeof OrderOtcRoute
   '/order/spot': typeof OrderSpotRoute
   '/p2p/$page': typeof P2pPageRoute
@@ -250,6 +266,8 @@ export interface FileRoutesById {
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
+  '/futures/$symbol': typeof FuturesSymbolRoute
+  '/order/futures': typeof OrderFuturesRoute
   '/order/otc': typeof OrderOtcRoute
   '/order/spot': typeof OrderSpotRoute
   '/p2p/$page': typeof P2pPageRoute
@@ -282,6 +300,8 @@ export interface FileRouteTypes {
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
+    | '/futures/$symbol'
+    | '/order/futures'
     | '/order/otc'
     | '/order/spot'
     | '/p2p/$page'
@@ -312,6 +332,8 @@ export interface FileRouteTypes {
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
+    | '/futures/$symbol'
+    | '/order/futures'
     | '/order/otc'
     | '/order/spot'
     | '/p2p/$page'
@@ -342,6 +364,8 @@ export interface FileRouteTypes {
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
+    | '/futures/$symbol'
+    | '/order/futures'
     | '/order/otc'
     | '/order/spot'
     | '/p2p/$page'
@@ -373,6 +397,8 @@ export interface RootRouteChildren {
   AuthForgotPasswordRoute: typeof AuthForgotPasswordRoute
   AuthLoginRoute: typeof AuthLoginRoute
   AuthRegisterRoute: typeof AuthRegisterRoute
+  FuturesSymbolRoute: typeof FuturesSymbolRoute
+  OrderFuturesRoute: typeof OrderFuturesRoute
   OrderOtcRoute: typeof OrderOtcRoute
   OrderSpotRoute: typeof OrderSpotRoute
   ProfileApiRoute: typeof ProfileApiRoute
@@ -456,6 +482,20 @@ declare module '@tanstack/react-router' {
       path: '/auth/register'
       fullPath: '/auth/register'
       preLoaderRoute: typeof AuthRegisterRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/futures/$symbol': {
+      id: '/futures/$symbol'
+      path: '/futures/$symbol'
+      fullPath: '/futures/$symbol'
+      preLoaderRoute: typeof FuturesSymbolRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/order/futures': {
+      id: '/order/futures'
+      path: '/order/futures'
+      fullPath: '/order/futures'
+      preLoaderRoute: typeof OrderFuturesRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/order/otc': {
@@ -616,6 +656,8 @@ const rootRouteChildren: RootRouteChildren = {
   AuthForgotPasswordRoute: AuthForgotPasswordRoute,
   AuthLoginRoute: AuthLoginRoute,
   AuthRegisterRoute: AuthRegisterRoute,
+  FuturesSymbolRoute: FuturesSymbolRoute,
+  OrderFuturesRoute: OrderFuturesRoute,
   OrderOtcRoute: OrderOtcRoute,
   OrderSpotRoute: OrderSpotRoute,
   ProfileApiRoute: ProfileApiRoute,

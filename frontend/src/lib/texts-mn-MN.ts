@@ -9,9 +9,10 @@ import type { Translations } from './content-client'
  * theirs (features/account/lib/texts.ts, features/support/lib/texts.ts);
  * identity and accountLimits come with
  * theirs (features/identity/lib/texts.ts); p2p comes with the P2P pages
- * (features/p2p/lib/texts.ts).
+ * (features/p2p/lib/texts.ts); futures with the futures pages
+ * (features/futures/lib/texts.ts).
  */
-export default import.meta.glob<Translations>(['@texts/mn-MN/*.json', '!@texts/mn-MN/openApi.json', '!@texts/mn-MN/corporateVerification*.json', '!@texts/mn-MN/account.json', '!@texts/mn-MN/support.json', '!@texts/mn-MN/identity.json', '!@texts/mn-MN/accountLimits.json', '!@texts/mn-MN/p2p*.json'], {
+export default import.meta.glob<Translations>(['@texts/mn-MN/*.json', '!@texts/mn-MN/openApi.json', '!@texts/mn-MN/corporateVerification*.json', '!@texts/mn-MN/account.json', '!@texts/mn-MN/support.json', '!@texts/mn-MN/identity.json', '!@texts/mn-MN/accountLimits.json', '!@texts/mn-MN/p2p*.json', '!@texts/mn-MN/futures.json'], {
   eager: true,
   import: 'default',
 })

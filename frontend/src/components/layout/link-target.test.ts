@@ -45,13 +45,17 @@ describe('resolveHref against the app route tree', () => {
     '/p2p/trading',
     '/p2p/my-advertising',
     '/order/otc',
+    // The futures pages have routes (each redirects to its maintenance page while futures are not live).
+    '/futures/BTCUSDT',
+    '/order/futures',
   ])('keeps the real href of %s, which has a route', (href) => {
     expect(routeExists(router, href)).toBe(true)
     expect(resolve(href)).toBe(href)
   })
 
   it.each([
-    ['/futures/BTCUSDT', 'futures'],
+    // Only a contract's symbol is the trading page: the guide has no route yet.
+    ['/futures/guide', 'futures'],
     ['/futureBonus', 'futuresCompetition'],
     ['/staking', 'staking'],
     ['/savings', 'savings'],
@@ -59,7 +63,6 @@ describe('resolveHref against the app route tree', () => {
     ['/cryptoCash', 'cryptoCash'],
     ['/taskCenter', 'taskCenter'],
     ['/invitation', 'invitation'],
-    ['/order/futures', 'orders'],
     ['/en_US/blog', 'info'],
     ['/market/extra', 'page'],
   ])('sends %s (no route) to the maintenance page of %s', (href, area) => {
@@ -88,9 +91,9 @@ describe('resolveHref against the app route tree', () => {
       // No /futureBonus route yet: the competition goes to its own area page, never the futures message.
       ['futures-competition', '/maintenance?area=futuresCompetition'],
     ])
-    // Once futures are live the rule no longer applies; the links follow the router (no futures routes yet).
+    // Once futures are live the rule no longer applies; the links follow the router (the trading page has its route, the guide not yet).
     const live = futures.items.map((item) => menuHref(item, { futuresLive: true }, resolve))
-    expect(live).toEqual(['/maintenance?area=futures', '/maintenance?area=futures', '/maintenance?area=futuresCompetition'])
+    expect(live).toEqual(['/futures/BTCUSDT', '/maintenance?area=futures', '/maintenance?area=futuresCompetition'])
   })
 
   it('resolves every menu, user and support link to a route or a maintenance page with a known area', () => {

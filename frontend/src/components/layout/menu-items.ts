@@ -140,6 +140,7 @@ export const USER_LINKS = {
   limits: '/profile/limits',
   wallet: '/wallet',
   orders: '/order/spot',
+  futuresOrders: '/order/futures',
   support: '/profile/support',
   deposit: '/wallet?modal=deposit',
 } as const
@@ -160,6 +161,7 @@ export const USER_MENU: readonly UserMenuLink[] = [
   { id: 'limits', textKey: 'user.limits', icon: LuGauge },
   { id: 'wallet', textKey: 'user.wallet', icon: LuWallet },
   { id: 'orders', textKey: 'user.orders', icon: LuReceiptText },
+  { id: 'futuresOrders', textKey: 'user.futuresOrders', icon: LuZap },
   { id: 'support', textKey: 'user.support', icon: LuLifeBuoy },
 ]
 

@@ -157,28 +157,43 @@ export const pairsQuery = queryOptions({
   staleTime: 5 * 60 * 1000,
 })
 
-export const tickerQuery = (symbol: string) =>
+/**
+ * Where a market's public data comes from: the spot service, or the futures
+ * service for a contract (its market symbol, e.g. btcusdtperp). Both answer
+ * /market/ticker, /market/depth, /market/trades and /market/kline in the same
+ * shapes, and push on the same channels of /ws, so the ticker, book, trades,
+ * chart and depth chart take the service as a parameter.
+ */
+export type MarketApi = '/fe-ex-api' | '/fe-co-api'
+
+/** The spot service: the default source of every market data component. */
+export const SPOT_MARKET: MarketApi = '/fe-ex-api'
+
+/** The query key's tail for a source: nothing for spot (its keys are as they always were), the service otherwise. */
+const sourceKey = (api: MarketApi): string[] => (api === SPOT_MARKET ? [] : [api])
+
+export const tickerQuery = (symbol: string, api: MarketApi = SPOT_MARKET) =>
   queryOptions({
-    queryKey: ['trade', 'ticker', symbol],
-    queryFn: ({ signal }) => apiData<Ticker>('/fe-ex-api/market/ticker', { symbol }, { silent: true, signal }),
+    queryKey: ['trade', 'ticker', symbol, ...sourceKey(api)],
+    queryFn: ({ signal }) => apiData<Ticker>(`${api}/market/ticker`, { symbol }, { silent: true, signal }),
   })
 
-export const depthQuery = (symbol: string, step: number) =>
+export const depthQuery = (symbol: string, step: number, api: MarketApi = SPOT_MARKET) =>
   queryOptions({
-    queryKey: ['trade', 'depth', symbol, step],
-    queryFn: ({ signal }) => apiData<Depth>('/fe-ex-api/market/depth', { symbol, step, limit: 50 }, { silent: true, signal }),
+    queryKey: ['trade', 'depth', symbol, step, ...sourceKey(api)],
+    queryFn: ({ signal }) => apiData<Depth>(`${api}/market/depth`, { symbol, step, limit: 50 }, { silent: true, signal }),
   })
 
-export const tradesQuery = (symbol: string) =>
+export const tradesQuery = (symbol: string, api: MarketApi = SPOT_MARKET) =>
   queryOptions({
-    queryKey: ['trade', 'trades', symbol],
-    queryFn: ({ signal }) => apiData<MarketTrade[]>('/fe-ex-api/market/trades', { symbol, limit: 50 }, { silent: true, signal }),
+    queryKey: ['trade', 'trades', symbol, ...sourceKey(api)],
+    queryFn: ({ signal }) => apiData<MarketTrade[]>(`${api}/market/trades`, { symbol, limit: 50 }, { silent: true, signal }),
   })
 
-export const klineQuery = (symbol: string, period: Period) =>
+export const klineQuery = (symbol: string, period: Period, api: MarketApi = SPOT_MARKET) =>
   queryOptions({
-    queryKey: ['trade', 'kline', symbol, period],
-    queryFn: ({ signal }) => apiData<Kline[]>('/fe-ex-api/market/kline', { symbol, period, limit: 300 }, { silent: true, signal }),
+    queryKey: ['trade', 'kline', symbol, period, ...sourceKey(api)],
+    queryFn: ({ signal }) => apiData<Kline[]>(`${api}/market/kline`, { symbol, period, limit: 300 }, { silent: true, signal }),
     staleTime: 60 * 1000,
   })
 

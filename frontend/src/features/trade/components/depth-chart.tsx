@@ -3,7 +3,7 @@ import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type P
 import { useColorMode } from '@/components/ui/color-mode'
 import { fixed } from '@/lib/decimal'
 import { useTexts } from '@/lib/i18n'
-import type { Depth, TradePair } from '../api/trade-api'
+import { SPOT_MARKET, type Depth, type MarketApi, type TradePair } from '../api/trade-api'
 import { useLiveDepth } from '../api/use-live-depth'
 import { compactAmount } from './chart/chart-legend'
 import { chartColors, withAlpha } from './chart/colors'
@@ -96,11 +96,11 @@ function fmt(v: number, places: number) {
  * amount on the right; a readout of the price and amount under the pointer
  * (or the arrow keys), and the mid price marked. Fills its parent's size.
  */
-export function DepthChart({ pair, height }: { pair: TradePair; height?: number }) {
+export function DepthChart({ pair, height, market = SPOT_MARKET }: { pair: TradePair; height?: number; market?: MarketApi }) {
   const { t } = useTexts('trade')
   const { colorMode } = useColorMode()
   const colors = chartColors(colorMode === 'dark' ? 'dark' : 'light')
-  const { data, isLoading, isError, isFetching, refetch } = useLiveDepth(pair.symbol, 0)
+  const { data, isLoading, isError, isFetching, refetch } = useLiveDepth(pair.symbol, 0, market)
   const model = useMemo(() => depthModel(data), [data])
   const box = useRef<HTMLDivElement>(null)
   // jsdom and the first render measure nothing: a sensible size until the observer tells.

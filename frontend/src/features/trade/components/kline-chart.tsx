@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useColorMode } from '@/components/ui/color-mode'
 import { useTexts } from '@/lib/i18n'
-import { klineQuery, type Kline, type Period, type TradePair } from '../api/trade-api'
+import { klineQuery, SPOT_MARKET, type Kline, type MarketApi, type Period, type TradePair } from '../api/trade-api'
 import { useMarketChannel } from '../api/use-market-channel'
 import { computeIndicators } from '../lib/indicators'
 import { ChartLegend } from './chart/chart-legend'
 import { ChartToolbar, type ChartViewMode } from './chart/chart-toolbar'
-import { ChartView, mergeBar, toChartBar, toChartBars, type ChartBar } from './chart/chart-view'
+import { ChartView, mergeBar, toChartBar, toChartBars, type ChartBar, type ChartPriceLine } from './chart/chart-view'
 import { chartColors } from './chart/colors'
 import { canCancel, periodSeconds } from './chart/drawings'
 import { useChartType, useIndicators } from './chart/settings'
@@ -33,6 +33,10 @@ export interface KlineChartProps {
   height?: number
   /** Take the parent's full height (toolbar, chart and notice inside it, nothing overflowing). */
   fill?: boolean
+  /** The service of the market's data: spot by default, the futures service for a contract. */
+  market?: MarketApi
+  /** A labelled price line over the candles (a contract's mark price), kept where the price is. */
+  priceLine?: ChartPriceLine
 }
 
 /**
@@ -42,7 +46,7 @@ export interface KlineChartProps {
  * per pair, full screen, and a depth chart of the live book. History from
  * /market/kline, then live kline ticks over the market socket.
  */
-export function KlineChart({ pair, height = 380, fill = false }: KlineChartProps) {
+export function KlineChart({ pair, height = 380, fill = false, market = SPOT_MARKET, priceLine }: KlineChartProps) {
   const { t } = useTexts('trade')
   const { colorMode } = useColorMode()
   const mode = colorMode === 'dark' ? 'dark' : 'light'
@@ -52,7 +56,7 @@ export function KlineChart({ pair, height = 380, fill = false }: KlineChartProps
   const [type, setType] = useChartType()
   const [indicators, toggleIndicator] = useIndicators()
   const [draw, dispatch] = useDrawings(pair.symbol)
-  const { data, isLoading, isError, isFetching, refetch } = useQuery(klineQuery(pair.symbol, period))
+  const { data, isLoading, isError, isFetching, refetch } = useQuery(klineQuery(pair.symbol, period, market))
   const history = useMemo(() => toChartBars(data), [data])
   const root = useRef<HTMLDivElement>(null)
   const box = useRef<HTMLDivElement>(null)
@@ -98,6 +102,9 @@ export function KlineChart({ pair, height = 380, fill = false }: KlineChartProps
   useEffect(() => chart?.setIndicators(indicators), [chart, indicators])
   useEffect(() => chart?.setBars(bars, periodSeconds(period), calc), [chart, bars, calc, period])
   useEffect(() => chart?.setDrawings(draw.drawings, draw.pending), [chart, draw.drawings, draw.pending])
+  const linePrice = priceLine?.price
+  const lineTitle = priceLine?.title
+  useEffect(() => chart?.setPriceLine(linePrice === undefined ? undefined : { price: linePrice, title: lineTitle ?? '' }), [chart, linePrice, lineTitle])
 
   // Escape cancels a drawing in progress (then puts the tool away), else leaves the laid-over full screen.
   const cancellable = canCancel(draw)
@@ -227,7 +234,7 @@ export function KlineChart({ pair, height = 380, fill = false }: KlineChartProps
         )}
         {!kline && (
           <Box position="absolute" inset="0" zIndex="1">
-            <DepthChart pair={pair} />
+            <DepthChart pair={pair} market={market} />
           </Box>
         )}
       </Box>

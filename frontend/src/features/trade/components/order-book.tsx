@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { LuArrowDown, LuArrowUp } from 'react-icons/lu'
 import { useTexts } from '@/lib/i18n'
-import { tickerQuery, type TradePair } from '../api/trade-api'
+import { SPOT_MARKET, tickerQuery, type MarketApi, type TradePair } from '../api/trade-api'
 import { useLiveDepth } from '../api/use-live-depth'
 import { fixed, formatDec, groupThousands, mulDec, parseDec, placesOf } from '@/lib/decimal'
 import { bookSides, clampLevels, DEFAULT_LEVELS, levelsThatFit, padRows, ROW_HEIGHT, sideCounts, SPREAD_HEIGHT, spreadOf, type BookLevel, type BookView } from '../lib/book'
@@ -152,9 +152,12 @@ export function OrderBook({
   onPick,
   rows = DEFAULT_LEVELS,
   fill = false,
+  market = SPOT_MARKET,
 }: {
   pair: TradePair
   onPick: (price: string) => void
+  /** The service of the market's data: spot by default, the futures service for a contract. */
+  market?: MarketApi
   /** Levels per side in the both view (1..20); with `fill`, the count until the height is measured. */
   rows?: number
   /** Take the parent's full height and show as many rows as fit it. */
@@ -163,8 +166,8 @@ export function OrderBook({
   const { t } = useTexts('trade')
   const [step, setStep] = useState(0)
   const [view, setView] = useState<BookView>('both')
-  const { data, isLoading, isError, isFetching, refetch } = useLiveDepth(pair.symbol, step)
-  const { data: ticker } = useQuery(tickerQuery(pair.symbol))
+  const { data, isLoading, isError, isFetching, refetch } = useLiveDepth(pair.symbol, step, market)
+  const { data: ticker } = useQuery(tickerQuery(pair.symbol, market))
   const [areaRef, height] = useFillHeight(fill)
   const perSide = fill ? levelsThatFit(height, rows) : clampLevels(rows)
   const counts = sideCounts(view, perSide)

@@ -1,7 +1,7 @@
 import { Box, Button, Grid, Skeleton, Stack, Text, VisuallyHidden } from '@chakra-ui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useTexts } from '@/lib/i18n'
-import { tradesQuery, type MarketTrade, type TradePair } from '../api/trade-api'
+import { SPOT_MARKET, tradesQuery, type MarketApi, type MarketTrade, type TradePair } from '../api/trade-api'
 import { useMarketChannel } from '../api/use-market-channel'
 import { fixed } from '@/lib/decimal'
 import { padRows, ROW_HEIGHT, rowsThatFit } from '../lib/book'
@@ -31,8 +31,11 @@ export function RecentTrades({
   pair,
   rows = DEFAULT_ROWS,
   fill = false,
+  market = SPOT_MARKET,
 }: {
   pair: TradePair
+  /** The service of the market's data: spot by default, the futures service for a contract. */
+  market?: MarketApi
   /** Rows in the window; with `fill`, the count until the height is measured. */
   rows?: number
   /** Take the parent's full height and show as many rows as fit it. */
@@ -40,7 +43,7 @@ export function RecentTrades({
 }) {
   const { t } = useTexts('trade')
   const queryClient = useQueryClient()
-  const q = tradesQuery(pair.symbol)
+  const q = tradesQuery(pair.symbol, market)
   const { data, isLoading, isError, isFetching, refetch } = useQuery(q)
   useMarketChannel(`market_${pair.symbol}_trade_ticker`, (m) => {
     const list = Array.isArray(m.data) ? m.data : Array.isArray(m.tick) ? m.tick : undefined

@@ -67,6 +67,12 @@ export function mergeBar(bars: readonly ChartBar[], bar: ChartBar): ChartBar[] |
 
 type Point = { time: UTCTimestamp; value: number; color?: string }
 
+/** A labelled horizontal line at a price over the candles (a contract's mark price); `price` a decimal string. */
+export interface ChartPriceLine {
+  price: string
+  title: string
+}
+
 /** One series of an indicator: how its values come out of the candles and indicators. */
 interface Spec {
   kind: 'line' | 'histogram'
@@ -111,6 +117,8 @@ export class ChartView {
   private readonly index = new Map<number, number>()
   private readonly trend: TrendLinesPrimitive
   private hlines: IPriceLine[] = []
+  private priceLine?: { price: number; title: string }
+  private priceLineApi?: IPriceLine
   private drawings: Drawing[] = []
   private pending?: ChartPoint
   private hoverPoint?: ChartPoint
@@ -215,6 +223,30 @@ export class ChartView {
     this.drawTrend()
   }
 
+  /** The labelled price line (a contract's mark price), or none: dotted, in the first indicator colour, with its label on the price axis. */
+  setPriceLine(line: ChartPriceLine | undefined) {
+    const price = line ? Number(line.price) : NaN
+    const next = line && Number.isFinite(price) && price > 0 ? { price, title: line.title } : undefined
+    if (next?.price === this.priceLine?.price && next?.title === this.priceLine?.title) return
+    this.priceLine = next
+    this.drawPriceLine()
+  }
+
+  private drawPriceLine() {
+    const main = this.main
+    const c = this.colors
+    if (!main || !c) return
+    const line = this.priceLine
+    if (!line) {
+      if (this.priceLineApi) main.removePriceLine(this.priceLineApi)
+      this.priceLineApi = undefined
+      return
+    }
+    const options = { price: line.price, title: line.title, color: c.lines[0], lineWidth: 1 as const, lineStyle: LineStyle.Dotted, axisLabelVisible: true }
+    if (this.priceLineApi) this.priceLineApi.applyOptions(options)
+    else this.priceLineApi = main.createPriceLine(options)
+  }
+
   /** The drawings and the first point of a trend line being drawn. */
   setDrawings(drawings: Drawing[], pending: ChartPoint | undefined) {
     this.drawings = drawings
@@ -289,6 +321,7 @@ export class ChartView {
       this.main.detachPrimitive(this.trend)
       this.chart.removeSeries(this.main)
       this.hlines = []
+      this.priceLineApi = undefined
     }
     main.priceScale().applyOptions({ scaleMargins: { top: 0.1, bottom: 0.1 } })
     // Drawn under the indicator lines of the pane.
@@ -297,6 +330,7 @@ export class ChartView {
     this.main = main
     ;(main as ISeriesApi<'Candlestick'>).setData(this.bars.map((_, i) => this.mainPoint(i)) as never)
     this.drawHlines()
+    this.drawPriceLine()
     this.drawTrend()
   }
 

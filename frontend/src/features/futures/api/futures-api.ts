@@ -1,0 +1,339 @@
+import { queryOptions } from '@tanstack/react-query'
+import { apiData } from '@/lib/request-client'
+
+/**
+ * The futures service (/fe-co-api) as the trading screens use it. The
+ * shapes are the server's (internal/futures/views.go, the json tags):
+ * amounts and prices are decimal strings, order and position sizes whole
+ * contracts (a contract is `contractValue` of the base coin), times Unix
+ * milliseconds. The contract's public market data (book, trades, ticker,
+ * candles) is the spot trade page's, from /fe-co-api/market/* with the
+ * contract's `marketSymbol` (see features/trade/api/trade-api.ts MarketApi).
+ */
+
+export const FUTURES_API = '/fe-co-api'
+
+/** One contract of /common/public_info. */
+export interface ContractInfo {
+  id: number
+  symbol: string
+  /** The contract in the market data routes and channels (btcusdtperp). */
+  marketSymbol: string
+  base: string
+  quote: string
+  marginCoin: string
+  /** Base coin per contract. */
+  contractValue: string
+  priceTick: string
+  pricePrecision: number
+  /** Decimals of a size in the base coin (contracts × contract value). */
+  sizePrecision: number
+  /** Contracts. */
+  minQty: number
+  maxOrderQty: number
+  maxLeverage: number
+  /** Rates of the notional. */
+  makerFee: string
+  takerFee: string
+  liquidationFee: string
+  fundingIntervalHours: number
+  fundingCap: string
+  interestRate: string
+  /** 'open' or 'closed'. */
+  status: string
+}
+
+/** /common/public_info. */
+export interface PublicInfo {
+  contractList: ContractInfo[]
+  marginCoinList: string[]
+  serverTime: number
+}
+
+/** One contract's prices: /common/public_market_info and each entry of /common/price_list. */
+export interface MarketInfo {
+  symbol: string
+  /** Empty before the first trade. */
+  lastPrice: string
+  markPrice: string
+  indexPrice: string
+  /** The rate the next funding would pay (positive: longs pay shorts). */
+  fundingRate: string
+  lastFundingRate: string
+  nextFundingTime: number
+  insuranceFund: string
+  /** Contracts held long (= short). */
+  openInterest: number
+  time: number
+}
+
+/** One maintenance tier of /common/get_ladder_info. */
+export interface Tier {
+  tier: number
+  minNotional: string
+  maxNotional: string
+  maintenanceRate: string
+  maxLeverage: number
+  cum: string
+}
+
+/** Margin modes as the routes take them. */
+export const MARGIN_CROSS = 1
+export const MARGIN_ISOLATED = 2
+export type MarginMode = typeof MARGIN_CROSS | typeof MARGIN_ISOLATED
+
+/** /user/get_user_config: the caller's settings of a contract. */
+export interface UserConfig {
+  symbol: string
+  leverage: number
+  marginMode: MarginMode
+  positionMode: number
+  /** The highest leverage the position's current size allows (the first tier's when flat). */
+  maxLeverage: number
+  pageConfig?: Record<string, string> | null
+  /** The caller opened a futures account (agreed to its terms); orders need it. */
+  openContract: boolean
+}
+
+/** The futures account in one margin coin. */
+export interface AccountView {
+  coin: string
+  walletBalance: string
+  marginBalance: string
+  /** What new orders and transfers out may use. */
+  availableBalance: string
+  positionMargin: string
+  orderMargin: string
+  unrealizedPnl: string
+  maintenanceMargin: string
+  /** The cross positions' maintenance ÷ the cross margin balance, in percent (100: liquidated). */
+  marginRatio: string
+}
+
+export type PositionSide = 'LONG' | 'SHORT'
+
+/** An open position. */
+export interface PositionView {
+  symbol: string
+  contractId: number
+  side: PositionSide
+  /** Contracts. */
+  volume: number
+  /** Base coin. */
+  size: string
+  /** Average entry. */
+  openPrice: string
+  markPrice: string
+  notional: string
+  /** Empty when none (a long whose margin covers a fall to zero). */
+  liquidationPrice: string
+  margin: string
+  leverage: number
+  marginMode: MarginMode
+  unrealizedPnl: string
+  /** Unrealized PnL ÷ the initial margin at entry, in percent. */
+  roe: string
+  maintenanceMargin: string
+  /** In percent: the position's for an isolated one, the account's for a cross one. */
+  marginRatio: string
+  /** 1-5: the place in the auto-deleveraging queue of its side (5 first); 0 at a loss. */
+  adlLevel: number
+}
+
+/** /position/get_assets_list. */
+export interface Assets {
+  accountList: AccountView[]
+  positionList: PositionView[]
+}
+
+export type OrderSide = 'BUY' | 'SELL'
+export type FuturesOrderType = 'LIMIT' | 'MARKET'
+export const TIME_IN_FORCE = ['GTC', 'IOC', 'FOK', 'POST_ONLY'] as const
+export type TimeInForce = (typeof TIME_IN_FORCE)[number]
+export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED'
+
+/** A futures order. */
+export interface FuturesOrder {
+  orderId: string
+  clientOid: string
+  symbol: string
+  side: OrderSide
+  type: FuturesOrderType
+  timeInForce: TimeInForce
+  /** Empty for a market order. */
+  price: string
+  volume: number
+  dealVolume: number
+  avgPrice: string
+  fee: string
+  realizedPnl: string
+  reduceOnly: boolean
+  closePosition: boolean
+  /** The exchange's liquidation order. */
+  liquidation: boolean
+  status: OrderStatus
+  /** Why it ended when not filled: canceled, post_only, no_liquidity, fok, self_trade, liquidation. */
+  reason: string
+  ctime: number
+  mtime: number
+}
+
+/** A page of orders. */
+export interface OrderList {
+  count: number
+  orderList: FuturesOrder[]
+}
+
+/** One fill of the caller's. */
+export interface FuturesTrade {
+  tradeId: string
+  orderId: string
+  symbol: string
+  side: OrderSide
+  price: string
+  volume: number
+  fee: string
+  realizedPnl: string
+  role: 'MAKER' | 'TAKER'
+  liquidation: boolean
+  ctime: number
+}
+
+/** A page of fills. */
+export interface TradeList {
+  count: number
+  tradeList: FuturesTrade[]
+}
+
+/** /order/get_trade_info: an order with its fills. */
+export interface OrderDetail {
+  order: FuturesOrder
+  tradeList: FuturesTrade[]
+}
+
+/** The body of /order/order_create. */
+export interface OrderCreate {
+  symbol: string
+  side: OrderSide
+  type: FuturesOrderType
+  timeInForce?: TimeInForce
+  price?: string
+  /** Whole contracts. */
+  volume: number
+  reduceOnly?: boolean
+  /** A market order that closes the whole position (volume ignored). */
+  closePosition?: boolean
+  clientOid?: string
+}
+
+/** How often the signed-in page reads the account, positions and open orders (the server pushes nothing private yet). */
+export const POLL_MS = 2000
+
+/** Query keys of everything futures, for invalidation. */
+export const futuresKeys = {
+  all: ['futures'] as const,
+  publicInfo: ['futures', 'public'] as const,
+  market: (symbol: string) => ['futures', 'market', symbol] as const,
+  prices: ['futures', 'prices'] as const,
+  ladder: (symbol: string) => ['futures', 'ladder', symbol] as const,
+  config: (symbol: string) => ['futures', 'config', symbol] as const,
+  assets: ['futures', 'assets'] as const,
+  orders: ['futures', 'orders'] as const,
+  open: (symbol: string | undefined, page: number, pageSize: number) => ['futures', 'orders', 'open', symbol ?? '', page, pageSize] as const,
+  history: (symbol: string | undefined, page: number, pageSize: number) => ['futures', 'orders', 'history', symbol ?? '', page, pageSize] as const,
+  trades: (symbol: string | undefined, page: number, pageSize: number) => ['futures', 'orders', 'trades', symbol ?? '', page, pageSize] as const,
+  detail: (orderId: string) => ['futures', 'orders', 'detail', orderId] as const,
+}
+
+const post = <T>(path: string, body: Record<string, unknown>, options?: { silent?: boolean; signal?: AbortSignal }) =>
+  apiData<T>(`${FUTURES_API}${path}`, body, options)
+
+export const publicInfoQuery = queryOptions({
+  queryKey: futuresKeys.publicInfo,
+  queryFn: ({ signal }) => post<PublicInfo>('/common/public_info', {}, { silent: true, signal }),
+  staleTime: 5 * 60 * 1000,
+})
+
+/** A contract's mark, index, funding and open interest; read again every few seconds (no channel carries them yet). */
+export const marketInfoQuery = (symbol: string) =>
+  queryOptions({
+    queryKey: futuresKeys.market(symbol),
+    queryFn: ({ signal }) => post<MarketInfo>('/common/public_market_info', { symbol }, { silent: true, signal }),
+    refetchInterval: 3000,
+  })
+
+/** Every contract's prices (the contract picker). */
+export const priceListQuery = queryOptions({
+  queryKey: futuresKeys.prices,
+  queryFn: ({ signal }) => post<MarketInfo[]>('/common/price_list', {}, { silent: true, signal }),
+  refetchInterval: 5000,
+})
+
+export const ladderQuery = (symbol: string) =>
+  queryOptions({
+    queryKey: futuresKeys.ladder(symbol),
+    queryFn: ({ signal }) => post<Tier[]>('/common/get_ladder_info', { symbol }, { silent: true, signal }),
+    staleTime: 5 * 60 * 1000,
+  })
+
+export const userConfigQuery = (symbol: string) =>
+  queryOptions({
+    queryKey: futuresKeys.config(symbol),
+    queryFn: ({ signal }) => post<UserConfig>('/user/get_user_config', { symbol }, { silent: true, signal }),
+  })
+
+export const assetsQuery = queryOptions({
+  queryKey: futuresKeys.assets,
+  queryFn: ({ signal }) => post<Assets>('/position/get_assets_list', {}, { silent: true, signal }),
+})
+
+export const openOrdersQuery = (symbol: string | undefined, page = 1, pageSize = 50) =>
+  queryOptions({
+    queryKey: futuresKeys.open(symbol, page, pageSize),
+    queryFn: ({ signal }) => post<OrderList>('/order/current_order_list', { ...(symbol ? { symbol } : {}), page, pageSize }, { silent: true, signal }),
+  })
+
+export const orderHistoryQuery = (symbol: string | undefined, page = 1, pageSize = 20) =>
+  queryOptions({
+    queryKey: futuresKeys.history(symbol, page, pageSize),
+    queryFn: ({ signal }) => post<OrderList>('/order/history_order_list', { ...(symbol ? { symbol } : {}), page, pageSize }, { silent: true, signal }),
+  })
+
+export const tradeHistoryQuery = (symbol: string | undefined, page = 1, pageSize = 20) =>
+  queryOptions({
+    queryKey: futuresKeys.trades(symbol, page, pageSize),
+    queryFn: ({ signal }) => post<TradeList>('/order/his_trade_list', { ...(symbol ? { symbol } : {}), page, pageSize }, { silent: true, signal }),
+  })
+
+export const orderDetailQuery = (orderId: string) =>
+  queryOptions({
+    queryKey: futuresKeys.detail(orderId),
+    queryFn: ({ signal }) => post<OrderDetail>('/order/get_trade_info', { orderId }, { silent: true, signal }),
+  })
+
+// Changes: a refusal rejects ApiError after the request client has shown the server's message in an error toast.
+
+export const setLeverage = (symbol: string, leverage: number) => post<UserConfig>('/user/level_edit', { symbol, leverage })
+
+export const setMarginMode = (symbol: string, marginMode: MarginMode) => post<UserConfig>('/user/margin_model_edit', { symbol, marginMode })
+
+export const savePageConfig = (pageConfig: Record<string, string>) => post<unknown>('/user/edit_user_page_config', { pageConfig })
+
+/** type 1 adds margin to an isolated position, 2 removes it. */
+export const changePositionMargin = (symbol: string, amount: string, type: 1 | 2) =>
+  post<PositionView>('/position/change_position_margin', { symbol, amount, type })
+
+export const createOrder = (req: OrderCreate) => post<FuturesOrder>('/order/order_create', { ...req })
+
+export const cancelOrder = (symbol: string, orderId: string) => post<FuturesOrder>('/order/order_cancel', { symbol, orderId })
+
+/** Closes every position of a contract at market, or of every contract without one. */
+export const closeAllPositions = (symbol?: string) => post<{ orders: FuturesOrder[] }>('/order/close_all_position', symbol ? { symbol } : {})
+
+/**
+ * Opens the caller's futures account (agrees to its terms). NOT in the
+ * agreed contract: UserConfig.openContract says orders need it, but no
+ * route sets it; this is the route the page asks for until the server
+ * names its own (see the report to the server's author).
+ */
+export const openFuturesAccount = () => post<UserConfig>('/user/open_contract', {})

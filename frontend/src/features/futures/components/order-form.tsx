@@ -1,0 +1,681 @@
+import {
+  Box,
+  Button,
+  chakra,
+  Checkbox,
+  HStack,
+  IconButton,
+  NativeSelect,
+  Popover,
+  Skeleton,
+  Slider,
+  Stack,
+  Switch,
+  Text,
+} from '@chakra-ui/react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { LuArrowLeftRight, LuSettings2 } from 'react-icons/lu'
+import { BusyButton } from '@/components/form/busy-button'
+import { AppLink } from '@/components/layout/app-link'
+import { TOAST_DURATION_MS, toaster } from '@/components/ui/toaster'
+import { tickerQuery } from '@/features/trade/api/trade-api'
+import type { PickedPrice } from '@/features/trade/components/order-form'
+import { PERCENT_MARKS } from '@/features/trade/lib/order-form'
+import { loginHref } from '@/lib/auth-guard'
+import { fixed, placesOf, ratePercent } from '@/lib/decimal'
+import { RetryKeys } from '@/lib/idempotency'
+import { ApiError } from '@/lib/request-client'
+import { useUserInfo } from '@/lib/session'
+import {
+  createOrder,
+  FUTURES_API,
+  futuresKeys,
+  ladderQuery,
+  MARGIN_ISOLATED,
+  marketInfoQuery,
+  openFuturesAccount,
+  savePageConfig,
+  TIME_IN_FORCE,
+  type ContractInfo,
+  type FuturesOrder,
+  type FuturesOrderType,
+  type OrderSide,
+  type TimeInForce,
+  type UserConfig,
+} from '../api/futures-api'
+import { openBySide, signedPosition, useAssets, useOpenOrders, useRefreshFutures, useUserConfig } from '../api/use-futures'
+import { contracts as contractCount, money, spendable } from '../lib/format'
+import { baseSize, closableOf, maxNotionalAt, maxOpen, orderCost, percentOfMax, volumeForPercent, type OrderCost } from '../lib/margin'
+import { buildOrder, marketReferencePrice, validateDraft, wholeContracts, type DraftError, type FuturesDraft } from '../lib/order'
+import { confirmOn, PAGE_CONFIG, type PageConfigKey } from '../lib/page-config'
+import { futuresTexts } from '../lib/texts'
+import { LeverageDialog } from './leverage-dialog'
+import { MarginModeDialog } from './margin-mode-dialog'
+import { NumberField } from './number-field'
+import { OrderConfirm, type ConfirmRow } from './order-confirm'
+import { FUTURES_SIDE_COLORS, notifyTransport } from './shared'
+
+/** Saves one preference, keeping the others (sent whole, so it reads the same whether the server merges or replaces). */
+export function usePageConfig(symbol: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ key, on }: { key: PageConfigKey; on: boolean }) => {
+      const current = queryClient.getQueryData<UserConfig>(futuresKeys.config(symbol))?.pageConfig ?? {}
+      return savePageConfig({ ...current, [PAGE_CONFIG[key]]: on ? '1' : '0' })
+    },
+    onMutate: ({ key, on }) => {
+      queryClient.setQueryData<UserConfig>(futuresKeys.config(symbol), (old) =>
+        old ? { ...old, pageConfig: { ...(old.pageConfig ?? {}), [PAGE_CONFIG[key]]: on ? '1' : '0' } } : old,
+      )
+    },
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: futuresKeys.config(symbol) }),
+  })
+}
+
+/** The gear: which confirmations the page asks for, kept on the server. Not portalled (it works inside the phone's sheet). */
+function FormSettings({ symbol, config }: { symbol: string; config: UserConfig | undefined }) {
+  const { t } = futuresTexts.useTexts()
+  const save = usePageConfig(symbol)
+  return (
+    <Popover.Root positioning={{ placement: 'bottom-end', strategy: 'fixed' }} lazyMount unmountOnExit>
+      <Popover.Trigger asChild>
+        <IconButton type="button" variant="ghost" size="xs" aria-label={t('form.settings.label')} title={t('form.settings.label')} data-testid="futures-form-settings">
+          <LuSettings2 aria-hidden="true" />
+        </IconButton>
+      </Popover.Trigger>
+      <Popover.Positioner>
+        <Popover.Content w="min(18rem, calc(100vw - 2rem))">
+          <Popover.Body p="3">
+            <Stack gap="2" fontSize="xs">
+              <Popover.Title fontSize="sm" fontWeight="semibold">
+                {t('form.settings.label')}
+              </Popover.Title>
+              {(Object.keys(PAGE_CONFIG) as PageConfigKey[]).map((key) => (
+                <Switch.Root
+                  key={key}
+                  size="sm"
+                  checked={confirmOn(config, key)}
+                  disabled={!config}
+                  onCheckedChange={(e) => save.mutate({ key, on: e.checked })}
+                  display="flex"
+                  justifyContent="space-between"
+                  alignItems="center"
+                  gap="3"
+                  data-testid={`futures-settings-${key}`}
+                >
+                  <Switch.Label fontWeight="normal" fontSize="xs">
+                    {t(`form.settings.${key}`)}
+                  </Switch.Label>
+                  <Switch.HiddenInput />
+                  <Switch.Control flexShrink={0} />
+                </Switch.Root>
+              ))}
+            </Stack>
+          </Popover.Body>
+        </Popover.Content>
+      </Popover.Positioner>
+    </Popover.Root>
+  )
+}
+
+/** The share-of-maximum slider (0/25/50/75/100 marks; arrow keys 1 %, Page Up/Down 10 %). */
+function PercentSlider({ value, onChange, disabled, label }: { value: number; onChange: (v: number) => void; disabled: boolean; label: string }) {
+  return (
+    <Slider.Root
+      size="sm"
+      min={0}
+      max={100}
+      step={1}
+      value={[value]}
+      onValueChange={(e) => onChange(e.value[0] ?? 0)}
+      disabled={disabled}
+      colorPalette="brand"
+      getAriaValueText={({ value: v }) => `${v}%`}
+      data-testid="futures-percent"
+    >
+      <HStack justify="space-between">
+        <Slider.Label fontSize="xs" color="fg.muted" fontWeight="normal">
+          {label}
+        </Slider.Label>
+        <Slider.ValueText fontSize="xs" fontVariantNumeric="tabular-nums" data-testid="futures-percent-value">
+          {value}%
+        </Slider.ValueText>
+      </HStack>
+      <Box px="2">
+        <Slider.Control>
+          <Slider.Track>
+            <Slider.Range />
+          </Slider.Track>
+          <Slider.Thumbs />
+          <Slider.MarkerGroup>
+            {PERCENT_MARKS.map((m) => (
+              <Slider.Marker key={m} value={m}>
+                <Slider.MarkerIndicator />
+                <Slider.MarkerLabel
+                  pointerEvents={disabled ? 'none' : 'auto'}
+                  cursor="pointer"
+                  px="1"
+                  fontVariantNumeric="tabular-nums"
+                  onPointerDown={(e) => {
+                    e.stopPropagation()
+                    e.preventDefault()
+                    if (!disabled) onChange(m)
+                  }}
+                  onClick={() => !disabled && onChange(m)}
+                  data-testid={`futures-percent-${m}`}
+                >
+                  {m}%
+                </Slider.MarkerLabel>
+              </Slider.Marker>
+            ))}
+          </Slider.MarkerGroup>
+        </Slider.Control>
+      </Box>
+    </Slider.Root>
+  )
+}
+
+/** Props of {@link FuturesOrderForm}. */
+export interface FuturesOrderFormProps {
+  contract: ContractInfo
+  /** The book's best bid and ask: a market order is valued at them. */
+  best?: { bid?: string; ask?: string }
+  /** A price picked in the book. */
+  picked?: PickedPrice
+  /** Called after an order was accepted (the phone's sheet closes). */
+  onPlaced?: () => void
+  /**
+   * One side only (the phone's sheet, opened from its Buy/Long or Sell/Short
+   * bar): that side's button, with a switch to the other; both without it.
+   */
+  side?: OrderSide
+  /** Opens the transfer between the spot and futures accounts. */
+  onTransfer?: () => void
+}
+
+/**
+ * The futures order form: margin mode and leverage, Limit and Market, the
+ * price, the size in whole contracts (≈ the base coin), a slider of the
+ * share of what the available balance can open, time in force,
+ * reduce-only, and Buy/Long and Sell/Short, each with its cost (initial
+ * margin + fee) and maximum. Visitors see it with a sign-in prompt instead
+ * of the buttons.
+ */
+export function FuturesOrderForm(props: FuturesOrderFormProps) {
+  const { isSignedIn, isLoading } = useUserInfo()
+  if (isLoading) return <Skeleton h="96" m="3" rounded="md" />
+  return <FormBody {...props} signedIn={isSignedIn} />
+}
+
+/** A confirmation being asked. */
+interface Pending {
+  draft: FuturesDraft
+  rows: ConfirmRow[]
+  heading: string
+}
+
+/** An order the engine ended at once without a fill: why, as a text key (futures texts). */
+export function outcomeKey(order: Pick<FuturesOrder, 'status' | 'reason' | 'dealVolume'> | undefined): string | undefined {
+  if (!order || order.dealVolume > 0) return undefined
+  if (order.status !== 'REJECTED' && order.status !== 'CANCELED') return undefined
+  const known = ['post_only', 'no_liquidity', 'fok', 'self_trade', 'liquidation']
+  return `form.outcome.${known.includes(order.reason) ? order.reason : 'rejected'}`
+}
+
+function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp, signedIn }: FuturesOrderFormProps & { signedIn: boolean }) {
+  const { t } = futuresTexts.useTexts()
+  const symbol = contract.symbol
+  const [type, setType] = useState<FuturesOrderType>('LIMIT')
+  const [price, setPrice] = useState('')
+  const [volume, setVolume] = useState('')
+  // The slider's share of the maximum while it sets the size (each side then sends its own share); null once a size is typed.
+  const [pct, setPct] = useState<number | null>(null)
+  const [tif, setTif] = useState<TimeInForce>('GTC')
+  const [reduceOnly, setReduceOnly] = useState(false)
+  const [errorsFor, setErrorsFor] = useState<OrderSide | null>(null)
+  const [pending, setPending] = useState<Pending | null>(null)
+  const [dialog, setDialog] = useState<'leverage' | 'mode' | null>(null)
+  const [only, setOnly] = useState<OrderSide | undefined>(sideProp)
+  useEffect(() => setOnly(sideProp), [sideProp])
+  const refresh = useRefreshFutures()
+  const queryClient = useQueryClient()
+
+  const config = useUserConfig(symbol)
+  const assets = useAssets()
+  const orders = useOpenOrders()
+  const ladder = useQuery(ladderQuery(symbol))
+  const { data: ticker } = useQuery(tickerQuery(contract.marketSymbol, FUTURES_API))
+  const { data: market } = useQuery(marketInfoQuery(symbol))
+  const last = ticker?.close || market?.lastPrice || undefined
+  const mark = market?.markPrice || undefined
+
+  const leverage = config.data?.leverage
+  const maxLeverage = config.data?.maxLeverage || contract.maxLeverage
+  const account = assets.data?.accountList?.find((a) => a.coin === contract.marginCoin)
+  const available = assets.data ? (account?.availableBalance ?? '0') : undefined
+  const position = signedPosition(assets.data?.positionList, symbol)
+  const open = openBySide(orders.data?.orderList, symbol)
+  const pricePlaces = Math.max(contract.pricePrecision, placesOf(contract.priceTick))
+
+  useEffect(() => {
+    if (!picked) return
+    setPrice(picked.price)
+    setType('LIMIT')
+  }, [picked])
+  useEffect(() => {
+    setPrice('')
+    setVolume('')
+    setPct(null)
+    setErrorsFor(null)
+  }, [symbol])
+
+  const priceFor = (side: OrderSide) => (type === 'LIMIT' ? price : marketReferencePrice(side, best, last, mark))
+  // Until a limit price is typed, the maximum is what the balance opens at the market's price (as the big venues show it).
+  const maxPriceFor = (side: OrderSide) => (type === 'LIMIT' && price ? price : marketReferencePrice(side, best, last, mark))
+  const sides = useMemo(() => {
+    const per = (side: OrderSide) => {
+      const exposure = { position, openSameSide: open[side] }
+      const at = priceFor(side)
+      const max =
+        leverage === undefined
+          ? 0
+          : maxOpen({
+              side,
+              price: maxPriceFor(side),
+              leverage,
+              contractValue: contract.contractValue,
+              takerFee: contract.takerFee,
+              exposure,
+              available,
+              maxOrderQty: contract.maxOrderQty,
+              maxNotional: maxNotionalAt(ladder.data, leverage),
+              reduceOnly,
+            })
+      const vol = pct !== null ? volumeForPercent(pct, max) : wholeContracts(volume)
+      const cost: OrderCost | undefined =
+        leverage === undefined || vol === undefined
+          ? undefined
+          : orderCost({ side, volume: vol, price: at, leverage, contractValue: contract.contractValue, takerFee: contract.takerFee, exposure })
+      return { max, vol, cost, closable: closableOf(side, exposure) }
+    }
+    return { BUY: per('BUY'), SELL: per('SELL') }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [type, price, volume, pct, best, last, mark, leverage, available, position, open.BUY, open.SELL, reduceOnly, ladder.data, contract])
+
+  const sliderValue = pct ?? percentOfMax(wholeContracts(volume) ?? 0, Math.max(sides.BUY.max, sides.SELL.max))
+
+  const draftFor = (side: OrderSide): FuturesDraft => ({
+    side,
+    type,
+    price,
+    volume: pct !== null ? String(sides[side].vol ?? 0) : volume,
+    timeInForce: tif,
+    reduceOnly,
+  })
+  const errorsOf = (side: OrderSide): DraftError[] =>
+    validateDraft(draftFor(side), contract, { cost: reduceOnly ? undefined : sides[side].cost?.cost, available, closable: reduceOnly ? sides[side].closable : undefined })
+  const shownErrors = errorsFor ? errorsOf(errorsFor) : []
+  const errorText = (field: DraftError['field']) => {
+    const e = shownErrors.find((x) => x.field === field)
+    return e ? t(`form.errors.${e.key}`, { ...e.vars, coin: contract.marginCoin }) : undefined
+  }
+
+  const keys = useRef(new RetryKeys())
+  const place = useMutation({
+    mutationFn: async (d: FuturesDraft) => {
+      const body = buildOrder(d, symbol)
+      try {
+        const order = await createOrder({ ...body, clientOid: keys.current.keyFor(body) })
+        keys.current.answered()
+        return order
+      } catch (e) {
+        // A refused order was not placed; one without an answer may have been: sent again unchanged it keeps its key.
+        if (e instanceof ApiError) keys.current.answered()
+        throw e
+      }
+    },
+    onSuccess: (order) => {
+      const why = outcomeKey(order)
+      if (why) toaster.create({ type: 'warning', title: t(`${why}.title`), description: t(`${why}.body`), duration: TOAST_DURATION_MS, closable: true })
+      else toaster.create({ type: 'success', title: t('form.placed'), duration: TOAST_DURATION_MS, closable: true })
+      setVolume('')
+      setPct(null)
+      setErrorsFor(null)
+      refresh()
+      onPlaced?.()
+    },
+    onError: (error) => {
+      notifyTransport(error, t('form.unreachable'))
+      refresh()
+    },
+  })
+  const openAccount = useMutation({
+    mutationFn: openFuturesAccount,
+    onSuccess: (c) => {
+      if (c && typeof c === 'object') queryClient.setQueryData(futuresKeys.config(symbol), c)
+      void queryClient.invalidateQueries({ queryKey: futuresKeys.config(symbol) })
+    },
+    onError: (error) => notifyTransport(error, t('common.unreachable')),
+  })
+  const saveConfig = usePageConfig(symbol)
+
+  const sideName = (side: OrderSide) => t(side === 'BUY' ? 'form.buyLong' : 'form.sellShort')
+  const summary = (d: FuturesDraft): Pending => {
+    const s = sides[d.side]
+    const vol = wholeContracts(d.volume) ?? 0
+    const rows: ConfirmRow[] = [
+      { label: t('form.price'), value: d.type === 'LIMIT' ? `${fixed(d.price, pricePlaces)} ${contract.quote}` : t('form.marketPrice'), testId: 'futures-confirm-price' },
+      { label: t('form.size'), value: `${vol} ${t('form.cont')} ≈ ${baseSize(vol, contract.contractValue, contract.sizePrecision)} ${contract.base}`, testId: 'futures-confirm-size' },
+      {
+        label: t('form.leverage'),
+        value: `${t(config.data?.marginMode === MARGIN_ISOLATED ? 'marginMode.isolated' : 'marginMode.cross')} ${leverage ?? '—'}×`,
+      },
+    ]
+    if (d.type === 'LIMIT') rows.push({ label: t('form.tif.label'), value: t(`form.tif.${d.timeInForce}`) })
+    if (d.reduceOnly) rows.push({ label: t('form.reduceOnly'), value: t('common.yes') })
+    else if (s.cost) rows.push({ label: t('form.cost'), value: `${money(s.cost.cost)} ${contract.marginCoin}`, testId: 'futures-confirm-cost' })
+    return { draft: d, rows, heading: `${symbol} · ${sideName(d.side)} · ${t(`form.types.${d.type}`)}` }
+  }
+
+  const submit = (side: OrderSide) => {
+    setErrorsFor(side)
+    if (errorsOf(side).length > 0) return
+    const d = draftFor(side)
+    if (confirmOn(config.data, 'orderConfirm')) setPending(summary(d))
+    else place.mutate(d)
+  }
+
+  const tabs: FuturesOrderType[] = ['LIMIT', 'MARKET']
+  const unit = t('form.cont')
+  const typedVol = wholeContracts(volume)
+  const modeKey = config.data?.marginMode === MARGIN_ISOLATED ? 'marginMode.isolated' : 'marginMode.cross'
+  const closed = contract.status !== 'open'
+
+  return (
+    <>
+      <chakra.form
+        p="3"
+        noValidate
+        onSubmit={(e) => {
+          // Enter in a field places nothing: which side is for the buttons to say.
+          e.preventDefault()
+        }}
+        aria-label={t('form.label', { symbol })}
+        data-testid="futures-order-form"
+      >
+        <Stack gap="2.5">
+          {only && (
+            <HStack gap="0" borderWidth="1px" rounded="md" p="0.5" role="group" aria-label={t('form.side')}>
+              {(['BUY', 'SELL'] as const).map((sd) => (
+                <Button
+                  key={sd}
+                  type="button"
+                  flex="1"
+                  size="sm"
+                  variant={only === sd ? 'solid' : 'ghost'}
+                  bg={only === sd ? FUTURES_SIDE_COLORS[sd].bg : undefined}
+                  color={only === sd ? FUTURES_SIDE_COLORS[sd].color : undefined}
+                  aria-pressed={only === sd}
+                  onClick={() => {
+                    setOnly(sd)
+                    setErrorsFor(null)
+                  }}
+                  data-testid={`futures-side-${sd.toLowerCase()}`}
+                >
+                  {sideName(sd)}
+                </Button>
+              ))}
+            </HStack>
+          )}
+          <HStack gap="1.5">
+            <Button
+              type="button"
+              size="xs"
+              variant="outline"
+              flex="1"
+              disabled={!signedIn || !config.data}
+              onClick={() => setDialog('mode')}
+              aria-label={t('form.marginModeOf', { mode: config.data ? t(modeKey) : '—' })}
+              data-testid="futures-margin-mode"
+            >
+              {config.data ? t(modeKey) : t('marginMode.cross')}
+            </Button>
+            <Button
+              type="button"
+              size="xs"
+              variant="outline"
+              flex="1"
+              disabled={!signedIn || !config.data}
+              onClick={() => setDialog('leverage')}
+              aria-label={t('form.leverageOf', { leverage: leverage ?? '—' })}
+              data-testid="futures-leverage"
+            >
+              {leverage ?? '—'}×
+            </Button>
+            {signedIn && <FormSettings symbol={symbol} config={config.data} />}
+          </HStack>
+          <HStack gap="0" borderBottomWidth="1px" role="group" aria-label={t('form.type')}>
+            {tabs.map((ty) => (
+              <Button
+                key={ty}
+                type="button"
+                size="sm"
+                variant="ghost"
+                rounded="0"
+                borderBottomWidth="2px"
+                borderColor={type === ty ? 'brand.solid' : 'transparent'}
+                fontWeight={type === ty ? 'semibold' : 'normal'}
+                color={type === ty ? 'fg' : 'fg.muted'}
+                aria-pressed={type === ty}
+                onClick={() => {
+                  setType(ty)
+                  setErrorsFor(null)
+                }}
+                data-testid={`futures-type-${ty.toLowerCase()}`}
+              >
+                {t(`form.types.${ty}`)}
+              </Button>
+            ))}
+          </HStack>
+          <HStack justify="space-between" fontSize="xs" gap="2">
+            <Text color="fg.muted">{t('form.available')}</Text>
+            <HStack gap="1" minW="0">
+              <Text fontVariantNumeric="tabular-nums" data-testid="futures-available">
+                {!signedIn ? '—' : assets.isError && !assets.data ? t('form.balanceError') : available === undefined ? '…' : `${spendable(available)} ${contract.marginCoin}`}
+              </Text>
+              {signedIn && onTransfer && (
+                <IconButton
+                  type="button"
+                  size="2xs"
+                  variant="ghost"
+                  minW="5"
+                  h="5"
+                  color="brand.fg"
+                  aria-label={t('form.transfer', { coin: contract.marginCoin })}
+                  title={t('form.transfer', { coin: contract.marginCoin })}
+                  onClick={onTransfer}
+                  data-testid="futures-transfer"
+                >
+                  <LuArrowLeftRight aria-hidden="true" />
+                </IconButton>
+              )}
+            </HStack>
+          </HStack>
+          {type === 'LIMIT' ? (
+            <NumberField
+              label={t('form.price')}
+              value={price}
+              onChange={setPrice}
+              unit={contract.quote}
+              places={pricePlaces}
+              error={errorText('price')}
+              testId="futures-price"
+              end={
+                last ? (
+                  <Button type="button" size="2xs" variant="ghost" colorPalette="brand" px="1" onClick={() => setPrice(last)} aria-label={t('form.useLast')} data-testid="futures-price-last">
+                    {t('form.last')}
+                  </Button>
+                ) : undefined
+              }
+            />
+          ) : (
+            <Text fontSize="xs" color="fg.muted" borderWidth="1px" rounded="md" px="3" py="2" data-testid="futures-market-price">
+              {t('form.marketPrice')}
+            </Text>
+          )}
+          <NumberField
+            label={t('form.size')}
+            value={pct !== null ? '' : volume}
+            onChange={(v) => {
+              setVolume(v)
+              setPct(null)
+            }}
+            unit={unit}
+            places={0}
+            error={errorText('volume')}
+            testId="futures-volume"
+            hint={
+              pct !== null ? (
+                <chakra.span data-testid="futures-volume-percent">
+                  {t('form.sizeByPercent', { pct, buy: sides.BUY.vol ?? 0, sell: sides.SELL.vol ?? 0, unit })}
+                </chakra.span>
+              ) : typedVol ? (
+                <chakra.span data-testid="futures-volume-base">
+                  ≈ {baseSize(typedVol, contract.contractValue, contract.sizePrecision)} {contract.base}
+                </chakra.span>
+              ) : (
+                <chakra.span>{t('form.contractValue', { value: contract.contractValue, coin: contract.base })}</chakra.span>
+              )
+            }
+          />
+          <PercentSlider
+            value={sliderValue}
+            disabled={!signedIn || (sides.BUY.max <= 0 && sides.SELL.max <= 0)}
+            label={t('form.percent')}
+            onChange={(p) => {
+              setPct(p > 0 ? p : null)
+              if (p <= 0) setVolume('')
+              setErrorsFor(null)
+            }}
+          />
+          <HStack gap="3" wrap="wrap" justify="space-between">
+            {type === 'LIMIT' && (
+              <NativeSelect.Root size="xs" width="auto">
+                <NativeSelect.Field aria-label={t('form.tif.label')} value={tif} onChange={(e) => setTif(e.target.value as TimeInForce)} data-testid="futures-tif">
+                  {TIME_IN_FORCE.map((x) => (
+                    <option key={x} value={x}>
+                      {t(`form.tif.${x}`)}
+                    </option>
+                  ))}
+                </NativeSelect.Field>
+                <NativeSelect.Indicator />
+              </NativeSelect.Root>
+            )}
+            <Checkbox.Root size="sm" checked={reduceOnly} onCheckedChange={(e) => setReduceOnly(e.checked === true)} data-testid="futures-reduce-only">
+              <Checkbox.HiddenInput />
+              <Checkbox.Control />
+              <Checkbox.Label fontWeight="normal" fontSize="xs">
+                {t('form.reduceOnly')}
+              </Checkbox.Label>
+            </Checkbox.Root>
+          </HStack>
+          {signedIn && config.data && !config.data.openContract && (
+            <Stack gap="1.5" borderWidth="1px" borderColor="border.warning" rounded="md" p="2" fontSize="xs" data-testid="futures-open-account">
+              <Text>{t('form.openAccount.body')}</Text>
+              <BusyButton type="button" size="xs" colorPalette="brand" loading={openAccount.isPending} onClick={() => openAccount.mutate()} data-testid="futures-open-account-button">
+                {t('form.openAccount.action')}
+              </BusyButton>
+            </Stack>
+          )}
+          {closed && (
+            <Text fontSize="xs" color="fg.warning" role="status" data-testid="futures-closed">
+              {t('page.closed')}
+            </Text>
+          )}
+          {signedIn ? (
+            <Stack gap="2">
+              {(only ? [only] : (['BUY', 'SELL'] as const)).map((side) => {
+                const s = sides[side]
+                return (
+                  <Stack key={side} gap="1">
+                    <BusyButton
+                      type="button"
+                      size="md"
+                      bg={FUTURES_SIDE_COLORS[side].bg}
+                      color={FUTURES_SIDE_COLORS[side].color}
+                      _hover={{ opacity: 0.9 }}
+                      disabled={closed}
+                      loading={place.isPending && place.variables?.side === side}
+                      onClick={() => submit(side)}
+                      data-testid={`futures-submit-${side.toLowerCase()}`}
+                    >
+                      {sideName(side)}
+                    </BusyButton>
+                    <HStack justify="space-between" fontSize="2xs" color="fg.muted" fontVariantNumeric="tabular-nums">
+                      <Text data-testid={`futures-cost-${side.toLowerCase()}`}>
+                        {t('form.cost')} {reduceOnly ? `${money(s.cost?.fee)} ${contract.marginCoin}` : `${money(s.cost?.cost)} ${contract.marginCoin}`}
+                      </Text>
+                      <Text data-testid={`futures-max-${side.toLowerCase()}`}>
+                        {t('form.max')} {contractCount(s.max)} {unit}
+                      </Text>
+                    </HStack>
+                  </Stack>
+                )
+              })}
+              {leverage !== undefined && (
+                <Text fontSize="2xs" color="fg.muted" data-testid="futures-fee-rates">
+                  {t('form.fees', { maker: ratePercent(contract.makerFee), taker: ratePercent(contract.takerFee) })}
+                </Text>
+              )}
+            </Stack>
+          ) : (
+            <Stack gap="2" align="stretch" textAlign="center" borderWidth="1px" rounded="md" p="3" data-testid="futures-signin">
+              <Text fontWeight="semibold" fontSize="sm">
+                {t('form.signInTitle')}
+              </Text>
+              <Text fontSize="xs" color="fg.muted">
+                {t('form.signInBody')}
+              </Text>
+              <HStack>
+                <Button asChild size="sm" flex="1" colorPalette="brand">
+                  <AppLink href={loginHref(`/futures/${symbol}`)}>{t('form.logIn')}</AppLink>
+                </Button>
+                <Button asChild size="sm" flex="1" variant="outline">
+                  <AppLink href="/auth/register">{t('form.signUp')}</AppLink>
+                </Button>
+              </HStack>
+            </Stack>
+          )}
+        </Stack>
+      </chakra.form>
+      {signedIn && config.data && (
+        <>
+          <LeverageDialog
+            open={dialog === 'leverage'}
+            onClose={() => setDialog(null)}
+            symbol={symbol}
+            quote={contract.quote}
+            leverage={config.data.leverage}
+            maxLeverage={maxLeverage}
+            tiers={ladder.data}
+          />
+          <MarginModeDialog open={dialog === 'mode'} onClose={() => setDialog(null)} symbol={symbol} mode={config.data.marginMode} />
+        </>
+      )}
+      <OrderConfirm
+        open={!!pending}
+        heading={pending?.heading ?? ''}
+        rows={pending?.rows ?? []}
+        colors={FUTURES_SIDE_COLORS[pending?.draft.side ?? 'BUY']}
+        onCancel={() => setPending(null)}
+        onConfirm={(dontAsk) => {
+          if (!pending) return
+          if (dontAsk) saveConfig.mutate({ key: 'orderConfirm', on: false })
+          place.mutate(pending.draft)
+          setPending(null)
+        }}
+      />
+    </>
+  )
+}

@@ -1,0 +1,327 @@
+import { Badge, Button, Stack, Text } from '@chakra-ui/react'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { DataTable, type DataColumn, type DataLayout } from '@/components/data/data-table'
+import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
+import { formatTime } from '@/features/trade/components/format'
+import { fixed, placesOf } from '@/lib/decimal'
+import type { TranslateFn } from '@/lib/i18n'
+import { notifySuccess } from '@/lib/notify'
+import { useUserInfo } from '@/lib/session'
+import {
+  cancelOrder,
+  futuresKeys,
+  openOrdersQuery,
+  orderHistoryQuery,
+  POLL_MS,
+  tradeHistoryQuery,
+  type ContractInfo,
+  type FuturesOrder,
+  type FuturesTrade,
+} from '../api/futures-api'
+import { money, pnlColor, signedMoney } from '../lib/format'
+import { futuresTexts } from '../lib/texts'
+import { notifyTransport, SideText } from './shared'
+
+/** Contracts by symbol: a row shows its prices at its own contract's places. */
+export type ContractMap = ReadonlyMap<string, ContractInfo>
+
+/** The price places of a contract (2 while it is not known). */
+function placesFor(contracts: ContractMap, symbol: string): number {
+  const c = contracts.get(symbol)
+  return c ? Math.max(c.pricePrecision, placesOf(c.priceTick)) : 2
+}
+
+/** Pager texts (futures texts). */
+export function pagerLabels(t: TranslateFn, nav: string): PagerLabels {
+  return {
+    nav,
+    prev: t('pager.prev'),
+    next: t('pager.next'),
+    page: (page) => t('pager.page', { page }),
+    status: (page, pages) => t('pager.status', { page, pages }),
+  }
+}
+
+/** The status text of an order: a cancelled order that had filled in part says so. */
+export function statusKey(o: Pick<FuturesOrder, 'status' | 'dealVolume'>): string {
+  if (o.status === 'CANCELED' && o.dealVolume > 0) return 'status.partCanceled'
+  return `status.${o.status}`
+}
+
+/** Why an order ended, as a text key, when the exchange ended it (not filled, not cancelled by its owner). */
+export function reasonKey(o: Pick<FuturesOrder, 'status' | 'reason'>): string | undefined {
+  if (o.status === 'FILLED' || !o.reason || o.reason === 'canceled') return undefined
+  return `reasons.${['post_only', 'no_liquidity', 'fok', 'self_trade', 'liquidation'].includes(o.reason) ? o.reason : 'other'}`
+}
+
+function TimeCell({ ms, layout }: { ms: number; layout: DataLayout }) {
+  const [date, time] = formatTime(ms).split(' ')
+  if (layout === 'cards') return <>{formatTime(ms)}</>
+  return (
+    <Stack as="span" gap="0" lineHeight="short">
+      <Text as="span" fontSize="xs" color="fg.muted">
+        {date}
+      </Text>
+      <Text as="span">{time}</Text>
+    </Stack>
+  )
+}
+
+/** The order's side with what it does beyond opening: reduce-only, closes the position, a liquidation. */
+function SideCell({ o, t }: { o: Pick<FuturesOrder, 'side' | 'reduceOnly' | 'closePosition' | 'liquidation'>; t: TranslateFn }) {
+  return (
+    <Stack as="span" gap="0.5" align="flex-start">
+      <SideText side={o.side} t={t} />
+      {o.liquidation ? (
+        <Badge size="xs" colorPalette="red" variant="subtle">
+          {t('orders.liquidation')}
+        </Badge>
+      ) : o.closePosition ? (
+        <Badge size="xs" variant="subtle">
+          {t('orders.closePosition')}
+        </Badge>
+      ) : o.reduceOnly ? (
+        <Badge size="xs" variant="subtle">
+          {t('form.reduceOnly')}
+        </Badge>
+      ) : null}
+    </Stack>
+  )
+}
+
+/** The columns of an order list (open orders have no status; the history adds it, with the fee and the realized PnL). */
+export function orderColumns(t: TranslateFn, contracts: ContractMap, open: boolean, coin: (symbol: string) => string): DataColumn<FuturesOrder>[] {
+  const cols: DataColumn<FuturesOrder>[] = [
+    { id: 'symbol', header: t('orders.cols.symbol'), card: 'title', nowrap: true, cell: (o) => <Text as="span" fontWeight="semibold">{o.symbol}</Text> },
+    { id: 'side', header: t('orders.cols.side'), card: 'title', cell: (o) => <SideCell o={o} t={t} /> },
+    { id: 'time', header: t('orders.cols.time'), nowrap: true, cell: (o, layout) => <TimeCell ms={o.ctime} layout={layout} /> },
+    {
+      id: 'type',
+      header: t('orders.cols.type'),
+      cell: (o) => (o.type === 'LIMIT' ? `${t('form.types.LIMIT')} · ${t(`form.tif.${o.timeInForce}`)}` : t('form.types.MARKET')),
+    },
+    { id: 'price', header: t('orders.cols.price'), numeric: true, cell: (o) => (o.type === 'MARKET' || !o.price ? t('orders.market') : fixed(o.price, placesFor(contracts, o.symbol))) },
+    { id: 'avg', header: t('orders.cols.avgPrice'), numeric: true, cell: (o) => (o.dealVolume > 0 ? fixed(o.avgPrice, placesFor(contracts, o.symbol)) : '—') },
+    {
+      id: 'filled',
+      header: t('orders.cols.filled'),
+      numeric: true,
+      testId: 'order-filled',
+      cell: (o) => `${fixed(o.dealVolume, 0)} / ${fixed(o.volume, 0)} ${t('form.cont')}`,
+    },
+  ]
+  if (open) return cols
+  return [
+    ...cols,
+    { id: 'fee', header: t('orders.cols.fee'), numeric: true, cell: (o) => (o.dealVolume > 0 ? `${money(o.fee)} ${coin(o.symbol)}` : '—') },
+    {
+      id: 'pnl',
+      header: t('orders.cols.realizedPnl'),
+      numeric: true,
+      cell: (o) => (
+        <Text as="span" color={pnlColor(o.realizedPnl)}>
+          {o.dealVolume > 0 ? signedMoney(o.realizedPnl) : '—'}
+        </Text>
+      ),
+    },
+    {
+      id: 'status',
+      header: t('orders.cols.status'),
+      card: 'aside',
+      cell: (o) => {
+        const why = reasonKey(o)
+        return (
+          <Stack as="span" gap="0" align={{ base: 'flex-end', md: 'flex-start' }}>
+            <Text as="span" data-testid="order-status">
+              {t(statusKey(o))}
+            </Text>
+            {why && (
+              <Text as="span" fontSize="xs" color="fg.muted" data-testid="order-reason">
+                {t(why)}
+              </Text>
+            )}
+          </Stack>
+        )
+      },
+    },
+  ]
+}
+
+/** The columns of a trade list. */
+export function tradeColumns(t: TranslateFn, contracts: ContractMap, coin: (symbol: string) => string): DataColumn<FuturesTrade>[] {
+  return [
+    { id: 'symbol', header: t('orders.cols.symbol'), card: 'title', nowrap: true, cell: (tr) => <Text as="span" fontWeight="semibold">{tr.symbol}</Text> },
+    { id: 'side', header: t('orders.cols.side'), card: 'title', cell: (tr) => <SideCell o={{ ...tr, reduceOnly: false, closePosition: false }} t={t} /> },
+    { id: 'time', header: t('orders.cols.time'), nowrap: true, cell: (tr, layout) => <TimeCell ms={tr.ctime} layout={layout} /> },
+    { id: 'price', header: t('orders.cols.price'), numeric: true, cell: (tr) => fixed(tr.price, placesFor(contracts, tr.symbol)) },
+    { id: 'volume', header: t('orders.cols.volume'), numeric: true, cell: (tr) => `${fixed(tr.volume, 0)} ${t('form.cont')}` },
+    { id: 'fee', header: t('orders.cols.fee'), numeric: true, cell: (tr) => `${money(tr.fee)} ${coin(tr.symbol)}` },
+    {
+      id: 'pnl',
+      header: t('orders.cols.realizedPnl'),
+      numeric: true,
+      cell: (tr) => (
+        <Text as="span" color={pnlColor(tr.realizedPnl)}>
+          {signedMoney(tr.realizedPnl)}
+        </Text>
+      ),
+    },
+    { id: 'role', header: t('orders.cols.role'), cell: (tr) => t(`orders.roles.${tr.role}`) },
+  ]
+}
+
+/** A page that no longer exists (orders were cancelled or filled meanwhile) falls back to the last one. */
+function useClampPage(page: number, count: number | undefined, pageSize: number, setPage: (p: number) => void) {
+  useEffect(() => {
+    if (count !== undefined && count > 0 && page > pageCount(count, pageSize)) setPage(pageCount(count, pageSize))
+  }, [page, count, pageSize, setPage])
+}
+
+/** A list's paging: its own state, or the page's (the orders page keeps the page in the address). */
+function usePage(controlled?: { page: number; onPage: (p: number) => void }) {
+  const [own, setOwn] = useState(1)
+  return controlled ? ([controlled.page, controlled.onPage] as const) : ([own, setOwn] as const)
+}
+
+export interface ListProps {
+  /** Only this contract's (all contracts without one). */
+  symbol?: string
+  contracts: ContractMap
+  layout?: DataLayout | 'auto'
+  pageSize?: number
+  paging?: { page: number; onPage: (p: number) => void }
+}
+
+function useCoin(contracts: ContractMap) {
+  return useCallback((symbol: string) => contracts.get(symbol)?.marginCoin ?? 'USDT', [contracts])
+}
+
+/** The user's open orders, each with Cancel; read every 2 s while the page is visible. */
+export function OpenOrdersList({ symbol, contracts, layout = 'auto', pageSize = 10, paging }: ListProps) {
+  const { t } = futuresTexts.useTexts()
+  const { isSignedIn } = useUserInfo()
+  const queryClient = useQueryClient()
+  const [page, setPage] = usePage(paging)
+  const query = useQuery({ ...openOrdersQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: POLL_MS })
+  useClampPage(page, query.data?.count, pageSize, setPage)
+  // Orders whose cancel is on its way: their button waits until the refreshed list has them or not.
+  const cancelling = useRef(new Set<string>())
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
+  const settle = (id: string) => {
+    cancelling.current.delete(id)
+    setBusy(new Set(cancelling.current))
+  }
+  const cancel = useMutation({
+    mutationFn: (o: FuturesOrder) => cancelOrder(o.symbol, o.orderId),
+    onMutate: () => setBusy(new Set(cancelling.current)),
+    onSuccess: async (_d, o) => {
+      notifySuccess(t('orders.cancelled'))
+      await Promise.all([queryClient.invalidateQueries({ queryKey: futuresKeys.orders }), queryClient.invalidateQueries({ queryKey: futuresKeys.assets })])
+      settle(o.orderId)
+    },
+    onError: (e, o) => {
+      notifyTransport(e, t('common.unreachable'))
+      settle(o.orderId)
+    },
+  })
+  const coin = useCoin(contracts)
+  const columns = useMemo(() => orderColumns(t, contracts, true, coin), [t, contracts, coin])
+  return (
+    <Stack gap="2">
+      <DataTable
+        layout={layout}
+        columns={columns}
+        rows={query.data?.orderList ?? []}
+        rowKey={(o) => o.orderId}
+        label={t('orders.open')}
+        testId="futures-open-orders"
+        rowTestId="futures-order-row"
+        isLoading={query.isLoading}
+        loadingLabel={t('orders.loading')}
+        error={query.isError ? { text: t('orders.error'), retryText: t('common.retry'), onRetry: () => void query.refetch() } : undefined}
+        emptyText={t('orders.emptyOpen')}
+        emptyTestId="futures-open-orders-empty"
+        actionsLabel={t('orders.cols.actions')}
+        stickyActions
+        actions={(o) => (
+          <Button
+            size="2xs"
+            variant="outline"
+            aria-label={t('orders.cancelOf', { symbol: o.symbol, id: o.orderId })}
+            loading={busy.has(o.orderId)}
+            onClick={() => {
+              if (cancelling.current.has(o.orderId)) return
+              cancelling.current.add(o.orderId)
+              cancel.mutate(o)
+            }}
+            data-testid="futures-cancel-order"
+          >
+            {t('orders.cancel')}
+          </Button>
+        )}
+      />
+      <Pager page={page} pageSize={pageSize} count={query.data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(t, t('orders.open'))} testId="futures-open-orders-pager" />
+    </Stack>
+  )
+}
+
+/** The user's finished orders, newest first. */
+export function OrderHistoryList({ symbol, contracts, layout = 'auto', pageSize = 10, paging }: ListProps) {
+  const { t } = futuresTexts.useTexts()
+  const { isSignedIn } = useUserInfo()
+  const [page, setPage] = usePage(paging)
+  const query = useQuery({ ...orderHistoryQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: 4 * POLL_MS })
+  useClampPage(page, query.data?.count, pageSize, setPage)
+  const coin = useCoin(contracts)
+  const columns = useMemo(() => orderColumns(t, contracts, false, coin), [t, contracts, coin])
+  return (
+    <Stack gap="2">
+      <DataTable
+        layout={layout}
+        columns={columns}
+        rows={query.data?.orderList ?? []}
+        rowKey={(o) => o.orderId}
+        label={t('orders.history')}
+        testId="futures-order-history"
+        rowTestId="futures-order-row"
+        isLoading={query.isLoading}
+        loadingLabel={t('orders.loading')}
+        error={query.isError ? { text: t('orders.error'), retryText: t('common.retry'), onRetry: () => void query.refetch() } : undefined}
+        emptyText={t('orders.emptyHistory')}
+        emptyTestId="futures-order-history-empty"
+      />
+      <Pager page={page} pageSize={pageSize} count={query.data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(t, t('orders.history'))} testId="futures-order-history-pager" />
+    </Stack>
+  )
+}
+
+/** The user's fills, newest first. */
+export function TradeHistoryList({ symbol, contracts, layout = 'auto', pageSize = 10, paging }: ListProps) {
+  const { t } = futuresTexts.useTexts()
+  const { isSignedIn } = useUserInfo()
+  const [page, setPage] = usePage(paging)
+  const query = useQuery({ ...tradeHistoryQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: 4 * POLL_MS })
+  useClampPage(page, query.data?.count, pageSize, setPage)
+  const coin = useCoin(contracts)
+  const columns = useMemo(() => tradeColumns(t, contracts, coin), [t, contracts, coin])
+  return (
+    <Stack gap="2">
+      <DataTable
+        layout={layout}
+        columns={columns}
+        rows={query.data?.tradeList ?? []}
+        rowKey={(tr) => `${tr.tradeId}:${tr.orderId}`}
+        label={t('orders.trades')}
+        testId="futures-trade-history"
+        rowTestId="futures-trade-row"
+        isLoading={query.isLoading}
+        loadingLabel={t('orders.loading')}
+        error={query.isError ? { text: t('orders.error'), retryText: t('common.retry'), onRetry: () => void query.refetch() } : undefined}
+        emptyText={t('orders.emptyTrades')}
+        emptyTestId="futures-trade-history-empty"
+      />
+      <Pager page={page} pageSize={pageSize} count={query.data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(t, t('orders.trades'))} testId="futures-trade-history-pager" />
+    </Stack>
+  )
+}
