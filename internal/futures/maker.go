@@ -75,9 +75,15 @@ func (m *Maker) Step(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if pr.markTicks <= 0 {
+		// Quoted around the index, as makers hedged on the spot markets
+		// quote: the book follows the index, and the mark follows both;
+		// within 8% of the mark (orders beyond the 10% band are refused),
+		// so a book far from a jumped index closes the gap round by round.
+		center := pr.index.Div(c.PriceTick).Round(0).IntPart()
+		if center <= 0 {
 			continue
 		}
+		center = min(max(center, pr.markTicks*92/100), pr.markTicks*108/100)
 		if _, err := m.svc.submit(ctx, engine.Command{Kind: engine.KindCancelAll, User: engine.UserNumber(MakerUser), UserID: MakerUser,
 			Order: matching.Command{UserID: engine.UserNumber(MakerUser), Symbol: BookSymbol(c)}}); err != nil {
 			return err
@@ -93,13 +99,13 @@ func (m *Maker) Step(ctx context.Context) error {
 		}
 		for level := int64(1); level <= 5; level++ {
 			// 0.02 % apart, the first a tick or more from the mark.
-			off := max(pr.markTicks*2*level/10_000, level)
+			off := max(center*2*level/10_000, level)
 			for _, side := range []string{Buy, Sell} {
-				price := pr.markTicks - off
+				price := center - off
 				if side == Sell {
-					price = pr.markTicks + off
+					price = center + off
 				}
-				qty := c.MinQty*50 + m.rnd.Int64N(250)*max(c.MinQty, 1)
+				qty := (300 + m.rnd.Int64N(500)) * max(c.MinQty, 1) // some 1.5–4 BTC a side on BTCUSDT
 				_, err := m.svc.PlaceOrder(ctx, MakerUser, PlaceRequest{Symbol: c.Symbol, Side: side, Type: TypeLimit, TimeInForce: TIFPostOnly,
 					Price: c.PriceTick.Mul(decimal.NewFromInt(price)).String(), Volume: strconv.FormatInt(qty, 10)})
 				if err != nil {

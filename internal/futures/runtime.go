@@ -77,7 +77,15 @@ type sampler struct {
 	nextFund   time.Time
 	mark       int64 // the last mark sent
 	markSent   time.Time
+	// quietUntil: no samples before it (after the simulator's jump, while
+	// the book catches up with the new index).
+	quietUntil time.Time
 }
+
+// devQuiet is how long the price loop takes no samples after the
+// simulator moved an index: the book's distance to the old index would
+// pull the mark back.
+const devQuiet = 15 * time.Second
 
 // New returns the runtime; Start it once the engine runs.
 func New(o Options) (*Runtime, error) {
@@ -251,7 +259,11 @@ func (r *Runtime) sampler(c contracts.Contract) *sampler {
 }
 
 // SetDevIndex sets a contract's index price (the simulator's, in --dev:
-// /dev/index); a zero price gives the index back to the reference price.
+// /dev/index), as a market that jumped there: the basis samples start over
+// and none is taken for devQuiet (the book's distance to the old index
+// says nothing of the new one), so the mark follows at once (the median of
+// two prices at the index and the last); a zero price gives the index back
+// to the reference price.
 func (r *Runtime) SetDevIndex(symbol string, price decimal.Decimal) error {
 	c, ok := r.o.Contracts.Contract(symbol)
 	if !ok {
@@ -264,6 +276,9 @@ func (r *Runtime) SetDevIndex(symbol string, price decimal.Decimal) error {
 	} else {
 		r.devIndex[c.Symbol] = price
 	}
+	s := r.sampler(c)
+	s.ResetBasis()
+	s.quietUntil = r.o.Now().Add(devQuiet)
 	return nil
 }
 
@@ -364,7 +379,7 @@ func (r *Runtime) step(ctx context.Context, c contracts.Contract) error {
 	if s.nextFund.IsZero() {
 		s.nextFund = s.NextFunding(now)
 	}
-	if now.Sub(s.lastSample) >= perp.SampleEvery {
+	if now.Sub(s.lastSample) >= perp.SampleEvery && !now.Before(s.quietUntil) {
 		impact, err := perp.ImpactNotional(decimal.New(200, r.o.Decimals(c.Quote)).IntPart(), c.MaxLeverage())
 		if err != nil {
 			return err

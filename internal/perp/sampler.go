@@ -148,6 +148,10 @@ func (s *Sampler) Estimate(interest, capRate int64) (int64, error) {
 	return FundingRate(p, interest, capRate), nil
 }
 
+// ResetBasis forgets the basis samples (the simulator's market jump: the
+// book's distance to the old index says nothing of the new one).
+func (s *Sampler) ResetBasis() { s.basis, s.next = s.basis[:0], 0 }
+
 // SetLastRate restores the last funding rate paid (after a restart: the
 // mark's funding basis uses it).
 func (s *Sampler) SetLastRate(r int64) { s.lastRate = r }

@@ -1,0 +1,257 @@
+// Perpetual futures: a funded user opens a futures account, sets 10x
+// isolated, opens a long of 1 BTC at market against the dev market maker,
+// sees its liquidation price (the published formula, on the 0.1 grid); the
+// index simulator (/dev/index) moves the mark below it and the position is
+// liquidated: its loss and the liquidation fee (to the insurance fund) are
+// exactly what its fills say; then a funding round (/dev/funding) moves
+// exactly the computed amount from a new long.
+// Screenshots: frontend/test-results/screenshots/futures/.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import path from 'node:path'
+import { DESKTOP, PHONE, setCookies } from './support/browser'
+import { apiOk, baseURL } from './support/server-api'
+import { dev, fundByChain, walletUser, type WalletUser } from './wallet-support'
+
+const OUT = path.join(import.meta.dirname, '..', 'test-results', 'screenshots', 'futures')
+const USDT = 100_000_000n // engine units of 1 USDT
+
+/** POSTs to /fe-co-api{path} and returns data (fails the test on a non-zero code). */
+async function co<T = unknown>(request: APIRequestContext, p: string, body: Record<string, unknown>, token?: string): Promise<T> {
+  const headers: Record<string, string> = { 'exchange-client': 'pc', 'exchange-language': 'en_US', 'futures-version': '101' }
+  if (token) headers['exchange-token'] = token
+  const res = await request.post(`${baseURL}/fe-co-api${p}`, { headers, data: body })
+  expect(res.status(), `HTTP status of ${p}`).toBeLessThan(500)
+  const answer = (await res.json()) as { code: string | number; msg: string; data: T }
+  expect(String(answer.code), `${p}: ${answer.msg}`).toBe('0')
+  return answer.data
+}
+
+interface Position {
+  side: string
+  volume: number
+  openPrice: string
+  liquidationPrice: string
+  margin: string
+}
+interface Assets {
+  accountList: { walletBalance: string }[]
+  positionList: Position[]
+}
+interface Fill {
+  orderId: string
+  price: string
+  volume: number
+  fee: string
+  realizedPnl: string
+  liquidation: boolean
+  side: string
+}
+interface MarketInfo {
+  markPrice: string
+  insuranceFund: string
+  lastFundingRate: string
+}
+
+/** A decimal string in engine units (8 decimals) as a BigInt. */
+function units(s: string): bigint {
+  const neg = s.startsWith('-')
+  const [i, f = ''] = s.replace('-', '').split('.')
+  const v = BigInt(i) * USDT + BigInt((f + '00000000').slice(0, 8))
+  return neg ? -v : v
+}
+
+/** Engine units as the API writes them: 8 decimals. */
+function text(v: bigint): string {
+  const neg = v < 0n
+  const a = neg ? -v : v
+  return `${neg ? '-' : ''}${a / USDT}.${String(a % USDT).padStart(8, '0')}`
+}
+
+/** Price text (1 decimal on BTCUSDT's 0.1 grid) in ticks. */
+function ticks(s: string): bigint {
+  const [i, f = '0'] = s.replace(/,/g, '').split('.')
+  return BigInt(i) * 10n + BigInt(f.slice(0, 1))
+}
+
+/**
+ * The published liquidation price of an isolated long (1 BTC, 0.4% MMR and
+ * no cum in BTCUSDT's first tier): (entry - margin/qty) / (1 - mmr), the
+ * highest 0.1 tick at or below it.
+ */
+function longLiquidation(entryTicks: bigint, marginUnits: bigint): bigint {
+  // In units of 1e-8 USDT per BTC: entry × 1e8 / 10 per tick.
+  const entry = (entryTicks * USDT) / 10n
+  const exact = ((entry - marginUnits) * 1000n) / 996n // ÷ (1 − 0.004)
+  return (exact * 10n) / USDT // down to the tick
+}
+
+async function assets(request: APIRequestContext, w: WalletUser): Promise<Assets> {
+  return co<Assets>(request, '/position/get_assets_list', {}, w.token)
+}
+
+async function shoot(page: Page, name: string, theme: 'light' | 'dark', size: { width: number; height: number }) {
+  await setCookies(page.context(), { cusSkin: theme === 'dark' ? '1' : '2', stickyBar: '1' })
+  await page.setViewportSize(size)
+  await page.reload()
+  await expect(page.locator('html')).toHaveClass(new RegExp(theme))
+  await expect(page.getByTestId('futures-header')).toBeVisible()
+  await expect(page.getByTestId(size.width < 500 ? 'futures-mobile-bar' : 'futures-order-form')).toBeVisible()
+  await page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`), fullPage: size.width < 500 })
+}
+
+test('futures: a 10x isolated long liquidated by the index, and a funding round', async ({ page, request }) => {
+  test.setTimeout(180_000)
+  const w = await walletUser(page, request, 'futures')
+  await fundByChain(request, w, 'USDT', 'BEP20', '12000', 15)
+  await apiOk(request, '/wallet/futures_to_contract', { amount: '10000', coinSymbol: 'USDT' }, w.token)
+  await dev(request, '/dev/index', { symbol: 'BTCUSDT', price: '50000' })
+  // The maker quotes around the new mark before the user trades.
+  await expect
+    .poll(async () => {
+      const d = await co<{ asks: [string, string][] }>(request, '/common/depth_map', { symbol: 'BTCUSDT', limit: 1 })
+      return d.asks.length > 0 && Math.abs(Number(d.asks[0][0]) - 50000) < 100
+    }, { timeout: 30_000 })
+    .toBe(true)
+
+  await setCookies(page.context(), { cusSkin: '2', stickyBar: '1' })
+  await page.setViewportSize(DESKTOP)
+  await page.goto('/futures/BTCUSDT')
+  await expect(page.getByTestId('futures-header')).toBeVisible({ timeout: 30_000 })
+  await expect(page).toHaveTitle(/BTCUSDT/)
+  // A new futures account is opened first.
+  await page.getByTestId('futures-open-account-button').click()
+  await expect(page.getByTestId('futures-open-account')).toHaveCount(0)
+  await expect(page.getByTestId('futures-available')).toContainText('10,000')
+
+  // Isolated, 10x.
+  await page.getByTestId('futures-margin-mode').click()
+  await page.getByTestId('margin-mode-isolated').click()
+  await page.getByTestId('margin-mode-confirm').click()
+  await expect(page.getByTestId('margin-mode-dialog')).toBeHidden()
+  await page.getByTestId('futures-leverage').click()
+  await page.getByTestId('leverage-input').fill('10')
+  await page.getByTestId('leverage-confirm').click()
+  await expect(page.getByTestId('leverage-dialog')).toBeHidden()
+  await expect(page.getByTestId('futures-leverage')).toContainText('10')
+  const cfg = await co<{ leverage: number; marginMode: number }>(request, '/user/get_user_config', { symbol: 'BTCUSDT' }, w.token)
+  expect(cfg).toMatchObject({ leverage: 10, marginMode: 2 })
+
+  // A long of 1 BTC (1,000 contracts of 0.001) at market.
+  await page.getByTestId('futures-type-market').click()
+  await page.getByTestId('futures-volume').fill('1000')
+  await page.getByTestId('futures-submit-buy').click()
+  const confirm = page.getByTestId('futures-confirm')
+  if (await confirm.isVisible().catch(() => false)) await page.getByTestId('futures-confirm-send').click()
+  const row = page.getByTestId('position-row')
+  await expect(row).toHaveCount(1, { timeout: 15_000 })
+  await expect(row.getByTestId('position-size')).toContainText('1,000')
+
+  // Its liquidation price: the formula on the entry and the margin, shown as the server has it.
+  const pos = (await assets(request, w)).positionList[0]
+  expect(pos).toMatchObject({ side: 'LONG', volume: 1000 })
+  const entry = ticks(pos.openPrice)
+  const margin = units(pos.margin)
+  // The entry shown is the fills' average rounded to the tick, so the formula
+  // on it can land one tick off the engine's exact boundary.
+  const liq = ticks(pos.liquidationPrice)
+  const formula = longLiquidation(entry, margin)
+  expect(liq >= formula - 1n && liq <= formula + 1n, `liquidation ${liq}, formula ${formula}`).toBe(true)
+  await expect(row.getByTestId('position-liquidation')).toContainText(Number(pos.liquidationPrice).toLocaleString('en-US', { minimumFractionDigits: 1 }))
+  const fundBefore = units((await co<MarketInfo>(request, '/common/public_market_info', { symbol: 'BTCUSDT' })).insuranceFund)
+  const walletBefore = units((await assets(request, w)).accountList[0].walletBalance)
+
+  for (const theme of ['light', 'dark'] as const) {
+    await shoot(page, 'desktop', theme, DESKTOP)
+    await shoot(page, 'phone', theme, PHONE)
+  }
+  await page.setViewportSize(DESKTOP)
+
+  // The index falls to 10 USDT above the liquidation price and the maker's
+  // book follows it; then 1 USDT below it: the mark follows at once and the
+  // position is liquidated into the bids there.
+  const price = (t: bigint) => `${t / 10n}.${t % 10n}`
+  await dev(request, '/dev/index', { symbol: 'BTCUSDT', price: price(liq + 100n) })
+  await expect
+    .poll(async () => {
+      const d = await co<{ bids: [string, string][] }>(request, '/common/depth_map', { symbol: 'BTCUSDT', limit: 1 })
+      return d.bids.length > 0 && ticks(d.bids[0][0]) < liq + 200n
+    }, { timeout: 30_000 })
+    .toBe(true)
+  expect((await assets(request, w)).positionList).toHaveLength(1)
+  await dev(request, '/dev/index', { symbol: 'BTCUSDT', price: price(liq - 10n) })
+  await expect(page.getByTestId('futures-positions-empty')).toBeVisible({ timeout: 20_000 })
+  expect((await assets(request, w)).positionList).toHaveLength(0)
+
+  // The liquidation's fills: sold no lower than the bankruptcy price (the
+  // entry less the margin per BTC); what the book did not take went to the
+  // insurance fund at that price. The closed position's record has the
+  // whole realized PnL and every fee it paid.
+  const fills = (await co<{ tradeList: Fill[] }>(request, '/order/his_trade_list', { symbol: 'BTCUSDT', pageSize: 50 }, w.token)).tradeList
+  const opening = fills.filter((f) => !f.liquidation && f.side === 'BUY')
+  const liqFills = fills.filter((f) => f.liquidation)
+  const value = (f: Fill) => (ticks(f.price) * USDT * BigInt(f.volume)) / 10_000n // price × volume × 0.001 BTC
+  const cost = opening.reduce((sum, f) => sum + value(f), 0n)
+  const openFee = opening.reduce((sum, f) => sum + units(f.fee), 0n)
+  expect(opening.reduce((n, f) => n + f.volume, 0)).toBe(1000)
+  let sold = 0
+  let exitValue = 0n
+  let liqFees = 0n
+  for (const f of liqFills) {
+    expect(f.side).toBe('SELL')
+    expect((ticks(f.price) * USDT) / 10n).toBeGreaterThanOrEqual(cost - margin)
+    sold += f.volume
+    exitValue += value(f)
+    liqFees += units(f.fee)
+  }
+  const closed = (await co<{ positionList: { realizedPnl: string; fee: string; liquidated: boolean; side: string }[] }>(
+    request, '/position/history_position_list', { symbol: 'BTCUSDT' }, w.token)).positionList[0]
+  expect(closed).toMatchObject({ side: 'LONG', liquidated: true })
+  const realized = units(closed.realizedPnl)
+  // The isolated position loses no more than its margin: it pays the
+  // liquidation fee and its loss as far as the margin goes; the insurance
+  // fund gets the fee and covers what the margin lacked.
+  const loss = realized < 0n ? -realized : 0n
+  const paid = [margin, liqFees + loss].reduce((a, b) => (a < b ? a : b))
+  if (sold === 1000) {
+    // Sold whole through the book: the PnL is the exit less the entry; the
+    // fee, 1.25% of each fill's notional as far as the margin left went.
+    expect(realized).toBe(exitValue - cost)
+    const feeCap = liqFills.reduce((sum, f) => sum + (value(f) * 125n + 9_999n) / 10_000n, 0n)
+    expect(liqFees > 0n && liqFees <= feeCap && liqFees <= margin, `liquidation fees ${liqFees}, at most ${feeCap} and ${margin}`).toBe(true)
+    await expect
+      .poll(async () => units((await co<MarketInfo>(request, '/common/public_market_info', { symbol: 'BTCUSDT' })).insuranceFund) - fundBefore, {
+        timeout: 10_000,
+      })
+      .toBe(paid - loss)
+  }
+  expect(units(closed.fee)).toBe(openFee + liqFees)
+  const walletAfter = units((await assets(request, w)).accountList[0].walletBalance)
+  expect(walletAfter).toBe(realized < 0n ? walletBefore - paid : walletBefore + realized - liqFees)
+  // Shown at 4 places, rounded half up.
+  const shown = (walletAfter + 5000n) / 10000n
+  await expect(page.getByTestId('account-wallet-balance')).toContainText(
+    `${(shown / 10000n).toLocaleString('en-US')}.${String(shown % 10000n).padStart(4, '0')}`,
+  )
+  // The order history shows the liquidation order.
+  await page.getByTestId('futures-tab-history').click()
+  await expect(page.getByTestId('futures-order-history').getByTestId('futures-order-row').first()).toBeVisible()
+
+  // A funding round: a new long of 0.1 BTC pays the round's rate on its value at the mark.
+  await dev(request, '/dev/index', { symbol: 'BTCUSDT', price: '50000' })
+  await expect
+    .poll(async () => {
+      const d = await co<{ asks: [string, string][] }>(request, '/common/depth_map', { symbol: 'BTCUSDT', limit: 1 })
+      return d.asks.length > 0 && Math.abs(Number(d.asks[0][0]) - 50000) < 100
+    }, { timeout: 30_000 })
+    .toBe(true)
+  await co(request, '/order/order_create', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', volume: '100' }, w.token)
+  const beforeFunding = units((await assets(request, w)).accountList[0].walletBalance)
+  await dev(request, '/dev/funding', { symbol: 'BTCUSDT' })
+  const mi = await co<MarketInfo>(request, '/common/public_market_info', { symbol: 'BTCUSDT' })
+  const rate = units(mi.lastFundingRate) // rate × 1e8
+  const mark = ticks(mi.markPrice)
+  // 100 contracts × 10,000 units a tick × the mark; a payer rounds up, a receiver down.
+  const posValue = 100n * 10_000n * mark
+  const due = rate >= 0n ? (posValue * rate + USDT - 1n) / USDT : -((posValue * -rate) / USDT)
+  await expect.poll(async () => beforeFunding - units((await assets(request, w)).accountList[0].walletBalance), { timeout: 10_000 }).toBe(due)
+})
