@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -208,6 +209,20 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	fmd, err := l.FuturesMarketData()
 	if err != nil {
 		return err
+	}
+	if maker && l.Config.DevHistory > 0 {
+		// The contracts' charts start with made-up history too, ending at
+		// their index (the reference price of their index pair).
+		prices := map[string]decimal.Decimal{}
+		for _, c := range l.Contracts().List() {
+			if p, ok, err := l.RefPrices().Price(ctx, strings.ToLower(c.IndexPair)); err == nil && ok {
+				prices[futures.MarketSymbol(c)] = p
+			}
+		}
+		n := uint64(time.Now().UnixNano())
+		if _, err := fmd.SeedHistory(ctx, prices, l.Config.DevHistory, rand.New(rand.NewPCG(n, n>>5|1))); err != nil {
+			return err
+		}
 	}
 	fmd.Start()
 	l.onClose(func() error { fmd.Stop(); return nil })
