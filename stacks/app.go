@@ -28,7 +28,7 @@ type Tenger struct {
 // FunctionNames lists every Lambda function the stacks deploy; each needs
 // build/lambda/<name>/bootstrap.
 func FunctionNames() []string {
-	return append(APIFunctionNames(), "ws", "wsapi", "stream", "workflow", "wfstart", "p2ptimeout", adminFunction)
+	return append(APIFunctionNames(), "ws", "wsapi", "stream", "workflow", "wfstart", "p2ptimeout", "competition", adminFunction)
 }
 
 // Build adds the stacks of cfg.Stage to app. It checks the config first and

@@ -14,7 +14,7 @@ import (
 // the VPC and read the engine key. Every other function stays outside.
 // wsapi (the Binance-compatible WebSocket API) places and cancels orders as
 // the openapi function does.
-var engineClients = map[string]bool{"trade": true, "wallet": true, "ws": true, "workflow": true, "openapi": true, "wsapi": true, "futures": true}
+var engineClients = map[string]bool{"trade": true, "wallet": true, "ws": true, "workflow": true, "openapi": true, "wsapi": true, "futures": true, "competition": true}
 
 // deployedFunction is one of our Lambda functions in a stack's template.
 type deployedFunction struct {

@@ -59,8 +59,21 @@ func TestFuturesFunction(t *testing.T) {
 			}
 		}
 	}
-	if !slices.Equal(writes["futures"], []string{"FUSER#*"}) {
-		t.Errorf("futures writes %v, want only FUSER#*", writes["futures"])
+	if !slices.Equal(writes["futures"], []string{"COMP#*", "COMPU#*", "FUSER#*"}) {
+		t.Errorf("futures writes %v, want only the competitions' participants and the futures settings", writes["futures"])
+	}
+	// The competitions' schedule: every minute, the competition function (an engine client).
+	rule := false
+	for _, r := range resources("workflows", "AWS::Events::Rule") {
+		if p := props(r); p["ScheduleExpression"] == "rate(1 minute)" && strings.Contains(mustJSON(p["Targets"]), "competition") {
+			rule = true
+		}
+	}
+	if !rule {
+		t.Error("no rule invokes the competition function every minute")
+	}
+	if !slices.Contains(writes["competition"], "COMPRANK#*") || slices.Contains(writes["competition"], "BAL#*") {
+		t.Errorf("competition writes %v: its ranks, never balances (the engine pays the prizes)", writes["competition"])
 	}
 	for _, p := range []string{"FORD#*", "FPOS#*", "FTRDU#*", "FFUND#*", "FTRIG#*", "FPRICE#*"} {
 		if !slices.Contains(writes["engine-fargate"], p) {

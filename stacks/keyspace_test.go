@@ -42,7 +42,7 @@ func grantees() map[string]grantee {
 	for _, name := range []string{"ws", "wsapi", "stream"} {
 		out[name] = grantee{"realtime", name + "Role"}
 	}
-	for _, name := range []string{"workflow", "wfstart", "p2ptimeout"} {
+	for _, name := range []string{"workflow", "wfstart", "p2ptimeout", "competition"} {
 		out[name] = grantee{"workflows", name + "Role"}
 	}
 	out[adminFunction] = grantee{"admin", adminFunction + "Role"}

@@ -145,6 +145,7 @@ func NewObservabilityStack(scope constructs.Construct, id string, props *awscdk.
 		name string
 		fn   awslambda.Function
 	}{{"ws", o.Realtime.WS}, {"wsapi", o.Realtime.WSAPI}, {"stream", o.Realtime.Stream}, {"workflow", o.Workflows.Function}, {"wfstart", o.Workflows.Starter}, {"p2ptimeout", o.Workflows.P2PTimeoutFn},
+		{"competition", o.Workflows.Competition},
 		// An operator's action that fails inside (not a refusal, which
 		// the function answers) raises the same alarm as any function's.
 		{adminFunction, o.Admin.Function}}...)

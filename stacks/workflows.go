@@ -65,6 +65,9 @@ type WorkflowsStack struct {
 	// P2PTimeoutFn, which cancels the order if it is still unpaid.
 	P2PTimeout   sfn.StateMachine
 	P2PTimeoutFn awslambda.Function
+	// Competition ranks the futures competitions every minute and pays
+	// their prizes once they end (an EventBridge schedule invokes it).
+	Competition awslambda.Function
 }
 
 // NewWorkflowsStack creates the withdrawal workflow. Every task calls the
@@ -254,8 +257,28 @@ func NewWorkflowsStack(scope constructs.Construct, id string, props *awscdk.Stac
 
 	s.addP2PTimeout(cfg, data, env)
 	s.addStarter(cfg, data, env)
+	s.addCompetition(cfg, data, engine, env)
 	awscdk.NewCfnOutput(st, jsii.String("WithdrawalStateMachineArn"), &awscdk.CfnOutputProps{Value: s.Withdrawal.StateMachineArn()})
 	return s
+}
+
+// addCompetition creates the competitions' schedule: every minute the
+// competition function ranks every running competition and, after one
+// ends, fixes its winners and pays them (prizes are engine commands: an
+// engine client). A missed or repeated minute changes nothing that did
+// not change; the prizes are paid once by their references.
+func (s *WorkflowsStack) addCompetition(cfg Config, data *DataStack, engine *engineClient, env map[string]string) {
+	st := s.Stack
+	s.Competition = newGoFunction(st, cfg, goFunctionProps{
+		Name: "competition", Description: "ranks the futures competitions every minute and pays their prizes once they end",
+		Env: env, TimeoutSec: 60, Engine: engine,
+	})
+	data.GrantItems(s.Competition, keySpaceOf("competition"))
+	rule := awsevents.NewRule(st, jsii.String("CompetitionRanking"), &awsevents.RuleProps{
+		Description: jsii.String("ranks the futures competitions and pays the prizes of ended ones"),
+		Schedule:    awsevents.Schedule_Rate(awscdk.Duration_Minutes(jsii.Number(1))),
+	})
+	rule.AddTarget(awseventstargets.NewLambdaFunction(liveOf(s.Competition), nil))
 }
 
 // starterFilterPrefix is the key prefix of workflow instance items.

@@ -418,3 +418,34 @@ type adminMethods struct{}
 func (adminMethods) Methods(_ context.Context, _ string, ids []string) ([]p2p.Method, error) {
 	return []p2p.Method{{ID: ids[0], Kind: "bank", Title: "Khan Bank", Account: "MN120005005123456789"}}, nil
 }
+
+// An operator defines a futures competition, lists it and shows it; a
+// definition that breaks the rules is refused, and changing one needs a
+// name.
+func TestAdminCompetitions(t *testing.T) {
+	e := newAdminEnv(t)
+	start := time.Now().Add(time.Hour).UnixMilli()
+	def := fmt.Sprintf(`{"id":"jan-cup","names":{"en_US":"January cup","mn_MN":"1-р сарын тэмцээн"},"start":%d,"end":%d,"coin":"USDT",`+
+		`"prizes":[{"from":1,"to":1,"amount":"500"},{"from":2,"to":5,"amount":"100"}],"rules":{"kycLevel":1,"mobile":true,"minBalance":"100","futuresAccount":true}}`,
+		start, start+7*86_400_000)
+	put := e.ok(t, `{"op":"competition.put","by":"ops-1","competition":`+def+`}`).(map[string]any)
+	if put["ID"] != "jan-cup" && put["id"] != "jan-cup" {
+		t.Fatalf("put %+v", put)
+	}
+	list := e.ok(t, `{"op":"competition.list"}`).([]any)
+	if len(list) != 1 {
+		t.Fatalf("list %+v", list)
+	}
+	shown := e.ok(t, `{"op":"competition.show","id":"jan-cup"}`).(map[string]any)
+	if shown["competition"] == nil || shown["finalAt"] != float64(0) {
+		t.Fatalf("show %+v", shown)
+	}
+	resp, _ := e.invoke(t, `{"op":"competition.put","competition":`+def+`}`)
+	if resp.OK {
+		t.Fatal("a change without its operator's name was taken")
+	}
+	bad := strings.Replace(def, `"coin":"USDT"`, `"coin":"DOGE"`, 1)
+	if resp, _ := e.invoke(t, `{"op":"competition.put","by":"ops-1","competition":`+bad+`}`); resp.OK || resp.Code == "" {
+		t.Fatalf("a definition in an unknown coin: %+v", resp)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"tenger/internal/account"
 	"tenger/internal/apperr"
 	"tenger/internal/awslambda"
+	"tenger/internal/competition"
 	"tenger/internal/corporate"
 	"tenger/internal/kyc"
 	"tenger/internal/p2p"
@@ -45,6 +46,9 @@ import (
 //	p2p.show          id (an order with its appeal and chat)
 //	p2p.decide        id, by, outcome release|refund [, note]
 //	p2p.merchant      uid, by, approve (true approves, false refuses)
+//	competition.put   by, competition (a futures competition's definition, as `tenger competition create` reads it)
+//	competition.list
+//	competition.show  id (the competition, its top ranks with the users' ids, and the winners once final)
 type Request struct {
 	Op string `json:"op"`
 	// By names the operator who decides (every action that changes
@@ -72,6 +76,17 @@ type Request struct {
 	Outcome string `json:"outcome"`
 	// Approve (p2p.merchant) answers a merchant application.
 	Approve bool `json:"approve"`
+	// Competition (competition.put) is a competition's definition; the
+	// schedule ranks it and pays its prizes (functions/competition).
+	Competition *competition.Definition `json:"competition"`
+}
+
+// competitionShow is competition.show's answer.
+type competitionShow struct {
+	Competition competition.Competition    `json:"competition"`
+	Ranks       []competition.OperatorRank `json:"ranks"`
+	Winners     []competition.Winner       `json:"winners"`
+	FinalAt     int64                      `json:"finalAt"`
 }
 
 // Response is an action's answer. A refusal (an unknown ticket, a reject
@@ -97,6 +112,7 @@ type ops struct {
 	support   *support.Service
 	account   *account.Service
 	p2p       *p2p.Service
+	comp      *competition.Service
 }
 
 // newOps builds the services as the operator commands do: verification
@@ -111,7 +127,8 @@ func newOps(d *platform.Deps) *ops {
 			Log: d.Log.With().Str("service", "support").Logger()}),
 		account: account.New(account.Options{Store: d.Store, Auth: d.Auth(), Now: d.Now,
 			Log: d.Log.With().Str("service", "account").Logger()}),
-		p2p: d.P2P(),
+		p2p:  d.P2P(),
+		comp: competition.New(competition.Options{Store: d.Store, Log: d.Log.With().Str("service", "competition").Logger()}),
 	}
 }
 
@@ -122,7 +139,8 @@ const maxByLen = 48
 
 // mutating are the actions that change something: they require By.
 var mutating = map[string]bool{"kyc.approve": true, "kyc.reject": true, "corporate.approve": true, "corporate.reject": true,
-	"support.reply": true, "support.close": true, "account.reopen": true, "p2p.decide": true, "p2p.merchant": true}
+	"support.reply": true, "support.close": true, "account.reopen": true, "p2p.decide": true, "p2p.merchant": true,
+	"competition.put": true}
 
 // handler runs one action under the invocation's logging context.
 func handler(rt *awslambda.Runtime, o *ops) func(context.Context, json.RawMessage) (Response, error) {
@@ -365,6 +383,28 @@ func (o *ops) run(ctx context.Context, r Request, by string) (any, error) {
 			return nil, err
 		}
 		return o.p2p.Stats(ctx, r.UID)
+	case "competition.put":
+		if r.Competition == nil {
+			return nil, apperr.Param("competition: required")
+		}
+		c, _, err := o.comp.Put(ctx, *r.Competition)
+		return c, err
+	case "competition.list":
+		return o.comp.List(ctx)
+	case "competition.show":
+		if err := need("id", r.ID); err != nil {
+			return nil, err
+		}
+		c, err := o.comp.Get(ctx, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		ranks, err := o.comp.OperatorRanks(ctx, c.ID, 100)
+		if err != nil {
+			return nil, err
+		}
+		win, finalAt, _, err := o.comp.Winners(ctx, c.ID)
+		return competitionShow{Competition: c, Ranks: ranks, Winners: win, FinalAt: finalAt}, err
 	case "":
 		return nil, apperr.Param("op: required (kyc.list, corporate.approve, support.reply ...)")
 	}

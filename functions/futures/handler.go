@@ -7,9 +7,10 @@ import (
 	"tenger/internal/platform"
 )
 
-// newHandler builds the futures routers, the same ones `tenger serve`
-// mounts, from the platform's ports; orders, leverage, margin and trigger
-// orders go to the engine task's endpoint.
+// newHandler builds the futures routers and the competitions' (both under
+// /fe-co-api), the same ones `tenger serve` mounts, from the platform's
+// ports; orders, leverage, margin and trigger orders go to the engine
+// task's endpoint.
 func newHandler(d *platform.Deps) (http.Handler, error) {
 	if err := d.NeedEngine(); err != nil {
 		return nil, err
@@ -19,6 +20,6 @@ func newHandler(d *platform.Deps) (http.Handler, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	httpapi.Mount(mux, routers...)
+	httpapi.Mount(mux, append(routers, d.CompetitionArea()...)...)
 	return mux, nil
 }

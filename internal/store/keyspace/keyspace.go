@@ -189,9 +189,22 @@ var grants = []Grant{
 		// go to the engine; the users' futures settings (page
 		// preferences, the account opened) are the function's own.
 		Name: "futures",
-		Reads: []string{"BAL#", config, engineLease, "FFUND#", "FORD#", "FPOS#", "FPOSH#", "FPRICE#", "FTRDU#", "FTRIG#", "SESSION#",
-			"USER#", marketData, refPrices},
-		Writes:  []string{futuresUser},
+		Reads: []string{"BAL#", "COMPRANK#", config, engineLease, "FFUND#", "FORD#", "FPOS#", "FPOSH#", "FPRICE#", "FTRDU#", "FTRIG#",
+			"SESSION#", "USER#", marketData, refPrices},
+		// The competitions are served beside the futures routes: joining
+		// writes the participant and the competition's count.
+		Writes:  []string{"COMP#", "COMPU#", futuresUser},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+	{
+		// The competitions' schedule (functions/competition): every
+		// running competition's ranking, from the participants' futures
+		// margin balance (their balances, positions and the marks) and
+		// their spot↔futures transfers (the wallet's records); after the
+		// end the prizes, engine commands (the engine writes the balances).
+		Name:    "competition",
+		Reads:   []string{"BAL#", config, engineLease, "FPOS#", "FPRICE#", futuresUser, "WALLET#", refPrices},
+		Writes:  []string{"COMP#", "COMPRANK#", "COMPU#"},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 	{
@@ -242,8 +255,8 @@ var grants = []Grant{
 		// the ad, the escrow's release or return: BAL#, POST#; the appeal
 		// queue on gsi2).
 		Name:    "admin",
-		Reads:   []string{config},
-		Writes:  []string{"BAL#", "KYC#", "P2PAD#", "P2PORD#", "P2PUSER#", "POST#", "TICKET#", "USER#"},
+		Reads:   []string{"COMPRANK#", "COMPU#", config},
+		Writes:  []string{"BAL#", "COMP#", "KYC#", "P2PAD#", "P2PORD#", "P2PUSER#", "POST#", "TICKET#", "USER#"},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 	{
