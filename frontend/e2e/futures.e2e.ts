@@ -60,13 +60,6 @@ function units(s: string): bigint {
   return neg ? -v : v
 }
 
-/** Engine units as the API writes them: 8 decimals. */
-function text(v: bigint): string {
-  const neg = v < 0n
-  const a = neg ? -v : v
-  return `${neg ? '-' : ''}${a / USDT}.${String(a % USDT).padStart(8, '0')}`
-}
-
 /** Price text (1 decimal on BTCUSDT's 0.1 grid) in ticks. */
 function ticks(s: string): bigint {
   const [i, f = '0'] = s.replace(/,/g, '').split('.')
