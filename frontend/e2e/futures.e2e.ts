@@ -4,7 +4,8 @@
 // index simulator (/dev/index) moves the mark below it and the position is
 // liquidated: its loss and the liquidation fee (to the insurance fund) are
 // exactly what its fills say; then a funding round (/dev/funding) moves
-// exactly the computed amount from a new long.
+// exactly the computed amount from a new long, whose stop-loss (set from
+// its row) closes it when the mark falls to it.
 // Screenshots: frontend/test-results/screenshots/futures/.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import path from 'node:path'
@@ -247,4 +248,23 @@ test('futures: a 10x isolated long liquidated by the index, and a funding round'
   const posValue = 100n * 10_000n * mark
   const due = rate >= 0n ? (posValue * rate + USDT - 1n) / USDT : -((posValue * -rate) / USDT)
   await expect.poll(async () => beforeFunding - units((await assets(request, w)).accountList[0].walletBalance), { timeout: 10_000 }).toBe(due)
+
+  // A stop-loss on that long, set from its row: the mark falling to it closes the position at market.
+  await page.getByTestId('futures-tab-positions').click()
+  const longRow = page.getByTestId('position-row')
+  await expect(longRow).toHaveCount(1, { timeout: 15_000 })
+  await longRow.getByTestId('position-tpsl-edit').click()
+  await expect(page.getByTestId('tpsl-dialog')).toBeVisible()
+  await page.getByTestId('tpsl-sl').fill('49000.0')
+  await expect(page.getByTestId('tpsl-sl-pnl')).toContainText('-')
+  await page.getByTestId('tpsl-dialog-confirm').click()
+  await expect(page.getByTestId('tpsl-dialog')).toBeHidden()
+  const waiting = await co<{ triggerList: { triggerId: string; triggerPrice: string; direction: string; closePosition: boolean }[] }>(
+    request, '/order/trigger_order_list', { symbol: 'BTCUSDT' }, w.token)
+  expect(waiting.triggerList).toHaveLength(1)
+  expect(waiting.triggerList[0]).toMatchObject({ triggerPrice: '49000.0', direction: 'FALL', closePosition: true })
+  await dev(request, '/dev/index', { symbol: 'BTCUSDT', price: '48900' })
+  await expect(page.getByTestId('futures-positions-empty')).toBeVisible({ timeout: 20_000 })
+  const fired = await co<{ triggerList: { triggerId: string; status: string }[] }>(request, '/order/history_trigger_order_list', { symbol: 'BTCUSDT' }, w.token)
+  expect(fired.triggerList.find((x) => x.triggerId === waiting.triggerList[0].triggerId)?.status).toBe('TRIGGERED')
 })

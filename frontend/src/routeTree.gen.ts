@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as DownloadRouteImport } from './routes/download'
+import { Route as FutureBonusRouteImport } from './routes/futureBonus'
 import { Route as MaintenanceRouteImport } from './routes/maintenance'
 import { Route as MarketRouteImport } from './routes/market'
 import { Route as P2pRouteRouteImport } from './routes/p2p/route'
@@ -48,6 +49,11 @@ const IndexRoute = IndexRouteImport.update({
 const DownloadRoute = DownloadRouteImport.update({
   id: '/download',
   path: '/download',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const FutureBonusRoute = FutureBonusRouteImport.update({
+  id: '/futureBonus',
+  path: '/futureBonus',
   getParentRoute: () => rootRouteImport,
 } as any)
 const MaintenanceRoute = MaintenanceRouteImport.update({
@@ -195,6 +201,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/p2p': typeof P2pRouteRouteWithChildren
   '/download': typeof DownloadRoute
+  '/futureBonus': typeof FutureBonusRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
   '/$lan/$slug': typeof LanSlugRoute
@@ -227,6 +234,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/p2p': typeof P2pRouteRouteWithChildren
   '/download': typeof DownloadRoute
+  '/futureBonus': typeof FutureBonusRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
   '/$lan/$slug': typeof LanSlugRoute
@@ -260,6 +268,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/p2p': typeof P2pRouteRouteWithChildren
   '/download': typeof DownloadRoute
+  '/futureBonus': typeof FutureBonusRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
   '/$lan/$slug': typeof LanSlugRoute
@@ -294,6 +303,7 @@ export interface FileRouteTypes {
     | '/'
     | '/p2p'
     | '/download'
+    | '/futureBonus'
     | '/maintenance'
     | '/market'
     | '/$lan/$slug'
@@ -326,6 +336,7 @@ export interface FileRouteTypes {
     | '/'
     | '/p2p'
     | '/download'
+    | '/futureBonus'
     | '/maintenance'
     | '/market'
     | '/$lan/$slug'
@@ -358,6 +369,7 @@ export interface FileRouteTypes {
     | '/'
     | '/p2p'
     | '/download'
+    | '/futureBonus'
     | '/maintenance'
     | '/market'
     | '/$lan/$slug'
@@ -391,6 +403,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   P2pRouteRoute: typeof P2pRouteRouteWithChildren
   DownloadRoute: typeof DownloadRoute
+  FutureBonusRoute: typeof FutureBonusRoute
   MaintenanceRoute: typeof MaintenanceRoute
   MarketRoute: typeof MarketRoute
   LanSlugRoute: typeof LanSlugRoute
@@ -433,6 +446,13 @@ declare module '@tanstack/react-router' {
       path: '/download'
       fullPath: '/download'
       preLoaderRoute: typeof DownloadRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/futureBonus': {
+      id: '/futureBonus'
+      path: '/futureBonus'
+      fullPath: '/futureBonus'
+      preLoaderRoute: typeof FutureBonusRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/maintenance': {
@@ -650,6 +670,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   P2pRouteRoute: P2pRouteRouteWithChildren,
   DownloadRoute: DownloadRoute,
+  FutureBonusRoute: FutureBonusRoute,
   MaintenanceRoute: MaintenanceRoute,
   MarketRoute: MarketRoute,
   LanSlugRoute: LanSlugRoute,

@@ -12,13 +12,16 @@ describe('footer visibility (spec §2)', () => {
     '/en_US/newAssets/addressMent',
     '/futureBonus',
     '/futureBonus/rank',
+    '/futures/BTCUSDT',
+    '/futures/ETHUSDT',
+    '/futures',
     '/p2p/trading',
     '/p2p/order-detail',
   ])('is hidden on %s', (path) => {
     expect(isFooterHidden(path)).toBe(true)
   })
 
-  it.each(['/', '/market', '/maintenance', '/auth/forgot-password', '/staking', '/profile/security', '/order/otc'])(
+  it.each(['/', '/market', '/maintenance', '/auth/forgot-password', '/staking', '/profile/security', '/order/otc', '/order/futures', '/futuresguide'])(
     'is shown on %s',
     (path) => {
       expect(isFooterHidden(path)).toBe(false)

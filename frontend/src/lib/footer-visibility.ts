@@ -2,10 +2,11 @@
  * Footer rule of spec §2: hidden on login, register, any trade path, any
  * wallet path, futureBonus paths and p2p paths. The wallet's withdrawal
  * address list lives at /{lan}/newAssets/addressMent (spec §2), a wallet
- * path too.
+ * path too. The futures trading page (/futures/*) is a trade page, so it
+ * has none either (the futures orders page, /order/futures, keeps it).
  */
 
-const HIDDEN_PREFIXES = ['/auth/login', '/auth/register']
+const HIDDEN_PREFIXES = ['/auth/login', '/auth/register', '/futures']
 const HIDDEN_FRAGMENTS = ['trade', 'wallet', 'newassets', 'futurebonus', 'p2p']
 
 /** True when the footer must not be shown on this pathname. */

@@ -56,7 +56,6 @@ describe('resolveHref against the app route tree', () => {
   it.each([
     // Only a contract's symbol is the trading page: the guide has no route yet.
     ['/futures/guide', 'futures'],
-    ['/futureBonus', 'futuresCompetition'],
     ['/staking', 'staking'],
     ['/savings', 'savings'],
     ['/launchpad', 'launchpad'],
@@ -88,12 +87,12 @@ describe('resolveHref against the app route tree', () => {
     expect(closed).toEqual([
       ['futures-usdt', '/maintenance'],
       ['futures-guide', '/maintenance'],
-      // No /futureBonus route yet: the competition goes to its own area page, never the futures message.
-      ['futures-competition', '/maintenance?area=futuresCompetition'],
+      // The competition has its page whether or not futures are live.
+      ['futures-competition', '/futureBonus'],
     ])
     // Once futures are live the rule no longer applies; the links follow the router (the trading page has its route, the guide not yet).
     const live = futures.items.map((item) => menuHref(item, { futuresLive: true }, resolve))
-    expect(live).toEqual(['/futures/BTCUSDT', '/maintenance?area=futures', '/maintenance?area=futuresCompetition'])
+    expect(live).toEqual(['/futures/BTCUSDT', '/maintenance?area=futures', '/futureBonus'])
   })
 
   it('resolves every menu, user and support link to a route or a maintenance page with a known area', () => {

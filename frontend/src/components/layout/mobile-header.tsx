@@ -71,7 +71,8 @@ function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open
                     <Text fontWeight="semibold" truncate px="2">
                       {user.nickName || user.email || user.mobileNumber}
                     </Text>
-                    {USER_MENU.map((link) => (
+                    {/* Futures orders only once futures are live (the page is their maintenance notice until then). */}
+                    {USER_MENU.filter((link) => link.id !== 'futuresOrders' || flags.futuresLive).map((link) => (
                       <MenuLink key={link.id} href={resolve(USER_LINKS[link.id])} testId={`mobile-menu-${link.id}`}>
                         <link.icon aria-hidden="true" />
                         {t(link.id === 'profile' ? 'user.profile' : link.textKey)}

@@ -86,7 +86,8 @@ function UserMenu() {
               </Text>
             </Box>
             <Menu.Separator />
-            {USER_MENU.map((link) => (
+            {/* Futures orders only once futures are live (the page is their maintenance notice until then). */}
+            {USER_MENU.filter((link) => link.id !== 'futuresOrders' || getConfig().flags.futuresLive).map((link) => (
               <Menu.Item key={link.id} value={link.id} asChild>
                 <AppLink href={resolve(USER_LINKS[link.id])} data-testid={`user-menu-${link.id}`}>
                   <link.icon aria-hidden="true" />

@@ -226,8 +226,120 @@ export interface OrderCreate {
   clientOid?: string
 }
 
-/** How often the signed-in page reads the account, positions and open orders (the server pushes nothing private yet). */
+/** The states of a trigger order. */
+export type TriggerStatus = 'NOT_TRIGGERED' | 'TRIGGERED' | 'CANCELED' | 'FAILED'
+/** The price a trigger order watches. */
+export type TriggerBy = 'MARK' | 'LAST'
+/** Fires when the price rises to the trigger price, or falls to it. */
+export type TriggerDirection = 'RISE' | 'FALL'
+
+/** A stop or take-profit order waiting for its price (or one of the history). */
+export interface TriggerOrder {
+  /** Also the id of the order it places. */
+  triggerId: string
+  symbol: string
+  /**
+   * The order's side. Meaningless for a position's TP/SL (closePosition):
+   * it closes whichever side the position is, yet the server answers BUY.
+   */
+  side: OrderSide | ''
+  /** The order it places. */
+  type: FuturesOrderType
+  /** A limit order's. */
+  price: string
+  /** Contracts (0 with closePosition). */
+  volume: number
+  triggerPrice: string
+  triggerBy: TriggerBy
+  direction: TriggerDirection
+  /** Closes the whole position when it fires: the position's take-profit or stop-loss. */
+  closePosition: boolean
+  reduceOnly: boolean
+  status: TriggerStatus
+  /** Why it failed: no_position, insufficient, reduce_only ... */
+  reason: string
+  ctime: number
+  mtime: number
+}
+
+/** A page of trigger orders. */
+export interface TriggerList {
+  count: number
+  triggerList: TriggerOrder[]
+}
+
+/** The body of /order/condition_create. */
+export interface TriggerCreate {
+  symbol: string
+  triggerPrice: string
+  triggerBy: TriggerBy
+  /** Closes the whole position when it fires (the position's TP/SL): no side, type or volume. */
+  closePosition?: boolean
+  side?: OrderSide
+  type?: FuturesOrderType
+  price?: string
+  volume?: number
+  reduceOnly?: boolean
+}
+
+/** A position of the history: opened, then back to flat. */
+export interface ClosedPosition {
+  symbol: string
+  side: PositionSide
+  /** The largest size it had, in contracts. */
+  maxVolume: number
+  /** Average entry. */
+  openPrice: string
+  /** Average exit. */
+  closePrice: string
+  /** What its closing realized, before fees. */
+  realizedPnl: string
+  /** What its orders paid. */
+  fee: string
+  /** Closed by a liquidation (or its take-over). */
+  liquidated: boolean
+  openTime: number
+  closeTime: number
+}
+
+/** A page of closed positions. */
+export interface ClosedList {
+  count: number
+  positionList: ClosedPosition[]
+}
+
+/** The periods of /account_statistics, in days. */
+export const STATS_DAYS = [1, 7, 30] as const
+export type StatsDays = (typeof STATS_DAYS)[number]
+
+/** /account_statistics: the caller's futures results over a period, in the margin coin. */
+export interface Statistics {
+  coin: string
+  days: number
+  from: number
+  to: number
+  /** Of the fills in the period. */
+  realizedPnl: string
+  fee: string
+  /** Received (positive) or paid. */
+  funding: string
+  /** realized − fees + funding. */
+  netPnl: string
+  /** Fills. */
+  trades: number
+  /** Traded notional. */
+  volume: string
+}
+
+/**
+ * How often the signed-in pages read the account, positions and orders
+ * while the private socket is down: the user_futures channel tells of each
+ * change when it is up, and polling slows to {@link LIVE_POLL_MS}
+ * (api/live.ts).
+ */
 export const POLL_MS = 2000
+/** The polling while user_futures is connected: only a fallback. */
+export const LIVE_POLL_MS = 10_000
 
 /** Query keys of everything futures, for invalidation. */
 export const futuresKeys = {
@@ -243,6 +355,15 @@ export const futuresKeys = {
   history: (symbol: string | undefined, page: number, pageSize: number) => ['futures', 'orders', 'history', symbol ?? '', page, pageSize] as const,
   trades: (symbol: string | undefined, page: number, pageSize: number) => ['futures', 'orders', 'trades', symbol ?? '', page, pageSize] as const,
   detail: (orderId: string) => ['futures', 'orders', 'detail', orderId] as const,
+  /** Trigger orders, waiting and history. */
+  triggers: ['futures', 'triggers'] as const,
+  waiting: (symbol: string | undefined, page: number, pageSize: number) => ['futures', 'triggers', 'waiting', symbol ?? '', page, pageSize] as const,
+  triggerHistory: (symbol: string | undefined, page: number, pageSize: number) => ['futures', 'triggers', 'history', symbol ?? '', page, pageSize] as const,
+  /** Closed positions. */
+  closed: ['futures', 'closed'] as const,
+  closedPage: (symbol: string | undefined, page: number, pageSize: number) => ['futures', 'closed', symbol ?? '', page, pageSize] as const,
+  stats: ['futures', 'stats'] as const,
+  statsOf: (coin: string, days: number) => ['futures', 'stats', coin, days] as const,
 }
 
 const post = <T>(path: string, body: Record<string, unknown>, options?: { silent?: boolean; signal?: AbortSignal }) =>
@@ -311,6 +432,30 @@ export const orderDetailQuery = (orderId: string) =>
     queryFn: ({ signal }) => post<OrderDetail>('/order/get_trade_info', { orderId }, { silent: true, signal }),
   })
 
+export const triggerOrdersQuery = (symbol: string | undefined, page = 1, pageSize = 100) =>
+  queryOptions({
+    queryKey: futuresKeys.waiting(symbol, page, pageSize),
+    queryFn: ({ signal }) => post<TriggerList>('/order/trigger_order_list', { ...(symbol ? { symbol } : {}), page, pageSize }, { silent: true, signal }),
+  })
+
+export const triggerHistoryQuery = (symbol: string | undefined, page = 1, pageSize = 20) =>
+  queryOptions({
+    queryKey: futuresKeys.triggerHistory(symbol, page, pageSize),
+    queryFn: ({ signal }) => post<TriggerList>('/order/history_trigger_order_list', { ...(symbol ? { symbol } : {}), page, pageSize }, { silent: true, signal }),
+  })
+
+export const closedPositionsQuery = (symbol: string | undefined, page = 1, pageSize = 20) =>
+  queryOptions({
+    queryKey: futuresKeys.closedPage(symbol, page, pageSize),
+    queryFn: ({ signal }) => post<ClosedList>('/position/history_position_list', { ...(symbol ? { symbol } : {}), page, pageSize }, { silent: true, signal }),
+  })
+
+export const statisticsQuery = (coin: string, days: StatsDays) =>
+  queryOptions({
+    queryKey: futuresKeys.statsOf(coin, days),
+    queryFn: ({ signal }) => post<Statistics>('/account_statistics', { coin, days }, { silent: true, signal }),
+  })
+
 // Changes: a refusal rejects ApiError after the request client has shown the server's message in an error toast.
 
 export const setLeverage = (symbol: string, leverage: number) => post<UserConfig>('/user/level_edit', { symbol, leverage })
@@ -326,6 +471,12 @@ export const changePositionMargin = (symbol: string, amount: string, type: 1 | 2
 export const createOrder = (req: OrderCreate) => post<FuturesOrder>('/order/order_create', { ...req })
 
 export const cancelOrder = (symbol: string, orderId: string) => post<FuturesOrder>('/order/order_cancel', { symbol, orderId })
+
+/** Arms a trigger order (18021: the price is already there; 18022: too many; the request client shows the server's words). */
+export const createTrigger = (req: TriggerCreate) => post<TriggerOrder>('/order/condition_create', { ...req })
+
+/** Disarms a waiting trigger order. */
+export const cancelTrigger = (triggerId: string) => post<TriggerOrder>('/order/condition_cancel', { triggerId })
 
 /** Closes every position of a contract at market, or of every contract without one. */
 export const closeAllPositions = (symbol?: string) => post<{ orders: FuturesOrder[] }>('/order/close_all_position', symbol ? { symbol } : {})

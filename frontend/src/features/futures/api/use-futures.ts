@@ -2,23 +2,37 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { useLiveDepth } from '@/features/trade/api/use-live-depth'
 import { useUserInfo } from '@/lib/session'
-import { assetsQuery, futuresKeys, FUTURES_API, openOrdersQuery, POLL_MS, userConfigQuery, type FuturesOrder, type PositionView } from './futures-api'
+import { assetsQuery, futuresKeys, FUTURES_API, openOrdersQuery, triggerOrdersQuery, userConfigQuery, type FuturesOrder, type PositionView } from './futures-api'
+import { usePollMs } from './live'
 
 /**
  * The signed-in user's futures account and positions, read every 2 s while
- * the page is visible (TanStack Query pauses intervals in a hidden tab): the
- * server pushes nothing private for futures yet. Shared by the form, the
- * account summary and the positions (one query, one poll).
+ * the page is visible (TanStack Query pauses intervals in a hidden tab), or
+ * every 10 s while the user_futures channel tells of each change (api/live.ts).
+ * Shared by the form, the account summary and the positions (one query, one poll).
  */
 export function useAssets() {
   const { isSignedIn } = useUserInfo()
-  return useQuery({ ...assetsQuery, enabled: isSignedIn, refetchInterval: POLL_MS })
+  const poll = usePollMs()
+  return useQuery({ ...assetsQuery, enabled: isSignedIn, refetchInterval: poll })
 }
 
-/** The signed-in user's open orders of every contract, read every 2 s while the page is visible. */
+/** The signed-in user's open orders of every contract, polled as {@link useAssets}. */
 export function useOpenOrders(page = 1, pageSize = 50) {
   const { isSignedIn } = useUserInfo()
-  return useQuery({ ...openOrdersQuery(undefined, page, pageSize), enabled: isSignedIn, refetchInterval: POLL_MS })
+  const poll = usePollMs()
+  return useQuery({ ...openOrdersQuery(undefined, page, pageSize), enabled: isSignedIn, refetchInterval: poll })
+}
+
+/**
+ * The signed-in user's waiting trigger orders of every contract (at most 50
+ * a user: one page of 100 has them all), polled as {@link useAssets}: the
+ * positions show their TP and SL from it, the trigger orders tab lists it.
+ */
+export function useTriggerOrders() {
+  const { isSignedIn } = useUserInfo()
+  const poll = usePollMs()
+  return useQuery({ ...triggerOrdersQuery(undefined, 1, 100), enabled: isSignedIn, refetchInterval: poll })
 }
 
 /** The user's settings of a contract (leverage, margin mode, preferences). */
@@ -52,11 +66,12 @@ export function useBestPrices(marketSymbol: string | undefined): { bid?: string;
   return useMemo(() => (bid === undefined && ask === undefined ? undefined : { bid, ask }), [bid, ask])
 }
 
-/** Reads the account, positions and orders again at once (after an order, a cancel, a margin change or a transfer). */
+/** Reads the account, positions, orders and trigger orders again at once (after an order, a cancel, a margin change or a transfer). */
 export function useRefreshFutures() {
   const queryClient = useQueryClient()
   return () => {
     void queryClient.invalidateQueries({ queryKey: futuresKeys.assets })
     void queryClient.invalidateQueries({ queryKey: futuresKeys.orders })
+    void queryClient.invalidateQueries({ queryKey: futuresKeys.triggers })
   }
 }

@@ -59,6 +59,10 @@ beforeEach(() => {
     },
     '/fe-co-api/order/his_trade_list': { count: 1, tradeList: [trade] },
     '/fe-co-api/order/order_cancel': { ...order, status: 'CANCELED' },
+    '/fe-co-api/account_statistics': (b: Record<string, unknown>) =>
+      b.days === 30
+        ? { coin: 'USDT', days: 30, from: 1_697_408_000_000, to: 1_700_000_000_000, realizedPnl: '-40', fee: '12.5', funding: '-1.25', netPnl: '-53.75', trades: 210, volume: '1250000.5' }
+        : { coin: 'USDT', days: b.days, from: 1_699_395_200_000, to: 1_700_000_000_000, realizedPnl: '125.5', fee: '3.2', funding: '0.75', netPnl: '123.05', trades: 14, volume: '65000' },
   })
 })
 
@@ -118,6 +122,41 @@ describe('FuturesOrdersPage', () => {
     await waitFor(() => expect(screen.getByRole('option', { name: 'ETHUSDT' })).toBeTruthy())
     fireEvent.change(screen.getByRole('combobox', { name: 'Contract' }), { target: { value: 'ETHUSDT' } })
     expect(onSearch).toHaveBeenCalledWith({ tab: 'trades', symbol: 'ETHUSDT', page: undefined })
+  })
+})
+
+describe('FuturesOrdersPage results and the other lists', () => {
+  it('shows the results of the last 7 days, and of 1 or 30 days at a switch', async () => {
+    renderPage()
+    const stats = await screen.findByTestId('futures-stats')
+    await waitFor(() => expect(within(stats).getByTestId('stats-net').textContent).toBe('+123.0500 USDT'))
+    expect(sentTo('/fe-co-api/account_statistics')[0]).toEqual(expect.objectContaining({ coin: 'USDT', days: 7 }))
+    expect(within(stats).getByTestId('stats-realized').textContent).toBe('+125.5000 USDT')
+    expect(within(stats).getByTestId('stats-fees').textContent).toBe('3.2000 USDT')
+    expect(within(stats).getByTestId('stats-funding').textContent).toBe('+0.7500 USDT')
+    expect(within(stats).getByTestId('stats-trades').textContent).toBe('14')
+    expect(within(stats).getByTestId('stats-volume').textContent).toBe('65,000.00 USDT')
+    expect(within(stats).getByTestId('futures-stats-7d').getAttribute('aria-pressed')).toBe('true')
+    fireEvent.click(within(stats).getByRole('button', { name: '30D' }))
+    await waitFor(() => expect(within(stats).getByTestId('stats-net').textContent).toBe('-53.7500 USDT'))
+    expect(sentTo('/fe-co-api/account_statistics').at(-1)).toEqual(expect.objectContaining({ days: 30 }))
+    expect(within(stats).getByTestId('stats-trades').textContent).toBe('210')
+  })
+
+  it('has the trigger orders, their history and the position history as tabs', async () => {
+    serve({
+      '/fe-co-api/common/public_info': PUBLIC_INFO,
+      '/fe-co-api/order/trigger_order_list': { count: 0, triggerList: [] },
+      '/fe-co-api/order/history_trigger_order_list': { count: 0, triggerList: [] },
+      '/fe-co-api/position/history_position_list': { count: 0, positionList: [] },
+    })
+    const onSearch = renderPage({ tab: 'triggers' })
+    expect(await screen.findByTestId('futures-trigger-orders-empty')).toBeTruthy()
+    expect(sentTo('/fe-co-api/order/trigger_order_list')[0]).toMatchObject({ page: 1, pageSize: 20 })
+    const tabs = screen.getAllByRole('tab').map((t) => t.textContent)
+    expect(tabs).toEqual(['Open orders', 'Trigger orders', 'Order history', 'Trigger history', 'Trade history', 'Position history'])
+    fireEvent.click(screen.getByRole('tab', { name: 'Position history' }))
+    await waitFor(() => expect(onSearch).toHaveBeenCalledWith({ tab: 'positionHistory', page: undefined }))
   })
 })
 

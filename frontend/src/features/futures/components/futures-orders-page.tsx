@@ -4,22 +4,42 @@ import { useCallback, useMemo, useRef } from 'react'
 import { LuZap } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import { useFocusRescue } from '@/features/trade/lib/use-focus-rescue'
+import { useUserInfo } from '@/lib/session'
 import { publicInfoQuery } from '../api/futures-api'
+import { useFuturesLiveUpdates } from '../api/live'
 import { DEFAULT_CONTRACT } from '../lib/contract'
 import { FUTURES_ORDER_TABS, type FuturesOrdersSearch, type FuturesOrderTab } from '../lib/search'
 import { futuresTexts } from '../lib/texts'
+import { AccountStats } from './account-stats'
 import { OpenOrdersList, OrderHistoryList, TradeHistoryList, type ContractMap } from './order-lists'
+import { PositionHistoryList } from './position-history'
+import { TriggerHistoryList, TriggerOrdersList } from './trigger-lists'
 
 /** Rows per page of the orders page. */
 export const ORDERS_PAGE_SIZE = 20
 
+/** The tabs' names (futures texts). */
+const TAB_TEXT: Record<FuturesOrderTab, string> = {
+  open: 'orders.open',
+  triggers: 'triggers.open',
+  history: 'orders.history',
+  triggerHistory: 'triggers.history',
+  trades: 'orders.trades',
+  positionHistory: 'closed.title',
+}
+
 /**
- * /order/futures: the signed-in user's futures orders: open orders (with
- * Cancel), order history and trade history, of every contract or of one,
- * a page at a time (the tab, contract and page are kept in the address).
+ * /order/futures: the signed-in user's futures results over 1, 7 or 30
+ * days, and their orders: open orders and waiting trigger orders (with
+ * Cancel), order, trigger and trade history, and the closed positions, of
+ * every contract or of one, a page at a time (the tab, contract and page
+ * are kept in the address). The lists are read again as soon as the
+ * user_futures channel tells of a change.
  */
 export function FuturesOrdersPage({ search, onSearch }: { search: FuturesOrdersSearch; onSearch: (next: FuturesOrdersSearch) => void }) {
   const { t } = futuresTexts.useTexts()
+  const { isSignedIn } = useUserInfo()
+  useFuturesLiveUpdates(isSignedIn)
   const tab: FuturesOrderTab = search.tab ?? 'open'
   const { data: info } = useQuery(publicInfoQuery)
   const contracts = useMemo<ContractMap>(() => new Map((info?.contractList ?? []).map((c) => [c.symbol, c])), [info])
@@ -47,11 +67,12 @@ export function FuturesOrdersPage({ search, onSearch }: { search: FuturesOrdersS
           </AppLink>
         </Button>
       </Flex>
+      <AccountStats coins={info?.marginCoinList?.length ? info.marginCoinList : ['USDT']} />
       <Tabs.Root value={tab} onValueChange={(d) => onSearch({ ...search, tab: d.value as FuturesOrderTab, page: undefined })} size={{ base: 'sm', md: 'md' }} lazyMount unmountOnExit>
         <Tabs.List overflowX="auto" overflowY="hidden">
           {FUTURES_ORDER_TABS.map((k) => (
             <Tabs.Trigger key={k} value={k} whiteSpace="nowrap" flexShrink={0} data-testid={`futures-orders-tab-${k}`}>
-              {t(k === 'open' ? 'orders.open' : k === 'history' ? 'orders.history' : 'orders.trades')}
+              {t(TAB_TEXT[k])}
             </Tabs.Trigger>
           ))}
         </Tabs.List>
@@ -76,11 +97,20 @@ export function FuturesOrdersPage({ search, onSearch }: { search: FuturesOrdersS
         <Tabs.Content value="open" pt="0">
           <OpenOrdersList {...list} />
         </Tabs.Content>
+        <Tabs.Content value="triggers" pt="0">
+          <TriggerOrdersList {...list} />
+        </Tabs.Content>
         <Tabs.Content value="history" pt="0">
           <OrderHistoryList {...list} />
         </Tabs.Content>
+        <Tabs.Content value="triggerHistory" pt="0">
+          <TriggerHistoryList {...list} />
+        </Tabs.Content>
         <Tabs.Content value="trades" pt="0">
           <TradeHistoryList {...list} />
+        </Tabs.Content>
+        <Tabs.Content value="positionHistory" pt="0">
+          <PositionHistoryList {...list} />
         </Tabs.Content>
       </Tabs.Root>
     </Container>

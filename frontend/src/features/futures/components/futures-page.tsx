@@ -9,7 +9,9 @@ import { OrderBook } from '@/features/trade/components/order-book'
 import type { PickedPrice } from '@/features/trade/components/order-form'
 import { RecentTrades } from '@/features/trade/components/recent-trades'
 import { useTexts } from '@/lib/i18n'
+import { useUserInfo } from '@/lib/session'
 import { FUTURES_API, futuresKeys, marketInfoQuery, publicInfoQuery, type ContractInfo, type OrderSide } from '../api/futures-api'
+import { useFuturesLiveUpdates } from '../api/live'
 import { useBestPrices } from '../api/use-futures'
 import { contractPair, DEFAULT_CONTRACT } from '../lib/contract'
 import { futuresTexts } from '../lib/texts'
@@ -211,6 +213,9 @@ export function FuturesPage({ symbol }: { symbol: string }) {
   const onPick = (price: string) => setPicked((old) => ({ price, n: (old?.n ?? 0) + 1 }))
   // After a dropped market socket, what was pushed meanwhile is read again (the spot page's keys cover the contract's).
   useResyncAfterReconnect()
+  // The user's positions, orders and trigger orders are read again as soon as user_futures tells of a change.
+  const { isSignedIn } = useUserInfo()
+  useFuturesLiveUpdates(isSignedIn)
 
   let body: React.ReactNode
   if (isLoading) {

@@ -230,6 +230,58 @@ describe('FuturesOrderForm', () => {
     expect(screen.queryByTestId('futures-submit-sell')).toBeNull()
   })
 
+  it('sets a take-profit and a stop-loss closing the position right after the order, each checked for the side first', async () => {
+    const TRIGGER = '/fe-co-api/order/condition_create'
+    answer({ [TRIGGER]: (b: Record<string, unknown>) => ({ triggerId: String(b.triggerPrice), symbol: b.symbol, status: 'NOT_TRIGGERED' }) })
+    await renderForm()
+    type('futures-price', '49000')
+    type('futures-volume', '10')
+    // Not with reduce-only: a reduce-only order only closes.
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Reduce only' }))
+    await waitFor(() => expect((screen.getByRole('checkbox', { name: 'TP/SL' }) as HTMLInputElement).disabled).toBe(true))
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Reduce only' }))
+    await waitFor(() => expect((screen.getByRole('checkbox', { name: 'TP/SL' }) as HTMLInputElement).disabled).toBe(false))
+    fireEvent.click(screen.getByRole('checkbox', { name: 'TP/SL' }))
+    const fields = await screen.findByTestId('futures-tpsl-fields')
+    // The mark is 50,010: a buy's take-profit must be above it, its stop-loss below it and below the order's price.
+    type('futures-tp', '50000')
+    type('futures-sl', '49500')
+    fireEvent.click(screen.getByTestId('futures-submit-buy'))
+    expect((await within(fields).findByTestId('futures-tp-error')).textContent).toBe('Must be above the mark price (50,010.0)')
+    expect(within(fields).getByTestId('futures-sl-error').textContent).toBe('Must be below the order price (49,000.0)')
+    expect(sentTo(CREATE)).toHaveLength(0)
+    type('futures-tp', '52000')
+    type('futures-sl', '47000')
+    // Each price shows what the position would make there: 10 Cont of 0.001 BTC bought at 49,000.
+    expect(within(fields).getByTestId('futures-tp-pnl').textContent).toBe('+30.0000 USDT')
+    expect(within(fields).getByTestId('futures-sl-pnl').textContent).toBe('-20.0000 USDT')
+    fireEvent.click(screen.getByTestId('futures-tpsl-by-last'))
+    fireEvent.click(screen.getByTestId('futures-submit-buy'))
+    await waitFor(() => expect(sentTo(TRIGGER)).toHaveLength(2))
+    expect(sentTo(CREATE)).toHaveLength(1)
+    expect(sentTo(TRIGGER)[0]).toMatchObject({ symbol: 'BTCUSDT', triggerPrice: '52000', triggerBy: 'LAST', closePosition: true })
+    expect(sentTo(TRIGGER)[1]).toMatchObject({ symbol: 'BTCUSDT', triggerPrice: '47000', triggerBy: 'LAST', closePosition: true })
+    expect(sentTo(TRIGGER)[0].side).toBeUndefined()
+    expect(await screen.findByText('Take-profit and stop-loss set')).toBeTruthy()
+    await waitFor(() => expect(input('futures-tp').value).toBe(''))
+  })
+
+  it("keeps the order when the server refuses its stop-loss, with the server's words", async () => {
+    const TRIGGER = '/fe-co-api/order/condition_create'
+    answer({ [TRIGGER]: refuse('18021', 'The price is already at the trigger price') })
+    await renderForm()
+    type('futures-price', '49000')
+    type('futures-volume', '2')
+    fireEvent.click(screen.getByRole('checkbox', { name: 'TP/SL' }))
+    await screen.findByTestId('futures-tpsl-fields')
+    type('futures-sl', '48000')
+    fireEvent.click(screen.getByTestId('futures-submit-buy'))
+    await waitFor(() => expect(sentTo(TRIGGER)).toHaveLength(1))
+    expect(await screen.findByText('The price is already at the trigger price')).toBeTruthy()
+    expect(await screen.findByText('Order placed')).toBeTruthy()
+    expect(screen.queryByText('Take-profit and stop-loss set')).toBeNull()
+  })
+
   it('labels its controls for assistive technology', async () => {
     await renderForm()
     expect(screen.getByRole('textbox', { name: 'Price' })).toBe(input('futures-price'))

@@ -29,6 +29,7 @@ import { ApiError } from '@/lib/request-client'
 import { useUserInfo } from '@/lib/session'
 import {
   createOrder,
+  createTrigger,
   FUTURES_API,
   futuresKeys,
   ladderQuery,
@@ -42,6 +43,7 @@ import {
   type FuturesOrderType,
   type OrderSide,
   type TimeInForce,
+  type TriggerBy,
   type UserConfig,
 } from '../api/futures-api'
 import { openBySide, signedPosition, useAssets, useOpenOrders, useRefreshFutures, useUserConfig } from '../api/use-futures'
@@ -50,11 +52,13 @@ import { baseSize, closableOf, maxNotionalAt, maxOpen, orderCost, percentOfMax, 
 import { buildOrder, marketReferencePrice, validateDraft, wholeContracts, type DraftError, type FuturesDraft } from '../lib/order'
 import { confirmOn, PAGE_CONFIG, type PageConfigKey } from '../lib/page-config'
 import { futuresTexts } from '../lib/texts'
+import { estimatePnl, positionSideOf, TPSL_KINDS, tpslRequest, validateTpsl, type TpslError, type TpslKind } from '../lib/tpsl'
 import { LeverageDialog } from './leverage-dialog'
 import { MarginModeDialog } from './margin-mode-dialog'
 import { NumberField } from './number-field'
 import { OrderConfirm, type ConfirmRow } from './order-confirm'
 import { FUTURES_SIDE_COLORS, notifyTransport } from './shared'
+import { TpslField, tpslErrorText, TriggerByToggle } from './tpsl-fields'
 
 /** Saves one preference, keeping the others (sent whole, so it reads the same whether the server merges or replaces). */
 export function usePageConfig(symbol: string) {
@@ -208,9 +212,19 @@ export function FuturesOrderForm(props: FuturesOrderFormProps) {
   return <FormBody {...props} signedIn={isSignedIn} />
 }
 
+/** The take-profit and stop-loss to set once the order is placed (TP/SL ticked); '' for none. */
+interface OrderTpsl {
+  tp: string
+  sl: string
+  by: TriggerBy
+}
+
+/** An order as it is sent: the draft, and its TP/SL. */
+type PlacedDraft = FuturesDraft & { tpsl?: OrderTpsl }
+
 /** A confirmation being asked. */
 interface Pending {
-  draft: FuturesDraft
+  draft: PlacedDraft
   rows: ConfirmRow[]
   heading: string
 }
@@ -233,6 +247,9 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
   const [pct, setPct] = useState<number | null>(null)
   const [tif, setTif] = useState<TimeInForce>('GTC')
   const [reduceOnly, setReduceOnly] = useState(false)
+  const [withTpsl, setWithTpsl] = useState(false)
+  const [tpsl, setTpsl] = useState<Record<TpslKind, string>>({ tp: '', sl: '' })
+  const [tpslBy, setTpslBy] = useState<TriggerBy>('MARK')
   const [errorsFor, setErrorsFor] = useState<OrderSide | null>(null)
   const [pending, setPending] = useState<Pending | null>(null)
   const [dialog, setDialog] = useState<'leverage' | 'mode' | null>(null)
@@ -315,6 +332,35 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
   })
   const errorsOf = (side: OrderSide): DraftError[] =>
     validateDraft(draftFor(side), contract, { cost: reduceOnly ? undefined : sides[side].cost?.cost, available, closable: reduceOnly ? sides[side].closable : undefined })
+  // The TP/SL, when ticked (not with reduce-only: it only closes): each checked for the side's position against the watched price now and a limit order's price.
+  const tpslOn = withTpsl && !reduceOnly
+  const tpslErrorsOf = (side: OrderSide): Partial<Record<TpslKind, TpslError>> => {
+    if (!tpslOn) return {}
+    const out: Partial<Record<TpslKind, TpslError>> = {}
+    for (const kind of TPSL_KINDS) {
+      const e = validateTpsl({
+        kind,
+        side: positionSideOf(side),
+        price: tpsl[kind],
+        priceTick: contract.priceTick,
+        reference: tpslBy === 'LAST' ? last : mark,
+        triggerBy: tpslBy,
+        orderPrice: type === 'LIMIT' ? price : undefined,
+      })
+      if (e) out[kind] = e
+    }
+    return out
+  }
+  const shownTpslErrors = errorsFor ? tpslErrorsOf(errorsFor) : {}
+  // The PnL a TP/SL price would give: of the side it suits (the only side in the phone's sheet), at the order's price and size.
+  const tpslPnl = (kind: TpslKind): { pnl?: string; side?: OrderSide } => {
+    if (!tpsl[kind].trim()) return {}
+    const side = (only ? [only] : (['BUY', 'SELL'] as const)).find((sd) => !tpslErrorsOf(sd)[kind])
+    if (!side) return {}
+    const vol = sides[side].vol
+    const pnl = estimatePnl({ side: positionSideOf(side), entry: priceFor(side), exit: tpsl[kind], volume: vol ?? 0, contractValue: contract.contractValue })
+    return { pnl, side }
+  }
   const shownErrors = errorsFor ? errorsOf(errorsFor) : []
   const errorText = (field: DraftError['field']) => {
     const e = shownErrors.find((x) => x.field === field)
@@ -323,22 +369,46 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
 
   const keys = useRef(new RetryKeys())
   const place = useMutation({
-    mutationFn: async (d: FuturesDraft) => {
+    mutationFn: async (d: PlacedDraft) => {
       const body = buildOrder(d, symbol)
+      let order: FuturesOrder
       try {
-        const order = await createOrder({ ...body, clientOid: keys.current.keyFor(body) })
+        order = await createOrder({ ...body, clientOid: keys.current.keyFor(body) })
         keys.current.answered()
-        return order
       } catch (e) {
         // A refused order was not placed; one without an answer may have been: sent again unchanged it keeps its key.
         if (e instanceof ApiError) keys.current.answered()
         throw e
       }
+      // The TP/SL right after the order (one call each): not for an order the engine ended at once. A refusal has had its toast
+      // from the request client (18021: the price is already there; 18022: too many); the order stands either way.
+      let armed = 0
+      if (d.tpsl && !outcomeKey(order)) {
+        for (const kind of TPSL_KINDS) {
+          const at = d.tpsl[kind]
+          if (!at) continue
+          try {
+            await createTrigger(tpslRequest(symbol, at, d.tpsl.by))
+            armed++
+          } catch (e) {
+            notifyTransport(e, t('tpsl.formUnreachable'))
+          }
+        }
+      }
+      return { order, armed }
     },
-    onSuccess: (order) => {
+    onSuccess: ({ order, armed }) => {
       const why = outcomeKey(order)
       if (why) toaster.create({ type: 'warning', title: t(`${why}.title`), description: t(`${why}.body`), duration: TOAST_DURATION_MS, closable: true })
-      else toaster.create({ type: 'success', title: t('form.placed'), duration: TOAST_DURATION_MS, closable: true })
+      else
+        toaster.create({
+          type: 'success',
+          title: t('form.placed'),
+          description: armed > 0 ? t('tpsl.formPlaced') : undefined,
+          duration: TOAST_DURATION_MS,
+          closable: true,
+        })
+      if (armed > 0) setTpsl({ tp: '', sl: '' })
       setVolume('')
       setPct(null)
       setErrorsFor(null)
@@ -361,7 +431,7 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
   const saveConfig = usePageConfig(symbol)
 
   const sideName = (side: OrderSide) => t(side === 'BUY' ? 'form.buyLong' : 'form.sellShort')
-  const summary = (d: FuturesDraft): Pending => {
+  const summary = (d: PlacedDraft): Pending => {
     const s = sides[d.side]
     const vol = wholeContracts(d.volume) ?? 0
     const rows: ConfirmRow[] = [
@@ -375,13 +445,18 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
     if (d.type === 'LIMIT') rows.push({ label: t('form.tif.label'), value: t(`form.tif.${d.timeInForce}`) })
     if (d.reduceOnly) rows.push({ label: t('form.reduceOnly'), value: t('common.yes') })
     else if (s.cost) rows.push({ label: t('form.cost'), value: `${money(s.cost.cost)} ${contract.marginCoin}`, testId: 'futures-confirm-cost' })
+    for (const kind of TPSL_KINDS) {
+      const at = d.tpsl?.[kind]
+      if (at) rows.push({ label: t(`tpsl.${kind}`), value: `${fixed(at, pricePlaces)} ${contract.quote} (${t(`tpsl.by.${d.tpsl!.by}`)})`, testId: `futures-confirm-${kind}` })
+    }
     return { draft: d, rows, heading: `${symbol} · ${sideName(d.side)} · ${t(`form.types.${d.type}`)}` }
   }
 
   const submit = (side: OrderSide) => {
     setErrorsFor(side)
-    if (errorsOf(side).length > 0) return
-    const d = draftFor(side)
+    if (errorsOf(side).length > 0 || Object.keys(tpslErrorsOf(side)).length > 0) return
+    const d: PlacedDraft = draftFor(side)
+    if (tpslOn && (tpsl.tp.trim() || tpsl.sl.trim())) d.tpsl = { tp: tpsl.tp.trim().replace(/\.$/, ''), sl: tpsl.sl.trim().replace(/\.$/, ''), by: tpslBy }
     if (confirmOn(config.data, 'orderConfirm')) setPending(summary(d))
     else place.mutate(d)
   }
@@ -572,14 +647,58 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
                 <NativeSelect.Indicator />
               </NativeSelect.Root>
             )}
-            <Checkbox.Root size="sm" checked={reduceOnly} onCheckedChange={(e) => setReduceOnly(e.checked === true)} data-testid="futures-reduce-only">
-              <Checkbox.HiddenInput />
-              <Checkbox.Control />
-              <Checkbox.Label fontWeight="normal" fontSize="xs">
-                {t('form.reduceOnly')}
-              </Checkbox.Label>
-            </Checkbox.Root>
+            <HStack gap="3">
+              <Checkbox.Root
+                size="sm"
+                checked={tpslOn}
+                disabled={reduceOnly}
+                onCheckedChange={(e) => {
+                  setWithTpsl(e.checked === true)
+                  setErrorsFor(null)
+                }}
+                data-testid="futures-tpsl"
+              >
+                <Checkbox.HiddenInput />
+                <Checkbox.Control />
+                <Checkbox.Label fontWeight="normal" fontSize="xs" title={t('tpsl.formHint')}>
+                  {t('tpsl.action')}
+                </Checkbox.Label>
+              </Checkbox.Root>
+              <Checkbox.Root size="sm" checked={reduceOnly} onCheckedChange={(e) => setReduceOnly(e.checked === true)} data-testid="futures-reduce-only">
+                <Checkbox.HiddenInput />
+                <Checkbox.Control />
+                <Checkbox.Label fontWeight="normal" fontSize="xs">
+                  {t('form.reduceOnly')}
+                </Checkbox.Label>
+              </Checkbox.Root>
+            </HStack>
           </HStack>
+          {tpslOn && (
+            <Stack gap="2" borderWidth="1px" rounded="md" p="2" data-testid="futures-tpsl-fields">
+              <TriggerByToggle value={tpslBy} onChange={setTpslBy} testId="futures-tpsl-by" />
+              {TPSL_KINDS.map((kind) => {
+                const est = tpslPnl(kind)
+                return (
+                  <TpslField
+                    key={kind}
+                    kind={kind}
+                    value={tpsl[kind]}
+                    onChange={(v) => setTpsl((old) => ({ ...old, [kind]: v }))}
+                    error={tpslErrorText(t, shownTpslErrors[kind], pricePlaces)}
+                    pnl={est.pnl}
+                    pnlSide={!only && est.side ? sideName(est.side) : undefined}
+                    coin={contract.marginCoin}
+                    quote={contract.quote}
+                    places={pricePlaces}
+                    testId={`futures-${kind}`}
+                  />
+                )
+              })}
+              <Text fontSize="2xs" color="fg.muted">
+                {t('tpsl.formHint')}
+              </Text>
+            </Stack>
+          )}
           {signedIn && config.data && !config.data.openContract && (
             <Stack gap="1.5" borderWidth="1px" borderColor="border.warning" rounded="md" p="2" fontSize="xs" data-testid="futures-open-account">
               <Text>{t('form.openAccount.body')}</Text>

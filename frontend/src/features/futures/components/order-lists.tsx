@@ -13,12 +13,12 @@ import {
   futuresKeys,
   openOrdersQuery,
   orderHistoryQuery,
-  POLL_MS,
   tradeHistoryQuery,
   type ContractInfo,
   type FuturesOrder,
   type FuturesTrade,
 } from '../api/futures-api'
+import { usePollMs } from '../api/live'
 import { money, pnlColor, signedMoney } from '../lib/format'
 import { futuresTexts } from '../lib/texts'
 import { notifyTransport, SideText } from './shared'
@@ -27,7 +27,7 @@ import { notifyTransport, SideText } from './shared'
 export type ContractMap = ReadonlyMap<string, ContractInfo>
 
 /** The price places of a contract (2 while it is not known). */
-function placesFor(contracts: ContractMap, symbol: string): number {
+export function placesFor(contracts: ContractMap, symbol: string): number {
   const c = contracts.get(symbol)
   return c ? Math.max(c.pricePrecision, placesOf(c.priceTick)) : 2
 }
@@ -55,7 +55,8 @@ export function reasonKey(o: Pick<FuturesOrder, 'status' | 'reason'>): string | 
   return `reasons.${['post_only', 'no_liquidity', 'fok', 'self_trade', 'liquidation'].includes(o.reason) ? o.reason : 'other'}`
 }
 
-function TimeCell({ ms, layout }: { ms: number; layout: DataLayout }) {
+/** A time: the date over the time in a table, on one line on a card. */
+export function TimeCell({ ms, layout }: { ms: number; layout: DataLayout }) {
   const [date, time] = formatTime(ms).split(' ')
   if (layout === 'cards') return <>{formatTime(ms)}</>
   return (
@@ -69,7 +70,7 @@ function TimeCell({ ms, layout }: { ms: number; layout: DataLayout }) {
 }
 
 /** The order's side with what it does beyond opening: reduce-only, closes the position, a liquidation. */
-function SideCell({ o, t }: { o: Pick<FuturesOrder, 'side' | 'reduceOnly' | 'closePosition' | 'liquidation'>; t: TranslateFn }) {
+export function SideCell({ o, t }: { o: Pick<FuturesOrder, 'side' | 'reduceOnly' | 'closePosition' | 'liquidation'>; t: TranslateFn }) {
   return (
     <Stack as="span" gap="0.5" align="flex-start">
       <SideText side={o.side} t={t} />
@@ -172,14 +173,14 @@ export function tradeColumns(t: TranslateFn, contracts: ContractMap, coin: (symb
 }
 
 /** A page that no longer exists (orders were cancelled or filled meanwhile) falls back to the last one. */
-function useClampPage(page: number, count: number | undefined, pageSize: number, setPage: (p: number) => void) {
+export function useClampPage(page: number, count: number | undefined, pageSize: number, setPage: (p: number) => void) {
   useEffect(() => {
     if (count !== undefined && count > 0 && page > pageCount(count, pageSize)) setPage(pageCount(count, pageSize))
   }, [page, count, pageSize, setPage])
 }
 
 /** A list's paging: its own state, or the page's (the orders page keeps the page in the address). */
-function usePage(controlled?: { page: number; onPage: (p: number) => void }) {
+export function usePage(controlled?: { page: number; onPage: (p: number) => void }) {
   const [own, setOwn] = useState(1)
   return controlled ? ([controlled.page, controlled.onPage] as const) : ([own, setOwn] as const)
 }
@@ -193,17 +194,19 @@ export interface ListProps {
   paging?: { page: number; onPage: (p: number) => void }
 }
 
-function useCoin(contracts: ContractMap) {
+/** The margin coin of a contract (USDT while it is not known). */
+export function useCoin(contracts: ContractMap) {
   return useCallback((symbol: string) => contracts.get(symbol)?.marginCoin ?? 'USDT', [contracts])
 }
 
-/** The user's open orders, each with Cancel; read every 2 s while the page is visible. */
+/** The user's open orders, each with Cancel; read every 2 s while the page is visible (10 s while user_futures tells of each change). */
 export function OpenOrdersList({ symbol, contracts, layout = 'auto', pageSize = 10, paging }: ListProps) {
   const { t } = futuresTexts.useTexts()
   const { isSignedIn } = useUserInfo()
   const queryClient = useQueryClient()
   const [page, setPage] = usePage(paging)
-  const query = useQuery({ ...openOrdersQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: POLL_MS })
+  const poll = usePollMs()
+  const query = useQuery({ ...openOrdersQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: poll })
   useClampPage(page, query.data?.count, pageSize, setPage)
   // Orders whose cancel is on its way: their button waits until the refreshed list has them or not.
   const cancelling = useRef(new Set<string>())
@@ -271,7 +274,8 @@ export function OrderHistoryList({ symbol, contracts, layout = 'auto', pageSize 
   const { t } = futuresTexts.useTexts()
   const { isSignedIn } = useUserInfo()
   const [page, setPage] = usePage(paging)
-  const query = useQuery({ ...orderHistoryQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: 4 * POLL_MS })
+  const poll = usePollMs(4)
+  const query = useQuery({ ...orderHistoryQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: poll })
   useClampPage(page, query.data?.count, pageSize, setPage)
   const coin = useCoin(contracts)
   const columns = useMemo(() => orderColumns(t, contracts, false, coin), [t, contracts, coin])
@@ -301,7 +305,8 @@ export function TradeHistoryList({ symbol, contracts, layout = 'auto', pageSize 
   const { t } = futuresTexts.useTexts()
   const { isSignedIn } = useUserInfo()
   const [page, setPage] = usePage(paging)
-  const query = useQuery({ ...tradeHistoryQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: 4 * POLL_MS })
+  const poll = usePollMs(4)
+  const query = useQuery({ ...tradeHistoryQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: poll })
   useClampPage(page, query.data?.count, pageSize, setPage)
   const coin = useCoin(contracts)
   const columns = useMemo(() => tradeColumns(t, contracts, coin), [t, contracts, coin])

@@ -15,7 +15,7 @@ import { NumberField } from './number-field'
 import { notifyTransport } from './shared'
 
 /** A dialog frame of the positions: title, body, Cancel and the action (which waits while it runs). */
-function Frame({
+export function Frame({
   open,
   onClose,
   title,
@@ -76,11 +76,12 @@ function Frame({
   )
 }
 
-function Row({ label, value, testId }: { label: string; value: string; testId?: string }) {
+/** A label and its figure in a dialog. */
+export function Row({ label, value, testId, color }: { label: string; value: string; testId?: string; color?: string }) {
   return (
     <HStack justify="space-between" gap="2">
       <Text color="fg.muted">{label}</Text>
-      <Text fontVariantNumeric="tabular-nums" data-testid={testId}>
+      <Text fontVariantNumeric="tabular-nums" color={color} data-testid={testId}>
         {value}
       </Text>
     </HStack>

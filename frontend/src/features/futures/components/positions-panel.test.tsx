@@ -180,4 +180,44 @@ describe('PositionsPanel', () => {
     expect(sentTo('/fe-co-api/order/close_all_position')[0].symbol).toBeUndefined()
     expect(ACCOUNT.coin).toBe('USDT')
   })
+
+  it("counts the trigger orders in their tab, and shows each position's TP/SL from them", async () => {
+    const tp = {
+      triggerId: '5',
+      symbol: 'BTCUSDT',
+      side: '',
+      type: 'MARKET',
+      price: '',
+      volume: 0,
+      triggerPrice: '55000.0',
+      triggerBy: 'MARK',
+      direction: 'RISE',
+      closePosition: true,
+      reduceOnly: true,
+      status: 'NOT_TRIGGERED',
+      reason: '',
+      ctime: 1,
+      mtime: 1,
+    }
+    serve({
+      '/fe-co-api/position/get_assets_list': ASSETS,
+      '/fe-co-api/order/current_order_list': { count: 0, orderList: [] },
+      '/fe-co-api/order/trigger_order_list': { count: 2, triggerList: [tp, { ...tp, triggerId: '6', symbol: 'ETHUSDT', closePosition: false, volume: 2, side: 'SELL' }] },
+      '/fe-co-api/user/get_user_config': CONFIG,
+    })
+    renderWithApp(<PositionsPanel contract={BTCUSDT} contracts={contracts} />)
+    await waitFor(() => expect(screen.getByTestId('futures-tab-triggers').textContent).toBe('Trigger orders (2)'))
+    const [long] = await screen.findAllByTestId('position-row')
+    await waitFor(() => expect(within(long).getByTestId('position-tp').textContent).toBe('TP 55,000.0'))
+    fireEvent.click(screen.getByRole('checkbox', { name: 'BTCUSDT only' }))
+    await waitFor(() => expect(screen.getByTestId('futures-tab-triggers').textContent).toBe('Trigger orders (1)'))
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Positions (1)',
+      'Open orders (0)',
+      'Trigger orders (1)',
+      'Order history',
+      'Trade history',
+      'Position history',
+    ])
+  })
 })

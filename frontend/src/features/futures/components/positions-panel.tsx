@@ -10,15 +10,19 @@ import { fixed, placesOf } from '@/lib/decimal'
 import type { TranslateFn } from '@/lib/i18n'
 import { notifySuccess } from '@/lib/notify'
 import { useUserInfo } from '@/lib/session'
-import { closeAllPositions, createOrder, MARGIN_ISOLATED, type ContractInfo, type PositionView } from '../api/futures-api'
-import { openBySide, useAssets, useOpenOrders, useRefreshFutures, useUserConfig } from '../api/use-futures'
+import { closeAllPositions, createOrder, MARGIN_ISOLATED, type ContractInfo, type PositionView, type TriggerOrder } from '../api/futures-api'
+import { openBySide, useAssets, useOpenOrders, useRefreshFutures, useTriggerOrders, useUserConfig } from '../api/use-futures'
 import { contracts as contractCount, liquidationNear, liquidationText, marginRatioLevel, money, pnlColor, RATIO_COLORS, ratioText, signedMoney, signedPercent } from '../lib/format'
 import { closingSide } from '../lib/order'
 import { confirmOn } from '../lib/page-config'
 import { futuresTexts } from '../lib/texts'
+import { positionTpsl, type TpslKind } from '../lib/tpsl'
 import { OpenOrdersList, OrderHistoryList, TradeHistoryList, type ContractMap } from './order-lists'
 import { AdjustMarginDialog, LimitCloseDialog } from './position-dialogs'
+import { PositionHistoryList } from './position-history'
 import { AdlLights, ModeBadge, notifyTransport, PositionSideText } from './shared'
+import { TpslDialog } from './tpsl-dialog'
+import { TriggerOrdersList } from './trigger-lists'
 
 function pricePlaces(contracts: ContractMap, symbol: string): number {
   const c = contracts.get(symbol)
@@ -31,9 +35,14 @@ function pricePlaces(contracts: ContractMap, symbol: string): number {
  * liquidation prices (the liquidation price in the warning colour when the
  * mark is near it), the margin ratio coloured by its level, the margin (an
  * isolated position's with its adjust button), the unrealized PnL with the
- * ROE, coloured, and the auto-deleveraging lights.
+ * ROE, coloured, its waiting take-profit and stop-loss prices, and the
+ * auto-deleveraging lights.
  */
-export function positionColumns(t: TranslateFn, contracts: ContractMap, actions: { onAdjust: (p: PositionView) => void }): DataColumn<PositionView>[] {
+export function positionColumns(
+  t: TranslateFn,
+  contracts: ContractMap,
+  actions: { onAdjust: (p: PositionView) => void; tpsl?: (p: PositionView) => Record<TpslKind, TriggerOrder[]> },
+): DataColumn<PositionView>[] {
   const coin = (p: PositionView) => contracts.get(p.symbol)?.marginCoin ?? 'USDT'
   return [
     {
@@ -136,6 +145,32 @@ export function positionColumns(t: TranslateFn, contracts: ContractMap, actions:
         </Stack>
       ),
     },
+    {
+      id: 'tpsl',
+      header: t('positions.cols.tpsl'),
+      numeric: true,
+      testId: 'position-tpsl',
+      cell: (p) => {
+        const now = actions.tpsl?.(p) ?? { tp: [], sl: [] }
+        const line = (kind: TpslKind) => {
+          const first = now[kind][0]
+          return (
+            <Text as="span" fontSize="xs" data-testid={`position-${kind}`}>
+              <Text as="span" color="fg.muted">
+                {t(`tpsl.${kind}Short`)}
+              </Text>{' '}
+              {first ? fixed(first.triggerPrice, pricePlaces(contracts, p.symbol)) : '—'}
+            </Text>
+          )
+        }
+        return (
+          <Stack as="span" gap="0" align="flex-end">
+            {line('tp')}
+            {line('sl')}
+          </Stack>
+        )
+      },
+    },
     { id: 'adl', header: t('positions.cols.adl'), cell: (p) => <AdlLights level={p.adlLevel} t={t} /> },
   ]
 }
@@ -152,19 +187,23 @@ export interface PositionsTableProps {
   error?: { onRetry: () => void }
   /** Ask before closing a position at market (the user's preference, on unless turned off). */
   confirmClose?: boolean
+  /** The user's waiting trigger orders: each position shows its take-profit and stop-loss. */
+  triggers?: readonly TriggerOrder[]
 }
 
 /**
- * The user's open positions, each with Market (closes it all at once, after
- * a confirmation unless turned off) and Limit (a reduce-only limit order)
- * and, for an isolated one, its margin's adjust dialog.
+ * The user's open positions, each with TP/SL (its take-profit and
+ * stop-loss), Market (closes it all at once, after a confirmation unless
+ * turned off) and Limit (a reduce-only limit order) and, for an isolated
+ * one, its margin's adjust dialog.
  */
-export function PositionsTable({ positions, contracts, available, closable, layout = 'auto', isLoading, error, confirmClose = true }: PositionsTableProps) {
+export function PositionsTable({ positions, contracts, available, closable, layout = 'auto', isLoading, error, confirmClose = true, triggers }: PositionsTableProps) {
   const { t } = futuresTexts.useTexts()
   const refresh = useRefreshFutures()
   const [adjusting, setAdjusting] = useState<PositionView | null>(null)
   const [limitClosing, setLimitClosing] = useState<PositionView | null>(null)
   const [confirming, setConfirming] = useState<PositionView | null>(null)
+  const [tpslOf, setTpslOf] = useState<PositionView | null>(null)
   const [closing, setClosing] = useState<ReadonlySet<string>>(new Set())
   const confirmSymbol = confirming?.symbol ?? ''
   const key = (p: PositionView) => `${p.symbol}:${p.side}`
@@ -190,7 +229,8 @@ export function PositionsTable({ positions, contracts, available, closable, layo
     if (confirmClose) setConfirming(p)
     else close.mutate(p)
   }
-  const columns = useMemo(() => positionColumns(t, contracts, { onAdjust: setAdjusting }), [t, contracts])
+  const tpsl = useCallback((p: PositionView) => positionTpsl(triggers, p), [triggers])
+  const columns = useMemo(() => positionColumns(t, contracts, { onAdjust: setAdjusting, tpsl }), [t, contracts, tpsl])
   const confirmingContract = contracts.get(confirmSymbol)
   return (
     <>
@@ -212,6 +252,9 @@ export function PositionsTable({ positions, contracts, available, closable, layo
         stickyActions
         actions={(p) => (
           <>
+            <Button size="2xs" variant="outline" aria-label={t('tpsl.actionOf', { symbol: p.symbol })} onClick={() => setTpslOf(p)} data-testid="position-tpsl-edit">
+              {t('tpsl.action')}
+            </Button>
             <Button
               size="2xs"
               variant="outline"
@@ -234,6 +277,7 @@ export function PositionsTable({ positions, contracts, available, closable, layo
         available={adjusting ? available(adjusting.symbol) : undefined}
         onClose={() => setAdjusting(null)}
       />
+      <TpslDialog position={tpslOf} contract={tpslOf ? contracts.get(tpslOf.symbol) : undefined} current={tpslOf ? tpsl(tpslOf) : { tp: [], sl: [] }} onClose={() => setTpslOf(null)} />
       <LimitCloseDialog
         position={limitClosing}
         contract={limitClosing ? contracts.get(limitClosing.symbol) : undefined}
@@ -273,8 +317,9 @@ function usePanelLayout(): DataLayout {
 }
 
 /**
- * Under the chart: Positions, Open orders, Order history and Trade history
- * of the signed-in user (every contract, or only the page's with "This
+ * Under the chart: Positions (with their TP/SL), Open orders, Trigger
+ * orders, Order history, Trade history and Position history of the
+ * signed-in user (every contract, or only the page's with "This
  * contract only"); Close all positions with a confirmation; the full orders
  * page one link away. Visitors are asked to log in.
  */
@@ -287,11 +332,13 @@ export function PositionsPanel({ contract, contracts }: { contract: ContractInfo
   const layout = usePanelLayout()
   const assets = useAssets()
   const orders = useOpenOrders()
+  const triggers = useTriggerOrders()
   const config = useUserConfig(contract.symbol)
   const refresh = useRefreshFutures()
   const allPositions = (assets.data?.positionList ?? []).filter((p) => p.volume > 0)
   const positions = onlyThis ? allPositions.filter((p) => p.symbol === contract.symbol) : allPositions
   const openCount = onlyThis ? (orders.data?.orderList ?? []).filter((o) => o.symbol === contract.symbol).length : (orders.data?.count ?? 0)
+  const triggerCount = onlyThis ? (triggers.data?.triggerList ?? []).filter((o) => o.symbol === contract.symbol).length : (triggers.data?.count ?? 0)
   const available = useCallback(
     (symbol: string) => {
       const c = contracts.get(symbol)
@@ -337,8 +384,10 @@ export function PositionsPanel({ contract, contracts }: { contract: ContractInfo
               [
                 ['positions', `${t('positions.title')}${isSignedIn ? ` (${positions.length})` : ''}`],
                 ['open', `${t('orders.open')}${isSignedIn ? ` (${openCount})` : ''}`],
+                ['triggers', `${t('triggers.open')}${isSignedIn ? ` (${triggerCount})` : ''}`],
                 ['history', t('orders.history')],
                 ['trades', t('orders.trades')],
+                ['positionHistory', t('closed.title')],
               ] as const
             ).map(([value, label]) => (
               <Tabs.Trigger key={value} value={value} whiteSpace="nowrap" flexShrink={0} px="2.5" data-testid={`futures-tab-${value}`}>
@@ -386,17 +435,25 @@ export function PositionsPanel({ contract, contracts }: { contract: ContractInfo
                   isLoading={assets.isLoading}
                   error={assets.isError && !assets.data ? { onRetry: () => void assets.refetch() } : undefined}
                   confirmClose={confirmOn(config.data, 'closeConfirm')}
+                  triggers={triggers.data?.triggerList}
                 />
               </Tabs.Content>
               <Tabs.Content value="open">
                 {/* A page of 50, as the form reads them: all contracts' first page is one query, polled once. */}
                 <OpenOrdersList symbol={symbol} contracts={contracts} layout={layout} pageSize={50} />
               </Tabs.Content>
+              <Tabs.Content value="triggers">
+                {/* All contracts' waiting trigger orders are one page of 100 (at most 50 a user): the positions' query, polled once. */}
+                <TriggerOrdersList symbol={symbol} contracts={contracts} layout={layout} pageSize={100} />
+              </Tabs.Content>
               <Tabs.Content value="history">
                 <OrderHistoryList symbol={symbol} contracts={contracts} layout={layout} />
               </Tabs.Content>
               <Tabs.Content value="trades">
                 <TradeHistoryList symbol={symbol} contracts={contracts} layout={layout} />
+              </Tabs.Content>
+              <Tabs.Content value="positionHistory">
+                <PositionHistoryList symbol={symbol} contracts={contracts} layout={layout} />
               </Tabs.Content>
             </>
           )}

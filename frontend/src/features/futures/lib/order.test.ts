@@ -97,6 +97,7 @@ describe('helpers', () => {
   it('keeps only sensible search values of the orders page', () => {
     expect(parseFuturesOrdersSearch({ tab: 'history', symbol: 'BTCUSDT', page: '3' })).toEqual({ tab: 'history', symbol: 'BTCUSDT', page: 3 })
     expect(parseFuturesOrdersSearch({ tab: 'x', symbol: 'btc', page: 1 })).toEqual({})
+    for (const tab of ['triggers', 'triggerHistory', 'positionHistory']) expect(parseFuturesOrdersSearch({ tab })).toEqual({ tab })
     expect(parseFuturesOrdersSearch({ page: 2.5 })).toEqual({})
   })
 

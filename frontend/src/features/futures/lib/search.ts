@@ -12,7 +12,7 @@ export function isContractSymbol(value: unknown): value is string {
   return typeof value === 'string' && CONTRACT_SYMBOL.test(value)
 }
 
-export const FUTURES_ORDER_TABS = ['open', 'history', 'trades'] as const
+export const FUTURES_ORDER_TABS = ['open', 'triggers', 'history', 'triggerHistory', 'trades', 'positionHistory'] as const
 export type FuturesOrderTab = (typeof FUTURES_ORDER_TABS)[number]
 
 /** /order/futures?tab=&symbol=&page= */
