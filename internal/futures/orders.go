@@ -362,34 +362,43 @@ func (s *Service) queryUpTo(ctx context.Context, q store.Query, n int) ([]store.
 	return out[:min(len(out), n)], nil
 }
 
-// HistoryOrders are the caller's orders, newest first (finished ones and
-// open ones alike).
-func (s *Service) HistoryOrders(ctx context.Context, uid, symbol string, pageNo, size int) (OrderList, error) {
+// history is a page of the newest MaxHistory items of a query, those of
+// one contract when symbol names one (empty: all), each turned into a
+// view by of; count is how many match.
+func history[T any](ctx context.Context, s *Service, q store.Query, symbol string, pageNo, size int, of func(store.Item) T) (int, []T, error) {
 	want := ""
 	if strings.TrimSpace(symbol) != "" {
 		c, err := s.Contract(symbol)
 		if err != nil {
-			return OrderList{}, err
+			return 0, nil, err
 		}
 		want = c.Symbol
 	}
 	pageNo, size = page(pageNo, size)
-	hits, err := s.queryUpTo(ctx, store.Query{Index: store.IndexGSI1, PK: pkUserOrders + uid, Desc: true}, MaxHistory)
+	q.Desc = true
+	items, err := s.queryUpTo(ctx, q, MaxHistory)
 	if err != nil {
-		return OrderList{}, err
+		return 0, nil, err
 	}
-	out := OrderList{List: []Order{}}
-	skip := (pageNo - 1) * size
-	for _, it := range hits {
+	out := []T{}
+	count, skip := 0, (pageNo-1)*size
+	for _, it := range items {
 		if want != "" && it.Str("symbol") != want {
 			continue
 		}
-		out.Count++
-		if out.Count > skip && len(out.List) < size {
-			out.List = append(out.List, s.orderOf(it))
+		count++
+		if count > skip && len(out) < size {
+			out = append(out, of(it))
 		}
 	}
-	return out, nil
+	return count, out, nil
+}
+
+// HistoryOrders are the caller's orders, newest first (finished ones and
+// open ones alike).
+func (s *Service) HistoryOrders(ctx context.Context, uid, symbol string, pageNo, size int) (OrderList, error) {
+	n, list, err := history(ctx, s, store.Query{Index: store.IndexGSI1, PK: pkUserOrders + uid}, symbol, pageNo, size, s.orderOf)
+	return OrderList{Count: n, List: list}, err
 }
 
 func (s *Service) tradeOf(it store.Item) Trade {
@@ -403,31 +412,8 @@ func (s *Service) tradeOf(it store.Item) Trade {
 
 // Trades are the caller's fills, newest first.
 func (s *Service) Trades(ctx context.Context, uid, symbol string, pageNo, size int) (TradeList, error) {
-	want := ""
-	if strings.TrimSpace(symbol) != "" {
-		c, err := s.Contract(symbol)
-		if err != nil {
-			return TradeList{}, err
-		}
-		want = c.Symbol
-	}
-	pageNo, size = page(pageNo, size)
-	items, err := s.queryUpTo(ctx, store.Query{PK: pkFills + uid, Desc: true}, MaxHistory)
-	if err != nil {
-		return TradeList{}, err
-	}
-	out := TradeList{List: []Trade{}}
-	skip := (pageNo - 1) * size
-	for _, it := range items {
-		if want != "" && it.Str("symbol") != want {
-			continue
-		}
-		out.Count++
-		if out.Count > skip && len(out.List) < size {
-			out.List = append(out.List, s.tradeOf(it))
-		}
-	}
-	return out, nil
+	n, list, err := history(ctx, s, store.Query{PK: pkFills + uid}, symbol, pageNo, size, s.tradeOf)
+	return TradeList{Count: n, List: list}, err
 }
 
 // OrderDetail is one of the caller's orders with its fills.
@@ -450,37 +436,17 @@ func (s *Service) OrderDetail(ctx context.Context, uid, orderID string) (OrderDe
 // ClosedPositions are the caller's positions that went back to flat,
 // newest first (the latest 1,000).
 func (s *Service) ClosedPositions(ctx context.Context, uid, symbol string, pageNo, size int) (ClosedList, error) {
-	want := ""
-	if strings.TrimSpace(symbol) != "" {
-		c, err := s.Contract(symbol)
-		if err != nil {
-			return ClosedList{}, err
-		}
-		want = c.Symbol
-	}
-	pageNo, size = page(pageNo, size)
-	items, err := s.queryUpTo(ctx, store.Query{PK: pkPosHistory + uid, Desc: true}, MaxHistory)
-	if err != nil {
-		return ClosedList{}, err
-	}
-	out := ClosedList{List: []ClosedPosition{}}
-	skip := (pageNo - 1) * size
-	for _, it := range items {
-		if want != "" && it.Str("symbol") != want {
-			continue
-		}
-		out.Count++
-		if out.Count <= skip || len(out.List) >= size {
-			continue
-		}
-		c, _ := s.o.Contracts.Contract(it.Str("symbol"))
-		pp, dec := decimalsOf(c.PriceTick), min(s.o.Decimals(c.Quote), 8)
-		out.List = append(out.List, ClosedPosition{Symbol: it.Str("symbol"), Side: it.Str("side"), MaxVolume: it.Int("maxQty"),
-			OpenPrice: it.Dec("openPrice").StringFixed(pp), ClosePrice: it.Dec("closePrice").StringFixed(pp),
-			RealizedPnl: it.Dec("pnl").StringFixed(dec), Fee: it.Dec("fee").StringFixed(dec), Liquidated: it.Bool("liquidated"),
-			OpenTime: it.Int("opened"), CloseTime: it.Int("closed")})
-	}
-	return out, nil
+	n, list, err := history(ctx, s, store.Query{PK: pkPosHistory + uid}, symbol, pageNo, size, s.closedOf)
+	return ClosedList{Count: n, List: list}, err
+}
+
+func (s *Service) closedOf(it store.Item) ClosedPosition {
+	c, _ := s.o.Contracts.Contract(it.Str("symbol"))
+	pp, dec := decimalsOf(c.PriceTick), min(s.o.Decimals(c.Quote), 8)
+	return ClosedPosition{Symbol: it.Str("symbol"), Side: it.Str("side"), MaxVolume: it.Int("maxQty"),
+		OpenPrice: it.Dec("openPrice").StringFixed(pp), ClosePrice: it.Dec("closePrice").StringFixed(pp),
+		RealizedPnl: it.Dec("pnl").StringFixed(dec), Fee: it.Dec("fee").StringFixed(dec), Liquidated: it.Bool("liquidated"),
+		OpenTime: it.Int("opened"), CloseTime: it.Int("closed")}
 }
 
 // Statistics are the caller's futures results over the last days (1, 7

@@ -218,29 +218,6 @@ func (s *Service) Triggers(ctx context.Context, uid, symbol string, pageNo, size
 // TriggerHistory are the caller's trigger orders, newest first (the
 // latest 1,000).
 func (s *Service) TriggerHistory(ctx context.Context, uid, symbol string, pageNo, size int) (TriggerList, error) {
-	want := ""
-	if strings.TrimSpace(symbol) != "" {
-		c, err := s.Contract(symbol)
-		if err != nil {
-			return TriggerList{}, err
-		}
-		want = c.Symbol
-	}
-	pageNo, size = page(pageNo, size)
-	items, err := s.queryUpTo(ctx, store.Query{Index: store.IndexGSI1, PK: pkUserTrigs + uid, Desc: true}, MaxHistory)
-	if err != nil {
-		return TriggerList{}, err
-	}
-	out := TriggerList{List: []TriggerOrder{}}
-	skip := (pageNo - 1) * size
-	for _, it := range items {
-		if want != "" && it.Str("symbol") != want {
-			continue
-		}
-		out.Count++
-		if out.Count > skip && len(out.List) < size {
-			out.List = append(out.List, s.triggerOf(it))
-		}
-	}
-	return out, nil
+	n, list, err := history(ctx, s, store.Query{Index: store.IndexGSI1, PK: pkUserTrigs + uid}, symbol, pageNo, size, s.triggerOf)
+	return TriggerList{Count: n, List: list}, err
 }
