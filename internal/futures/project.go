@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/shopspring/decimal"
 
@@ -74,6 +75,14 @@ type Projection struct {
 	cat *contracts.Catalogue
 	// decimals is the margin coin's engine unit.
 	decimals func(coin string) int32
+	// ids are the contracts' book ids as of a catalogue version
+	// (IsBook runs for every spot command the projection reads).
+	ids atomic.Pointer[bookIDs]
+}
+
+type bookIDs struct {
+	version uint64
+	set     map[uint32]bool
 }
 
 // NewProjection returns the projection of the catalogue's contracts.
@@ -106,12 +115,15 @@ func (p *Projection) books() map[uint32]*book {
 
 // IsBook says a book symbol is a contract's (spot.RuntimeOptions.Other).
 func (p *Projection) IsBook(symbol uint32) bool {
-	for _, c := range p.cat.List() {
-		if BookSymbol(c) == symbol {
-			return true
+	ids := p.ids.Load()
+	if v := p.cat.Version(); ids == nil || ids.version != v {
+		ids = &bookIDs{version: v, set: map[uint32]bool{}}
+		for _, c := range p.cat.List() {
+			ids.set[BookSymbol(c)] = true
 		}
+		p.ids.Store(ids)
 	}
-	return false
+	return ids.set[symbol]
 }
 
 // orderState is what a batch does to one order.
