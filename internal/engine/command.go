@@ -65,7 +65,11 @@ const (
 	KindTrigger       Kind = 20
 	KindTriggerCancel Kind = 21
 	KindTriggerFire   Kind = 22
-	kindEnd           Kind = 23
+	// KindPositionMode sets the user's position mode in every contract:
+	// Amount 1 hedge (a long and a short position per contract, orders
+	// naming theirs by Spec.PosSide), 0 one-way.
+	KindPositionMode Kind = 23
+	kindEnd          Kind = 24
 )
 
 var kindNames = [...]string{KindPlace: "place", KindCancel: "cancel", KindAmend: "amend", KindCancelAll: "cancel_all",
@@ -73,7 +77,7 @@ var kindNames = [...]string{KindPlace: "place", KindCancel: "cancel", KindAmend:
 	KindAddCoin: "add_coin", KindAddPair: "add_pair", KindAddContract: "add_contract", KindFutTransfer: "futures_transfer",
 	KindFutLeverage: "futures_leverage", KindFutMarginMode: "futures_margin_mode", KindFutMargin: "futures_margin",
 	KindMark: "mark", KindLiquidate: "liquidate", KindFunding: "funding", KindTrigger: "trigger", KindTriggerCancel: "trigger_cancel",
-	KindTriggerFire: "trigger_fire"}
+	KindTriggerFire: "trigger_fire", KindPositionMode: "position_mode"}
 
 func (k Kind) String() string {
 	if k > 0 && k < kindEnd {
@@ -105,7 +109,8 @@ type Command struct {
 	// Order is the book command of an order kind (Seq and Tag are the
 	// engine's to set).
 	Order matching.Command
-	// Spec is a new order's account and fee rates.
+	// Spec is a new order's account and fee rates; its PosSide also names
+	// the position of KindFutMargin and KindLiquidate.
 	Spec risk.OrderSpec
 	// Decimals is a listed coin's engine unit (KindAddCoin).
 	Decimals int32
@@ -155,8 +160,13 @@ func bookKind(k Kind) matching.CommandKind {
 	return 0
 }
 
-// reduceOnlyBit marks a reduce-only futures order in its spec's byte.
-const reduceOnlyBit = 0x80
+// reduceOnlyBit marks a reduce-only futures order in its spec's byte;
+// the two bits under it carry its position side (risk.PosSide).
+const (
+	reduceOnlyBit = 0x80
+	posSideShift  = 5
+	posSideMask   = 3 << posSideShift
+)
 
 // codecVersion is the first byte of every encoded command; a journal
 // written by another version is refused rather than misread.
@@ -188,7 +198,7 @@ func AppendCommand(dst []byte, c *Command) []byte {
 		dst = le.AppendUint32(dst, uint32(c.Spec.Taker))
 		// The account kind's byte carries the reduce-only flag in its top
 		// bit (journals written before it have it clear).
-		flags := byte(c.Spec.Kind)
+		flags := byte(c.Spec.Kind) | byte(c.Spec.PosSide)<<posSideShift&posSideMask
 		if c.Spec.ReduceOnly {
 			flags |= reduceOnlyBit
 		}
@@ -222,6 +232,9 @@ func AppendCommand(dst []byte, c *Command) []byte {
 		dst = appendContract(dst, &c.Contract)
 	case KindFutLeverage, KindFutMarginMode, KindFutMargin, KindMark, KindLiquidate, KindFunding:
 		dst = le.AppendUint32(dst, c.Order.Symbol)
+		if c.Spec.PosSide != risk.PosBoth && (c.Kind == KindFutMargin || c.Kind == KindLiquidate) {
+			dst = append(dst, byte(c.Spec.PosSide)) // journals before hedge mode have none
+		}
 	}
 	return dst
 }
@@ -326,7 +339,8 @@ func DecodeCommand(b []byte, c *Command) error {
 		}
 		c.Spec.Maker, c.Spec.Taker = risk.Rate(r.u32()), risk.Rate(r.u32())
 		flags := r.u8()
-		c.Spec.Kind, c.Spec.ReduceOnly = risk.Kind(flags&^reduceOnlyBit), flags&reduceOnlyBit != 0
+		c.Spec.Kind, c.Spec.ReduceOnly = risk.Kind(flags&^(reduceOnlyBit|posSideMask)), flags&reduceOnlyBit != 0
+		c.Spec.PosSide = risk.PosSide(flags & posSideMask >> posSideShift)
 		if c.Kind == KindTrigger {
 			c.Trigger.Price = int64(r.u64())
 			bits := r.u8()
@@ -346,7 +360,10 @@ func DecodeCommand(b []byte, c *Command) error {
 		r.contract(&c.Contract)
 	case KindFutLeverage, KindFutMarginMode, KindFutMargin, KindMark, KindLiquidate, KindFunding:
 		c.Order.Symbol = r.u32()
-	case KindCredit, KindDebit, KindHold, KindSettle, KindRelease, KindFutTransfer:
+		if (c.Kind == KindFutMargin || c.Kind == KindLiquidate) && len(r.b) > 0 {
+			c.Spec.PosSide = risk.PosSide(r.u8())
+		}
+	case KindCredit, KindDebit, KindHold, KindSettle, KindRelease, KindFutTransfer, KindPositionMode:
 	default:
 		return fmt.Errorf("%w: kind %d", ErrCodec, c.Kind)
 	}

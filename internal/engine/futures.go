@@ -89,6 +89,8 @@ func futuresCode(r risk.Result) Code {
 		return NoPosition
 	case risk.ReduceOnly:
 		return ReduceOnly
+	case risk.BadPositionSide:
+		return PositionSide
 	}
 	return Invalid
 }
@@ -126,7 +128,7 @@ func (s *State) addContract(k *ContractSpec) Code {
 // futures applies the futures commands other than orders.
 func (s *State) futures(c *Command) Code {
 	sym := c.Order.Symbol
-	if c.Kind != KindAddContract && c.Kind != KindFutTransfer {
+	if c.Kind != KindAddContract && c.Kind != KindFutTransfer && c.Kind != KindPositionMode {
 		if _, ok := s.contracts[sym]; !ok {
 			return UnknownPair
 		}
@@ -172,7 +174,15 @@ func (s *State) futures(c *Command) Code {
 		}
 		return futuresCode(s.fut.SetMarginMode(slot, sym, c.Amount == 1))
 	case KindFutMargin:
-		return futuresCode(s.fut.AdjustMargin(slot, sym, c.Amount))
+		return futuresCode(s.fut.AdjustMargin(slot, sym, c.Spec.PosSide, c.Amount))
+	case KindPositionMode:
+		if c.Amount != 0 && c.Amount != 1 {
+			return Invalid
+		}
+		if s.trigCount[c.User] > 0 {
+			return ModeLocked // armed triggers name a position of the mode
+		}
+		return futuresCode(s.fut.SetPositionMode(slot, c.Amount == 1))
 	}
 	return Invalid
 }
@@ -225,20 +235,21 @@ func liqOrderID(seq uint64) uint64 { return 1<<62 | seq }
 // liquidate is one step of a position's liquidation (KindLiquidate).
 func (s *State) liquidate(c *Command) Code {
 	sym := c.Order.Symbol
+	ref := risk.PositionRef{User: c.User, Contract: sym, Side: c.Spec.PosSide}
 	switch c.Amount {
 	case 1: // the user's orders in the contract go, while the position is due
-		if !s.fut.Due(c.User, sym) {
+		if !s.fut.Due(ref) {
 			return OK
 		}
 		o := matching.Command{Kind: matching.CmdCancelAll, UserID: c.User, Symbol: sym, Seq: s.seq}
 		s.applyBook(&o)
 		return OK
 	case 2: // the liquidation order; then what is left goes to the fund or is deleveraged
-		o, ok := s.fut.LiquidationOrder(c.User, sym, liqOrderID(s.seq))
+		o, ok := s.fut.LiquidationOrder(ref, liqOrderID(s.seq))
 		if ok {
 			o.Seq = s.seq
 			s.applyBook(&o)
-			s.fut.TakeOver(c.User, sym)
+			s.fut.TakeOver(ref)
 		}
 		return OK
 	}
@@ -279,6 +290,19 @@ type FundingPaid struct {
 // ResetEvents.
 func (s *State) Funding() []FundingPaid { return s.funding }
 
+// follow applies a command to a book that took one at its sequence
+// number already (Book.Follow), and says so.
+func (s *State) follow(o *matching.Command) bool {
+	b := s.books.Book(o.Symbol)
+	return b != nil && b.LastSeq() == o.Seq && b.Follow(o)
+}
+
+// cancelWithin cancels a contract's order as a part of the command being
+// applied (its events are the command's).
+func (s *State) cancelWithin(o risk.OrderRef) {
+	s.applyBook(&matching.Command{Kind: matching.CmdCancel, OrderID: o.OrderID, UserID: o.User, Symbol: o.Symbol, Seq: s.seq})
+}
+
 // Liquidatable are the positions the marks applied since the last
 // ResetEvents made liquidatable: the runtime sends their KindLiquidate
 // steps. A restart finds them again at the next mark.
@@ -286,9 +310,16 @@ func (s *State) Liquidatable() []risk.PositionRef { return s.liquidatable }
 
 // applyBook runs one book command and settles its events with the risk
 // stage of each event's book.
+//
+// A contract's book may take several commands within one engine command
+// (the follow-ups the risk stage asks for: cancelling the reduce-only
+// orders a fill left without a position, those a closing trigger
+// replaces): the book's Follow adds them to the command it took.
 func (s *State) applyBook(o *matching.Command) []matching.Event {
 	from := len(s.out.Events)
-	s.books.Apply(o)
+	if len(s.contracts) == 0 || !s.follow(o) {
+		s.books.Apply(o)
+	}
 	evs := s.out.Events[from:]
 	if len(s.contracts) == 0 {
 		// Spot alone: no event needs routing (the hot path stays as it was).

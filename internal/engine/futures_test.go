@@ -85,7 +85,7 @@ func TestFuturesCommands(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("codes %v, want %v", got, want)
 	}
-	p, _ := s.fut.Position(1, btcPerp)
+	p, _ := s.fut.Position(1, btcPerp, risk.PosBoth)
 	if p.Qty != 1_000 || p.Margin != 5_000*usdt || !p.Isolated {
 		t.Fatalf("position %+v", p)
 	}
@@ -123,8 +123,8 @@ func TestFuturesCommands(t *testing.T) {
 		t.Fatal("the restored engine diverged")
 	}
 	// Nobody bid and the fund is empty: the short was deleveraged at the bankruptcy price, 45,000.0.
-	p1, _ := s.fut.Position(1, btcPerp)
-	p2, _ := s.fut.Position(2, btcPerp)
+	p1, _ := s.fut.Position(1, btcPerp, risk.PosBoth)
+	p2, _ := s.fut.Position(2, btcPerp, risk.PosBoth)
 	if p1.Qty != 0 || p2.Qty != 0 {
 		t.Fatalf("after the liquidation: %+v %+v", p1, p2)
 	}
@@ -176,6 +176,85 @@ func TestFuturesCommandCodec(t *testing.T) {
 	var back Command
 	if err := DecodeCommand(AppendCommand(nil, &ro), &back); err != nil || back.Spec != ro.Spec {
 		t.Fatalf("reduce-only: %+v, %v", back.Spec, err)
+	}
+	// Hedge mode: an order's, a margin change's and a liquidation's
+	// position side, and the mode itself.
+	for _, side := range []risk.PosSide{risk.PosLong, risk.PosShort} {
+		o := futOrder(11, 3, matching.Sell, 1, 2, matching.GTC)
+		o.Spec.PosSide, o.Spec.ReduceOnly = side, true
+		if err := DecodeCommand(AppendCommand(nil, &o), &back); err != nil || back.Spec != o.Spec {
+			t.Fatalf("order on side %d: %+v, %v", side, back.Spec, err)
+		}
+		for _, k := range []Kind{KindFutMargin, KindLiquidate} {
+			c := futCmd(k, 3, 2)
+			c.Spec.PosSide = side
+			if err := DecodeCommand(AppendCommand(nil, &c), &back); err != nil || !reflect.DeepEqual(back, c) {
+				t.Fatalf("%s on side %d: %+v, %v", k, side, back, err)
+			}
+		}
+	}
+	mode := Command{Kind: KindPositionMode, User: 3, UserID: "c", Amount: 1}
+	if err := DecodeCommand(AppendCommand(nil, &mode), &back); err != nil || !reflect.DeepEqual(back, mode) {
+		t.Fatalf("position mode: %+v, %v", back, err)
+	}
+	// One-way commands encode as before hedge mode (journals written then
+	// read the same).
+	if m := futCmd(KindFutMargin, 3, 2); len(AppendCommand(nil, &m)) != len(AppendCommand(nil, &Command{Kind: KindMark, Order: m.Order}))+len(m.UserID) {
+		t.Fatal("a one-way margin change's encoding grew")
+	}
+}
+
+// Hedge mode in the engine: the mode command (refused with armed
+// triggers or anything open), a long and a short of one user at once,
+// and a close trigger of the short side firing into a resting order.
+func TestHedgeModeEngine(t *testing.T) {
+	s := NewState()
+	apply(t, s, append(setup(), contract(), credit("dep:1", 1, "USDT", 20_000*usdt), credit("dep:2", 2, "USDT", 20_000*usdt))...)
+	for u := uint64(1); u <= 2; u++ {
+		apply(t, s, Command{Kind: KindFutTransfer, Ref: "ft:" + uid(u), User: u, UserID: uid(u), Coin: "USDT", Amount: 15_000 * usdt,
+			Account: risk.KindFutures}, futCmd(KindFutLeverage, u, 10))
+	}
+	apply(t, s, futCmd(KindMark, 0, 500_000), Command{Kind: KindPositionMode, User: 1, UserID: uid(1), Amount: 1})
+	side := func(c Command, ps risk.PosSide) Command { c.Spec.PosSide = ps; return c }
+	if r := s.Apply(&[]Command{futOrder(1, 1, matching.Buy, 500_000, 1_000, matching.GTC)}[0]); r.Code != PositionSide {
+		t.Fatalf("a one-way order in hedge mode: %s", r.Code)
+	}
+	if codes, _ := apply(t, s, futOrder(2, 2, matching.Sell, 500_000, 1_000, matching.GTC),
+		side(futOrder(3, 1, matching.Buy, 500_000, 1_000, matching.GTC), risk.PosLong), futOrder(4, 2, matching.Buy, 500_000, 500, matching.GTC),
+		side(futOrder(5, 1, matching.Sell, 500_000, 500, matching.GTC), risk.PosShort)); !slices.Equal(codes, []Code{OK, OK, OK, OK}) {
+		t.Fatalf("orders %v", codes)
+	}
+	if l, _ := s.fut.Position(1, btcPerp, risk.PosLong); l.Qty != 1_000 {
+		t.Fatalf("long %+v", l)
+	}
+	if sh, _ := s.fut.Position(1, btcPerp, risk.PosShort); sh.Qty != -500 {
+		t.Fatalf("short %+v", sh)
+	}
+	if r := s.Apply(&Command{Kind: KindPositionMode, User: 1, UserID: uid(1), At: 1}); r.Code != ModeLocked {
+		t.Fatalf("mode with positions: %s", r.Code)
+	}
+	// A stop of the short (closing it whole when the mark rises to
+	// 51,000), fired into user 2's ask.
+	stop := side(futOrder(6, 1, matching.Buy, 0, 0, matching.IOC), risk.PosShort)
+	stop.Kind, stop.Order.Type, stop.Trigger = KindTrigger, matching.Market, TriggerSpec{Price: 510_000, Above: true, Close: true}
+	if codes, _ := apply(t, s, stop, futOrder(7, 2, matching.Sell, 510_000, 2_000, matching.GTC)); !slices.Equal(codes, []Code{OK, OK}) {
+		t.Fatalf("stop and ask: %v", codes)
+	}
+	mark := futCmd(KindMark, 0, 510_000)
+	s.Apply(&mark)
+	if got := s.Triggered(); len(got) != 1 || got[0].ID != 6 {
+		t.Fatalf("triggered %+v", got)
+	}
+	s.ResetEvents()
+	apply(t, s, Command{Kind: KindTriggerFire, Order: matching.Command{OrderID: 6, Symbol: btcPerp}})
+	if sh, _ := s.fut.Position(1, btcPerp, risk.PosShort); sh.Qty != 0 {
+		t.Fatalf("short after its stop %+v", sh)
+	}
+	if l, _ := s.fut.Position(1, btcPerp, risk.PosLong); l.Qty != 1_000 {
+		t.Fatalf("the long moved: %+v", l)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -243,10 +322,10 @@ func TestTriggerOrders(t *testing.T) {
 		if !slices.Equal(got, []Code{OK, UnknownOrder}) {
 			t.Fatalf("fire: %v", got)
 		}
-		if p, _ := st.fut.Position(1, btcPerp); p.Qty != 0 {
+		if p, _ := st.fut.Position(1, btcPerp, risk.PosBoth); p.Qty != 0 {
 			t.Fatalf("the stop did not close the long: %+v", p)
 		}
-		if p, _ := st.fut.Position(3, btcPerp); p.Qty != 1_000 {
+		if p, _ := st.fut.Position(3, btcPerp, risk.PosBoth); p.Qty != 1_000 {
 			t.Fatalf("the bid did not take it: %+v", p)
 		}
 	}

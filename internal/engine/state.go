@@ -47,6 +47,9 @@ const (
 	ReduceOnly
 	// WouldTrigger: a trigger order whose price is already reached.
 	WouldTrigger
+	// PositionSide: an order or command names no position of the user's
+	// position mode (a side in one-way mode, none in hedge mode).
+	PositionSide
 	codeEnd
 )
 
@@ -54,7 +57,7 @@ var codeNames = [...]string{OK: "ok", Exists: "exists", Conflict: "conflict", In
 	Rejected: "rejected", UnknownCoin: "unknown_coin", UnknownPair: "unknown_pair", UnknownHold: "unknown_hold",
 	UnknownOrder: "unknown_order", Invalid: "invalid", LeverageTooHigh: "leverage_too_high", PositionLimit: "position_limit",
 	ModeLocked: "mode_locked", WouldLiquidate: "would_liquidate", NoPosition: "no_position", ReduceOnly: "reduce_only",
-	WouldTrigger: "would_trigger"}
+	WouldTrigger: "would_trigger", PositionSide: "position_side"}
 
 func (c Code) String() string {
 	if c < codeEnd {
@@ -99,6 +102,7 @@ type State struct {
 	// liquidatable the positions the marks since ResetEvents answered.
 	contracts    map[uint32]ContractSpec
 	liquidatable []risk.PositionRef
+	trims        []risk.OrderRef
 	funding      []FundingPaid
 	// The trigger orders (triggers.go): by id, each contract's indexes,
 	// the indexes' dense ids, each user's count; triggered the ones the
@@ -192,6 +196,11 @@ func (s *State) Apply(c *Command) Result {
 	}
 	res.Code, res.Reason = s.apply(c)
 	if len(s.contracts) > 0 {
+		// The reduce-only orders the command's position changes left
+		// without a position to reduce are cancelled with it.
+		for _, o := range s.fut.TakeTrims(s.trims[:0]) {
+			s.cancelWithin(o)
+		}
 		if closed := s.fut.TakeClosed(); len(closed) > 0 {
 			users := s.acct.Users()
 			for _, p := range closed {
@@ -221,7 +230,8 @@ func (s *State) apply(c *Command) (Code, matching.Reason) {
 		return OK, 0
 	case KindAddPair:
 		return s.addPair(&c.Pair), 0
-	case KindAddContract, KindFutTransfer, KindFutLeverage, KindFutMarginMode, KindFutMargin, KindMark, KindLiquidate, KindFunding:
+	case KindAddContract, KindFutTransfer, KindFutLeverage, KindFutMarginMode, KindFutMargin, KindMark, KindLiquidate, KindFunding,
+		KindPositionMode:
 		return s.futures(c), 0
 	case KindTrigger:
 		return s.armTrigger(c), 0
@@ -281,7 +291,7 @@ func (s *State) order(c *Command) (Code, matching.Reason) {
 		if contract {
 			// A futures order: its margin price is Order.Quote for a market one.
 			if code := futuresCode(s.fut.Place(o, risk.FuturesSpec{Maker: c.Spec.Maker, Taker: c.Spec.Taker, MarginPrice: o.Quote,
-				ReduceOnly: c.Spec.ReduceOnly})); code != OK {
+				ReduceOnly: c.Spec.ReduceOnly, PosSide: c.Spec.PosSide})); code != OK {
 				return code, 0
 			}
 			break

@@ -7,6 +7,7 @@ import (
 
 	"tenger/internal/matching"
 	"tenger/internal/perp"
+	"tenger/internal/risk"
 )
 
 // Trigger orders (stop and take-profit) of perpetual contracts. A trigger
@@ -130,6 +131,9 @@ func (s *State) armTrigger(c *Command) Code {
 	if s.trigCount[c.User] >= MaxTriggersPerUser {
 		return PositionLimit
 	}
+	if c.Spec.PosSide > risk.PosShort || s.fut.Hedge(s.acct.Slot(c.User)) != (c.Spec.PosSide != risk.PosBoth) {
+		return PositionSide
+	}
 	// One that its price has already reached would fire at once: refused.
 	if p := s.triggerPrice(sym, t.ByLast); p > 0 && ((t.Above && p >= t.Price) || (!t.Above && p <= t.Price)) {
 		return WouldTrigger
@@ -224,14 +228,17 @@ func (s *State) fireTrigger(c *Command) (Code, matching.Reason) {
 	s.dropTrigger(c.Order.OrderID)
 	c.User, c.UserID, c.Order, c.Spec, c.Trigger = armed.User, armed.UserID, armed.Order, armed.Spec, armed.Trigger
 	if armed.Trigger.Close {
-		v, ok := s.fut.Position(armed.User, armed.Order.Symbol)
-		if !ok || v.Qty == 0 {
+		// The position's reduce-only orders go (it is closing whole);
+		// the order closes what its other closing orders leave of it.
+		ref := risk.PositionRef{User: armed.User, Contract: armed.Order.Symbol, Side: armed.Spec.PosSide}
+		side, qty, cancel := s.fut.Closing(ref)
+		for _, o := range cancel {
+			s.cancelWithin(o)
+		}
+		if qty == 0 {
 			return NoPosition, 0
 		}
-		c.Order.Side, c.Order.Qty = matching.Sell, v.Qty
-		if v.Qty < 0 {
-			c.Order.Side, c.Order.Qty = matching.Buy, -v.Qty
-		}
+		c.Order.Side, c.Order.Qty = side, qty
 		c.Spec.ReduceOnly = true
 	}
 	market := c.Order.Type == matching.Market

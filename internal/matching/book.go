@@ -177,9 +177,28 @@ func (b *Book) Apply(c *Command) bool {
 	}
 	b.lastSeq = c.Seq
 	b.seq = c.Seq
+	b.apply(c)
+	return true
+}
+
+// Follow applies c as a part of the command applied last, whose Seq its
+// events carry (c.Seq is not read): a follow-up the caller's risk checks
+// ask for within that command, such as cancelling orders a fill left
+// without a purpose. It returns false, and does nothing, before any
+// command.
+func (b *Book) Follow(c *Command) bool {
+	if b.lastSeq == 0 {
+		return false
+	}
+	b.seq = b.lastSeq
+	b.apply(c)
+	return true
+}
+
+func (b *Book) apply(c *Command) {
 	if c.Symbol != 0 && c.Symbol != b.cfg.Symbol {
 		b.reject(c, ReasonWrongSymbol)
-		return true
+		return
 	}
 	switch c.Kind {
 	case CmdPlace:
@@ -196,7 +215,6 @@ func (b *Book) Apply(c *Command) bool {
 	if len(b.buyStops)+len(b.sellStops) != 0 {
 		b.triggerStops()
 	}
-	return true
 }
 
 // --- pools ---------------------------------------------------------------

@@ -18,8 +18,10 @@ import (
 )
 
 // TestFuturesRandomWorkload drives the engine and its projection with
-// random futures traffic: transfers in and out, leverage and margin mode,
-// limit, IOC and reduce-only orders, cancels, trigger orders, marks that
+// random futures traffic: half the users in hedge position mode (a long
+// and a short position each, orders naming theirs), transfers in and out,
+// leverage and margin mode, limit, IOC and reduce-only orders, cancels,
+// trigger orders, marks that
 // wander (with the liquidations they make due, in their two steps, and
 // the triggers they reach, fired), isolated margin moves and funding
 // rounds. After it: the engine's invariants hold (no balance negative, the
@@ -89,6 +91,26 @@ func futuresWorkload(t *testing.T, seed uint64, steps int) {
 		submit(engine.Command{Kind: engine.KindFutTransfer, Ref: "in0:" + uid(u), User: u, UserID: uid(u), Coin: "USDT",
 			Amount: 5_000 * oneUSDT, Account: risk.KindFutures})
 		e.Submit(ctx, futCmd(engine.KindFutLeverage, u, 1+rng.Int64N(20)))
+		if u > users/2 {
+			if r := e.Submit(ctx, engine.Command{Kind: engine.KindPositionMode, User: u, UserID: uid(u), Amount: 1}); r.Code != engine.OK {
+				t.Fatalf("hedge mode: %v", r.Code)
+			}
+		}
+	}
+	// posSide is a side of a hedge user's (the order's side, or the
+	// other: a closing order), PosBoth for the others.
+	posSide := func(u uint64, side matching.Side) risk.PosSide {
+		if u <= users/2 {
+			return risk.PosBoth
+		}
+		long := side == matching.Buy
+		if rng.IntN(3) == 0 {
+			long = !long
+		}
+		if long {
+			return risk.PosLong
+		}
+		return risk.PosShort
 	}
 	mark := int64(500_000) // 50,000.0
 	e.Submit(ctx, futCmd(engine.KindMark, 0, mark))
@@ -112,6 +134,7 @@ func futuresWorkload(t *testing.T, seed uint64, steps int) {
 				c.Order.TIF = matching.IOC
 			}
 			c.Spec.ReduceOnly = rng.IntN(8) == 0
+			c.Spec.PosSide = posSide(u, side)
 		case op < 52:
 			c = engine.Command{Kind: engine.KindCancel, User: u, UserID: uid(u), Order: matching.Command{OrderID: 1 + rng.Uint64N(nextID),
 				UserID: u, Symbol: btcPerp}}
@@ -135,6 +158,7 @@ func futuresWorkload(t *testing.T, seed uint64, steps int) {
 			c = futCmd(engine.KindFutMarginMode, u, rng.Int64N(2))
 		case op < 77:
 			c = futCmd(engine.KindFutMargin, u, rng.Int64N(600*oneUSDT)-300*oneUSDT)
+			c.Spec.PosSide = posSide(u, matching.Buy)
 		case op < 80:
 			funding++
 			c = engine.Command{Kind: engine.KindFunding, Ref: fmt.Sprintf("funding:%d", funding), Amount: rng.Int64N(60_000) - 30_000,
@@ -151,6 +175,7 @@ func futuresWorkload(t *testing.T, seed uint64, steps int) {
 					c.Order.Side = matching.Buy
 				}
 			}
+			c.Spec.PosSide = posSide(u, c.Order.Side)
 		default:
 			c = engine.Command{Kind: engine.KindTriggerCancel, User: u, UserID: uid(u), Order: matching.Command{OrderID: 1 + rng.Uint64N(nextID),
 				Symbol: btcPerp}}
@@ -164,8 +189,11 @@ func futuresWorkload(t *testing.T, seed uint64, steps int) {
 		batches = batches[:0]
 		for len(due) > 0 || len(reached) > 0 {
 			for _, d := range due {
-				submit(futCmd(engine.KindLiquidate, d.User, 1))
-				submit(futCmd(engine.KindLiquidate, d.User, 2))
+				for _, step := range []int64{1, 2} {
+					l := futCmd(engine.KindLiquidate, d.User, step)
+					l.Spec.PosSide = d.Side
+					submit(l)
+				}
 				liquidated++
 			}
 			for _, r := range reached {

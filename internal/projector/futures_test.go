@@ -56,7 +56,7 @@ func TestFuturesProjectionAuditsClean(t *testing.T) {
 	e.submit(futCmd(engine.KindLiquidate, 1, 1))
 	e.submit(futCmd(engine.KindLiquidate, 1, 2))
 	e.eng.Read(func(s *engine.State) {
-		if p, _ := s.Futures().Position(1, btcPerp); p.Qty != 0 {
+		if p, _ := s.Futures().Position(1, btcPerp, risk.PosBoth); p.Qty != 0 {
 			t.Fatalf("the long was not liquidated: %+v", p)
 		}
 	})

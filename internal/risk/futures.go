@@ -55,9 +55,15 @@ type Futures struct {
 	conIdx idmap.Map // book symbol id → index into cons
 
 	pos    []position
-	posIdx idmap.Map // slot<<20 | contract → index into pos
+	posIdx idmap.Map // posKey(slot, contract, side) → index into pos
 	// byUser lists each slot's positions (for cross margin and transfers).
 	byUser map[Slot][]int32
+	// hedge lists the slots in hedge position mode: a long and a short
+	// position per contract (PosLong, PosShort) instead of one (PosBoth).
+	hedge map[Slot]bool
+	// trim lists the positions whose reduce-only orders may no longer fit
+	// them (TakeTrims).
+	trim []int32
 
 	orders []futOrder
 	free   int32
@@ -92,11 +98,24 @@ type Futures struct {
 	posGen     uint32
 }
 
+// PosSide names which of a user's positions in a contract an order or a
+// command is for: the one position of one-way mode (PosBoth), or the long
+// or the short one of hedge mode.
+type PosSide uint8
+
+// Position sides.
+const (
+	PosBoth PosSide = iota
+	PosLong
+	PosShort
+)
+
 // PositionState is a position as a batch leaves it, for the projection.
 type PositionState struct {
 	User     uint64
 	UserID   string
 	Contract uint32
+	Side     PosSide
 	Qty      int64 // contracts, long positive
 	Cost     int64 // entry notional, margin coin units
 	Margin   int64
@@ -122,7 +141,7 @@ func (f *Futures) PositionsChanged(fn func(PositionState)) {
 	for _, i := range f.posChanged {
 		p := &f.pos[i]
 		u := users[p.slot]
-		ps := PositionState{User: u.Num, UserID: u.ID, Contract: f.cons[p.con].ID, Qty: p.qty, Cost: p.cost, Margin: p.margin,
+		ps := PositionState{User: u.Num, UserID: u.ID, Contract: f.cons[p.con].ID, Side: p.side, Qty: p.qty, Cost: p.cost, Margin: p.margin,
 			Leverage: p.lev, Isolated: p.isolated}
 		if p.qty != 0 {
 			ps.Liquidation, _ = f.cons[p.con].index.Price(i)
@@ -224,18 +243,22 @@ type futContract struct {
 	holders []int32
 }
 
-// position is one user's position in one contract, with the user's
-// leverage and margin mode for it (kept while flat).
+// position is one user's position in one contract (one of two in hedge
+// mode: side), with the user's leverage and margin mode for it (kept while
+// flat; the same on both sides).
 type position struct {
 	slot     Slot
 	con      int32
+	side     PosSide
 	qty      int64 // signed: long positive
 	cost     int64 // notional at entry, margin coin units
 	margin   int64 // held for the position
 	lev      int64
 	isolated bool
-	// openBuy and openSell are the contracts of the user's open orders.
+	// openBuy and openSell are the contracts of the user's open orders,
+	// roBuy and roSell those of them that are reduce-only.
 	openBuy, openSell int64
+	roBuy, roSell     int64
 	holder            bool // listed in the contract's holders
 	// Since the position last opened (for its history, PositionClosed):
 	// when, the contracts and notional opened and closed, the largest
@@ -251,6 +274,7 @@ type position struct {
 type PositionClosed struct {
 	Slot     Slot
 	Contract uint32
+	Side     PosSide
 	Long     bool
 	MaxQty   int64
 	// OpenValue ÷ OpenQty and CloseValue ÷ CloseQty are the average entry
@@ -273,6 +297,7 @@ type futOrder struct {
 	taker Rate
 	side  matching.Side
 	liq   bool // a liquidation's order: no hold, the liquidation fee
+	ro    bool // reduce-only
 }
 
 // DefaultLeverage is a new position's leverage (at most the first tier's).
@@ -289,6 +314,10 @@ type FuturesSpec struct {
 	// user's other closing orders leave (ReduceOnly otherwise); it holds
 	// no margin, only its fee.
 	ReduceOnly bool
+	// PosSide is the position the order trades: PosBoth in one-way mode;
+	// in hedge mode PosLong (a buy opens it, a sell closes it: reduce-only)
+	// or PosShort (the other way round).
+	PosSide PosSide
 }
 
 // Results of futures commands beyond Spot's.
@@ -310,6 +339,10 @@ const (
 // close.
 const ReduceOnly Result = LeverageTooHigh + 5
 
+// BadPositionSide: an order or command names no position of the user's
+// position mode (PosBoth in hedge mode, a side in one-way mode).
+const BadPositionSide Result = LeverageTooHigh + 6
+
 // FundUser and FundUserID name the engine's holder of the positions the
 // contracts' insurance funds take over (its money is the funds', kept by
 // Futures, not a balance).
@@ -321,7 +354,7 @@ const (
 // NewFutures builds the futures stage on the accounts Spot uses.
 func NewFutures(acct *Accounts) *Futures {
 	return &Futures{acct: acct, fees: acct.Register(FeeUser, FeeUserID), fund: NoSlot, conIdx: idmap.New(16), posIdx: idmap.New(1 << 10),
-		byUser: map[Slot][]int32{}, free: -1, settle: map[Coin]int64{}, uncovered: map[Coin]int64{}, posGen: 1}
+		byUser: map[Slot][]int32{}, hedge: map[Slot]bool{}, free: -1, settle: map[Coin]int64{}, uncovered: map[Coin]int64{}, posGen: 1}
 }
 
 // AddContract lists a contract (or replaces its tiers and fees).
@@ -341,16 +374,26 @@ func (f *Futures) AddContract(c FuturesContract) error {
 func (f *Futures) contract(id uint32) (int32, bool) { return f.conIdx.Get(uint64(id)) }
 
 // posKey is a position record's key in posIdx.
-func posKey(s Slot, ci int32) uint64 { return uint64(s)<<20 | uint64(ci) }
+func posKey(s Slot, ci int32, side PosSide) uint64 {
+	return uint64(s)<<22 | uint64(side)<<20 | uint64(ci)
+}
 
-// position finds or creates a slot's position record in contract ci.
-func (f *Futures) position(s Slot, ci int32) int32 {
-	k := posKey(s, ci)
+// position finds or creates a slot's position record in contract ci on a
+// side; a new one takes the leverage and margin mode of the slot's other
+// records in the contract (they are the same on every side).
+func (f *Futures) position(s Slot, ci int32, side PosSide) int32 {
+	k := posKey(s, ci, side)
 	if i, ok := f.posIdx.Get(k); ok {
 		return i
 	}
-	lev := min(int64(DefaultLeverage), f.cons[ci].Tiers[0].MaxLeverage)
-	f.pos = append(f.pos, position{slot: s, con: ci, lev: lev})
+	p := position{slot: s, con: ci, side: side, lev: min(int64(DefaultLeverage), f.cons[ci].Tiers[0].MaxLeverage)}
+	for _, j := range f.byUser[s] {
+		if q := &f.pos[j]; q.con == ci {
+			p.lev, p.isolated = q.lev, q.isolated
+			break
+		}
+	}
+	f.pos = append(f.pos, p)
 	f.posStamp = append(f.posStamp, 0)
 	i := int32(len(f.pos) - 1)
 	f.posIdx.Put(k, i)
@@ -435,7 +478,13 @@ func (f *Futures) Place(c *matching.Command, spec FuturesSpec) Result {
 	if price <= 0 || price > con.MaxPrice || c.Qty <= 0 {
 		return TooLarge
 	}
-	pi := f.position(slot, ci)
+	if spec.PosSide > PosShort || f.hedge[slot] != (spec.PosSide != PosBoth) {
+		return BadPositionSide
+	}
+	if (spec.PosSide == PosLong && c.Side == matching.Sell) || (spec.PosSide == PosShort && c.Side == matching.Buy) {
+		spec.ReduceOnly = true // hedge mode: it closes its side's position
+	}
+	pi := f.position(slot, ci, spec.PosSide)
 	p := &f.pos[pi]
 	notional, ok := con.notional(c.Qty, price)
 	if !ok {
@@ -479,8 +528,9 @@ func (f *Futures) Place(c *matching.Command, spec FuturesSpec) Result {
 		return Insufficient
 	}
 	c.Tag = f.addOrder(futOrder{id: c.OrderID, left: need, qty: c.Qty, price: price, pos: pi,
-		maker: spec.Maker, taker: spec.Taker, side: c.Side})
+		maker: spec.Maker, taker: spec.Taker, side: c.Side, ro: spec.ReduceOnly})
 	f.rekey(slot, con.Quote) // a cross position's margin balance is less by the hold
+	f.checkTrim(pi)          // a closing order leaves less for the reduce-only ones
 	return OK
 }
 
@@ -496,14 +546,25 @@ func (f *Futures) addOrder(o futOrder) int32 {
 	}
 	o.next = -1
 	f.orders[i] = o
-	p := &f.pos[o.pos]
-	if o.side == matching.Buy {
-		p.openBuy += o.qty
-	} else {
-		p.openSell += o.qty
-	}
+	f.count(&o, o.qty)
 	f.open++
 	return i + 1
+}
+
+// count adds n contracts of an order to its position's open counts.
+func (f *Futures) count(o *futOrder, n int64) {
+	p := &f.pos[o.pos]
+	ro := int64(0)
+	if o.ro {
+		ro = n
+	}
+	if o.side == matching.Buy {
+		p.openBuy += n
+		p.roBuy += ro
+	} else {
+		p.openSell += n
+		p.roSell += ro
+	}
 }
 
 // Settle is R2 for one command's events.
@@ -544,11 +605,7 @@ func (f *Futures) end(tag int32, id uint64) {
 	if o.left > 0 {
 		f.acct.Release(p.slot, KindFutures, f.cons[p.con].Quote, o.left)
 	}
-	if o.side == matching.Buy {
-		p.openBuy -= o.qty
-	} else {
-		p.openSell -= o.qty
-	}
+	f.count(o, -o.qty)
 	*o = futOrder{next: f.free}
 	f.free = tag - 1
 	f.open--
@@ -578,11 +635,7 @@ func (f *Futures) shrink(o *futOrder, n int64) int64 {
 	}
 	o.left -= share
 	o.qty -= n
-	if o.side == matching.Buy {
-		p.openBuy -= n
-	} else {
-		p.openSell -= n
-	}
+	f.count(o, -n)
 	f.acct.Release(p.slot, KindFutures, f.cons[p.con].Quote, share)
 	return share
 }
@@ -709,7 +762,7 @@ func (f *Futures) move(p *position, side, qty, price int64) (pnl int64) {
 		f.realize(p, pnl, limit)
 		if p.qty == 0 {
 			if p.slot != f.fund {
-				f.closed = append(f.closed, PositionClosed{Slot: p.slot, Contract: con.ID, Long: wasLong, MaxQty: p.maxQty,
+				f.closed = append(f.closed, PositionClosed{Slot: p.slot, Contract: con.ID, Side: p.side, Long: wasLong, MaxQty: p.maxQty,
 					OpenQty: p.openQty, OpenValue: p.openValue, CloseQty: p.closeQty, CloseValue: p.closeValue, Realized: p.realized,
 					Fees: p.feesPd, Opened: p.opened, Closed: f.now, Liquidated: f.liqFill})
 			}
@@ -741,7 +794,105 @@ func (f *Futures) move(p *position, side, qty, price int64) (pnl int64) {
 	}
 	f.holding(p)
 	f.rekey(p.slot, con.Quote)
+	f.checkTrim(f.indexOf(p))
 	return pnl
+}
+
+// checkTrim notes a position whose reduce-only orders no longer fit it:
+// those on its opening side (it turned or went flat), or more on its
+// closing side than what its other closing orders leave of it. Kept so,
+// no fill of a reduce-only order can open or add to a position.
+func (f *Futures) checkTrim(i int32) {
+	p := &f.pos[i]
+	if p.roBuy+p.roSell == 0 {
+		return
+	}
+	if roOpen, roClose, allowed := p.reduceOnly(); roOpen == 0 && roClose <= allowed {
+		return
+	}
+	if !slices.Contains(f.trim, i) {
+		f.trim = append(f.trim, i)
+	}
+}
+
+// reduceOnly answers a position's reduce-only contracts on its opening
+// side (all of them when flat) and on its closing side, and how many its
+// closing side may have.
+func (p *position) reduceOnly() (roOpen, roClose, allowed int64) {
+	switch {
+	case p.qty > 0:
+		return p.roBuy, p.roSell, max(p.qty-(p.openSell-p.roSell), 0)
+	case p.qty < 0:
+		return p.roSell, p.roBuy, max(-p.qty-(p.openBuy-p.roBuy), 0)
+	}
+	return p.roBuy + p.roSell, 0, 0
+}
+
+// Closing answers what closes the position ref names (Qty aside): the
+// side, the contracts its non-reduce-only closing orders leave of it once
+// its reduce-only orders (listed, to cancel first) are gone; zero when
+// flat.
+func (f *Futures) Closing(ref PositionRef) (side matching.Side, qty int64, cancel []OrderRef) {
+	pi, ok := f.record(ref)
+	if !ok || f.pos[pi].qty == 0 {
+		return matching.Buy, 0, nil
+	}
+	p := &f.pos[pi]
+	side, qty = matching.Sell, p.qty-(p.openSell-p.roSell)
+	if p.qty < 0 {
+		side, qty = matching.Buy, -p.qty-(p.openBuy-p.roBuy)
+	}
+	for k := range f.orders {
+		if o := &f.orders[k]; o.id != 0 && o.ro && o.pos == pi {
+			cancel = append(cancel, OrderRef{User: ref.User, Symbol: ref.Contract, OrderID: o.id})
+		}
+	}
+	return side, max(qty, 0), cancel
+}
+
+// OrderRef names an open order of a book.
+type OrderRef struct {
+	User    uint64
+	Symbol  uint32
+	OrderID uint64
+}
+
+// TakeTrims appends to out the reduce-only orders to cancel so that each
+// position noted since the last call has none that could open or add to
+// it: those on its opening side, and on its closing side the newest ones
+// beyond what it allows. The engine cancels them in its book after the
+// command that changed the position.
+func (f *Futures) TakeTrims(out []OrderRef) []OrderRef {
+	if len(f.trim) == 0 {
+		return out
+	}
+	var ro []int
+	for _, i := range f.trim {
+		p := &f.pos[i]
+		_, _, allowed := p.reduceOnly()
+		ro = ro[:0]
+		for k := range f.orders {
+			if o := &f.orders[k]; o.id != 0 && o.ro && o.pos == i {
+				ro = append(ro, k)
+			}
+		}
+		slices.SortFunc(ro, func(a, b int) int { return cmp.Compare(f.orders[a].id, f.orders[b].id) })
+		closing := matching.Sell
+		if p.qty < 0 {
+			closing = matching.Buy
+		}
+		for _, k := range ro {
+			o := &f.orders[k]
+			if p.qty != 0 && o.side == closing && o.qty <= allowed {
+				allowed -= o.qty
+				continue
+			}
+			allowed = 0 // newer ones go too: the oldest keep their place
+			out = append(out, OrderRef{User: f.acct.users[p.slot].Num, Symbol: f.cons[p.con].ID, OrderID: o.id})
+		}
+	}
+	f.trim = f.trim[:0]
+	return out
 }
 
 // mulShare is x × n ÷ d rounded down, for 0 ≤ n ≤ d.
@@ -848,8 +999,27 @@ func (p *position) perp() perp.Position {
 
 // indexOf is a position record's index.
 func (f *Futures) indexOf(p *position) int32 {
-	i, _ := f.posIdx.Get(posKey(p.slot, p.con))
+	i, _ := f.posIdx.Get(posKey(p.slot, p.con, p.side))
 	return i
+}
+
+// sides calls fn for each of a slot's position records in contract ci
+// (creating the one of its mode when it has none).
+func (f *Futures) sides(s Slot, ci int32, fn func(p *position)) {
+	found := false
+	for _, i := range f.byUser[s] {
+		if f.pos[i].con == ci {
+			found = true
+			fn(&f.pos[i])
+		}
+	}
+	if !found {
+		side := PosBoth
+		if f.hedge[s] {
+			side = PosLong
+		}
+		fn(&f.pos[f.position(s, ci, side)])
+	}
 }
 
 // walletFor is the wallet balance a position's liquidation price is
@@ -912,6 +1082,7 @@ func (f *Futures) rekey(s Slot, coin Coin) {
 type PositionRef struct {
 	User     uint64
 	Contract uint32
+	Side     PosSide
 	Qty      int64
 }
 
@@ -937,7 +1108,7 @@ func (f *Futures) Mark(contract uint32, mark int64, out []PositionRef) []Positio
 			p := &f.pos[i]
 			side, lp := f.key(p)
 			if (side == perp.Long && lp >= mark) || (side == perp.Short && lp <= mark) {
-				out = append(out, PositionRef{User: f.acct.users[p.slot].Num, Contract: contract, Qty: p.qty})
+				out = append(out, PositionRef{User: f.acct.users[p.slot].Num, Contract: contract, Side: p.side, Qty: p.qty})
 				keep = append(keep, i)
 				continue
 			}
@@ -1057,31 +1228,48 @@ func (f *Futures) SetLeverage(s Slot, contract uint32, lev int64) Result {
 		return UnknownSymbol
 	}
 	con := &f.cons[ci]
-	p := &f.pos[f.position(s, ci)]
-	if lev < 1 || lev > con.Tiers[0].MaxLeverage || (p.qty != 0 && con.Tiers.MaxLeverage(p.cost) < lev) {
+	if lev < 1 || lev > con.Tiers[0].MaxLeverage {
 		return LeverageTooHigh
 	}
-	if p.openBuy+p.openSell > 0 {
-		return ModeLocked
-	}
-	if p.qty != 0 {
-		im, err := perp.Initial(p.cost, lev)
-		if err != nil {
-			return TooLarge
+	// Every side's position: its tier allows the leverage, it has no open
+	// orders; the margin more a lower leverage needs is held at once.
+	res, more := OK, int64(0)
+	f.sides(s, ci, func(p *position) {
+		if res != OK {
+			return // the first side's answer
 		}
-		switch d := im - p.margin; {
-		case d > 0:
-			if !f.holdAvailable(s, con.Quote, d) {
-				return Insufficient
+		switch {
+		case p.qty != 0 && con.Tiers.MaxLeverage(p.cost) < lev:
+			res = LeverageTooHigh
+		case p.openBuy+p.openSell > 0:
+			res = ModeLocked
+		case p.qty != 0:
+			im, err := perp.Initial(p.cost, lev)
+			if err != nil {
+				res = TooLarge
 			}
-			p.margin = im
-		case d < 0 && !p.isolated:
-			f.acct.Release(s, KindFutures, con.Quote, -d)
-			p.margin = im
+			more += max(im-p.margin, 0)
 		}
+	})
+	if res != OK {
+		return res
 	}
-	f.touchPos(p)
-	p.lev = lev
+	if more > 0 && !f.holdAvailable(s, con.Quote, more) {
+		return Insufficient
+	}
+	f.sides(s, ci, func(p *position) {
+		if p.qty != 0 {
+			im, _ := perp.Initial(p.cost, lev)
+			if d := im - p.margin; d > 0 || !p.isolated {
+				if d < 0 {
+					f.acct.Release(s, KindFutures, con.Quote, -d)
+				}
+				p.margin = im
+			}
+		}
+		f.touchPos(p)
+		p.lev = lev
+	})
 	f.rekey(s, con.Quote)
 	return OK
 }
@@ -1093,25 +1281,57 @@ func (f *Futures) SetMarginMode(s Slot, contract uint32, isolated bool) Result {
 	if !ok {
 		return UnknownSymbol
 	}
-	p := &f.pos[f.position(s, ci)]
-	if p.qty != 0 || p.openBuy+p.openSell > 0 {
-		return ModeLocked
+	res := OK
+	f.sides(s, ci, func(p *position) {
+		if p.qty != 0 || p.openBuy+p.openSell > 0 {
+			res = ModeLocked
+		}
+	})
+	if res != OK {
+		return res
 	}
-	f.touchPos(p)
-	p.isolated = isolated
+	f.sides(s, ci, func(p *position) {
+		f.touchPos(p)
+		p.isolated = isolated
+	})
 	return OK
 }
+
+// SetPositionMode switches a slot between one-way and hedge position
+// mode, with no position and no open order in any contract.
+func (f *Futures) SetPositionMode(s Slot, hedge bool) Result {
+	if s == NoSlot || s == f.fund {
+		return ModeLocked
+	}
+	for _, i := range f.byUser[s] {
+		if p := &f.pos[i]; p.qty != 0 || p.openBuy+p.openSell > 0 {
+			return ModeLocked
+		}
+	}
+	if hedge {
+		f.hedge[s] = true
+	} else {
+		delete(f.hedge, s)
+	}
+	return OK
+}
+
+// Hedge says a slot is in hedge position mode.
+func (f *Futures) Hedge(s Slot) bool { return f.hedge[s] }
 
 // AdjustMargin adds margin to an isolated position (delta > 0, from the
 // available balance) or removes it (delta < 0), never below the initial
 // margin at the mark nor to where it would be liquidatable.
-func (f *Futures) AdjustMargin(s Slot, contract uint32, delta int64) Result {
+func (f *Futures) AdjustMargin(s Slot, contract uint32, side PosSide, delta int64) Result {
 	ci, ok := f.contract(contract)
 	if !ok {
 		return UnknownSymbol
 	}
 	con := &f.cons[ci]
-	p := &f.pos[f.position(s, ci)]
+	if side > PosShort || f.hedge[s] != (side != PosBoth) {
+		return BadPositionSide
+	}
+	p := &f.pos[f.position(s, ci, side)]
 	if !p.isolated || p.qty == 0 || delta == 0 {
 		return NoPosition
 	}
@@ -1162,14 +1382,14 @@ type PositionView struct {
 	Liquidation int64 // price in ticks (0: none for a long)
 }
 
-// Position answers a user's position in a contract.
-func (f *Futures) Position(user uint64, contract uint32) (PositionView, bool) {
+// Position answers a user's position in a contract on a side.
+func (f *Futures) Position(user uint64, contract uint32, side PosSide) (PositionView, bool) {
 	ci, ok := f.contract(contract)
 	s := f.acct.Slot(user)
 	if !ok || s == NoSlot {
 		return PositionView{}, false
 	}
-	i, ok := f.posIdx.Get(posKey(s, ci))
+	i, ok := f.posIdx.Get(posKey(s, ci, side))
 	if !ok {
 		return PositionView{}, false
 	}
@@ -1265,28 +1485,58 @@ func (f *Futures) CheckFutures() error {
 			}
 		}
 	}
-	buys, sells := make([]int64, len(f.pos)), make([]int64, len(f.pos))
+	type counts struct{ buy, sell, roBuy, roSell int64 }
+	open := make([]counts, len(f.pos))
 	for i := range f.orders {
 		if o := &f.orders[i]; o.id != 0 {
-			if o.side == matching.Buy {
-				buys[o.pos] += o.qty
-			} else {
-				sells[o.pos] += o.qty
+			c := &open[o.pos]
+			switch {
+			case o.side == matching.Buy && o.ro:
+				c.buy, c.roBuy = c.buy+o.qty, c.roBuy+o.qty
+			case o.side == matching.Buy:
+				c.buy += o.qty
+			case o.ro:
+				c.sell, c.roSell = c.sell+o.qty, c.roSell+o.qty
+			default:
+				c.sell += o.qty
 			}
 		}
 	}
 	for i := range f.pos {
 		p := &f.pos[i]
-		if p.margin < 0 || p.openBuy != buys[i] || p.openSell != sells[i] || (p.qty == 0) != (p.cost == 0) {
-			return fmt.Errorf("risk: position %d: %+v (orders %d buy, %d sell)", i, *p, buys[i], sells[i])
+		if p.margin < 0 || (counts{p.openBuy, p.openSell, p.roBuy, p.roSell}) != open[i] || (p.qty == 0) != (p.cost == 0) {
+			return fmt.Errorf("risk: position %d: %+v (orders %+v)", i, *p, open[i])
 		}
-		if got, ok := f.cons[p.con].index.Price(int32(i)); ok {
+		// A hedge side's position never turns: its closing orders are
+		// reduce-only, kept within it.
+		if (p.side == PosLong && p.qty < 0) || (p.side == PosShort && p.qty > 0) {
+			return fmt.Errorf("risk: position %d on side %d holds %d", i, p.side, p.qty)
+		}
+		if roOpen, roClose, allowed := p.reduceOnly(); len(f.trim) == 0 && (roOpen > 0 || roClose > allowed) {
+			return fmt.Errorf("risk: position %d has reduce-only orders that could open it: %+v", i, *p)
+		}
+		// A cross position's key takes the account's other cross positions
+		// as they were when it was computed (Mark checks each due one
+		// exactly): exact only when it has none.
+		if got, ok := f.cons[p.con].index.Price(int32(i)); ok && (p.isolated || f.soleCross(p)) {
 			if _, want := f.key(p); got != want {
 				return fmt.Errorf("risk: position %d keyed at %d, its liquidation price is %d", i, got, want)
 			}
 		}
 	}
 	return nil
+}
+
+// soleCross says a cross position is its account's only one with a size
+// in its margin coin.
+func (f *Futures) soleCross(p *position) bool {
+	coin := f.cons[p.con].Quote
+	for _, i := range f.byUser[p.slot] {
+		if q := &f.pos[i]; q != p && !q.isolated && q.qty != 0 && f.cons[q.con].Quote == coin {
+			return false
+		}
+	}
+	return true
 }
 
 // Total is Σ wallet balances (fee account included) + settlement +
@@ -1314,14 +1564,14 @@ func (f *Futures) Total(c Coin) int64 {
 // orders in the contract (their holds go back to the margin balance),
 // then sends it to the book, then calls TakeOver. ok is false when the
 // position is no longer liquidatable at the mark.
-func (f *Futures) LiquidationOrder(user uint64, contract uint32, orderID uint64) (matching.Command, bool) {
-	pi, ok := f.due(user, contract)
+func (f *Futures) LiquidationOrder(ref PositionRef, orderID uint64) (matching.Command, bool) {
+	pi, ok := f.due(ref)
 	if !ok || orderID == 0 {
 		return matching.Command{}, false
 	}
 	p := &f.pos[pi]
 	bp := f.bankruptcy(p)
-	c := matching.Command{Kind: matching.CmdPlace, OrderID: orderID, UserID: user, Symbol: contract, Type: matching.Limit,
+	c := matching.Command{Kind: matching.CmdPlace, OrderID: orderID, UserID: ref.User, Symbol: ref.Contract, Type: matching.Limit,
 		TIF: matching.IOC, Price: bp, Qty: absQty(p.qty), Side: matching.Sell}
 	if p.qty < 0 {
 		c.Side = matching.Buy
@@ -1330,25 +1580,30 @@ func (f *Futures) LiquidationOrder(user uint64, contract uint32, orderID uint64)
 	return c, true
 }
 
-// Due says a user's position in a contract is liquidatable at the
+// Due says a user's position (ref's Qty aside) is liquidatable at its
 // contract's mark.
-func (f *Futures) Due(user uint64, contract uint32) bool {
-	_, ok := f.due(user, contract)
+func (f *Futures) Due(ref PositionRef) bool {
+	_, ok := f.due(ref)
 	return ok
 }
 
-func (f *Futures) due(user uint64, contract uint32) (int32, bool) {
-	ci, ok := f.contract(contract)
-	s := f.acct.Slot(user)
+// record finds the position record ref names (Qty aside).
+func (f *Futures) record(ref PositionRef) (int32, bool) {
+	ci, ok := f.contract(ref.Contract)
+	s := f.acct.Slot(ref.User)
 	if !ok || s == NoSlot || s == f.fund {
 		return 0, false
 	}
-	pi, ok := f.posIdx.Get(posKey(s, ci))
+	return f.posIdx.Get(posKey(s, ci, ref.Side))
+}
+
+func (f *Futures) due(ref PositionRef) (int32, bool) {
+	pi, ok := f.record(ref)
 	if !ok || f.pos[pi].qty == 0 {
 		return 0, false
 	}
 	side, lp := f.key(&f.pos[pi])
-	if mark := f.cons[ci].mark; (side == perp.Long && lp < mark) || (side == perp.Short && lp > mark) {
+	if mark := f.cons[f.pos[pi].con].mark; (side == perp.Long && lp < mark) || (side == perp.Short && lp > mark) {
 		return 0, false
 	}
 	return pi, true
@@ -1376,16 +1631,12 @@ func (f *Futures) bankruptcy(p *position) int64 {
 // what they cannot take goes to the fund. It answers the contracts the
 // fund took, those deleveraged, and the price (zeros when nothing was
 // left).
-func (f *Futures) TakeOver(user uint64, contract uint32) (taken, deleveraged, price int64) {
-	ci, ok := f.contract(contract)
-	s := f.acct.Slot(user)
-	if !ok || s == NoSlot || s == f.fund {
-		return 0, 0, 0
-	}
-	pi, ok := f.posIdx.Get(posKey(s, ci))
+func (f *Futures) TakeOver(ref PositionRef) (taken, deleveraged, price int64) {
+	pi, ok := f.record(ref)
 	if !ok || f.pos[pi].qty == 0 {
 		return 0, 0, 0
 	}
+	ci, s := f.pos[pi].con, f.pos[pi].slot
 	qty, side := f.pos[pi].qty, -sign(f.pos[pi].qty)
 	price = f.bankruptcy(&f.pos[pi])
 	left := absQty(qty)
@@ -1404,7 +1655,7 @@ func (f *Futures) TakeOver(user uint64, contract uint32) (taken, deleveraged, pr
 		}
 	}
 	f.ensureFund()
-	fund := f.position(f.fund, ci)
+	fund := f.position(f.fund, ci, PosBoth)
 	f.liqFill = true
 	f.move(&f.pos[pi], side, left, price)
 	f.liqFill = false

@@ -13,9 +13,10 @@ import (
 )
 
 // futuresMagic starts a futures snapshot (the accounts are in Spot's).
-// Version 02 adds each position's history since it opened; 01 is read
-// with none.
-var futuresMagic = [8]byte{'T', 'N', 'G', 'R', 'F', 'U', '0', '2'}
+// Version 03 adds each position's side and the slots in hedge mode (an
+// order's flags word carries reduce-only in its second bit); 02 is read
+// with one-way positions only, 01 also without the positions' history.
+var futuresMagic = [8]byte{'T', 'N', 'G', 'R', 'F', 'U', '0', '3'}
 
 // encode writes the futures state in its canonical order: contracts with
 // their marks, funds and holders; positions in record order with their
@@ -48,7 +49,8 @@ func (f *Futures) encode(e *encoder) {
 	for i := range f.pos {
 		p := &f.pos[i]
 		for _, v := range []int64{int64(p.slot), int64(p.con), p.qty, p.cost, p.margin, p.lev, boolWord(p.isolated), p.openBuy,
-			p.openSell, boolWord(p.holder), p.opened, p.openQty, p.openValue, p.closeQty, p.closeValue, p.maxQty, p.realized, p.feesPd} {
+			p.openSell, boolWord(p.holder), p.opened, p.openQty, p.openValue, p.closeQty, p.closeValue, p.maxQty, p.realized, p.feesPd,
+			int64(p.side)} {
 			e.word(uint64(v))
 		}
 		key, in := f.cons[p.con].index.Price(int32(i))
@@ -60,9 +62,18 @@ func (f *Futures) encode(e *encoder) {
 	for i := range f.orders {
 		o := &f.orders[i]
 		for _, v := range []int64{int64(o.id), o.left, o.qty, o.price, int64(o.pos), int64(o.next), int64(o.maker), int64(o.taker),
-			int64(o.side), boolWord(o.liq)} {
+			int64(o.side), boolWord(o.liq) | boolWord(o.ro)<<1} {
 			e.word(uint64(v))
 		}
+	}
+	hedge := make([]Slot, 0, len(f.hedge))
+	for s := range f.hedge {
+		hedge = append(hedge, s)
+	}
+	slices.Sort(hedge)
+	e.word(uint64(len(hedge)))
+	for _, s := range hedge {
+		e.word(uint64(s))
 	}
 	for _, m := range []map[Coin]int64{f.settle, f.uncovered} {
 		coins := make([]Coin, 0, len(m))
@@ -104,15 +115,16 @@ func (f *Futures) Snapshot(w io.Writer) error { return writeSnapshot(w, futuresM
 func RestoreFutures(rd io.Reader, acct *Accounts) (*Futures, error) {
 	br := bufio.NewReaderSize(rd, 64<<10)
 	var magic [8]byte
-	v01 := futuresMagic
-	v01[7] = '1'
-	if _, err := io.ReadFull(br, magic[:]); err != nil || (magic != futuresMagic && magic != v01) {
+	v01, v02 := futuresMagic, futuresMagic
+	v01[7], v02[7] = '1', '2'
+	if _, err := io.ReadFull(br, magic[:]); err != nil || (magic != futuresMagic && magic != v01 && magic != v02) {
 		return nil, fmt.Errorf("%w: no futures snapshot header", ErrBadSnapshot)
 	}
-	history := magic == futuresMagic
+	history, sides := magic != v01, magic == futuresMagic
 	d := &decoder{r: br, h: fnvOffset}
 	i64 := func() int64 { return int64(d.word()) }
-	f := &Futures{acct: acct, conIdx: idmap.New(16), byUser: map[Slot][]int32{}, settle: map[Coin]int64{}, uncovered: map[Coin]int64{}}
+	f := &Futures{acct: acct, conIdx: idmap.New(16), byUser: map[Slot][]int32{}, hedge: map[Slot]bool{}, settle: map[Coin]int64{},
+		uncovered: map[Coin]int64{}}
 	f.fees, f.fund = Slot(i64()), Slot(i64())
 	nu := len(acct.users)
 	if d.err == nil && (int(f.fees) >= nu || int(f.fund) >= nu || f.fees < 0 || f.fund < NoSlot) {
@@ -146,27 +158,49 @@ func RestoreFutures(rd io.Reader, acct *Accounts) (*Futures, error) {
 			p.opened, p.openQty, p.openValue, p.closeQty, p.closeValue = i64(), i64(), i64(), i64(), i64()
 			p.maxQty, p.realized, p.feesPd = i64(), i64(), i64()
 		}
+		if sides {
+			p.side = PosSide(i64())
+		}
 		keys = append(keys, entry{in: i64() == 1, key: i64()})
-		if d.err == nil && (int(p.slot) >= nu || p.slot < 0 || int(p.con) >= len(f.cons) || p.con < 0) {
+		if d.err == nil && (int(p.slot) >= nu || p.slot < 0 || int(p.con) >= len(f.cons) || p.con < 0 || p.side > PosShort) {
 			d.err = fmt.Errorf("%w: position %d", ErrBadSnapshot, len(f.pos))
 		}
 		i := int32(len(f.pos))
 		f.pos = append(f.pos, p)
-		f.posIdx.Put(posKey(p.slot, p.con), i)
+		f.posIdx.Put(posKey(p.slot, p.con, p.side), i)
 		f.byUser[p.slot] = append(f.byUser[p.slot], i)
 	}
 	no := d.count(1 << 31)
 	f.free = int32(i64())
 	for range no {
 		o := futOrder{id: d.word(), left: i64(), qty: i64(), price: i64(), pos: int32(i64()), next: int32(i64()), maker: Rate(i64()),
-			taker: Rate(i64()), side: matching.Side(i64()), liq: i64() == 1}
+			taker: Rate(i64()), side: matching.Side(i64())}
+		flags := i64()
+		o.liq, o.ro = flags&1 != 0, flags&2 != 0
 		if d.err == nil && o.id != 0 && (int(o.pos) >= len(f.pos) || o.pos < 0) {
 			d.err = fmt.Errorf("%w: futures order %d", ErrBadSnapshot, o.id)
 		}
 		if o.id != 0 {
 			f.open++
+			if o.ro && d.err == nil {
+				p := &f.pos[o.pos]
+				if o.side == matching.Buy {
+					p.roBuy += o.qty
+				} else {
+					p.roSell += o.qty
+				}
+			}
 		}
 		f.orders = append(f.orders, o)
+	}
+	if sides {
+		for range d.count(1 << 31) {
+			s := Slot(i64())
+			if d.err == nil && (int(s) >= nu || s < 0) {
+				d.err = fmt.Errorf("%w: hedge slot %d", ErrBadSnapshot, s)
+			}
+			f.hedge[s] = true
+		}
 	}
 	for _, m := range []map[Coin]int64{f.settle, f.uncovered} {
 		for range d.count(1 << 16) {

@@ -109,18 +109,18 @@ func (e *futEnv) liquidate(user uint64) (taken int64) {
 	e.t.Helper()
 	e.apply(&matching.Command{Kind: matching.CmdCancelAll, UserID: user, Symbol: btcPerp})
 	e.seq++
-	c, ok := e.f.LiquidationOrder(user, btcPerp, e.seq)
+	c, ok := e.f.LiquidationOrder(PositionRef{User: user, Contract: btcPerp}, e.seq)
 	if !ok {
 		return 0
 	}
 	e.apply(&c)
-	taken, adl, _ := e.f.TakeOver(user, btcPerp)
+	taken, adl, _ := e.f.TakeOver(PositionRef{User: user, Contract: btcPerp})
 	e.adl += adl
 	return taken
 }
 
 func (e *futEnv) pos(user uint64) PositionView {
-	v, _ := e.f.Position(user, btcPerp)
+	v, _ := e.f.Position(user, btcPerp, PosBoth)
 	return v
 }
 
@@ -315,7 +315,7 @@ func (sim *futSim) step(n int) {
 	case op < 14:
 		e.f.SetMarginMode(s, btcPerp, r.IntN(2) == 0)
 	case op < 15:
-		e.f.AdjustMargin(s, btcPerp, (r.Int64N(2_001)-1_000)*unit)
+		e.f.AdjustMargin(s, btcPerp, PosBoth, (r.Int64N(2_001)-1_000)*unit)
 	case op < 16:
 		amt := (r.Int64N(3_001) - 1_000) * unit
 		if amt > 0 {
@@ -527,7 +527,7 @@ func TestFuturesLiquidation(t *testing.T) {
 			}
 		} else {
 			// Nobody bid: the fund holds the long at the bankruptcy price, 45,000.
-			fp, _ := e.f.Position(FundUser, btcPerp)
+			fp, _ := e.f.Position(FundUser, btcPerp, PosBoth)
 			if taken != 1_000 || fp.Qty != 1_000 || fp.Cost != 45_000*unit || e.f.Insurance(btcPerp) != 1_000*unit {
 				t.Fatalf("taken %d, fund position %+v, fund %d", taken, fp, e.f.Insurance(btcPerp))
 			}
@@ -569,7 +569,7 @@ func TestFuturesAutoDeleverage(t *testing.T) {
 	if after.Held != 0 || after.Avail != before.Avail+before.Held+5_000*unit {
 		t.Fatalf("user 2: before %+v, after %+v", before, after)
 	}
-	if _, ok := e.f.Position(FundUser, btcPerp); ok {
+	if _, ok := e.f.Position(FundUser, btcPerp, PosBoth); ok {
 		t.Fatal("the fund took a position")
 	}
 	e.check()

@@ -92,6 +92,8 @@ type OrderSpec struct {
 	// ReduceOnly makes a futures order one that may only reduce its
 	// position (FuturesSpec.ReduceOnly).
 	ReduceOnly bool
+	// PosSide names the position of a futures order (FuturesSpec.PosSide).
+	PosSide PosSide
 }
 
 // TradeFee is what a trade's buyer and seller paid in fees, in the engine
