@@ -245,11 +245,11 @@ func (s *State) liquidate(c *Command) Code {
 		s.applyBook(&o)
 		return OK
 	case 2: // the liquidation order; then what is left goes to the fund or is deleveraged
-		o, ok := s.fut.LiquidationOrder(ref, liqOrderID(s.seq))
+		o, keep, ok := s.fut.LiquidationOrder(ref, liqOrderID(s.seq))
 		if ok {
 			o.Seq = s.seq
 			s.applyBook(&o)
-			s.fut.TakeOver(ref)
+			s.fut.TakeOver(ref, keep)
 		}
 		return OK
 	}

@@ -1557,27 +1557,75 @@ func (f *Futures) Total(c Coin) int64 {
 }
 
 // LiquidationOrder is the order that liquidates a position its contract's
-// mark made liquidatable: the whole position, IOC, at its bankruptcy price
-// (a long sells no lower, a short buys no higher), holding nothing; its
-// fills pay the liquidation fee to the insurance fund, an isolated
-// position's from its margin. The engine first cancels the user's other
-// orders in the contract (their holds go back to the margin balance),
-// then sends it to the book, then calls TakeOver. ok is false when the
-// position is no longer liquidatable at the mark.
-func (f *Futures) LiquidationOrder(ref PositionRef, orderID uint64) (matching.Command, bool) {
+// mark made liquidatable, tier by tier: a position beyond the first
+// maintenance tier is reduced to the cap of the tier below its own (keep
+// contracts stay: at a lower tier's rate it may no longer be due; a later
+// mark finds it again if it is), one within the first tier is closed
+// whole. IOC at its bankruptcy price (a long sells no lower, a short buys
+// no higher), holding nothing; its fills pay the liquidation fee to the
+// insurance fund, an isolated position's from its margin. The engine
+// first cancels the user's other orders in the contract (their holds go
+// back to the margin balance), then sends it to the book, then calls
+// TakeOver with keep. ok is false when the position is no longer
+// liquidatable at the mark.
+func (f *Futures) LiquidationOrder(ref PositionRef, orderID uint64) (c matching.Command, keep int64, ok bool) {
 	pi, ok := f.due(ref)
 	if !ok || orderID == 0 {
-		return matching.Command{}, false
+		return matching.Command{}, 0, false
 	}
 	p := &f.pos[pi]
 	bp := f.bankruptcy(p)
-	c := matching.Command{Kind: matching.CmdPlace, OrderID: orderID, UserID: ref.User, Symbol: ref.Contract, Type: matching.Limit,
-		TIF: matching.IOC, Price: bp, Qty: absQty(p.qty), Side: matching.Sell}
+	keep = f.tierKeep(p)
+	c = matching.Command{Kind: matching.CmdPlace, OrderID: orderID, UserID: ref.User, Symbol: ref.Contract, Type: matching.Limit,
+		TIF: matching.IOC, Price: bp, Qty: absQty(p.qty) - keep, Side: matching.Sell}
 	if p.qty < 0 {
 		c.Side = matching.Buy
 	}
 	c.Tag = f.addOrder(futOrder{id: orderID, qty: c.Qty, price: bp, pos: pi, side: c.Side, liq: true})
-	return c, true
+	return c, keep, true
+}
+
+// tierKeep is what a partial liquidation leaves of a position: the most
+// contracts, worth at the mark at most the cap of a tier below the
+// position's, that would no longer be liquidatable once the rest is sold
+// at the mark (an isolated position keeps its margin's share, a cross one
+// the account's equity); 0 when none would be: it closes whole.
+func (f *Futures) tierKeep(p *position) int64 {
+	con := &f.cons[p.con]
+	q := absQty(p.qty)
+	value, ok := con.notional(q, con.mark)
+	one, ok1 := con.notional(1, con.mark)
+	if !ok || !ok1 || one <= 0 {
+		return 0
+	}
+	tier, err := con.Tiers.For(value)
+	if err != nil {
+		return 0
+	}
+	pnl, wb := f.pnl(p), f.walletFor(p)
+	for t := tier; t > 0; t-- {
+		k := min(con.Tiers[t-1].Cap/one, q-1)
+		if k <= 0 {
+			break
+		}
+		rest := p.perp()
+		rest.Qty, rest.Cost = k, mulShare(p.cost, k, q)
+		sold, _ := con.notional(q-k, con.mark)
+		liqFee := fee(sold, con.LiqFee, 1)
+		left := wb - liqFee
+		switch {
+		case p.isolated: // the fee comes out of the margin, then the part sold takes its share
+			left = mulShare(max(p.margin-liqFee, 0), k, q)
+		case pnl < 0:
+			left -= mulShare(-pnl, q-k, q) // the part sold realizes its loss
+		default:
+			left += mulShare(pnl, q-k, q)
+		}
+		if liq, err := rest.Liquidatable(con.mark, left, con.TickValue, con.Tiers); err == nil && !liq {
+			return k
+		}
+	}
+	return 0
 }
 
 // Due says a user's position (ref's Qty aside) is liquidatable at its
@@ -1620,8 +1668,9 @@ func (f *Futures) bankruptcy(p *position) int64 {
 	return min(max(bp, 1), con.MaxPrice)
 }
 
-// TakeOver ends what is left of a liquidated position (after its
-// liquidation order) at its bankruptcy price. While the contract's
+// TakeOver ends what is left of a liquidated position beyond keep (after
+// its liquidation order, which left keep contracts to the user) at its
+// bankruptcy price. While the contract's
 // insurance fund is above its ADL floor, the fund takes it over: the
 // user's position closes there, losing its margin, and the fund's opens
 // (the fund's positions win and lose for the fund and are never
@@ -1631,15 +1680,15 @@ func (f *Futures) bankruptcy(p *position) int64 {
 // what they cannot take goes to the fund. It answers the contracts the
 // fund took, those deleveraged, and the price (zeros when nothing was
 // left).
-func (f *Futures) TakeOver(ref PositionRef) (taken, deleveraged, price int64) {
+func (f *Futures) TakeOver(ref PositionRef, keep int64) (taken, deleveraged, price int64) {
 	pi, ok := f.record(ref)
-	if !ok || f.pos[pi].qty == 0 {
+	if !ok || absQty(f.pos[pi].qty) <= keep {
 		return 0, 0, 0
 	}
 	ci, s := f.pos[pi].con, f.pos[pi].slot
 	qty, side := f.pos[pi].qty, -sign(f.pos[pi].qty)
 	price = f.bankruptcy(&f.pos[pi])
-	left := absQty(qty)
+	left := absQty(qty) - keep
 	if con := &f.cons[ci]; con.insurance <= con.ADLFloor {
 		for _, j := range f.adlQueue(ci, -sign(qty), s) {
 			n := min(left, absQty(f.pos[j].qty))

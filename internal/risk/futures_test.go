@@ -109,12 +109,12 @@ func (e *futEnv) liquidate(user uint64) (taken int64) {
 	e.t.Helper()
 	e.apply(&matching.Command{Kind: matching.CmdCancelAll, UserID: user, Symbol: btcPerp})
 	e.seq++
-	c, ok := e.f.LiquidationOrder(PositionRef{User: user, Contract: btcPerp}, e.seq)
+	c, keep, ok := e.f.LiquidationOrder(PositionRef{User: user, Contract: btcPerp}, e.seq)
 	if !ok {
 		return 0
 	}
 	e.apply(&c)
-	taken, adl, _ := e.f.TakeOver(PositionRef{User: user, Contract: btcPerp})
+	taken, adl, _ := e.f.TakeOver(PositionRef{User: user, Contract: btcPerp}, keep)
 	e.adl += adl
 	return taken
 }
@@ -275,7 +275,7 @@ type futSim struct {
 	mark int64
 	live []struct{ user, id uint64 }
 	// What the steps reached.
-	due, liquidated, takenOver int
+	due, liquidated, takenOver, partial int
 }
 
 func newFutSim(t testing.TB, seed uint64) *futSim {
@@ -366,16 +366,27 @@ func (sim *futSim) tick(n int) {
 	}
 	sim.due += len(due)
 	for _, d := range due {
-		if e.liquidate(d.User) != 0 {
-			sim.takenOver++
-		}
-		p := e.pos(d.User)
-		if p.Qty == 0 {
-			sim.liquidated++
-		} else if (p.Qty > 0 && p.Liquidation >= mark) || (p.Qty < 0 && p.Liquidation <= mark) {
-			// Cancelling the user's orders may save a cross position; one
-			// that is still held is no longer liquidatable.
-			t.Fatalf("step %d: user %d still holds %+v after its liquidation", n, d.User, p)
+		// A partial liquidation (tier by tier) may leave it due when it
+		// sold below the mark: it is liquidated again, smaller each time.
+		for round := 0; ; round++ {
+			before := e.pos(d.User)
+			if e.liquidate(d.User) != 0 {
+				sim.takenOver++
+			}
+			p := e.pos(d.User)
+			if p.Qty == 0 {
+				sim.liquidated++
+				break
+			}
+			if (p.Qty > 0 && p.Liquidation < mark) || (p.Qty < 0 && p.Liquidation > mark) {
+				if round > 0 || absQty(p.Qty) < absQty(before.Qty) {
+					sim.partial++
+				}
+				break // saved (its orders cancelled, or the part sold)
+			}
+			if absQty(p.Qty) >= absQty(before.Qty) || round == 8 {
+				t.Fatalf("step %d: user %d still holds %+v after its liquidation (round %d, before %+v)", n, d.User, p, round, before)
+			}
 		}
 	}
 	sim.live = slices.DeleteFunc(sim.live, func(o struct{ user, id uint64 }) bool {
@@ -387,7 +398,7 @@ func (sim *futSim) tick(n int) {
 // negative, holds match orders and positions, money is conserved, and a
 // mark tick answers exactly the positions liquidatable at it.
 func TestFuturesProperty(t *testing.T) {
-	var due, liquidated, takenOver int
+	var due, liquidated, takenOver, partial int
 	var deleveraged int64
 	for seed := uint64(1); seed <= 8; seed++ {
 		sim := newFutSim(t, seed)
@@ -398,15 +409,15 @@ func TestFuturesProperty(t *testing.T) {
 		if e.acct.At(e.f.fees, KindFutures, e.usdt).Avail == 0 || e.f.Settlement(e.usdt) == 0 {
 			t.Fatalf("seed %d: no trade happened", seed)
 		}
-		due, liquidated, takenOver = due+sim.due, liquidated+sim.liquidated, takenOver+sim.takenOver
+		due, liquidated, takenOver, partial = due+sim.due, liquidated+sim.liquidated, takenOver+sim.takenOver, partial+sim.partial
 		deleveraged += e.adl
 	}
 	if due == 0 || liquidated == 0 || takenOver == 0 || deleveraged == 0 {
 		t.Fatalf("liquidatable %d, liquidated %d, taken over %d, contracts deleveraged %d: the test must reach all four",
 			due, liquidated, takenOver, deleveraged)
 	}
-	t.Logf("liquidatable answers: %d, liquidated: %d, taken over by the fund: %d, contracts auto-deleveraged: %d",
-		due, liquidated, takenOver, deleveraged)
+	t.Logf("liquidatable answers: %d, liquidated: %d, partly: %d, taken over by the fund: %d, contracts auto-deleveraged: %d",
+		due, liquidated, partial, takenOver, deleveraged)
 }
 
 // A snapshot of the accounts, the futures stage and the book taken half
