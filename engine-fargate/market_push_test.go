@@ -77,7 +77,9 @@ func (m *mgmtRec) of(conn string) []marketMsg {
 // embedded ports, with orders from a function through the endpoint: a trade on
 // btcusdt reaches a WebSocket connection subscribed to the pair's trade,
 // depth and ticker channels; a connection subscribed to another pair sees
-// only that pair, and one subscribed to nothing sees nothing.
+// only that pair, and one subscribed to nothing sees nothing. The futures
+// price loop the task runs publishes BTCUSDT's mark on
+// market_btcusdtperp_mark the same way.
 func TestMarketChannelsReachWebSocketClients(t *testing.T) {
 	w := newWorld(t)
 	const seller, buyer = "10000001", "10000002"
@@ -86,9 +88,10 @@ func TestMarketChannelsReachWebSocketClients(t *testing.T) {
 	api := &mgmtRec{posts: map[string][]string{}, gone: map[string]bool{}, wake: make(chan struct{}, 1)}
 	fan := apigw.New(w.st, api, apigw.Options{Logger: zerolog.Nop()})
 	for conn, channels := range map[string][]string{
-		"btc-viewer": {"market_btcusdt_trade_ticker", "market_btcusdt_depth_step0", "market_btcusdt_ticker"},
-		"eth-viewer": {"market_ethusdt_trade_ticker", "market_ethusdt_depth_step0"},
-		"idle":       nil,
+		"btc-viewer":  {"market_btcusdt_trade_ticker", "market_btcusdt_depth_step0", "market_btcusdt_ticker"},
+		"eth-viewer":  {"market_ethusdt_trade_ticker", "market_ethusdt_depth_step0"},
+		"perp-viewer": {"market_btcusdtperp_mark"},
+		"idle":        nil,
 	} {
 		if err := fan.OnConnect(ctx, conn); err != nil {
 			t.Fatal(err)
@@ -147,19 +150,33 @@ func TestMarketChannelsReachWebSocketClients(t *testing.T) {
 		}
 		return
 	}
+	seenMark := func() bool {
+		for _, m := range api.of("perp-viewer") {
+			var mk struct {
+				Symbol, MarkPrice, IndexPrice string
+				NextFundingTime, Time         int64
+			}
+			if m.Channel == "market_btcusdtperp_mark" && json.Unmarshal(m.Tick, &mk) == nil && mk.Symbol == "BTCUSDT" &&
+				mk.MarkPrice != "" && mk.IndexPrice != "" && mk.NextFundingTime > 0 && mk.Time > 0 {
+				return true
+			}
+		}
+		return false
+	}
 	deadline := time.After(20 * time.Second)
 	for {
 		trade, depth, ticker := seen()
 		btrade, bdepth := seenBinance()
-		if trade && depth && ticker && btrade && bdepth {
+		mark := seenMark()
+		if trade && depth && ticker && btrade && bdepth && mark {
 			break
 		}
 		select {
 		case <-api.wake:
 		case <-time.After(100 * time.Millisecond):
 		case <-deadline:
-			t.Fatalf("btc viewer got trade %v, depth %v, ticker %v: %q; binance viewer trade %v, depth %v: %q",
-				trade, depth, ticker, api.posts["btc-viewer"], btrade, bdepth, api.posts["binance-viewer"])
+			t.Fatalf("btc viewer got trade %v, depth %v, ticker %v: %q; binance viewer trade %v, depth %v: %q; perp viewer mark %v: %q",
+				trade, depth, ticker, api.posts["btc-viewer"], btrade, bdepth, api.posts["binance-viewer"], mark, api.posts["perp-viewer"])
 		}
 	}
 	if err := tk.stop(); err != nil {
@@ -169,6 +186,11 @@ func TestMarketChannelsReachWebSocketClients(t *testing.T) {
 	for _, m := range api.of("eth-viewer") {
 		if m.Channel != "market_ethusdt_depth_step0" || strings.Contains(string(m.Tick), "50000") {
 			t.Errorf("the ethusdt viewer got %s %s", m.Channel, m.Tick)
+		}
+	}
+	for _, m := range api.of("perp-viewer") {
+		if m.Channel != "market_btcusdtperp_mark" {
+			t.Errorf("the mark viewer got %s", m.Channel)
 		}
 	}
 	if got := api.of("idle"); len(got) != 0 {

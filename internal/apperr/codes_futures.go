@@ -102,3 +102,18 @@ var CodeFuturesWouldTrigger = register("18021", http.StatusOK,
 var CodeFuturesTooManyTriggers = register("18022", http.StatusOK,
 	"At most %s trigger orders may wait at once",
 	"Нэг дор хамгийн ихдээ %s нөхцөлт захиалга хүлээж болно")
+
+// CodeFuturesPositionSide: an order or a request names no position of the user's position mode.
+var CodeFuturesPositionSide = register("18023", http.StatusOK,
+	"positionSide must be LONG or SHORT in hedge mode and left out in one-way mode",
+	"Хедж горимд positionSide нь LONG эсвэл SHORT байна; нэг чиглэлийн горимд түүнийг бөглөхгүй")
+
+// CodeFuturesPositionMode: a position mode other than 1 (one-way) or 2 (hedge).
+var CodeFuturesPositionMode = register("18024", http.StatusOK,
+	"Position mode must be 1 (one-way) or 2 (hedge)",
+	"Позицийн горим 1 (нэг чиглэл) эсвэл 2 (хедж) байна")
+
+// CodeFuturesPositionModeLocked: the position mode cannot change while anything is open.
+var CodeFuturesPositionModeLocked = register("18025", http.StatusOK,
+	"Close your positions and cancel your open and trigger orders in every contract before changing the position mode",
+	"Позицийн горимыг солихын өмнө бүх гэрээний позицоо хааж, нээлттэй болон нөхцөлт захиалгуудаа цуцлана уу")

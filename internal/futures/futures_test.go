@@ -154,7 +154,7 @@ func TestIsolatedLongLiquidatedAndFunding(t *testing.T) {
 	e.user("1002", "10000") // the short
 	e.user("1003", "10000") // the bid the liquidation sells into
 	e.index("50000")
-	if m, _ := e.svc.MarketInfo(ctx, "BTCUSDT"); m.MarkPrice != "50000.0" || m.IndexPrice != "50000.0" {
+	if m, _ := e.svc.MarketInfo(ctx, "BTCUSDT", nil); m.MarkPrice != "50000.0" || m.IndexPrice != "50000.0" {
 		t.Fatalf("market info %+v", m)
 	}
 	// Bad input first: nothing changes.
@@ -199,7 +199,7 @@ func TestIsolatedLongLiquidatedAndFunding(t *testing.T) {
 		t.Fatalf("account %+v", acc)
 	}
 	// Removing most of the margin would liquidate it: refused, nothing changed.
-	_, err = e.svc.ChangeMargin(ctx, "1001", "BTCUSDT", d("4900"), false)
+	_, err = e.svc.ChangeMargin(ctx, "1001", "BTCUSDT", "", d("4900"), false)
 	wantCode(t, err, apperr.CodeFuturesWouldLiquidate)
 	// Another user's order is not the caller's.
 	_, err = e.svc.CancelOrder(ctx, "1002", "BTCUSDT", o.OrderID)
@@ -223,7 +223,7 @@ func TestIsolatedLongLiquidatedAndFunding(t *testing.T) {
 		t.Fatalf("after the liquidation %+v", acc)
 	}
 	e.index("45150")
-	if m, _ := e.svc.MarketInfo(ctx, "BTCUSDT"); m.InsuranceFund != "100" {
+	if m, _ := e.svc.MarketInfo(ctx, "BTCUSDT", nil); m.InsuranceFund != "100" {
 		t.Fatalf("insurance fund %+v", m)
 	}
 	if b, _ := e.led.Balance(ctx, ledger.InsuranceAccount("BTCUSDT"), "USDT"); !b.Available.Equal(d("100")) {
@@ -239,7 +239,7 @@ func TestIsolatedLongLiquidatedAndFunding(t *testing.T) {
 	before2, before3 := e.wallet("1002"), e.wallet("1003")
 	e.clk.Add(2 * time.Minute)
 	e.index("45150")
-	m, _ := e.svc.MarketInfo(ctx, "BTCUSDT")
+	m, _ := e.svc.MarketInfo(ctx, "BTCUSDT", nil)
 	rate := d(m.LastFundingRate)
 	if rate.IsZero() {
 		t.Fatalf("no funding round: %+v", m)

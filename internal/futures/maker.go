@@ -12,6 +12,7 @@ import (
 
 	"tenger/internal/engine"
 	"tenger/internal/matching"
+	"tenger/internal/risk"
 )
 
 // Funder tops a local user's futures account up (the simulator's faucet).
@@ -88,7 +89,7 @@ func (m *Maker) Step(ctx context.Context) error {
 			Order: matching.Command{UserID: engine.UserNumber(MakerUser), Symbol: BookSymbol(c)}}); err != nil {
 			return err
 		}
-		pos, err := m.svc.position(ctx, MakerUser, c)
+		pos, err := m.svc.position(ctx, MakerUser, c, risk.PosBoth)
 		if err != nil {
 			return err
 		}

@@ -31,7 +31,11 @@ type PlaceRequest struct {
 	ReduceOnly bool
 	// ClosePosition: a market order closing the whole position.
 	ClosePosition bool
-	ClientOid     string
+	// PositionSide is empty (or BOTH) in one-way mode; in hedge mode the
+	// position the order opens (BUY LONG, SELL SHORT) or closes (SELL
+	// LONG, BUY SHORT: reduce-only by nature).
+	PositionSide string
+	ClientOid    string
 }
 
 // MaxClientOid bounds a client order id.
@@ -70,6 +74,10 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 	}
 	if !opened {
 		return Order{}, apperr.New(apperr.CodeFuturesNotOpened)
+	}
+	posSide, err := ParsePositionSide(req.PositionSide)
+	if err != nil {
+		return Order{}, err
 	}
 	cmd := matching.Command{UserID: engine.UserNumber(uid), Symbol: BookSymbol(c), Type: matching.Limit}
 	switch strings.ToUpper(strings.TrimSpace(req.Side)) {
@@ -124,9 +132,9 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 	if err != nil {
 		return Order{}, err
 	}
-	reduceOnly := req.ReduceOnly
+	reduceOnly := req.ReduceOnly || (posSide == risk.PosLong && cmd.Side == matching.Sell) || (posSide == risk.PosShort && cmd.Side == matching.Buy)
 	if req.ClosePosition {
-		pos, err := s.position(ctx, uid, c)
+		pos, err := s.position(ctx, uid, c, posSide)
 		if err != nil {
 			return Order{}, err
 		}
@@ -176,7 +184,8 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 		n.Type = TypeMarket // sent as IOC at the band's edge
 	}
 	note, _ := json.Marshal(n)
-	spec := risk.OrderSpec{Kind: risk.KindFutures, Maker: risk.Rate(g.MakerFee), Taker: risk.Rate(g.TakerFee), ReduceOnly: reduceOnly}
+	spec := risk.OrderSpec{Kind: risk.KindFutures, Maker: risk.Rate(g.MakerFee), Taker: risk.Rate(g.TakerFee), ReduceOnly: reduceOnly,
+		PosSide: posSide}
 	for attempt := 0; ; attempt++ {
 		cmd.OrderID = s.newOrderID()
 		res, err := s.submit(ctx, engine.Command{Kind: engine.KindPlace, Ref: cid, User: engine.UserNumber(uid), UserID: uid,
@@ -249,18 +258,24 @@ func (s *Service) CloseAll(ctx context.Context, uid, symbol string) ([]Order, er
 			Order: matching.Command{UserID: engine.UserNumber(uid), Symbol: BookSymbol(c)}}); err != nil {
 			return out, err
 		}
-		pos, err := s.position(ctx, uid, c)
+		items, err := s.positions(ctx, uid, c)
 		if err != nil {
 			return out, err
 		}
-		if pos == nil || pos.Int("qty") == 0 {
-			continue
+		for _, pos := range items {
+			if pos.Int("qty") == 0 {
+				continue
+			}
+			side := positionSideOf(pos)
+			if side == PositionBoth {
+				side = ""
+			}
+			o, err := s.PlaceOrder(ctx, uid, PlaceRequest{Symbol: c.Symbol, ClosePosition: true, PositionSide: side})
+			if err != nil {
+				return out, err
+			}
+			out = append(out, o)
 		}
-		o, err := s.PlaceOrder(ctx, uid, PlaceRequest{Symbol: c.Symbol, ClosePosition: true})
-		if err != nil {
-			return out, err
-		}
-		out = append(out, o)
 	}
 	return out, nil
 }
@@ -291,7 +306,7 @@ func (s *Service) orderOf(it store.Item) Order {
 	o := Order{OrderID: it.Str("id"), ClientOid: it.Str("clientOid"), Symbol: it.Str("symbol"), Side: it.Str("side"),
 		Type: it.Str("type"), TimeInForce: it.Str("tif"), Volume: it.Int("volume"), DealVolume: it.Int("dealVolume"),
 		Fee: money(it.Dec("fee")), RealizedPnl: money(it.Dec("pnl")), ReduceOnly: it.Bool("reduceOnly"),
-		ClosePosition: it.Bool("closePosition"), Liquidation: it.Bool("liquidation"), Status: it.Str("status"),
+		ClosePosition: it.Bool("closePosition"), PositionSide: positionSideOf(it), Liquidation: it.Bool("liquidation"), Status: it.Str("status"),
 		Reason: it.Str("reason"), Ctime: it.Int("ctime"), Mtime: it.Int("mtime")}
 	if p := it.Dec("price"); p.IsPositive() {
 		o.Price = p.StringFixed(pp)
@@ -443,7 +458,7 @@ func (s *Service) ClosedPositions(ctx context.Context, uid, symbol string, pageN
 func (s *Service) closedOf(it store.Item) ClosedPosition {
 	c, _ := s.o.Contracts.Contract(it.Str("symbol"))
 	pp, dec := decimalsOf(c.PriceTick), min(s.o.Decimals(c.Quote), 8)
-	return ClosedPosition{Symbol: it.Str("symbol"), Side: it.Str("side"), MaxVolume: it.Int("maxQty"),
+	return ClosedPosition{Symbol: it.Str("symbol"), Side: it.Str("side"), PositionSide: positionSideOf(it), MaxVolume: it.Int("maxQty"),
 		OpenPrice: it.Dec("openPrice").StringFixed(pp), ClosePrice: it.Dec("closePrice").StringFixed(pp),
 		RealizedPnl: it.Dec("pnl").StringFixed(dec), Fee: it.Dec("fee").StringFixed(dec), Liquidated: it.Bool("liquidated"),
 		OpenTime: it.Int("opened"), CloseTime: it.Int("closed")}

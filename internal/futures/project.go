@@ -12,6 +12,7 @@ import (
 	"tenger/internal/contracts"
 	"tenger/internal/engine"
 	"tenger/internal/matching"
+	"tenger/internal/risk"
 	"tenger/internal/store"
 )
 
@@ -22,7 +23,7 @@ import (
 //	                                          gsi2 "FOPEN#<uid>" / "<symbol>#<id>" while open
 //	fill      pk "FTRDU#<uid>"      sk "<at 13d>#<tradeId 20d>#<B|S>"
 //	                                          gsi1 "FTRDO#<orderId>" / "<tradeId 20d>#<B|S>" (an order's fills)
-//	position  pk "FPOS#<uid>"       sk "<symbol>"   as the last batch left it
+//	position  pk "FPOS#<uid>"       sk "<symbol>" (hedge mode: "<symbol>#LONG", "<symbol>#SHORT")   as the last batch left it
 //	closed    pk "FPOSH#<uid>"      sk "<closed 13d>#<symbol>#<batch seq>#<n>"  a position's history once flat
 //	funding   pk "FFUND#<uid>"      sk "<at 13d>#<symbol>"
 //	trigger   pk "FTRIG#<id>"       sk "T"    gsi1 "FTRIGU#<uid>" / "<ctime 13d>#<id>" (history)
@@ -180,6 +181,16 @@ func (p *Projection) Ops(_ context.Context, b *engine.Batch) ([]store.Op, error)
 		c := &b.Commands[i]
 		res := b.Results[i]
 		evs := b.EventsOf(i)
+		if c.Kind == engine.KindPositionMode {
+			if res.Code == engine.OK && c.UserID != "" {
+				mode := PositionOneWay
+				if c.Amount == 1 {
+					mode = PositionHedge
+				}
+				ops = append(ops, store.UpdateOp(userConfigKey(c.UserID), store.NewUpdate().Set("positionMode", int64(mode)), nil))
+			}
+			continue
+		}
 		bk := books[c.Order.Symbol]
 		if bk == nil && len(evs) > 0 {
 			bk = books[evs[0].Symbol]
@@ -221,7 +232,11 @@ func (p *Projection) Ops(_ context.Context, b *engine.Batch) ([]store.Op, error)
 					return nil, fmt.Errorf("futures: order note of command %d: %w", res.Seq, err)
 				}
 			}
-			state(c.Order.OrderID).item = newOrderItem(bk, c.UserID, c.Order, n, c.Spec.ReduceOnly, false, c.At)
+			it := newOrderItem(bk, c.UserID, c.Order, n, c.Spec.ReduceOnly, false, c.At)
+			if c.Spec.PosSide != risk.PosBoth {
+				it["positionSide"] = posSideName(c.Spec.PosSide)
+			}
+			state(c.Order.OrderID).item = it
 		}
 		for j := range evs {
 			e := &evs[j]
@@ -338,7 +353,7 @@ func (p *Projection) Ops(_ context.Context, b *engine.Batch) ([]store.Op, error)
 		if bk == nil || ps.UserID == "" {
 			continue
 		}
-		ops = append(ops, store.PutOp(positionItem(bk, ps.UserID, ps.Qty, ps.Cost, ps.Margin, ps.Leverage, ps.Isolated,
+		ops = append(ops, store.PutOp(positionItem(bk, ps.UserID, ps.Side, ps.Qty, ps.Cost, ps.Margin, ps.Leverage, ps.Isolated,
 			ps.Liquidation, last, b.Commands[len(b.Commands)-1].At), nil))
 	}
 	for i, cp := range b.Closed {
@@ -465,13 +480,40 @@ func fillOp(bk *book, uid string, e *matching.Event, orderID uint64, side matchi
 }
 
 // positionItem is a position as a batch left it.
-func positionItem(bk *book, uid string, qty, cost, margin, lev int64, isolated bool, liq, seq, at int64) store.Item {
-	it := store.Item{store.AttrPK: pkPosition + uid, store.AttrSK: bk.Symbol, "symbol": bk.Symbol, "qty": qty,
+func positionItem(bk *book, uid string, side risk.PosSide, qty, cost, margin, lev int64, isolated bool, liq, seq, at int64) store.Item {
+	it := store.Item{store.AttrPK: pkPosition + uid, store.AttrSK: positionSK(bk.Symbol, side), "symbol": bk.Symbol,
+		"positionSide": posSideName(side), "qty": qty,
 		"cost": bk.money(cost), "margin": bk.money(margin), "leverage": lev, "isolated": isolated, "seq": seq, "mtime": at}
 	if liq > 0 {
 		it["liq"] = bk.price(liq)
 	}
 	return it
+}
+
+// positionSK is a position item's sort key: the contract's symbol, and in
+// hedge mode its side.
+func positionSK(symbol string, side risk.PosSide) string {
+	if side == risk.PosBoth {
+		return symbol
+	}
+	return symbol + "#" + posSideName(side)
+}
+
+// Position sides as the routes name them.
+const (
+	PositionBoth  = "BOTH"
+	PositionLong  = "LONG"
+	PositionShort = "SHORT"
+)
+
+func posSideName(s risk.PosSide) string {
+	switch s {
+	case risk.PosLong:
+		return PositionLong
+	case risk.PosShort:
+		return PositionShort
+	}
+	return PositionBoth
 }
 
 // trigState is what a batch does to one trigger order.
@@ -518,6 +560,9 @@ func triggerItem(bk *book, c *engine.Command) store.Item {
 	if c.Spec.ReduceOnly {
 		it["reduceOnly"] = true
 	}
+	if c.Spec.PosSide != risk.PosBoth {
+		it["positionSide"] = posSideName(c.Spec.PosSide)
+	}
 	return it
 }
 
@@ -546,7 +591,8 @@ func closedItem(bk *book, cp *engine.ClosedPosition, tail string) store.Item {
 	}
 	it := store.Item{store.AttrPK: pkPosHistory + cp.UserID, store.AttrSK: sortKey(cp.Closed, tail), "symbol": bk.Symbol, "side": side,
 		"maxQty": cp.MaxQty, "openPrice": avg(cp.OpenValue, cp.OpenQty), "closePrice": avg(cp.CloseValue, cp.CloseQty),
-		"closeQty": cp.CloseQty, "pnl": bk.money(cp.Realized), "fee": bk.money(cp.Fees), "opened": cp.Opened, "closed": cp.Closed}
+		"closeQty": cp.CloseQty, "pnl": bk.money(cp.Realized), "fee": bk.money(cp.Fees), "opened": cp.Opened, "closed": cp.Closed,
+		"positionSide": posSideName(cp.Side)}
 	if cp.Liquidated {
 		it["liquidated"] = true
 	}

@@ -17,6 +17,7 @@ import (
 	"tenger/internal/markets"
 	"tenger/internal/matching"
 	"tenger/internal/perp"
+	"tenger/internal/push"
 	"tenger/internal/risk"
 	"tenger/internal/spot"
 	"tenger/internal/store"
@@ -36,8 +37,10 @@ type Options struct {
 	// Feed receives the contracts' trades and depth (their market data,
 	// under MarketSymbol); nil: none.
 	Feed marketdata.Feed
-	Log  zerolog.Logger
-	Now  func() time.Time
+	// Pusher receives each contract's mark channel (marks.go); nil: none.
+	Pusher push.Pusher
+	Log    zerolog.Logger
+	Now    func() time.Time
 	// Every is the price loop's period (default 1 s; < 0: no loop, Step
 	// is called by the caller).
 	Every time.Duration
@@ -63,6 +66,8 @@ type Runtime struct {
 	mu       sync.Mutex
 	samplers map[string]*sampler
 	devIndex map[string]decimal.Decimal
+	// marks are the marks pushed on the mark channels (marks.go).
+	marks marks
 
 	steps   chan step
 	stop    chan struct{}
@@ -80,6 +85,29 @@ type sampler struct {
 	// quietUntil: no samples before it (after the simulator's jump, while
 	// the book catches up with the new index).
 	quietUntil time.Time
+	// adl are the bands of the two auto-deleveraging queues (long, short)
+	// as the price item keeps them, taken every ADLEvery.
+	adl   [2]string
+	adlAt time.Time
+}
+
+// ADLEvery is how often the price loop ranks a contract's positions for
+// the auto-deleveraging indicator (O(positions) under the engine's lock).
+const ADLEvery = 5 * time.Second
+
+// adlBands ranks a contract's positions in their auto-deleveraging
+// queues: each side's bands ("b1,b2,b3,b4", perp.ADLBands; empty when the
+// side has no position).
+func (r *Runtime) adlBands(id uint32) [2]string {
+	var longs, shorts []int64
+	r.read(func(s *engine.State) { longs, shorts = s.Futures().ADLScores(id, nil, nil) })
+	var out [2]string
+	for i, scores := range [][]int64{longs, shorts} {
+		if b, ok := perp.NewADLBands(scores); ok {
+			out[i] = fmt.Sprintf("%d,%d,%d,%d", b[0], b[1], b[2], b[3])
+		}
+	}
+	return out
 }
 
 // devQuiet is how long the price loop takes no samples after the
@@ -430,6 +458,9 @@ func (r *Runtime) step(ctx context.Context, c contracts.Contract) error {
 	if err != nil {
 		return err
 	}
+	if now.Sub(s.adlAt) >= ADLEvery {
+		s.adl, s.adlAt = r.adlBands(id), now
+	}
 	it := store.Item{store.AttrPK: pkPrice + c.Symbol, store.AttrSK: skPrice, "symbol": c.Symbol,
 		"mark": c.PriceTick.Mul(decimal.NewFromInt(mark)), "index": c.PriceTick.Mul(decimal.NewFromInt(index)),
 		"rate": decimal.New(est, -8), "lastRate": decimal.New(s.LastRate(), -8), "lastRateUnits": s.LastRate(),
@@ -438,7 +469,17 @@ func (r *Runtime) step(ctx context.Context, c contracts.Contract) error {
 	if bs.last > 0 {
 		it["last"] = c.PriceTick.Mul(decimal.NewFromInt(bs.last))
 	}
-	return r.o.Store.Put(ctx, it, nil)
+	if s.adl[0] != "" {
+		it["adlLong"] = s.adl[0]
+	}
+	if s.adl[1] != "" {
+		it["adlShort"] = s.adl[1]
+	}
+	if err := r.o.Store.Put(ctx, it, nil); err != nil {
+		return err
+	}
+	r.publishMark(ctx, c, it, now)
+	return nil
 }
 
 // stepper sends the commands batches asked for, one at a time: the two
@@ -460,7 +501,7 @@ func (r *Runtime) stepper() {
 			p := s.liq
 			for _, n := range []int64{1, 2} {
 				res := r.eng.Submit(ctx, engine.Command{Kind: engine.KindLiquidate, User: p.User, Amount: n,
-					Order: matching.Command{Symbol: p.Contract}})
+					Order: matching.Command{Symbol: p.Contract}, Spec: risk.OrderSpec{PosSide: p.Side}})
 				if res.Code != engine.OK {
 					r.o.Log.Error().Str("code", res.Code.String()).Uint64("user", p.User).Msg("futures: liquidation step refused")
 					break

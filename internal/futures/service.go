@@ -20,6 +20,7 @@ import (
 	"tenger/internal/contracts"
 	"tenger/internal/engine"
 	"tenger/internal/ledger"
+	"tenger/internal/marketdata"
 	"tenger/internal/matching"
 	"tenger/internal/perp"
 	"tenger/internal/risk"
@@ -152,43 +153,59 @@ func decText(d decimal.Decimal, places int32) string {
 	return d.StringFixed(places)
 }
 
-// MarketInfo is a contract's prices.
-func (s *Service) MarketInfo(ctx context.Context, symbol string) (MarketInfo, error) {
+// MarketInfo is a contract's prices and, from tickers (nil: none), its
+// 24 h figures.
+func (s *Service) MarketInfo(ctx context.Context, symbol string, tickers Tickers) (MarketInfo, error) {
 	c, err := s.Contract(symbol)
 	if err != nil {
 		return MarketInfo{}, err
 	}
-	return s.marketInfo(ctx, c)
+	var t marketdata.Ticker
+	if tickers != nil {
+		if t, err = tickers.Ticker(MarketSymbol(c)); err != nil {
+			return MarketInfo{}, err
+		}
+	}
+	return s.marketInfo(ctx, c, t)
 }
 
-func (s *Service) marketInfo(ctx context.Context, c contracts.Contract) (MarketInfo, error) {
+// marketInfo is a contract's prices (its price item, as the mark channel
+// shows them: markOf) and its 24 h figures from its ticker t.
+func (s *Service) marketInfo(ctx context.Context, c contracts.Contract, t marketdata.Ticker) (MarketInfo, error) {
 	p, err := s.prices(ctx, c)
 	if err != nil {
 		return MarketInfo{}, err
 	}
 	pp := decimalsOf(c.PriceTick)
 	m := MarketInfo{Symbol: c.Symbol, FundingRate: "0", LastFundingRate: "0", InsuranceFund: "0"}
+	set24h(&m, c, t, min(s.o.Decimals(c.Quote), 8))
 	if p.item == nil {
 		return m, nil
 	}
-	m.MarkPrice, m.IndexPrice = decText(p.mark, pp), decText(p.index, pp)
+	mk := markOf(c, p.item)
+	m.MarkPrice, m.IndexPrice = mk.MarkPrice, mk.IndexPrice
 	if !p.last.IsZero() {
 		m.LastPrice = decText(p.last, pp)
 	}
-	m.FundingRate, m.LastFundingRate = p.item.Dec("rate").String(), p.item.Dec("lastRate").String()
-	m.NextFundingTime, m.Time = p.item.Int("nextFunding"), p.item.Int("at")
+	m.FundingRate, m.LastFundingRate = mk.FundingRate, mk.LastFundingRate
+	m.NextFundingTime, m.Time = mk.NextFundingTime, mk.Time
 	m.InsuranceFund, m.OpenInterest = p.item.Dec("insurance").String(), p.item.Int("openInterest")
 	return m, nil
 }
 
-// PriceList is every open contract's prices.
-func (s *Service) PriceList(ctx context.Context) ([]MarketInfo, error) {
+// PriceList is every open contract's prices and, from tickers (nil:
+// none), their 24 h figures.
+func (s *Service) PriceList(ctx context.Context, tickers Tickers) ([]MarketInfo, error) {
+	var all map[string]marketdata.Ticker
+	if tickers != nil {
+		all = tickers.Tickers()
+	}
 	out := []MarketInfo{}
 	for _, c := range s.o.Contracts.List() {
 		if c.Closed {
 			continue
 		}
-		m, err := s.marketInfo(ctx, c)
+		m, err := s.marketInfo(ctx, c, all[MarketSymbol(c)])
 		if err != nil {
 			return nil, err
 		}
@@ -240,13 +257,49 @@ func (s *Service) Depth(symbol string, limit int, depth DepthFunc) (Depth, error
 
 func userConfigKey(uid string) store.Key { return store.Key{PK: pkUser + uid, SK: skUserConfig} }
 
-// positionItem reads the caller's position item of a contract (nil: none).
-func (s *Service) position(ctx context.Context, uid string, c contracts.Contract) (store.Item, error) {
-	it, err := s.o.Store.Get(ctx, store.Key{PK: pkPosition + uid, SK: c.Symbol})
+// position reads the caller's position item of a contract on a side
+// (nil: none).
+func (s *Service) position(ctx context.Context, uid string, c contracts.Contract, side risk.PosSide) (store.Item, error) {
+	it, err := s.o.Store.Get(ctx, store.Key{PK: pkPosition + uid, SK: positionSK(c.Symbol, side)})
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	return it, err
+}
+
+// positions reads the caller's position items of a contract: one in
+// one-way mode, up to three once hedge mode was used (flat ones kept).
+func (s *Service) positions(ctx context.Context, uid string, c contracts.Contract) ([]store.Item, error) {
+	items, err := s.queryAll(ctx, store.Query{PK: pkPosition + uid, SK: store.SKPrefixed(c.Symbol)})
+	out := items[:0]
+	for _, it := range items {
+		if it.Str("symbol") == c.Symbol {
+			out = append(out, it)
+		}
+	}
+	return out, err
+}
+
+// ParsePositionSide reads a positionSide field: empty or BOTH (one-way
+// mode), LONG or SHORT (hedge mode).
+func ParsePositionSide(v string) (risk.PosSide, error) {
+	switch strings.ToUpper(strings.TrimSpace(v)) {
+	case "", PositionBoth:
+		return risk.PosBoth, nil
+	case PositionLong:
+		return risk.PosLong, nil
+	case PositionShort:
+		return risk.PosShort, nil
+	}
+	return 0, apperr.New(apperr.CodeFuturesPositionSide)
+}
+
+// positionSideOf is an item's positionSide (BOTH when it has none).
+func positionSideOf(it store.Item) string {
+	if v := it.Str("positionSide"); v != "" {
+		return v
+	}
+	return PositionBoth
 }
 
 // Opened says the user opened a futures account.
@@ -276,7 +329,7 @@ func (s *Service) UserConfig(ctx context.Context, uid, symbol string) (UserConfi
 	if err != nil {
 		return UserConfig{}, err
 	}
-	pos, err := s.position(ctx, uid, c)
+	pos, err := s.positions(ctx, uid, c)
 	if err != nil {
 		return UserConfig{}, err
 	}
@@ -286,16 +339,24 @@ func (s *Service) UserConfig(ctx context.Context, uid, symbol string) (UserConfi
 	}
 	out := UserConfig{Symbol: c.Symbol, Leverage: min(int64(risk.DefaultLeverage), c.MaxLeverage()), MarginMode: MarginCross,
 		PositionMode: PositionOneWay, MaxLeverage: c.MaxLeverage(), PageConfig: map[string]string{}}
-	if pos != nil {
-		out.Leverage = pos.Int("leverage")
-		if pos.Bool("isolated") {
-			out.MarginMode = MarginIsolated
+	// Leverage and margin mode are the same on every side: the latest
+	// item's; the highest leverage is the largest position's tier's.
+	latest := int64(-1)
+	for _, it := range pos {
+		if seq := it.Int("seq"); seq > latest {
+			latest, out.Leverage, out.MarginMode = seq, it.Int("leverage"), MarginCross
+			if it.Bool("isolated") {
+				out.MarginMode = MarginIsolated
+			}
 		}
-		if g, err := c.Grid(s.o.Decimals(c.Quote)); err == nil && pos.Int("qty") != 0 {
-			out.MaxLeverage = g.Tiers.MaxLeverage(pos.Dec("cost").Shift(s.o.Decimals(c.Quote)).IntPart())
+		if g, err := c.Grid(s.o.Decimals(c.Quote)); err == nil && it.Int("qty") != 0 {
+			out.MaxLeverage = min(out.MaxLeverage, g.Tiers.MaxLeverage(it.Dec("cost").Shift(s.o.Decimals(c.Quote)).IntPart()))
 		}
 	}
 	if cfg != nil {
+		if cfg.Int("positionMode") == PositionHedge {
+			out.PositionMode = PositionHedge
+		}
 		out.OpenContract = cfg.Bool("opened")
 		if raw := cfg.Str("page"); raw != "" {
 			_ = json.Unmarshal([]byte(raw), &out.PageConfig)
@@ -372,6 +433,8 @@ func codeError(code engine.Code, c contracts.Contract, lev int64) error {
 		return apperr.New(apperr.CodeFuturesSymbol, c.Symbol)
 	case engine.Conflict:
 		return apperr.New(apperr.CodeFuturesClientOid)
+	case engine.PositionSide:
+		return apperr.New(apperr.CodeFuturesPositionSide)
 	}
 	return apperr.New(apperr.CodeFuturesBusy)
 }
@@ -427,10 +490,50 @@ func (s *Service) SetMarginMode(ctx context.Context, uid, symbol string, mode in
 	return s.UserConfig(ctx, uid, symbol)
 }
 
-// ChangeMargin adds margin to (add) or removes it from the caller's
-// isolated position.
-func (s *Service) ChangeMargin(ctx context.Context, uid, symbol string, amount decimal.Decimal, add bool) (PositionView, error) {
+// SetPositionMode sets the caller's position mode in every contract (1
+// one-way, 2 hedge): only with no position, open order or trigger order.
+// It answers the settings of symbol (the first contract when empty).
+func (s *Service) SetPositionMode(ctx context.Context, uid, symbol string, mode int) (UserConfig, error) {
+	if uid == "" {
+		return UserConfig{}, apperr.New(apperr.CodeNotSignedIn)
+	}
+	if mode != PositionOneWay && mode != PositionHedge {
+		return UserConfig{}, apperr.New(apperr.CodeFuturesPositionMode)
+	}
+	if strings.TrimSpace(symbol) == "" {
+		if list := s.o.Contracts.List(); len(list) > 0 {
+			symbol = list[0].Symbol
+		}
+	}
 	c, err := s.Contract(symbol)
+	if err != nil {
+		return UserConfig{}, err
+	}
+	amount := int64(0)
+	if mode == PositionHedge {
+		amount = 1
+	}
+	res, err := s.submit(ctx, engine.Command{Kind: engine.KindPositionMode, User: engine.UserNumber(uid), UserID: uid, Amount: amount})
+	if err != nil {
+		return UserConfig{}, err
+	}
+	if res.Code == engine.ModeLocked {
+		return UserConfig{}, apperr.New(apperr.CodeFuturesPositionModeLocked)
+	}
+	if err := codeError(res.Code, c, c.MaxLeverage()); err != nil {
+		return UserConfig{}, err
+	}
+	return s.UserConfig(ctx, uid, c.Symbol)
+}
+
+// ChangeMargin adds margin to (add) or removes it from the caller's
+// isolated position (on positionSide in hedge mode).
+func (s *Service) ChangeMargin(ctx context.Context, uid, symbol, positionSide string, amount decimal.Decimal, add bool) (PositionView, error) {
+	c, err := s.Contract(symbol)
+	if err != nil {
+		return PositionView{}, err
+	}
+	side, err := ParsePositionSide(positionSide)
 	if err != nil {
 		return PositionView{}, err
 	}
@@ -444,7 +547,7 @@ func (s *Service) ChangeMargin(ctx context.Context, uid, symbol string, amount d
 		units = -units
 	}
 	res, err := s.submit(ctx, engine.Command{Kind: engine.KindFutMargin, User: engine.UserNumber(uid), UserID: uid, Amount: units,
-		Order: matching.Command{Symbol: BookSymbol(c)}})
+		Order: matching.Command{Symbol: BookSymbol(c)}, Spec: risk.OrderSpec{PosSide: side}})
 	if err != nil {
 		return PositionView{}, err
 	}
@@ -456,7 +559,7 @@ func (s *Service) ChangeMargin(ctx context.Context, uid, symbol string, amount d
 		return PositionView{}, err
 	}
 	for _, p := range a.Positions {
-		if p.Symbol == c.Symbol {
+		if p.Symbol == c.Symbol && p.PositionSide == posSideName(side) {
 			return p, nil
 		}
 	}
@@ -468,6 +571,7 @@ func (s *Service) ChangeMargin(ctx context.Context, uid, symbol string, amount d
 // Assets is the caller's futures account per margin coin and open positions.
 func (s *Service) Assets(ctx context.Context, uid string) (Assets, error) {
 	out := Assets{Accounts: []AccountView{}, Positions: []PositionView{}}
+	var ranks []adlRank
 	items, err := s.queryAll(ctx, store.Query{PK: pkPosition + uid})
 	if err != nil {
 		return out, err
@@ -543,7 +647,7 @@ func (s *Service) Assets(ctx context.Context, uid string) (Assets, error) {
 			return out, err
 		}
 		money := func(v int64) string { return decimal.New(v, -dec).StringFixed(min(dec, 8)) }
-		pv := PositionView{Symbol: c.Symbol, ContractID: c.ID, Side: "LONG", Volume: q,
+		pv := PositionView{Symbol: c.Symbol, ContractID: c.ID, Side: "LONG", PositionSide: positionSideOf(it), Volume: q,
 			Size: c.ContractValue.Mul(decimal.NewFromInt(q)).String(), Margin: money(margin), Leverage: it.Int("leverage"),
 			MarginMode: MarginCross, UnrealizedPnl: money(pnl), MaintenanceMargin: money(mm), Notional: money(value)}
 		if side == perp.Short {
@@ -569,10 +673,21 @@ func (s *Service) Assets(ctx context.Context, uid string) (Assets, error) {
 			a.crossMM += mm
 			a.crossIdx = append(a.crossIdx, len(out.Positions))
 		}
-		if pnl > 0 {
-			pv.ADLLevel = adlLevel(pnl, cost, pv.Leverage)
+		if bands, ok := adlBands(pr.item, side == perp.Long); ok {
+			ranks = append(ranks, adlRank{pos: len(out.Positions), coin: c.Quote, cross: !it.Bool("isolated"), pnl: pnl, cost: cost,
+				value: value, equity: margin + pnl, bands: bands})
 		}
 		out.Positions = append(out.Positions, pv)
+	}
+	for _, r := range ranks {
+		equity := r.equity
+		if r.cross { // the cross account's margin balance backs it
+			a := accs[r.coin]
+			equity = a.wallet - a.isoMargin + a.crossPnL
+		}
+		if score, err := perp.ADLScore(r.pnl, r.cost, r.value, equity); err == nil {
+			out.Positions[r.pos].ADLLevel = r.bands.Level(score)
+		}
 	}
 	for _, coin := range coinsSeen {
 		a := accs[coin]
@@ -588,7 +703,10 @@ func (s *Service) Assets(ctx context.Context, uid string) (Assets, error) {
 			OrderMargin: money(max(a.held-a.posMargin, 0)), UnrealizedPnl: money(a.pnl), MaintenanceMargin: money(a.crossMM),
 			MarginRatio: r})
 	}
-	sort.SliceStable(out.Positions, func(i, j int) bool { return out.Positions[i].Symbol < out.Positions[j].Symbol })
+	sort.SliceStable(out.Positions, func(i, j int) bool {
+		pi, pj := out.Positions[i], out.Positions[j]
+		return pi.Symbol < pj.Symbol || pi.Symbol == pj.Symbol && pi.PositionSide < pj.PositionSide
+	})
 	return out, nil
 }
 
@@ -604,20 +722,36 @@ func ratio(mm, balance int64) string {
 	return decimal.NewFromInt(mm).Mul(decimal.NewFromInt(100)).Div(decimal.NewFromInt(balance)).StringFixed(2)
 }
 
-// adlLevel places a profitable position in the deleveraging queue's five
-// lights by its ROE × leverage (the venues' ranking, in bands rather than
-// ranks: each light a doubling).
-func adlLevel(pnl, cost, lev int64) int {
-	if cost <= 0 || pnl <= 0 {
-		return 0
+// adlRank is what a position's place in its auto-deleveraging queue is
+// computed from once its account's margin balance is known.
+type adlRank struct {
+	pos                      int
+	coin                     string
+	cross                    bool
+	pnl, cost, value, equity int64
+	bands                    perp.ADLBands
+}
+
+// adlBands reads a side's auto-deleveraging bands from a contract's price
+// item (the price loop ranks the positions every ADLEvery).
+func adlBands(price store.Item, long bool) (perp.ADLBands, bool) {
+	attr := "adlShort"
+	if long {
+		attr = "adlLong"
 	}
-	x := decimal.NewFromInt(pnl).Mul(decimal.NewFromInt(max(lev, 1))) // ROE × leverage × cost
-	for level, times := range []int64{8, 4, 2, 1} {
-		if x.GreaterThanOrEqual(decimal.NewFromInt(cost).Mul(decimal.NewFromInt(times))) {
-			return 5 - level
+	var b perp.ADLBands
+	parts := strings.Split(price.Str(attr), ",")
+	if price == nil || len(parts) != len(b) {
+		return b, false
+	}
+	for i, p := range parts {
+		v, err := strconv.ParseInt(p, 10, 64)
+		if err != nil {
+			return b, false
 		}
+		b[i] = v
 	}
-	return 1
+	return b, true
 }
 
 func (s *Service) queryAll(ctx context.Context, q store.Query) ([]store.Item, error) {

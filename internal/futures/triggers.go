@@ -31,6 +31,9 @@ type TriggerRequest struct {
 	TriggerBy     string
 	ReduceOnly    bool
 	ClosePosition bool
+	// PositionSide: as PlaceRequest's (the position a TP/SL closes in
+	// hedge mode).
+	PositionSide string
 }
 
 // CreateTrigger arms a trigger order.
@@ -86,6 +89,10 @@ func (s *Service) CreateTrigger(ctx context.Context, uid string, req TriggerRequ
 	if tp == now {
 		return TriggerOrder{}, apperr.New(apperr.CodeFuturesWouldTrigger)
 	}
+	posSide, err := ParsePositionSide(req.PositionSide)
+	if err != nil {
+		return TriggerOrder{}, err
+	}
 	cmd := matching.Command{UserID: engine.UserNumber(uid), Symbol: BookSymbol(c), Type: matching.Market, TIF: matching.IOC}
 	switch strings.ToUpper(strings.TrimSpace(req.Side)) {
 	case Buy:
@@ -95,6 +102,26 @@ func (s *Service) CreateTrigger(ctx context.Context, uid string, req TriggerRequ
 	default:
 		if !req.ClosePosition {
 			return TriggerOrder{}, apperr.New(apperr.CodeFuturesSide)
+		}
+	}
+	if req.ClosePosition {
+		// Its side is the one that closes the position (shown; the engine
+		// takes the position's when it fires).
+		switch posSide {
+		case risk.PosLong:
+			cmd.Side = matching.Sell
+		case risk.PosShort:
+			cmd.Side = matching.Buy
+		default:
+			pos, err := s.position(ctx, uid, c, posSide)
+			if err != nil {
+				return TriggerOrder{}, err
+			}
+			if pos != nil && pos.Int("qty") > 0 {
+				cmd.Side = matching.Sell
+			} else if pos != nil && pos.Int("qty") < 0 {
+				cmd.Side = matching.Buy
+			}
 		}
 	}
 	if !req.ClosePosition {
@@ -115,7 +142,9 @@ func (s *Service) CreateTrigger(ctx context.Context, uid string, req TriggerRequ
 		}
 		cmd.Qty = v
 	}
-	spec := risk.OrderSpec{Kind: risk.KindFutures, Maker: risk.Rate(g.MakerFee), Taker: risk.Rate(g.TakerFee), ReduceOnly: req.ReduceOnly || req.ClosePosition}
+	closing := (posSide == risk.PosLong && cmd.Side == matching.Sell) || (posSide == risk.PosShort && cmd.Side == matching.Buy)
+	spec := risk.OrderSpec{Kind: risk.KindFutures, Maker: risk.Rate(g.MakerFee), Taker: risk.Rate(g.TakerFee),
+		ReduceOnly: req.ReduceOnly || req.ClosePosition || closing, PosSide: posSide}
 	cmd.OrderID = s.newOrderID()
 	res, err := s.submit(ctx, engine.Command{Kind: engine.KindTrigger, User: engine.UserNumber(uid), UserID: uid, Order: cmd, Spec: spec,
 		Trigger: engine.TriggerSpec{Price: tp, Above: tp > now, ByLast: byLast, Close: req.ClosePosition}})
@@ -181,8 +210,9 @@ func (s *Service) triggerOf(it store.Item) TriggerOrder {
 	pp := decimalsOf(c.PriceTick)
 	t := TriggerOrder{TriggerID: it.Str("id"), Symbol: it.Str("symbol"), Side: it.Str("side"), Type: it.Str("type"), Volume: it.Int("volume"),
 		TriggerPrice: it.Dec("triggerPrice").StringFixed(pp), TriggerBy: it.Str("triggerBy"), Direction: it.Str("direction"),
-		ClosePosition: it.Bool("closePosition"), ReduceOnly: it.Bool("reduceOnly"), Status: it.Str("status"), Reason: it.Str("reason"),
-		Ctime: it.Int("ctime"), Mtime: it.Int("mtime")}
+		ClosePosition: it.Bool("closePosition"), ReduceOnly: it.Bool("reduceOnly"), PositionSide: positionSideOf(it), Status: it.Str("status"),
+		Reason: it.Str("reason"),
+		Ctime:  it.Int("ctime"), Mtime: it.Int("mtime")}
 	if p := it.Dec("price"); p.IsPositive() {
 		t.Price = p.StringFixed(pp)
 	}

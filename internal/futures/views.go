@@ -55,6 +55,14 @@ type MarketInfo struct {
 	InsuranceFund   string `json:"insuranceFund"`
 	OpenInterest    int64  `json:"openInterest" doc:"contracts held long (= short)"`
 	Time            int64  `json:"time" doc:"when the prices were taken"`
+	// The 24 h figures: the contract's market data ticker (the rolling
+	// window of its one-minute candles, as spot's ticker).
+	Open24h     string `json:"open24h" doc:"the price 24 h ago (the window's first trade); empty before the first trade"`
+	High24h     string `json:"high24h" doc:"empty before the first trade"`
+	Low24h      string `json:"low24h" doc:"empty before the first trade"`
+	Change24h   string `json:"change24h" doc:"the last price against open24h in percent, 2 places: -1.25"`
+	Volume24h   string `json:"volume24h" doc:"contracts traded in 24 h"`
+	Turnover24h string `json:"turnover24h" doc:"margin coin traded in 24 h"`
 }
 
 // Tier is one maintenance tier of /common/get_ladder_info.
@@ -80,6 +88,7 @@ const (
 	MarginCross    = 1
 	MarginIsolated = 2
 	PositionOneWay = 1
+	PositionHedge  = 2
 )
 
 // UserConfig is /user/get_user_config: the caller's settings of a
@@ -88,7 +97,7 @@ type UserConfig struct {
 	Symbol       string `json:"symbol"`
 	Leverage     int64  `json:"leverage"`
 	MarginMode   int    `json:"marginMode" doc:"1 cross, 2 isolated"`
-	PositionMode int    `json:"positionMode" doc:"1 one-way"`
+	PositionMode int    `json:"positionMode" doc:"1 one-way, 2 hedge (a long and a short position per contract); the same in every contract"`
 	// MaxLeverage is the highest leverage the position's current size
 	// allows (the first tier's when flat).
 	MaxLeverage int64 `json:"maxLeverage"`
@@ -121,18 +130,21 @@ type AccountView struct {
 
 // PositionView is an open position.
 type PositionView struct {
-	Symbol      string `json:"symbol"`
-	ContractID  int    `json:"contractId"`
-	Side        string `json:"side" doc:"LONG or SHORT"`
-	Volume      int64  `json:"volume" doc:"contracts"`
-	Size        string `json:"size" doc:"base coin"`
-	OpenPrice   string `json:"openPrice" doc:"average entry"`
-	MarkPrice   string `json:"markPrice"`
-	Notional    string `json:"notional" doc:"at mark"`
-	Liquidation string `json:"liquidationPrice" doc:"empty when none (a long whose margin covers a fall to zero)"`
-	Margin      string `json:"margin"`
-	Leverage    int64  `json:"leverage"`
-	MarginMode  int    `json:"marginMode"`
+	Symbol     string `json:"symbol"`
+	ContractID int    `json:"contractId"`
+	Side       string `json:"side" doc:"LONG or SHORT"`
+	// PositionSide is BOTH in one-way mode; in hedge mode the position's
+	// side (a user may hold both).
+	PositionSide string `json:"positionSide" doc:"BOTH, LONG or SHORT"`
+	Volume       int64  `json:"volume" doc:"contracts"`
+	Size         string `json:"size" doc:"base coin"`
+	OpenPrice    string `json:"openPrice" doc:"average entry"`
+	MarkPrice    string `json:"markPrice"`
+	Notional     string `json:"notional" doc:"at mark"`
+	Liquidation  string `json:"liquidationPrice" doc:"empty when none (a long whose margin covers a fall to zero)"`
+	Margin       string `json:"margin"`
+	Leverage     int64  `json:"leverage"`
+	MarginMode   int    `json:"marginMode"`
 	// UnrealizedPnl is at mark; ROE is it ÷ the initial margin at entry, in percent.
 	UnrealizedPnl     string `json:"unrealizedPnl"`
 	ROE               string `json:"roe"`
@@ -140,9 +152,10 @@ type PositionView struct {
 	// MarginRatio is maintenance ÷ (margin + unrealized PnL) in percent
 	// for an isolated position; the account's for a cross one.
 	MarginRatio string `json:"marginRatio"`
-	// ADLLevel is 1-5: where the position stands in the auto-deleveraging
-	// queue of its side (5 first); 0 when it is at a loss.
-	ADLLevel int `json:"adlLevel"`
+	// ADLLevel is 1-5: the fifth of its side's auto-deleveraging queue it
+	// stands in (5: the first fifth, deleveraged first), as the price loop
+	// ranked the side's positions last (every 5 s); 0 before any ranking.
+	ADLLevel int `json:"adlLevel" doc:"1-5 (5: deleveraged first), 0 before the first ranking"`
 }
 
 // Assets is /position/get_assets_list.
@@ -187,6 +200,7 @@ type Order struct {
 	RealizedPnl   string `json:"realizedPnl"`
 	ReduceOnly    bool   `json:"reduceOnly"`
 	ClosePosition bool   `json:"closePosition"`
+	PositionSide  string `json:"positionSide" doc:"BOTH (one-way mode), or in hedge mode the position it opens or closes: LONG or SHORT"`
 	Liquidation   bool   `json:"liquidation" doc:"the exchange's liquidation order"`
 	Status        string `json:"status"`
 	Reason        string `json:"reason" doc:"why it ended when not filled: canceled, post_only, no_liquidity, fok, self_trade, liquidation"`
@@ -250,6 +264,7 @@ type TriggerOrder struct {
 	Direction     string `json:"direction" doc:"RISE or FALL"`
 	ClosePosition bool   `json:"closePosition" doc:"closes the whole position when it fires (TP/SL of the position)"`
 	ReduceOnly    bool   `json:"reduceOnly"`
+	PositionSide  string `json:"positionSide" doc:"BOTH, LONG or SHORT (see Order)"`
 	Status        string `json:"status" doc:"NOT_TRIGGERED, TRIGGERED, CANCELED or FAILED"`
 	Reason        string `json:"reason" doc:"why it failed: no_position, insufficient, reduce_only ..."`
 	Ctime         int64  `json:"ctime"`
@@ -264,11 +279,12 @@ type TriggerList struct {
 
 // ClosedPosition is a position of the history: opened, then back to flat.
 type ClosedPosition struct {
-	Symbol     string `json:"symbol"`
-	Side       string `json:"side" doc:"LONG or SHORT"`
-	MaxVolume  int64  `json:"maxVolume" doc:"the largest size it had, in contracts"`
-	OpenPrice  string `json:"openPrice" doc:"average entry"`
-	ClosePrice string `json:"closePrice" doc:"average exit"`
+	Symbol       string `json:"symbol"`
+	Side         string `json:"side" doc:"LONG or SHORT"`
+	PositionSide string `json:"positionSide" doc:"BOTH (one-way mode), LONG or SHORT"`
+	MaxVolume    int64  `json:"maxVolume" doc:"the largest size it had, in contracts"`
+	OpenPrice    string `json:"openPrice" doc:"average entry"`
+	ClosePrice   string `json:"closePrice" doc:"average exit"`
 	// RealizedPnl is the PnL its closing realized (before fees); Fee what
 	// its orders paid.
 	RealizedPnl string `json:"realizedPnl"`

@@ -50,6 +50,12 @@ type FuturesMarginModeReq struct {
 	MarginMode FlexInt `json:"marginMode" v:"required" doc:"1 cross, 2 isolated"`
 }
 
+// FuturesPositionModeReq is position_model_edit.
+type FuturesPositionModeReq struct {
+	FuturesSymbolReq
+	PositionMode FlexInt `json:"positionMode" v:"required" doc:"1 one-way, 2 hedge (a long and a short position per contract)"`
+}
+
 // FuturesPageConfigReq is edit_user_page_config.
 type FuturesPageConfigReq struct {
 	PageConfig map[string]string `json:"pageConfig" v:"required" doc:"preferences to keep (an empty value removes one); at most 32 keys of 64 characters"`
@@ -58,8 +64,9 @@ type FuturesPageConfigReq struct {
 // FuturesMarginReq is change_position_margin.
 type FuturesMarginReq struct {
 	FuturesSymbolReq
-	Amount FlexString `json:"amount" v:"required" doc:"margin coin"`
-	Type   FlexInt    `json:"type" v:"required" doc:"1 add, 2 remove"`
+	Amount       FlexString `json:"amount" v:"required" doc:"margin coin"`
+	Type         FlexInt    `json:"type" v:"required" doc:"1 add, 2 remove"`
+	PositionSide string     `json:"positionSide" doc:"hedge mode: LONG or SHORT; left out in one-way mode"`
 }
 
 // FuturesOrderReq is order_create.
@@ -72,6 +79,7 @@ type FuturesOrderReq struct {
 	Volume        FlexString `json:"volume" doc:"whole contracts"`
 	ReduceOnly    bool       `json:"reduceOnly" doc:"only reduce the position"`
 	ClosePosition bool       `json:"closePosition" doc:"a market order closing the whole position"`
+	PositionSide  string     `json:"positionSide" doc:"hedge mode: LONG or SHORT, the position it opens (BUY LONG, SELL SHORT) or closes (SELL LONG, BUY SHORT); left out (or BOTH) in one-way mode"`
 	ClientOid     string     `json:"clientOid" doc:"the client's id: a retry with it places nothing more (letters, digits, - _ ., at most 36)"`
 }
 
@@ -86,6 +94,7 @@ type FuturesTriggerReq struct {
 	TriggerBy     string     `json:"triggerBy" doc:"MARK (default) or LAST"`
 	ReduceOnly    bool       `json:"reduceOnly"`
 	ClosePosition bool       `json:"closePosition" doc:"close the whole position when it fires: the position's take-profit or stop-loss"`
+	PositionSide  string     `json:"positionSide" doc:"hedge mode: LONG or SHORT, the position it opens (BUY LONG, SELL SHORT) or closes (SELL LONG, BUY SHORT); left out (or BOTH) in one-way mode"`
 }
 
 // FuturesTriggerIDReq names a trigger order.
@@ -143,12 +152,12 @@ func NewFuturesRouter(svc *futures.Service, md *marketdata.Service, opts Options
 
 	Handle(r, co+"/common/public_info", pub("The perpetual contracts and their rules"),
 		func(c *Call, _ *Empty) (futures.PublicInfo, error) { return svc.PublicInfo(), nil })
-	Handle(r, co+"/common/public_market_info", pub("A contract's last, mark and index prices, funding rate and time, insurance fund and open interest"),
+	Handle(r, co+"/common/public_market_info", pub("A contract's last, mark and index prices, funding rate and time, insurance fund, open interest and 24 h figures"),
 		func(c *Call, req *FuturesSymbolReq) (futures.MarketInfo, error) {
-			return svc.MarketInfo(c.Ctx, req.symbol())
+			return svc.MarketInfo(c.Ctx, req.symbol(), md)
 		})
-	Handle(r, co+"/common/price_list", pub("Every open contract's prices"),
-		func(c *Call, _ *Empty) ([]futures.MarketInfo, error) { return svc.PriceList(c.Ctx) })
+	Handle(r, co+"/common/price_list", pub("Every open contract's prices and 24 h figures"),
+		func(c *Call, _ *Empty) ([]futures.MarketInfo, error) { return svc.PriceList(c.Ctx, md) })
 	Handle(r, co+"/common/get_ladder_info", pub("A contract's maintenance margin tiers"),
 		func(c *Call, req *FuturesSymbolReq) ([]futures.Tier, error) { return svc.Ladder(req.symbol()) })
 	Handle(r, co+"/common/depth_map", pub("A contract's order book in contracts, best first"),
@@ -183,6 +192,10 @@ func NewFuturesRouter(svc *futures.Service, md *marketdata.Service, opts Options
 		func(c *Call, req *FuturesMarginModeReq) (futures.UserConfig, error) {
 			return svc.SetMarginMode(c.Ctx, c.Principal.UserID, req.symbol(), int(req.MarginMode.V))
 		})
+	Handle(r, co+"/user/position_model_edit", priv("Set the caller's position mode in every contract: one-way or hedge (no position, open order or trigger order anywhere)"),
+		func(c *Call, req *FuturesPositionModeReq) (futures.UserConfig, error) {
+			return svc.SetPositionMode(c.Ctx, c.Principal.UserID, req.symbol(), int(req.PositionMode.V))
+		})
 	Handle(r, co+"/user/edit_user_page_config", priv("Keep the futures page's preferences"),
 		func(c *Call, req *FuturesPageConfigReq) (FuturesOK, error) {
 			return FuturesOK{OK: true}, svc.SavePageConfig(c.Ctx, c.Principal.UserID, req.PageConfig)
@@ -206,13 +219,13 @@ func NewFuturesRouter(svc *futures.Service, md *marketdata.Service, opts Options
 			if req.Type.V != 1 && req.Type.V != 2 {
 				return futures.PositionView{}, apperr.Param("type: 1 add, 2 remove")
 			}
-			return svc.ChangeMargin(c.Ctx, c.Principal.UserID, req.symbol(), amount, req.Type.V == 1)
+			return svc.ChangeMargin(c.Ctx, c.Principal.UserID, req.symbol(), req.PositionSide, amount, req.Type.V == 1)
 		})
 	Handle(r, co+"/order/order_create", priv("Place a futures order: limit or market, GTC, IOC, FOK or post-only, reduce-only or closing the position"),
 		func(c *Call, req *FuturesOrderReq) (futures.Order, error) {
 			return svc.PlaceOrder(c.Ctx, c.Principal.UserID, futures.PlaceRequest{Symbol: req.symbol(), Side: req.Side, Type: req.Type,
 				TimeInForce: req.TimeInForce, Price: req.Price.String(), Volume: req.Volume.String(), ReduceOnly: req.ReduceOnly,
-				ClosePosition: req.ClosePosition, ClientOid: req.ClientOid})
+				ClosePosition: req.ClosePosition, PositionSide: req.PositionSide, ClientOid: req.ClientOid})
 		})
 	Handle(r, co+"/order/order_cancel", priv("Cancel one of the caller's open futures orders"),
 		func(c *Call, req *FuturesCancelReq) (futures.Order, error) {
@@ -239,7 +252,7 @@ func NewFuturesRouter(svc *futures.Service, md *marketdata.Service, opts Options
 		func(c *Call, req *FuturesTriggerReq) (futures.TriggerOrder, error) {
 			return svc.CreateTrigger(c.Ctx, c.Principal.UserID, futures.TriggerRequest{Symbol: req.symbol(), Side: req.Side, Type: req.Type,
 				Price: req.Price.String(), Volume: req.Volume.String(), TriggerPrice: req.TriggerPrice.String(), TriggerBy: req.TriggerBy,
-				ReduceOnly: req.ReduceOnly, ClosePosition: req.ClosePosition})
+				ReduceOnly: req.ReduceOnly, ClosePosition: req.ClosePosition, PositionSide: req.PositionSide})
 		})
 	Handle(r, co+"/order/condition_cancel", priv("Cancel one of the caller's waiting trigger orders"),
 		func(c *Call, req *FuturesTriggerIDReq) (futures.TriggerOrder, error) {

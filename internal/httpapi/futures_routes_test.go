@@ -23,6 +23,8 @@ import (
 type futEnv struct {
 	*profEnv
 	funds spotfunds.Engine
+	// md is the contracts' market data (synced by the test: no loop runs).
+	md *marketdata.Service
 }
 
 func newFutEnv(t *testing.T) *futEnv {
@@ -65,7 +67,7 @@ func newFutEnv(t *testing.T) *futEnv {
 	opts := Options{Log: zerolog.Nop(), Now: p.clock.Now, Sessions: AuthSessions(p.svc)}
 	Mount(mux, p.h.(*Router), NewFuturesRouter(svc, md, opts), NewDevFuturesRouter(fr, opts), NewFuturesAccountRouter(svc, opts))
 	p.h = mux
-	return &futEnv{profEnv: p, funds: spotfunds.Engine{Submit: rt, Decimals: rt.Decimals}}
+	return &futEnv{profEnv: p, funds: spotfunds.Engine{Submit: rt, Decimals: rt.Decimals}, md: md}
 }
 
 // trader signs a user up, funds its futures account and answers its token.
@@ -98,7 +100,8 @@ func TestFuturesRoutes(t *testing.T) {
 	e.fails(t, "/fe-co-api/common/public_market_info", map[string]any{"symbol": "DOGEUSDT"}, authMode{}, apperr.CodeFuturesSymbol)
 	e.ok(t, "/dev/index", map[string]any{"symbol": "BTCUSDT", "price": "40000"}, authMode{})
 	mi := e.ok(t, "/fe-co-api/common/public_market_info", map[string]any{"contractId": 1}, authMode{})
-	if mi["markPrice"] != "40000.0" || mi["indexPrice"] != "40000.0" {
+	if mi["markPrice"] != "40000.0" || mi["indexPrice"] != "40000.0" || mi["open24h"] != "" || mi["change24h"] != "0.00" ||
+		mi["volume24h"] != "0" || mi["turnover24h"] != "0" {
 		t.Fatalf("market info %+v", mi)
 	}
 	tiers := e.okList(t, "/fe-co-api/common/get_ladder_info", map[string]any{"symbol": "BTCUSDT"})
@@ -194,6 +197,26 @@ func TestFuturesRoutes(t *testing.T) {
 	}
 	e.fails(t, "/fe-co-api/order/get_trade_info", map[string]any{"orderId": o["orderId"]}, bob, apperr.CodeFuturesOrderNotFound)
 	e.fails(t, "/fe-co-api/order/history_order_list", map[string]any{"pageSize": 500}, alice, apperr.CodeParam)
+	// The 24 h figures of the two trades, 0.1 BTC (100 contracts) at
+	// 40,000 then at 40,100, from the contract's market data.
+	if err := e.md.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want24h := map[string]any{"open24h": "40000.0", "high24h": "40100.0", "low24h": "40000.0", "change24h": "0.25",
+		"volume24h": "200", "turnover24h": "8010"}
+	mi = e.ok(t, "/fe-co-api/common/public_market_info", map[string]any{"symbol": "BTCUSDT"}, authMode{})
+	prices := e.okList(t, "/fe-co-api/common/price_list", map[string]any{})
+	for k, v := range want24h {
+		if mi[k] != v {
+			t.Fatalf("public_market_info %s = %v, want %v: %+v", k, mi[k], v, mi)
+		}
+		if p := prices[0].(map[string]any); p[k] != v {
+			t.Fatalf("price_list %s = %v, want %v: %+v", k, p[k], v, p)
+		}
+	}
+	if eth := prices[1].(map[string]any); eth["symbol"] != "ETHUSDT" || eth["volume24h"] != "0" || eth["high24h"] != "" {
+		t.Fatalf("price_list ETHUSDT %+v", eth)
+	}
 	// A funding round now (--dev): paid once per round.
 	e.ok(t, "/dev/funding", map[string]any{"symbol": "BTCUSDT"}, authMode{})
 	if mi := e.ok(t, "/fe-co-api/common/public_market_info", map[string]any{"symbol": "BTCUSDT"}, authMode{}); mi["lastFundingRate"] == "0" {

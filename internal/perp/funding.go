@@ -1,5 +1,10 @@
 package perp
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Premium is one sample of the premium index: [max(0, impact bid − index)
 // − max(0, index − impact ask)] ÷ index, in RateScale, rounded towards
 // zero. Prices in ticks; a side of the book too thin to fill the impact
@@ -85,6 +90,37 @@ func MarkPrice(index, lastRate, toFunding, interval, basis, last int64) (int64, 
 		return 0, err
 	}
 	return Median3(index+adj, index+basis, last), nil
+}
+
+// ADLBands are the scores that split a side's auto-deleveraging queue
+// into fifths, highest first: a position scoring at least Bands[0] is in
+// the first fifth (deleveraged first), below Bands[3] in the last.
+type ADLBands [4]int64
+
+// NewADLBands sorts scores (one per position of a side; reordered) and
+// answers the bands of their queue; ok is false when there are none.
+func NewADLBands(scores []int64) (b ADLBands, ok bool) {
+	n := len(scores)
+	if n == 0 {
+		return b, false
+	}
+	slices.SortFunc(scores, func(x, y int64) int { return cmp.Compare(y, x) })
+	for i := range b {
+		// The score of the last position within the first (i+1) fifths.
+		b[i] = scores[max((i+1)*n/5-1, 0)]
+	}
+	return b, true
+}
+
+// Level is where a score stands in the queue: 5 in its first fifth … 1
+// in its last.
+func (b ADLBands) Level(score int64) int {
+	for i, t := range b {
+		if score >= t {
+			return 5 - i
+		}
+	}
+	return 1
 }
 
 // ADLScore ranks a profitable position for auto-deleveraging (higher goes

@@ -265,3 +265,25 @@ func TestADLScore(t *testing.T) {
 		t.Fatalf("no cost: %d", s)
 	}
 }
+
+// The auto-deleveraging indicator splits a side's queue into fifths:
+// of ten positions, two in each; a lone position is first; none, no bands.
+func TestADLBands(t *testing.T) {
+	scores := []int64{3, 10, 1, 7, 5, 9, 2, 8, 4, 6}
+	b, ok := NewADLBands(scores)
+	if !ok || b != (ADLBands{9, 7, 5, 3}) {
+		t.Fatalf("bands %v %v", b, ok)
+	}
+	want := map[int64]int{10: 5, 9: 5, 8: 4, 7: 4, 6: 3, 5: 3, 4: 2, 3: 2, 2: 1, 1: 1, -50: 1}
+	for score, level := range want {
+		if got := b.Level(score); got != level {
+			t.Fatalf("score %d: level %d, want %d", score, got, level)
+		}
+	}
+	if one, _ := NewADLBands([]int64{-4}); one.Level(-4) != 5 {
+		t.Fatal("a lone position is first in its queue")
+	}
+	if _, ok := NewADLBands(nil); ok {
+		t.Fatal("bands of no position")
+	}
+}

@@ -173,7 +173,9 @@ func NewAWS(ctx context.Context, log zerolog.Logger) (*Deps, error) {
 		})
 	}
 	if ep := os.Getenv(EnvWSEndpoint); ep != "" {
-		d.Push = apigw.New(d.Store, mgmtAt(ep), apigw.Options{Auth: PushAuth(d.Auth()), Channels: marketdata.KnownChannel(d.Markets), Logger: log})
+		// Subscriptions are checked as the local hub checks them: the
+		// pairs' and the contracts' market channels and the marks.
+		d.Push = apigw.New(d.Store, mgmtAt(ep), apigw.Options{Auth: PushAuth(d.Auth()), Channels: d.knownChannels(), Logger: log})
 	}
 	if ep := os.Getenv(EnvBinanceWSEndpoint); ep != "" {
 		d.BinancePush = apigw.New(d.Store, mgmtAt(ep), apigw.Options{Namespace: wsapiaws.Namespace, TTL: wsapiaws.TTL, Logger: log})

@@ -59,7 +59,9 @@ func (d *Deps) FuturesMarkets() (*markets.Catalogue, error) {
 }
 
 // knownChannels accepts the market channels of the spot pairs and of the
-// contracts.
+// contracts, and the contracts' mark channels (market_btcusdtperp_mark).
+// Both the local hub and, in AWS, the ws function's adapter check
+// subscriptions with it.
 func (d *Deps) knownChannels() push.ChannelFunc {
 	spotKnown := marketdata.KnownChannel(d.Markets)
 	mcat, err := d.FuturesMarkets()
@@ -67,7 +69,8 @@ func (d *Deps) knownChannels() push.ChannelFunc {
 		return spotKnown
 	}
 	futKnown := marketdata.KnownChannel(mcat)
-	return func(ch string) bool { return spotKnown(ch) || futKnown(ch) }
+	markKnown := futures.KnownMarkChannel(d.Contracts())
+	return func(ch string) bool { return spotKnown(ch) || futKnown(ch) || markKnown(ch) }
 }
 
 // FuturesMarketData is the contracts' market data: fed by the engine in
@@ -112,8 +115,10 @@ func (d *Deps) newFuturesRuntime(ro *spot.RuntimeOptions) (*futures.Runtime, err
 	if err != nil {
 		return nil, err
 	}
+	// The marks go out on the same push port as the contracts' market
+	// data (in AWS the engine task's, UseAsyncMarketPush).
 	rt, err := futures.New(futures.Options{Contracts: d.Contracts(), Decimals: d.coinDecimals, Store: d.Store, Feed: md,
-		Index: d.RefPrices().Price, Log: d.Log.With().Str("service", "futures").Logger(), Now: d.Now})
+		Pusher: d.Push, Index: d.RefPrices().Price, Log: d.Log.With().Str("service", "futures").Logger(), Now: d.Now})
 	if err != nil {
 		return nil, err
 	}

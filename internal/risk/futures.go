@@ -1726,13 +1726,7 @@ func (f *Futures) adlQueue(ci int32, want int64, except Slot) []int32 {
 		if sign(p.qty) != want || p.slot == f.fund || p.slot == except {
 			continue
 		}
-		pnl := f.pnl(p)
-		value, _ := con.notional(absQty(p.qty), con.mark)
-		score, err := perp.ADLScore(pnl, p.cost, value, f.walletFor(p)+pnl)
-		if err != nil {
-			panic(fmt.Sprintf("risk: ADL score: %v", err))
-		}
-		q = append(q, ranked{i, score})
+		q = append(q, ranked{i, f.adlScore(p)})
 	}
 	slices.SortFunc(q, func(a, b ranked) int {
 		if a.score != b.score {
@@ -1745,6 +1739,40 @@ func (f *Futures) adlQueue(ci int32, want int64, except Slot) []int32 {
 		out[k] = r.i
 	}
 	return out
+}
+
+// adlScore is a position's rank in its side's auto-deleveraging queue at
+// the mark (perp.ADLScore).
+func (f *Futures) adlScore(p *position) int64 {
+	con := &f.cons[p.con]
+	pnl := f.pnl(p)
+	value, _ := con.notional(absQty(p.qty), con.mark)
+	score, err := perp.ADLScore(pnl, p.cost, value, f.walletFor(p)+pnl)
+	if err != nil {
+		panic(fmt.Sprintf("risk: ADL score: %v", err))
+	}
+	return score
+}
+
+// ADLScores appends the auto-deleveraging scores of a contract's long and
+// short positions (the users', not the fund's) at its mark: what the
+// indicator of each position's place in its queue is computed from.
+func (f *Futures) ADLScores(contract uint32, longs, shorts []int64) ([]int64, []int64) {
+	ci, ok := f.contract(contract)
+	if !ok || f.cons[ci].mark == 0 {
+		return longs, shorts
+	}
+	for _, i := range f.cons[ci].holders {
+		p := &f.pos[i]
+		switch {
+		case p.slot == f.fund:
+		case p.qty > 0:
+			longs = append(longs, f.adlScore(p))
+		default:
+			shorts = append(shorts, f.adlScore(p))
+		}
+	}
+	return longs, shorts
 }
 
 // ensureFund registers the fund's account the first time it takes a
