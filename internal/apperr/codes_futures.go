@@ -117,3 +117,8 @@ var CodeFuturesPositionMode = register("18024", http.StatusOK,
 var CodeFuturesPositionModeLocked = register("18025", http.StatusOK,
 	"Close your positions and cancel your open and trigger orders in every contract before changing the position mode",
 	"Позицийн горимыг солихын өмнө бүх гэрээний позицоо хааж, нээлттэй болон нөхцөлт захиалгуудаа цуцлана уу")
+
+// CodeFuturesParentEnded: a TP/SL for an order that ended without a fill.
+var CodeFuturesParentEnded = register("18026", http.StatusOK,
+	"The order this take-profit or stop-loss belongs to ended without a fill",
+	"Энэ ашиг авах эсвэл алдагдал зогсоох захиалгын үндсэн захиалга биелэлгүй дууссан байна")

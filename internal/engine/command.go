@@ -207,12 +207,15 @@ func AppendCommand(dst []byte, c *Command) []byte {
 			t := &c.Trigger
 			dst = le.AppendUint64(dst, uint64(t.Price))
 			bits := byte(0)
-			for i, on := range []bool{t.Above, t.ByLast, t.Close} {
+			for i, on := range []bool{t.Above, t.ByLast, t.Close, t.Parent != 0} {
 				if on {
 					bits |= 1 << i
 				}
 			}
 			dst = append(dst, bits)
+			if t.Parent != 0 {
+				dst = le.AppendUint64(dst, t.Parent)
+			}
 		}
 	case KindTriggerCancel, KindTriggerFire:
 		dst = le.AppendUint64(dst, c.Order.OrderID)
@@ -345,6 +348,9 @@ func DecodeCommand(b []byte, c *Command) error {
 			c.Trigger.Price = int64(r.u64())
 			bits := r.u8()
 			c.Trigger.Above, c.Trigger.ByLast, c.Trigger.Close = bits&1 != 0, bits&2 != 0, bits&4 != 0
+			if bits&8 != 0 {
+				c.Trigger.Parent = r.u64()
+			}
 		}
 	case KindTriggerCancel, KindTriggerFire:
 		c.Order.OrderID, c.Order.Symbol = r.u64(), r.u32()

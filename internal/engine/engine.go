@@ -76,6 +76,9 @@ type Batch struct {
 	// Triggered are the trigger orders the batch's prices reached: the
 	// runtime sends their KindTriggerFire.
 	Triggered []TriggerRef
+	// Dropped are the trigger orders cancelled because the order they
+	// waited for ended unfilled (TriggerSpec.Parent).
+	Dropped []TriggerRef
 	// Closed are the futures positions the batch closed.
 	Closed []ClosedPosition
 	// Users maps the user numbers the batch's events name to the users'
@@ -280,6 +283,7 @@ func Open(ctx context.Context, o Options) (*Engine, error) {
 			b.Liquidatable = append(b.Liquidatable, st.Liquidatable()...)
 			b.Funding = append(b.Funding, st.Funding()...)
 			b.Triggered = append(b.Triggered, st.Triggered()...)
+			b.Dropped = append(b.Dropped, st.Dropped()...)
 			b.Closed = append(b.Closed, st.Closed()...)
 			// The batch the projection began ends where it ended; the
 			// others at MaxBatch.
@@ -363,6 +367,7 @@ func (e *Engine) commit(_ context.Context, group []Command) ([]Result, func()) {
 		b.Liquidatable = append(b.Liquidatable, e.st.Liquidatable()...)
 		b.Funding = append(b.Funding, e.st.Funding()...)
 		b.Triggered = append(b.Triggered, e.st.Triggered()...)
+		b.Dropped = append(b.Dropped, e.st.Dropped()...)
 		b.Closed = append(b.Closed, e.st.Closed()...)
 		e.st.ResetEvents()
 	}
@@ -567,6 +572,7 @@ func Merge(bs []*Batch) *Batch {
 		out.Liquidatable = append(out.Liquidatable, b.Liquidatable...)
 		out.Funding = append(out.Funding, b.Funding...)
 		out.Triggered = append(out.Triggered, b.Triggered...)
+		out.Dropped = append(out.Dropped, b.Dropped...)
 		out.Closed = append(out.Closed, b.Closed...)
 		for _, v := range b.Balances {
 			k := key{v.User, v.Account, v.Coin, v.System, v.Contract}

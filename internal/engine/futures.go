@@ -343,6 +343,9 @@ func (s *State) applyBook(o *matching.Command) []matching.Event {
 			s.fees = append(s.fees, s.spot.TakeFees()...)
 		}
 	}
+	if len(s.trigChildren) > 0 {
+		s.parentEvents(evs)
+	}
 	if traded {
 		// The contract's last price moved: its last-price triggers.
 		s.reached(o.Symbol, true, s.books.Book(o.Symbol).LastPrice())

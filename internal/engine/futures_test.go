@@ -340,3 +340,77 @@ func TestTriggerOrders(t *testing.T) {
 		t.Fatalf("trigger codec: %+v %v", back, err)
 	}
 }
+
+// A TP/SL placed with an order waits for that order: unarmed while it
+// rests unfilled (a mark past its price answers nothing), armed by the
+// order's first fill, and cancelled with the order when it ends unfilled;
+// a snapshot keeps one waiting.
+func TestTriggerWaitsForItsOrder(t *testing.T) {
+	s := NewState()
+	apply(t, s, append(setup(), contract(), credit("dep:1", 1, "USDT", 10_000*usdt), credit("dep:2", 2, "USDT", 10_000*usdt))...)
+	for u := uint64(1); u <= 2; u++ {
+		apply(t, s, Command{Kind: KindFutTransfer, Ref: "ft:" + uid(u), User: u, UserID: uid(u), Coin: "USDT", Amount: 8_000 * usdt,
+			Account: risk.KindFutures}, futCmd(KindFutLeverage, u, 10))
+	}
+	apply(t, s, futCmd(KindMark, 0, 500_000))
+	stopOf := func(id, parent uint64) Command {
+		c := futOrder(id, 1, matching.Sell, 0, 0, matching.IOC)
+		c.Kind, c.Order.Type = KindTrigger, matching.Market
+		c.Trigger = TriggerSpec{Price: 490_000, Close: true, Parent: parent}
+		return c
+	}
+	// User 1's bid at 49,900 with its stop-loss at 49,000; a second bid
+	// with another, to be cancelled unfilled.
+	if codes, _ := apply(t, s, futOrder(1, 1, matching.Buy, 499_000, 1_000, matching.GTC), stopOf(2, 1),
+		futOrder(3, 1, matching.Buy, 480_000, 400, matching.GTC), stopOf(4, 3)); !slices.Equal(codes, []Code{OK, OK, OK, OK}) {
+		t.Fatalf("orders and their stops: %v", codes)
+	}
+	// The codec keeps the parent.
+	var back Command
+	if c := stopOf(2, 1); DecodeCommand(AppendCommand(nil, &c), &back) != nil || back.Trigger != c.Trigger {
+		t.Fatalf("codec: %+v", back.Trigger)
+	}
+	mark := func(p int64) []TriggerRef {
+		c := futCmd(KindMark, 0, p)
+		s.Apply(&c)
+		got := slices.Clone(s.Triggered())
+		s.ResetEvents()
+		return got
+	}
+	if got := mark(489_000); len(got) != 0 {
+		t.Fatalf("a stop whose order has not filled answered %+v", got)
+	}
+	mark(500_000)
+	// The snapshot keeps them waiting.
+	var snap bytes.Buffer
+	if err := s.Snapshot(&snap); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := RestoreState(bytes.NewReader(snap.Bytes()))
+	if err != nil || s2.StateHash() != s.StateHash() {
+		t.Fatalf("restore: %v", err)
+	}
+	// User 2 sells into the first bid: its stop is armed; the second bid
+	// is cancelled: its stop goes with it.
+	for _, st := range []*State{s, s2} {
+		apply(t, st, futOrder(5, 2, matching.Sell, 499_000, 1_000, matching.GTC))
+		cancel := Command{Kind: KindCancel, User: 1, UserID: uid(1), Order: matching.Command{OrderID: 3, UserID: 1, Symbol: btcPerp}}
+		st.Apply(&cancel)
+		if d := st.Dropped(); len(d) != 1 || d[0].ID != 4 {
+			t.Fatalf("dropped %+v", d)
+		}
+		st.ResetEvents()
+		if _, ok := st.triggers[4]; ok {
+			t.Fatal("the cancelled order's stop is still armed")
+		}
+	}
+	if s2.StateHash() != s.StateHash() {
+		t.Fatal("the restored engine diverged")
+	}
+	if got := mark(489_000); len(got) != 1 || got[0].ID != 2 {
+		t.Fatalf("the filled order's stop answered %+v", got)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+}

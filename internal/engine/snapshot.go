@@ -234,7 +234,7 @@ func RestoreState(r io.Reader) (*State, error) {
 				break
 			}
 			var c Command
-			if err := DecodeCommand(section(), &c); err != nil || !s.restoreTrigger(&c, rd.u8() == 1) {
+			if err := DecodeCommand(section(), &c); err != nil || !s.restoreTrigger(&c, rd.u8()) {
 				return nil, fmt.Errorf("%w: trigger %d", ErrBadSnapshot, i)
 			}
 		}

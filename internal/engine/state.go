@@ -114,7 +114,12 @@ type State struct {
 	trigCount map[uint64]int
 	trigDue   []int32
 	triggered []TriggerRef
-	closed    []ClosedPosition
+	// trigChildren lists the triggers waiting for each parent order's
+	// fill; dropped those cancelled with their unfilled order since
+	// ResetEvents.
+	trigChildren map[uint64][]uint64
+	dropped      []TriggerRef
+	closed       []ClosedPosition
 	// refs maps a money command's kind and Ref to a digest of its fields.
 	refs  map[string]uint64
 	holds map[string]hold
@@ -158,6 +163,7 @@ func (s *State) ResetEvents() {
 	s.liquidatable = s.liquidatable[:0]
 	s.funding = s.funding[:0]
 	s.triggered = s.triggered[:0]
+	s.dropped = s.dropped[:0]
 	s.closed = s.closed[:0]
 }
 

@@ -43,6 +43,11 @@ type TriggerSpec struct {
 	// and quantity are the position's then; a flat position fires
 	// nothing).
 	Close bool
+	// Parent ties the trigger to an order of the user's in the contract
+	// (a TP/SL placed with it): it waits, unarmed, until that order fills
+	// (any part of it), and is cancelled with it if it ends unfilled. An
+	// order no longer live when the trigger comes is taken as filled.
+	Parent uint64
 }
 
 // MarketBandPercent is how far from the mark a futures market order may
@@ -62,13 +67,15 @@ type TriggerRef struct {
 
 // trigger is an armed trigger: the command that armed it.
 type trigger struct {
-	cmd  Command
-	slot int32 // its id in the contract's index
-	due  bool  // reached, not fired yet
+	cmd     Command
+	slot    int32 // its id in the contract's index
+	due     bool  // reached, not fired yet
+	pending bool  // waiting for its parent order to fill (not indexed)
 }
 
 func (s *State) initTriggers() {
 	s.triggers, s.trigBooks, s.trigCount = map[uint64]*trigger{}, map[uint32]*triggerBook{}, map[uint64]int{}
+	s.trigChildren = map[uint64][]uint64{}
 }
 
 // triggerBook is one contract's triggers.
@@ -134,18 +141,70 @@ func (s *State) armTrigger(c *Command) Code {
 	if c.Spec.PosSide > risk.PosShort || s.fut.Hedge(s.acct.Slot(c.User)) != (c.Spec.PosSide != risk.PosBoth) {
 		return PositionSide
 	}
+	// One waiting for its order to fill if that order is live and has not
+	// filled yet (it is armed, or cancelled, with the order's events).
+	pending := false
+	if t.Parent != 0 {
+		if o, ok := s.books.Book(sym).Order(t.Parent); ok && o.UserID == c.User && o.Filled == 0 {
+			pending = true
+		}
+	}
 	// One that its price has already reached would fire at once: refused.
-	if p := s.triggerPrice(sym, t.ByLast); p > 0 && ((t.Above && p >= t.Price) || (!t.Above && p <= t.Price)) {
+	if p := s.triggerPrice(sym, t.ByLast); !pending && p > 0 && ((t.Above && p >= t.Price) || (!t.Above && p <= t.Price)) {
 		return WouldTrigger
 	}
 	s.acct.Register(c.User, c.UserID)
-	tr := &trigger{cmd: *c, slot: s.trigSlot(id)}
+	tr := &trigger{cmd: *c, slot: s.trigSlot(id), pending: pending}
 	tr.cmd.Note = nil
 	s.triggers[id] = tr
 	s.trigCount[c.User]++
-	tr.index(s.triggerBook(sym)).Set(tr.slot, indexSide(t.Above), t.Price)
+	if pending {
+		s.trigChildren[t.Parent] = append(s.trigChildren[t.Parent], id)
+	} else {
+		tr.index(s.triggerBook(sym)).Set(tr.slot, indexSide(t.Above), t.Price)
+	}
 	return OK
 }
+
+// parentEvents arms the triggers waiting for an order that filled, and
+// cancels those of an order that ended unfilled (State.Dropped).
+func (s *State) parentEvents(evs []matching.Event) {
+	for i := range evs {
+		e := &evs[i]
+		switch e.Kind {
+		case matching.EvTrade:
+			s.armChildren(e.OrderID)
+			s.armChildren(e.MakerOrderID)
+		case matching.EvDone, matching.EvRejected:
+			for _, id := range s.trigChildren[e.OrderID] {
+				if tr := s.triggers[id]; tr != nil {
+					s.dropped = append(s.dropped, TriggerRef{User: tr.cmd.User, ID: id, Contract: tr.cmd.Order.Symbol})
+					s.dropTrigger(id)
+				}
+			}
+			delete(s.trigChildren, e.OrderID)
+		}
+	}
+}
+
+// armChildren arms the triggers waiting for an order's fill.
+func (s *State) armChildren(parent uint64) {
+	ids, ok := s.trigChildren[parent]
+	if !ok {
+		return
+	}
+	delete(s.trigChildren, parent)
+	for _, id := range ids {
+		if tr := s.triggers[id]; tr != nil && tr.pending {
+			tr.pending = false
+			tr.index(s.triggerBook(tr.cmd.Order.Symbol)).Set(tr.slot, indexSide(tr.cmd.Trigger.Above), tr.cmd.Trigger.Price)
+		}
+	}
+}
+
+// Dropped are the triggers cancelled since the last ResetEvents because
+// the order they waited for ended unfilled.
+func (s *State) Dropped() []TriggerRef { return s.dropped }
 
 // trigSlot gives a trigger a dense id for the indexes.
 func (s *State) trigSlot(id uint64) int32 {
@@ -166,6 +225,14 @@ func (s *State) dropTrigger(id uint64) {
 		return
 	}
 	tr.index(s.triggerBook(tr.cmd.Order.Symbol)).Remove(tr.slot)
+	if tr.pending {
+		p := tr.cmd.Trigger.Parent
+		if kids := slices.DeleteFunc(s.trigChildren[p], func(k uint64) bool { return k == id }); len(kids) > 0 {
+			s.trigChildren[p] = kids
+		} else {
+			delete(s.trigChildren, p)
+		}
+	}
 	s.trigIDs[tr.slot] = 0
 	s.trigFree = append(s.trigFree, tr.slot)
 	delete(s.triggers, id)
@@ -275,25 +342,31 @@ func (s *State) appendTriggers(dst []byte, section func([]byte) []byte) []byte {
 	for _, id := range ids {
 		tr := s.triggers[id]
 		dst = append(dst, section(AppendCommand(nil, &tr.cmd))...)
-		due := byte(0)
+		state := byte(0) // armed; 1 reached; 2 waiting for its order
 		if tr.due {
-			due = 1
+			state = 1
+		} else if tr.pending {
+			state = 2
 		}
-		dst = append(dst, due)
+		dst = append(dst, state)
 	}
 	return dst
 }
 
-// restoreTrigger arms a trigger of a snapshot again.
-func (s *State) restoreTrigger(c *Command, due bool) bool {
-	if _, ok := s.contracts[c.Order.Symbol]; !ok || c.Kind != KindTrigger {
+// restoreTrigger arms a trigger of a snapshot again (state as
+// appendTriggers wrote it).
+func (s *State) restoreTrigger(c *Command, state byte) bool {
+	if _, ok := s.contracts[c.Order.Symbol]; !ok || c.Kind != KindTrigger || state > 2 || (state == 2 && c.Trigger.Parent == 0) {
 		return false
 	}
-	tr := &trigger{cmd: *c, slot: s.trigSlot(c.Order.OrderID), due: due}
+	tr := &trigger{cmd: *c, slot: s.trigSlot(c.Order.OrderID), due: state == 1, pending: state == 2}
 	s.triggers[c.Order.OrderID] = tr
 	s.trigCount[c.User]++
-	if !due {
+	switch state {
+	case 0:
 		tr.index(s.triggerBook(c.Order.Symbol)).Set(tr.slot, indexSide(c.Trigger.Above), c.Trigger.Price)
+	case 2:
+		s.trigChildren[c.Trigger.Parent] = append(s.trigChildren[c.Trigger.Parent], c.Order.OrderID)
 	}
 	return true
 }

@@ -331,6 +331,12 @@ func (p *Projection) Ops(_ context.Context, b *engine.Batch) ([]store.Op, error)
 		ops = append(ops, store.UpdateOp(orderKey(id), upd, store.And(store.ItemExists(),
 			store.Or(store.NotExists("seq"), store.Compare("seq", store.CmpLt, int64(first))))))
 	}
+	// Triggers cancelled with the unfilled order they waited for.
+	for _, d := range b.Dropped {
+		if books[d.Contract] != nil {
+			trig(d.ID).end(TriggerCanceled, "order_canceled", b.Commands[len(b.Commands)-1].At)
+		}
+	}
 	for _, id := range trigOrder {
 		t := trigs[id]
 		switch {
@@ -562,6 +568,9 @@ func triggerItem(bk *book, c *engine.Command) store.Item {
 	}
 	if c.Spec.PosSide != risk.PosBoth {
 		it["positionSide"] = posSideName(c.Spec.PosSide)
+	}
+	if c.Trigger.Parent != 0 {
+		it["parentOrderId"] = fmtID(c.Trigger.Parent)
 	}
 	return it
 }

@@ -34,6 +34,10 @@ type TriggerRequest struct {
 	// PositionSide: as PlaceRequest's (the position a TP/SL closes in
 	// hedge mode).
 	PositionSide string
+	// ParentOrderID ties a TP/SL to one of the caller's orders in the
+	// contract: it waits, unarmed, until that order fills (in part), and
+	// is cancelled if it ends unfilled; one already filled arms it now.
+	ParentOrderID string
 }
 
 // CreateTrigger arms a trigger order.
@@ -145,9 +149,13 @@ func (s *Service) CreateTrigger(ctx context.Context, uid string, req TriggerRequ
 	closing := (posSide == risk.PosLong && cmd.Side == matching.Sell) || (posSide == risk.PosShort && cmd.Side == matching.Buy)
 	spec := risk.OrderSpec{Kind: risk.KindFutures, Maker: risk.Rate(g.MakerFee), Taker: risk.Rate(g.TakerFee),
 		ReduceOnly: req.ReduceOnly || req.ClosePosition || closing, PosSide: posSide}
+	parent, err := s.parentOf(ctx, uid, c.Symbol, req.ParentOrderID)
+	if err != nil {
+		return TriggerOrder{}, err
+	}
 	cmd.OrderID = s.newOrderID()
 	res, err := s.submit(ctx, engine.Command{Kind: engine.KindTrigger, User: engine.UserNumber(uid), UserID: uid, Order: cmd, Spec: spec,
-		Trigger: engine.TriggerSpec{Price: tp, Above: tp > now, ByLast: byLast, Close: req.ClosePosition}})
+		Trigger: engine.TriggerSpec{Price: tp, Above: tp > now, ByLast: byLast, Close: req.ClosePosition, Parent: parent}})
 	if err != nil {
 		return TriggerOrder{}, err
 	}
@@ -205,14 +213,37 @@ func (s *Service) Trigger(ctx context.Context, uid, triggerID string) (TriggerOr
 	return s.triggerOf(it), nil
 }
 
+// parentOf is the order a TP/SL waits for (0: none, or one that filled
+// already: the trigger is armed at once); the caller's, in the contract,
+// not ended unfilled.
+func (s *Service) parentOf(ctx context.Context, uid, symbol, orderID string) (uint64, error) {
+	if strings.TrimSpace(orderID) == "" {
+		return 0, nil
+	}
+	o, err := s.Order(ctx, uid, orderID)
+	if err != nil {
+		return 0, err
+	}
+	if o.Symbol != symbol {
+		return 0, apperr.New(apperr.CodeFuturesOrderNotFound)
+	}
+	switch {
+	case o.DealVolume > 0:
+		return 0, nil
+	case o.Status == StatusNew:
+		return strconv.ParseUint(o.OrderID, 10, 64)
+	}
+	return 0, apperr.New(apperr.CodeFuturesParentEnded)
+}
+
 func (s *Service) triggerOf(it store.Item) TriggerOrder {
 	c, _ := s.o.Contracts.Contract(it.Str("symbol"))
 	pp := decimalsOf(c.PriceTick)
 	t := TriggerOrder{TriggerID: it.Str("id"), Symbol: it.Str("symbol"), Side: it.Str("side"), Type: it.Str("type"), Volume: it.Int("volume"),
 		TriggerPrice: it.Dec("triggerPrice").StringFixed(pp), TriggerBy: it.Str("triggerBy"), Direction: it.Str("direction"),
 		ClosePosition: it.Bool("closePosition"), ReduceOnly: it.Bool("reduceOnly"), PositionSide: positionSideOf(it), Status: it.Str("status"),
-		Reason: it.Str("reason"),
-		Ctime:  it.Int("ctime"), Mtime: it.Int("mtime")}
+		Reason: it.Str("reason"), ParentOrderID: it.Str("parentOrderId"),
+		Ctime: it.Int("ctime"), Mtime: it.Int("mtime")}
 	if p := it.Dec("price"); p.IsPositive() {
 		t.Price = p.StringFixed(pp)
 	}

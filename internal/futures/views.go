@@ -265,6 +265,9 @@ type TriggerOrder struct {
 	ClosePosition bool   `json:"closePosition" doc:"closes the whole position when it fires (TP/SL of the position)"`
 	ReduceOnly    bool   `json:"reduceOnly"`
 	PositionSide  string `json:"positionSide" doc:"BOTH, LONG or SHORT (see Order)"`
+	// ParentOrderID: a TP/SL placed with an order waits for it to fill;
+	// cancelled (reason order_canceled) if it ends unfilled.
+	ParentOrderID string `json:"parentOrderId,omitempty"`
 	Status        string `json:"status" doc:"NOT_TRIGGERED, TRIGGERED, CANCELED or FAILED"`
 	Reason        string `json:"reason" doc:"why it failed: no_position, insufficient, reduce_only ..."`
 	Ctime         int64  `json:"ctime"`

@@ -94,6 +94,7 @@ type FuturesTriggerReq struct {
 	TriggerBy     string     `json:"triggerBy" doc:"MARK (default) or LAST"`
 	ReduceOnly    bool       `json:"reduceOnly"`
 	ClosePosition bool       `json:"closePosition" doc:"close the whole position when it fires: the position's take-profit or stop-loss"`
+	ParentOrderID string     `json:"parentOrderId" doc:"a TP/SL placed with an order: waits for that order to fill (in part), cancelled if it ends unfilled"`
 	PositionSide  string     `json:"positionSide" doc:"hedge mode: LONG or SHORT, the position it opens (BUY LONG, SELL SHORT) or closes (SELL LONG, BUY SHORT); left out (or BOTH) in one-way mode"`
 }
 
@@ -252,7 +253,7 @@ func NewFuturesRouter(svc *futures.Service, md *marketdata.Service, opts Options
 		func(c *Call, req *FuturesTriggerReq) (futures.TriggerOrder, error) {
 			return svc.CreateTrigger(c.Ctx, c.Principal.UserID, futures.TriggerRequest{Symbol: req.symbol(), Side: req.Side, Type: req.Type,
 				Price: req.Price.String(), Volume: req.Volume.String(), TriggerPrice: req.TriggerPrice.String(), TriggerBy: req.TriggerBy,
-				ReduceOnly: req.ReduceOnly, ClosePosition: req.ClosePosition, PositionSide: req.PositionSide})
+				ReduceOnly: req.ReduceOnly, ClosePosition: req.ClosePosition, PositionSide: req.PositionSide, ParentOrderID: req.ParentOrderID})
 		})
 	Handle(r, co+"/order/condition_cancel", priv("Cancel one of the caller's waiting trigger orders"),
 		func(c *Call, req *FuturesTriggerIDReq) (futures.TriggerOrder, error) {
