@@ -330,29 +330,50 @@ func page(p, size int) (int, int) {
 
 // OpenOrders are the caller's open orders, newest first.
 func (s *Service) OpenOrders(ctx context.Context, uid, symbol string, pageNo, size int) (OrderList, error) {
-	q := store.Query{Index: store.IndexGSI2, PK: pkOpen + uid}
+	n, list, err := live(ctx, s, pkOpen+uid, symbol, pageNo, size, s.orderOf, func(o Order) (bool, int64) {
+		return o.Status == StatusNew || o.Status == StatusPartiallyFilled, o.Ctime
+	})
+	return OrderList{Count: n, List: list}, err
+}
+
+// live pages through what a user's index of live items (open orders,
+// waiting triggers: whole items under pk in gsi2, sorted "<symbol>#<id>")
+// holds in a contract or all, newest first: conv reads an item, keep says
+// whether it is still live and when it was created.
+func live[T any](ctx context.Context, s *Service, pk, symbol string, pageNo, size int, conv func(store.Item) T,
+	keep func(T) (bool, int64)) (int, []T, error) {
+	q := store.Query{Index: store.IndexGSI2, PK: pk}
 	if strings.TrimSpace(symbol) != "" {
 		c, err := s.Contract(symbol)
 		if err != nil {
-			return OrderList{}, err
+			return 0, nil, err
 		}
 		q.SK = store.SKPrefixed(c.Symbol + "#")
 	}
 	hits, err := s.queryAll(ctx, q)
 	if err != nil {
-		return OrderList{}, err
+		return 0, nil, err
 	}
-	// The index holds whole items (projection ALL): no read per order.
-	var all []Order
+	// The index holds whole items (projection ALL): no read per item.
+	type entry struct {
+		v  T
+		at int64
+	}
+	var all []entry
 	for _, it := range hits {
-		if o := s.orderOf(it); o.Status == StatusNew || o.Status == StatusPartiallyFilled {
-			all = append(all, o)
+		v := conv(it)
+		if ok, at := keep(v); ok {
+			all = append(all, entry{v, at})
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Ctime > all[j].Ctime })
+	sort.SliceStable(all, func(i, j int) bool { return all[i].at > all[j].at })
 	pageNo, size = page(pageNo, size)
 	from := min((pageNo-1)*size, len(all))
-	return OrderList{Count: len(all), List: append([]Order{}, all[from:min(from+size, len(all))]...)}, nil
+	out := make([]T, 0, min(size, len(all)-from))
+	for _, e := range all[from:min(from+size, len(all))] {
+		out = append(out, e.v)
+	}
+	return len(all), out, nil
 }
 
 // MaxHistory bounds the orders and fills the history lists page through

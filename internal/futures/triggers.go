@@ -3,7 +3,6 @@ package futures
 import (
 	"context"
 	"errors"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -252,28 +251,10 @@ func (s *Service) triggerOf(it store.Item) TriggerOrder {
 
 // Triggers are the caller's waiting trigger orders, newest first.
 func (s *Service) Triggers(ctx context.Context, uid, symbol string, pageNo, size int) (TriggerList, error) {
-	q := store.Query{Index: store.IndexGSI2, PK: pkOpenTrigs + uid}
-	if strings.TrimSpace(symbol) != "" {
-		c, err := s.Contract(symbol)
-		if err != nil {
-			return TriggerList{}, err
-		}
-		q.SK = store.SKPrefixed(c.Symbol + "#")
-	}
-	items, err := s.queryAll(ctx, q)
-	if err != nil {
-		return TriggerList{}, err
-	}
-	var all []TriggerOrder
-	for _, it := range items {
-		if t := s.triggerOf(it); t.Status == TriggerWaiting {
-			all = append(all, t)
-		}
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Ctime > all[j].Ctime })
-	pageNo, size = page(pageNo, size)
-	from := min((pageNo-1)*size, len(all))
-	return TriggerList{Count: len(all), List: append([]TriggerOrder{}, all[from:min(from+size, len(all))]...)}, nil
+	n, list, err := live(ctx, s, pkOpenTrigs+uid, symbol, pageNo, size, s.triggerOf, func(t TriggerOrder) (bool, int64) {
+		return t.Status == TriggerWaiting, t.Ctime
+	})
+	return TriggerList{Count: n, List: list}, err
 }
 
 // TriggerHistory are the caller's trigger orders, newest first (the
