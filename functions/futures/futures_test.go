@@ -142,6 +142,24 @@ func TestFuturesFromSampleEvents(t *testing.T) {
 	if _, env := fntest.Do(t, h, fntest.SampleEvent(t, "http_futures_assets.json", map[string]string{"token": "not-a-session"})); env.Code != apperr.CodeNotSignedIn {
 		t.Fatalf("assets without a session: %+v", env)
 	}
+	// Position mode: hedge for a user with nothing open; refused while a
+	// position is; a mode that does not exist.
+	mode := func(tok, m string) fntest.Envelope {
+		_, env := fntest.Do(t, h, fntest.SampleEvent(t, "http_futures_position_model_edit.json", map[string]string{"token": tok, "positionMode": m}))
+		return env
+	}
+	_, hedger := signUp("futures.hedger@tenger.example")
+	var cfg futures.UserConfig
+	fntest.Call(t, h, fntest.SampleEvent(t, "http_futures_position_model_edit.json", map[string]string{"token": hedger, "positionMode": "2"}), &cfg)
+	if cfg.PositionMode != futures.PositionHedge {
+		t.Fatalf("hedge mode %+v", cfg)
+	}
+	if env := mode(buyerTok, "2"); env.Code != apperr.CodeFuturesPositionModeLocked {
+		t.Fatalf("hedge mode with a position: %+v", env)
+	}
+	if env := mode(hedger, "3"); env.Code != apperr.CodeFuturesPositionMode {
+		t.Fatalf("mode 3: %+v", env)
+	}
 	if problems, err := eng.Verify(ctx); err != nil || len(problems) > 0 {
 		t.Fatalf("engine and table disagree: %v %v", problems, err)
 	}

@@ -299,13 +299,13 @@ var grants = []Grant{
 	},
 	{
 		// The engine task: the projection of balances, postings and orders
-		// (projector, spot), its lease, market data and reference prices,
+		// (projector, spot; futures, with each user's position mode), its lease, market data and reference prices,
 		// resumed transfers (the wallet's records), the market channels'
 		// subscribers and the Binance stream registry.
 		Name:  EngineTask,
 		Reads: []string{wsStreamCh, config},
-		Writes: []string{"BAL#", engineLease, "ENGPROJ", "FFUND#", "FORD#", "FPOS#", "FPOSH#", "FPRICE#", "FTRDU#", "FTRIG#", "POST#",
-			"SBOOKM#", "SCID#", "SORD#", "STRD#", "SVOL#", "WALLET#", wsConn, marketData, refPrices},
+		Writes: []string{"BAL#", engineLease, "ENGPROJ", "FFUND#", "FORD#", "FPOS#", "FPOSH#", "FPRICE#", "FTRDU#", "FTRIG#", futuresUser,
+			"POST#", "SBOOKM#", "SCID#", "SORD#", "STRD#", "SVOL#", "WALLET#", wsConn, marketData, refPrices},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 }
