@@ -29,6 +29,7 @@ async function co<T = unknown>(request: APIRequestContext, p: string, body: Reco
 
 interface Position {
   side: string
+  positionSide: string
   volume: number
   openPrice: string
   liquidationPrice: string
@@ -93,7 +94,7 @@ async function shoot(page: Page, name: string, theme: 'light' | 'dark', size: { 
   await page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`), fullPage: size.width < 500 })
 }
 
-test('futures: a 10x isolated long liquidated by the index, and a funding round', async ({ page, request }) => {
+test('futures: a 10x isolated long liquidated by the index, a funding round, a stop-loss, and hedge mode', async ({ page, request }) => {
   test.setTimeout(180_000)
   const w = await walletUser(page, request, 'futures')
   await fundByChain(request, w, 'USDT', 'BEP20', '12000', 15)
@@ -267,4 +268,41 @@ test('futures: a 10x isolated long liquidated by the index, and a funding round'
   await expect(page.getByTestId('futures-positions-empty')).toBeVisible({ timeout: 20_000 })
   const fired = await co<{ triggerList: { triggerId: string; status: string }[] }>(request, '/order/history_trigger_order_list', { symbol: 'BTCUSDT' }, w.token)
   expect(fired.triggerList.find((x) => x.triggerId === waiting.triggerList[0].triggerId)?.status).toBe('TRIGGERED')
+
+  // Hedge mode, with nothing open: a long and a short of the contract at once, two rows; the short closed from its row.
+  await dev(request, '/dev/index', { symbol: 'BTCUSDT', price: '50000' })
+  await expect
+    .poll(async () => {
+      const d = await co<{ asks: [string, string][]; bids: [string, string][] }>(request, '/common/depth_map', { symbol: 'BTCUSDT', limit: 1 })
+      return d.asks.length > 0 && d.bids.length > 0 && Math.abs(Number(d.asks[0][0]) - 50000) < 100
+    }, { timeout: 30_000 })
+    .toBe(true)
+  await page.getByTestId('futures-position-mode').click()
+  await page.getByTestId('position-mode-hedge').click()
+  await page.getByTestId('position-mode-confirm').click()
+  await expect(page.getByTestId('position-mode-dialog')).toBeHidden()
+  expect((await co<{ positionMode: number }>(request, '/user/get_user_config', { symbol: 'BTCUSDT' }, w.token)).positionMode).toBe(2)
+  const send = async (side: 'buy' | 'sell', volume: string) => {
+    await page.getByTestId('futures-type-market').click()
+    await page.getByTestId('futures-volume').fill(volume)
+    await page.getByTestId(`futures-submit-${side}`).click()
+    const c = page.getByTestId('futures-confirm')
+    if (await c.isVisible().catch(() => false)) await page.getByTestId('futures-confirm-send').click()
+    await expect(page.getByTestId('futures-volume')).toHaveValue('', { timeout: 15_000 })
+  }
+  await send('buy', '100')
+  await send('sell', '50')
+  await page.getByTestId('futures-tab-positions').click()
+  const rows = page.getByTestId('position-row')
+  await expect(rows).toHaveCount(2, { timeout: 15_000 })
+  const bySide = Object.fromEntries(
+    (await assets(request, w)).positionList.map((p) => [p.positionSide, p.volume]),
+  )
+  expect(bySide).toEqual({ LONG: 100, SHORT: 50 })
+  const shortRow = rows.filter({ has: page.locator('[data-testid="position-side"][data-side="SHORT"]') })
+  await shortRow.getByTestId('position-close-market').click()
+  const ask = page.getByTestId('market-close-confirm')
+  if (await ask.isVisible().catch(() => false)) await page.getByTestId('market-close-confirm-button').click()
+  await expect(rows).toHaveCount(1, { timeout: 15_000 })
+  await expect(rows.getByTestId('position-side')).toHaveAttribute('data-side', 'LONG')
 })

@@ -1,4 +1,4 @@
-import type { AccountView, Assets, ContractInfo, MarketInfo, PositionView, PublicInfo, Tier, UserConfig } from './api/futures-api'
+import type { AccountView, Assets, ContractInfo, FuturesOrder, MarketInfo, PositionView, PublicInfo, Tier, UserConfig } from './api/futures-api'
 
 /** The default BTCUSDT contract as /common/public_info answers it (internal/contracts defaults). */
 export const BTCUSDT: ContractInfo = {
@@ -101,6 +101,7 @@ export const LONG: PositionView = {
   maintenanceMargin: '2',
   marginRatio: '5.2',
   adlLevel: 3,
+  positionSide: 'BOTH',
 }
 
 export const SHORT: PositionView = {
@@ -123,3 +124,50 @@ export const SHORT: PositionView = {
 }
 
 export const ASSETS: Assets = { accountList: [ACCOUNT], positionList: [LONG, SHORT] }
+
+/** The user's settings in hedge position mode. */
+export const HEDGE_CONFIG: UserConfig = { ...CONFIG, positionMode: 2 }
+
+/** A hedge-mode long and short of BTCUSDT at once: two positions, two rows. */
+export const HEDGE_LONG: PositionView = { ...LONG, positionSide: 'LONG' }
+export const HEDGE_SHORT: PositionView = {
+  ...LONG,
+  side: 'SHORT',
+  positionSide: 'SHORT',
+  volume: 6,
+  size: '0.006',
+  openPrice: '51000.0',
+  notional: '300',
+  liquidationPrice: '53400.0',
+  margin: '15',
+  unrealizedPnl: '6',
+  roe: '40',
+  adlLevel: 2,
+}
+
+/** An open order as /order/current_order_list answers it. */
+export function openOrder(over: Partial<FuturesOrder>): FuturesOrder {
+  return {
+    orderId: '7001',
+    clientOid: '',
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'LIMIT',
+    timeInForce: 'GTC',
+    price: '49000.0',
+    volume: 1,
+    dealVolume: 0,
+    avgPrice: '',
+    fee: '0',
+    realizedPnl: '0',
+    reduceOnly: false,
+    closePosition: false,
+    liquidation: false,
+    status: 'NEW',
+    reason: '',
+    positionSide: 'BOTH',
+    ctime: 1_700_000_000_000,
+    mtime: 1_700_000_000_000,
+    ...over,
+  }
+}

@@ -6,6 +6,9 @@
  *
  *   vi.mock('aws-amplify/api', async () => (await import('../test-server')).amplifyApi)
  *   serve({ '/fe-co-api/user/get_user_config': CONFIG, '/fe-co-api/order/order_create': (body) => refuse('20301', 'Not enough margin') })
+ *
+ * {@link positionModeRoute} answers /user/position_model_edit as the server
+ * does: the settings in the new mode, or 18003 while anything is open.
  */
 import { vi } from 'vitest'
 
@@ -49,6 +52,21 @@ async function envelope(path: string, body: Record<string, unknown>) {
     return { code, msg, data: null }
   }
   return { code: '0', msg: 'ok', data: value ?? null }
+}
+
+/** The path of the position mode's change. */
+export const POSITION_MODE = '/fe-co-api/user/position_model_edit'
+
+/**
+ * An answer of /user/position_model_edit: the settings (`config`) in the
+ * mode asked for, or, while `locked`, the server's refusal (the mode cannot
+ * change while the user has a position, an open order or a trigger order).
+ */
+export function positionModeRoute(config: object, locked = false): (body: Record<string, unknown>) => unknown {
+  return (body) =>
+    locked
+      ? refuse('18003', 'The position mode cannot change while you have positions, open orders or trigger orders')
+      : { ...config, positionMode: Number(body.positionMode) }
 }
 
 /** The mocked module: `post` answers from the routes. */

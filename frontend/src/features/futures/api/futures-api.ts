@@ -65,6 +65,16 @@ export interface MarketInfo {
   /** Contracts held long (= short). */
   openInterest: number
   time: number
+  /** The 24 h figures (the contract's market data ticker); the prices are empty before the first trade. */
+  open24h?: string
+  high24h?: string
+  low24h?: string
+  /** The last price against open24h, in percent with 2 places ("-1.25"). */
+  change24h?: string
+  /** Contracts traded in 24 h. */
+  volume24h?: string
+  /** Margin coin traded in 24 h. */
+  turnover24h?: string
 }
 
 /** One maintenance tier of /common/get_ladder_info. */
@@ -87,6 +97,7 @@ export interface UserConfig {
   symbol: string
   leverage: number
   marginMode: MarginMode
+  /** {@link POSITION_ONE_WAY} or {@link POSITION_HEDGE}: the user's, the same for every contract. */
   positionMode: number
   /** The highest leverage the position's current size allows (the first tier's when flat). */
   maxLeverage: number
@@ -111,6 +122,18 @@ export interface AccountView {
 }
 
 export type PositionSide = 'LONG' | 'SHORT'
+
+/** Position modes as the routes take them (per user, all contracts). */
+export const POSITION_ONE_WAY = 1
+export const POSITION_HEDGE = 2
+export type PositionMode = typeof POSITION_ONE_WAY | typeof POSITION_HEDGE
+
+/**
+ * The side of the position an order, trigger order or position is of:
+ * BOTH in one-way mode, LONG or SHORT in hedge mode (absent from a server
+ * before hedge mode: read as BOTH).
+ */
+export type PositionSideOf = 'BOTH' | PositionSide
 
 /** An open position. */
 export interface PositionView {
@@ -138,6 +161,8 @@ export interface PositionView {
   marginRatio: string
   /** 1-5: the place in the auto-deleveraging queue of its side (5 first); 0 at a loss. */
   adlLevel: number
+  /** In hedge mode a long and a short of one contract are two positions. */
+  positionSide?: PositionSideOf
 }
 
 /** /position/get_assets_list. */
@@ -174,6 +199,8 @@ export interface FuturesOrder {
   status: OrderStatus
   /** Why it ended when not filled: canceled, post_only, no_liquidity, fok, self_trade, liquidation. */
   reason: string
+  /** LONG or SHORT in hedge mode: with the side, opens or closes that position. */
+  positionSide?: PositionSideOf
   ctime: number
   mtime: number
 }
@@ -223,6 +250,8 @@ export interface OrderCreate {
   reduceOnly?: boolean
   /** A market order that closes the whole position (volume ignored). */
   closePosition?: boolean
+  /** Hedge mode only (required there, absent in one-way mode): the position it opens or closes; no reduceOnly with it. */
+  positionSide?: PositionSide
   clientOid?: string
 }
 
@@ -256,8 +285,12 @@ export interface TriggerOrder {
   closePosition: boolean
   reduceOnly: boolean
   status: TriggerStatus
-  /** Why it failed: no_position, insufficient, reduce_only ... */
+  /** Why it failed: no_position, insufficient, reduce_only ...; order_canceled: cancelled with the unfilled order it waited for. */
   reason: string
+  /** LONG or SHORT in hedge mode (then the side is meaningful for a TP/SL too). */
+  positionSide?: PositionSideOf
+  /** A TP/SL placed with an order: armed by that order's first fill. */
+  parentOrderId?: string
   ctime: number
   mtime: number
 }
@@ -280,6 +313,10 @@ export interface TriggerCreate {
   price?: string
   volume?: number
   reduceOnly?: boolean
+  /** Hedge mode only (required there): the position it opens or closes (a long's TP/SL: side SELL, LONG, closePosition). */
+  positionSide?: PositionSide
+  /** A TP/SL placed with an order: it waits, unarmed, for that order to fill, and is cancelled if the order ends unfilled. */
+  parentOrderId?: string
 }
 
 /** A position of the history: opened, then back to flat. */
@@ -349,6 +386,8 @@ export const futuresKeys = {
   prices: ['futures', 'prices'] as const,
   ladder: (symbol: string) => ['futures', 'ladder', symbol] as const,
   config: (symbol: string) => ['futures', 'config', symbol] as const,
+  /** Every contract's settings (the position mode is the user's, of all contracts). */
+  configs: ['futures', 'config'] as const,
   assets: ['futures', 'assets'] as const,
   orders: ['futures', 'orders'] as const,
   open: (symbol: string | undefined, page: number, pageSize: number) => ['futures', 'orders', 'open', symbol ?? '', page, pageSize] as const,
@@ -376,11 +415,15 @@ export const publicInfoQuery = queryOptions({
 })
 
 /** A contract's mark, index, funding and open interest; read again every few seconds (no channel carries them yet). */
+/**
+ * A contract's prices. No refetch interval of its own: the page's header
+ * polls it (fast while the mark channel is not pushing, slowly while it
+ * is: useMarkChannel), and every other reader shares that query.
+ */
 export const marketInfoQuery = (symbol: string) =>
   queryOptions({
     queryKey: futuresKeys.market(symbol),
     queryFn: ({ signal }) => post<MarketInfo>('/common/public_market_info', { symbol }, { silent: true, signal }),
-    refetchInterval: 3000,
   })
 
 /** Every contract's prices (the contract picker). */
@@ -462,11 +505,14 @@ export const setLeverage = (symbol: string, leverage: number) => post<UserConfig
 
 export const setMarginMode = (symbol: string, marginMode: MarginMode) => post<UserConfig>('/user/margin_model_edit', { symbol, marginMode })
 
+/** One-way or hedge, for all contracts (refused, 18003-style, while the user has a position, an open order or a waiting trigger order). */
+export const setPositionMode = (positionMode: PositionMode) => post<UserConfig>('/user/position_model_edit', { positionMode })
+
 export const savePageConfig = (pageConfig: Record<string, string>) => post<unknown>('/user/edit_user_page_config', { pageConfig })
 
-/** type 1 adds margin to an isolated position, 2 removes it. */
-export const changePositionMargin = (symbol: string, amount: string, type: 1 | 2) =>
-  post<PositionView>('/position/change_position_margin', { symbol, amount, type })
+/** type 1 adds margin to an isolated position, 2 removes it; a hedge-mode position names its side. */
+export const changePositionMargin = (symbol: string, amount: string, type: 1 | 2, positionSide?: PositionSide) =>
+  post<PositionView>('/position/change_position_margin', { symbol, amount, type, ...(positionSide ? { positionSide } : {}) })
 
 export const createOrder = (req: OrderCreate) => post<FuturesOrder>('/order/order_create', { ...req })
 

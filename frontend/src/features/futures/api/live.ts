@@ -1,8 +1,9 @@
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query'
-import { useEffect, useSyncExternalStore } from 'react'
+import { useEffect, useState, useSyncExternalStore } from 'react'
 import { isUserFeedReady } from '@/features/live-updates/user-feed'
-import { getMarketSocket, type LineClient, type MarketSocket } from '@/lib/market-socket'
-import { futuresKeys, LIVE_POLL_MS, POLL_MS } from './futures-api'
+import { useMarketSocketOpen } from '@/features/trade/api/use-market-connection'
+import { getMarketSocket, type LineClient, type MarketMessage, type MarketSocket } from '@/lib/market-socket'
+import { futuresKeys, LIVE_POLL_MS, POLL_MS, type MarketInfo } from './futures-api'
 
 /**
  * The futures screens' share of the signed-in user's private feed. After
@@ -203,4 +204,74 @@ export function useFuturesLiveUpdates(enabled: boolean, feed: FuturesFeed = futu
       invalidator.cancel()
     }
   }, [enabled, feed, queryClient])
+}
+
+/**
+ * A contract's mark channel, `market_<marketSymbol>_mark` (internal/futures/marks.go): the
+ * price loop pushes the mark and index prices and the funding, as public_market_info shows
+ * them, whenever one of them changed (at most once a second):
+ *
+ *   {"channel": "market_btcusdtperp_mark", "ts": …, "tick": {"symbol": "BTCUSDT", "markPrice": "50010.0",
+ *    "indexPrice": "50005.0", "fundingRate": "0.0001", "lastFundingRate": "0.0001", "nextFundingTime": …, "time": …}}
+ */
+export const markChannel = (marketSymbol: string) => `market_${marketSymbol}_mark`
+
+/** What the mark channel pushes: these fields of {@link MarketInfo}. */
+export type MarkUpdate = Pick<MarketInfo, 'symbol' | 'markPrice' | 'indexPrice' | 'fundingRate' | 'lastFundingRate' | 'nextFundingTime' | 'time'>
+
+/** Reads a mark channel's message (undefined for anything else). */
+export function markUpdateOf(message: MarketMessage): MarkUpdate | undefined {
+  const t = message.tick as Partial<MarkUpdate> | null | undefined
+  if (!t || typeof t !== 'object') return undefined
+  const { symbol, markPrice, indexPrice, fundingRate, lastFundingRate, nextFundingTime, time } = t
+  if (typeof symbol !== 'string' || typeof markPrice !== 'string' || typeof indexPrice !== 'string') return undefined
+  if (typeof fundingRate !== 'string' || typeof lastFundingRate !== 'string') return undefined
+  if (typeof nextFundingTime !== 'number' || typeof time !== 'number') return undefined
+  return { symbol, markPrice, indexPrice, fundingRate, lastFundingRate, nextFundingTime, time }
+}
+
+/**
+ * Shows a pushed mark at once: it goes into the contract's public_market_info and its
+ * price_list entry (what those hold already when it is older is kept; before the first
+ * answer there is nothing to complete, and the answer comes soon).
+ */
+export function applyMark(queryClient: QueryClient, update: MarkUpdate): void {
+  const merge = (old: MarketInfo) => (old.time > update.time ? old : { ...old, ...update })
+  queryClient.setQueryData<MarketInfo>(futuresKeys.market(update.symbol), (old) => old && merge(old))
+  queryClient.setQueryData<MarketInfo[]>(futuresKeys.prices, (list) => list?.map((m) => (m.symbol === update.symbol ? merge(m) : m)))
+}
+
+/** How often public_market_info is read while the mark channel is not pushing. */
+export const MARK_POLL_MS = 3000
+/** ... and while it is: only a fallback (the open interest and insurance fund have no channel). */
+export const LIVE_MARK_POLL_MS = 15_000
+
+/**
+ * Listens to a contract's mark channel while mounted and answers how often its
+ * public_market_info should be read: {@link LIVE_MARK_POLL_MS} once a mark has arrived
+ * on the open socket, {@link MARK_POLL_MS} otherwise (the socket down, or nothing pushed
+ * since it opened: a server without the channel, or a mark that has not moved).
+ */
+export function useMarkChannel(contract: { symbol: string; marketSymbol: string }, socket: MarketSocket = getMarketSocket()): number {
+  const queryClient = useQueryClient()
+  const channel = markChannel(contract.marketSymbol)
+  // The channel a mark last arrived on since the socket (re)opened.
+  const [pushedOn, setPushedOn] = useState<string>()
+  useEffect(() => {
+    const stopState = socket.onStateChange((open) => {
+      if (!open) setPushedOn(undefined)
+    })
+    const stop = socket.subscribe(channel, (m) => {
+      const update = markUpdateOf(m)
+      if (!update || update.symbol !== contract.symbol) return
+      applyMark(queryClient, update)
+      setPushedOn(channel)
+    })
+    return () => {
+      stop()
+      stopState()
+    }
+  }, [socket, channel, contract.symbol, queryClient])
+  const open = useMarketSocketOpen(socket)
+  return open && pushedOn === channel ? LIVE_MARK_POLL_MS : MARK_POLL_MS
 }

@@ -8,8 +8,9 @@ import { useMarketChannel } from '@/features/trade/api/use-market-channel'
 import { ReconnectingNotice } from '@/features/trade/components/reconnecting-notice'
 import { usePriceTitle } from '@/features/trade/lib/use-price-title'
 import { changeColor, formatRose } from '@/lib/change'
-import { fixed, placesOf } from '@/lib/decimal'
-import { FUTURES_API, marketInfoQuery, priceListQuery, publicInfoQuery, type ContractInfo } from '../api/futures-api'
+import { divDec, fixed, formatDec, parseDec, placesOf } from '@/lib/decimal'
+import { FUTURES_API, marketInfoQuery, priceListQuery, publicInfoQuery, type ContractInfo, type MarketInfo } from '../api/futures-api'
+import { useMarkChannel } from '../api/live'
 import { contracts as contractCount, countdown, fundingRateText, signOf } from '../lib/format'
 import { baseSize } from '../lib/margin'
 import { futuresTexts } from '../lib/texts'
@@ -163,13 +164,38 @@ function ContractPicker({ contract }: { contract: ContractInfo }) {
   )
 }
 
+/** A percentage ('-1.25') as a change ratio ('-0.0125', what formatRose and changeColor take). */
+function ratioOf(percent: string | undefined): string | undefined {
+  const d = parseDec(percent)
+  return d ? formatDec({ units: d.units, scale: d.scale + 2 }, d.scale + 2) : undefined
+}
+
+/**
+ * The 24 h figures the header shows: the ticker's, live on its channel, or
+ * public_market_info's until the ticker is there; the volume in contracts.
+ */
+function figures24h(ticker: Ticker | undefined, market: MarketInfo | undefined, contractValue: string) {
+  const vol = parseDec(ticker?.vol)
+  const cv = parseDec(contractValue)
+  const fromTicker = vol && cv ? divDec(vol, cv, 0) : undefined
+  return {
+    rose: ticker?.rose || ratioOf(market?.change24h),
+    high: ticker?.high || market?.high24h || undefined,
+    low: ticker?.low || market?.low24h || undefined,
+    contracts: fromTicker ? formatDec(fromTicker, 0) : market?.volume24h,
+    base: ticker?.vol,
+  }
+}
+
 /**
  * The contract's header: the picker, the last price (coloured by the 24 h
  * change, and in the browser tab's title), mark and index prices, the
  * funding rate with a live countdown to the next funding, the 24 h change,
- * high, low, volume and turnover, and the open interest. The ticker is kept
- * live by its channel; the mark, index, funding and open interest are read
- * every few seconds.
+ * high, low, volume (in contracts) and turnover, and the open interest. The
+ * ticker is kept live by its channel, the mark, index and funding by the
+ * contract's mark channel; public_market_info (the open interest, and the
+ * rest while the socket is down) is read every 3 s, every 15 s while marks
+ * arrive.
  */
 export function FuturesHeader({ contract, pair }: { contract: ContractInfo; pair: TradePair }) {
   const { t } = futuresTexts.useTexts()
@@ -179,11 +205,13 @@ export function FuturesHeader({ contract, pair }: { contract: ContractInfo; pair
   useMarketChannel(`market_${pair.symbol}_ticker`, (m) => {
     if (m.tick && typeof m.tick === 'object') queryClient.setQueryData(q.queryKey, (old: Ticker | undefined) => ({ ...old, ...(m.tick as Ticker) }))
   })
-  const { data: market } = useQuery(marketInfoQuery(contract.symbol))
+  const pollMs = useMarkChannel(contract)
+  const { data: market } = useQuery({ ...marketInfoQuery(contract.symbol), refetchInterval: pollMs })
   const places = Math.max(contract.pricePrecision, placesOf(contract.priceTick))
   const last = ticker?.close || market?.lastPrice || undefined
   usePriceTitle(pair, last)
   const funding = market?.fundingRate
+  const day = figures24h(ticker, market, contract.contractValue)
   return (
     <Flex data-testid="futures-header" borderWidth="1px" rounded="lg" px="4" py="3" gap={{ base: '3', md: '6' }} align="center" wrap="wrap" bg="bg.panel">
       <Box>
@@ -212,10 +240,15 @@ export function FuturesHeader({ contract, pair }: { contract: ContractInfo; pair
             <FundingCountdown next={market?.nextFundingTime} />
           </HStack>
         </Stack>
-        <Stat label={t('header.change')} value={formatRose(ticker?.rose)} color={changeColor(ticker?.rose)} testId="futures-change" />
-        <Stat label={t('header.high')} value={fixed(ticker?.high, places)} />
-        <Stat label={t('header.low')} value={fixed(ticker?.low, places)} />
-        <Stat label={t('header.volume', { coin: contract.base })} value={fixed(ticker?.vol, contract.sizePrecision)} />
+        <Stat label={t('header.change')} value={formatRose(day.rose)} color={changeColor(day.rose)} testId="futures-change" />
+        <Stat label={t('header.high')} value={fixed(day.high, places)} testId="futures-high" />
+        <Stat label={t('header.low')} value={fixed(day.low, places)} testId="futures-low" />
+        <Stat
+          label={t('header.volumeCont')}
+          value={contractCount(day.contracts)}
+          title={day.base ? `≈ ${fixed(day.base, contract.sizePrecision)} ${contract.base}` : undefined}
+          testId="futures-volume-24h"
+        />
         <Stat label={t('header.turnover', { coin: contract.quote })} value={fixed(ticker?.amount, 2)} />
         <Stat
           label={t('header.openInterest')}

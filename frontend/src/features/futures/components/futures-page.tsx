@@ -2,6 +2,7 @@ import { Box, Button, CloseButton, Container, Drawer, Grid, Heading, HStack, Por
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useMemo, useState } from 'react'
 import { AppLink } from '@/components/layout/app-link'
+import { SIDE_COLORS } from '@/components/form/side-colors'
 import type { TradePair } from '@/features/trade/api/trade-api'
 import { useResyncAfterReconnect } from '@/features/trade/api/use-market-connection'
 import type { ChartPriceLine } from '@/features/trade/components/chart/chart-view'
@@ -20,7 +21,6 @@ import { FuturesHeader } from './futures-header'
 import { FuturesOrderForm } from './order-form'
 import type { ContractMap } from './order-lists'
 import { PositionsPanel } from './positions-panel'
-import { FUTURES_SIDE_COLORS } from './shared'
 
 /** The chart (lightweight-charts and its tools, shared with the spot page) loads in its own chunk. */
 const KlineChart = lazy(() => import('@/features/trade/components/kline-chart').then((m) => ({ default: m.KlineChart })))
@@ -165,7 +165,7 @@ function Mobile({ contract, contracts, pair, best, picked, onPick, onTransfer }:
         data-testid="futures-mobile-bar"
       >
         {(['BUY', 'SELL'] as const).map((s) => (
-          <Button key={s} flex="1" size="lg" {...FUTURES_SIDE_COLORS[s]} _hover={{ opacity: 0.9 }} onClick={() => setSheet(s)} data-testid={`futures-mobile-${s.toLowerCase()}`}>
+          <Button key={s} flex="1" size="lg" {...SIDE_COLORS[s]} _hover={{ opacity: 0.9 }} onClick={() => setSheet(s)} data-testid={`futures-mobile-${s.toLowerCase()}`}>
             {t(s === 'BUY' ? 'form.buyLong' : 'form.sellShort')}
           </Button>
         ))}

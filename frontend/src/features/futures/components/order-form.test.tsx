@@ -230,7 +230,7 @@ describe('FuturesOrderForm', () => {
     expect(screen.queryByTestId('futures-submit-sell')).toBeNull()
   })
 
-  it('sets a take-profit and a stop-loss closing the position right after the order, each checked for the side first', async () => {
+  it('sets a take-profit and a stop-loss closing the position, tied to the order placed, each checked for the side first', async () => {
     const TRIGGER = '/fe-co-api/order/condition_create'
     answer({ [TRIGGER]: (b: Record<string, unknown>) => ({ triggerId: String(b.triggerPrice), symbol: b.symbol, status: 'NOT_TRIGGERED' }) })
     await renderForm()
@@ -259,8 +259,9 @@ describe('FuturesOrderForm', () => {
     fireEvent.click(screen.getByTestId('futures-submit-buy'))
     await waitFor(() => expect(sentTo(TRIGGER)).toHaveLength(2))
     expect(sentTo(CREATE)).toHaveLength(1)
-    expect(sentTo(TRIGGER)[0]).toMatchObject({ symbol: 'BTCUSDT', triggerPrice: '52000', triggerBy: 'LAST', closePosition: true })
-    expect(sentTo(TRIGGER)[1]).toMatchObject({ symbol: 'BTCUSDT', triggerPrice: '47000', triggerBy: 'LAST', closePosition: true })
+    // Both tied to the order placed: armed by its fill, cancelled if it ends unfilled.
+    expect(sentTo(TRIGGER)[0]).toMatchObject({ symbol: 'BTCUSDT', triggerPrice: '52000', triggerBy: 'LAST', closePosition: true, parentOrderId: '9001' })
+    expect(sentTo(TRIGGER)[1]).toMatchObject({ symbol: 'BTCUSDT', triggerPrice: '47000', triggerBy: 'LAST', closePosition: true, parentOrderId: '9001' })
     expect(sentTo(TRIGGER)[0].side).toBeUndefined()
     expect(await screen.findByText('Take-profit and stop-loss set')).toBeTruthy()
     await waitFor(() => expect(input('futures-tp').value).toBe(''))

@@ -1,27 +1,16 @@
-import {
-  Box,
-  Button,
-  chakra,
-  Checkbox,
-  HStack,
-  IconButton,
-  NativeSelect,
-  Popover,
-  Skeleton,
-  Slider,
-  Stack,
-  Switch,
-  Text,
-} from '@chakra-ui/react'
+import { Button, chakra, Checkbox, HStack, IconButton, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { LuArrowLeftRight, LuSettings2 } from 'react-icons/lu'
+import { LuArrowLeftRight } from 'react-icons/lu'
 import { BusyButton } from '@/components/form/busy-button'
+import { NumberField } from '@/components/form/number-field'
+import { PercentSlider } from '@/components/form/percent-slider'
+import { SettingsPopover } from '@/components/form/settings-popover'
+import { SIDE_COLORS } from '@/components/form/side-colors'
 import { AppLink } from '@/components/layout/app-link'
 import { TOAST_DURATION_MS, toaster } from '@/components/ui/toaster'
 import { tickerQuery } from '@/features/trade/api/trade-api'
 import type { PickedPrice } from '@/features/trade/components/order-form'
-import { PERCENT_MARKS } from '@/features/trade/lib/order-form'
 import { loginHref } from '@/lib/auth-guard'
 import { fixed, placesOf, ratePercent } from '@/lib/decimal'
 import { RetryKeys } from '@/lib/idempotency'
@@ -49,15 +38,16 @@ import {
 import { openBySide, signedPosition, useAssets, useOpenOrders, useRefreshFutures, useUserConfig } from '../api/use-futures'
 import { contracts as contractCount, money, spendable } from '../lib/format'
 import { baseSize, closableOf, maxNotionalAt, maxOpen, orderCost, percentOfMax, volumeForPercent, type OrderCost } from '../lib/margin'
-import { buildOrder, marketReferencePrice, validateDraft, wholeContracts, type DraftError, type FuturesDraft } from '../lib/order'
+import { hedgeExposure, hedgePositionSide, isHedge, type HedgeIntent } from '../lib/hedge'
+import { buildOrder, draftErrorKey, marketReferencePrice, validateDraft, wholeContracts, type DraftError, type FuturesDraft } from '../lib/order'
 import { confirmOn, PAGE_CONFIG, type PageConfigKey } from '../lib/page-config'
 import { futuresTexts } from '../lib/texts'
 import { estimatePnl, positionSideOf, TPSL_KINDS, tpslRequest, validateTpsl, type TpslError, type TpslKind } from '../lib/tpsl'
 import { LeverageDialog } from './leverage-dialog'
 import { MarginModeDialog } from './margin-mode-dialog'
-import { NumberField } from './number-field'
 import { OrderConfirm, type ConfirmRow } from './order-confirm'
-import { FUTURES_SIDE_COLORS, notifyTransport } from './shared'
+import { PositionModeDialog, positionModeKey } from './position-mode-dialog'
+import { notifyTransport } from './shared'
 import { TpslField, tpslErrorText, TriggerByToggle } from './tpsl-fields'
 
 /** Saves one preference, keeping the others (sent whole, so it reads the same whether the server merges or replaces). */
@@ -82,101 +72,20 @@ function FormSettings({ symbol, config }: { symbol: string; config: UserConfig |
   const { t } = futuresTexts.useTexts()
   const save = usePageConfig(symbol)
   return (
-    <Popover.Root positioning={{ placement: 'bottom-end', strategy: 'fixed' }} lazyMount unmountOnExit>
-      <Popover.Trigger asChild>
-        <IconButton type="button" variant="ghost" size="xs" aria-label={t('form.settings.label')} title={t('form.settings.label')} data-testid="futures-form-settings">
-          <LuSettings2 aria-hidden="true" />
-        </IconButton>
-      </Popover.Trigger>
-      <Popover.Positioner>
-        <Popover.Content w="min(18rem, calc(100vw - 2rem))">
-          <Popover.Body p="3">
-            <Stack gap="2" fontSize="xs">
-              <Popover.Title fontSize="sm" fontWeight="semibold">
-                {t('form.settings.label')}
-              </Popover.Title>
-              {(Object.keys(PAGE_CONFIG) as PageConfigKey[]).map((key) => (
-                <Switch.Root
-                  key={key}
-                  size="sm"
-                  checked={confirmOn(config, key)}
-                  disabled={!config}
-                  onCheckedChange={(e) => save.mutate({ key, on: e.checked })}
-                  display="flex"
-                  justifyContent="space-between"
-                  alignItems="center"
-                  gap="3"
-                  data-testid={`futures-settings-${key}`}
-                >
-                  <Switch.Label fontWeight="normal" fontSize="xs">
-                    {t(`form.settings.${key}`)}
-                  </Switch.Label>
-                  <Switch.HiddenInput />
-                  <Switch.Control flexShrink={0} />
-                </Switch.Root>
-              ))}
-            </Stack>
-          </Popover.Body>
-        </Popover.Content>
-      </Popover.Positioner>
-    </Popover.Root>
-  )
-}
-
-/** The share-of-maximum slider (0/25/50/75/100 marks; arrow keys 1 %, Page Up/Down 10 %). */
-function PercentSlider({ value, onChange, disabled, label }: { value: number; onChange: (v: number) => void; disabled: boolean; label: string }) {
-  return (
-    <Slider.Root
-      size="sm"
-      min={0}
-      max={100}
-      step={1}
-      value={[value]}
-      onValueChange={(e) => onChange(e.value[0] ?? 0)}
-      disabled={disabled}
-      colorPalette="brand"
-      getAriaValueText={({ value: v }) => `${v}%`}
-      data-testid="futures-percent"
-    >
-      <HStack justify="space-between">
-        <Slider.Label fontSize="xs" color="fg.muted" fontWeight="normal">
-          {label}
-        </Slider.Label>
-        <Slider.ValueText fontSize="xs" fontVariantNumeric="tabular-nums" data-testid="futures-percent-value">
-          {value}%
-        </Slider.ValueText>
-      </HStack>
-      <Box px="2">
-        <Slider.Control>
-          <Slider.Track>
-            <Slider.Range />
-          </Slider.Track>
-          <Slider.Thumbs />
-          <Slider.MarkerGroup>
-            {PERCENT_MARKS.map((m) => (
-              <Slider.Marker key={m} value={m}>
-                <Slider.MarkerIndicator />
-                <Slider.MarkerLabel
-                  pointerEvents={disabled ? 'none' : 'auto'}
-                  cursor="pointer"
-                  px="1"
-                  fontVariantNumeric="tabular-nums"
-                  onPointerDown={(e) => {
-                    e.stopPropagation()
-                    e.preventDefault()
-                    if (!disabled) onChange(m)
-                  }}
-                  onClick={() => !disabled && onChange(m)}
-                  data-testid={`futures-percent-${m}`}
-                >
-                  {m}%
-                </Slider.MarkerLabel>
-              </Slider.Marker>
-            ))}
-          </Slider.MarkerGroup>
-        </Slider.Control>
-      </Box>
-    </Slider.Root>
+    <SettingsPopover
+      label={t('form.settings.label')}
+      triggerTestId="futures-form-settings"
+      variant="ghost"
+      size="xs"
+      items={(Object.keys(PAGE_CONFIG) as PageConfigKey[]).map((key) => ({
+        key,
+        label: t(`form.settings.${key}`),
+        checked: confirmOn(config, key),
+        disabled: !config,
+        onChange: (on: boolean) => save.mutate({ key, on }),
+        testId: `futures-settings-${key}`,
+      }))}
+    />
   )
 }
 
@@ -199,12 +108,15 @@ export interface FuturesOrderFormProps {
 }
 
 /**
- * The futures order form: margin mode and leverage, Limit and Market, the
- * price, the size in whole contracts (≈ the base coin), a slider of the
- * share of what the available balance can open, time in force,
- * reduce-only, and Buy/Long and Sell/Short, each with its cost (initial
- * margin + fee) and maximum. Visitors see it with a sign-in prompt instead
- * of the buttons.
+ * The futures order form: margin mode, position mode and leverage, Limit
+ * and Market, the price, the size in whole contracts (≈ the base coin), a
+ * slider of the share of what the available balance can open, time in
+ * force, reduce-only, and Buy/Long and Sell/Short, each with its cost
+ * (initial margin + fee) and maximum. In hedge mode, Open and Close tabs
+ * instead of reduce-only: Open's buttons open a long or a short, Close's
+ * close the long (Sell) or the short (Buy), each at most what its position
+ * has left after its open closing orders. Visitors see it with a sign-in
+ * prompt instead of the buttons.
  */
 export function FuturesOrderForm(props: FuturesOrderFormProps) {
   const { isSignedIn, isLoading } = useUserInfo()
@@ -252,7 +164,9 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
   const [tpslBy, setTpslBy] = useState<TriggerBy>('MARK')
   const [errorsFor, setErrorsFor] = useState<OrderSide | null>(null)
   const [pending, setPending] = useState<Pending | null>(null)
-  const [dialog, setDialog] = useState<'leverage' | 'mode' | null>(null)
+  const [dialog, setDialog] = useState<'leverage' | 'mode' | 'position' | null>(null)
+  // Hedge mode: whether the buttons open a position or close one.
+  const [intent, setIntent] = useState<HedgeIntent>('open')
   const [only, setOnly] = useState<OrderSide | undefined>(sideProp)
   useEffect(() => setOnly(sideProp), [sideProp])
   const refresh = useRefreshFutures()
@@ -274,6 +188,12 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
   const position = signedPosition(assets.data?.positionList, symbol)
   const open = openBySide(orders.data?.orderList, symbol)
   const pricePlaces = Math.max(contract.pricePrecision, placesOf(contract.priceTick))
+  const hedge = isHedge(config.data)
+  // Hedge mode names the position of each order: the Open tab's buttons open a long (Buy) or a short (Sell), the Close tab's close them.
+  const positionSideFor = (side: OrderSide) => (hedge ? hedgePositionSide(side, intent) : undefined)
+  // What can only close: a reduce-only order, or any order of the hedge mode's Close tab (no reduce-only box there).
+  const closing = hedge ? intent === 'close' : reduceOnly
+  useEffect(() => setIntent('open'), [hedge])
 
   useEffect(() => {
     if (!picked) return
@@ -292,7 +212,8 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
   const maxPriceFor = (side: OrderSide) => (type === 'LIMIT' && price ? price : marketReferencePrice(side, best, last, mark))
   const sides = useMemo(() => {
     const per = (side: OrderSide) => {
-      const exposure = { position, openSameSide: open[side] }
+      const ps = positionSideFor(side)
+      const exposure = ps ? hedgeExposure(assets.data?.positionList, orders.data?.orderList, symbol, side, ps) : { position, openSameSide: open[side] }
       const at = priceFor(side)
       const max =
         leverage === undefined
@@ -307,7 +228,7 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
               available,
               maxOrderQty: contract.maxOrderQty,
               maxNotional: maxNotionalAt(ladder.data, leverage),
-              reduceOnly,
+              reduceOnly: closing,
             })
       const vol = pct !== null ? volumeForPercent(pct, max) : wholeContracts(volume)
       const cost: OrderCost | undefined =
@@ -318,7 +239,7 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
     }
     return { BUY: per('BUY'), SELL: per('SELL') }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [type, price, volume, pct, best, last, mark, leverage, available, position, open.BUY, open.SELL, reduceOnly, ladder.data, contract])
+  }, [type, price, volume, pct, best, last, mark, leverage, available, position, open.BUY, open.SELL, closing, hedge, intent, assets.data, orders.data, ladder.data, contract])
 
   const sliderValue = pct ?? percentOfMax(wholeContracts(volume) ?? 0, Math.max(sides.BUY.max, sides.SELL.max))
 
@@ -328,12 +249,13 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
     price,
     volume: pct !== null ? String(sides[side].vol ?? 0) : volume,
     timeInForce: tif,
-    reduceOnly,
+    reduceOnly: hedge ? false : reduceOnly,
+    positionSide: positionSideFor(side),
   })
   const errorsOf = (side: OrderSide): DraftError[] =>
-    validateDraft(draftFor(side), contract, { cost: reduceOnly ? undefined : sides[side].cost?.cost, available, closable: reduceOnly ? sides[side].closable : undefined })
-  // The TP/SL, when ticked (not with reduce-only: it only closes): each checked for the side's position against the watched price now and a limit order's price.
-  const tpslOn = withTpsl && !reduceOnly
+    validateDraft(draftFor(side), contract, { cost: closing ? undefined : sides[side].cost?.cost, available, closable: closing ? sides[side].closable : undefined })
+  // The TP/SL, when ticked (not with reduce-only or in the Close tab: those only close): each checked for the side's position against the watched price now and a limit order's price.
+  const tpslOn = withTpsl && !closing
   const tpslErrorsOf = (side: OrderSide): Partial<Record<TpslKind, TpslError>> => {
     if (!tpslOn) return {}
     const out: Partial<Record<TpslKind, TpslError>> = {}
@@ -364,7 +286,7 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
   const shownErrors = errorsFor ? errorsOf(errorsFor) : []
   const errorText = (field: DraftError['field']) => {
     const e = shownErrors.find((x) => x.field === field)
-    return e ? t(`form.errors.${e.key}`, { ...e.vars, coin: contract.marginCoin }) : undefined
+    return e ? t(draftErrorKey(e), { ...e.vars, coin: contract.marginCoin }) : undefined
   }
 
   const keys = useRef(new RetryKeys())
@@ -388,7 +310,8 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
           const at = d.tpsl[kind]
           if (!at) continue
           try {
-            await createTrigger(tpslRequest(symbol, at, d.tpsl.by))
+            // Tied to the order: armed by its first fill, cancelled if it ends unfilled.
+            await createTrigger(tpslRequest(symbol, at, d.tpsl.by, d.positionSide, order.orderId))
             armed++
           } catch (e) {
             notifyTransport(e, t('tpsl.formUnreachable'))
@@ -430,7 +353,8 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
   })
   const saveConfig = usePageConfig(symbol)
 
-  const sideName = (side: OrderSide) => t(side === 'BUY' ? 'form.buyLong' : 'form.sellShort')
+  const sideName = (side: OrderSide) =>
+    t(hedge && intent === 'close' ? (side === 'SELL' ? 'positionMode.actions.closeLong' : 'positionMode.actions.closeShort') : side === 'BUY' ? 'form.buyLong' : 'form.sellShort')
   const summary = (d: PlacedDraft): Pending => {
     const s = sides[d.side]
     const vol = wholeContracts(d.volume) ?? 0
@@ -489,8 +413,8 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
                   flex="1"
                   size="sm"
                   variant={only === sd ? 'solid' : 'ghost'}
-                  bg={only === sd ? FUTURES_SIDE_COLORS[sd].bg : undefined}
-                  color={only === sd ? FUTURES_SIDE_COLORS[sd].color : undefined}
+                  bg={only === sd ? SIDE_COLORS[sd].bg : undefined}
+                  color={only === sd ? SIDE_COLORS[sd].color : undefined}
                   aria-pressed={only === sd}
                   onClick={() => {
                     setOnly(sd)
@@ -521,6 +445,19 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
               size="xs"
               variant="outline"
               flex="1"
+              minW="0"
+              disabled={!signedIn || !config.data}
+              onClick={() => setDialog('position')}
+              aria-label={t('positionMode.of', { mode: t(positionModeKey(config.data?.positionMode)) })}
+              data-testid="futures-position-mode"
+            >
+              <chakra.span truncate>{t(positionModeKey(config.data?.positionMode))}</chakra.span>
+            </Button>
+            <Button
+              type="button"
+              size="xs"
+              variant="outline"
+              flex="1"
               disabled={!signedIn || !config.data}
               onClick={() => setDialog('leverage')}
               aria-label={t('form.leverageOf', { leverage: leverage ?? '—' })}
@@ -530,6 +467,29 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
             </Button>
             {signedIn && <FormSettings symbol={symbol} config={config.data} />}
           </HStack>
+          {hedge && (
+            <HStack gap="0" borderWidth="1px" rounded="md" p="0.5" role="group" aria-label={t('positionMode.intent')} data-testid="futures-intent">
+              {(['open', 'close'] as const).map((it) => (
+                <Button
+                  key={it}
+                  type="button"
+                  flex="1"
+                  size="xs"
+                  variant={intent === it ? 'subtle' : 'ghost'}
+                  aria-pressed={intent === it}
+                  onClick={() => {
+                    setIntent(it)
+                    setVolume('')
+                    setPct(null)
+                    setErrorsFor(null)
+                  }}
+                  data-testid={`futures-intent-${it}`}
+                >
+                  {t(`positionMode.${it}`)}
+                </Button>
+              ))}
+            </HStack>
+          )}
           <HStack gap="0" borderBottomWidth="1px" role="group" aria-label={t('form.type')}>
             {tabs.map((ty) => (
               <Button
@@ -586,6 +546,7 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
               places={pricePlaces}
               error={errorText('price')}
               testId="futures-price"
+              t={t}
               end={
                 last ? (
                   <Button type="button" size="2xs" variant="ghost" colorPalette="brand" px="1" onClick={() => setPrice(last)} aria-label={t('form.useLast')} data-testid="futures-price-last">
@@ -610,10 +571,13 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
             places={0}
             error={errorText('volume')}
             testId="futures-volume"
+            t={t}
             hint={
               pct !== null ? (
                 <chakra.span data-testid="futures-volume-percent">
-                  {t('form.sizeByPercent', { pct, buy: sides.BUY.vol ?? 0, sell: sides.SELL.vol ?? 0, unit })}
+                  {hedge
+                    ? t('positionMode.sizeByPercent', { pct, first: sideName('BUY'), buy: sides.BUY.vol ?? 0, second: sideName('SELL'), sell: sides.SELL.vol ?? 0, unit })
+                    : t('form.sizeByPercent', { pct, buy: sides.BUY.vol ?? 0, sell: sides.SELL.vol ?? 0, unit })}
                 </chakra.span>
               ) : typedVol ? (
                 <chakra.span data-testid="futures-volume-base">
@@ -628,6 +592,7 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
             value={sliderValue}
             disabled={!signedIn || (sides.BUY.max <= 0 && sides.SELL.max <= 0)}
             label={t('form.percent')}
+            testIds={{ root: 'futures-percent', value: 'futures-percent-value', mark: 'futures-percent-' }}
             onChange={(p) => {
               setPct(p > 0 ? p : null)
               if (p <= 0) setVolume('')
@@ -651,7 +616,7 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
               <Checkbox.Root
                 size="sm"
                 checked={tpslOn}
-                disabled={reduceOnly}
+                disabled={closing}
                 onCheckedChange={(e) => {
                   setWithTpsl(e.checked === true)
                   setErrorsFor(null)
@@ -664,13 +629,15 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
                   {t('tpsl.action')}
                 </Checkbox.Label>
               </Checkbox.Root>
-              <Checkbox.Root size="sm" checked={reduceOnly} onCheckedChange={(e) => setReduceOnly(e.checked === true)} data-testid="futures-reduce-only">
-                <Checkbox.HiddenInput />
-                <Checkbox.Control />
-                <Checkbox.Label fontWeight="normal" fontSize="xs">
-                  {t('form.reduceOnly')}
-                </Checkbox.Label>
-              </Checkbox.Root>
+              {!hedge && (
+                <Checkbox.Root size="sm" checked={reduceOnly} onCheckedChange={(e) => setReduceOnly(e.checked === true)} data-testid="futures-reduce-only">
+                  <Checkbox.HiddenInput />
+                  <Checkbox.Control />
+                  <Checkbox.Label fontWeight="normal" fontSize="xs">
+                    {t('form.reduceOnly')}
+                  </Checkbox.Label>
+                </Checkbox.Root>
+              )}
             </HStack>
           </HStack>
           {tpslOn && (
@@ -721,8 +688,8 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
                     <BusyButton
                       type="button"
                       size="md"
-                      bg={FUTURES_SIDE_COLORS[side].bg}
-                      color={FUTURES_SIDE_COLORS[side].color}
+                      bg={SIDE_COLORS[side].bg}
+                      color={SIDE_COLORS[side].color}
                       _hover={{ opacity: 0.9 }}
                       disabled={closed}
                       loading={place.isPending && place.variables?.side === side}
@@ -733,7 +700,7 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
                     </BusyButton>
                     <HStack justify="space-between" fontSize="2xs" color="fg.muted" fontVariantNumeric="tabular-nums">
                       <Text data-testid={`futures-cost-${side.toLowerCase()}`}>
-                        {t('form.cost')} {reduceOnly ? `${money(s.cost?.fee)} ${contract.marginCoin}` : `${money(s.cost?.cost)} ${contract.marginCoin}`}
+                        {t('form.cost')} {closing ? `${money(s.cost?.fee)} ${contract.marginCoin}` : `${money(s.cost?.cost)} ${contract.marginCoin}`}
                       </Text>
                       <Text data-testid={`futures-max-${side.toLowerCase()}`}>
                         {t('form.max')} {contractCount(s.max)} {unit}
@@ -780,13 +747,14 @@ function FormBody({ contract, best, picked, onPlaced, onTransfer, side: sideProp
             tiers={ladder.data}
           />
           <MarginModeDialog open={dialog === 'mode'} onClose={() => setDialog(null)} symbol={symbol} mode={config.data.marginMode} />
+          <PositionModeDialog open={dialog === 'position'} onClose={() => setDialog(null)} mode={config.data.positionMode} />
         </>
       )}
       <OrderConfirm
         open={!!pending}
         heading={pending?.heading ?? ''}
         rows={pending?.rows ?? []}
-        colors={FUTURES_SIDE_COLORS[pending?.draft.side ?? 'BUY']}
+        colors={SIDE_COLORS[pending?.draft.side ?? 'BUY']}
         onCancel={() => setPending(null)}
         onConfirm={(dontAsk) => {
           if (!pending) return

@@ -1,13 +1,10 @@
-import { Badge, Button, Stack, Text } from '@chakra-ui/react'
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { DataTable, type DataColumn, type DataLayout } from '@/components/data/data-table'
-import { Pager, pageCount, type PagerLabels } from '@/components/data/pager'
+import { Badge, Stack, Text } from '@chakra-ui/react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback, useMemo } from 'react'
+import type { DataColumn, DataLayout } from '@/components/data/data-table'
 import { formatTime } from '@/features/trade/components/format'
 import { fixed, placesOf } from '@/lib/decimal'
 import type { TranslateFn } from '@/lib/i18n'
-import { notifySuccess } from '@/lib/notify'
-import { useUserInfo } from '@/lib/session'
 import {
   cancelOrder,
   futuresKeys,
@@ -18,10 +15,10 @@ import {
   type FuturesOrder,
   type FuturesTrade,
 } from '../api/futures-api'
-import { usePollMs } from '../api/live'
 import { money, pnlColor, signedMoney } from '../lib/format'
 import { futuresTexts } from '../lib/texts'
-import { notifyTransport, SideText } from './shared'
+import { CancelButton, PagedList, useCancelRows } from './paged-list'
+import { SideText } from './shared'
 
 /** Contracts by symbol: a row shows its prices at its own contract's places. */
 export type ContractMap = ReadonlyMap<string, ContractInfo>
@@ -30,17 +27,6 @@ export type ContractMap = ReadonlyMap<string, ContractInfo>
 export function placesFor(contracts: ContractMap, symbol: string): number {
   const c = contracts.get(symbol)
   return c ? Math.max(c.pricePrecision, placesOf(c.priceTick)) : 2
-}
-
-/** Pager texts (futures texts). */
-export function pagerLabels(t: TranslateFn, nav: string): PagerLabels {
-  return {
-    nav,
-    prev: t('pager.prev'),
-    next: t('pager.next'),
-    page: (page) => t('pager.page', { page }),
-    status: (page, pages) => t('pager.status', { page, pages }),
-  }
 }
 
 /** The status text of an order: a cancelled order that had filled in part says so. */
@@ -70,10 +56,10 @@ export function TimeCell({ ms, layout }: { ms: number; layout: DataLayout }) {
 }
 
 /** The order's side with what it does beyond opening: reduce-only, closes the position, a liquidation. */
-export function SideCell({ o, t }: { o: Pick<FuturesOrder, 'side' | 'reduceOnly' | 'closePosition' | 'liquidation'>; t: TranslateFn }) {
+export function SideCell({ o, t }: { o: Pick<FuturesOrder, 'side' | 'reduceOnly' | 'closePosition' | 'liquidation' | 'positionSide'>; t: TranslateFn }) {
   return (
     <Stack as="span" gap="0.5" align="flex-start">
-      <SideText side={o.side} t={t} />
+      <SideText side={o.side} positionSide={o.positionSide} t={t} />
       {o.liquidation ? (
         <Badge size="xs" colorPalette="red" variant="subtle">
           {t('orders.liquidation')}
@@ -172,19 +158,6 @@ export function tradeColumns(t: TranslateFn, contracts: ContractMap, coin: (symb
   ]
 }
 
-/** A page that no longer exists (orders were cancelled or filled meanwhile) falls back to the last one. */
-export function useClampPage(page: number, count: number | undefined, pageSize: number, setPage: (p: number) => void) {
-  useEffect(() => {
-    if (count !== undefined && count > 0 && page > pageCount(count, pageSize)) setPage(pageCount(count, pageSize))
-  }, [page, count, pageSize, setPage])
-}
-
-/** A list's paging: its own state, or the page's (the orders page keeps the page in the address). */
-export function usePage(controlled?: { page: number; onPage: (p: number) => void }) {
-  const [own, setOwn] = useState(1)
-  return controlled ? ([controlled.page, controlled.onPage] as const) : ([own, setOwn] as const)
-}
-
 export interface ListProps {
   /** Only this contract's (all contracts without one). */
   symbol?: string
@@ -202,131 +175,74 @@ export function useCoin(contracts: ContractMap) {
 /** The user's open orders, each with Cancel; read every 2 s while the page is visible (10 s while user_futures tells of each change). */
 export function OpenOrdersList({ symbol, contracts, layout = 'auto', pageSize = 10, paging }: ListProps) {
   const { t } = futuresTexts.useTexts()
-  const { isSignedIn } = useUserInfo()
   const queryClient = useQueryClient()
-  const [page, setPage] = usePage(paging)
-  const poll = usePollMs()
-  const query = useQuery({ ...openOrdersQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: poll })
-  useClampPage(page, query.data?.count, pageSize, setPage)
-  // Orders whose cancel is on its way: their button waits until the refreshed list has them or not.
-  const cancelling = useRef(new Set<string>())
-  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
-  const settle = (id: string) => {
-    cancelling.current.delete(id)
-    setBusy(new Set(cancelling.current))
-  }
-  const cancel = useMutation({
-    mutationFn: (o: FuturesOrder) => cancelOrder(o.symbol, o.orderId),
-    onMutate: () => setBusy(new Set(cancelling.current)),
-    onSuccess: async (_d, o) => {
-      notifySuccess(t('orders.cancelled'))
-      await Promise.all([queryClient.invalidateQueries({ queryKey: futuresKeys.orders }), queryClient.invalidateQueries({ queryKey: futuresKeys.assets })])
-      settle(o.orderId)
-    },
-    onError: (e, o) => {
-      notifyTransport(e, t('common.unreachable'))
-      settle(o.orderId)
-    },
+  const cancel = useCancelRows<FuturesOrder>({
+    id: (o) => o.orderId,
+    cancel: (o) => cancelOrder(o.symbol, o.orderId),
+    done: t('orders.cancelled'),
+    refresh: () => Promise.all([queryClient.invalidateQueries({ queryKey: futuresKeys.orders }), queryClient.invalidateQueries({ queryKey: futuresKeys.assets })]),
   })
   const coin = useCoin(contracts)
   const columns = useMemo(() => orderColumns(t, contracts, true, coin), [t, contracts, coin])
   return (
-    <Stack gap="2">
-      <DataTable
-        layout={layout}
-        columns={columns}
-        rows={query.data?.orderList ?? []}
-        rowKey={(o) => o.orderId}
-        label={t('orders.open')}
-        testId="futures-open-orders"
-        rowTestId="futures-order-row"
-        isLoading={query.isLoading}
-        loadingLabel={t('orders.loading')}
-        error={query.isError ? { text: t('orders.error'), retryText: t('common.retry'), onRetry: () => void query.refetch() } : undefined}
-        emptyText={t('orders.emptyOpen')}
-        emptyTestId="futures-open-orders-empty"
-        actionsLabel={t('orders.cols.actions')}
-        stickyActions
-        actions={(o) => (
-          <Button
-            size="2xs"
-            variant="outline"
-            aria-label={t('orders.cancelOf', { symbol: o.symbol, id: o.orderId })}
-            loading={busy.has(o.orderId)}
-            onClick={() => {
-              if (cancelling.current.has(o.orderId)) return
-              cancelling.current.add(o.orderId)
-              cancel.mutate(o)
-            }}
-            data-testid="futures-cancel-order"
-          >
-            {t('orders.cancel')}
-          </Button>
-        )}
-      />
-      <Pager page={page} pageSize={pageSize} count={query.data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(t, t('orders.open'))} testId="futures-open-orders-pager" />
-    </Stack>
+    <PagedList
+      {...{ symbol, layout, pageSize, paging, columns }}
+      query={openOrdersQuery}
+      rows={(d) => d.orderList}
+      rowKey={(o) => o.orderId}
+      label={t('orders.open')}
+      testId="futures-open-orders"
+      rowTestId="futures-order-row"
+      loadingLabel={t('orders.loading')}
+      errorText={t('orders.error')}
+      emptyText={t('orders.emptyOpen')}
+      actions={(o) => (
+        <CancelButton label={t('orders.cancelOf', { symbol: o.symbol, id: o.orderId })} busy={cancel.isBusy(o)} onClick={() => cancel.start(o)} testId="futures-cancel-order" />
+      )}
+    />
   )
 }
 
 /** The user's finished orders, newest first. */
 export function OrderHistoryList({ symbol, contracts, layout = 'auto', pageSize = 10, paging }: ListProps) {
   const { t } = futuresTexts.useTexts()
-  const { isSignedIn } = useUserInfo()
-  const [page, setPage] = usePage(paging)
-  const poll = usePollMs(4)
-  const query = useQuery({ ...orderHistoryQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: poll })
-  useClampPage(page, query.data?.count, pageSize, setPage)
   const coin = useCoin(contracts)
   const columns = useMemo(() => orderColumns(t, contracts, false, coin), [t, contracts, coin])
   return (
-    <Stack gap="2">
-      <DataTable
-        layout={layout}
-        columns={columns}
-        rows={query.data?.orderList ?? []}
-        rowKey={(o) => o.orderId}
-        label={t('orders.history')}
-        testId="futures-order-history"
-        rowTestId="futures-order-row"
-        isLoading={query.isLoading}
-        loadingLabel={t('orders.loading')}
-        error={query.isError ? { text: t('orders.error'), retryText: t('common.retry'), onRetry: () => void query.refetch() } : undefined}
-        emptyText={t('orders.emptyHistory')}
-        emptyTestId="futures-order-history-empty"
-      />
-      <Pager page={page} pageSize={pageSize} count={query.data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(t, t('orders.history'))} testId="futures-order-history-pager" />
-    </Stack>
+    <PagedList
+      {...{ symbol, layout, pageSize, paging, columns }}
+      history
+      query={orderHistoryQuery}
+      rows={(d) => d.orderList}
+      rowKey={(o) => o.orderId}
+      label={t('orders.history')}
+      testId="futures-order-history"
+      rowTestId="futures-order-row"
+      loadingLabel={t('orders.loading')}
+      errorText={t('orders.error')}
+      emptyText={t('orders.emptyHistory')}
+    />
   )
 }
 
 /** The user's fills, newest first. */
 export function TradeHistoryList({ symbol, contracts, layout = 'auto', pageSize = 10, paging }: ListProps) {
   const { t } = futuresTexts.useTexts()
-  const { isSignedIn } = useUserInfo()
-  const [page, setPage] = usePage(paging)
-  const poll = usePollMs(4)
-  const query = useQuery({ ...tradeHistoryQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: poll })
-  useClampPage(page, query.data?.count, pageSize, setPage)
   const coin = useCoin(contracts)
   const columns = useMemo(() => tradeColumns(t, contracts, coin), [t, contracts, coin])
   return (
-    <Stack gap="2">
-      <DataTable
-        layout={layout}
-        columns={columns}
-        rows={query.data?.tradeList ?? []}
-        rowKey={(tr) => `${tr.tradeId}:${tr.orderId}`}
-        label={t('orders.trades')}
-        testId="futures-trade-history"
-        rowTestId="futures-trade-row"
-        isLoading={query.isLoading}
-        loadingLabel={t('orders.loading')}
-        error={query.isError ? { text: t('orders.error'), retryText: t('common.retry'), onRetry: () => void query.refetch() } : undefined}
-        emptyText={t('orders.emptyTrades')}
-        emptyTestId="futures-trade-history-empty"
-      />
-      <Pager page={page} pageSize={pageSize} count={query.data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(t, t('orders.trades'))} testId="futures-trade-history-pager" />
-    </Stack>
+    <PagedList
+      {...{ symbol, layout, pageSize, paging, columns }}
+      history
+      query={tradeHistoryQuery}
+      rows={(d) => d.tradeList}
+      rowKey={(tr) => `${tr.tradeId}:${tr.orderId}`}
+      label={t('orders.trades')}
+      testId="futures-trade-history"
+      rowTestId="futures-trade-row"
+      loadingLabel={t('orders.loading')}
+      errorText={t('orders.error')}
+      emptyText={t('orders.emptyTrades')}
+    />
   )
 }

@@ -2,6 +2,7 @@ import { Button, CloseButton, Dialog, HStack, Portal, Stack, Text } from '@chakr
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { BusyButton } from '@/components/form/busy-button'
+import { NumberField } from '@/components/form/number-field'
 import { tickerQuery } from '@/features/trade/api/trade-api'
 import { cmpDec, parseDec, placesOf, truncateDecimals } from '@/lib/decimal'
 import { notifySuccess } from '@/lib/notify'
@@ -9,9 +10,9 @@ import { changePositionMargin, createOrder, FUTURES_API, type ContractInfo, type
 import { useRefreshFutures } from '../api/use-futures'
 import { liquidationText, money, MONEY_SHOWN, spendable } from '../lib/format'
 import { baseSize } from '../lib/margin'
-import { buildOrder, closingSide, validateDraft } from '../lib/order'
+import { hedgeSideOf } from '../lib/hedge'
+import { buildOrder, closingSide, draftErrorKey, validateDraft } from '../lib/order'
 import { futuresTexts } from '../lib/texts'
-import { NumberField } from './number-field'
 import { notifyTransport } from './shared'
 
 /** A dialog frame of the positions: title, body, Cancel and the action (which waits while it runs). */
@@ -117,7 +118,7 @@ export function AdjustMarginDialog({
     }
   }, [position])
   const save = useMutation({
-    mutationFn: () => changePositionMargin(position!.symbol, amount, kind),
+    mutationFn: () => changePositionMargin(position!.symbol, amount, kind, hedgeSideOf(position!)),
     onSuccess: () => {
       notifySuccess(t(kind === 1 ? 'adjust.added' : 'adjust.removed', { amount: money(amount), coin: contract?.marginCoin ?? '' }))
       refresh()
@@ -177,6 +178,7 @@ export function AdjustMarginDialog({
         places={MONEY_SHOWN}
         error={error}
         testId="adjust-amount"
+        t={t}
         end={
           kind === 1 && available ? (
             <Button type="button" size="2xs" variant="ghost" colorPalette="brand" px="1" onClick={() => setAmount(truncateDecimals(available, MONEY_SHOWN))} data-testid="adjust-max">
@@ -233,11 +235,13 @@ export function LimitCloseDialog({
     volume,
     timeInForce: 'GTC' as const,
     reduceOnly: true,
+    // In hedge mode the order names the position it closes (and is sent without reduceOnly).
+    positionSide: hedgeSideOf(position ?? undefined),
   }
   const errors = contract ? validateDraft(draft, contract, { closable }) : []
   const errorOf = (field: 'price' | 'volume') => {
     const e = shown ? errors.find((x) => x.field === field) : undefined
-    return e ? t(`form.errors.${e.key}`, e.vars) : undefined
+    return e ? t(draftErrorKey(e), e.vars) : undefined
   }
   const place = useMutation({
     mutationFn: () => createOrder(buildOrder(draft, position!.symbol)),
@@ -265,7 +269,7 @@ export function LimitCloseDialog({
       <Text>
         {position && t(position.side === 'LONG' ? 'close.limitBodyLong' : 'close.limitBodyShort', { volume: position.volume, unit: t('form.cont') })}
       </Text>
-      <NumberField label={t('form.price')} value={price} onChange={setPrice} unit={contract?.quote ?? ''} places={places} error={errorOf('price')} testId="limit-close-price" />
+      <NumberField label={t('form.price')} value={price} onChange={setPrice} unit={contract?.quote ?? ''} places={places} error={errorOf('price')} testId="limit-close-price" t={t} />
       <NumberField
         label={t('form.size')}
         value={volume}
@@ -275,6 +279,7 @@ export function LimitCloseDialog({
         error={errorOf('volume')}
         hint={contract && /^\d+$/.test(volume) ? `≈ ${baseSize(Number(volume), contract.contractValue, contract.sizePrecision)} ${contract.base}` : undefined}
         testId="limit-close-volume"
+        t={t}
       />
     </Frame>
   )

@@ -1,16 +1,13 @@
-import { Badge, HStack, Stack, Text } from '@chakra-ui/react'
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { Badge, HStack, Text } from '@chakra-ui/react'
 import { useMemo } from 'react'
-import { DataTable, type DataColumn } from '@/components/data/data-table'
-import { Pager } from '@/components/data/pager'
+import type { DataColumn } from '@/components/data/data-table'
 import { fixed } from '@/lib/decimal'
 import type { TranslateFn } from '@/lib/i18n'
-import { useUserInfo } from '@/lib/session'
 import { closedPositionsQuery, type ClosedPosition } from '../api/futures-api'
-import { usePollMs } from '../api/live'
 import { contracts as contractCount, money, pnlColor, signedMoney } from '../lib/format'
 import { futuresTexts } from '../lib/texts'
-import { pagerLabels, placesFor, TimeCell, useClampPage, useCoin, usePage, type ContractMap, type ListProps } from './order-lists'
+import { placesFor, TimeCell, useCoin, type ContractMap, type ListProps } from './order-lists'
+import { PagedList } from './paged-list'
 import { PositionSideText } from './shared'
 
 /**
@@ -62,30 +59,21 @@ export function closedColumns(t: TranslateFn, contracts: ContractMap, coin: (sym
 /** The user's closed positions, newest first (the latest 1,000), a page at a time. */
 export function PositionHistoryList({ symbol, contracts, layout = 'auto', pageSize = 10, paging }: ListProps) {
   const { t } = futuresTexts.useTexts()
-  const { isSignedIn } = useUserInfo()
-  const [page, setPage] = usePage(paging)
-  const poll = usePollMs(4)
-  const query = useQuery({ ...closedPositionsQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: poll })
-  useClampPage(page, query.data?.count, pageSize, setPage)
   const coin = useCoin(contracts)
   const columns = useMemo(() => closedColumns(t, contracts, coin), [t, contracts, coin])
   return (
-    <Stack gap="2">
-      <DataTable
-        layout={layout}
-        columns={columns}
-        rows={query.data?.positionList ?? []}
-        rowKey={(p) => `${p.symbol}:${p.side}:${p.openTime}:${p.closeTime}`}
-        label={t('closed.title')}
-        testId="futures-position-history"
-        rowTestId="futures-closed-row"
-        isLoading={query.isLoading}
-        loadingLabel={t('closed.loading')}
-        error={query.isError ? { text: t('closed.error'), retryText: t('common.retry'), onRetry: () => void query.refetch() } : undefined}
-        emptyText={t('closed.empty')}
-        emptyTestId="futures-position-history-empty"
-      />
-      <Pager page={page} pageSize={pageSize} count={query.data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(t, t('closed.title'))} testId="futures-position-history-pager" />
-    </Stack>
+    <PagedList
+      {...{ symbol, layout, pageSize, paging, columns }}
+      history
+      query={closedPositionsQuery}
+      rows={(d) => d.positionList}
+      rowKey={(p) => `${p.symbol}:${p.side}:${p.openTime}:${p.closeTime}`}
+      label={t('closed.title')}
+      testId="futures-position-history"
+      rowTestId="futures-closed-row"
+      loadingLabel={t('closed.loading')}
+      errorText={t('closed.error')}
+      emptyText={t('closed.empty')}
+    />
   )
 }

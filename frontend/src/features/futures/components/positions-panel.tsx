@@ -1,4 +1,4 @@
-import { Box, Button, Checkbox, Dialog, HStack, IconButton, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
+import { Badge, Box, Button, Checkbox, Dialog, HStack, IconButton, Stack, Tabs, Text, useBreakpointValue } from '@chakra-ui/react'
 import { useMutation } from '@tanstack/react-query'
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { LuArrowUpRight, LuPencil } from 'react-icons/lu'
@@ -13,6 +13,7 @@ import { useUserInfo } from '@/lib/session'
 import { closeAllPositions, createOrder, MARGIN_ISOLATED, type ContractInfo, type PositionView, type TriggerOrder } from '../api/futures-api'
 import { openBySide, useAssets, useOpenOrders, useRefreshFutures, useTriggerOrders, useUserConfig } from '../api/use-futures'
 import { contracts as contractCount, liquidationNear, liquidationText, marginRatioLevel, money, pnlColor, RATIO_COLORS, ratioText, signedMoney, signedPercent } from '../lib/format'
+import { hedgeClosable, hedgeSideOf } from '../lib/hedge'
 import { closingSide } from '../lib/order'
 import { confirmOn } from '../lib/page-config'
 import { futuresTexts } from '../lib/texts'
@@ -23,6 +24,17 @@ import { PositionHistoryList } from './position-history'
 import { AdlLights, ModeBadge, notifyTransport, PositionSideText } from './shared'
 import { TpslDialog } from './tpsl-dialog'
 import { TriggerOrdersList } from './trigger-lists'
+
+/** A position's row key: its contract and position side (a hedge-mode contract has a long and a short row). */
+export function positionKey(p: Pick<PositionView, 'symbol' | 'positionSide'>): string {
+  return `${p.symbol}:${p.positionSide || 'BOTH'}`
+}
+
+/** A position's name in the buttons' accessible names: its contract, and in hedge mode its side ("BTCUSDT Long"). */
+function positionName(t: TranslateFn, p: Pick<PositionView, 'symbol' | 'positionSide'>): string {
+  const ps = hedgeSideOf(p)
+  return ps ? `${p.symbol} ${t(`positions.side.${ps}`)}` : p.symbol
+}
 
 function pricePlaces(contracts: ContractMap, symbol: string): number {
   const c = contracts.get(symbol)
@@ -58,7 +70,14 @@ export function positionColumns(
             </Text>
             <PositionSideText side={p.side} t={t} />
           </HStack>
-          <ModeBadge mode={p.marginMode} leverage={p.leverage} t={t} />
+          <HStack as="span" gap="1" wrap="wrap">
+            <ModeBadge mode={p.marginMode} leverage={p.leverage} t={t} />
+            {hedgeSideOf(p) && (
+              <Badge size="sm" variant="outline" colorPalette={hedgeSideOf(p) === 'LONG' ? 'green' : 'red'} data-testid="position-side" data-side={hedgeSideOf(p)}>
+                {t(`positionMode.sides.${hedgeSideOf(p)}`)}
+              </Badge>
+            )}
+          </HStack>
         </Stack>
       ),
     },
@@ -122,7 +141,7 @@ export function positionColumns(
             {money(p.margin)} {coin(p)}
           </Text>
           {p.marginMode === MARGIN_ISOLATED && (
-            <IconButton size="2xs" variant="ghost" aria-label={t('positions.adjustOf', { symbol: p.symbol })} title={t('positions.adjust')} onClick={() => actions.onAdjust(p)} data-testid="position-adjust">
+            <IconButton size="2xs" variant="ghost" aria-label={t('positions.adjustOf', { symbol: positionName(t, p) })} title={t('positions.adjust')} onClick={() => actions.onAdjust(p)} data-testid="position-adjust">
               <LuPencil aria-hidden="true" />
             </IconButton>
           )}
@@ -206,9 +225,14 @@ export function PositionsTable({ positions, contracts, available, closable, layo
   const [tpslOf, setTpslOf] = useState<PositionView | null>(null)
   const [closing, setClosing] = useState<ReadonlySet<string>>(new Set())
   const confirmSymbol = confirming?.symbol ?? ''
-  const key = (p: PositionView) => `${p.symbol}:${p.side}`
+  const confirmName = confirming ? positionName(t, confirming) : ''
+  const key = positionKey
   const close = useMutation({
-    mutationFn: (p: PositionView) => createOrder({ symbol: p.symbol, side: closingSide(p.side), type: 'MARKET', volume: p.volume, closePosition: true }),
+    // A hedge-mode position names its side: SELL+LONG closes the long, BUY+SHORT the short.
+    mutationFn: (p: PositionView) => {
+      const ps = hedgeSideOf(p)
+      return createOrder({ symbol: p.symbol, side: closingSide(p.side), type: 'MARKET', volume: p.volume, closePosition: true, ...(ps ? { positionSide: ps } : {}) })
+    },
     onMutate: (p) => setClosing((s) => new Set(s).add(key(p))),
     onSuccess: (_o, p) => {
       notifySuccess(t('close.marketPlaced', { symbol: p.symbol }))
@@ -252,20 +276,20 @@ export function PositionsTable({ positions, contracts, available, closable, layo
         stickyActions
         actions={(p) => (
           <>
-            <Button size="2xs" variant="outline" aria-label={t('tpsl.actionOf', { symbol: p.symbol })} onClick={() => setTpslOf(p)} data-testid="position-tpsl-edit">
+            <Button size="2xs" variant="outline" aria-label={t('tpsl.actionOf', { symbol: positionName(t, p) })} onClick={() => setTpslOf(p)} data-testid="position-tpsl-edit">
               {t('tpsl.action')}
             </Button>
             <Button
               size="2xs"
               variant="outline"
               loading={closing.has(key(p))}
-              aria-label={t('positions.marketCloseOf', { symbol: p.symbol })}
+              aria-label={t('positions.marketCloseOf', { symbol: positionName(t, p) })}
               onClick={() => askOrClose(p)}
               data-testid="position-close-market"
             >
               {t('positions.market')}
             </Button>
-            <Button size="2xs" variant="outline" aria-label={t('positions.limitCloseOf', { symbol: p.symbol })} onClick={() => setLimitClosing(p)} data-testid="position-close-limit">
+            <Button size="2xs" variant="outline" aria-label={t('positions.limitCloseOf', { symbol: positionName(t, p) })} onClick={() => setLimitClosing(p)} data-testid="position-close-limit">
               {t('positions.limit')}
             </Button>
           </>
@@ -291,7 +315,7 @@ export function PositionsTable({ positions, contracts, available, closable, layo
           if (confirming) close.mutate(confirming)
           setConfirming(null)
         }}
-        title={t('close.marketTitle', { symbol: confirmSymbol })}
+        title={t('close.marketTitle', { symbol: confirmName })}
         cancelLabel={t('common.cancel')}
         confirmLabel={t('close.marketAction')}
         testId="market-close-confirm"
@@ -349,6 +373,8 @@ export function PositionsPanel({ contract, contracts }: { contract: ContractInfo
   )
   const closable = useCallback(
     (p: PositionView) => {
+      // A hedge-mode position: less what that side's open closing orders cover.
+      if (hedgeSideOf(p)) return hedgeClosable(p, orders.data?.orderList)
       const open = openBySide(orders.data?.orderList, p.symbol)
       return Math.max(0, p.volume - open[closingSide(p.side)])
     },

@@ -2,9 +2,10 @@ import { Badge, Box, HStack, Text, VisuallyHidden } from '@chakra-ui/react'
 import { notifyError } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import type { TranslateFn } from '@/lib/i18n'
-import type { MarginMode, OrderSide, PositionSide } from '../api/futures-api'
+import type { MarginMode, OrderSide, PositionSide, PositionSideOf } from '../api/futures-api'
 import { MARGIN_ISOLATED } from '../api/futures-api'
 import { adlLights } from '../lib/format'
+import { hedgeActionKey } from '../lib/hedge'
 
 /**
  * A change the server refused has had its toast from the request client
@@ -17,19 +18,15 @@ export function notifyTransport(error: unknown, text: string): void {
 }
 
 /**
- * Colours of the Buy/Long and Sell/Short buttons: the side's colour with
- * words that read on it in both themes (the spot form's SIDE_COLORS).
+ * An order's side in words and colour: Buy or Sell, or in hedge mode (a
+ * positionSide LONG or SHORT) Open long, Close long, Open short or Close
+ * short, in the colour of its side.
  */
-export const FUTURES_SIDE_COLORS = {
-  BUY: { bg: 'up', color: { _light: 'white', _dark: 'gray.950' } },
-  SELL: { bg: 'down', color: { _light: 'white', _dark: 'gray.950' } },
-} as const
-
-/** An order's side in words and colour (Buy or Sell). */
-export function SideText({ side, t }: { side: OrderSide; t: TranslateFn }) {
+export function SideText({ side, positionSide, t }: { side: OrderSide; positionSide?: PositionSideOf; t: TranslateFn }) {
+  const hedge = hedgeActionKey({ side, positionSide })
   return (
-    <Text as="span" color={side === 'BUY' ? 'up' : 'down'} fontWeight="medium">
-      {t(`side.${side}`)}
+    <Text as="span" color={side === 'BUY' ? 'up' : 'down'} fontWeight="medium" data-testid={hedge ? 'order-hedge-side' : undefined}>
+      {t(hedge ?? `side.${side}`)}
     </Text>
   )
 }

@@ -8,6 +8,7 @@ import { cancelTrigger, createTrigger, FUTURES_API, type ContractInfo, type Posi
 import { useRefreshFutures } from '../api/use-futures'
 import { contracts as contractCount } from '../lib/format'
 import { estimatePnl, TPSL_KINDS, tpslChanges, tpslDirection, tpslRequest, validateTpsl, type TpslChange, type TpslKind } from '../lib/tpsl'
+import { hedgeSideOf } from '../lib/hedge'
 import { futuresTexts } from '../lib/texts'
 import { Frame, Row } from './position-dialogs'
 import { notifyTransport } from './shared'
@@ -62,7 +63,7 @@ export function TpslDialog({
   const save = useMutation({
     mutationFn: async (changes: TpslChange[]) => {
       for (const c of changes) {
-        if (c.price) await createTrigger(tpslRequest(position!.symbol, c.price, by))
+        if (c.price) await createTrigger(tpslRequest(position!.symbol, c.price, by, hedgeSideOf(position!)))
         for (const old of c.cancel) await cancelTrigger(old.triggerId)
       }
     },

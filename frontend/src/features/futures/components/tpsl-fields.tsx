@@ -1,11 +1,11 @@
 import { Button, chakra, HStack, Text } from '@chakra-ui/react'
+import { NumberField } from '@/components/form/number-field'
 import { fixed } from '@/lib/decimal'
 import type { TranslateFn } from '@/lib/i18n'
 import type { TriggerBy } from '../api/futures-api'
 import { pnlColor, signedMoney } from '../lib/format'
 import type { TpslError, TpslKind } from '../lib/tpsl'
 import { futuresTexts } from '../lib/texts'
-import { NumberField } from './number-field'
 
 /** The prices a TP/SL can watch. */
 export const TRIGGER_BY: readonly TriggerBy[] = ['MARK', 'LAST']
@@ -84,6 +84,7 @@ export function TpslField({
       places={places}
       error={error}
       testId={testId}
+      t={t}
       hint={
         pnl !== undefined ? (
           <chakra.span display="block">

@@ -124,6 +124,7 @@ describe('TriggerHistoryList', () => {
     expect(within(fired).queryByTestId('trigger-reason')).toBeNull()
     expect(triggerReasonKey({ status: 'FAILED', reason: 'odd' })).toBe('triggers.reasons.other')
     expect(triggerReasonKey({ status: 'CANCELED', reason: 'canceled' })).toBeUndefined()
+    expect(triggerReasonKey({ status: 'CANCELED', reason: 'order_canceled' })).toBe('triggers.reasons.order_canceled')
   })
 })
 

@@ -1,20 +1,19 @@
-import { Badge, Button, Stack, Text } from '@chakra-ui/react'
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useMemo, useRef, useState } from 'react'
-import { DataTable, type DataColumn } from '@/components/data/data-table'
-import { Pager } from '@/components/data/pager'
+import { Badge, Stack, Text } from '@chakra-ui/react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useMemo } from 'react'
+import type { DataColumn } from '@/components/data/data-table'
 import { fixed } from '@/lib/decimal'
 import type { TranslateFn } from '@/lib/i18n'
-import { notifySuccess } from '@/lib/notify'
-import { useUserInfo } from '@/lib/session'
 import { cancelTrigger, futuresKeys, triggerHistoryQuery, triggerOrdersQuery, type TriggerOrder } from '../api/futures-api'
-import { usePollMs } from '../api/live'
+import { hedgeSideOf } from '../lib/hedge'
 import { futuresTexts } from '../lib/texts'
-import { pagerLabels, placesFor, TimeCell, useClampPage, usePage, type ContractMap, type ListProps } from './order-lists'
-import { notifyTransport, SideText } from './shared'
+import { placesFor, TimeCell, type ContractMap, type ListProps } from './order-lists'
+import { CancelButton, PagedList, useCancelRows } from './paged-list'
+import { SideText } from './shared'
 
-/** Why a trigger order failed, as a text key (futures texts). */
+/** Why a trigger order failed (or was cancelled with its unfilled order), as a text key (futures texts). */
 export function triggerReasonKey(o: Pick<TriggerOrder, 'status' | 'reason'>): string | undefined {
+  if (o.status === 'CANCELED' && o.reason === 'order_canceled') return 'triggers.reasons.order_canceled'
   if (o.status !== 'FAILED') return undefined
   return `triggers.reasons.${['no_position', 'insufficient', 'reduce_only'].includes(o.reason) ? o.reason : 'other'}`
 }
@@ -36,8 +35,8 @@ export function triggerColumns(t: TranslateFn, contracts: ContractMap, history: 
       card: 'title',
       cell: (o) => (
         <Stack as="span" gap="0.5" align="flex-start">
-          {/* A position's TP/SL closes whichever side the position is: the server's side (BUY) means nothing there. */}
-          {o.side && !o.closePosition ? <SideText side={o.side} t={t} /> : null}
+          {/* A one-way position's TP/SL closes whichever side the position is: the server's side (BUY) means nothing there; in hedge mode it names the position it closes. */}
+          {o.side && (!o.closePosition || hedgeSideOf(o)) ? <SideText side={o.side} positionSide={o.positionSide} t={t} /> : null}
           {o.closePosition ? (
             <Badge size="xs" variant="subtle" data-testid="trigger-close-badge">
               {t('orders.closePosition')}
@@ -120,99 +119,50 @@ export function triggerColumns(t: TranslateFn, contracts: ContractMap, history: 
  */
 export function TriggerOrdersList({ symbol, contracts, layout = 'auto', pageSize = 100, paging }: ListProps) {
   const { t } = futuresTexts.useTexts()
-  const { isSignedIn } = useUserInfo()
   const queryClient = useQueryClient()
-  const [page, setPage] = usePage(paging)
-  const poll = usePollMs()
-  const query = useQuery({ ...triggerOrdersQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: poll })
-  useClampPage(page, query.data?.count, pageSize, setPage)
-  // Trigger orders whose cancel is on its way: their button waits until the refreshed list has them or not.
-  const cancelling = useRef(new Set<string>())
-  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
-  const settle = (id: string) => {
-    cancelling.current.delete(id)
-    setBusy(new Set(cancelling.current))
-  }
-  const cancel = useMutation({
-    mutationFn: (o: TriggerOrder) => cancelTrigger(o.triggerId),
-    onMutate: () => setBusy(new Set(cancelling.current)),
-    onSuccess: async (_d, o) => {
-      notifySuccess(t('triggers.cancelled'))
-      await queryClient.invalidateQueries({ queryKey: futuresKeys.triggers })
-      settle(o.triggerId)
-    },
-    onError: (e, o) => {
-      notifyTransport(e, t('common.unreachable'))
-      void queryClient.invalidateQueries({ queryKey: futuresKeys.triggers })
-      settle(o.triggerId)
-    },
+  const cancel = useCancelRows<TriggerOrder>({
+    id: (o) => o.triggerId,
+    cancel: (o) => cancelTrigger(o.triggerId),
+    done: t('triggers.cancelled'),
+    refresh: () => queryClient.invalidateQueries({ queryKey: futuresKeys.triggers }),
   })
   const columns = useMemo(() => triggerColumns(t, contracts, false), [t, contracts])
   return (
-    <Stack gap="2">
-      <DataTable
-        layout={layout}
-        columns={columns}
-        rows={query.data?.triggerList ?? []}
-        rowKey={(o) => o.triggerId}
-        label={t('triggers.open')}
-        testId="futures-trigger-orders"
-        rowTestId="futures-trigger-row"
-        isLoading={query.isLoading}
-        loadingLabel={t('orders.loading')}
-        error={query.isError ? { text: t('triggers.error'), retryText: t('common.retry'), onRetry: () => void query.refetch() } : undefined}
-        emptyText={t('triggers.emptyOpen')}
-        emptyTestId="futures-trigger-orders-empty"
-        actionsLabel={t('orders.cols.actions')}
-        stickyActions
-        actions={(o) => (
-          <Button
-            size="2xs"
-            variant="outline"
-            aria-label={t('triggers.cancelOf', { symbol: o.symbol, id: o.triggerId })}
-            loading={busy.has(o.triggerId)}
-            onClick={() => {
-              if (cancelling.current.has(o.triggerId)) return
-              cancelling.current.add(o.triggerId)
-              cancel.mutate(o)
-            }}
-            data-testid="futures-cancel-trigger"
-          >
-            {t('orders.cancel')}
-          </Button>
-        )}
-      />
-      <Pager page={page} pageSize={pageSize} count={query.data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(t, t('triggers.open'))} testId="futures-trigger-orders-pager" />
-    </Stack>
+    <PagedList
+      {...{ symbol, layout, pageSize, paging, columns }}
+      query={triggerOrdersQuery}
+      rows={(d) => d.triggerList}
+      rowKey={(o) => o.triggerId}
+      label={t('triggers.open')}
+      testId="futures-trigger-orders"
+      rowTestId="futures-trigger-row"
+      loadingLabel={t('orders.loading')}
+      errorText={t('triggers.error')}
+      emptyText={t('triggers.emptyOpen')}
+      actions={(o) => (
+        <CancelButton label={t('triggers.cancelOf', { symbol: o.symbol, id: o.triggerId })} busy={cancel.isBusy(o)} onClick={() => cancel.start(o)} testId="futures-cancel-trigger" />
+      )}
+    />
   )
 }
 
 /** The user's trigger orders that fired, were cancelled or failed, and the waiting ones, newest first. */
 export function TriggerHistoryList({ symbol, contracts, layout = 'auto', pageSize = 10, paging }: ListProps) {
   const { t } = futuresTexts.useTexts()
-  const { isSignedIn } = useUserInfo()
-  const [page, setPage] = usePage(paging)
-  const poll = usePollMs(4)
-  const query = useQuery({ ...triggerHistoryQuery(symbol, page, pageSize), enabled: isSignedIn, placeholderData: keepPreviousData, refetchInterval: poll })
-  useClampPage(page, query.data?.count, pageSize, setPage)
   const columns = useMemo(() => triggerColumns(t, contracts, true), [t, contracts])
   return (
-    <Stack gap="2">
-      <DataTable
-        layout={layout}
-        columns={columns}
-        rows={query.data?.triggerList ?? []}
-        rowKey={(o) => o.triggerId}
-        label={t('triggers.history')}
-        testId="futures-trigger-history"
-        rowTestId="futures-trigger-row"
-        isLoading={query.isLoading}
-        loadingLabel={t('orders.loading')}
-        error={query.isError ? { text: t('triggers.error'), retryText: t('common.retry'), onRetry: () => void query.refetch() } : undefined}
-        emptyText={t('triggers.emptyHistory')}
-        emptyTestId="futures-trigger-history-empty"
-      />
-      <Pager page={page} pageSize={pageSize} count={query.data?.count ?? 0} onPageChange={setPage} labels={pagerLabels(t, t('triggers.history'))} testId="futures-trigger-history-pager" />
-    </Stack>
+    <PagedList
+      {...{ symbol, layout, pageSize, paging, columns }}
+      history
+      query={triggerHistoryQuery}
+      rows={(d) => d.triggerList}
+      rowKey={(o) => o.triggerId}
+      label={t('triggers.history')}
+      testId="futures-trigger-history"
+      rowTestId="futures-trigger-row"
+      loadingLabel={t('orders.loading')}
+      errorText={t('triggers.error')}
+      emptyText={t('triggers.emptyHistory')}
+    />
   )
 }

@@ -7,7 +7,8 @@
  * futures texts.
  */
 import { cmpDec, onStep, parseDec } from '@/lib/decimal'
-import type { ContractInfo, FuturesOrderType, OrderCreate, OrderSide, TimeInForce } from '../api/futures-api'
+import type { ContractInfo, FuturesOrderType, OrderCreate, OrderSide, PositionSide, TimeInForce } from '../api/futures-api'
+import { closesPosition } from './hedge'
 
 /** What the user typed. */
 export interface FuturesDraft {
@@ -18,6 +19,12 @@ export interface FuturesDraft {
   volume: string
   timeInForce: TimeInForce
   reduceOnly: boolean
+  /**
+   * Hedge mode: the position the order opens or closes (with the side:
+   * BUY+LONG opens a long, SELL+LONG closes it). A closing one is reduce-only
+   * by nature and is sent without reduceOnly; absent in one-way mode.
+   */
+  positionSide?: PositionSide
 }
 
 /** A validation failure: its field and a text key under form.errors. */
@@ -68,7 +75,9 @@ export function validateDraft(d: FuturesDraft, c: Pick<ContractInfo, 'priceTick'
   if (n <= 0) errors.push({ field: 'volume', key: 'volumeZero' })
   else if (n < c.minQty) errors.push({ field: 'volume', key: 'volumeMin', vars: { min: String(c.minQty) } })
   else if (c.maxOrderQty > 0 && n > c.maxOrderQty) errors.push({ field: 'volume', key: 'volumeMax', vars: { max: String(c.maxOrderQty) } })
-  else if (d.reduceOnly) {
+  else if (d.positionSide && closesPosition(d.side, d.positionSide)) {
+    if (ctx.closable !== undefined && n > ctx.closable) errors.push({ field: 'volume', key: ctx.closable > 0 ? 'closeTooLarge' : 'closeNothing', vars: { max: String(ctx.closable) } })
+  } else if (d.reduceOnly) {
     if (ctx.closable !== undefined && n > ctx.closable) errors.push({ field: 'volume', key: ctx.closable > 0 ? 'reduceOnlyTooLarge' : 'reduceOnlyNothing', vars: { max: String(ctx.closable) } })
   } else {
     const cost = parseDec(ctx.cost)
@@ -78,14 +87,25 @@ export function validateDraft(d: FuturesDraft, c: Pick<ContractInfo, 'priceTick'
   return errors
 }
 
+/** The text key (futures texts) of a validation failure: a hedge-mode close's under positionMode.errors, the others under form.errors. */
+export function draftErrorKey(e: Pick<DraftError, 'key'>): string {
+  return e.key === 'closeTooLarge' || e.key === 'closeNothing' ? `positionMode.errors.${e.key}` : `form.errors.${e.key}`
+}
+
 /** A typed number without the point it may end on while typing ("12." is 12). */
 function finished(value: string): string {
   return value.endsWith('.') ? value.slice(0, -1) : value
 }
 
-/** The /order/order_create body of a valid draft (a market order carries no price and no time in force). */
+/**
+ * The /order/order_create body of a valid draft (a market order carries no
+ * price and no time in force; a hedge-mode order its positionSide and no
+ * reduceOnly).
+ */
 export function buildOrder(d: FuturesDraft, symbol: string, clientOid?: string): OrderCreate {
-  const req: OrderCreate = { symbol, side: d.side, type: d.type, volume: wholeContracts(d.volume) ?? 0, reduceOnly: d.reduceOnly }
+  const req: OrderCreate = { symbol, side: d.side, type: d.type, volume: wholeContracts(d.volume) ?? 0 }
+  if (d.positionSide) req.positionSide = d.positionSide
+  else req.reduceOnly = d.reduceOnly
   if (d.type === 'LIMIT') {
     req.price = finished(d.price.trim())
     req.timeInForce = d.timeInForce

@@ -112,6 +112,14 @@ describe('estimatePnl', () => {
 describe('the requests', () => {
   it("sends a TP/SL as a trigger that closes the whole position, at the typed price", () => {
     expect(tpslRequest('BTCUSDT', ' 52000. ', 'LAST')).toEqual({ symbol: 'BTCUSDT', triggerPrice: '52000', triggerBy: 'LAST', closePosition: true })
+    // With an order: tied to it (armed by its fill).
+    expect(tpslRequest('BTCUSDT', '52000', 'MARK', undefined, '77')).toEqual({
+      symbol: 'BTCUSDT',
+      triggerPrice: '52000',
+      triggerBy: 'MARK',
+      closePosition: true,
+      parentOrderId: '77',
+    })
   })
 
   it('arms what changed and cancels what it replaces, and leaves an unchanged price alone', () => {

@@ -8,7 +8,8 @@
  * under tpsl.errors of the futures texts. Amounts are exact decimals.
  */
 import { cmpDec, formatDec, mulDec, onStep, parseDec, subDec } from '@/lib/decimal'
-import type { OrderSide, PositionSide, TriggerBy, TriggerCreate, TriggerDirection, TriggerOrder } from '../api/futures-api'
+import type { OrderSide, PositionSide, PositionSideOf, TriggerBy, TriggerCreate, TriggerDirection, TriggerOrder } from '../api/futures-api'
+import { hedgeSideOf } from './hedge'
 
 /** Take-profit or stop-loss. */
 export type TpslKind = 'tp' | 'sl'
@@ -24,17 +25,26 @@ export function tpslDirection(side: PositionSide, kind: TpslKind): TriggerDirect
   return (side === 'LONG') === (kind === 'tp') ? 'RISE' : 'FALL'
 }
 
+/** A position as its TP/SL know it: a hedge-mode one also by its positionSide. */
+export interface TpslPosition {
+  symbol: string
+  side: PositionSide
+  positionSide?: PositionSideOf
+}
+
 /**
  * Which of a position's TP or SL a trigger order is; undefined when it is
- * not one (another contract, not closing the position, no longer waiting).
+ * not one (another contract, not closing the position, no longer waiting,
+ * or of the other side of a hedge-mode contract).
  */
-export function tpslKindOf(trigger: Pick<TriggerOrder, 'symbol' | 'closePosition' | 'status' | 'direction'>, position: { symbol: string; side: PositionSide }): TpslKind | undefined {
+export function tpslKindOf(trigger: Pick<TriggerOrder, 'symbol' | 'closePosition' | 'status' | 'direction' | 'positionSide'>, position: TpslPosition): TpslKind | undefined {
   if (!trigger.closePosition || trigger.symbol !== position.symbol || trigger.status !== 'NOT_TRIGGERED') return undefined
+  if (hedgeSideOf(position) && hedgeSideOf(trigger) !== hedgeSideOf(position)) return undefined
   return trigger.direction === tpslDirection(position.side, 'tp') ? 'tp' : 'sl'
 }
 
 /** A position's waiting take-profits and stop-losses, in the list's order (newest first). */
-export function positionTpsl(triggers: readonly TriggerOrder[] | undefined, position: { symbol: string; side: PositionSide }): Record<TpslKind, TriggerOrder[]> {
+export function positionTpsl(triggers: readonly TriggerOrder[] | undefined, position: TpslPosition): Record<TpslKind, TriggerOrder[]> {
   const out: Record<TpslKind, TriggerOrder[]> = { tp: [], sl: [] }
   for (const t of triggers ?? []) {
     const kind = tpslKindOf(t, position)
@@ -104,10 +114,20 @@ export function estimatePnl(p: { side: PositionSide; entry: string | undefined; 
   return formatDec(d, d.scale)
 }
 
-/** The condition_create body of a position's TP or SL at a (valid) price. */
-export function tpslRequest(symbol: string, price: string, triggerBy: TriggerBy): TriggerCreate {
+/**
+ * The condition_create body of a position's TP or SL at a (valid) price. In
+ * hedge mode it names the position (`positionSide`) and the side that
+ * closes it (a long's: SELL, LONG); in one-way mode neither.
+ */
+export function tpslRequest(symbol: string, price: string, triggerBy: TriggerBy, positionSide?: PositionSide, parentOrderId?: string): TriggerCreate {
   const typed = price.trim()
-  return { symbol, triggerPrice: typed.endsWith('.') ? typed.slice(0, -1) : typed, triggerBy, closePosition: true }
+  const req: TriggerCreate = { symbol, triggerPrice: typed.endsWith('.') ? typed.slice(0, -1) : typed, triggerBy, closePosition: true }
+  if (parentOrderId) req.parentOrderId = parentOrderId
+  if (positionSide) {
+    req.side = positionSide === 'LONG' ? 'SELL' : 'BUY'
+    req.positionSide = positionSide
+  }
+  return req
 }
 
 /** What saving a TP or SL does: arm the new price (if any), then disarm the ones it replaces. */

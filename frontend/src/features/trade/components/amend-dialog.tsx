@@ -7,8 +7,7 @@ import { notifyError, notifySuccess } from '@/lib/notify'
 import { ApiError } from '@/lib/request-client'
 import { amendOrder, pairsQuery } from '../api/trade-api'
 import { canAmend, validateAmend, type AmendableOrder } from '../lib/amend'
-import { finishedNumber } from '../lib/order-form'
-import { useNumberInput } from './use-number-input'
+import { finishedNumber, useNumberInput } from '@/lib/number-input'
 import { fixed, groupThousands, placesOf } from '@/lib/decimal'
 
 /** What the amend dialog shows of an order. */
@@ -73,7 +72,7 @@ function AmendForm({ order, onClose, onAmended }: { order: AmendTarget; onClose:
   const input = useRef<HTMLInputElement>(null)
   const places = pair ? placesOf(pair.lotSize) : 8
   // Cleaned as the order form's fields are, saying why when that changed the number.
-  const { noticeText, onInput, onBlur } = useNumberInput(amount, places, setAmount)
+  const { noticeText, onInput, onBlur } = useNumberInput(amount, places, setAmount, t)
   const error = validateAmend(order, amount, rules)
   const coin = pair?.base ?? ''
   const amend = useMutation({

@@ -1,25 +1,22 @@
 import {
-  Box,
   Button,
   chakra,
-  Field,
   HStack,
   IconButton,
-  Input,
   Menu,
   NativeSelect,
-  Popover,
   Skeleton,
-  Slider,
   Stack,
-  Switch,
   Text,
-  VisuallyHidden,
 } from '@chakra-ui/react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { LuArrowDownToLine, LuArrowLeftRight, LuCirclePlus, LuSettings2 } from 'react-icons/lu'
+import { LuArrowDownToLine, LuArrowLeftRight, LuCirclePlus } from 'react-icons/lu'
 import { BusyButton } from '@/components/form/busy-button'
+import { NumberField } from '@/components/form/number-field'
+import { PercentSlider } from '@/components/form/percent-slider'
+import { SettingsPopover } from '@/components/form/settings-popover'
+import { SIDE_COLORS } from '@/components/form/side-colors'
 import { AppLink } from '@/components/layout/app-link'
 import { TOAST_DURATION_MS, toaster } from '@/components/ui/toaster'
 import { loginHref } from '@/lib/auth-guard'
@@ -43,7 +40,6 @@ import {
   isQuoteEntry,
   marketBuyHold,
   ORDER_TYPES,
-  PERCENT_MARKS,
   STOP_REACHED_KEYS,
   percentFill,
   percentOfBalance,
@@ -60,110 +56,14 @@ import {
 } from '../lib/order-form'
 import { outcomeWarning, watchOrder, type FollowOptions } from '../lib/order-outcome'
 import { OrderConfirmDialog, type OrderConfirmContent, type SummaryRow } from './order-confirm-dialog'
-import { useNumberInput } from './use-number-input'
 
-/**
- * Colours of the buy and sell buttons (the chosen side and the submit):
- * the side's colour with text that reads on it in both themes (4.5:1 at
- * least): white on the light theme's darker green and red, dark on the dark
- * theme's lighter ones (white on them was 2.1:1 and 2.8:1).
- */
-export const SIDE_COLORS = {
-  BUY: { bg: 'up', color: { _light: 'white', _dark: 'gray.950' } },
-  SELL: { bg: 'down', color: { _light: 'white', _dark: 'gray.950' } },
-} as const
+// The buttons' colours are the futures form's too.
+export { SIDE_COLORS }
 
 /** A price picked in the order book; n changes on every pick so the same price can be picked twice. */
 export interface PickedPrice {
   price: string
   n: number
-}
-
-/**
- * A number input of the form, compact as on the big exchanges: its label at
- * the start of the box, the number at the end and the coin after it. It
- * never holds an invalid number: what is typed or pasted is cleaned (digits
- * and one point, the field's decimals), and when that changed it a short
- * note under the field says why ("Only digits and one decimal point", "At
- * most 2 decimals for this pair"). The note stays while the value is the
- * one it explains and goes with the next change; it is the field's helper
- * text (so the input is described by it) and is also read out at once
- * through a live region that is always there (one added with its words is
- * not reliably announced).
- */
-function NumberField({
-  label,
-  value,
-  onChange,
-  coin,
-  places,
-  error,
-  hint,
-  testId,
-}: {
-  label: string
-  value: string
-  onChange: (v: string) => void
-  coin: string
-  places: number
-  error?: string
-  /** A muted note under the field (read out with it). */
-  hint?: string
-  testId: string
-}) {
-  const { noticeText, onInput, onBlur } = useNumberInput(value, places, onChange)
-  return (
-    <Field.Root invalid={!!error} gap="1">
-      <HStack
-        w="full"
-        h="9"
-        px="2.5"
-        gap="2"
-        borderWidth="1px"
-        borderColor={error ? 'border.error' : 'border'}
-        rounded="l2"
-        _focusWithin={{ borderColor: error ? 'border.error' : 'brand.focusRing', outline: '1px solid', outlineColor: error ? 'border.error' : 'brand.focusRing' }}
-      >
-        <Field.Label fontSize="xs" color="fg.muted" fontWeight="normal" flexShrink={0} whiteSpace="nowrap" m="0">
-          {label}
-        </Field.Label>
-        <Input
-          unstyled
-          flex="1"
-          minW="0"
-          h="full"
-          bg="transparent"
-          outline="none"
-          textAlign="end"
-          fontSize="sm"
-          inputMode="decimal"
-          autoComplete="off"
-          value={value}
-          data-testid={testId}
-          onChange={(e) => onInput(e.target.value)}
-          onBlur={onBlur}
-          fontVariantNumeric="tabular-nums"
-        />
-        <Text fontSize="xs" color="fg.muted" flexShrink={0}>
-          {coin}
-        </Text>
-      </HStack>
-      {error && <Field.ErrorText data-testid={`${testId}-error`}>{error}</Field.ErrorText>}
-      {(noticeText || hint) && (
-        <Field.HelperText data-testid={`${testId}-hint`}>
-          {noticeText && (
-            <chakra.span display="block" data-testid={`${testId}-notice`}>
-              {noticeText}
-            </chakra.span>
-          )}
-          {hint}
-        </Field.HelperText>
-      )}
-      <VisuallyHidden aria-live="polite" data-testid={`${testId}-notice-live`}>
-        {noticeText}
-      </VisuallyHidden>
-    </Field.Root>
-  )
 }
 
 function SignInPrompt({ symbol }: { symbol: string }) {
@@ -183,77 +83,6 @@ function SignInPrompt({ symbol }: { symbol: string }) {
         </Button>
       </HStack>
     </Stack>
-  )
-}
-
-/**
- * The percentage slider: a share of the available balance, with marks at
- * 0/25/50/75/100 %. Arrow keys move it by 1 %, Page Up/Down by 10 %,
- * Home/End to either end.
- */
-function PercentSlider({ value, onChange, disabled, label }: { value: number; onChange: (v: number) => void; disabled: boolean; label: string }) {
-  return (
-    <Slider.Root
-      size="sm"
-      min={0}
-      max={100}
-      step={1}
-      value={[value]}
-      onValueChange={(e) => onChange(e.value[0] ?? 0)}
-      disabled={disabled}
-      colorPalette="brand"
-      getAriaValueText={({ value: v }) => `${v}%`}
-      data-testid="percent-slider"
-    >
-      <HStack justify="space-between">
-        <Slider.Label fontSize="xs" color="fg.muted" fontWeight="normal">
-          {label}
-        </Slider.Label>
-        <Slider.ValueText fontSize="xs" fontVariantNumeric="tabular-nums" data-testid="percent-value">
-          {value}%
-        </Slider.ValueText>
-      </HStack>
-      {/* Inset so that the end marks' labels stay inside the form. */}
-      <Box px="2">
-        <Slider.Control>
-          <Slider.Track>
-            <Slider.Range />
-          </Slider.Track>
-          <Slider.Thumbs />
-          <Slider.MarkerGroup>
-            {PERCENT_MARKS.map((m) => (
-              <Slider.Marker key={m} value={m}>
-                <Slider.MarkerIndicator />
-                {/*
-                  A tap on a mark's label sets that share exactly (the keys do so for keyboard users: Home, End, Page Up/Down).
-                  It acts on the press and keeps it from the slider's control: the control would otherwise take the press
-                  as a drag to the pointer's spot (26 % beside the 25 % label), and when that change moved the layout (an
-                  error under a field going away) the label never got the click that corrects it.
-                */}
-                <Slider.MarkerLabel
-                  pointerEvents={disabled ? 'none' : 'auto'}
-                  cursor="pointer"
-                  px="1"
-                  rounded="sm"
-                  fontVariantNumeric="tabular-nums"
-                  color={m === value ? 'fg' : undefined}
-                  _hover={{ color: 'fg' }}
-                  onPointerDown={(e) => {
-                    e.stopPropagation()
-                    e.preventDefault()
-                    if (!disabled) onChange(m)
-                  }}
-                  onClick={() => !disabled && onChange(m)}
-                  data-testid={`percent-mark-${m}`}
-                >
-                  {m}%
-                </Slider.MarkerLabel>
-              </Slider.Marker>
-            ))}
-          </Slider.MarkerGroup>
-        </Slider.Control>
-      </Box>
-    </Slider.Root>
   )
 }
 
@@ -342,49 +171,24 @@ type ConfirmSettings = Record<OrderConfirmation, boolean>
 /**
  * The gear beside the order type: "Order confirmations", with a switch for
  * each (a limit price far from the last price, a market order's slippage),
- * kept in local storage. Not portalled (see {@link FundsMenu}).
+ * kept in local storage.
  */
 function OrderSettings({ value, onChange }: { value: ConfirmSettings; onChange: (kind: OrderConfirmation, on: boolean) => void }) {
   const { t } = useTexts('trade')
   return (
-    <Popover.Root positioning={{ placement: 'bottom-end', strategy: 'fixed' }} lazyMount unmountOnExit>
-      <Popover.Trigger asChild>
-        <IconButton type="button" variant="outline" size="sm" aria-label={t('form.settings.label')} title={t('form.settings.label')} data-testid="form-settings">
-          <LuSettings2 aria-hidden="true" />
-        </IconButton>
-      </Popover.Trigger>
-      <Popover.Positioner>
-        <Popover.Content w="min(18rem, calc(100vw - 2rem))" data-testid="form-settings-panel">
-          <Popover.Body p="3">
-            <Stack gap="2" fontSize="xs">
-              <Popover.Title fontSize="sm" fontWeight="semibold">
-                {t('form.settings.label')}
-              </Popover.Title>
-              <Popover.Description color="fg.muted">{t('form.settings.hint')}</Popover.Description>
-              {(['farLimit', 'slippage'] as const).map((kind) => (
-                <Switch.Root
-                  key={kind}
-                  size="sm"
-                  checked={value[kind]}
-                  onCheckedChange={(e) => onChange(kind, e.checked)}
-                  display="flex"
-                  justifyContent="space-between"
-                  alignItems="center"
-                  gap="3"
-                  data-testid={`form-settings-${kind}`}
-                >
-                  <Switch.Label fontWeight="normal" fontSize="xs">
-                    {t(`form.settings.${kind}`)}
-                  </Switch.Label>
-                  <Switch.HiddenInput />
-                  <Switch.Control flexShrink={0} />
-                </Switch.Root>
-              ))}
-            </Stack>
-          </Popover.Body>
-        </Popover.Content>
-      </Popover.Positioner>
-    </Popover.Root>
+    <SettingsPopover
+      label={t('form.settings.label')}
+      description={t('form.settings.hint')}
+      triggerTestId="form-settings"
+      panelTestId="form-settings-panel"
+      items={(['farLimit', 'slippage'] as const).map((kind) => ({
+        key: kind,
+        label: t(`form.settings.${kind}`),
+        checked: value[kind],
+        onChange: (on: boolean) => onChange(kind, on),
+        testId: `form-settings-${kind}`,
+      }))}
+    />
   )
 }
 
@@ -815,10 +619,10 @@ function SignedInOrderForm({ pair, picked, best, follow, side: sideProp, onPlace
             </Stack>
           )}
           {type === 'STOP_LIMIT' && (
-            <NumberField label={t('form.stopPrice')} value={stopPrice} onChange={setStopPrice} coin={pair.quote} places={pricePlaces} error={errorOf('stopPrice')} testId="stop-price-input" />
+            <NumberField label={t('form.stopPrice')} value={stopPrice} onChange={setStopPrice} unit={pair.quote} places={pricePlaces} error={errorOf('stopPrice')} testId="stop-price-input" t={t} />
           )}
           {hasPrice(type) ? (
-            <NumberField label={t('form.price')} value={price} onChange={setPrice} coin={pair.quote} places={pricePlaces} error={errorOf('price')} testId="price-input" />
+            <NumberField label={t('form.price')} value={price} onChange={setPrice} unit={pair.quote} places={pricePlaces} error={errorOf('price')} testId="price-input" t={t} />
           ) : (
             <Text fontSize="xs" color="fg.muted" borderWidth="1px" rounded="md" px="3" py="2">
               {t('form.marketPrice')}
@@ -833,17 +637,19 @@ function SignedInOrderForm({ pair, picked, best, follow, side: sideProp, onPlace
                 setSliderPct(null)
                 setTotal(hasPrice(type) ? totalFor(v, price, pair) : '')
               }}
-              coin={pair.base}
+              unit={pair.base}
               places={amountPlaces}
               error={errorOf('amount')}
               hint={byAmount ? t('form.marketBy.hint', { coin: pair.quote }) : undefined}
               testId="amount-input"
+              t={t}
             />
           )}
           <PercentSlider
             value={pct}
             disabled={!hasBalance || byAmount}
             label={t('form.percent')}
+            testIds={{ root: 'percent-slider', value: 'percent-value', mark: 'percent-mark-' }}
             onChange={(p) => {
               setSliderPct(p)
               fillPercent(p, { type, price })
@@ -858,10 +664,11 @@ function SignedInOrderForm({ pair, picked, best, follow, side: sideProp, onPlace
                 setSliderPct(null)
                 if (!quoteEntry) setAmount(amountFor(v, price, pair))
               }}
-              coin={pair.quote}
+              unit={pair.quote}
               places={totalPlaces(pair)}
               error={errorOf('total')}
               testId="total-input"
+              t={t}
             />
           )}
           {type === 'MARKET' && estimate && <EstimateLines estimate={estimate} pair={pair} byTotal={quoteEntry} amountPlaces={amountPlaces} />}

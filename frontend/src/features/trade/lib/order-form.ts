@@ -15,16 +15,18 @@ import {
   divDec,
   floorToStep,
   formatDec,
-  GROUPED,
   mulDec,
   onStep,
   parseDec,
   placesOf,
   roundDec,
-  sanitizeInput,
   subDec,
   type Dec,
 } from '@/lib/decimal'
+import { finishedNumber } from '@/lib/number-input'
+
+// The number fields' input rules moved to '@/lib/number-input' (the spot and futures forms share them).
+export { cleanNumberInput, finishedNumber, inputNoticeKey, type InputNotice } from '@/lib/number-input'
 
 /** Order side. */
 export type OrderSide = 'BUY' | 'SELL'
@@ -177,9 +179,6 @@ export function percentFill(
   return { amount, total: hasPrice(type) ? totalFor(amount, price, rules) : '' }
 }
 
-/** Marks of the percentage slider. */
-export const PERCENT_MARKS = [0, 25, 50, 75, 100] as const
-
 /**
  * The slider position (0..100, whole percent) of what the draft would spend:
  * the quote total of a buy (a market buy's total, a priced buy's amount ×
@@ -218,41 +217,6 @@ export function stopAlreadyReached(side: OrderSide, stopPrice: string, lastPrice
   const last = parseDec(lastPrice)
   if (!stop || stop.units <= 0n || !last || last.units <= 0n) return false
   return side === 'BUY' ? cmpDec(stop, last) <= 0 : cmpDec(stop, last) >= 0
-}
-
-/**
- * Why a number field changed what was typed or pasted: 'chars' when it
- * dropped something other than digits and one decimal point (letters, a
- * sign, an exponent, a second point), 'places' when it cut decimals the pair
- * does not allow. The field says so under itself, so that a number never
- * changes without the user learning why.
- */
-export type InputNotice = 'chars' | 'places'
-
-/**
- * The field's value for what was typed or pasted (sanitizeInput: digits and
- * one point, at most `places` decimals) and, when that changed the number,
- * why. Spaces (pasted around a number or grouping it) and commas that group
- * thousands or stand for the decimal point keep the number and go without a
- * notice; anything else dropped is one.
- */
-export function cleanNumberInput(raw: string, places: number): { value: string; notice?: InputNotice } {
-  const value = sanitizeInput(raw, places)
-  const kept = raw.replace(/\s/g, '')
-  const points = kept.split('.').length - 1
-  const commas = kept.split(',').length - 1
-  const [whole, fraction = ''] = kept.split('.')
-  const commasKeepNumber =
-    commas === 0 || (points === 0 ? commas === 1 || GROUPED.test(kept) : GROUPED.test(whole) && !fraction.includes(','))
-  if (/[^\d.,]/.test(kept) || points > 1 || !commasKeepNumber) return { value, notice: 'chars' }
-  if (value !== sanitizeInput(raw, Number.MAX_SAFE_INTEGER)) return { value, notice: 'places' }
-  return { value }
-}
-
-/** The text key (trade catalogue) that tells a field's user why their input changed. */
-export function inputNoticeKey(notice: InputNotice, places: number): string {
-  if (notice === 'chars') return 'form.input.chars'
-  return places === 0 ? 'form.input.whole' : places === 1 ? 'form.input.placesOne' : 'form.input.places'
 }
 
 /** Text keys (under form.errors) of a stop the last price has already reached. */
@@ -342,11 +306,6 @@ export function validateOrder(d: OrderDraft, rules: PairRules, available: string
     if (need && cmpDec(need, avail) > 0) errors.push({ field: d.side === 'SELL' ? 'amount' : 'total', key: 'insufficient' })
   }
   return errors
-}
-
-/** A typed number without the point it may end on while typing ("12." is 12). */
-export function finishedNumber(value: string): string {
-  return value.endsWith('.') ? value.slice(0, -1) : value
 }
 
 /** Builds the /order/create body of a valid draft (a market buy by amount sends volume, by total quoteVolume). */
