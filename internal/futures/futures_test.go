@@ -48,7 +48,11 @@ type env struct {
 	led   *ledger.Ledger
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { return newEnvWith(t, nil) }
+
+// newEnvWith is newEnv with the runtime's options changed by opt (a push
+// port, say).
+func newEnvWith(t *testing.T, opt func(*futures.Options)) *env {
 	t.Helper()
 	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
 	if err != nil {
@@ -62,7 +66,11 @@ func newEnv(t *testing.T) *env {
 	decimals := func(coin string) int32 { d, _ := spot.CoinDecimals(cc, coin); return d }
 	clk := &clock{now: time.Date(2026, 12, 7, 7, 59, 0, 0, time.UTC)}
 	cat := contracts.Defaults()
-	fr, err := futures.New(futures.Options{Contracts: cat, Decimals: decimals, Store: st, Every: -1, Now: clk.Now, Log: zerolog.Nop()})
+	fo := futures.Options{Contracts: cat, Decimals: decimals, Store: st, Every: -1, Now: clk.Now, Log: zerolog.Nop()}
+	if opt != nil {
+		opt(&fo)
+	}
+	fr, err := futures.New(fo)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,8 @@ import (
 	"tenger/internal/contracts"
 	"tenger/internal/futures"
 	"tenger/internal/marketdata"
-	"tenger/internal/markets"
 	"tenger/internal/push"
 	"tenger/internal/spot"
-	"tenger/internal/spotfunds"
 	"tenger/internal/store/embedded"
 )
 
@@ -62,48 +60,16 @@ func (p *published) take() []pushed {
 // markEnv is the runtime with a push port, its price loop stepped by the
 // test on a settable clock (no loop runs).
 type markEnv struct {
-	t   *testing.T
-	clk *clock
-	fut *futures.Runtime
-	svc *futures.Service
+	*env
 	pub *published
 }
 
 func newMarkEnv(t *testing.T) *markEnv {
 	t.Helper()
-	st, err := embedded.Open(t.TempDir(), embedded.Options{SweepInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	cc, err := coins.Defaults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	decimals := func(coin string) int32 { d, _ := spot.CoinDecimals(cc, coin); return d }
-	clk := &clock{now: time.Date(2026, 12, 7, 6, 0, 0, 0, time.UTC)}
-	cat := contracts.Defaults()
 	pub := &published{}
-	fr, err := futures.New(futures.Options{Contracts: cat, Decimals: decimals, Store: st, Pusher: pub, Every: -1, Now: clk.Now, Log: zerolog.Nop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ro := spot.RuntimeOptions{Dir: t.TempDir(), Store: st, Coins: cc, Markets: markets.Defaults(), Counter: spotfunds.Counter,
-		SnapshotEvery: -1, Log: zerolog.Nop(), Now: clk.Now}
-	fr.EngineOptions(&ro)
-	rt, err := spot.StartRuntime(ctx, ro)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fr.Start(ctx, rt); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		fr.Close()
-		_ = rt.Close()
-	})
-	return &markEnv{t: t, clk: clk, fut: fr, pub: pub,
-		svc: futures.NewService(futures.ServiceOptions{Store: st, Contracts: cat, Engine: rt, Decimals: decimals, Now: clk.Now})}
+	e := newEnvWith(t, func(o *futures.Options) { o.Pusher = pub })
+	e.clk.now = time.Date(2026, 12, 7, 6, 0, 0, 0, time.UTC)
+	return &markEnv{env: e, pub: pub}
 }
 
 // step moves the clock by dt and runs the price loop once.
