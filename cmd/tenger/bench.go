@@ -67,7 +67,13 @@ type benchFlags struct {
 	// serverPID is the server process whose CPU time is read (0: the
 	// process listening on the target's port, when it is on this host).
 	serverPID int
+	// product is "spot" (the default when empty) or "futures": crossing
+	// limit orders of a perpetual contract (bench_futures.go).
+	product string
 }
+
+// futures reports a run of futures orders.
+func (f benchFlags) futures() bool { return f.product == "futures" }
 
 // ws reports a WebSocket transport: connections that each trade as one
 // trader, with requests pipelined on them.
@@ -96,9 +102,10 @@ func runBenchTo(args []string, out io.Writer) error {
 	fs.IntVar(&f.users, "users", 0, "traders (pairs of buyers and sellers), the same accounts in every run against a server (default 8; 32 with --transport ws)")
 	fs.IntVar(&f.orders, "orders", 20000, "orders to send")
 	fs.IntVar(&f.concurrency, "concurrency", 64, "parallel keep-alive connections (or WebSockets)")
-	fs.StringVar(&f.symbol, "symbol", "btcusdt", "pair to trade")
-	fs.StringVar(&f.price, "price", "50000", "price of every order (buys and sells cross at it)")
-	fs.StringVar(&f.qty, "qty", "0.0001", "quantity of every order")
+	fs.StringVar(&f.symbol, "symbol", "btcusdt", "pair to trade (with --product futures: the contract, default BTCUSDT)")
+	fs.StringVar(&f.price, "price", "50000", "price of every order (buys and sells cross at it; with --product futures the contract's index is set to it and buys bid 0.05% above it, sells ask 0.05% below)")
+	fs.StringVar(&f.qty, "qty", "0.0001", "quantity of every order (with --product futures: whole contracts, default 1)")
+	fs.StringVar(&f.product, "product", "spot", "spot: limit orders of a spot pair (/fe-ex-api/order/create); futures: limit orders of a perpetual contract (/fe-co-api/order/order_create) from the traders' futures accounts, funded from spot (http transport only)")
 	fs.DurationVar(&f.timeout, "settle-timeout", defaultSettleTimeout, "how long to wait for matching and settlement")
 	fs.BoolVar(&f.ceiling, "ceiling", false, "measure the load generator's ceiling on this machine: the same order calls against a server that only answers them (no --target needed)")
 	fs.StringVar(&f.noopServer, "noop-server", "", "serve the no-op endpoint --ceiling measures against on this address and print it (--ceiling starts it itself)")
@@ -109,6 +116,26 @@ func runBenchTo(args []string, out io.Writer) error {
 	fs.IntVar(&f.serverPID, "server-pid", 0, "the server process to read CPU time from (default: the process listening on --target's port, when local)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	switch f.product {
+	case "spot":
+	case "futures":
+		if f.transport != "http" {
+			return fmt.Errorf("bench: --product futures sends its orders over --transport http only (/fe-co-api has no WebSocket or Binance-compatible order entry), not %q", f.transport)
+		}
+		if f.ceiling {
+			return errors.New("bench: --ceiling measures a transport against a no-op server: it has no --product")
+		}
+		if !set["symbol"] {
+			f.symbol = defaultFuturesSymbol
+		}
+		if !set["qty"] {
+			f.qty = "1"
+		}
+	default:
+		return fmt.Errorf("bench: --product is spot or futures, not %q", f.product)
 	}
 	if f.transport != "http" && !f.ws() && !f.binance() {
 		return fmt.Errorf("bench: --transport is http, ws, binance or binance-ws, not %q", f.transport)
@@ -206,6 +233,12 @@ type benchReport struct {
 	ServerCPU, BenchCPU time.Duration
 	// Created is how many traders this run signed up.
 	Created int
+	// Product is "spot" or "futures"; Settled counts the accepted orders
+	// seen settled when the wait ended (all of them, or the wait fails).
+	Product string
+	Settled int
+	// Futures is what a futures run traded (bench_futures.go).
+	Futures *futuresRun
 }
 
 // AcceptedPerSec is the rate at which orders were acknowledged.
@@ -237,6 +270,9 @@ func (r benchReport) print(w io.Writer) {
 // lines.
 func (r benchReport) printMore(w io.Writer) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+	if r.Futures != nil {
+		r.Futures.print(w)
+	}
 	switch r.Transport {
 	case "ws":
 		fmt.Fprintf(w, "transport ws: %d connections, up to %d requests in flight on each; %d private updates received (%.1f per order)\n",
@@ -269,8 +305,8 @@ func (r benchReport) jsonFields() map[string]any {
 	ms := func(d time.Duration) float64 { return math.Round(float64(d.Microseconds())) / 1000 }
 	round := func(x float64) float64 { return math.Round(x*10) / 10 }
 	m := map[string]any{
-		"transport": r.Transport, "rate": r.Rate, "orders": r.Sent, "concurrency": r.Concurrency,
-		"accepted": r.Accepted, "rejected": r.Rejected,
+		"product": r.Product, "transport": r.Transport, "rate": r.Rate, "orders": r.Sent, "concurrency": r.Concurrency,
+		"accepted": r.Accepted, "rejected": r.Rejected, "settled": r.Settled,
 		"offered_per_s": round(r.Offered), "accepted_per_s": round(r.AcceptedPerSec()), "settled_per_s": round(r.SettledPerSec()),
 		"ack_p50_ms": ms(r.P50), "ack_p99_ms": ms(r.P99), "ack_p999_ms": ms(r.P999), "ack_max_ms": ms(r.Max),
 		"projection_lag_p50_ms": ms(r.LagP50), "projection_lag_p99_ms": ms(r.LagP99), "projection_lag_samples": r.LagSamples,
@@ -449,6 +485,9 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 	if f.transport == "" {
 		f.transport = "http"
 	}
+	if f.product == "" {
+		f.product = "spot"
+	}
 	if f.inflight <= 0 {
 		f.inflight = defaultInflight
 	}
@@ -457,6 +496,9 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 	}
 	tr := &http.Transport{MaxIdleConns: f.concurrency * 2, MaxIdleConnsPerHost: f.concurrency * 2, IdleConnTimeout: time.Minute}
 	c := &benchClient{base: strings.TrimRight(f.target, "/"), hc: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
+	if f.futures() {
+		return benchFutures(ctx, c, f, progress)
+	}
 	run := time.Now().UnixNano()
 	pair, err := benchPairOf(ctx, c, f.symbol)
 	if err != nil {
@@ -499,11 +541,79 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 		orderBody[side], _ = json.Marshal(map[string]any{
 			"symbol": f.symbol, "side": side, "type": "LIMIT", "price": f.price, "volume": f.qty})
 	}
+	m := measured{tokens: tokens, created: created, lagRead: spotLagRead,
+		open: func(ctx context.Context, token string) (int, error) {
+			var list struct{ Count int }
+			err := c.ok(ctx, "/fe-ex-api/order/list/new", token, map[string]any{"symbol": f.symbol, "pageSize": 1}, &list)
+			return list.Count, err
+		}}
+	m.send = func(ctx context.Context, plan loadPlan) (benchReport, lagSample, error) {
+		if f.ws() {
+			// Connection c trades as one trader: even connections buy (from
+			// the first half of the traders), odd ones sell.
+			trader := func(conn int) (int, string) {
+				if conn%2 == 1 {
+					return f.users/2 + (conn/2)%(f.users/2), "SELL"
+				}
+				return (conn / 2) % (f.users / 2), "BUY"
+			}
+			d, traderOf := webWS, func(conn int) wsTrader {
+				t, side := trader(conn)
+				return wsTrader{token: tokens[t], params: fixedParams(orderBody[side])}
+			}
+			if f.transport == "binance-ws" {
+				d, traderOf = binanceWS, func(conn int) wsTrader {
+					t, side := trader(conn)
+					return wsTrader{token: tokens[t], params: binanceWSOrder(keys[t], f.symbol, side, f.price, f.qty)}
+				}
+			}
+			return sendWS(ctx, plan, d, traderOf)
+		}
+		if f.transport == "binance" {
+			bodies := map[string]string{"BUY": binanceOrder(f.symbol, "BUY", f.price, f.qty), "SELL": binanceOrder(f.symbol, "SELL", f.price, f.qty)}
+			return sendCalls(ctx, plan, func(c *orderConn, i int) (string, benchAnswer, error) {
+				t, side := (i/2)%(f.users/2), "BUY"
+				if i%2 == 1 {
+					t, side = f.users/2+(i/2)%(f.users/2), "SELL"
+				}
+				env, err := c.callBinance(keys[t], bodies[side])
+				return tokens[t], env, err
+			})
+		}
+		return sendOrders(ctx, plan, func(i int) (string, []byte) {
+			// Even orders buy, odd orders sell, from users of the two halves,
+			// so every buy finds a sell at the same price.
+			if i%2 == 1 {
+				return tokens[f.users/2+(i/2)%(f.users/2)], orderBody["SELL"]
+			}
+			return tokens[(i/2)%(f.users/2)], orderBody["BUY"]
+		})
+	}
+	return runMeasured(ctx, c, f, progress, m)
+}
+
+// measured is what runMeasured needs of a product: the traders' tokens
+// (and how many this run created), how a sampled order is read back
+// (lagRead), how many orders a trader has open, and the load loop.
+type measured struct {
+	tokens  []string
+	created int
+	lagRead lagRead
+	open    func(ctx context.Context, token string) (int, error)
+	send    func(ctx context.Context, plan loadPlan) (benchReport, lagSample, error)
+}
+
+// runMeasured runs a load loop once the traders are ready, as every
+// product and transport does: the settlement lag sampled as the orders are
+// acknowledged, the wait until no trader has an order open and the order
+// acknowledged last reads as filled, and the server's and this process's
+// CPU time over the run.
+func runMeasured(ctx context.Context, c *benchClient, f benchFlags, progress io.Writer, m measured) (benchReport, error) {
 	pid := f.serverPID
 	if pid == 0 {
 		pid, _ = localServerPID(c.base)
 	}
-	lag := newLagSampler(c)
+	lag := newLagSampler(c, m.lagRead)
 	sampling, stopSampling := context.WithCancel(ctx)
 	defer stopSampling()
 	lagDone, stopLag := context.WithCancel(ctx)
@@ -521,60 +631,22 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 	if f.ws() {
 		fmt.Fprintf(progress, "sending %d orders over %d WebSockets (%s, up to %d in flight on each)%s...\n", f.orders, f.concurrency, f.transport, f.inflight, mode)
 	} else {
-		fmt.Fprintf(progress, "sending %d orders over %d connections%s...\n", f.orders, f.concurrency, mode)
+		what := ""
+		if f.futures() {
+			what = "futures "
+		}
+		fmt.Fprintf(progress, "sending %d %sorders over %d connections%s...\n", f.orders, what, f.concurrency, mode)
 	}
 	serverCPU0, serverOK := processCPU(pid)
 	benchCPU0, _ := processCPU(os.Getpid())
-	var rep benchReport
-	var last lagSample
-	var firstErr error
-	if f.ws() {
-		// Connection c trades as one trader: even connections buy (from
-		// the first half of the traders), odd ones sell.
-		trader := func(conn int) (int, string) {
-			if conn%2 == 1 {
-				return f.users/2 + (conn/2)%(f.users/2), "SELL"
-			}
-			return (conn / 2) % (f.users / 2), "BUY"
-		}
-		d, traderOf := webWS, func(conn int) wsTrader {
-			t, side := trader(conn)
-			return wsTrader{token: tokens[t], params: fixedParams(orderBody[side])}
-		}
-		if f.transport == "binance-ws" {
-			d, traderOf = binanceWS, func(conn int) wsTrader {
-				t, side := trader(conn)
-				return wsTrader{token: tokens[t], params: binanceWSOrder(keys[t], f.symbol, side, f.price, f.qty)}
-			}
-		}
-		rep, last, firstErr = sendWS(ctx, plan, d, traderOf)
-	} else if f.transport == "binance" {
-		bodies := map[string]string{"BUY": binanceOrder(f.symbol, "BUY", f.price, f.qty), "SELL": binanceOrder(f.symbol, "SELL", f.price, f.qty)}
-		rep, last, firstErr = sendCalls(ctx, plan, func(c *orderConn, i int) (string, benchAnswer, error) {
-			t, side := (i/2)%(f.users/2), "BUY"
-			if i%2 == 1 {
-				t, side = f.users/2+(i/2)%(f.users/2), "SELL"
-			}
-			env, err := c.callBinance(keys[t], bodies[side])
-			return tokens[t], env, err
-		})
-	} else {
-		rep, last, firstErr = sendOrders(ctx, plan, func(i int) (string, []byte) {
-			// Even orders buy, odd orders sell, from users of the two halves,
-			// so every buy finds a sell at the same price.
-			if i%2 == 1 {
-				return tokens[f.users/2+(i/2)%(f.users/2)], orderBody["SELL"]
-			}
-			return tokens[(i/2)%(f.users/2)], orderBody["BUY"]
-		})
-	}
+	rep, last, firstErr := m.send(ctx, plan)
 	start := time.Now().Add(-rep.SendTime)
 	stopSampling()
 	// The last acknowledged order is sampled too: the run is settled once
 	// it reads as filled (with acknowledgement at the journal, no order
 	// open in the store does not yet mean every order is in the store).
 	lag.add(last.orderID, last.token, last.acked)
-	rep.Transport, rep.Rate, rep.Concurrency, rep.Created = f.transport, f.rate, f.concurrency, created
+	rep.Product, rep.Transport, rep.Rate, rep.Concurrency, rep.Created = f.product, f.transport, f.rate, f.concurrency, m.created
 	if f.ws() {
 		rep.Inflight = f.inflight
 	}
@@ -589,12 +661,12 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 	lastOpen, lastProgress := -1, time.Now()
 	for {
 		open := 0
-		for _, t := range tokens {
-			var list struct{ Count int }
-			if err := c.ok(ctx, "/fe-ex-api/order/list/new", t, map[string]any{"symbol": f.symbol, "pageSize": 1}, &list); err != nil {
+		for _, t := range m.tokens {
+			n, err := m.open(ctx, t)
+			if err != nil {
 				return rep, err
 			}
-			open += list.Count
+			open += n
 		}
 		if open == 0 && lag.settled() {
 			break
@@ -612,6 +684,7 @@ func bench(ctx context.Context, f benchFlags, progress io.Writer) (benchReport, 
 		time.Sleep(50 * time.Millisecond)
 	}
 	rep.SettleTime = time.Since(start)
+	rep.Settled = rep.Accepted
 	if cpu, ok := processCPU(pid); ok && serverOK && pid > 0 {
 		rep.ServerPID, rep.ServerCPU = pid, cpu-serverCPU0
 	}

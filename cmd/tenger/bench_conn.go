@@ -116,7 +116,11 @@ func (c *orderConn) roundTrip(path string) (benchAnswer, error) {
 		// decoded (their message is reported), and of a success only its
 		// order id is read.
 		env.Code = "0"
-		env.OrderID, _ = stringField(raw, wsOrderIDKey)
+		var ok bool
+		if env.OrderID, ok = stringField(raw, wsOrderIDKey); !ok {
+			// A futures order (/fe-co-api) answers its id as orderId.
+			env.OrderID, _ = stringField(raw, futuresOrderIDKey)
+		}
 		return env, nil
 	}
 	if err := json.Unmarshal(raw, &env); err != nil {

@@ -12,7 +12,8 @@ import (
 // The settlement lag of `tenger bench`: for a sample of the orders, the
 // time from the order's acknowledgement until the store shows it FILLED
 // (its trade and its end settled, readable by /order/detail, as every
-// read of the API is served). It is what the projection lag costs a
+// read of the API is served; a futures order by /fe-co-api/order/
+// get_trade_info: lagRead). It is what the projection lag costs a
 // client: with acknowledgement at the engine's journal and the store
 // written behind, an order is "done" for the client who placed it before
 // anything it can read says so.
@@ -40,6 +41,30 @@ const (
 	lagReadsPerSample = 30
 )
 
+// lagRead is how a sampled order is read back: the route and its body for
+// an order id, and what the answer's data says of the order: FILLED
+// (done), ended otherwise (cancelled or rejected: dropped), or neither
+// (read again later).
+type lagRead struct {
+	path   string
+	body   func(orderID string) any
+	status func(data json.RawMessage) (filled, ended bool, err error)
+}
+
+// spotLagRead reads a spot order with /order/detail (status 3 FILLED, 4
+// and above cancelled or rejected).
+var spotLagRead = lagRead{
+	path: "/fe-ex-api/order/detail",
+	body: func(id string) any { return map[string]any{"order_id": id} },
+	status: func(data json.RawMessage) (bool, bool, error) {
+		var o struct {
+			Status int `json:"status"`
+		}
+		err := json.Unmarshal(data, &o)
+		return o.Status == 3, o.Status >= 4, err
+	},
+}
+
 // lagSample is one sampled order.
 type lagSample struct {
 	orderID, token string
@@ -50,6 +75,7 @@ type lagSample struct {
 // lagSampler samples orders and reads them back until they are settled.
 type lagSampler struct {
 	c     *benchClient
+	read  lagRead
 	want  atomic.Bool
 	acks  atomic.Int64
 	reads int // by run's goroutine only
@@ -61,8 +87,8 @@ type lagSampler struct {
 	dropped int // samples that ended other than FILLED
 }
 
-func newLagSampler(c *benchClient) *lagSampler {
-	return &lagSampler{c: c, in: make(chan lagSample, 4)}
+func newLagSampler(c *benchClient, read lagRead) *lagSampler {
+	return &lagSampler{c: c, read: read, in: make(chan lagSample, 4)}
 }
 
 // offer is called by the load loop for every accepted order; it hands the
@@ -149,14 +175,12 @@ func (s *lagSampler) pollOne(ctx context.Context, now time.Time) {
 	p := s.pending[best]
 	s.mu.Unlock()
 
-	var o struct {
-		Status int `json:"status"`
-	}
-	env, err := s.c.call(ctx, "/fe-ex-api/order/detail", p.token, map[string]any{"order_id": p.orderID})
+	env, err := s.c.call(ctx, s.read.path, p.token, s.read.body(p.orderID))
 	seen := time.Now()
 	s.reads++
+	filled, ended := false, false
 	if err == nil && env.Code == "0" {
-		err = json.Unmarshal(env.Data, &o)
+		filled, ended, err = s.read.status(env.Data)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -165,10 +189,10 @@ func (s *lagSampler) pollOne(ctx context.Context, now time.Time) {
 		return
 	}
 	switch {
-	case err == nil && env.Code == "0" && o.Status == 3: // FILLED
+	case err == nil && env.Code == "0" && filled:
 		s.lags = append(s.lags, seen.Sub(p.acked))
 		s.pending = slices.Delete(s.pending, i, i+1)
-	case err == nil && env.Code == "0" && o.Status >= 4: // cancelled or rejected
+	case err == nil && env.Code == "0" && ended: // cancelled or rejected
 		s.dropped++
 		s.pending = slices.Delete(s.pending, i, i+1)
 	default: // not stored yet, still open, or a failed read: again later

@@ -372,9 +372,119 @@ func TestBenchFlags(t *testing.T) {
 		{"--transport", "binance-ws", "--concurrency", "1", "--target", "http://127.0.0.1:1"},
 		{"--transport", "binance-ws", "--inflight", "33", "--target", "http://127.0.0.1:1"},
 		{"--transport", "binance-ws", "--ceiling"},
+		{"--product", "options"},
+		{"--product", "futures", "--transport", "ws", "--target", "http://127.0.0.1:1"},
+		{"--product", "futures", "--transport", "binance", "--target", "http://127.0.0.1:1"},
+		{"--product", "futures", "--transport", "binance-ws", "--target", "http://127.0.0.1:1"},
+		{"--product", "futures", "--ceiling"},
 	} {
 		if err := runBenchTo(args, io.Discard); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}
+}
+
+// benchFuturesState is what the store shows of a bench trader's futures
+// account: its signed position in BTCUSDT (long positive), its filled
+// orders and fills (the latest 1,000), and its closed positions.
+type benchFuturesState struct {
+	position              int64
+	filled, fills, closed int
+}
+
+func benchFuturesOf(t *testing.T, a *spotAPI, trader int) benchFuturesState {
+	t.Helper()
+	var login struct{ Token string }
+	a.ok("/fe-ex-api/user/login_in", "", map[string]any{"email": benchTraderEmail(trader), "loginPword": benchPassword}, &login)
+	var st benchFuturesState
+	var assets futuresAssets
+	a.ok("/fe-co-api/position/get_assets_list", login.Token, map[string]any{}, &assets)
+	st.position = assets.position("BTCUSDT")
+	for page := 1; ; page++ {
+		var hist struct {
+			Count int
+			List  []struct{ Status string } `json:"orderList"`
+		}
+		a.ok("/fe-co-api/order/history_order_list", login.Token, map[string]any{"symbol": "BTCUSDT", "page": page, "pageSize": 100}, &hist)
+		for _, o := range hist.List {
+			if o.Status == "FILLED" {
+				st.filled++
+			}
+		}
+		if len(hist.List) < 100 {
+			break
+		}
+	}
+	var fills, closed struct{ Count int }
+	a.ok("/fe-co-api/order/his_trade_list", login.Token, map[string]any{"symbol": "BTCUSDT", "pageSize": 1}, &fills)
+	a.ok("/fe-co-api/position/history_position_list", login.Token, map[string]any{"symbol": "BTCUSDT", "pageSize": 1}, &closed)
+	st.fills, st.closed = fills.Count, closed.Count
+	return st
+}
+
+// TestBenchFutures runs `tenger bench --product futures` twice against a
+// real server: the traders open their futures accounts and fund them from
+// spot, every futures order is accepted and settled (the store shows all
+// of them FILLED), the first run opens the positions (traders 0-1 long,
+// 2-3 short) and the second, whose halves swap sides, closes them (closed
+// positions in the history), and the books audit clean.
+func TestBenchFutures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	s := startSpotServer(t)
+	a := newSpotAPI(t, s.addr)
+	var out bytes.Buffer
+	if err := runBenchTo([]string{"--target", "http://" + s.addr, "--product", "futures", "--users", "4", "--orders", "200",
+		"--concurrency", "4", "--json"}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &doc); err != nil {
+		t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
+	}
+	if doc["product"] != "futures" || doc["accepted"] != 200.0 || doc["settled"] != 200.0 || doc["rejected"] != 0.0 {
+		t.Fatalf("report: %v\n%s", doc, out.String())
+	}
+	if v, ok := doc["projection_lag_samples"].(float64); !ok || v <= 0 {
+		t.Errorf("no settlement lag sampled: %v", doc)
+	}
+	if !strings.Contains(out.String(), "product futures: BTCUSDT, orders of 1 contract; traders 0-1 bought at 50025.0, 2-3 sold at 49975.0") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	filled := 0
+	for i, want := range []int64{50, 50, -50, -50} { // 100 buys over traders 0-1, 100 sells over 2-3
+		st := benchFuturesOf(t, a, i)
+		if st.position != want || st.fills == 0 {
+			t.Fatalf("trader %d after the first run: %+v, want a position of %d", i, st, want)
+		}
+		filled += st.filled
+	}
+	if filled != 200 {
+		t.Fatalf("%d futures orders FILLED in the store, want 200", filled)
+	}
+
+	// The second run: the long half sells, so every position closes.
+	rep, err := bench(context.Background(), benchFlags{target: "http://" + s.addr, product: "futures", users: 4, orders: 200, concurrency: 4,
+		symbol: "BTCUSDT", price: "50000", qty: "1", timeout: defaultSettleTimeout}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Accepted != 200 || rep.Settled != 200 || rep.Rejected != 0 || rep.Futures == nil || rep.Futures.Buyers != "2-3" || rep.SettleTime < rep.SendTime {
+		t.Fatalf("second run: %+v (%+v)", rep, rep.Futures)
+	}
+	filled = 0
+	for i := range 4 {
+		st := benchFuturesOf(t, a, i)
+		if st.position != 0 || st.closed != 1 {
+			t.Fatalf("trader %d after the second run: %+v, want flat with one closed position", i, st)
+		}
+		filled += st.filled
+	}
+	if filled != 400 {
+		t.Fatalf("%d futures orders FILLED in the store, want 400", filled)
+	}
+	s.kill()
+	auditClean(t, s)
 }
