@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -47,6 +48,9 @@ type Service struct {
 	o   ServiceOptions
 	led *ledger.Ledger
 	ctr atomic.Uint64
+	// opened remembers the users seen with an opened futures account:
+	// opening is for good, so an order need not read it again.
+	opened sync.Map
 }
 
 // NewService returns the service.
@@ -304,12 +308,18 @@ func positionSideOf(it store.Item) string {
 
 // Opened says the user opened a futures account.
 func (s *Service) Opened(ctx context.Context, uid string) (bool, error) {
+	if _, ok := s.opened.Load(uid); ok {
+		return true, nil
+	}
 	it, err := s.o.Store.Get(ctx, userConfigKey(uid))
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
+	}
+	if it.Bool("opened") {
+		s.opened.Store(uid, struct{}{})
 	}
 	return it.Bool("opened"), nil
 }
