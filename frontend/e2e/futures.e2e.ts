@@ -17,6 +17,17 @@ const OUT = path.join(import.meta.dirname, '..', 'test-results', 'screenshots', 
 const USDT = 100_000_000n // engine units of 1 USDT
 
 /** POSTs to /fe-co-api{path} and returns data (fails the test on a non-zero code). */
+/** Moves the simulator's BTCUSDT index to price and waits until the maker quotes both sides around it. */
+async function indexAt(request: APIRequestContext, price: number) {
+  await dev(request, '/dev/index', { symbol: 'BTCUSDT', price: String(price) })
+  await expect
+    .poll(async () => {
+      const d = await co<{ asks: [string, string][]; bids: [string, string][] }>(request, '/common/depth_map', { symbol: 'BTCUSDT', limit: 1 })
+      return d.asks.length > 0 && d.bids.length > 0 && Math.abs(Number(d.asks[0][0]) - price) < 100
+    }, { timeout: 30_000 })
+    .toBe(true)
+}
+
 async function co<T = unknown>(request: APIRequestContext, p: string, body: Record<string, unknown>, token?: string): Promise<T> {
   const headers: Record<string, string> = { 'exchange-client': 'pc', 'exchange-language': 'en_US', 'futures-version': '101' }
   if (token) headers['exchange-token'] = token
@@ -99,14 +110,8 @@ test('futures: a 10x isolated long liquidated by the index, a funding round, a s
   const w = await walletUser(page, request, 'futures')
   await fundByChain(request, w, 'USDT', 'BEP20', '12000', 15)
   await apiOk(request, '/wallet/futures_to_contract', { amount: '10000', coinSymbol: 'USDT' }, w.token)
-  await dev(request, '/dev/index', { symbol: 'BTCUSDT', price: '50000' })
   // The maker quotes around the new mark before the user trades.
-  await expect
-    .poll(async () => {
-      const d = await co<{ asks: [string, string][] }>(request, '/common/depth_map', { symbol: 'BTCUSDT', limit: 1 })
-      return d.asks.length > 0 && Math.abs(Number(d.asks[0][0]) - 50000) < 100
-    }, { timeout: 30_000 })
-    .toBe(true)
+  await indexAt(request, 50000)
 
   await setCookies(page.context(), { cusSkin: '2', stickyBar: '1' })
   await page.setViewportSize(DESKTOP)
@@ -232,13 +237,7 @@ test('futures: a 10x isolated long liquidated by the index, a funding round, a s
   await expect(page.getByTestId('futures-order-history').getByTestId('futures-order-row').first()).toBeVisible()
 
   // A funding round: a new long of 0.1 BTC pays the round's rate on its value at the mark.
-  await dev(request, '/dev/index', { symbol: 'BTCUSDT', price: '50000' })
-  await expect
-    .poll(async () => {
-      const d = await co<{ asks: [string, string][] }>(request, '/common/depth_map', { symbol: 'BTCUSDT', limit: 1 })
-      return d.asks.length > 0 && Math.abs(Number(d.asks[0][0]) - 50000) < 100
-    }, { timeout: 30_000 })
-    .toBe(true)
+  await indexAt(request, 50000)
   await co(request, '/order/order_create', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', volume: '100' }, w.token)
   const beforeFunding = units((await assets(request, w)).accountList[0].walletBalance)
   await dev(request, '/dev/funding', { symbol: 'BTCUSDT' })
@@ -270,13 +269,7 @@ test('futures: a 10x isolated long liquidated by the index, a funding round, a s
   expect(fired.triggerList.find((x) => x.triggerId === waiting.triggerList[0].triggerId)?.status).toBe('TRIGGERED')
 
   // Hedge mode, with nothing open: a long and a short of the contract at once, two rows; the short closed from its row.
-  await dev(request, '/dev/index', { symbol: 'BTCUSDT', price: '50000' })
-  await expect
-    .poll(async () => {
-      const d = await co<{ asks: [string, string][]; bids: [string, string][] }>(request, '/common/depth_map', { symbol: 'BTCUSDT', limit: 1 })
-      return d.asks.length > 0 && d.bids.length > 0 && Math.abs(Number(d.asks[0][0]) - 50000) < 100
-    }, { timeout: 30_000 })
-    .toBe(true)
+  await indexAt(request, 50000)
   await page.getByTestId('futures-position-mode').click()
   await page.getByTestId('position-mode-hedge').click()
   await page.getByTestId('position-mode-confirm').click()

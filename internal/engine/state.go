@@ -204,7 +204,8 @@ func (s *State) Apply(c *Command) Result {
 	if len(s.contracts) > 0 {
 		// The reduce-only orders the command's position changes left
 		// without a position to reduce are cancelled with it.
-		for _, o := range s.fut.TakeTrims(s.trims[:0]) {
+		s.trims = s.fut.TakeTrims(s.trims[:0])
+		for _, o := range s.trims {
 			s.cancelWithin(o)
 		}
 		if closed := s.fut.TakeClosed(); len(closed) > 0 {

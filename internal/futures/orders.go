@@ -75,7 +75,7 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 	if !opened {
 		return Order{}, apperr.New(apperr.CodeFuturesNotOpened)
 	}
-	posSide, err := ParsePositionSide(req.PositionSide)
+	posSide, err := parsePositionSide(req.PositionSide)
 	if err != nil {
 		return Order{}, err
 	}
@@ -132,7 +132,7 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 	if err != nil {
 		return Order{}, err
 	}
-	reduceOnly := req.ReduceOnly || (posSide == risk.PosLong && cmd.Side == matching.Sell) || (posSide == risk.PosShort && cmd.Side == matching.Buy)
+	reduceOnly := req.ReduceOnly || posSide.Closes(cmd.Side)
 	if req.ClosePosition {
 		pos, err := s.position(ctx, uid, c, posSide)
 		if err != nil {

@@ -284,9 +284,9 @@ func (s *Service) positions(ctx context.Context, uid string, c contracts.Contrac
 	return out, err
 }
 
-// ParsePositionSide reads a positionSide field: empty or BOTH (one-way
+// parsePositionSide reads a positionSide field: empty or BOTH (one-way
 // mode), LONG or SHORT (hedge mode).
-func ParsePositionSide(v string) (risk.PosSide, error) {
+func parsePositionSide(v string) (risk.PosSide, error) {
 	switch strings.ToUpper(strings.TrimSpace(v)) {
 	case "", PositionBoth:
 		return risk.PosBoth, nil
@@ -352,6 +352,8 @@ func (s *Service) UserConfig(ctx context.Context, uid, symbol string) (UserConfi
 	// Leverage and margin mode are the same on every side: the latest
 	// item's; the highest leverage is the largest position's tier's.
 	latest := int64(-1)
+	dec := s.o.Decimals(c.Quote)
+	g, gerr := c.Grid(dec)
 	for _, it := range pos {
 		if seq := it.Int("seq"); seq > latest {
 			latest, out.Leverage, out.MarginMode = seq, it.Int("leverage"), MarginCross
@@ -359,8 +361,8 @@ func (s *Service) UserConfig(ctx context.Context, uid, symbol string) (UserConfi
 				out.MarginMode = MarginIsolated
 			}
 		}
-		if g, err := c.Grid(s.o.Decimals(c.Quote)); err == nil && it.Int("qty") != 0 {
-			out.MaxLeverage = min(out.MaxLeverage, g.Tiers.MaxLeverage(it.Dec("cost").Shift(s.o.Decimals(c.Quote)).IntPart()))
+		if gerr == nil && it.Int("qty") != 0 {
+			out.MaxLeverage = min(out.MaxLeverage, g.Tiers.MaxLeverage(it.Dec("cost").Shift(dec).IntPart()))
 		}
 	}
 	if cfg != nil {
@@ -543,7 +545,7 @@ func (s *Service) ChangeMargin(ctx context.Context, uid, symbol, positionSide st
 	if err != nil {
 		return PositionView{}, err
 	}
-	side, err := ParsePositionSide(positionSide)
+	side, err := parsePositionSide(positionSide)
 	if err != nil {
 		return PositionView{}, err
 	}

@@ -92,7 +92,7 @@ func (s *Service) CreateTrigger(ctx context.Context, uid string, req TriggerRequ
 	if tp == now {
 		return TriggerOrder{}, apperr.New(apperr.CodeFuturesWouldTrigger)
 	}
-	posSide, err := ParsePositionSide(req.PositionSide)
+	posSide, err := parsePositionSide(req.PositionSide)
 	if err != nil {
 		return TriggerOrder{}, err
 	}
@@ -145,9 +145,8 @@ func (s *Service) CreateTrigger(ctx context.Context, uid string, req TriggerRequ
 		}
 		cmd.Qty = v
 	}
-	closing := (posSide == risk.PosLong && cmd.Side == matching.Sell) || (posSide == risk.PosShort && cmd.Side == matching.Buy)
 	spec := risk.OrderSpec{Kind: risk.KindFutures, Maker: risk.Rate(g.MakerFee), Taker: risk.Rate(g.TakerFee),
-		ReduceOnly: req.ReduceOnly || req.ClosePosition || closing, PosSide: posSide}
+		ReduceOnly: req.ReduceOnly || req.ClosePosition || posSide.Closes(cmd.Side), PosSide: posSide}
 	parent, err := s.parentOf(ctx, uid, c.Symbol, req.ParentOrderID)
 	if err != nil {
 		return TriggerOrder{}, err

@@ -110,6 +110,12 @@ const (
 	PosShort
 )
 
+// Closes says an order of side closes a hedge-mode position of this side
+// (a sell its long, a buy its short); never in one-way mode.
+func (ps PosSide) Closes(side matching.Side) bool {
+	return (ps == PosLong && side == matching.Sell) || (ps == PosShort && side == matching.Buy)
+}
+
 // PositionState is a position as a batch leaves it, for the projection.
 type PositionState struct {
 	User     uint64
@@ -481,7 +487,7 @@ func (f *Futures) Place(c *matching.Command, spec FuturesSpec) Result {
 	if spec.PosSide > PosShort || f.hedge[slot] != (spec.PosSide != PosBoth) {
 		return BadPositionSide
 	}
-	if (spec.PosSide == PosLong && c.Side == matching.Sell) || (spec.PosSide == PosShort && c.Side == matching.Buy) {
+	if spec.PosSide.Closes(c.Side) {
 		spec.ReduceOnly = true // hedge mode: it closes its side's position
 	}
 	pi := f.position(slot, ci, spec.PosSide)

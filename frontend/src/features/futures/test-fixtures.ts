@@ -1,4 +1,4 @@
-import type { AccountView, Assets, ContractInfo, FuturesOrder, MarketInfo, PositionView, PublicInfo, Tier, UserConfig } from './api/futures-api'
+import type { AccountView, Assets, ContractInfo, FuturesOrder, MarketInfo, PositionView, PublicInfo, Tier, TriggerOrder, UserConfig } from './api/futures-api'
 
 /** The default BTCUSDT contract as /common/public_info answers it (internal/contracts defaults). */
 export const BTCUSDT: ContractInfo = {
@@ -166,6 +166,28 @@ export function openOrder(over: Partial<FuturesOrder>): FuturesOrder {
     status: 'NEW',
     reason: '',
     positionSide: 'BOTH',
+    ctime: 1_700_000_000_000,
+    mtime: 1_700_000_000_000,
+    ...over,
+  }
+}
+
+/** A position's take-profit as /order/trigger_order_list answers it: closes it whole when the mark rises to 52,000; `over` changes it. */
+export function positionTrigger(over: Partial<TriggerOrder> = {}): TriggerOrder {
+  return {
+    triggerId: '7',
+    symbol: 'BTCUSDT',
+    side: '',
+    type: 'MARKET',
+    price: '',
+    volume: 0,
+    triggerPrice: '52000.0',
+    triggerBy: 'MARK',
+    direction: 'RISE',
+    closePosition: true,
+    reduceOnly: true,
+    status: 'NOT_TRIGGERED',
+    reason: '',
     ctime: 1_700_000_000_000,
     mtime: 1_700_000_000_000,
     ...over,

@@ -4,7 +4,7 @@ import { Toaster, toaster } from '@/components/ui/toaster'
 import { renderWithApp } from '@/test/render'
 import type { TriggerOrder } from '../api/futures-api'
 import { futuresTexts } from '../lib/texts'
-import { ACCOUNT, BTC_TIERS, BTCUSDT, CONFIG, ETHUSDT, HEDGE_CONFIG, HEDGE_LONG, HEDGE_SHORT, MARKET, openOrder } from '../test-fixtures'
+import { ACCOUNT, BTC_TIERS, BTCUSDT, CONFIG, ETHUSDT, HEDGE_CONFIG, HEDGE_LONG, HEDGE_SHORT, MARKET, openOrder, positionTrigger } from '../test-fixtures'
 import { answer, POSITION_MODE, positionModeRoute, sentTo, serve } from '../test-server'
 import { FuturesOrderForm } from './order-form'
 import { OpenOrdersList } from './order-lists'
@@ -254,24 +254,7 @@ describe('hedge-mode positions and lists', () => {
   })
 
   it("names a hedge-mode TP/SL's side in the trigger orders", async () => {
-    const sl: TriggerOrder = {
-      triggerId: '11',
-      symbol: 'BTCUSDT',
-      side: 'SELL',
-      type: 'MARKET',
-      price: '',
-      volume: 0,
-      triggerPrice: '47000.0',
-      triggerBy: 'MARK',
-      direction: 'FALL',
-      closePosition: true,
-      reduceOnly: true,
-      status: 'NOT_TRIGGERED',
-      reason: '',
-      positionSide: 'LONG',
-      ctime: 1_700_000_000_000,
-      mtime: 1_700_000_000_000,
-    }
+    const sl: TriggerOrder = positionTrigger({ triggerId: '11', side: 'SELL', triggerPrice: '47000.0', direction: 'FALL', positionSide: 'LONG' })
     answer({ '/fe-co-api/order/trigger_order_list': { count: 1, triggerList: [sl] } })
     renderWithApp(<TriggerOrdersList contracts={contracts} layout="table" />)
     const [row] = await screen.findAllByTestId('futures-trigger-row')

@@ -4,7 +4,7 @@ import { Toaster, toaster } from '@/components/ui/toaster'
 import { renderWithApp } from '@/test/render'
 import type { PositionView, TriggerOrder } from '../api/futures-api'
 import { futuresTexts } from '../lib/texts'
-import { BTCUSDT, ETHUSDT, LONG, SHORT } from '../test-fixtures'
+import { BTCUSDT, ETHUSDT, LONG, positionTrigger, SHORT } from '../test-fixtures'
 import { answer, refuse, requests, sentTo, serve } from '../test-server'
 import { PositionsTable } from './positions-panel'
 
@@ -22,23 +22,7 @@ const contracts = new Map([
 ])
 
 /** The long's take-profit at 52,000 (a trigger closing the position on a rise of the mark). */
-const TP: TriggerOrder = {
-  triggerId: '7',
-  symbol: 'BTCUSDT',
-  side: '',
-  type: 'MARKET',
-  price: '',
-  volume: 0,
-  triggerPrice: '52000.0',
-  triggerBy: 'MARK',
-  direction: 'RISE',
-  closePosition: true,
-  reduceOnly: true,
-  status: 'NOT_TRIGGERED',
-  reason: '',
-  ctime: 1_700_000_000_000,
-  mtime: 1_700_000_000_000,
-}
+const TP: TriggerOrder = positionTrigger({ triggerId: '7' })
 
 async function renderTable(positions: PositionView[], triggers: TriggerOrder[] = []) {
   renderWithApp(

@@ -4,7 +4,7 @@ import { Toaster, toaster } from '@/components/ui/toaster'
 import { renderWithApp } from '@/test/render'
 import type { ClosedPosition, TriggerOrder } from '../api/futures-api'
 import { futuresTexts } from '../lib/texts'
-import { BTCUSDT, ETHUSDT } from '../test-fixtures'
+import { BTCUSDT, ETHUSDT, positionTrigger } from '../test-fixtures'
 import { answer, refuse, sentTo, serve } from '../test-server'
 import { PositionHistoryList } from './position-history'
 import { TriggerHistoryList, TriggerOrdersList, triggerReasonKey } from './trigger-lists'
@@ -23,24 +23,13 @@ const contracts = new Map([
 ])
 
 /** A position's stop-loss (closes it when the mark falls to 47,000) and a stop-limit buy of 3 ETHUSDT when the last rises to 3,200. */
-const TPSL: TriggerOrder = {
+const TPSL: TriggerOrder = positionTrigger({
   triggerId: '11',
-  symbol: 'BTCUSDT',
   // The server answers BUY for a position's TP/SL, whatever the position's side.
   side: 'BUY',
-  type: 'MARKET',
-  price: '',
-  volume: 0,
   triggerPrice: '47000.0',
-  triggerBy: 'MARK',
   direction: 'FALL',
-  closePosition: true,
-  reduceOnly: true,
-  status: 'NOT_TRIGGERED',
-  reason: '',
-  ctime: 1_700_000_000_000,
-  mtime: 1_700_000_000_000,
-}
+})
 const STOP: TriggerOrder = { ...TPSL, triggerId: '12', symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '3210.00', volume: 3, triggerPrice: '3200.00', triggerBy: 'LAST', direction: 'RISE', closePosition: false, reduceOnly: false }
 
 const rows = () => screen.getAllByTestId('futures-trigger-row')

@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { TriggerOrder } from '../api/futures-api'
+import { positionTrigger } from '../test-fixtures'
 import { estimatePnl, positionSideOf, positionTpsl, tpslChanges, tpslDirection, tpslKindOf, tpslRequest, validateTpsl, type TpslCheck } from './tpsl'
 
-const trigger = (over: Partial<TriggerOrder>): TriggerOrder => ({
-  triggerId: '1',
-  symbol: 'BTCUSDT',
-  side: '',
-  type: 'MARKET',
-  price: '',
-  volume: 0,
-  triggerPrice: '52000.0',
-  triggerBy: 'MARK',
-  direction: 'RISE',
-  closePosition: true,
-  reduceOnly: true,
-  status: 'NOT_TRIGGERED',
-  reason: '',
-  ctime: 1,
-  mtime: 1,
-  ...over,
-})
+const trigger = (over: Partial<TriggerOrder>): TriggerOrder => positionTrigger({ triggerId: '1', ctime: 1, mtime: 1, ...over })
 
 describe('TP/SL sides', () => {
   it("fires a long's take-profit on a rise and its stop-loss on a fall, a short's the reverse", () => {
