@@ -137,6 +137,7 @@ func buildHandler(ctx context.Context, l *platform.Local, webDir string) (http.H
 	}
 	routers := append(append(append(append(d.ProfileArea(), wallet...), d.TradeArea()...), d.P2PArea()...), futuresArea...)
 	routers = append(routers, d.CompetitionArea()...)
+	routers = append(routers, d.EarnArea()...)
 	// Raw routes: documents, content, health, dev tools.
 	raw := httpapi.NewRouter(d.APIOptions("platform", nil))
 	raw.HandleRaw(http.MethodGet, "/ws", httpapi.RouteOpts{Summary: "Realtime WebSocket: sub/unsub channels, ping/pong, auth with the session token, order entry requests",

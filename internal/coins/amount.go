@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
 )
 
 // Display precisions of spec §9. Per-coin precisions come from the
@@ -110,4 +112,21 @@ func ParseAmount(s string, precision int32) (decimal.Decimal, error) {
 		return decimal.Zero, ErrAmountZero
 	}
 	return d, nil
+}
+
+// AmountError maps ParseAmount's errors to the catalogue's codes (spec
+// §5: digits with at most one decimal point, above 0, at most precision
+// decimals), for services that answer with them.
+func AmountError(err error, precision int32) error {
+	switch {
+	case errors.Is(err, ErrAmountEmpty):
+		return apperr.Param("amount: required")
+	case errors.Is(err, ErrAmountTooLong):
+		return apperr.New(apperr.CodeWalletAmountTooLong)
+	case errors.Is(err, ErrAmountPrecision):
+		return apperr.New(apperr.CodeWalletAmountPrecision, precision)
+	case errors.Is(err, ErrAmountZero):
+		return apperr.New(apperr.CodeWalletAmountZero)
+	}
+	return apperr.New(apperr.CodeWalletAmountFormat)
 }

@@ -14,6 +14,7 @@ import (
 	"tenger/internal/contracts"
 	"tenger/internal/engine"
 	"tenger/internal/matching"
+	"tenger/internal/reqid"
 	"tenger/internal/risk"
 	"tenger/internal/store"
 )
@@ -40,19 +41,6 @@ type PlaceRequest struct {
 
 // MaxClientOid bounds a client order id.
 const MaxClientOid = 36
-
-func validClientOid(id string) bool {
-	if len(id) > MaxClientOid {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
-}
 
 func (s *Service) newOrderID() uint64 {
 	return uint64(s.o.Now().UnixMilli())<<16 | (s.ctr.Add(1) & 0xffff)
@@ -118,7 +106,7 @@ func (s *Service) PlaceOrder(ctx context.Context, uid string, req PlaceRequest) 
 		return Order{}, apperr.New(apperr.CodeFuturesType, typ)
 	}
 	cid := strings.TrimSpace(req.ClientOid)
-	if !validClientOid(cid) {
+	if !reqid.Valid(cid, MaxClientOid) {
 		return Order{}, apperr.Param("clientOid: at most 36 letters, digits, '-', '_' or '.'")
 	}
 	pr, err := s.prices(ctx, c)

@@ -167,7 +167,8 @@ func OpenLocal(dataDir string, cfg Config, log zerolog.Logger) (*Local, error) {
 
 // Start runs the local background work until Close, which stops it before
 // the store closes: the private updates of /ws (userfeed), the withdrawal
-// workflow runner, the deposit watcher and the chain simulator, the market
+// workflow runner, the deposit watcher and the chain simulator, the
+// savings' daily settlement (with --dev its products seeded), the market
 // data loop, the spot engine (journal and snapshots under dataDir/engine)
 // and, when maker is true, the market-maker simulator.
 func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
@@ -182,6 +183,12 @@ func (l *Local) Start(ctx context.Context, dataDir string, maker bool) error {
 	l.onClose(func() error { funds.Stop(); return nil })
 	l.ResumeTransfers(ctx)
 	l.StartCompetitionRefresher(ctx)
+	if l.Config.Dev {
+		if err := l.SeedDevSavings(ctx); err != nil {
+			return err
+		}
+	}
+	l.StartEarnScheduler(ctx)
 	md, err := l.MarketData()
 	if err != nil {
 		return err

@@ -131,6 +131,7 @@ type Deps struct {
 	p2p          p2pState
 	fut          futuresState
 	comp         competitionState
+	earn         earnState
 	// Engine is the engine that owns the spot balances, when this process
 	// runs it (tenger serve, the engine task).
 	Engine *spot.Runtime
@@ -263,7 +264,7 @@ func (d *Deps) buildWallet() {
 	// Valuations and the withdrawal limit follow the reference prices,
 	// never the last trade price (package refprice).
 	d.wallet = wallet.New(wallet.Options{Store: d.Store, Ledger: d.ledger, Funds: d.spotFunds(d.ledger), Coins: d.Coins, Auth: d.Auth(), Prices: d.RefPrices(),
-		Now: d.Now, Log: d.Log})
+		Earn: walletEarn{d}, Now: d.Now, Log: d.Log})
 }
 
 // RefPrices reads the reference prices the process that runs the engine

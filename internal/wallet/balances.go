@@ -550,8 +550,23 @@ type EarnBalance struct {
 	CoinList           []EarnCoinBalance          `json:"coinList"`
 }
 
-// EarnBalances answers get_earn_balance. Savings interest and
-// auto-subscribe arrive with the savings issue; until then they are zero.
+// EarnFigures are one coin's savings figures, from the earn service.
+type EarnFigures struct {
+	Auto bool
+	// YearRate is the coin's product's yearly rate in percent.
+	YearRate                                         decimal.Decimal
+	TotalInterest, InterestYesterday, Interest30Days decimal.Decimal
+}
+
+// EarnSource gives the earn view's figures per coin: one entry per coin
+// that has a savings product.
+type EarnSource interface {
+	EarnFigures(ctx context.Context, uid string) (map[string]EarnFigures, error)
+}
+
+// EarnBalances answers get_earn_balance: every coin with a savings
+// product or an earn balance, with its rate, auto-subscribe and interest;
+// interest yesterday and over 30 days valued in USDT.
 func (s *Service) EarnBalances(ctx context.Context, uid string, cur Currency) (EarnBalance, error) {
 	h, v, err := s.load(ctx, uid)
 	if err != nil {
@@ -559,22 +574,53 @@ func (s *Service) EarnBalances(ctx context.Context, uid string, cur Currency) (E
 	}
 	out := EarnBalance{TotalBalanceSymbol: valuationCoin, InterestSymbol: "USDT", Currency: cur.ID, LangLogo: cur.LangLogo,
 		AllCoinMap: map[string]EarnCoinBalance{}, CoinList: []EarnCoinBalance{}}
-	total := zero
-	for _, ec := range s.markets.EarnCoins {
-		c, ok := s.cat.Coin(ec.Coin)
+	figs := map[string]EarnFigures{}
+	var order []string
+	if s.earn != nil {
+		if figs, err = s.earn.EarnFigures(ctx, uid); err != nil {
+			return EarnBalance{}, internal(err)
+		}
+		for _, c := range s.cat.List() {
+			if _, ok := figs[c.Symbol]; ok {
+				order = append(order, c.Symbol)
+			}
+		}
+	} else {
+		for _, ec := range s.markets.EarnCoins {
+			order = append(order, ec.Coin)
+		}
+	}
+	for _, c := range s.cat.List() {
+		if _, listed := figs[c.Symbol]; !listed && !contains(order, c.Symbol) && h.get(ledger.Earn, c.Symbol).Total().IsPositive() {
+			order = append(order, c.Symbol)
+		}
+	}
+	total, yesterday, days30 := zero, zero, zero
+	for _, sym := range order {
+		c, ok := s.cat.Coin(sym)
 		if !ok {
 			continue
 		}
 		b := h.get(ledger.Earn, c.Symbol)
+		f := figs[c.Symbol]
 		total = total.Add(v.in(valuationCoin, c.Symbol, b.Total()))
-		e := EarnCoinBalance{CoinSymbol: c.Symbol, Icon: c.Icon, Balance: fx(b.Total(), c.Precision), YearRate: ec.YearRate,
-			TotalInterest: fx(zero, c.Precision)}
+		yesterday = yesterday.Add(v.in("USDT", c.Symbol, f.InterestYesterday))
+		days30 = days30.Add(v.in("USDT", c.Symbol, f.Interest30Days))
+		rate := f.YearRate.StringFixed(2)
+		if s.earn == nil {
+			rate = s.markets.earnRate(c.Symbol)
+		}
+		e := EarnCoinBalance{CoinSymbol: c.Symbol, Icon: c.Icon, Balance: fx(b.Total(), c.Precision), YearRate: rate,
+			TotalInterest: fx(f.TotalInterest, c.Precision)}
+		if f.Auto {
+			e.AutoStatus = 1
+		}
 		out.AllCoinMap[c.Symbol] = e
 		out.CoinList = append(out.CoinList, e)
 	}
 	out.TotalBalance = fx(total, coins.PrecisionTotals)
 	out.TotalBalanceFiat = v.toFiat(cur, valuationCoin, total)
-	out.InterestYesterday = fx(zero, coins.PrecisionTotals)
-	out.Interest30Days = fx(zero, coins.PrecisionTotals)
+	out.InterestYesterday = fx(yesterday, coins.PrecisionTotals)
+	out.Interest30Days = fx(days30, coins.PrecisionTotals)
 	return out, nil
 }

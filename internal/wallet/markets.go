@@ -67,6 +67,16 @@ func (m Markets) pair(symbol string) (Pair, bool) {
 	return Pair{}, false
 }
 
+// earnRate is the seeded yearly rate of an earn coin ("0" when unlisted).
+func (m Markets) earnRate(coin string) string {
+	for _, ec := range m.EarnCoins {
+		if ec.Coin == coin {
+			return ec.YearRate
+		}
+	}
+	return "0"
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

@@ -40,6 +40,9 @@ type Options struct {
 	// ledger (spotfunds.Ledger on Ledger and Store). Where the engine owns
 	// spot balances, pass spotfunds.Engine.
 	Funds spotfunds.Funds
+	// Earn gives the earn view's figures (savings products, interest,
+	// auto-subscribe); nil shows the earn balances alone.
+	Earn EarnSource
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	Log zerolog.Logger
@@ -54,6 +57,7 @@ type Service struct {
 	auth    *auth.Service
 	prices  Prices
 	markets Markets
+	earn    EarnSource
 	now     func() time.Time
 	log     zerolog.Logger
 	// snapped remembers, per user, the day whose snapshot this process
@@ -79,7 +83,7 @@ func New(o Options) *Service {
 	if o.Funds == nil {
 		o.Funds = spotfunds.Ledger{Led: o.Ledger, Store: o.Store}
 	}
-	return &Service{st: o.Store, led: o.Ledger, funds: o.Funds, cat: o.Coins, auth: o.Auth, prices: o.Prices, markets: m, now: o.Now, log: o.Log}
+	return &Service{st: o.Store, led: o.Ledger, funds: o.Funds, cat: o.Coins, auth: o.Auth, prices: o.Prices, markets: m, earn: o.Earn, now: o.Now, log: o.Log}
 }
 
 // Catalogue returns the coin catalogue the service uses.

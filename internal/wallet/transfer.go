@@ -14,6 +14,7 @@ import (
 	"tenger/internal/apperr"
 	"tenger/internal/coins"
 	"tenger/internal/ledger"
+	"tenger/internal/reqid"
 	"tenger/internal/spotfunds"
 	"tenger/internal/store"
 )
@@ -123,34 +124,6 @@ func AccountName(k ledger.Kind, pair string) string {
 	return string(k)
 }
 
-func validRequestID(id string) bool {
-	if len(id) > MaxRequestIDLen {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
-}
-
-// amountError maps the coins package's amount errors to catalogue codes.
-func amountError(err error, precision int32) error {
-	switch {
-	case errors.Is(err, coins.ErrAmountEmpty):
-		return apperr.Param("amount: required")
-	case errors.Is(err, coins.ErrAmountTooLong):
-		return apperr.New(apperr.CodeWalletAmountTooLong)
-	case errors.Is(err, coins.ErrAmountPrecision):
-		return apperr.New(apperr.CodeWalletAmountPrecision, precision)
-	case errors.Is(err, coins.ErrAmountZero):
-		return apperr.New(apperr.CodeWalletAmountZero)
-	}
-	return apperr.New(apperr.CodeWalletAmountFormat)
-}
-
 // parseTransferAmount applies spec §5: digits with at most one decimal
 // point, above 0, at most the coin's precision; futures amounts are
 // truncated to 3 decimals instead of refused (spec §5, §9).
@@ -159,7 +132,7 @@ func parseTransferAmount(raw string, c coins.Coin, futures bool) (decimal.Decima
 	if futures {
 		d, err := coins.ParseAmount(raw, coins.MaxPrecision)
 		if err != nil {
-			return zero, amountError(err, coins.MaxPrecision)
+			return zero, coins.AmountError(err, coins.MaxPrecision)
 		}
 		p := min(int32(coins.PrecisionFuturesTransfer), c.Precision)
 		d = coins.TruncateToPrecision(d, p)
@@ -170,7 +143,7 @@ func parseTransferAmount(raw string, c coins.Coin, futures bool) (decimal.Decima
 	}
 	d, err := coins.ParseAmount(raw, c.Precision)
 	if err != nil {
-		return zero, amountError(err, c.Precision)
+		return zero, coins.AmountError(err, c.Precision)
 	}
 	return d, nil
 }
@@ -245,7 +218,7 @@ func (s *Service) Transfer(ctx context.Context, uid string, in TransferInput) (T
 		return TransferRecord{}, err
 	}
 	reqID := strings.TrimSpace(in.RequestID)
-	if !validRequestID(reqID) {
+	if !reqid.Valid(reqID, MaxRequestIDLen) {
 		return TransferRecord{}, apperr.Param(fmt.Sprintf("requestId: at most %d letters, digits, '-', '_' or '.'", MaxRequestIDLen))
 	}
 	idPart := "r" + randomID()

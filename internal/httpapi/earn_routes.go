@@ -1,0 +1,123 @@
+package httpapi
+
+import (
+	"fmt"
+
+	"tenger/internal/apperr"
+	"tenger/internal/earn"
+)
+
+// Earn: flexible savings (spec §7: the increment service, base
+// /fe-increment-api, and the wallet's named operations get_project_list,
+// confirm_subscription, confirm_auto_sub and savings/release; §4: confirm
+// the subscription first, then set auto-subscribe; §9: interest periods
+// daily, weekly, monthly, yearly).
+
+// EarnProductReq names a product and its coin.
+type EarnProductReq struct {
+	ProjectID  FlexString `json:"projectId" v:"required" doc:"the product's id (get_project_list)"`
+	CoinSymbol string     `json:"coinSymbol" doc:"the product's coin; when given it must be the product's"`
+}
+
+// EarnSubscribeReq is confirm_subscription / savings/apply.
+type EarnSubscribeReq struct {
+	EarnProductReq
+	Amount    FlexString `json:"amount" v:"required" doc:"digits with at most one decimal point, above 0, at most the coin's decimals"`
+	RequestID string     `json:"requestId" doc:"optional idempotency key: a retry with the same id subscribes once"`
+}
+
+// EarnAutoReq is confirm_auto_sub / savings/auto.
+type EarnAutoReq struct {
+	EarnProductReq
+	Type FlexInt `json:"type" v:"required" doc:"1 on, 0 off"`
+}
+
+// Validate checks the type.
+func (r *EarnAutoReq) Validate() error {
+	if r.Type.V != 0 && r.Type.V != 1 {
+		return apperr.Param("type: 1 (on) or 0 (off)")
+	}
+	return nil
+}
+
+// EarnRedeemReq is savings/release.
+type EarnRedeemReq struct {
+	EarnProductReq
+	Amount    FlexString `json:"amount" v:"required" doc:"digits with at most one decimal point, above 0, at most what can be redeemed"`
+	Type      string     `json:"type" doc:"fast (default): into spot now, today's interest on the amount lost; standard: with the next UTC day's settlement, interest included"`
+	RequestID string     `json:"requestId" doc:"optional idempotency key: a retry with the same id redeems once"`
+}
+
+// EarnRecordsReq pages the finance records.
+type EarnRecordsReq struct {
+	Type       string  `json:"type" doc:"subscribe, redeem_fast, redeem_standard, interest or payout; empty for all"`
+	CoinSymbol string  `json:"coinSymbol" doc:"empty for all"`
+	Cursor     string  `json:"cursor" doc:"next of the previous page; empty for the first"`
+	PageSize   FlexInt `json:"pageSize" doc:"1-100, default 20"`
+}
+
+// Validate checks the filter and page size.
+func (r *EarnRecordsReq) Validate() error {
+	switch r.Type {
+	case "", earn.LogSubscribe, earn.LogRedeemFast, earn.LogRedeemStandard, earn.LogInterest, earn.LogPayout:
+	default:
+		return apperr.Param("type: subscribe, redeem_fast, redeem_standard, interest or payout")
+	}
+	if r.PageSize.Set && (r.PageSize.V < 1 || r.PageSize.V > earn.MaxPageSize) {
+		return apperr.Param(fmt.Sprintf("pageSize: 1 to %d", earn.MaxPageSize))
+	}
+	return nil
+}
+
+// EarnProjectPage is projectPage's answer.
+type EarnProjectPage struct {
+	List  []earn.Project `json:"list"`
+	Count int            `json:"count"`
+}
+
+// NewEarnRouter serves the savings routes.
+func NewEarnRouter(svc *earn.Service, opts Options) *Router {
+	if opts.Service == "" {
+		opts.Service = "earn"
+	}
+	r := NewRouter(opts)
+	pub := func(s string) RouteOpts { return RouteOpts{Summary: s, Tag: "earn"} }
+	priv := func(s string) RouteOpts { return RouteOpts{Summary: s, Auth: Private, Tag: "earn"} }
+	const inc = "/fe-increment-api"
+	w := func(op string) string { return "/fe-ex-api/wallet/" + op }
+	uid := func(c *Call) string { return c.Principal.UserID }
+
+	projects := func(c *Call, _ *Empty) (EarnProjectPage, error) {
+		l, err := svc.Projects(c.Ctx, c.Lang)
+		return EarnProjectPage{List: l, Count: len(l)}, err
+	}
+	walletHandle(r, []string{inc + "/noToken/savings/projectPage"}, pub("Flexible savings products: coin, rate per period and per year, tiers, minimum, cap per user, open"), projects)
+	walletHandle(r, []string{w("get_project_list")}, pub("Savings projects (spec §3: id, showName, coinSymbol, logo; with their rates)"),
+		func(c *Call, _ *Empty) ([]earn.Project, error) { return svc.Projects(c.Ctx, c.Lang) })
+	walletHandle(r, []string{w("confirm_subscription"), inc + "/savings/apply"},
+		priv("Subscribe an amount from the spot account to a savings product; it earns from the next UTC day"),
+		func(c *Call, req *EarnSubscribeReq) (earn.OpResult, error) {
+			return svc.Subscribe(c.Ctx, uid(c), earn.SubscribeInput{Product: req.ProjectID.String(), Coin: req.CoinSymbol,
+				Amount: req.Amount.String(), RequestID: req.RequestID})
+		})
+	walletHandle(r, []string{w("confirm_auto_sub"), inc + "/savings/auto"},
+		priv("Auto-subscribe on (type 1) or off (0): after each day's settlement the available spot balance of the coin is subscribed"),
+		func(c *Call, req *EarnAutoReq) (*Empty, error) {
+			return nil, svc.SetAuto(c.Ctx, uid(c), req.ProjectID.String(), req.CoinSymbol, req.Type.V == 1)
+		})
+	walletHandle(r, []string{w("savings/release"), inc + "/savings/release"},
+		priv("Redeem from a savings product: fast into spot now (today's interest on it lost), or standard with the next day's settlement"),
+		func(c *Call, req *EarnRedeemReq) (earn.OpResult, error) {
+			return svc.Redeem(c.Ctx, uid(c), earn.RedeemInput{Product: req.ProjectID.String(), Coin: req.CoinSymbol,
+				Amount: req.Amount.String(), Type: req.Type, RequestID: req.RequestID})
+		})
+	walletHandle(r, []string{inc + "/savings/holdings"},
+		priv("The caller's savings in every product: held, earning, pending, redeemable, redeeming, interest in all and yesterday, auto-subscribe"),
+		func(c *Call, _ *Empty) ([]earn.Holding, error) { return svc.Holdings(c.Ctx, uid(c), c.Lang) })
+	walletHandle(r, []string{inc + "/savings/records"},
+		priv("The caller's finance records of savings, newest first: subscriptions, redemptions, interest, payouts"),
+		func(c *Call, req *EarnRecordsReq) (earn.RecordPage, error) {
+			return svc.Records(c.Ctx, uid(c), req.Type, req.CoinSymbol, req.Cursor, int(req.PageSize.V))
+		})
+	return r
+}

@@ -1,0 +1,139 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/shopspring/decimal"
+
+	"tenger/internal/apperr"
+	"tenger/internal/coins"
+	"tenger/internal/earn"
+	"tenger/internal/ledger"
+	"tenger/internal/spotfunds"
+)
+
+// The savings routes: the public product list; subscribing, auto-subscribe,
+// redeeming and the holdings and records of the signed-in user; refusals
+// answer their codes with nothing changed; another user sees nothing of
+// the first one's; the next day's run pays the interest the holdings show.
+func TestEarnRoutes(t *testing.T) {
+	p := newProfEnv(t)
+	led := ledger.New(p.st, p.clock.Now)
+	funds := spotfunds.Ledger{Led: led, Store: p.st}
+	cat, err := coins.Defaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := earn.New(earn.Options{Store: p.st, Ledger: led, Funds: funds, Coins: cat, Now: p.clock.Now, Log: zerolog.Nop()})
+	ctx := context.Background()
+	for _, pr := range earn.DevSavingsProducts() {
+		if err := svc.PutSavingsProduct(ctx, pr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mux := http.NewServeMux()
+	Mount(mux, p.h.(*Router), NewEarnRouter(svc, Options{Log: zerolog.Nop(), Now: p.clock.Now, Sessions: AuthSessions(p.svc)}))
+	p.h = mux
+	const inc = "/fe-increment-api"
+	const w = "/fe-ex-api/wallet/"
+
+	_, env := p.post(t, inc+"/noToken/savings/projectPage", map[string]any{}, authMode{})
+	var page EarnProjectPage
+	remarshal(t, env.Data, &page)
+	if env.Code != "0" || page.Count != 5 || page.List[0].ID != "usdt" || page.List[0].YearRate != "6.50" || len(page.List[0].Tiers) != 2 {
+		t.Fatalf("projects: %+v", env)
+	}
+	if _, env := p.post(t, w+"get_project_list", map[string]any{}, authMode{}); env.Code != "0" {
+		t.Fatalf("get_project_list: %+v", env)
+	}
+	if _, env := p.post(t, w+"confirm_subscription", map[string]any{"projectId": "usdt", "amount": "10"}, authMode{}); env.Code != apperr.CodeNotSignedIn {
+		t.Fatalf("signed out: %+v", env)
+	}
+
+	alice := p.signUp(t, "alice@ex.mn", "Passw0rd!x")
+	tok := hdr(p.signIn(t, "alice@ex.mn", "Passw0rd!x"))
+	p.signUp(t, "bob@ex.mn", "Passw0rd!x")
+	bobTok := hdr(p.signIn(t, "bob@ex.mn", "Passw0rd!x"))
+	if err := funds.Credit(ctx, spotfunds.Move{Ref: "dep:1", UID: alice, Coin: "USDT", Amount: decimal.NewFromInt(3650),
+		Other: ledger.ChainAccount("TEST"), Reason: "deposit"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		body map[string]any
+		code string
+	}{
+		{w + "confirm_subscription", map[string]any{"projectId": "usdt", "amount": "0.5"}, apperr.CodeEarnBelowMin},
+		{w + "confirm_subscription", map[string]any{"projectId": "usdt", "amount": "5000"}, apperr.CodeWalletInsufficient},
+		{w + "confirm_subscription", map[string]any{"projectId": "usdt", "coinSymbol": "BTC", "amount": "10"}, apperr.CodeEarnCoinMismatch},
+		{w + "confirm_subscription", map[string]any{"projectId": "zzz", "amount": "10"}, apperr.CodeEarnUnknownProduct},
+		{w + "confirm_subscription", map[string]any{"projectId": "usdt"}, apperr.CodeParam},
+		{w + "confirm_auto_sub", map[string]any{"projectId": "usdt", "type": 3}, apperr.CodeParam},
+		{w + "savings/release", map[string]any{"projectId": "usdt", "amount": "1"}, apperr.CodeEarnNothingHeld},
+		{inc + "/savings/records", map[string]any{"type": "bogus"}, apperr.CodeParam},
+	} {
+		if _, env := p.post(t, c.path, c.body, tok); env.Code != c.code {
+			t.Fatalf("%s %v: want %s, got %+v", c.path, c.body, c.code, env)
+		}
+	}
+	_, env = p.post(t, w+"confirm_subscription", map[string]any{"projectId": "usdt", "coinSymbol": "USDT", "amount": "3650", "requestId": "r1"}, tok)
+	if env.Code != "0" {
+		t.Fatalf("subscribe: %+v", env)
+	}
+	if _, env := p.post(t, inc+"/savings/auto", map[string]any{"projectId": "usdt", "coinSymbol": "USDT", "type": 1}, tok); env.Code != "0" {
+		t.Fatalf("auto: %+v", env)
+	}
+	// Bob sees the product, holding nothing; he cannot redeem Alice's.
+	var hs []earn.Holding
+	_, env = p.post(t, inc+"/savings/holdings", map[string]any{}, bobTok)
+	remarshal(t, env.Data, &hs)
+	if hs[0].Amount != "0.000000" || hs[0].AutoStatus != 0 {
+		t.Fatalf("bob's holdings: %+v", hs[0])
+	}
+	if _, env := p.post(t, inc+"/savings/release", map[string]any{"projectId": "usdt", "amount": "1"}, bobTok); env.Code != apperr.CodeEarnNothingHeld {
+		t.Fatalf("bob redeems: %+v", env)
+	}
+	// The next day's run pays 3650 × 6.5% / 365 = 0.65.
+	p.clock.t = p.clock.t.Add(48 * time.Hour)
+	if _, err := svc.RunDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, env = p.post(t, inc+"/savings/holdings", map[string]any{}, tok)
+	remarshal(t, env.Data, &hs)
+	if hs[0].Amount != "3650.650000" || hs[0].TotalInterest != "0.650000" || hs[0].AutoStatus != 1 {
+		t.Fatalf("alice's holdings: %+v", hs[0])
+	}
+	_, env = p.post(t, w+"savings/release", map[string]any{"projectId": "usdt", "amount": "1000", "type": "standard"}, tok)
+	var r earn.OpResult
+	remarshal(t, env.Data, &r)
+	if env.Code != "0" || r.Kind != "standard" || r.ArriveDate == "" {
+		t.Fatalf("standard redemption: %+v", env)
+	}
+	var recs earn.RecordPage
+	_, env = p.post(t, inc+"/savings/records", map[string]any{"pageSize": 10}, tok)
+	remarshal(t, env.Data, &recs)
+	if recs.Count != 3 || recs.List[0].Type != earn.LogRedeemStandard || recs.List[1].Type != earn.LogInterest || recs.List[2].Type != earn.LogSubscribe {
+		t.Fatalf("records: %+v", recs)
+	}
+	_, env = p.post(t, inc+"/savings/records", map[string]any{}, bobTok)
+	remarshal(t, env.Data, &recs)
+	if recs.Count != 0 {
+		t.Fatalf("bob's records: %+v", recs)
+	}
+}
+
+func remarshal(t *testing.T, from, to any) {
+	t.Helper()
+	b, err := json.Marshal(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, to); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,77 @@
+package platform
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"tenger/internal/earn"
+	"tenger/internal/httpapi"
+	"tenger/internal/wallet"
+)
+
+// earnState holds the earn service of a Deps, built once.
+type earnState struct {
+	once sync.Once
+	svc  *earn.Service
+}
+
+// Earn is the earn service: savings products, subscriptions, redemptions,
+// the daily settlement. Built once per Deps.
+func (d *Deps) Earn() *earn.Service {
+	d.earn.once.Do(func() {
+		d.earn.svc = earn.New(earn.Options{Store: d.Store, Ledger: d.Ledger(), Funds: d.SpotFunds(), Coins: d.Coins, Now: d.Now,
+			Log: d.Log.With().Str("service", "earn").Logger()})
+	})
+	return d.earn.svc
+}
+
+// EarnArea returns the routers of the earn function (and of tenger serve).
+func (d *Deps) EarnArea() []*httpapi.Router {
+	return []*httpapi.Router{httpapi.NewEarnRouter(d.Earn(), d.APIOptions("earn", httpapi.AuthSessions(d.Auth())))}
+}
+
+// SeedDevSavings gives a development install its savings products when
+// none is configured (tenger serve --dev).
+func (d *Deps) SeedDevSavings(ctx context.Context) error {
+	have, err := d.Earn().SavingsProducts(ctx)
+	if err != nil || len(have) > 0 {
+		return err
+	}
+	for _, p := range earn.DevSavingsProducts() {
+		if _, ok := d.Coins.Coin(p.Coin); !ok {
+			continue
+		}
+		if err := d.Earn().PutSavingsProduct(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StartEarnScheduler runs the savings' daily settlement and the resume of
+// interrupted subscriptions and redemptions every minute until Close (the
+// process that runs the engine: tenger serve; in AWS an EventBridge
+// schedule invokes the earn function's run).
+func (d *Deps) StartEarnScheduler(ctx context.Context) {
+	stop := d.Earn().StartScheduler(ctx, time.Minute)
+	d.onClose(func() error { stop(); return nil })
+}
+
+// walletEarn gives the wallet's earn view its figures from the earn
+// service, built when first asked (the earn service needs the wallet's
+// ledger).
+type walletEarn struct{ d *Deps }
+
+func (w walletEarn) EarnFigures(ctx context.Context, uid string) (map[string]wallet.EarnFigures, error) {
+	sum, err := w.d.Earn().Summary(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]wallet.EarnFigures, len(sum))
+	for coin, s := range sum {
+		out[coin] = wallet.EarnFigures{Auto: s.Auto, YearRate: s.YearRate, TotalInterest: s.TotalInterest,
+			InterestYesterday: s.InterestYesterday, Interest30Days: s.Interest30Days}
+	}
+	return out, nil
+}
