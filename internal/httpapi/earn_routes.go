@@ -121,3 +121,36 @@ func NewEarnRouter(svc *earn.Service, opts Options) *Router {
 		})
 	return r
 }
+
+// DevEarnAdvanceReq is /dev/earn/advance.
+type DevEarnAdvanceReq struct {
+	Days FlexInt `json:"days" v:"required" doc:"1-30: how many days the earn service's clock moves forward"`
+}
+
+// Validate checks the days.
+func (r *DevEarnAdvanceReq) Validate() error {
+	if r.Days.V < 1 || r.Days.V > 30 {
+		return apperr.Param("days: 1 to 30")
+	}
+	return nil
+}
+
+// DevEarnAdvance is what the advanced run did.
+type DevEarnAdvance struct {
+	Now string `json:"now" doc:"the earn service's clock now (RFC 3339)"`
+	earn.RunReport
+}
+
+// NewDevEarnRouter serves the development tools of earn: the earn
+// service's clock moves forward some days (the rest of the exchange
+// keeps the real time) and the daily run runs, so interest can be seen
+// without waiting.
+func NewDevEarnRouter(advance func(days int) (DevEarnAdvance, error), opts Options) *Router {
+	if opts.Service == "" {
+		opts.Service = "dev-earn"
+	}
+	r := NewRouter(opts)
+	Handle(r, "/dev/earn/advance", RouteOpts{Summary: "Earn: the earn service's clock moves forward some days and the daily settlement runs (--dev only)", Auth: Public, Tag: "dev"},
+		func(c *Call, req *DevEarnAdvanceReq) (DevEarnAdvance, error) { return advance(int(req.Days.V)) })
+	return r
+}

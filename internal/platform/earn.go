@@ -3,6 +3,7 @@ package platform
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tenger/internal/earn"
@@ -14,21 +15,45 @@ import (
 type earnState struct {
 	once sync.Once
 	svc  *earn.Service
+	// ahead moves the earn service's clock forward (--dev: /dev/earn/advance).
+	ahead atomic.Int64
 }
 
 // Earn is the earn service: savings products, subscriptions, redemptions,
 // the daily settlement. Built once per Deps.
 func (d *Deps) Earn() *earn.Service {
 	d.earn.once.Do(func() {
-		d.earn.svc = earn.New(earn.Options{Store: d.Store, Ledger: d.Ledger(), Funds: d.SpotFunds(), Coins: d.Coins, Now: d.Now,
+		d.earn.svc = earn.New(earn.Options{Store: d.Store, Ledger: d.Ledger(), Funds: d.SpotFunds(), Coins: d.Coins, Now: d.earnNow,
 			Log: d.Log.With().Str("service", "earn").Logger()})
 	})
 	return d.earn.svc
 }
 
-// EarnArea returns the routers of the earn function (and of tenger serve).
+// earnNow is the earn service's clock: the process's, moved forward by
+// /dev/earn/advance in development.
+func (d *Deps) earnNow() time.Time { return d.Now().Add(time.Duration(d.earn.ahead.Load())) }
+
+// EarnArea returns the routers of the earn function (and of tenger serve);
+// with Config.Dev also /dev/earn/advance.
 func (d *Deps) EarnArea() []*httpapi.Router {
-	return []*httpapi.Router{httpapi.NewEarnRouter(d.Earn(), d.APIOptions("earn", httpapi.AuthSessions(d.Auth())))}
+	sessions := httpapi.AuthSessions(d.Auth())
+	out := []*httpapi.Router{httpapi.NewEarnRouter(d.Earn(), d.APIOptions("earn", sessions))}
+	if d.Config.Dev {
+		out = append(out, httpapi.NewDevEarnRouter(d.advanceEarn, d.APIOptions("dev-earn", sessions)))
+	}
+	return out
+}
+
+// advanceEarn moves the earn clock forward and runs the daily settlement.
+func (d *Deps) advanceEarn(days int) (httpapi.DevEarnAdvance, error) {
+	d.Earn()
+	d.earn.ahead.Add(int64(time.Duration(days) * 24 * time.Hour))
+	ctx := context.Background()
+	rep, err := d.Earn().RunDue(ctx)
+	if err != nil {
+		return httpapi.DevEarnAdvance{}, err
+	}
+	return httpapi.DevEarnAdvance{Now: d.earnNow().UTC().Format(time.RFC3339), RunReport: rep}, nil
 }
 
 // SeedDevSavings gives a development install its savings products when
