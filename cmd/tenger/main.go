@@ -53,6 +53,9 @@ Usage:
   tenger competition [--data DIR] create FILE | list | show ID | settle ID
       the futures trading competition: define one (or change it before its start), list them,
       one with its ranking and winners, and pay an ended one's prizes (server stopped)
+  tenger earn [--data DIR] savings list | savings set FILE | run
+      savings: the flexible products (rates per period, tiers, minimum, cap) and the daily
+      settlement run by hand (server stopped; tenger serve runs it every minute)
   tenger version
       print the version
 
@@ -95,6 +98,8 @@ func main() {
 		err = runP2P(os.Args[2:])
 	case "competition":
 		err = runCompetition(os.Args[2:])
+	case "earn":
+		err = runEarn(os.Args[2:])
 	case "version":
 		fmt.Println(version)
 	case "-h", "--help", "help":

@@ -128,3 +128,34 @@ func mustCode(t testing.TB, err error, code string) {
 		t.Fatalf("want error %s, got %s (%v)", code, got, err)
 	}
 }
+
+// parallel runs fn(0..n-1) on 16 goroutines and fails on the first error.
+func parallel(t testing.TB, n int, fn func(i int) error) {
+	t.Helper()
+	next := make(chan int)
+	errs := make(chan error, 16)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := fn(i); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+}
