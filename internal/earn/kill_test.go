@@ -118,7 +118,7 @@ func TestKillDuringDailyRun(t *testing.T) {
 			t.Fatalf("child: %q", line)
 		}
 		// The run takes 0.4-0.7 s here: the kill lands within it.
-		time.Sleep(time.Duration(60+rand.IntN(200))*time.Millisecond >> attempt)
+		time.Sleep(time.Duration(60+rand.IntN(200)) * time.Millisecond >> attempt)
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
 
