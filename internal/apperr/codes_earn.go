@@ -46,4 +46,12 @@ var (
 	CodeEarnNothingHeld = register("19009", http.StatusOK,
 		"You hold nothing in this product",
 		"Танд энэ бүтээгдэхүүнд хөрөнгө байхгүй байна")
+	// CodeEarnStakeUnknown: no such stake of the user (%s: the id asked).
+	CodeEarnStakeUnknown = register("19100", http.StatusOK,
+		"Unknown stake %s",
+		"%s стейк олдсонгүй")
+	// CodeEarnStakeEnded: the stake has matured or was redeemed already.
+	CodeEarnStakeEnded = register("19101", http.StatusOK,
+		"This stake has ended already",
+		"Энэ стейк аль хэдийн дууссан байна")
 )

@@ -42,6 +42,7 @@ const (
 	opFast      = "fast"
 	opStandard  = "standard"
 	opPayout    = "payout"
+	opStake     = "stake"
 
 	opPending = "pending"
 	opSuccess = "success"
@@ -97,6 +98,8 @@ func (s *Service) finishOp(ctx context.Context, o *op, prec int32) error {
 		return s.markDone(ctx, o, opSuccess)
 	case opSubscribe:
 		return s.finishSubscribe(ctx, o, prec)
+	case opStake:
+		return s.finishStake(ctx, o, prec)
 	}
 	return fmt.Errorf("earn: op %s of kind %q has no step to finish", o.id, o.kind)
 }

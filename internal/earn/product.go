@@ -130,8 +130,6 @@ func (p SavingsProduct) Check(precision int32) error {
 // Storage of the products: one item each under pk "EARNCFG".
 const cfgPK = "EARNCFG"
 
-func savingsProductKey(id string) store.Key { return store.Key{PK: cfgPK, SK: "SAV#" + id} }
-
 // ErrUnknownProduct reports a product id that is not configured.
 var ErrUnknownProduct = errors.New("earn: unknown product")
 
@@ -157,58 +155,75 @@ func (s *Service) PutSavingsProduct(ctx context.Context, p SavingsProduct) error
 			return fmt.Errorf("earn: %s already has a flexible product (%s)", p.Coin, o.ID)
 		}
 	}
-	b, err := json.Marshal(p)
-	if err != nil {
-		return err
-	}
-	k := savingsProductKey(p.ID)
-	return s.st.Put(ctx, store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "doc": string(b)}, nil)
+	return putConfig(ctx, s.st, savingsPrefix+p.ID, p)
 }
 
 // SavingsProducts lists the products, by Sort then id.
 func (s *Service) SavingsProducts(ctx context.Context) ([]SavingsProduct, error) {
-	var out []SavingsProduct
-	q := store.Query{PK: cfgPK, SK: store.SKCond{Kind: store.SKPrefix, A: "SAV#"}}
-	for {
-		page, err := s.st.Query(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range page.Items {
-			var p SavingsProduct
-			if err := json.Unmarshal([]byte(it.Str("doc")), &p); err != nil {
-				return nil, fmt.Errorf("earn: product item %s: %w", it.Key().SK, err)
-			}
-			out = append(out, p)
-		}
-		if page.Cursor == "" {
-			break
-		}
-		q.Cursor = page.Cursor
-	}
+	out, err := listConfig[SavingsProduct](ctx, s.st, savingsPrefix)
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Sort != out[j].Sort {
 			return out[i].Sort < out[j].Sort
 		}
 		return out[i].ID < out[j].ID
 	})
-	return out, nil
+	return out, err
 }
 
 // SavingsProduct reads one product (ErrUnknownProduct when there is none).
 func (s *Service) SavingsProduct(ctx context.Context, id string) (SavingsProduct, error) {
-	it, err := s.st.Get(ctx, savingsProductKey(id))
+	return getConfig[SavingsProduct](ctx, s.st, savingsPrefix+id)
+}
+
+// Config items: one per product, its JSON in "doc", under pk cfgPK.
+const (
+	savingsPrefix = "SAV#"
+	stakingPrefix = "STK#"
+)
+
+func putConfig(ctx context.Context, st store.Store, sk string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return st.Put(ctx, store.Item{store.AttrPK: cfgPK, store.AttrSK: sk, "doc": string(b)}, nil)
+}
+
+func getConfig[T any](ctx context.Context, st store.Store, sk string) (T, error) {
+	var v T
+	it, err := st.Get(ctx, store.Key{PK: cfgPK, SK: sk})
 	if errors.Is(err, store.ErrNotFound) {
-		return SavingsProduct{}, ErrUnknownProduct
+		return v, ErrUnknownProduct
 	}
 	if err != nil {
-		return SavingsProduct{}, err
+		return v, err
 	}
-	var p SavingsProduct
-	if err := json.Unmarshal([]byte(it.Str("doc")), &p); err != nil {
-		return SavingsProduct{}, fmt.Errorf("earn: product %s: %w", id, err)
+	if err := json.Unmarshal([]byte(it.Str("doc")), &v); err != nil {
+		return v, fmt.Errorf("earn: config %s: %w", sk, err)
 	}
-	return p, nil
+	return v, nil
+}
+
+func listConfig[T any](ctx context.Context, st store.Store, prefix string) ([]T, error) {
+	var out []T
+	q := store.Query{PK: cfgPK, SK: store.SKCond{Kind: store.SKPrefix, A: prefix}}
+	for {
+		page, err := st.Query(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range page.Items {
+			var v T
+			if err := json.Unmarshal([]byte(it.Str("doc")), &v); err != nil {
+				return nil, fmt.Errorf("earn: config %s: %w", it.Key().SK, err)
+			}
+			out = append(out, v)
+		}
+		if page.Cursor == "" {
+			return out, nil
+		}
+		q.Cursor = page.Cursor
+	}
 }
 
 // DevSavingsProducts are the products a development install starts with

@@ -21,6 +21,11 @@ const (
 	LogRedeemStandard = "redeem_standard"
 	LogInterest       = "interest"
 	LogPayout         = "payout"
+
+	LogStake        = "stake"
+	LogStakeReward  = "stake_reward"
+	LogStakeRelease = "stake_release"
+	LogStakeRedeem  = "stake_redeem"
 )
 
 // logEntry is one record.
@@ -40,7 +45,7 @@ func logItem(uid string, e logEntry) store.Item {
 // Record is one finance record as the records page shows it.
 type Record struct {
 	ID         string `json:"id"`
-	Type       string `json:"type" doc:"subscribe, redeem_fast, redeem_standard (paid out with the next day's settlement), interest or payout (a standard redemption paid into spot)"`
+	Type       string `json:"type" doc:"savings: subscribe, redeem_fast, redeem_standard (paid out with the next day's settlement), interest, payout (a standard redemption paid into spot); staking: stake, stake_reward, stake_release (the principal back at maturity), stake_redeem (ended early: the principal less the rewards paid)"`
 	Product    string `json:"projectId"`
 	CoinSymbol string `json:"coinSymbol"`
 	Amount     string `json:"amount"`

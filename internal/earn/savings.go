@@ -49,12 +49,12 @@ func (s *Service) openProduct(ctx context.Context, id, coin string) (product, er
 }
 
 // parseAmount reads a request's amount in the product's coin units.
-func parseAmount(raw string, pr product) (int64, error) {
-	d, err := coins.ParseAmount(strings.TrimSpace(raw), pr.coin.Precision)
+func parseAmount(raw string, precision int32) (int64, error) {
+	d, err := coins.ParseAmount(strings.TrimSpace(raw), precision)
 	if err != nil {
-		return 0, coins.AmountError(err, pr.coin.Precision)
+		return 0, coins.AmountError(err, precision)
 	}
-	u, err := units(d, pr.coin.Precision)
+	u, err := units(d, precision)
 	if err != nil {
 		return 0, apperr.New(apperr.CodeWalletAmountTooLong)
 	}
@@ -80,7 +80,7 @@ func (s *Service) request(ctx context.Context, uid, kind, productID, coin, rawAm
 	if err != nil {
 		return product{}, nil, err
 	}
-	amount, err := parseAmount(rawAmount, pr)
+	amount, err := parseAmount(rawAmount, pr.coin.Precision)
 	if err != nil {
 		return product{}, nil, err
 	}
@@ -161,19 +161,8 @@ func (s *Service) Subscribe(ctx context.Context, uid string, in SubscribeInput) 
 // finishSubscribe takes a pending subscription's amount from spot (again:
 // idempotent by its reference) and puts it into the position.
 func (s *Service) finishSubscribe(ctx context.Context, o *op, prec int32) error {
-	m := spotfunds.Move{Ref: o.ref(), UID: o.uid, Coin: o.coin, Amount: amountOf(o.amount, prec),
-		Other: spotfunds.TransitAccount(), Reason: ReasonSubscribe}
-	switch err := s.funds.Debit(ctx, m); {
-	case errors.Is(err, spotfunds.ErrInsufficient):
-		// Nothing moved: the record goes.
-		if err := s.st.Delete(ctx, o.key(), store.Eq("status", opPending)); err != nil && !errors.Is(err, store.ErrConditionFailed) {
-			return internal(err)
-		}
-		return apperr.New(apperr.CodeWalletInsufficient)
-	case errors.Is(err, spotfunds.ErrConflict):
-		return apperr.New(apperr.CodeEarnRequestReused)
-	case err != nil:
-		return internal(fmt.Errorf("earn: %s debit: %w", o.ref(), err))
+	if err := s.takeFromSpot(ctx, o, prec, ReasonSubscribe); err != nil {
+		return err
 	}
 	pr, err := s.loadProduct(ctx, o.prod)
 	if err != nil {
@@ -226,6 +215,25 @@ func (s *Service) finishSubscribe(ctx context.Context, o *op, prec int32) error 
 		}
 	}
 	return apperr.New(apperr.CodeEarnBusy)
+}
+
+// takeFromSpot is the first money step of a pending subscription or
+// stake: its amount from spot to transit (again: idempotent by the op's
+// reference). A short balance removes the op: nothing moved.
+func (s *Service) takeFromSpot(ctx context.Context, o *op, prec int32, reason string) error {
+	m := spotfunds.Move{Ref: o.ref(), UID: o.uid, Coin: o.coin, Amount: amountOf(o.amount, prec), Other: spotfunds.TransitAccount(), Reason: reason}
+	switch err := s.funds.Debit(ctx, m); {
+	case errors.Is(err, spotfunds.ErrInsufficient):
+		if err := s.st.Delete(ctx, o.key(), store.Eq("status", opPending)); err != nil && !errors.Is(err, store.ErrConditionFailed) {
+			return internal(err)
+		}
+		return apperr.New(apperr.CodeWalletInsufficient)
+	case errors.Is(err, spotfunds.ErrConflict):
+		return apperr.New(apperr.CodeEarnRequestReused)
+	case err != nil:
+		return internal(fmt.Errorf("earn: %s debit: %w", o.ref(), err))
+	}
+	return nil
 }
 
 // refund gives a subscription's amount back to spot: transit → spot, and

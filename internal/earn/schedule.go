@@ -18,26 +18,29 @@ import (
 type RunReport struct {
 	// Positions is how many due positions the run worked on.
 	Positions int `json:"positions"`
-	// Settled is how many position-days it settled (interest paid or
-	// nothing to pay).
+	// Settled is how many position-days and stake-days it settled
+	// (interest or rewards paid, or nothing to pay).
 	Settled int64 `json:"settled"`
 	// AutoSubscribed is how many auto-subscriptions it made.
 	AutoSubscribed int64 `json:"autoSubscribed"`
+	// Stakes is how many due stakes it worked on.
+	Stakes int `json:"stakes"`
 }
 
 // Workers is how many positions a run works on at once (their postings
 // are committed together by the ledger's batches).
 const Workers = 64
 
-// RunDue is the daily savings run: every position with a day before today
-// not yet settled is settled through yesterday (interest paid, standard
-// redemptions paid out), then each position with auto-subscribe on
-// sweeps the user's available spot balance in. Positions are found by
-// the due index, so a run does only what is due: running it again, or
-// after a crash half way, pays nobody twice (each day's posting is keyed
-// by product, user and day, and the position's version guards it). It
-// stops at ctx's end; the next run goes on. Run it every few minutes: it
-// finds nothing to do on most.
+// RunDue is the daily run of savings and staking: every savings position
+// with a day before today not yet settled is settled through yesterday
+// (interest paid, standard redemptions paid out), then each position with
+// auto-subscribe on sweeps the user's available spot balance in; every
+// stake is settled the same way (rewards, maturity). Positions and stakes
+// are found by their due indexes, so a run does only what is due: running
+// it again, or after a crash half way, pays nobody twice (each day's
+// posting is keyed by product or stake, user and day, and the item's
+// version guards it). It stops at ctx's end; the next run goes on. Run it
+// every few minutes: it finds nothing to do on most.
 func (s *Service) RunDue(ctx context.Context) (RunReport, error) {
 	var rep RunReport
 	products, err := s.SavingsProducts(ctx)
@@ -53,9 +56,45 @@ func (s *Service) RunDue(ctx context.Context) (RunReport, error) {
 		}
 		byID[p.ID] = pr
 	}
+	stakings, err := s.StakingProducts(ctx)
+	if err != nil {
+		return rep, err
+	}
+	stakeProducts := map[string]stakingProduct{}
+	for _, p := range stakings {
+		pr, err := s.stakingOf(p)
+		if err != nil {
+			s.log.Error().Err(err).Msg("staking product left out of the daily run")
+			continue
+		}
+		stakeProducts[p.ID] = pr
+	}
 	today := DayOf(s.now())
-	keys := make(chan store.Key, Workers*4)
 	var settled, autos atomic.Int64
+	n, err1 := s.scanDue(ctx, duePK, today, func(k store.Key) error {
+		n, a, err := s.runPosition(ctx, k, byID, today)
+		settled.Add(n)
+		if a {
+			autos.Add(1)
+		}
+		return err
+	})
+	rep.Positions += n
+	n, err2 := s.scanDue(ctx, stakeDuePK, today, func(k store.Key) error {
+		n, err := s.runStake(ctx, k, stakeProducts, today)
+		settled.Add(n)
+		return err
+	})
+	rep.Stakes = n
+	rep.Settled, rep.AutoSubscribed = settled.Load(), autos.Load()
+	return rep, errors.Join(err1, err2)
+}
+
+// scanDue hands every item of a due index (gsi2 partitions pk(0..15),
+// sort keys "<day>#...") whose day is before yesterday to fn, on Workers
+// goroutines, and returns how many it handed over.
+func (s *Service) scanDue(ctx context.Context, pk func(int) string, today Day, fn func(store.Key) error) (int, error) {
+	keys := make(chan store.Key, Workers*4)
 	var mu sync.Mutex
 	var errs []error
 	var wg sync.WaitGroup
@@ -64,12 +103,7 @@ func (s *Service) RunDue(ctx context.Context) (RunReport, error) {
 		go func() {
 			defer wg.Done()
 			for k := range keys {
-				n, a, err := s.runPosition(ctx, k, byID, today)
-				settled.Add(n)
-				if a {
-					autos.Add(1)
-				}
-				if err != nil {
+				if err := fn(k); err != nil {
 					mu.Lock()
 					errs = append(errs, err)
 					mu.Unlock()
@@ -78,20 +112,20 @@ func (s *Service) RunDue(ctx context.Context) (RunReport, error) {
 		}()
 	}
 	cut := fmt.Sprintf("%07d", today-1)
-	var qerr error
+	n := 0
 scan:
 	for shard := range shards {
-		q := store.Query{Index: store.IndexGSI2, PK: duePK(shard), SK: store.SKCond{Kind: store.SKLt, A: cut}, Limit: 500}
+		q := store.Query{Index: store.IndexGSI2, PK: pk(shard), SK: store.SKCond{Kind: store.SKLt, A: cut}, Limit: 500}
 		for {
 			page, err := s.st.Query(ctx, q)
 			if err != nil {
-				qerr = err
+				errs = append(errs, err)
 				break scan
 			}
 			for _, it := range page.Items {
 				select {
 				case keys <- it.Key():
-					rep.Positions++
+					n++
 				case <-ctx.Done():
 					break scan
 				}
@@ -104,8 +138,7 @@ scan:
 	}
 	close(keys)
 	wg.Wait()
-	rep.Settled, rep.AutoSubscribed = settled.Load(), autos.Load()
-	return rep, errors.Join(append(errs, qerr, ctx.Err())...)
+	return n, errors.Join(append(errs, ctx.Err())...)
 }
 
 // runPosition settles one position through yesterday and runs its

@@ -20,6 +20,10 @@ const (
 	ReasonInterest  = "earn_interest"
 	ReasonPayout    = "earn_payout"
 	ReasonRefund    = "earn_refund"
+
+	ReasonStake       = "staking_stake"
+	ReasonStakeReward = "staking_reward"
+	ReasonStakeRedeem = "staking_redeem_early"
 )
 
 // errStale: the position changed since it was read; read it again.

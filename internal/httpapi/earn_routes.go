@@ -69,6 +69,23 @@ func (r *EarnRecordsReq) Validate() error {
 	return nil
 }
 
+// StakingProjectReq names a staking product.
+type StakingProjectReq struct {
+	ProjectID FlexString `json:"projectId" v:"required" doc:"the staking product's id (project_list)"`
+}
+
+// StakingCreateReq is staking_create_order.
+type StakingCreateReq struct {
+	StakingProjectReq
+	Amount    FlexString `json:"amount" v:"required" doc:"digits with at most one decimal point, above 0, at most the coin's decimals"`
+	RequestID string     `json:"requestId" doc:"optional idempotency key: a retry with the same id stakes once"`
+}
+
+// StakingRedeemReq ends a stake early.
+type StakingRedeemReq struct {
+	ID FlexString `json:"id" v:"required" doc:"the stake's id (my_pos)"`
+}
+
 // EarnProjectPage is projectPage's answer.
 type EarnProjectPage struct {
 	List  []earn.Project `json:"list"`
@@ -114,10 +131,32 @@ func NewEarnRouter(svc *earn.Service, opts Options) *Router {
 	walletHandle(r, []string{inc + "/savings/holdings"},
 		priv("The caller's savings in every product: held, earning, pending, redeemable, redeeming, interest in all and yesterday, auto-subscribe"),
 		func(c *Call, _ *Empty) ([]earn.Holding, error) { return svc.Holdings(c.Ctx, uid(c), c.Lang) })
-	walletHandle(r, []string{inc + "/savings/records"},
-		priv("The caller's finance records of savings, newest first: subscriptions, redemptions, interest, payouts"),
+	walletHandle(r, []string{inc + "/savings/records", inc + "/increment/records"},
+		priv("The caller's finance and staking records, newest first: subscriptions, redemptions, interest, payouts, stakes, rewards, releases"),
 		func(c *Call, req *EarnRecordsReq) (earn.RecordPage, error) {
 			return svc.Records(c.Ctx, uid(c), req.Type, req.CoinSymbol, req.Cursor, int(req.PageSize.V))
+		})
+
+	// Staking.
+	Handle(r, inc+"/noToken/increment/project_list", pub("Staking products: coin, term, yearly rate, payout (daily or at maturity), minimum, caps, staked and remaining"),
+		func(c *Call, _ *Empty) ([]earn.StakingProject, error) { return svc.StakingProjects(c.Ctx, c.Lang) })
+	Handle(r, inc+"/noToken/increment/project_info", pub("One staking product; with a session also what the caller has staked in it (mine)"),
+		func(c *Call, req *StakingProjectReq) (earn.StakingProject, error) {
+			return svc.StakingProjectInfo(c.Ctx, uid(c), req.ProjectID.String(), c.Lang)
+		})
+	Handle(r, inc+"/get_project_info", priv("One staking product with what the caller has staked in it (mine)"),
+		func(c *Call, req *StakingProjectReq) (earn.StakingProject, error) {
+			return svc.StakingProjectInfo(c.Ctx, uid(c), req.ProjectID.String(), c.Lang)
+		})
+	Handle(r, inc+"/staking_create_order", priv("Stake an amount from the spot account: locked for the term, rewards from the next UTC day"),
+		func(c *Call, req *StakingCreateReq) (earn.OpResult, error) {
+			return svc.Stake(c.Ctx, uid(c), earn.StakeInput{Product: req.ProjectID.String(), Amount: req.Amount.String(), RequestID: req.RequestID})
+		})
+	Handle(r, inc+"/increment/my_pos", priv("The caller's stakes, newest first: amount, rate, term, dates, status, rewards paid, kept and expected, what redeeming now returns"),
+		func(c *Call, _ *Empty) ([]earn.StakeView, error) { return svc.MyStakes(c.Ctx, uid(c), c.Lang) })
+	Handle(r, inc+"/increment/redeem", priv("End a stake before its term: the principal less the rewards already paid returns to spot; the other rewards are forfeited"),
+		func(c *Call, req *StakingRedeemReq) (earn.OpResult, error) {
+			return svc.RedeemStake(c.Ctx, uid(c), req.ID.String())
 		})
 	return r
 }

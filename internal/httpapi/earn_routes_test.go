@@ -36,6 +36,11 @@ func TestEarnRoutes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for _, pr := range earn.DevStakingProducts() {
+		if err := svc.PutStakingProduct(ctx, pr); err != nil {
+			t.Fatal(err)
+		}
+	}
 	mux := http.NewServeMux()
 	Mount(mux, p.h.(*Router), NewEarnRouter(svc, Options{Log: zerolog.Nop(), Now: p.clock.Now, Sessions: AuthSessions(p.svc)}))
 	p.h = mux
@@ -124,6 +129,50 @@ func TestEarnRoutes(t *testing.T) {
 	remarshal(t, env.Data, &recs)
 	if recs.Count != 0 {
 		t.Fatalf("bob's records: %+v", recs)
+	}
+
+	// Staking: the list, a stake from the redeemed savings, its position,
+	// the product with what the caller holds, an early redemption; Bob
+	// cannot end Alice's stake.
+	var projects []earn.StakingProject
+	_, env = p.post(t, inc+"/noToken/increment/project_list", map[string]any{}, authMode{})
+	remarshal(t, env.Data, &projects)
+	if len(projects) != 4 || projects[0].ID != "usdt-30" || projects[0].TermDays != 30 || projects[0].Payout != earn.PayMaturity {
+		t.Fatalf("staking list: %+v", env)
+	}
+	if err := funds.Credit(ctx, spotfunds.Move{Ref: "dep:2", UID: alice, Coin: "USDT", Amount: decimal.NewFromInt(200),
+		Other: ledger.ChainAccount("TEST"), Reason: "deposit"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, env := p.post(t, inc+"/staking_create_order", map[string]any{"projectId": "usdt-30", "amount": "5"}, tok); env.Code != apperr.CodeEarnBelowMin {
+		t.Fatalf("below minimum: %+v", env)
+	}
+	_, env = p.post(t, inc+"/staking_create_order", map[string]any{"projectId": "usdt-30", "amount": "100", "requestId": "k1"}, tok)
+	if env.Code != "0" {
+		t.Fatalf("stake: %+v", env)
+	}
+	var stakes []earn.StakeView
+	_, env = p.post(t, inc+"/increment/my_pos", map[string]any{}, tok)
+	remarshal(t, env.Data, &stakes)
+	if len(stakes) != 1 || stakes[0].Status != earn.StakePending || stakes[0].Amount != "100.000000" || stakes[0].RewardsExpected != "0.657510" {
+		t.Fatalf("my_pos: %+v", env)
+	}
+	var info earn.StakingProject
+	_, env = p.post(t, inc+"/get_project_info", map[string]any{"projectId": "usdt-30"}, tok)
+	remarshal(t, env.Data, &info)
+	if info.Mine != "100.000000" || info.Staked != "100.000000" {
+		t.Fatalf("project info: %+v", env)
+	}
+	if _, env := p.post(t, inc+"/increment/redeem", map[string]any{"id": stakes[0].ID}, bobTok); env.Code != apperr.CodeEarnStakeUnknown {
+		t.Fatalf("bob ends alice's stake: %+v", env)
+	}
+	if _, env := p.post(t, inc+"/increment/redeem", map[string]any{"id": stakes[0].ID}, tok); env.Code != "0" {
+		t.Fatalf("early redemption: %+v", env)
+	}
+	_, env = p.post(t, inc+"/increment/my_pos", map[string]any{}, tok)
+	remarshal(t, env.Data, &stakes)
+	if stakes[0].Status != earn.StakeRedeemed {
+		t.Fatalf("after redemption: %+v", stakes[0])
 	}
 }
 

@@ -56,18 +56,32 @@ func (d *Deps) advanceEarn(days int) (httpapi.DevEarnAdvance, error) {
 	return httpapi.DevEarnAdvance{Now: d.earnNow().UTC().Format(time.RFC3339), RunReport: rep}, nil
 }
 
-// SeedDevSavings gives a development install its savings products when
-// none is configured (tenger serve --dev).
+// SeedDevSavings gives a development install its savings and staking
+// products when none is configured (tenger serve --dev).
 func (d *Deps) SeedDevSavings(ctx context.Context) error {
 	have, err := d.Earn().SavingsProducts(ctx)
-	if err != nil || len(have) > 0 {
+	if err != nil {
 		return err
 	}
-	for _, p := range earn.DevSavingsProducts() {
+	if len(have) == 0 {
+		for _, p := range earn.DevSavingsProducts() {
+			if _, ok := d.Coins.Coin(p.Coin); !ok {
+				continue
+			}
+			if err := d.Earn().PutSavingsProduct(ctx, p); err != nil {
+				return err
+			}
+		}
+	}
+	stakes, err := d.Earn().StakingProducts(ctx)
+	if err != nil || len(stakes) > 0 {
+		return err
+	}
+	for _, p := range earn.DevStakingProducts() {
 		if _, ok := d.Coins.Coin(p.Coin); !ok {
 			continue
 		}
-		if err := d.Earn().PutSavingsProduct(ctx, p); err != nil {
+		if err := d.Earn().PutStakingProduct(ctx, p); err != nil {
 			return err
 		}
 	}
