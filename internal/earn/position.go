@@ -8,9 +8,10 @@ import (
 )
 
 // A savings position is one user's holding in one product, in the coin's
-// smallest units. Its money is the user's earn account balance of the
-// coin (available: what it holds less what waits for a standard
-// redemption; frozen: that), and the position says which part earns:
+// smallest units. Its money is in the user's earn account: the available
+// balance of the coin is what savings hold less what waits for a standard
+// redemption, which is frozen (the frozen balance also holds the coin's
+// stakes, staking.go); the position says which part earns:
 //
 //	amt    everything held (= the earn balance of the coin)
 //	elig   the part earning today: held since before today began
