@@ -61,7 +61,35 @@ func TestEarnCommands(t *testing.T) {
 	if out := must("", "savings", "list"); strings.Count(out, "\n") != 2 {
 		t.Fatalf("a refused product was written:\n%s", out)
 	}
-	if out := must("", "run"); !strings.Contains(out, "0 positions due") {
+	stk := `{"id": "usdt-30", "coin": "USDT", "termDays": 30, "apr": "8", "payout": "maturity", "minAmount": "10",
+		"maxPerUser": "5000", "totalCap": "100000", "open": true}`
+	if out := must(stk, "staking", "set", "-"); !strings.Contains(out, "30 days, 8.00% per year, paid maturity") {
+		t.Fatalf("staking set: %s", out)
+	}
+	if _, err := run(strings.Replace(stk, `"termDays": 30`, `"termDays": 60`, 1), "staking", "set", "-"); err == nil {
+		t.Fatal("a staking product's term changed")
+	}
+	if out := must("", "staking", "list"); !strings.Contains(out, "usdt-30") || !strings.Contains(out, "100000.000000") {
+		t.Fatalf("staking list:\n%s", out)
+	}
+	sale := `{"id": "ton-launch", "token": "TON", "commitCoin": "USDT", "price": "2.2", "tokensOffered": "10000",
+		"maxPerUser": "2000", "minCommit": "10", "subscribeStart": 1000, "subscribeEnd": 2000, "distributeAt": 3000}`
+	if out := must(sale, "launchpad", "set", "-"); !strings.Contains(out, "10000 TON at 2.2 USDT") {
+		t.Fatalf("launchpad set: %s", out)
+	}
+	if _, err := run(strings.Replace(sale, `"distributeAt": 3000`, `"distributeAt": 1500`, 1), "launchpad", "set", "-"); err == nil {
+		t.Fatal("a sale distributed before its subscription ends was accepted")
+	}
+	if out := must("", "launchpad", "list"); !strings.Contains(out, "ton-launch") || !strings.Contains(out, "distribution") {
+		t.Fatalf("launchpad list:\n%s", out)
+	}
+	if out := must("", "launchpad", "settle", "ton-launch"); !strings.Contains(out, "0 participants") {
+		t.Fatalf("settle: %s", out)
+	}
+	if out := must("", "launchpad", "list"); !strings.Contains(out, "ended") {
+		t.Fatalf("after settle:\n%s", out)
+	}
+	if out := must("", "run"); !strings.Contains(out, "0 savings positions and 0 stakes due") {
 		t.Fatalf("run: %s", out)
 	}
 	if _, err := run("", "savings"); err == nil {

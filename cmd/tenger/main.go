@@ -53,9 +53,10 @@ Usage:
   tenger competition [--data DIR] create FILE | list | show ID | settle ID
       the futures trading competition: define one (or change it before its start), list them,
       one with its ranking and winners, and pay an ended one's prizes (server stopped)
-  tenger earn [--data DIR] savings list | savings set FILE | run
-      savings: the flexible products (rates per period, tiers, minimum, cap) and the daily
-      settlement run by hand (server stopped; tenger serve runs it every minute)
+  tenger earn [--data DIR] savings|staking|launchpad list | savings|staking|launchpad set FILE
+  tenger earn [--data DIR] launchpad settle ID | run
+      earn: the savings and staking products, the launchpad sales, a sale's distribution and
+      the daily settlement run by hand (server stopped; tenger serve runs it every minute)
   tenger version
       print the version
 

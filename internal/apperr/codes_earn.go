@@ -54,4 +54,8 @@ var (
 	CodeEarnStakeEnded = register("19101", http.StatusOK,
 		"This stake has ended already",
 		"Энэ стейк аль хэдийн дууссан байна")
+	// CodeLaunchNotOpen: the sale is not in its subscription phase (%s: its phase).
+	CodeLaunchNotOpen = register("19200", http.StatusOK,
+		"The sale takes no commitment now: it is %s",
+		"Худалдаа одоо хөрөнгө хүлээн авахгүй: %s үе шат")
 )

@@ -43,6 +43,7 @@ const (
 	opStandard  = "standard"
 	opPayout    = "payout"
 	opStake     = "stake"
+	opCommit    = "commit"
 
 	opPending = "pending"
 	opSuccess = "success"
@@ -100,6 +101,8 @@ func (s *Service) finishOp(ctx context.Context, o *op, prec int32) error {
 		return s.finishSubscribe(ctx, o, prec)
 	case opStake:
 		return s.finishStake(ctx, o, prec)
+	case opCommit:
+		return s.finishCommit(ctx, o, prec)
 	}
 	return fmt.Errorf("earn: op %s of kind %q has no step to finish", o.id, o.kind)
 }

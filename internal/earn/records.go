@@ -26,6 +26,9 @@ const (
 	LogStakeReward  = "stake_reward"
 	LogStakeRelease = "stake_release"
 	LogStakeRedeem  = "stake_redeem"
+
+	LogCommit     = "launchpad_commit"
+	LogAllocation = "launchpad_tokens"
 )
 
 // logEntry is one record.
@@ -45,7 +48,7 @@ func logItem(uid string, e logEntry) store.Item {
 // Record is one finance record as the records page shows it.
 type Record struct {
 	ID         string `json:"id"`
-	Type       string `json:"type" doc:"savings: subscribe, redeem_fast, redeem_standard (paid out with the next day's settlement), interest, payout (a standard redemption paid into spot); staking: stake, stake_reward, stake_release (the principal back at maturity), stake_redeem (ended early: the principal less the rewards paid)"`
+	Type       string `json:"type" doc:"savings: subscribe, redeem_fast, redeem_standard (paid out with the next day's settlement), interest, payout (a standard redemption paid into spot); staking: stake, stake_reward, stake_release (the principal back at maturity), stake_redeem (ended early: the principal less the rewards paid); launchpad: launchpad_commit, launchpad_tokens (the tokens allocated)"`
 	Product    string `json:"projectId"`
 	CoinSymbol string `json:"coinSymbol"`
 	Amount     string `json:"amount"`

@@ -25,6 +25,8 @@ type RunReport struct {
 	AutoSubscribed int64 `json:"autoSubscribed"`
 	// Stakes is how many due stakes it worked on.
 	Stakes int `json:"stakes"`
+	// Launchpads is how many sales it allocated and distributed.
+	Launchpads int `json:"launchpads"`
 }
 
 // Workers is how many positions a run works on at once (their postings
@@ -87,7 +89,9 @@ func (s *Service) RunDue(ctx context.Context) (RunReport, error) {
 	})
 	rep.Stakes = n
 	rep.Settled, rep.AutoSubscribed = settled.Load(), autos.Load()
-	return rep, errors.Join(err1, err2)
+	var err3 error
+	rep.Launchpads, err3 = s.RunLaunchpads(ctx)
+	return rep, errors.Join(err1, err2, err3)
 }
 
 // scanDue hands every item of a due index (gsi2 partitions pk(0..15),

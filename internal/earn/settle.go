@@ -24,6 +24,9 @@ const (
 	ReasonStake       = "staking_stake"
 	ReasonStakeReward = "staking_reward"
 	ReasonStakeRedeem = "staking_redeem_early"
+
+	ReasonCommit = "launchpad_commit"
+	ReasonLaunch = "launchpad_distribution"
 )
 
 // errStale: the position changed since it was read; read it again.

@@ -86,6 +86,18 @@ type StakingRedeemReq struct {
 	ID FlexString `json:"id" v:"required" doc:"the stake's id (my_pos)"`
 }
 
+// LaunchProjectReq names a launchpad sale.
+type LaunchProjectReq struct {
+	ProjectID FlexString `json:"projectId" v:"required" doc:"the sale's id (newcoin_project_listV2)"`
+}
+
+// LaunchPurchaseReq is newcoin_purchase.
+type LaunchPurchaseReq struct {
+	LaunchProjectReq
+	Amount    FlexString `json:"amount" v:"required" doc:"the commitment, in the sale's commitment coin"`
+	RequestID string     `json:"requestId" doc:"optional idempotency key: a retry with the same id commits once"`
+}
+
 // EarnProjectPage is projectPage's answer.
 type EarnProjectPage struct {
 	List  []earn.Project `json:"list"`
@@ -157,6 +169,22 @@ func NewEarnRouter(svc *earn.Service, opts Options) *Router {
 	Handle(r, inc+"/increment/redeem", priv("End a stake before its term: the principal less the rewards already paid returns to spot; the other rewards are forfeited"),
 		func(c *Call, req *StakingRedeemReq) (earn.OpResult, error) {
 			return svc.RedeemStake(c.Ctx, uid(c), req.ID.String())
+		})
+
+	// Launchpad (base /fe-ex-api).
+	const ex = "/fe-ex-api"
+	lp := func(s string) RouteOpts { return RouteOpts{Summary: s, Tag: "launchpad"} }
+	Handle(r, ex+"/newcoinV2/newcoin_project_listV2", lp("Launchpad sales: token, price, tokens offered, cap per user, phase times and phase, committed so far"),
+		func(c *Call, _ *Empty) ([]earn.LaunchView, error) { return svc.LaunchList(c.Ctx, c.Lang) })
+	Handle(r, ex+"/newcoinV2/newcoin_project_detailV2", lp("One sale; signed in, also the caller's commitment and how the allocation was worked out (mine)"),
+		func(c *Call, req *LaunchProjectReq) (earn.LaunchView, error) {
+			return svc.LaunchDetail(c.Ctx, uid(c), req.ProjectID.String(), c.Lang)
+		})
+	Handle(r, ex+"/common/launchpad_footer", lp("The launchpad in figures: sales, commitments made, sales ended"),
+		func(c *Call, _ *Empty) (earn.LaunchFooter, error) { return svc.Footer(c.Ctx) })
+	Handle(r, ex+"/api/newcoin_purchase", RouteOpts{Summary: "Commit an amount of the sale's commitment coin from spot during its subscription phase (held until the distribution)", Auth: Private, Tag: "launchpad"},
+		func(c *Call, req *LaunchPurchaseReq) (earn.OpResult, error) {
+			return svc.Commit(c.Ctx, uid(c), earn.CommitInput{Project: req.ProjectID.String(), Amount: req.Amount.String(), RequestID: req.RequestID})
 		})
 	return r
 }

@@ -174,6 +174,44 @@ func TestEarnRoutes(t *testing.T) {
 	if stakes[0].Status != earn.StakeRedeemed {
 		t.Fatalf("after redemption: %+v", stakes[0])
 	}
+
+	// Launchpad: a sale opening in an hour; a commitment before it is
+	// refused; within it, held; the detail shows the caller's report.
+	now := p.clock.Now()
+	if err := svc.PutLaunchProject(ctx, earn.LaunchProject{ID: "ton", Token: "TON", CommitCoin: "USDT", Price: decimal.RequireFromString("2"),
+		TokensOffered: decimal.NewFromInt(100), MinCommit: decimal.NewFromInt(1), SubscribeStart: now.Add(time.Hour).UnixMilli(),
+		SubscribeEnd: now.Add(2 * time.Hour).UnixMilli(), DistributeAt: now.Add(3 * time.Hour).UnixMilli()}); err != nil {
+		t.Fatal(err)
+	}
+	const ex = "/fe-ex-api"
+	var sales []earn.LaunchView
+	_, env = p.post(t, ex+"/newcoinV2/newcoin_project_listV2", map[string]any{}, authMode{})
+	remarshal(t, env.Data, &sales)
+	if len(sales) != 1 || sales[0].Phase != earn.PhaseUpcoming {
+		t.Fatalf("sales: %+v", env)
+	}
+	if _, env := p.post(t, ex+"/api/newcoin_purchase", map[string]any{"projectId": "ton", "amount": "10"}, tok); env.Code != apperr.CodeLaunchNotOpen {
+		t.Fatalf("early commitment: %+v", env)
+	}
+	p.clock.t = p.clock.t.Add(90 * time.Minute)
+	if _, env := p.post(t, ex+"/api/newcoin_purchase", map[string]any{"projectId": "ton", "amount": "10"}, tok); env.Code != "0" {
+		t.Fatalf("commitment: %+v", env)
+	}
+	var sale earn.LaunchView
+	_, env = p.post(t, ex+"/newcoinV2/newcoin_project_detailV2", map[string]any{"projectId": "ton"}, tok)
+	remarshal(t, env.Data, &sale)
+	if sale.Phase != earn.PhaseSubscription || sale.Mine == nil || sale.Mine.Committed != "10.000000" || sale.Mine.Cap != "5.000000" {
+		t.Fatalf("detail: %+v", env)
+	}
+	_, env = p.post(t, ex+"/newcoinV2/newcoin_project_detailV2", map[string]any{"projectId": "ton"}, authMode{})
+	var public earn.LaunchView
+	remarshal(t, env.Data, &public)
+	if public.Mine != nil || public.TotalCommitted != "10.000000" {
+		t.Fatalf("signed out detail: %+v", public)
+	}
+	if _, env := p.post(t, ex+"/common/launchpad_footer", map[string]any{}, authMode{}); env.Code != "0" {
+		t.Fatalf("footer: %+v", env)
+	}
 }
 
 func remarshal(t *testing.T, from, to any) {

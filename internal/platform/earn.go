@@ -57,7 +57,8 @@ func (d *Deps) advanceEarn(days int) (httpapi.DevEarnAdvance, error) {
 }
 
 // SeedDevSavings gives a development install its savings and staking
-// products when none is configured (tenger serve --dev).
+// products and a launchpad sale open for three days, when none is
+// configured (tenger serve --dev).
 func (d *Deps) SeedDevSavings(ctx context.Context) error {
 	have, err := d.Earn().SavingsProducts(ctx)
 	if err != nil {
@@ -74,14 +75,25 @@ func (d *Deps) SeedDevSavings(ctx context.Context) error {
 		}
 	}
 	stakes, err := d.Earn().StakingProducts(ctx)
-	if err != nil || len(stakes) > 0 {
+	if err != nil {
 		return err
 	}
-	for _, p := range earn.DevStakingProducts() {
-		if _, ok := d.Coins.Coin(p.Coin); !ok {
-			continue
+	if len(stakes) == 0 {
+		for _, p := range earn.DevStakingProducts() {
+			if _, ok := d.Coins.Coin(p.Coin); !ok {
+				continue
+			}
+			if err := d.Earn().PutStakingProduct(ctx, p); err != nil {
+				return err
+			}
 		}
-		if err := d.Earn().PutStakingProduct(ctx, p); err != nil {
+	}
+	sales, err := d.Earn().LaunchProjects(ctx)
+	if err != nil || len(sales) > 0 {
+		return err
+	}
+	for _, p := range earn.DevLaunchProjects(d.earnNow()) {
+		if err := d.Earn().PutLaunchProject(ctx, p); err != nil {
 			return err
 		}
 	}
