@@ -58,4 +58,32 @@ var (
 	CodeLaunchNotOpen = register("19200", http.StatusOK,
 		"The sale takes no commitment now: it is %s",
 		"Худалдаа одоо хөрөнгө хүлээн авахгүй: %s үе шат")
+	// CodeLoanPair: the coin cannot be borrowed against that collateral (%s, %s: loan coin, collateral).
+	CodeLoanPair = register("19300", http.StatusOK,
+		"%s cannot be borrowed against %s",
+		"%s-г %s барьцаалан зээлэх боломжгүй")
+	// CodeLoanTerm: the term is not 7, 14, 30 or 90 days.
+	CodeLoanTerm = register("19301", http.StatusOK,
+		"Loan term must be 7, 14, 30 or 90 days",
+		"Зээлийн хугацаа 7, 14, 30 эсвэл 90 хоног байх ёстой")
+	// CodeLoanLTV: the loan would be above the initial LTV (%s: the initial LTV).
+	CodeLoanLTV = register("19302", http.StatusOK,
+		"Not enough collateral: the loan may be at most %s of the collateral's value",
+		"Барьцаа хүрэлцэхгүй: зээл барьцааны үнэ цэнийн %s-аас ихгүй байх ёстой")
+	// CodeLoanTooMuch: the amount is above the most one loan may be (%s).
+	CodeLoanTooMuch = register("19303", http.StatusOK,
+		"One loan may be at most %s",
+		"Нэг зээл хамгийн ихдээ %s байна")
+	// CodeLoanUnknown: no such loan of the user (%s).
+	CodeLoanUnknown = register("19304", http.StatusOK,
+		"Unknown loan %s",
+		"%s зээл олдсонгүй")
+	// CodeLoanEnded: the loan is repaid, liquidated or being liquidated.
+	CodeLoanEnded = register("19305", http.StatusOK,
+		"This loan is closed",
+		"Энэ зээл хаагдсан байна")
+	// CodeLoanNoPrice: no index price for the pair yet (%s).
+	CodeLoanNoPrice = register("19306", http.StatusOK,
+		"No index price for %s yet; try again later",
+		"%s-н индекс үнэ одоогоор алга; дараа дахин оролдоно уу")
 )

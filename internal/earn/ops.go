@@ -44,6 +44,10 @@ const (
 	opPayout    = "payout"
 	opStake     = "stake"
 	opCommit    = "commit"
+	opBorrow    = "borrow"
+	// opTake is money a loan's repayment or added collateral took from
+	// spot: left pending (its loan change never made), it goes back.
+	opTake = "take"
 
 	opPending = "pending"
 	opSuccess = "success"
@@ -103,6 +107,13 @@ func (s *Service) finishOp(ctx context.Context, o *op, prec int32) error {
 		return s.finishStake(ctx, o, prec)
 	case opCommit:
 		return s.finishCommit(ctx, o, prec)
+	case opBorrow:
+		return s.finishBorrow(ctx, o, prec)
+	case opTake:
+		if err := s.takeFromSpot(ctx, o, prec, ReasonLoanRepay); err != nil {
+			return err
+		}
+		return s.refund(ctx, o, prec)
 	}
 	return fmt.Errorf("earn: op %s of kind %q has no step to finish", o.id, o.kind)
 }

@@ -29,7 +29,16 @@ const (
 
 	LogCommit     = "launchpad_commit"
 	LogAllocation = "launchpad_tokens"
+
+	LogLoanOpen        = "loan_open"
+	LogLoanRepay       = "loan_repay"
+	LogLoanCollateral  = "loan_collateral"
+	LogLoanLiquidation = "loan_liquidation"
 )
+
+// RecordTypes are every record type, for filters.
+var RecordTypes = []string{LogSubscribe, LogRedeemFast, LogRedeemStandard, LogInterest, LogPayout, LogStake, LogStakeReward,
+	LogStakeRelease, LogStakeRedeem, LogCommit, LogAllocation, LogLoanOpen, LogLoanRepay, LogLoanCollateral, LogLoanLiquidation}
 
 // logEntry is one record.
 type logEntry struct {
@@ -48,7 +57,7 @@ func logItem(uid string, e logEntry) store.Item {
 // Record is one finance record as the records page shows it.
 type Record struct {
 	ID         string `json:"id"`
-	Type       string `json:"type" doc:"savings: subscribe, redeem_fast, redeem_standard (paid out with the next day's settlement), interest, payout (a standard redemption paid into spot); staking: stake, stake_reward, stake_release (the principal back at maturity), stake_redeem (ended early: the principal less the rewards paid); launchpad: launchpad_commit, launchpad_tokens (the tokens allocated)"`
+	Type       string `json:"type" doc:"savings: subscribe, redeem_fast, redeem_standard (paid out with the next day's settlement), interest, payout (a standard redemption paid into spot); staking: stake, stake_reward, stake_release (the principal back at maturity), stake_redeem (ended early: the principal less the rewards paid); launchpad: launchpad_commit, launchpad_tokens (the tokens allocated); loans: loan_open, loan_repay, loan_collateral (added; negative: taken back), loan_liquidation (collateral sold)"`
 	Product    string `json:"projectId"`
 	CoinSymbol string `json:"coinSymbol"`
 	Amount     string `json:"amount"`

@@ -27,6 +27,8 @@ type RunReport struct {
 	Stakes int `json:"stakes"`
 	// Launchpads is how many sales it allocated and distributed.
 	Launchpads int `json:"launchpads"`
+	// Loans is how many loans it accrued, checked or liquidated.
+	Loans int `json:"loans"`
 }
 
 // Workers is how many positions a run works on at once (their postings
@@ -89,9 +91,12 @@ func (s *Service) RunDue(ctx context.Context) (RunReport, error) {
 	})
 	rep.Stakes = n
 	rep.Settled, rep.AutoSubscribed = settled.Load(), autos.Load()
-	var err3 error
+	var err3, err4 error
 	rep.Launchpads, err3 = s.RunLaunchpads(ctx)
-	return rep, errors.Join(err1, err2, err3)
+	if s.prices != nil {
+		rep.Loans, err4 = s.RunLoans(ctx)
+	}
+	return rep, errors.Join(err1, err2, err3, err4)
 }
 
 // scanDue hands every item of a due index (gsi2 partitions pk(0..15),

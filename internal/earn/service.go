@@ -31,6 +31,10 @@ type Options struct {
 	// Funds moves money into and out of the spot account (the engine's).
 	Funds spotfunds.Funds
 	Coins Coins
+	// Prices gives the index prices loans are valued at; Seller sells a
+	// liquidated loan's collateral through the spot books.
+	Prices Prices
+	Seller Seller
 	// Now is the clock (tests move it day by day).
 	Now func() time.Time
 	Log zerolog.Logger
@@ -38,12 +42,14 @@ type Options struct {
 
 // Service runs the earn products.
 type Service struct {
-	st    store.Store
-	led   *ledger.Ledger
-	funds spotfunds.Funds
-	coins Coins
-	now   func() time.Time
-	log   zerolog.Logger
+	st     store.Store
+	led    *ledger.Ledger
+	funds  spotfunds.Funds
+	coins  Coins
+	prices Prices
+	seller Seller
+	now    func() time.Time
+	log    zerolog.Logger
 }
 
 // New returns the service.
@@ -51,7 +57,7 @@ func New(o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{st: o.Store, led: o.Ledger, funds: o.Funds, coins: o.Coins, now: o.Now, log: o.Log}
+	return &Service{st: o.Store, led: o.Ledger, funds: o.Funds, coins: o.Coins, prices: o.Prices, seller: o.Seller, now: o.Now, log: o.Log}
 }
 
 // Treasury is the account interest is paid from: the exchange's own

@@ -27,6 +27,11 @@ const (
 
 	ReasonCommit = "launchpad_commit"
 	ReasonLaunch = "launchpad_distribution"
+
+	ReasonLoanOpen        = "loan_open"
+	ReasonLoanCollateral  = "loan_collateral"
+	ReasonLoanRepay       = "loan_repay"
+	ReasonLoanLiquidation = "loan_liquidation"
 )
 
 // errStale: the position changed since it was read; read it again.

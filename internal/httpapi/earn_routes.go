@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"tenger/internal/apperr"
 	"tenger/internal/earn"
@@ -58,10 +60,8 @@ type EarnRecordsReq struct {
 
 // Validate checks the filter and page size.
 func (r *EarnRecordsReq) Validate() error {
-	switch r.Type {
-	case "", earn.LogSubscribe, earn.LogRedeemFast, earn.LogRedeemStandard, earn.LogInterest, earn.LogPayout:
-	default:
-		return apperr.Param("type: subscribe, redeem_fast, redeem_standard, interest or payout")
+	if r.Type != "" && !slices.Contains(earn.RecordTypes, r.Type) {
+		return apperr.Param("type: one of " + strings.Join(earn.RecordTypes, ", "))
 	}
 	if r.PageSize.Set && (r.PageSize.V < 1 || r.PageSize.V > earn.MaxPageSize) {
 		return apperr.Param(fmt.Sprintf("pageSize: 1 to %d", earn.MaxPageSize))
@@ -96,6 +96,49 @@ type LaunchPurchaseReq struct {
 	LaunchProjectReq
 	Amount    FlexString `json:"amount" v:"required" doc:"the commitment, in the sale's commitment coin"`
 	RequestID string     `json:"requestId" doc:"optional idempotency key: a retry with the same id commits once"`
+}
+
+// LoanQuoteReq is calculate_inerest_mortgage.
+type LoanQuoteReq struct {
+	Coin           string     `json:"coin" v:"required" doc:"the coin to borrow"`
+	Amount         FlexString `json:"amount" v:"required"`
+	CollateralCoin string     `json:"collateralCoin" v:"required"`
+	Term           FlexInt    `json:"term" v:"required" doc:"7, 14, 30 or 90 days"`
+}
+
+// LoanBorrowReq is mortgage_borrow.
+type LoanBorrowReq struct {
+	LoanQuoteReq
+	CollateralAmount FlexString `json:"collateralAmount" v:"required"`
+	RequestID        string     `json:"requestId" doc:"optional idempotency key: a retry with the same id borrows once"`
+}
+
+// LoanIDReq names a loan.
+type LoanIDReq struct {
+	ID FlexString `json:"id" v:"required" doc:"the loan's id (get_borrow_order_list)"`
+}
+
+// LoanRepayReq repays a loan.
+type LoanRepayReq struct {
+	LoanIDReq
+	Amount    FlexString `json:"amount" v:"required" doc:"in the loan coin; interest first, then principal; above the debt pays the debt"`
+	RequestID string     `json:"requestId" doc:"optional idempotency key"`
+}
+
+// LoanCollateralReq adds or takes back collateral.
+type LoanCollateralReq struct {
+	LoanIDReq
+	Amount    FlexString `json:"amount" v:"required"`
+	Type      FlexInt    `json:"type" v:"required" doc:"1 add from spot, 2 take back to spot (within the initial LTV)"`
+	RequestID string     `json:"requestId" doc:"optional idempotency key"`
+}
+
+// Validate checks the type.
+func (r *LoanCollateralReq) Validate() error {
+	if r.Type.V != 1 && r.Type.V != 2 {
+		return apperr.Param("type: 1 (add) or 2 (take back)")
+	}
+	return nil
 }
 
 // EarnProjectPage is projectPage's answer.
@@ -170,6 +213,47 @@ func NewEarnRouter(svc *earn.Service, opts Options) *Router {
 		func(c *Call, req *StakingRedeemReq) (earn.OpResult, error) {
 			return svc.RedeemStake(c.Ctx, uid(c), req.ID.String())
 		})
+
+	// Crypto loans (crypto cash).
+	loanPub := func(s string) RouteOpts { return RouteOpts{Summary: s, Tag: "loans"} }
+	loanPriv := func(s string) RouteOpts { return RouteOpts{Summary: s, Auth: Private, Tag: "loans"} }
+	Handle(r, inc+"/noToken/borrow/get_base_config", loanPub("Loan settings: coins to borrow with hourly rates per term (7, 14, 30, 90 days), collateral coins, initial, margin-call and liquidation LTVs, grace hours and rate multiple, liquidation fee"),
+		func(c *Call, _ *Empty) (earn.LoanConfig, error) { return svc.LoanSettings(c.Ctx) })
+	for _, path := range []string{inc + "/getMortgageSymbolList", inc + "/noToken/borrow/getMortgageSymbolList"} {
+		Handle(r, path, loanPub("Collateral coins with their index prices in each loan coin"),
+			func(c *Call, _ *Empty) ([]earn.CollateralPrice, error) { return svc.Collaterals(c.Ctx) })
+	}
+	for _, path := range []string{inc + "/calculate_inerest_mortgage", inc + "/noToken/borrow/calculate_inerest_mortgage"} {
+		Handle(r, path, loanPub("A loan worked out before it is taken: the term's interest, the collateral needed at the initial LTV, the liquidation price"),
+			func(c *Call, req *LoanQuoteReq) (earn.LoanQuote, error) {
+				return svc.Quote(c.Ctx, req.Coin, req.Amount.String(), req.CollateralCoin, int(req.Term.V))
+			})
+	}
+	Handle(r, inc+"/borrow/mortgage_borrow", loanPriv("Borrow against collateral from spot, within the initial LTV: the loan arrives in spot"),
+		func(c *Call, req *LoanBorrowReq) (earn.LoanView, error) {
+			return svc.Borrow(c.Ctx, uid(c), earn.BorrowInput{Coin: req.Coin, Amount: req.Amount.String(), Collateral: req.CollateralCoin,
+				CollateralAmount: req.CollateralAmount.String(), Term: int(req.Term.V), RequestID: req.RequestID})
+		})
+	Handle(r, inc+"/borrow/get_borrow_order_list", loanPriv("The caller's loans, newest first: debt, interest, collateral, LTV, liquidation price, status"),
+		func(c *Call, _ *Empty) ([]earn.LoanView, error) { return svc.Loans(c.Ctx, uid(c)) })
+	Handle(r, inc+"/borrow/repay", loanPriv("Repay a loan from spot, interest first; in full, the collateral returns to spot"),
+		func(c *Call, req *LoanRepayReq) (earn.LoanView, error) {
+			return svc.Repay(c.Ctx, uid(c), req.ID.String(), req.Amount.String(), req.RequestID)
+		})
+	Handle(r, inc+"/borrow/adjust_collateral", loanPriv("Add collateral from spot (type 1) or take some back to spot within the initial LTV (type 2)"),
+		func(c *Call, req *LoanCollateralReq) (earn.LoanView, error) {
+			return svc.AdjustCollateral(c.Ctx, uid(c), req.ID.String(), req.Amount.String(), req.Type.V == 1, req.RequestID)
+		})
+	for _, rec := range []struct{ path, typ, what string }{
+		{"/borrow/get_return_record_list", earn.LogLoanRepay, "repayments"},
+		{"/borrow/get_change_rate_record_list", earn.LogLoanCollateral, "collateral changes (negative: taken back)"},
+		{"/borrow/get_close_position_record_list", earn.LogLoanLiquidation, "liquidations (collateral sold)"},
+	} {
+		Handle(r, inc+rec.path, loanPriv("The caller's loan "+rec.what+", newest first"),
+			func(c *Call, req *EarnRecordsReq) (earn.RecordPage, error) {
+				return svc.Records(c.Ctx, uid(c), rec.typ, req.CoinSymbol, req.Cursor, int(req.PageSize.V))
+			})
+	}
 
 	// Launchpad (base /fe-ex-api).
 	const ex = "/fe-ex-api"

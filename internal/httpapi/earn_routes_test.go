@@ -29,7 +29,8 @@ func TestEarnRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := earn.New(earn.Options{Store: p.st, Ledger: led, Funds: funds, Coins: cat, Now: p.clock.Now, Log: zerolog.Nop()})
+	svc := earn.New(earn.Options{Store: p.st, Ledger: led, Funds: funds, Coins: cat, Now: p.clock.Now, Log: zerolog.Nop(),
+		Prices: fixedPrices{"BTCUSDT": decimal.NewFromInt(50000)}})
 	ctx := context.Background()
 	for _, pr := range earn.DevSavingsProducts() {
 		if err := svc.PutSavingsProduct(ctx, pr); err != nil {
@@ -212,6 +213,70 @@ func TestEarnRoutes(t *testing.T) {
 	if _, env := p.post(t, ex+"/common/launchpad_footer", map[string]any{}, authMode{}); env.Code != "0" {
 		t.Fatalf("footer: %+v", env)
 	}
+
+	// Crypto loans: the settings and a quote are public; borrowing needs
+	// the collateral within the initial LTV; the loan is listed, topped
+	// up, repaid in full (the collateral back), and its records listed.
+	var cfg earn.LoanConfig
+	_, env = p.post(t, inc+"/noToken/borrow/get_base_config", map[string]any{}, authMode{})
+	remarshal(t, env.Data, &cfg)
+	if !cfg.InitialLTV.Equal(decimal.RequireFromString("0.65")) || len(cfg.Collaterals) == 0 {
+		t.Fatalf("base config: %+v", env)
+	}
+	var q earn.LoanQuote
+	_, env = p.post(t, inc+"/calculate_inerest_mortgage", map[string]any{"coin": "USDT", "amount": "6500", "collateralCoin": "BTC", "term": 7}, authMode{})
+	remarshal(t, env.Data, &q)
+	if q.RequiredCollateral != "0.20000000" || q.Interest != "13.104000" {
+		t.Fatalf("quote: %+v", env)
+	}
+	if err := funds.Credit(ctx, spotfunds.Move{Ref: "dep:3", UID: alice, Coin: "BTC", Amount: decimal.NewFromInt(1),
+		Other: ledger.ChainAccount("TEST"), Reason: "deposit"}); err != nil {
+		t.Fatal(err)
+	}
+	borrow := map[string]any{"coin": "USDT", "amount": "6500", "collateralCoin": "BTC", "collateralAmount": "0.19", "term": 7}
+	if _, env := p.post(t, inc+"/borrow/mortgage_borrow", borrow, tok); env.Code != apperr.CodeLoanLTV {
+		t.Fatalf("under-collateralised: %+v", env)
+	}
+	borrow["collateralAmount"] = "0.2"
+	var ln earn.LoanView
+	_, env = p.post(t, inc+"/borrow/mortgage_borrow", borrow, tok)
+	remarshal(t, env.Data, &ln)
+	if env.Code != "0" || ln.LTV != "65.00" {
+		t.Fatalf("borrow: %+v", env)
+	}
+	if _, env := p.post(t, inc+"/borrow/repay", map[string]any{"id": ln.ID, "amount": "1"}, bobTok); env.Code != apperr.CodeLoanUnknown {
+		t.Fatalf("bob repays alice's loan: %+v", env)
+	}
+	if _, env := p.post(t, inc+"/borrow/adjust_collateral", map[string]any{"id": ln.ID, "amount": "0.1", "type": 1}, tok); env.Code != "0" {
+		t.Fatalf("top up: %+v", env)
+	}
+	_, env = p.post(t, inc+"/borrow/repay", map[string]any{"id": ln.ID, "amount": "7000"}, tok)
+	remarshal(t, env.Data, &ln)
+	if env.Code != "0" || ln.Status != earn.LoanRepaid || ln.RepaidPrincipal != "6500.000000" {
+		t.Fatalf("repaid: %+v", env)
+	}
+	var loans []earn.LoanView
+	_, env = p.post(t, inc+"/borrow/get_borrow_order_list", map[string]any{}, tok)
+	remarshal(t, env.Data, &loans)
+	if len(loans) != 1 || loans[0].Status != earn.LoanRepaid {
+		t.Fatalf("loans: %+v", env)
+	}
+	for path, n := range map[string]int{"/borrow/get_return_record_list": 1, "/borrow/get_change_rate_record_list": 1, "/borrow/get_close_position_record_list": 0} {
+		var page earn.RecordPage
+		_, env = p.post(t, inc+path, map[string]any{}, tok)
+		remarshal(t, env.Data, &page)
+		if page.Count != n {
+			t.Fatalf("%s: %+v", path, env)
+		}
+	}
+}
+
+// fixedPrices are index prices that do not move.
+type fixedPrices map[string]decimal.Decimal
+
+func (f fixedPrices) PairPrice(_ context.Context, base, quote string) (decimal.Decimal, bool, error) {
+	p, ok := f[base+quote]
+	return p, ok, nil
 }
 
 func remarshal(t *testing.T, from, to any) {

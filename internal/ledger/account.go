@@ -51,6 +51,9 @@ const (
 	MarginCross    Kind = "margin_cross"
 	MarginIsolated Kind = "margin_isolated" // Sub is the pair, e.g. "BTCUSDT"
 	OTC            Kind = "otc"
+	// Loan holds a user's crypto-loan collateral (frozen while it backs a
+	// loan).
+	Loan Kind = "loan"
 	// Chain is the external counterpart of on-chain deposits and
 	// withdrawals (Sub is the chain, e.g. "ERC20").
 	Chain Kind = "chain"
@@ -77,7 +80,7 @@ const (
 	Clearing Kind = "clearing"
 )
 
-var userKinds = map[Kind]bool{Spot: true, Earn: true, Futures: true, MarginCross: true, MarginIsolated: true, OTC: true}
+var userKinds = map[Kind]bool{Spot: true, Earn: true, Futures: true, MarginCross: true, MarginIsolated: true, OTC: true, Loan: true}
 var systemKinds = map[Kind]bool{Chain: true, Bank: true, Treasury: true, Fees: true, Insurance: true, Clearing: true, Settlement: true}
 
 // External reports whether the kind mirrors the outside world (may be negative).

@@ -2,12 +2,18 @@ package platform
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"tenger/internal/earn"
 	"tenger/internal/httpapi"
+	"tenger/internal/spot"
+	"tenger/internal/spotfunds"
 	"tenger/internal/wallet"
 )
 
@@ -23,7 +29,7 @@ type earnState struct {
 // the daily settlement. Built once per Deps.
 func (d *Deps) Earn() *earn.Service {
 	d.earn.once.Do(func() {
-		d.earn.svc = earn.New(earn.Options{Store: d.Store, Ledger: d.Ledger(), Funds: d.SpotFunds(), Coins: d.Coins, Now: d.earnNow,
+		d.earn.svc = earn.New(earn.Options{Store: d.Store, Ledger: d.Ledger(), Funds: d.SpotFunds(), Coins: d.Coins, Prices: d.RefPrices(), Seller: loanSeller{d}, Now: d.earnNow,
 			Log: d.Log.With().Str("service", "earn").Logger()})
 	})
 	return d.earn.svc
@@ -125,4 +131,63 @@ func (w walletEarn) EarnFigures(ctx context.Context, uid string) (map[string]wal
 			InterestYesterday: s.InterestYesterday, Interest30Days: s.Interest30Days}
 	}
 	return out, nil
+}
+
+// LoanLiquidator is the user whose spot account sells liquidated loans'
+// collateral through the books (real users' ids are 8 digits).
+const LoanLiquidator = "loan-liquidator"
+
+// loanSeller sells a liquidated loan's collateral with a market order of
+// LoanLiquidator: the collateral comes from transit into its spot account,
+// the order's client id is the loan's reference (a second call finds the
+// same order), and the proceeds (its fee paid) and any unsold part go back
+// to transit.
+type loanSeller struct{ d *Deps }
+
+func (s loanSeller) Sell(ctx context.Context, ref, base, quote string, volume decimal.Decimal) (decimal.Decimal, decimal.Decimal, error) {
+	pair, ok := s.d.Markets.Pair(strings.ToLower(base + quote))
+	if !ok {
+		return decimal.Zero, decimal.Zero, fmt.Errorf("earn: no %s/%s pair to sell a loan's collateral on", base, quote)
+	}
+	funds := s.d.SpotFunds()
+	move := func(suffix, coin string, amount decimal.Decimal) spotfunds.Move {
+		return spotfunds.Move{Ref: ref + suffix, UID: LoanLiquidator, Coin: coin, Amount: amount, Other: spotfunds.TransitAccount(), Reason: "loan_liquidation"}
+	}
+	if err := funds.Credit(ctx, move(":in", base, volume)); err != nil {
+		return decimal.Zero, decimal.Zero, err
+	}
+	cid := strings.ReplaceAll(ref, ":", "-")
+	sell := volume.Truncate(pair.VolumePrecision)
+	if pair.LotSize.IsPositive() {
+		sell = sell.Div(pair.LotSize).Floor().Mul(pair.LotSize)
+	}
+	o, err := s.d.Spot().OrderByClientID(ctx, LoanLiquidator, cid)
+	if err != nil && sell.IsPositive() {
+		if _, perr := s.d.Spot().PlaceOrder(ctx, LoanLiquidator, spot.PlaceRequest{Symbol: pair.Symbol, Side: "SELL", Type: "MARKET",
+			Volume: sell.String(), ClientOrderID: cid}); perr != nil {
+			return decimal.Zero, decimal.Zero, perr
+		}
+		if o, err = s.d.Spot().OrderByClientID(ctx, LoanLiquidator, cid); err != nil {
+			return decimal.Zero, decimal.Zero, err
+		}
+	}
+	if o.Status.Open() {
+		return decimal.Zero, decimal.Zero, fmt.Errorf("earn: liquidation order %s is still open", cid)
+	}
+	proceeds := o.DealMoney
+	if o.FeeCoin == quote {
+		proceeds = proceeds.Sub(o.Fee)
+	}
+	unsold := volume.Sub(o.DealVolume)
+	if proceeds.IsPositive() {
+		if err := funds.Debit(ctx, move(":out-"+quote, quote, proceeds)); err != nil {
+			return decimal.Zero, decimal.Zero, err
+		}
+	}
+	if unsold.IsPositive() {
+		if err := funds.Debit(ctx, move(":out-"+base, base, unsold)); err != nil {
+			return decimal.Zero, decimal.Zero, err
+		}
+	}
+	return proceeds, unsold, nil
 }

@@ -64,7 +64,7 @@ func (h holdings) value(v *valuer, target string, kinds ...ledger.Kind) decimal.
 }
 
 // userKinds are the account kinds a user holds.
-var userKinds = []ledger.Kind{ledger.Spot, ledger.Earn, ledger.Futures, ledger.MarginCross, ledger.MarginIsolated, ledger.OTC}
+var userKinds = []ledger.Kind{ledger.Spot, ledger.Earn, ledger.Futures, ledger.MarginCross, ledger.MarginIsolated, ledger.OTC, ledger.Loan}
 
 // OverviewBalance is get_overview_balance: each account kind valued in the
 // valuation coin (coinSymbol, BTC by default) and converted to the chosen
