@@ -42,6 +42,11 @@ tenger earn [--data DIR] launchpad list | launchpad set FILE | launchpad settle 
       "maxPerUser": "2000", "minCommit": "10", "subscribeStart": MS, "subscribeEnd": MS,
       "distributeAt": MS}   (Unix ms; after the subscription starts only names and descriptions change)
     settle allocates and distributes a sale past its distribution time (the run does it too)
+tenger earn [--data DIR] loans show | loans set FILE
+    crypto loans' settings (JSON as show prints them): coins to borrow with hourly rates in percent
+    per term ("7", "14", "30", "90"), minimum and maximum; collateral coins; initialLTV,
+    marginCallLTV, liquidationLTV (fractions, rising, below 1); graceHours; overdueMultiplier;
+    liquidationFee (a fraction of the sale's proceeds); every loan is rechecked at the next run
 tenger earn [--data DIR] run
     the daily settlement now (tenger serve runs it every minute): every day before today not
     yet settled is paid, standard redemptions paid out, auto-subscriptions made; interrupted
@@ -61,9 +66,9 @@ func earnCommand(out io.Writer, in io.Reader, args []string) error {
 	if len(rest) > 0 {
 		area = rest[0]
 	}
-	known := area == "savings" || area == "staking" || area == "launchpad"
+	known := area == "savings" || area == "staking" || area == "launchpad" || area == "loans"
 	switch {
-	case cmd == "run", known && len(rest) == 2 && rest[1] == "list", known && len(rest) == 3 && rest[1] == "set",
+	case cmd == "run", cmd == "loans show", known && area != "loans" && len(rest) == 2 && rest[1] == "list", known && len(rest) == 3 && rest[1] == "set",
 		area == "launchpad" && len(rest) == 3 && rest[1] == "settle":
 	default:
 		fs.Usage()
@@ -101,6 +106,7 @@ func earnCommand(out io.Writer, in io.Reader, args []string) error {
 	var p earn.SavingsProduct
 	var sp earn.StakingProduct
 	var lp earn.LaunchProject
+	var lc earn.LoanConfig
 	if rest[1] == "set" {
 		// The file is read (and refused) before the store is opened.
 		var target any = &p
@@ -109,6 +115,8 @@ func earnCommand(out io.Writer, in io.Reader, args []string) error {
 			target = &sp
 		case "launchpad":
 			target = &lp
+		case "loans":
+			target = &lc
 		}
 		if err := readJSONFile(rest[2], in, target); err != nil {
 			return fmt.Errorf("%s %s: %w", area, rest[2], err)
@@ -143,6 +151,21 @@ func earnCommand(out io.Writer, in io.Reader, args []string) error {
 		}
 		fmt.Fprintf(out, "launchpad %s saved: %s %s at %s %s\n", lp.ID, lp.TokensOffered, lp.Token, lp.Price, lp.CommitCoin)
 		return nil
+	case area == "loans" && rest[1] == "set":
+		if err := svc.PutLoanConfig(ctx, lc); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "loan settings saved: LTV %s / %s / %s, %d loan coins, %d collaterals\n", lc.InitialLTV, lc.MarginCallLTV, lc.LiquidationLTV,
+			len(lc.LoanCoins), len(lc.Collaterals))
+		return nil
+	case area == "loans":
+		c, err := svc.LoanSettings(ctx)
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(c)
 	case area == "staking":
 		return listStaking(ctx, out, svc)
 	case area == "launchpad":

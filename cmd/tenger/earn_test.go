@@ -89,6 +89,16 @@ func TestEarnCommands(t *testing.T) {
 	if out := must("", "launchpad", "list"); !strings.Contains(out, "ended") {
 		t.Fatalf("after settle:\n%s", out)
 	}
+	shown := must("", "loans", "show")
+	if !strings.Contains(shown, `"initialLTV": "0.65"`) {
+		t.Fatalf("loans show:\n%s", shown)
+	}
+	if out := must(strings.Replace(shown, `"initialLTV": "0.65"`, `"initialLTV": "0.6"`, 1), "loans", "set", "-"); !strings.Contains(out, "LTV 0.6 / 0.75 / 0.83") {
+		t.Fatalf("loans set: %s", out)
+	}
+	if _, err := run(strings.Replace(shown, `"initialLTV": "0.65"`, `"initialLTV": "0.8"`, 1), "loans", "set", "-"); err == nil {
+		t.Fatal("an initial LTV above the margin call was accepted")
+	}
 	if out := must("", "run"); !strings.Contains(out, "0 savings positions and 0 stakes due") {
 		t.Fatalf("run: %s", out)
 	}

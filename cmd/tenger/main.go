@@ -54,7 +54,7 @@ Usage:
       the futures trading competition: define one (or change it before its start), list them,
       one with its ranking and winners, and pay an ended one's prizes (server stopped)
   tenger earn [--data DIR] savings|staking|launchpad list | savings|staking|launchpad set FILE
-  tenger earn [--data DIR] launchpad settle ID | run
+  tenger earn [--data DIR] launchpad settle ID | loans show | loans set FILE | run
       earn: the savings and staking products, the launchpad sales, a sale's distribution and
       the daily settlement run by hand (server stopped; tenger serve runs it every minute)
   tenger version
