@@ -192,13 +192,12 @@ func (s *Service) loadLaunch(ctx context.Context, id string) (launch, error) {
 // Items of a sale: the commitments (one per user, pk "LPC#<id>"), the
 // sale's state (its totals, whether it was allocated and distributed)
 // under the config partition.
-func commitPK(id string) string                  { return "LPC#" + id }
-func commitKey(id, uid string) store.Key         { return store.Key{PK: commitPK(id), SK: uid} }
-func launchStateKey(id string) store.Key         { return store.Key{PK: cfgPK, SK: "LPSTATE#" + id} }
-func launchMineKey(uid, id string) store.Key     { return store.Key{PK: earnPK(uid), SK: "LPU#" + id} }
-func launchPayID(id, what string) string         { return "lp-" + id + "-" + what }
-func launchPostingID(id, uid string) string      { return "earn:lp:" + id + ":" + uid }
-func launchOpKey(uid, id, what string) store.Key { return opKey(uid, launchPayID(id, what)) }
+func commitPK(id string) string              { return "LPC#" + id }
+func commitKey(id, uid string) store.Key     { return store.Key{PK: commitPK(id), SK: uid} }
+func launchStateKey(id string) store.Key     { return store.Key{PK: cfgPK, SK: "LPSTATE#" + id} }
+func launchMineKey(uid, id string) store.Key { return store.Key{PK: earnPK(uid), SK: "LPU#" + id} }
+func launchPayID(id, what string) string     { return "lp-" + id + "-" + what }
+func launchPostingID(id, uid string) string  { return "earn:lp:" + id + ":" + uid }
 
 // CommitInput is newcoin_purchase.
 type CommitInput struct {
@@ -215,44 +214,19 @@ func (s *Service) Commit(ctx context.Context, uid string, in CommitInput) (OpRes
 	if err != nil {
 		return OpResult{}, err
 	}
-	amount, err := parseAmount(in.Amount, l.comPrec)
+	o, err := newOp(uid, opCommit, "c", l.ID, l.CommitCoin, in.Amount, in.RequestID, l.comPrec)
 	if err != nil {
 		return OpResult{}, err
 	}
-	reqID, err := checkRequestID(in.RequestID)
-	if err != nil {
-		return OpResult{}, err
-	}
-	o := &op{id: opID("c", reqID), uid: uid, prod: l.ID, coin: l.CommitCoin, kind: opCommit, amount: amount, reqID: reqID}
-	if it, ok, err := s.findOp(ctx, o); err != nil {
-		return OpResult{}, internal(err)
-	} else if ok {
-		return s.again(ctx, o, it, l.comPrec)
-	}
-	if ph := l.phase(s.now(), false); ph != PhaseSubscription {
-		return OpResult{}, apperr.New(apperr.CodeLaunchNotOpen, ph)
-	}
-	if amount < l.least {
-		return OpResult{}, apperr.New(apperr.CodeEarnBelowMin, l.MinCommit.StringFixed(l.comPrec)+" "+l.CommitCoin)
-	}
-	o.status, o.ctime, o.day = opPending, s.now().UnixMilli(), DayOf(s.now())
-	if err := s.st.Put(ctx, o.item(l.comPrec), store.ItemNotExists()); err != nil {
-		if errors.Is(err, store.ErrConditionFailed) {
-			it, gerr := s.st.Get(ctx, o.key())
-			if gerr != nil {
-				return OpResult{}, internal(gerr)
-			}
-			return s.again(ctx, o, it, l.comPrec)
+	return s.runSpotOp(ctx, o, l.comPrec, func() error {
+		if ph := l.phase(s.now(), false); ph != PhaseSubscription {
+			return apperr.New(apperr.CodeLaunchNotOpen, ph)
 		}
-		return OpResult{}, internal(err)
-	}
-	if err := s.finishCommit(context.WithoutCancel(ctx), o, l.comPrec); err != nil {
-		return OpResult{}, err
-	}
-	if o.status == opFailed {
-		return OpResult{}, apperr.New(apperr.CodeLaunchNotOpen, PhaseCalculation)
-	}
-	return opAnswer(o, l.comPrec, false), nil
+		if o.amount < l.least {
+			return apperr.New(apperr.CodeEarnBelowMin, l.MinCommit.StringFixed(l.comPrec)+" "+l.CommitCoin)
+		}
+		return nil
+	}, func() error { return apperr.New(apperr.CodeLaunchNotOpen, PhaseCalculation) })
 }
 
 // finishCommit takes a pending commitment from spot and holds it: the

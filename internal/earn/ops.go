@@ -235,3 +235,57 @@ func earnPosting(id, reason string, o *op, legs []ledger.Leg, extra []store.Op) 
 	return ledger.Posting{ID: id, Reason: reason, Legs: legs, Extra: extra,
 		Meta: map[string]string{"uid": o.uid, "product": o.prod, "op": o.id}}
 }
+
+// newOp reads what every money request names: the signed-in user, the
+// amount in the coin's units, the client's request id; it returns the op
+// the request is (its id from the request id, prefixed by kind).
+func newOp(uid, kind, prefix, prod, coin, rawAmount, rawReqID string, prec int32) (*op, error) {
+	if uid == "" {
+		return nil, apperr.New(apperr.CodeNotSignedIn)
+	}
+	amount, err := parseAmount(rawAmount, prec)
+	if err != nil {
+		return nil, err
+	}
+	reqID, err := checkRequestID(rawReqID)
+	if err != nil {
+		return nil, err
+	}
+	return &op{id: opID(prefix, reqID), uid: uid, prod: prod, coin: coin, kind: kind, amount: amount, reqID: reqID}, nil
+}
+
+// runSpotOp is what a subscription, a stake and a commitment share: a
+// retried request id answers its op; otherwise check may refuse the
+// request before anything is written, the op is recorded pending and its
+// money steps done (finishOp: from spot into earn); an op that ended
+// failed (a cap or a phase reached meanwhile: its money went back)
+// answers failed().
+func (s *Service) runSpotOp(ctx context.Context, o *op, prec int32, check func() error, failed func() error) (OpResult, error) {
+	if it, ok, err := s.findOp(ctx, o); err != nil {
+		return OpResult{}, internal(err)
+	} else if ok {
+		return s.again(ctx, o, it, prec)
+	}
+	if err := check(); err != nil {
+		return OpResult{}, err
+	}
+	now := s.now()
+	o.status, o.ctime, o.day = opPending, now.UnixMilli(), DayOf(now)
+	if err := s.st.Put(ctx, o.item(prec), store.ItemNotExists()); err != nil {
+		if errors.Is(err, store.ErrConditionFailed) {
+			it, gerr := s.st.Get(ctx, o.key())
+			if gerr != nil {
+				return OpResult{}, internal(gerr)
+			}
+			return s.again(ctx, o, it, prec)
+		}
+		return OpResult{}, internal(err)
+	}
+	if err := s.finishOp(context.WithoutCancel(ctx), o, prec); err != nil {
+		return OpResult{}, err
+	}
+	if o.status == opFailed {
+		return OpResult{}, failed()
+	}
+	return opAnswer(o, prec, false), nil
+}

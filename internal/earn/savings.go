@@ -80,19 +80,12 @@ func (s *Service) request(ctx context.Context, uid, kind, productID, coin, rawAm
 	if err != nil {
 		return product{}, nil, err
 	}
-	amount, err := parseAmount(rawAmount, pr.coin.Precision)
-	if err != nil {
-		return product{}, nil, err
-	}
-	reqID, err := checkRequestID(rawReqID)
-	if err != nil {
-		return product{}, nil, err
-	}
 	prefix := "r"
 	if kind == opSubscribe {
 		prefix = "s"
 	}
-	return pr, &op{id: opID(prefix, reqID), uid: uid, prod: pr.ID, coin: pr.Coin, kind: kind, amount: amount, reqID: reqID}, nil
+	o, err := newOp(uid, kind, prefix, pr.ID, pr.Coin, rawAmount, rawReqID, pr.coin.Precision)
+	return pr, o, err
 }
 
 // capLeft is how much more a position may take under the product's cap
@@ -115,47 +108,27 @@ func (s *Service) Subscribe(ctx context.Context, uid string, in SubscribeInput) 
 	if err != nil {
 		return OpResult{}, err
 	}
-	prec, amount := pr.coin.Precision, o.amount
-	o.status, o.ctime = opPending, s.now().UnixMilli()
-	if it, ok, err := s.findOp(ctx, o); err != nil {
-		return OpResult{}, internal(err)
-	} else if ok {
-		return s.again(ctx, o, it, prec)
-	}
-	if !pr.Open {
-		return OpResult{}, apperr.New(apperr.CodeEarnClosed)
-	}
-	if least, _ := units(pr.MinAmount, prec); amount < least {
-		return OpResult{}, apperr.New(apperr.CodeEarnBelowMin, pr.MinAmount.StringFixed(prec)+" "+pr.Coin)
-	}
-	// Yesterday is settled first: a standard redemption it pays out is
-	// in spot before this takes from it.
-	p, err := s.settled(ctx, uid, pr)
-	if err != nil {
-		return OpResult{}, busy(err)
-	}
-	if left, err := capLeft(pr, p); err != nil {
-		return OpResult{}, internal(err)
-	} else if left >= 0 && amount > left {
-		return OpResult{}, apperr.New(apperr.CodeEarnAboveCap, fixed(left, prec)+" "+pr.Coin)
-	}
-	if err := s.st.Put(ctx, o.item(prec), store.ItemNotExists()); err != nil {
-		if errors.Is(err, store.ErrConditionFailed) {
-			it, gerr := s.st.Get(ctx, o.key())
-			if gerr != nil {
-				return OpResult{}, internal(gerr)
-			}
-			return s.again(ctx, o, it, prec)
+	prec := pr.coin.Precision
+	return s.runSpotOp(ctx, o, prec, func() error {
+		if !pr.Open {
+			return apperr.New(apperr.CodeEarnClosed)
 		}
-		return OpResult{}, internal(err)
-	}
-	if err := s.finishSubscribe(context.WithoutCancel(ctx), o, prec); err != nil {
-		return OpResult{}, err
-	}
-	if o.status == opFailed {
-		return OpResult{}, apperr.New(apperr.CodeEarnAboveCap, "0 "+pr.Coin)
-	}
-	return opAnswer(o, prec, false), nil
+		if least, _ := units(pr.MinAmount, prec); o.amount < least {
+			return apperr.New(apperr.CodeEarnBelowMin, pr.MinAmount.StringFixed(prec)+" "+pr.Coin)
+		}
+		// Yesterday is settled first: a standard redemption it pays out is
+		// in spot before this takes from it.
+		p, err := s.settled(ctx, uid, pr)
+		if err != nil {
+			return busy(err)
+		}
+		if left, err := capLeft(pr, p); err != nil {
+			return internal(err)
+		} else if left >= 0 && o.amount > left {
+			return apperr.New(apperr.CodeEarnAboveCap, fixed(left, prec)+" "+pr.Coin)
+		}
+		return nil
+	}, func() error { return apperr.New(apperr.CodeEarnAboveCap, "0 "+pr.Coin) })
 }
 
 // finishSubscribe takes a pending subscription's amount from spot (again:

@@ -258,49 +258,24 @@ func (s *Service) Stake(ctx context.Context, uid string, in StakeInput) (OpResul
 	if err != nil {
 		return OpResult{}, err
 	}
-	amount, err := parseAmount(in.Amount, pr.prec)
+	o, err := newOp(uid, opStake, "k", pr.ID, pr.Coin, in.Amount, in.RequestID, pr.prec)
 	if err != nil {
 		return OpResult{}, err
 	}
-	reqID, err := checkRequestID(in.RequestID)
-	if err != nil {
-		return OpResult{}, err
-	}
-	o := &op{id: opID("k", reqID), uid: uid, prod: pr.ID, coin: pr.Coin, kind: opStake, amount: amount, reqID: reqID}
-	if it, ok, err := s.findOp(ctx, o); err != nil {
-		return OpResult{}, internal(err)
-	} else if ok {
-		return s.again(ctx, o, it, pr.prec)
-	}
-	if !pr.Open {
-		return OpResult{}, apperr.New(apperr.CodeEarnClosed)
-	}
-	if amount < pr.least {
-		return OpResult{}, apperr.New(apperr.CodeEarnBelowMin, pr.MinAmount.StringFixed(pr.prec)+" "+pr.Coin)
-	}
-	if left, err := s.stakeRoom(ctx, uid, pr); err != nil {
-		return OpResult{}, internal(err)
-	} else if left >= 0 && amount > left {
-		return OpResult{}, apperr.New(apperr.CodeEarnAboveCap, fixed(left, pr.prec)+" "+pr.Coin)
-	}
-	o.status, o.ctime, o.day = opPending, s.now().UnixMilli(), DayOf(s.now())
-	if err := s.st.Put(ctx, o.item(pr.prec), store.ItemNotExists()); err != nil {
-		if errors.Is(err, store.ErrConditionFailed) {
-			it, gerr := s.st.Get(ctx, o.key())
-			if gerr != nil {
-				return OpResult{}, internal(gerr)
-			}
-			return s.again(ctx, o, it, pr.prec)
+	return s.runSpotOp(ctx, o, pr.prec, func() error {
+		if !pr.Open {
+			return apperr.New(apperr.CodeEarnClosed)
 		}
-		return OpResult{}, internal(err)
-	}
-	if err := s.finishStake(context.WithoutCancel(ctx), o, pr.prec); err != nil {
-		return OpResult{}, err
-	}
-	if o.status == opFailed {
-		return OpResult{}, apperr.New(apperr.CodeEarnAboveCap, "0 "+pr.Coin)
-	}
-	return opAnswer(o, pr.prec, false), nil
+		if o.amount < pr.least {
+			return apperr.New(apperr.CodeEarnBelowMin, pr.MinAmount.StringFixed(pr.prec)+" "+pr.Coin)
+		}
+		if left, err := s.stakeRoom(ctx, uid, pr); err != nil {
+			return internal(err)
+		} else if left >= 0 && o.amount > left {
+			return apperr.New(apperr.CodeEarnAboveCap, fixed(left, pr.prec)+" "+pr.Coin)
+		}
+		return nil
+	}, func() error { return apperr.New(apperr.CodeEarnAboveCap, "0 "+pr.Coin) })
 }
 
 // stakeRoom is what the caps leave for the user in a product (-1: no cap).
