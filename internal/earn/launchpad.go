@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -164,12 +163,7 @@ func (s *Service) PutLaunchProject(ctx context.Context, p LaunchProject) error {
 // LaunchProjects lists the projects, by Sort then id.
 func (s *Service) LaunchProjects(ctx context.Context) ([]LaunchProject, error) {
 	out, err := listConfig[LaunchProject](ctx, s.st, launchPrefix)
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Sort != out[j].Sort {
-			return out[i].Sort < out[j].Sort
-		}
-		return out[i].ID < out[j].ID
-	})
+	sortConfig(out, func(p LaunchProject) (int, string) { return p.Sort, p.ID })
 	return out, err
 }
 

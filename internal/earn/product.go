@@ -161,12 +161,7 @@ func (s *Service) PutSavingsProduct(ctx context.Context, p SavingsProduct) error
 // SavingsProducts lists the products, by Sort then id.
 func (s *Service) SavingsProducts(ctx context.Context) ([]SavingsProduct, error) {
 	out, err := listConfig[SavingsProduct](ctx, s.st, savingsPrefix)
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Sort != out[j].Sort {
-			return out[i].Sort < out[j].Sort
-		}
-		return out[i].ID < out[j].ID
-	})
+	sortConfig(out, func(p SavingsProduct) (int, string) { return p.Sort, p.ID })
 	return out, err
 }
 
@@ -202,6 +197,18 @@ func getConfig[T any](ctx context.Context, st store.Store, sk string) (T, error)
 		return v, fmt.Errorf("earn: config %s: %w", sk, err)
 	}
 	return v, nil
+}
+
+// sortConfig orders config items by their sort number, then id.
+func sortConfig[T any](xs []T, key func(T) (int, string)) {
+	sort.Slice(xs, func(i, j int) bool {
+		a, ai := key(xs[i])
+		b, bi := key(xs[j])
+		if a != b {
+			return a < b
+		}
+		return ai < bi
+	})
 }
 
 func listConfig[T any](ctx context.Context, st store.Store, prefix string) ([]T, error) {

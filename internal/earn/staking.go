@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -121,12 +120,7 @@ func (s *Service) PutStakingProduct(ctx context.Context, p StakingProduct) error
 // StakingProducts lists the staking products, by Sort then id.
 func (s *Service) StakingProducts(ctx context.Context) ([]StakingProduct, error) {
 	out, err := listConfig[StakingProduct](ctx, s.st, stakingPrefix)
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Sort != out[j].Sort {
-			return out[i].Sort < out[j].Sort
-		}
-		return out[i].ID < out[j].ID
-	})
+	sortConfig(out, func(p StakingProduct) (int, string) { return p.Sort, p.ID })
 	return out, err
 }
 
