@@ -6,6 +6,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2integrations"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awseventstargets"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
@@ -63,6 +65,11 @@ type apiFunction struct {
 	// MemoryMiB and TimeoutSec override newGoFunction's defaults (256 MiB,
 	// 10 s); the timeout stays under the HTTP API's 30 s integration limit.
 	MemoryMiB, TimeoutSec float64
+	// ScheduleMinutes, when set, adds an EventBridge rule that invokes the
+	// function's live alias that often with a scheduled event ("detail-type"
+	// "Scheduled Event"), which the function tells from the HTTP API's
+	// requests: work of the area that no request starts.
+	ScheduleMinutes float64
 }
 
 // APIFunctions lists the areas served by the HTTP API, one function each.
@@ -212,10 +219,46 @@ var apiFunctions = []apiFunction{
 		// futures settings.
 		Access: access{Engine: true},
 	},
+	{
+		Name: "earn",
+		Description: "earn: flexible savings, staking, crypto loans and the launchpad (/fe-increment-api, the wallet's savings " +
+			"operations, /fe-ex-api/newcoinV2), and their settlement every 5 minutes",
+		Routes: []string{
+			// Savings, staking and crypto loans.
+			"/fe-increment-api/{proxy+}",
+			// The wallet's named savings operations (spec §7): exact
+			// paths, which win over the wallet function's
+			// /fe-ex-api/wallet/{proxy+} (earn_test.go checks both
+			// directions).
+			"/fe-ex-api/wallet/get_project_list",
+			"/fe-ex-api/wallet/confirm_subscription",
+			"/fe-ex-api/wallet/confirm_auto_sub",
+			"/fe-ex-api/wallet/savings/release",
+			// The launchpad: its sales, and two exact paths (the footer
+			// wins over the profile function's /fe-ex-api/common/{proxy+}).
+			"/fe-ex-api/newcoinV2/{proxy+}",
+			"/fe-ex-api/common/launchpad_footer",
+			"/fe-ex-api/api/newcoin_purchase",
+		},
+		// Subscriptions, stakes, commitments and loans' collateral take
+		// from spot, and redemptions, payouts, loans and auto-subscriptions
+		// move spot balances; a loan's liquidation sells its collateral
+		// with a market order: engine commands. The earn accounts and the
+		// interest from the treasury are the store ledger's (its key space
+		// writes them).
+		Access: access{Engine: true},
+		// The schedule's run (Resume, then RunDue) works until 3 s before
+		// the timeout, so one run settles as much as it can; 29 s stays
+		// under the HTTP API's 30 s for the routes. 512 MiB for the run's
+		// 64 workers (Lambda's CPU follows memory); the routes need less.
+		MemoryMiB: 512, TimeoutSec: 29,
+		// Five minutes: a day's settlement is due from 00:00 UTC, and a
+		// run that stops at its deadline is continued five minutes later.
+		ScheduleMinutes: 5,
+	},
 	// Areas still to land, in the same shape (each with its key space in
 	// internal/store/keyspace):
 	// {Name: "margin", Routes: []string{"/fe-ex-api/lever/{proxy+}"}, Access: access{Engine: true}},
-	// {Name: "earn", Routes: []string{"/fe-increment-api/{proxy+}", "/fe-quant-api/{proxy+}"}},
 	// {Name: "tasks", Routes: []string{"/fe-task-api/{proxy+}"}},
 }
 
@@ -312,6 +355,13 @@ func NewApiStack(scope constructs.Construct, id string, props *awscdk.StackProps
 			api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
 				Path: jsii.String(path), Methods: &methods, Integration: integ,
 			})
+		}
+		if spec.ScheduleMinutes > 0 {
+			rule := awsevents.NewRule(st, jsii.String(spec.Name+"Schedule"), &awsevents.RuleProps{
+				Description: jsii.String("invokes the " + spec.Name + " function's scheduled run"),
+				Schedule:    awsevents.Schedule_Rate(awscdk.Duration_Minutes(jsii.Number(spec.ScheduleMinutes))),
+			})
+			rule.AddTarget(awseventstargets.NewLambdaFunction(liveOf(fn), nil))
 		}
 		s.Functions[spec.Name] = fn
 	}

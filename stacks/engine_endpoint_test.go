@@ -14,7 +14,7 @@ import (
 // the VPC and read the engine key. Every other function stays outside.
 // wsapi (the Binance-compatible WebSocket API) places and cancels orders as
 // the openapi function does.
-var engineClients = map[string]bool{"trade": true, "wallet": true, "ws": true, "workflow": true, "openapi": true, "wsapi": true, "futures": true, "competition": true}
+var engineClients = map[string]bool{"trade": true, "wallet": true, "ws": true, "workflow": true, "openapi": true, "wsapi": true, "futures": true, "competition": true, "earn": true}
 
 // deployedFunction is one of our Lambda functions in a stack's template.
 type deployedFunction struct {
@@ -238,7 +238,7 @@ func TestEngineSecurityGroups(t *testing.T) {
 	}
 }
 
-// TestEngineClientFunctions: trade, wallet, ws, workflow, openapi, wsapi and futures run in the
+// TestEngineClientFunctions: trade, wallet, ws, workflow, openapi, wsapi, futures, competition and earn run in the
 // private subnets with the engine client group (and the VPC access policy
 // Lambda needs for that), know the engine key's ARN and may read that key;
 // every other function stays outside the VPC and has neither.

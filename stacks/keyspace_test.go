@@ -222,7 +222,8 @@ func TestTableGrantsFollowTheKeySpaces(t *testing.T) {
 // TestTradeAndWalletLeadingKeys spells out two grantees' patterns, so a
 // change of their declarations shows here too: the trade function reads
 // and never writes; the wallet function writes its own records and the
-// ledger's other accounts (transfers), and only reads sessions.
+// ledger's other accounts (transfers), and only reads sessions and the
+// savings (its earn view).
 func TestTradeAndWalletLeadingKeys(t *testing.T) {
 	want := map[string]map[string][]string{
 		"trade": {
@@ -230,7 +231,7 @@ func TestTradeAndWalletLeadingKeys(t *testing.T) {
 				"USER#*", "WALLET#*", "refprice"},
 		},
 		"wallet": {
-			"dynamodb:GetItem": {"CONFIG#*", "EMAIL#*", "ENGLEASE", "FAV#*", "PHONE#*", "SESSION#*", "refprice",
+			"dynamodb:GetItem": {"CONFIG#*", "EARN#*", "EARNCFG", "EARNLOG#*", "EMAIL#*", "ENGLEASE", "FAV#*", "PHONE#*", "SESSION#*", "refprice",
 				"BAL#*", "BANKIBAN#*", "CODE#*", "DEPADDR#*", "DEPIDX", "DEPIDX#*", "DEPOWNER#*", "FUSER#*", "POST#*", "RL#*", "RLF#*",
 				"USER#*", "WALLET#*", "WD#*", "WDGUARD#*", "WF#*", "WSCONN#*"},
 			"dynamodb:PutItem": {"BAL#*", "BANKIBAN#*", "CODE#*", "DEPADDR#*", "DEPIDX", "DEPIDX#*", "DEPOWNER#*", "FUSER#*", "POST#*",

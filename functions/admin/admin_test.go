@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -23,6 +24,7 @@ import (
 	"tenger/internal/awslambda"
 	"tenger/internal/coins"
 	"tenger/internal/corporate"
+	"tenger/internal/earn"
 	"tenger/internal/httpapi"
 	"tenger/internal/ledger"
 	"tenger/internal/markets"
@@ -447,5 +449,159 @@ func TestAdminCompetitions(t *testing.T) {
 	bad := strings.Replace(def, `"coin":"USDT"`, `"coin":"DOGE"`, 1)
 	if resp, _ := e.invoke(t, `{"op":"competition.put","by":"ops-1","competition":`+bad+`}`); resp.OK || resp.Code == "" {
 		t.Fatalf("a definition in an unknown coin: %+v", resp)
+	}
+}
+
+// An operator puts savings products and lists them: the recorded payload
+// (a tiered USDT product), a replacement that closes it, and refusals for
+// what breaks the earn service's rules (a period it does not know, a coin
+// the catalogue lacks, a second product of one coin, a product's coin
+// changed, a misspelt field, no operator's name). The earn function's
+// reads see what was put.
+func TestAdminSavingsProducts(t *testing.T) {
+	e := newAdminEnv(t)
+	put := e.ok(t, sample(t, "lambda_admin_savings_put.json", map[string]string{"by": "saraa.ops"})).(map[string]any)
+	if put["id"] != "usdt" || put["coin"] != "USDT" || put["period"] != "yearly" || len(put["tiers"].([]any)) != 2 || put["open"] != true ||
+		put["names"].(map[string]any)["mn_MN"] != "USDT Уян хатан хадгаламж" {
+		t.Fatalf("savings.put %+v", put)
+	}
+	product := func(fields string) string {
+		return `{"op":"savings.put","by":"saraa.ops","product":{` + fields + `}}`
+	}
+	const usdt = `"id":"usdt","coin":"USDT","names":{"en_US":"USDT Flexible"},"period":"yearly","rate":"5","minAmount":"1","maxPerUser":"0"`
+	for what, payload := range map[string]string{
+		"an unknown period":       product(strings.Replace(usdt, `"yearly"`, `"hourly"`, 1)),
+		"an unknown coin":         product(`"id":"doge","coin":"DOGE","period":"yearly","rate":"5"`),
+		"a second USDT product":   product(strings.Replace(usdt, `"id":"usdt"`, `"id":"usdt-2"`, 1)),
+		"the coin changed":        product(`"id":"usdt","coin":"BTC","period":"yearly","rate":"1"`),
+		"a minimum above the cap": product(strings.Replace(usdt, `"maxPerUser":"0"`, `"maxPerUser":"0.5"`, 1)),
+		"a minimum too fine":      product(strings.Replace(usdt, `"minAmount":"1"`, `"minAmount":"0.0000000001"`, 1)),
+		"tiers caps falling":      product(`"id":"usdt","coin":"USDT","period":"yearly","tiers":[{"upTo":"100","rate":"5"},{"upTo":"50","rate":"4"},{"rate":"1"}]`),
+		"an upper-case id":        product(strings.Replace(usdt, `"id":"usdt"`, `"id":"USDT"`, 1)),
+		"a misspelt field":        product(usdt + `,"rat":"5"`),
+		"no product":              `{"op":"savings.put","by":"saraa.ops"}`,
+		"no operator's name":      `{"op":"savings.put","product":{` + usdt + `}}`,
+	} {
+		resp, _ := e.invoke(t, payload)
+		if resp.OK || resp.Code != apperr.CodeParam || resp.Error == "" {
+			t.Errorf("%s: %+v, want refused with %s", what, resp, apperr.CodeParam)
+		}
+	}
+	// A replacement: the same product closed, its rate per day.
+	closed := e.ok(t, product(strings.Replace(usdt, `"period":"yearly","rate":"5"`, `"period":"daily","rate":"0.02"`, 1)+`,"open":false,"sort":3`)).(map[string]any)
+	if closed["open"] != false || closed["period"] != "daily" || closed["tiers"] != nil {
+		t.Fatalf("savings.put replacing %+v", closed)
+	}
+	e.ok(t, product(`"id":"btc","coin":"BTC","period":"yearly","rate":"1.2","minAmount":"0.0001","open":true,"sort":1`))
+	list := e.ok(t, `{"op":"savings.list"}`).([]any)
+	if len(list) != 2 || list[0].(map[string]any)["id"] != "btc" || list[1].(map[string]any)["id"] != "usdt" {
+		t.Fatalf("savings.list (by sort) %+v", list)
+	}
+	// What the earn function serves is what the operator put.
+	projects, err := e.d.Earn().Projects(context.Background(), "en_US")
+	if err != nil || len(projects) != 2 {
+		t.Fatalf("the earn service's products %+v %v", projects, err)
+	}
+	if !strings.Contains(e.logs.String(), `"op":"savings.put","by":"saraa.ops [aws 4f1c2d3e-`) {
+		t.Errorf("no log line of the product put in %s", e.logs.String())
+	}
+}
+
+// brokenStore fails every call, as a table that cannot be reached.
+type brokenStore struct{ store.Store }
+
+func (brokenStore) Query(context.Context, store.Query) (store.Page, error) {
+	return store.Page{}, errors.New("dynamo: Query: operation error DynamoDB: Query, request send failed")
+}
+
+// A table that fails is a failure of the invocation (the errors alarm
+// counts it), not a refusal: the product's rules were never reached.
+func TestAdminSavingsStoreFailure(t *testing.T) {
+	cc, err := coins.Defaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := handler(awslambda.NewRuntime("admin", &bytes.Buffer{}), &ops{earn: earn.New(earn.Options{Store: failingStore{brokenStore{}}, Coins: cc})})
+	payload := sample(t, "lambda_admin_savings_put.json", map[string]string{"by": "saraa.ops"})
+	if resp, err := h(context.Background(), json.RawMessage(payload)); err == nil {
+		t.Fatalf("a failing table answered %+v", resp)
+	}
+	if _, err := h(context.Background(), json.RawMessage(`{"op":"savings.list"}`)); err == nil {
+		t.Fatal("savings.list on a failing table did not fail")
+	}
+}
+
+// An operator puts and lists staking products and launchpad sales as
+// `tenger earn staking|launchpad set` does on a data directory: what
+// breaks the earn service's rules is refused (a term of 0 days, a term
+// changed, a sale without a price); a sale's terms stay as they were once
+// its subscription started, its names may change.
+func TestAdminStakingAndLaunchpad(t *testing.T) {
+	e := newAdminEnv(t)
+	js := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	put := func(op string, product any) string {
+		return `{"op":"` + op + `","by":"saraa.ops","product":` + js(product) + `}`
+	}
+	stake := earn.DevStakingProducts()[0]
+	got := e.ok(t, put("staking.put", stake)).(map[string]any)
+	if got["id"] != stake.ID || got["termDays"] != float64(stake.TermDays) {
+		t.Fatalf("staking.put %+v", got)
+	}
+	bad := stake
+	bad.TermDays = 0
+	e.refusedWith(t, put("staking.put", bad), apperr.CodeParam)
+	bad = stake
+	bad.TermDays++
+	e.refusedWith(t, put("staking.put", bad), apperr.CodeParam)
+	if list := e.ok(t, `{"op":"staking.list"}`).([]any); len(list) != 1 {
+		t.Fatalf("staking.list %+v", list)
+	}
+
+	sale := earn.DevLaunchProjects(time.Now())[0]
+	e.ok(t, put("launchpad.put", sale))
+	noPrice := sale
+	noPrice.ID, noPrice.Price = "free-lunch", decimal.Zero
+	e.refusedWith(t, put("launchpad.put", noPrice), apperr.CodeParam)
+	changed := sale
+	changed.Price = decimal.NewFromInt(1)
+	changed.Names = map[string]string{earn.LangEN: "TON sale, renamed"}
+	res := e.ok(t, put("launchpad.put", changed)).(map[string]any)
+	if res["price"] != "2.2" || res["names"].(map[string]any)["en_US"] != "TON sale, renamed" {
+		t.Fatalf("launchpad.put after the start: %+v", res)
+	}
+	if list := e.ok(t, `{"op":"launchpad.list"}`).([]any); len(list) != 1 {
+		t.Fatalf("launchpad.list %+v", list)
+	}
+	e.refusedWith(t, `{"op":"launchpad.put","product":`+js(sale)+`}`, apperr.CodeParam) // no operator's name
+}
+
+// An operator reads the loans' settings (the defaults until put), puts
+// new ones, and is refused settings whose LTVs do not rise.
+func TestAdminLoanSettings(t *testing.T) {
+	e := newAdminEnv(t)
+	shown := e.ok(t, `{"op":"loans.show"}`).(map[string]any)
+	if shown["initialLTV"] != "0.65" {
+		t.Fatalf("loans.show %+v", shown)
+	}
+	cfg := earn.DefaultLoanConfig()
+	cfg.InitialLTV = decimal.RequireFromString("0.6")
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ok(t, `{"op":"loans.put","by":"saraa.ops","product":`+string(b)+`}`).(map[string]any); got["initialLTV"] != "0.6" {
+		t.Fatalf("loans.put %+v", got)
+	}
+	cfg.MarginCallLTV = decimal.RequireFromString("0.5")
+	b, _ = json.Marshal(cfg)
+	e.refusedWith(t, `{"op":"loans.put","by":"saraa.ops","product":`+string(b)+`}`, apperr.CodeParam)
+	if shown := e.ok(t, `{"op":"loans.show"}`).(map[string]any); shown["initialLTV"] != "0.6" {
+		t.Fatalf("loans.show after the put %+v", shown)
 	}
 }

@@ -1,9 +1,10 @@
 // Command admin is the operators' Lambda function in AWS until an operator
 // console exists: the actions `tenger kyc`, `tenger corporate`, `tenger
-// support` and `tenger account` take on a data directory, taken on the
-// table. It has no route and no function URL: an operator invokes it
-// directly, and IAM's lambda:InvokeFunction on it (the Admin stack's
-// Operators policy) is the authorization:
+// support`, `tenger account`, `tenger competition` and `tenger earn ...
+// set` take on a data directory, taken on the table. It has no route and
+// no function URL: an operator invokes it directly, and IAM's
+// lambda:InvokeFunction on it (the Admin stack's Operators policy) is the
+// authorization:
 //
 //	aws lambda invoke --function-name tenger-<stage>-admin --qualifier live \
 //	  --cli-binary-format raw-in-base64-out \

@@ -17,6 +17,7 @@ import (
 	"tenger/internal/awslambda"
 	"tenger/internal/competition"
 	"tenger/internal/corporate"
+	"tenger/internal/earn"
 	"tenger/internal/kyc"
 	"tenger/internal/p2p"
 	"tenger/internal/platform"
@@ -49,6 +50,14 @@ import (
 //	competition.put   by, competition (a futures competition's definition, as `tenger competition create` reads it)
 //	competition.list
 //	competition.show  id (the competition, its top ranks with the users' ids, and the winners once final)
+//	savings.put       by, product (a flexible savings product, as earn.SavingsProduct: created or replaced)
+//	savings.list      (every savings product, by sort then id)
+//	staking.put       by, product (a locked staking product, as earn.StakingProduct)
+//	staking.list
+//	launchpad.put     by, product (a launchpad sale, as earn.LaunchProject; its terms fixed once its subscription starts)
+//	launchpad.list
+//	loans.put         by, product (the crypto loans' settings, as earn.LoanConfig: every loan is checked again at the next run)
+//	loans.show        (the settings in force: the defaults until put)
 type Request struct {
 	Op string `json:"op"`
 	// By names the operator who decides (every action that changes
@@ -79,6 +88,10 @@ type Request struct {
 	// Competition (competition.put) is a competition's definition; the
 	// schedule ranks it and pays its prizes (functions/competition).
 	Competition *competition.Definition `json:"competition"`
+	// Product (savings.put, staking.put, launchpad.put, loans.put) is the
+	// product, sale or settings as `tenger earn ... set FILE` reads them;
+	// decoded for its op, unknown fields refused.
+	Product json.RawMessage `json:"product"`
 }
 
 // competitionShow is competition.show's answer.
@@ -113,6 +126,9 @@ type ops struct {
 	account   *account.Service
 	p2p       *p2p.Service
 	comp      *competition.Service
+	// earn serves the products' operations only: it is built without the
+	// engine or the ledger, which those calls do not use.
+	earn *earn.Service
 }
 
 // newOps builds the services as the operator commands do: verification
@@ -129,6 +145,8 @@ func newOps(d *platform.Deps) *ops {
 			Log: d.Log.With().Str("service", "account").Logger()}),
 		p2p:  d.P2P(),
 		comp: competition.New(competition.Options{Store: d.Store, Log: d.Log.With().Str("service", "competition").Logger()}),
+		earn: earn.New(earn.Options{Store: failingStore{d.Store}, Coins: d.Coins, Now: d.Now,
+			Log: d.Log.With().Str("service", "earn").Logger()}),
 	}
 }
 
@@ -140,7 +158,7 @@ const maxByLen = 48
 // mutating are the actions that change something: they require By.
 var mutating = map[string]bool{"kyc.approve": true, "kyc.reject": true, "corporate.approve": true, "corporate.reject": true,
 	"support.reply": true, "support.close": true, "account.reopen": true, "p2p.decide": true, "p2p.merchant": true,
-	"competition.put": true}
+	"competition.put": true, "savings.put": true, "staking.put": true, "launchpad.put": true, "loans.put": true}
 
 // handler runs one action under the invocation's logging context.
 func handler(rt *awslambda.Runtime, o *ops) func(context.Context, json.RawMessage) (Response, error) {
@@ -218,6 +236,9 @@ func recordedBy(by, requestID string) string {
 
 // run dispatches an action; by is the recorded name of a mutating one.
 func (o *ops) run(ctx context.Context, r Request, by string) (any, error) {
+	if result, ok, err := o.runEarn(ctx, r); ok {
+		return result, err
+	}
 	switch r.Op {
 	case "kyc.list":
 		status := r.Status

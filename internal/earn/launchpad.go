@@ -185,10 +185,10 @@ func (s *Service) loadLaunch(ctx context.Context, id string) (launch, error) {
 
 // Items of a sale: the commitments (one per user, pk "LPC#<id>"), the
 // sale's state (its totals, whether it was allocated and distributed)
-// under the config partition.
+// in the service's state partition.
 func commitPK(id string) string              { return "LPC#" + id }
 func commitKey(id, uid string) store.Key     { return store.Key{PK: commitPK(id), SK: uid} }
-func launchStateKey(id string) store.Key     { return store.Key{PK: cfgPK, SK: "LPSTATE#" + id} }
+func launchStateKey(id string) store.Key     { return store.Key{PK: statePK, SK: "LPSTATE#" + id} }
 func launchMineKey(uid, id string) store.Key { return store.Key{PK: earnPK(uid), SK: "LPU#" + id} }
 func launchPayID(id, what string) string     { return "lp-" + id + "-" + what }
 func launchPostingID(id, uid string) string  { return "earn:lp:" + id + ":" + uid }

@@ -736,7 +736,7 @@ func (s *Service) RunLoans(ctx context.Context) (int, error) {
 	// New settings reach every loan at the next run (their LTVs and
 	// liquidation prices change): all of them are checked once.
 	b, _ := json.Marshal(cfg)
-	seen2, err := s.st.Get(ctx, store.Key{PK: cfgPK, SK: loanCfgSeenSK})
+	seen2, err := s.st.Get(ctx, store.Key{PK: statePK, SK: loanCfgSeenSK})
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return 0, err
 	}
@@ -753,7 +753,7 @@ func (s *Service) RunLoans(ctx context.Context) (int, error) {
 		}
 	}
 	if all && len(errs) == 0 {
-		if err := s.st.Put(ctx, store.Item{store.AttrPK: cfgPK, store.AttrSK: loanCfgSeenSK, "doc": string(b)}, nil); err != nil {
+		if err := s.st.Put(ctx, store.Item{store.AttrPK: statePK, store.AttrSK: loanCfgSeenSK, "doc": string(b)}, nil); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -127,8 +127,14 @@ func (p SavingsProduct) Check(precision int32) error {
 	return nil
 }
 
-// Storage of the products: one item each under pk "EARNCFG".
-const cfgPK = "EARNCFG"
+// Storage of the products: one item each under pk "EARNCFG", which only
+// operators write; what the service keeps of its own beside them (the
+// staking totals, the sales' states, the settings loans were last
+// checked with) is under pk "EARNSTATE".
+const (
+	cfgPK   = "EARNCFG"
+	statePK = "EARNSTATE"
+)
 
 // ErrUnknownProduct reports a product id that is not configured.
 var ErrUnknownProduct = errors.New("earn: unknown product")

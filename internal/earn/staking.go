@@ -201,7 +201,7 @@ func stakeDuePK(shard int) string { return fmt.Sprintf("STKDUE#%02d", shard) }
 // stakeSumKey is the user's total staked in a product (the cap per user);
 // stakeTotalKey the product's (the total cap).
 func stakeSumKey(uid, prod string) store.Key { return store.Key{PK: earnPK(uid), SK: "STKSUM#" + prod} }
-func stakeTotalKey(prod string) store.Key    { return store.Key{PK: cfgPK, SK: "STKTOTAL#" + prod} }
+func stakeTotalKey(prod string) store.Key    { return store.Key{PK: statePK, SK: "STKTOTAL#" + prod} }
 
 func (k *stake) matureDay() Day { return k.day + k.term }
 

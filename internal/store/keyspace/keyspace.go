@@ -130,6 +130,13 @@ const (
 	// the account (create_co_id), the futures function keeps the page's
 	// preferences.
 	futuresUser = "FUSER#"
+	// The operator's earn products (internal/earn): written by the admin
+	// function, read by the earn function and the wallet's earn view. The
+	// earn function's own state beside them (staking totals, the sales'
+	// states, the settings loans were last checked with) has its own
+	// partition.
+	earnConfig = "EARNCFG"
+	earnState  = "EARNSTATE"
 )
 
 // grants are the declarations. Every process that builds its ports with
@@ -167,8 +174,10 @@ var grants = []Grant{
 		// BAL#, POST#), deposit addresses, withdrawal submits (record,
 		// workflow item, daily guard), verification codes; the history
 		// lists on gsi1.
-		Name:  "wallet",
-		Reads: []string{config, "EMAIL#", engineLease, "FAV#", "PHONE#", "SESSION#", refPrices},
+		Name: "wallet",
+		// The earn view (get_earn_balance) reads each user's savings
+		// (EARN#, EARNLOG#) and the products (EARNCFG).
+		Reads: []string{config, "EARN#", earnConfig, "EARNLOG#", "EMAIL#", engineLease, "FAV#", "PHONE#", "SESSION#", refPrices},
 		Writes: []string{"BAL#", "BANKIBAN#", "CODE#", "DEPADDR#", "DEPIDX", "DEPIDX#", "DEPOWNER#", futuresUser, "POST#",
 			"RL#", "RLF#", "USER#", "WALLET#", "WD#", "WDGUARD#", "WF#", wsConn},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
@@ -205,6 +214,30 @@ var grants = []Grant{
 		Name:    "competition",
 		Reads:   []string{"BAL#", config, engineLease, "FPOS#", "FPRICE#", futuresUser, "WALLET#", refPrices},
 		Writes:  []string{"COMP#", "COMPRANK#", "COMPU#"},
+		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
+	},
+	{
+		// The earn function (functions/earn): savings, staking and the
+		// launchpad. A user's positions, stakes, sale commitments and
+		// pending operations (EARN#), finance records (EARNLOG#), a
+		// sale's commitments (LPC#), the earn accounts' postings with the
+		// treasury, the sales' accounts and the transit account (BAL#,
+		// POST#); the operator's products read (EARNCFG), the staking
+		// totals and the sales' states written (EARNSTATE); the due and
+		// pending indexes on gsi2.
+		// Crypto loans beside them (EARN#, their due index on gsi2, their
+		// liquidation-price index on gsi1), checked at the reference
+		// prices (refprice); a liquidation sells the collateral with a
+		// market order of the liquidator, an engine command, reading its
+		// client id, order, fee settings and volumes as the trade function
+		// does (SCID#, SORD#, WALLET#, SVOL#). Subscriptions, stakes,
+		// commitments, loans and every payout move spot balances by engine
+		// commands (the engine writes those); sessions and accounts read
+		// to sign calls in.
+		Name: "earn",
+		Reads: []string{config, earnConfig, engineLease, refPrices, "SCID#", "SESSION#", "SORD#", "SVOL#", "USER#",
+			"WALLET#"},
+		Writes:  []string{"BAL#", "EARN#", "EARNLOG#", earnState, "LPC#", "POST#"},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 	{
@@ -253,10 +286,11 @@ var grants = []Grant{
 		// balances read, the list on gsi1, a reopening under USER#), and
 		// P2P appeals and merchant applications (the order, its chat and
 		// the ad, the escrow's release or return: BAL#, POST#; the appeal
-		// queue on gsi2).
+		// queue on gsi2), futures competitions (COMP#, their ranks and
+		// participants read), and the savings products (EARNCFG).
 		Name:    "admin",
 		Reads:   []string{"COMPRANK#", "COMPU#", config},
-		Writes:  []string{"BAL#", "COMP#", "KYC#", "P2PAD#", "P2PORD#", "P2PUSER#", "POST#", "TICKET#", "USER#"},
+		Writes:  []string{"BAL#", "COMP#", earnConfig, "KYC#", "P2PAD#", "P2PORD#", "P2PUSER#", "POST#", "TICKET#", "USER#"},
 		Indexes: []string{store.IndexGSI1, store.IndexGSI2},
 	},
 	{
