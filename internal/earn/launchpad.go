@@ -220,7 +220,7 @@ func (s *Service) Commit(ctx context.Context, uid string, in CommitInput) (OpRes
 			return apperr.New(apperr.CodeEarnBelowMin, l.MinCommit.StringFixed(l.comPrec)+" "+l.CommitCoin)
 		}
 		return nil
-	}, func() error { return apperr.New(apperr.CodeLaunchNotOpen, PhaseCalculation) })
+	})
 }
 
 // finishCommit takes a pending commitment from spot and holds it: the

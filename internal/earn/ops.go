@@ -204,17 +204,26 @@ func (s *Service) again(ctx context.Context, want *op, it store.Item, prec int32
 			return OpResult{}, internal(err)
 		}
 		if o.status == opFailed {
-			return OpResult{}, apperr.New(apperr.CodeEarnAboveCap, "0")
+			return OpResult{}, failedAnswer(o)
 		}
 		return opAnswer(o, prec, false), nil
 	case opFailed:
-		return OpResult{}, apperr.New(apperr.CodeEarnAboveCap, "0")
+		return OpResult{}, failedAnswer(o)
 	}
 	r := opAnswer(o, prec, true)
 	if o.kind == opStandard {
 		r.ArriveDate = DayString(o.day + 1)
 	}
 	return r, nil
+}
+
+// failedAnswer is the error of an op that ended failed, its money back in
+// spot: a cap reached meanwhile, or a sale's subscription phase over.
+func failedAnswer(o *op) error {
+	if o.kind == opCommit {
+		return apperr.New(apperr.CodeLaunchNotOpen, PhaseCalculation)
+	}
+	return apperr.New(apperr.CodeEarnAboveCap, "0 "+o.coin)
 }
 
 // findOp reads the op of a client's request id, if it exists.
@@ -259,8 +268,8 @@ func newOp(uid, kind, prefix, prod, coin, rawAmount, rawReqID string, prec int32
 // request before anything is written, the op is recorded pending and its
 // money steps done (finishOp: from spot into earn); an op that ended
 // failed (a cap or a phase reached meanwhile: its money went back)
-// answers failed().
-func (s *Service) runSpotOp(ctx context.Context, o *op, prec int32, check func() error, failed func() error) (OpResult, error) {
+// answers failedAnswer.
+func (s *Service) runSpotOp(ctx context.Context, o *op, prec int32, check func() error) (OpResult, error) {
 	if it, ok, err := s.findOp(ctx, o); err != nil {
 		return OpResult{}, internal(err)
 	} else if ok {
@@ -285,7 +294,7 @@ func (s *Service) runSpotOp(ctx context.Context, o *op, prec int32, check func()
 		return OpResult{}, err
 	}
 	if o.status == opFailed {
-		return OpResult{}, failed()
+		return OpResult{}, failedAnswer(o)
 	}
 	return opAnswer(o, prec, false), nil
 }

@@ -128,7 +128,7 @@ func (s *Service) Subscribe(ctx context.Context, uid string, in SubscribeInput) 
 			return apperr.New(apperr.CodeEarnAboveCap, fixed(left, prec)+" "+pr.Coin)
 		}
 		return nil
-	}, func() error { return apperr.New(apperr.CodeEarnAboveCap, "0 "+pr.Coin) })
+	})
 }
 
 // finishSubscribe takes a pending subscription's amount from spot (again:

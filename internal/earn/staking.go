@@ -269,7 +269,7 @@ func (s *Service) Stake(ctx context.Context, uid string, in StakeInput) (OpResul
 			return apperr.New(apperr.CodeEarnAboveCap, fixed(left, pr.prec)+" "+pr.Coin)
 		}
 		return nil
-	}, func() error { return apperr.New(apperr.CodeEarnAboveCap, "0 "+pr.Coin) })
+	})
 }
 
 // stakeRoom is what the caps leave for the user in a product (-1: no cap).
