@@ -15,6 +15,7 @@ import { Route as FutureBonusRouteImport } from './routes/futureBonus'
 import { Route as MaintenanceRouteImport } from './routes/maintenance'
 import { Route as MarketRouteImport } from './routes/market'
 import { Route as P2pRouteRouteImport } from './routes/p2p/route'
+import { Route as SavingsRouteImport } from './routes/savings'
 import { Route as LanSlugRouteImport } from './routes/$lan/$slug'
 import { Route as AuthForgotPasswordRouteImport } from './routes/auth/forgot-password'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
@@ -69,6 +70,11 @@ const MarketRoute = MarketRouteImport.update({
 const P2pRouteRoute = P2pRouteRouteImport.update({
   id: '/p2p',
   path: '/p2p',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SavingsRoute = SavingsRouteImport.update({
+  id: '/savings',
+  path: '/savings',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LanSlugRoute = LanSlugRouteImport.update({
@@ -204,6 +210,7 @@ export interface FileRoutesByFullPath {
   '/futureBonus': typeof FutureBonusRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
+  '/savings': typeof SavingsRoute
   '/$lan/$slug': typeof LanSlugRoute
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
@@ -237,6 +244,7 @@ export interface FileRoutesByTo {
   '/futureBonus': typeof FutureBonusRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
+  '/savings': typeof SavingsRoute
   '/$lan/$slug': typeof LanSlugRoute
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
@@ -271,6 +279,7 @@ export interface FileRoutesById {
   '/futureBonus': typeof FutureBonusRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
+  '/savings': typeof SavingsRoute
   '/$lan/$slug': typeof LanSlugRoute
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
@@ -306,6 +315,7 @@ export interface FileRouteTypes {
     | '/futureBonus'
     | '/maintenance'
     | '/market'
+    | '/savings'
     | '/$lan/$slug'
     | '/auth/forgot-password'
     | '/auth/login'
@@ -339,6 +349,7 @@ export interface FileRouteTypes {
     | '/futureBonus'
     | '/maintenance'
     | '/market'
+    | '/savings'
     | '/$lan/$slug'
     | '/auth/forgot-password'
     | '/auth/login'
@@ -372,6 +383,7 @@ export interface FileRouteTypes {
     | '/futureBonus'
     | '/maintenance'
     | '/market'
+    | '/savings'
     | '/$lan/$slug'
     | '/auth/forgot-password'
     | '/auth/login'
@@ -406,6 +418,7 @@ export interface RootRouteChildren {
   FutureBonusRoute: typeof FutureBonusRoute
   MaintenanceRoute: typeof MaintenanceRoute
   MarketRoute: typeof MarketRoute
+  SavingsRoute: typeof SavingsRoute
   LanSlugRoute: typeof LanSlugRoute
   AuthForgotPasswordRoute: typeof AuthForgotPasswordRoute
   AuthLoginRoute: typeof AuthLoginRoute
@@ -474,6 +487,13 @@ declare module '@tanstack/react-router' {
       path: '/p2p'
       fullPath: '/p2p'
       preLoaderRoute: typeof P2pRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/savings': {
+      id: '/savings'
+      path: '/savings'
+      fullPath: '/savings'
+      preLoaderRoute: typeof SavingsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/$lan/$slug': {
@@ -673,6 +693,7 @@ const rootRouteChildren: RootRouteChildren = {
   FutureBonusRoute: FutureBonusRoute,
   MaintenanceRoute: MaintenanceRoute,
   MarketRoute: MarketRoute,
+  SavingsRoute: SavingsRoute,
   LanSlugRoute: LanSlugRoute,
   AuthForgotPasswordRoute: AuthForgotPasswordRoute,
   AuthLoginRoute: AuthLoginRoute,

@@ -11,9 +11,10 @@ import type { Translations } from './content-client'
  * theirs (features/identity/lib/texts.ts); p2p comes with the P2P pages
  * (features/p2p/lib/texts.ts); futures with the futures pages
  * (features/futures/lib/texts.ts); competition with the competition page
- * (features/competition/lib/texts.ts).
+ * (features/competition/lib/texts.ts); savings with the savings page and
+ * dialogs (features/savings/lib/texts.ts).
  */
-export default import.meta.glob<Translations>(['@texts/en-US/*.json', '!@texts/en-US/openApi.json', '!@texts/en-US/corporateVerification*.json', '!@texts/en-US/account.json', '!@texts/en-US/support.json', '!@texts/en-US/identity.json', '!@texts/en-US/accountLimits.json', '!@texts/en-US/p2p*.json', '!@texts/en-US/futures.json', '!@texts/en-US/competition.json'], {
+export default import.meta.glob<Translations>(['@texts/en-US/*.json', '!@texts/en-US/openApi.json', '!@texts/en-US/corporateVerification*.json', '!@texts/en-US/account.json', '!@texts/en-US/support.json', '!@texts/en-US/identity.json', '!@texts/en-US/accountLimits.json', '!@texts/en-US/p2p*.json', '!@texts/en-US/futures.json', '!@texts/en-US/competition.json', '!@texts/en-US/savings.json'], {
   eager: true,
   import: 'default',
 })

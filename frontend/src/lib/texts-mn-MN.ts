@@ -11,9 +11,10 @@ import type { Translations } from './content-client'
  * theirs (features/identity/lib/texts.ts); p2p comes with the P2P pages
  * (features/p2p/lib/texts.ts); futures with the futures pages
  * (features/futures/lib/texts.ts); competition with the competition page
- * (features/competition/lib/texts.ts).
+ * (features/competition/lib/texts.ts); savings with the savings page and
+ * dialogs (features/savings/lib/texts.ts).
  */
-export default import.meta.glob<Translations>(['@texts/mn-MN/*.json', '!@texts/mn-MN/openApi.json', '!@texts/mn-MN/corporateVerification*.json', '!@texts/mn-MN/account.json', '!@texts/mn-MN/support.json', '!@texts/mn-MN/identity.json', '!@texts/mn-MN/accountLimits.json', '!@texts/mn-MN/p2p*.json', '!@texts/mn-MN/futures.json', '!@texts/mn-MN/competition.json'], {
+export default import.meta.glob<Translations>(['@texts/mn-MN/*.json', '!@texts/mn-MN/openApi.json', '!@texts/mn-MN/corporateVerification*.json', '!@texts/mn-MN/account.json', '!@texts/mn-MN/support.json', '!@texts/mn-MN/identity.json', '!@texts/mn-MN/accountLimits.json', '!@texts/mn-MN/p2p*.json', '!@texts/mn-MN/futures.json', '!@texts/mn-MN/competition.json', '!@texts/mn-MN/savings.json'], {
   eager: true,
   import: 'default',
 })

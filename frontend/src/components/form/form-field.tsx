@@ -8,6 +8,12 @@ export interface FormFieldProps {
   error?: string
   helper?: ReactNode
   required?: boolean
+  /**
+   * The id of the error text, for a control that names it in its own
+   * aria-describedby (the field gives the control only aria-errormessage,
+   * which screen readers read less often).
+   */
+  errorId?: string
   children: ReactNode
 }
 
@@ -15,9 +21,9 @@ export interface FormFieldProps {
  * A labelled form control with its helper or error text. Chakra's Field
  * links the label and messages to the input for assistive technology.
  */
-export function FormField({ label, error, helper, required, children }: FormFieldProps) {
+export function FormField({ label, error, helper, required, errorId, children }: FormFieldProps) {
   return (
-    <Field.Root invalid={!!error} required={required}>
+    <Field.Root invalid={!!error} required={required} ids={errorId ? { errorText: errorId } : undefined}>
       <Field.Label>
         {label}
         {required && <Field.RequiredIndicator />}

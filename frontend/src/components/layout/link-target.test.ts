@@ -45,6 +45,8 @@ describe('resolveHref against the app route tree', () => {
     '/p2p/trading',
     '/p2p/my-advertising',
     '/order/otc',
+    // Flexible savings is live (routes/savings.tsx); staking, the launchpad and crypto loans are not.
+    '/savings',
     // The futures pages have routes (each redirects to its maintenance page while futures are not live).
     '/futures/BTCUSDT',
     '/order/futures',
@@ -57,7 +59,6 @@ describe('resolveHref against the app route tree', () => {
     // Only a contract's symbol is the trading page: the guide has no route yet.
     ['/futures/guide', 'futures'],
     ['/staking', 'staking'],
-    ['/savings', 'savings'],
     ['/launchpad', 'launchpad'],
     ['/cryptoCash', 'cryptoCash'],
     ['/taskCenter', 'taskCenter'],

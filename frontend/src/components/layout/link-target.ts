@@ -18,7 +18,6 @@ export const MAINTENANCE_AREAS = [
   'futuresCompetition',
   'p2p',
   'staking',
-  'savings',
   'launchpad',
   'cryptoCash',
   'taskCenter',
@@ -38,7 +37,7 @@ export function isMaintenanceArea(value: unknown): value is MaintenanceArea {
   return typeof value === 'string' && (MAINTENANCE_AREAS as readonly string[]).includes(value)
 }
 
-const SAME_NAME_AREAS = new Set<string>(['staking', 'savings', 'launchpad', 'cryptoCash', 'taskCenter', 'invitation', 'p2p'])
+const SAME_NAME_AREAS = new Set<string>(['staking', 'launchpad', 'cryptoCash', 'taskCenter', 'invitation', 'p2p'])
 const SUPPORT_SLUGS = new Set(['support', 'request', 'fees', 'contact'])
 const MARGIN_TYPES = new Set(['margin', 'lever', '2'])
 

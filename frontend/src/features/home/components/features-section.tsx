@@ -9,7 +9,7 @@ const FEATURES: { id: string; icon: IconType; capability?: Capability }[] = [
   { id: 'mnt', icon: LuBanknote },
   { id: 'trade', icon: LuChartCandlestick, capability: 'spot' },
   { id: 'p2p', icon: LuArrowLeftRight, capability: 'p2p' },
-  { id: 'earn', icon: LuPiggyBank, capability: 'earn' },
+  { id: 'earn', icon: LuPiggyBank, capability: 'savings' },
   { id: 'security', icon: LuShieldCheck },
   { id: 'support', icon: LuHeadphones },
 ]

@@ -1,11 +1,12 @@
 import { Box, Button, Container, Flex, Heading, HStack, IconButton, SimpleGrid, Stack, Tabs } from '@chakra-ui/react'
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { LuArrowDownToLine, LuArrowLeftRight, LuArrowUpFromLine, LuBookUser, LuEye, LuEyeOff, LuHistory, LuKeyRound, LuLandmark } from 'react-icons/lu'
 import { AppLink } from '@/components/layout/app-link'
 import { getLanguage } from '@/lib/cookies'
 import { useTexts } from '@/lib/i18n'
 import { useBalanceHide } from '../hooks/use-balance-hide'
-import { CrossView, EarnView, FuturesView, IsolatedView, OtcView, OverviewView, SpotView } from './wallet-views'
+import { CrossView, FuturesView, IsolatedView, OtcView, OverviewView, SpotView, useStateTexts } from './wallet-views'
+import { QueryState } from './shared'
 import { WALLET_VIEWS, type ModalState, type WalletSearch, type WalletView } from '../lib/search'
 import { WalletModals } from './wallet-modals'
 
@@ -27,6 +28,15 @@ export const ACTION_BUTTON_LAYOUT = {
 } as const
 
 export { WALLET_VIEWS, type WalletSearch, type WalletView } from '../lib/search'
+
+/** The earn view loads with its tab: it brings the savings dialogs, which the other views do not need. */
+const EarnView = lazy(() => import('./earn-view').then((m) => ({ default: m.EarnView })))
+
+/** The views' loading state while a view's own code loads. */
+function ViewLoading() {
+  const states = useStateTexts()
+  return <QueryState isLoading isError={false} onRetry={() => {}} {...states}>{null}</QueryState>
+}
 
 /** The wallet area: header with actions, the account views, the modals. */
 export function WalletPage({ search, onSearch }: { search: WalletSearch; onSearch: (next: WalletSearch) => void }) {
@@ -144,7 +154,9 @@ export function WalletPage({ search, onSearch }: { search: WalletSearch; onSearc
           <FuturesView {...props} />
         </Tabs.Content>
         <Tabs.Content value="earn">
-          <EarnView {...props} />
+          <Suspense fallback={<ViewLoading />}>
+            <EarnView {...props} />
+          </Suspense>
         </Tabs.Content>
       </Tabs.Root>
 

@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { renderWithApp } from '@/test/render'
 import type { CrossBalance, IsolatedPair, SpotRow } from '../api/wallet-api'
-import { CrossView, EarnView, isolatedSides, SpotView } from './wallet-views'
+import { EarnView } from './earn-view'
+import { CrossView, isolatedSides, SpotView } from './wallet-views'
 
 const api = vi.hoisted(() => ({
   getRates: vi.fn(),
@@ -167,8 +168,35 @@ describe('wallet views', () => {
     expect(screen.getByTestId('earn-interest-USDT').textContent).toBe('0.000000')
     expect(screen.getByTestId('earn-balance-BTC').textContent).toBe('0.01000000')
     expect(screen.getByTestId('earn-view').textContent).toContain('0.01234567 BTC')
-    // Savings are not live: no rate is offered for them (capabilities.ts).
-    expect(screen.getByTestId('earn-view').textContent).not.toMatch(/5\.00%|2\.00%/)
+    // Savings are live (capabilities.ts): each coin's yearly rate is shown.
+    expect(screen.getByTestId('earn-row-USDT').textContent).toContain('5.00%')
+    expect(screen.getByTestId('earn-row-BTC').textContent).toContain('2.00%')
+  })
+
+  it('earn: each coin offers Subscribe and Redeem (the savings dialogs), and links the savings page', async () => {
+    wideScreen()
+    api.getSpotBalances.mockResolvedValue({
+      totalBalance: '0', totalBalanceSymbol: 'BTC', totalValuation: '0', currency: 'USD', lang_logo: '$',
+      coinList: [row('USDT', { showPrecision: 6 })],
+    })
+    api.getEarnBalance.mockResolvedValue({
+      totalBalance: '0', totalBalanceSymbol: 'BTC', totalBalanceFiat: '0', interestSymbol: 'USDT',
+      interestYesterday: '0', interest30days: '0', lang_logo: '$',
+      coinList: [
+        { coinSymbol: 'USDT', icon: '', autoStatus: 1, balance: '10.000000', yearRate: '6.50', totalInterest: '0.000000' },
+        { coinSymbol: 'BTC', icon: '', autoStatus: 0, balance: '0.00000000', yearRate: '1.20', totalInterest: '0.00000000' },
+      ],
+    })
+    renderWithApp(<EarnView hidden={false} openModal={() => {}} />)
+    const usdt = await screen.findByTestId('earn-subscribe-USDT')
+    expect(usdt.textContent).toBe('Subscribe')
+    expect((screen.getByTestId('earn-redeem-USDT') as HTMLButtonElement).disabled).toBe(false)
+    // Nothing in savings: nothing to redeem.
+    expect((screen.getByTestId('earn-redeem-BTC') as HTMLButtonElement).disabled).toBe(true)
+    expect(screen.getByTestId('earn-row-USDT').textContent).toContain('On')
+    expect(screen.getByTestId('earn-savings-link').getAttribute('href')).toBe('/savings')
+    usdt.click()
+    expect(await screen.findByTestId('subscribe-modal')).toBeTruthy()
   })
 
   it('phones: cross margin, OTC, futures and earn list one card per coin (a table hid columns behind a sideways scroll)', async () => {

@@ -5,13 +5,11 @@ import { LuSearch } from 'react-icons/lu'
 import { DataTable, type DataColumn, type DataLayout } from '@/components/data/data-table'
 import { AppLink, type AppLinkProps } from '@/components/layout/app-link'
 import { useLinkResolver } from '@/components/layout/link-target'
-import { isLive } from '@/lib/capabilities'
-import { compareDecimals, formatCut, formatFixed } from '@/lib/decimal'
+import { compareDecimals, formatFixed } from '@/lib/decimal'
 import type { TranslateFn } from '@/lib/i18n'
 import { useTexts } from '@/lib/i18n'
 import {
   getCrossBalance,
-  getEarnBalance,
   getFuturesBalance,
   getFuturesStats,
   getIsolatedBalance,
@@ -20,7 +18,6 @@ import {
   getSpotBalances,
   walletKeys,
   type CrossCoin,
-  type EarnCoin,
   type FuturesAccount,
   type IsolatedPair,
   type OTCCoin,
@@ -46,7 +43,8 @@ const SLICE_COLORS = {
   otc: '#805ad5',
 }
 
-function useStateTexts() {
+/** The loading, error and retry texts of the views. */
+export function useStateTexts() {
   const common = useTexts('common')
   return {
     loadingText: common.t('loading'),
@@ -55,7 +53,8 @@ function useStateTexts() {
   }
 }
 
-function hide(hidden: boolean, v: string): string {
+/** A value, or the hidden placeholder when balances are hidden. */
+export function hide(hidden: boolean, v: string): string {
   return hidden ? HIDDEN_BALANCE : v
 }
 
@@ -64,7 +63,7 @@ function hide(hidden: boolean, v: string): string {
  * inside a number: it wraps only at a space (before its unit), and the grids
  * give each figure a full row on phones.
  */
-function Figure({ label, value, sub, testId }: { label: string; value: string; sub?: string; testId?: string }) {
+export function Figure({ label, value, sub, testId }: { label: string; value: string; sub?: string; testId?: string }) {
   return (
     <Stack gap="0.5" minW="0" data-testid={testId}>
       <Text fontSize="sm" color="fg.muted">
@@ -218,7 +217,7 @@ export function SpotView({ hidden, openModal }: ViewProps) {
 type Fiat = (amount: string | undefined, coin?: string) => string
 
 /** A coin with its icon, the first cell of the account tables. */
-function CoinCell({ coin, icon }: { coin: string; icon?: string }) {
+export function CoinCell({ coin, icon }: { coin: string; icon?: string }) {
   return (
     <HStack gap="2">
       <CoinIcon coin={coin} src={icon} />
@@ -403,22 +402,7 @@ function futuresColumns(t: TranslateFn, hidden: boolean): DataColumn<FuturesAcco
 }
 
 /** The decimals of the totals (spec §9), and of a coin whose precision is not known. */
-const TOTAL_DECIMALS = 8
-
-function earnColumns(t: TranslateFn, hidden: boolean, places: (coin: string) => number): DataColumn<EarnCoin>[] {
-  // A coin's amounts at its showPrecision (spec §9), cut and never rounded up.
-  const amount = (c: EarnCoin, value: string) => hide(hidden, formatCut(value, places(c.coinSymbol)))
-  return [
-    { id: 'coin', header: t('cols.coin'), card: 'title', cell: (c) => <CoinCell coin={c.coinSymbol} icon={c.icon} /> },
-    { id: 'balance', header: t('cols.balance'), numeric: true, testId: (c) => `earn-balance-${c.coinSymbol}`, cell: (c) => amount(c, c.balance) },
-    // A savings rate is shown once savings can be used (capabilities.ts).
-    ...(isLive('earn')
-      ? [{ id: 'yearRate', header: t('cols.yearRate'), numeric: true, cell: (c: EarnCoin) => `${formatFixed(c.yearRate, 2)}%` }]
-      : []),
-    { id: 'totalInterest', header: t('cols.totalInterest'), numeric: true, testId: (c) => `earn-interest-${c.coinSymbol}`, cell: (c) => amount(c, c.totalInterest) },
-    { id: 'auto', header: t('cols.auto'), numeric: true, cell: (c) => (c.autoStatus === 1 ? t('earn.on') : t('earn.off')) },
-  ]
-}
+export const TOTAL_DECIMALS = 8
 
 /** Cross margin account: summary and per-coin balances. */
 export function CrossView({ hidden, openModal }: ViewProps) {
@@ -562,40 +546,6 @@ export function FuturesView({ hidden, openModal }: ViewProps) {
             label={t('views.futures')}
             testId="futures-table"
             rowTestId={(a) => `futures-row-${a.symbol}`}
-            emptyText={t('empty')}
-          />
-        </Stack>
-      ) : null}
-    </QueryState>
-  )
-}
-
-/** Earn account. */
-export function EarnView({ hidden }: ViewProps) {
-  const { t } = useTexts('wallet')
-  const states = useStateTexts()
-  const { currency, fiat } = useValuation()
-  const q = useQuery({ queryKey: walletKeys.earn(currency), queryFn: () => getEarnBalance(currency) })
-  // The coins' showPrecision comes with the spot coin list (the same query as the spot view).
-  const spot = useQuery({ queryKey: walletKeys.fiat(currency), queryFn: () => getSpotBalances(currency) })
-  const precision = useMemo(() => new Map((spot.data?.coinList ?? []).map((r) => [r.coin, r.showPrecision])), [spot.data])
-  const places = (coin: string) => precision.get(coin) ?? TOTAL_DECIMALS
-  const d = q.data
-  return (
-    <QueryState isLoading={q.isLoading || spot.isLoading} isError={q.isError} onRetry={() => void q.refetch()} {...states}>
-      {d ? (
-        <Stack gap="4" data-testid="earn-view">
-          <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
-            <Figure label={t('earn.total')} value={hide(hidden, `${formatFixed(d.totalBalance, 8)} ${d.totalBalanceSymbol}`)} sub={hide(hidden, fiat(d.totalBalance, d.totalBalanceSymbol))} />
-            <Figure label={t('earn.yesterday')} value={hide(hidden, `${formatFixed(d.interestYesterday, 8)} ${d.interestSymbol}`)} />
-            <Figure label={t('earn.days30')} value={hide(hidden, `${formatFixed(d.interest30days, 8)} ${d.interestSymbol}`)} />
-          </SimpleGrid>
-          <DataTable<EarnCoin>
-            columns={earnColumns(t, hidden, places)}
-            rows={d.coinList}
-            rowKey={(c) => c.coinSymbol}
-            label={t('views.earn')}
-            testId="earn-table"
             emptyText={t('empty')}
           />
         </Stack>
