@@ -453,7 +453,8 @@ func TestSavingsStandardRedemption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hs[0].ID != "usdt" || hs[0].TotalInterest != "0.650000" || hs[0].YesterdayInt != "0.650000" || hs[0].Redeeming != "0.000000" {
+	if hs[0].ID != "usdt" || hs[0].TotalInterest != "0.650000" || hs[0].YesterdayInt != "0.650000" || hs[0].Redeeming != "0.000000" ||
+		hs[0].Today != DayString(DayOf(day0)+2) || hs[0].StandardArriveDate != DayString(DayOf(day0)+3) {
 		t.Fatalf("holding %+v", hs[0])
 	}
 	e.audit(t)

@@ -87,9 +87,13 @@ type Holding struct {
 	Redeemable       string `json:"redeemable"`
 	Redeeming        string `json:"redeeming" doc:"asked for standard redemption: paid out with the next day's settlement"`
 	RedeemArriveDate string `json:"redeemArriveDate" doc:"UTC date the standard redemption reaches spot; empty when none waits"`
-	TotalInterest    string `json:"totalInterest"`
-	YesterdayInt     string `json:"interestYesterday"`
-	AutoStatus       int    `json:"autoStatus" doc:"1 when auto-subscribe is on"`
+	// Today is the earn service's UTC date; StandardArriveDate when a
+	// standard redemption asked now would reach spot.
+	Today              string `json:"today" doc:"the earn service's UTC date"`
+	StandardArriveDate string `json:"standardArriveDate" doc:"UTC date a standard redemption asked now reaches spot"`
+	TotalInterest      string `json:"totalInterest"`
+	YesterdayInt       string `json:"interestYesterday"`
+	AutoStatus         int    `json:"autoStatus" doc:"1 when auto-subscribe is on"`
 	// TodayInterest is what today earns on what earns now (paid after the
 	// day ends; a fast redemption today lowers it).
 	TodayInterest string `json:"estimatedInterestToday"`
@@ -138,7 +142,7 @@ func (s *Service) Holdings(ctx context.Context, uid, lang string) ([]Holding, er
 		prec := pr.coin.Precision
 		h := Holding{Project: pj, Amount: fixed(v.amt, prec), Earning: fixed(v.elig, prec), Pending: fixed(v.fresh, prec),
 			Redeemable: fixed(v.redeemable(), prec), Redeeming: fixed(v.red, prec), TotalInterest: fixed(v.tot, prec),
-			YesterdayInt: fixed(0, prec)}
+			YesterdayInt: fixed(0, prec), Today: DayString(today), StandardArriveDate: DayString(today + 1)}
 		if v.lastDay == today-1 {
 			h.YesterdayInt = fixed(v.last, prec)
 		}

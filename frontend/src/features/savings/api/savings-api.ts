@@ -61,6 +61,10 @@ export interface Holding extends Project {
   redeeming: string
   /** UTC date (YYYY-MM-DD) a standard redemption reaches spot; '' when none waits. */
   redeemArriveDate: string
+  /** The earn service's UTC date (YYYY-MM-DD). */
+  today?: string
+  /** UTC date (YYYY-MM-DD) a standard redemption asked now reaches spot. */
+  standardArriveDate?: string
   totalInterest: string
   interestYesterday: string
   /** 1 when auto-subscribe is on. */

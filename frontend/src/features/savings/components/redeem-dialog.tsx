@@ -80,8 +80,9 @@ function RedeemForm({ holding, onBusy, onDone }: { holding: Holding; onBusy: (bu
         : error === 'redeemable'
           ? t('errors.redeemable', { amount: formatCut(redeemable, places), coin })
           : t(`errors.${error}`)
-  // A standard redemption already waiting names the server's next settlement day; else the UTC day after today.
-  const arrives = holding.redeemArriveDate || nextUtcDate()
+  // The server names the day a standard redemption asked now arrives (its
+  // clock, not the browser's); older answers without it: the UTC day after today.
+  const arrives = holding.standardArriveDate || holding.redeemArriveDate || nextUtcDate()
 
   const submit = async () => {
     if (!canSend(amount, error)) return
