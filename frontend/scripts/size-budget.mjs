@@ -10,8 +10,9 @@ import path from 'node:path'
 import zlib from 'node:zlib'
 
 // The goal is 200 KB; the budget holds what the first load measures now
-// (README, "First load") until the rest of the way there is made.
-const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 276)
+// (README, "First load") until the rest of the way there is made. 277:
+// the earn pages' five lazy routes add their entries (0.4 KB) to it.
+const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 277)
 const dist = path.resolve(process.argv[2] ?? 'dist')
 const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
 const refs = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*\shref)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1])

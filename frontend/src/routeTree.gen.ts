@@ -10,17 +10,22 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as CryptoCashRouteImport } from './routes/cryptoCash'
 import { Route as DownloadRouteImport } from './routes/download'
 import { Route as FutureBonusRouteImport } from './routes/futureBonus'
 import { Route as MaintenanceRouteImport } from './routes/maintenance'
 import { Route as MarketRouteImport } from './routes/market'
 import { Route as P2pRouteRouteImport } from './routes/p2p/route'
 import { Route as SavingsRouteImport } from './routes/savings'
+import { Route as StakingRouteImport } from './routes/staking'
 import { Route as LanSlugRouteImport } from './routes/$lan/$slug'
 import { Route as AuthForgotPasswordRouteImport } from './routes/auth/forgot-password'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthRegisterRouteImport } from './routes/auth/register'
 import { Route as FuturesSymbolRouteImport } from './routes/futures/$symbol'
+import { Route as LaunchpadIndexRouteImport } from './routes/launchpad/index'
+import { Route as LaunchpadProjectIdRouteImport } from './routes/launchpad/$projectId'
+import { Route as OrderFinanceRouteImport } from './routes/order/finance'
 import { Route as OrderFuturesRouteImport } from './routes/order/futures'
 import { Route as OrderOtcRouteImport } from './routes/order/otc'
 import { Route as OrderSpotRouteImport } from './routes/order/spot'
@@ -45,6 +50,11 @@ import { Route as ProfileSupportNewRouteImport } from './routes/profile/support/
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const CryptoCashRoute = CryptoCashRouteImport.update({
+  id: '/cryptoCash',
+  path: '/cryptoCash',
   getParentRoute: () => rootRouteImport,
 } as any)
 const DownloadRoute = DownloadRouteImport.update({
@@ -77,6 +87,11 @@ const SavingsRoute = SavingsRouteImport.update({
   path: '/savings',
   getParentRoute: () => rootRouteImport,
 } as any)
+const StakingRoute = StakingRouteImport.update({
+  id: '/staking',
+  path: '/staking',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LanSlugRoute = LanSlugRouteImport.update({
   id: '/$lan/$slug',
   path: '/$lan/$slug',
@@ -100,6 +115,21 @@ const AuthRegisterRoute = AuthRegisterRouteImport.update({
 const FuturesSymbolRoute = FuturesSymbolRouteImport.update({
   id: '/futures/$symbol',
   path: '/futures/$symbol',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LaunchpadIndexRoute = LaunchpadIndexRouteImport.update({
+  id: '/launchpad/',
+  path: '/launchpad/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LaunchpadProjectIdRoute = LaunchpadProjectIdRouteImport.update({
+  id: '/launchpad/$projectId',
+  path: '/launchpad/$projectId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const OrderFinanceRoute = OrderFinanceRouteImport.update({
+  id: '/order/finance',
+  path: '/order/finance',
   getParentRoute: () => rootRouteImport,
 } as any)
 const OrderFuturesRoute = OrderFuturesRouteImport.update({
@@ -206,16 +236,20 @@ const ProfileSupportNewRoute = ProfileSupportNewRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/p2p': typeof P2pRouteRouteWithChildren
+  '/cryptoCash': typeof CryptoCashRoute
   '/download': typeof DownloadRoute
   '/futureBonus': typeof FutureBonusRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
   '/savings': typeof SavingsRoute
+  '/staking': typeof StakingRoute
   '/$lan/$slug': typeof LanSlugRoute
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/futures/$symbol': typeof FuturesSymbolRoute
+  '/launchpad/$projectId': typeof LaunchpadProjectIdRoute
+  '/order/finance': typeof OrderFinanceRoute
   '/order/futures': typeof OrderFuturesRoute
   '/order/otc': typeof OrderOtcRoute
   '/order/spot': typeof OrderSpotRoute
@@ -227,6 +261,7 @@ export interface FileRoutesByFullPath {
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
+  '/launchpad/': typeof LaunchpadIndexRoute
   '/profile/': typeof ProfileIndexRoute
   '/wallet/': typeof WalletIndexRoute
   '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
@@ -240,16 +275,20 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/p2p': typeof P2pRouteRouteWithChildren
+  '/cryptoCash': typeof CryptoCashRoute
   '/download': typeof DownloadRoute
   '/futureBonus': typeof FutureBonusRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
   '/savings': typeof SavingsRoute
+  '/staking': typeof StakingRoute
   '/$lan/$slug': typeof LanSlugRoute
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/futures/$symbol': typeof FuturesSymbolRoute
+  '/launchpad/$projectId': typeof LaunchpadProjectIdRoute
+  '/order/finance': typeof OrderFinanceRoute
   '/order/futures': typeof OrderFuturesRoute
   '/order/otc': typeof OrderOtcRoute
   '/order/spot': typeof OrderSpotRoute
@@ -261,6 +300,7 @@ export interface FileRoutesByTo {
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
+  '/launchpad': typeof LaunchpadIndexRoute
   '/profile': typeof ProfileIndexRoute
   '/wallet': typeof WalletIndexRoute
   '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
@@ -275,16 +315,20 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/p2p': typeof P2pRouteRouteWithChildren
+  '/cryptoCash': typeof CryptoCashRoute
   '/download': typeof DownloadRoute
   '/futureBonus': typeof FutureBonusRoute
   '/maintenance': typeof MaintenanceRoute
   '/market': typeof MarketRoute
   '/savings': typeof SavingsRoute
+  '/staking': typeof StakingRoute
   '/$lan/$slug': typeof LanSlugRoute
   '/auth/forgot-password': typeof AuthForgotPasswordRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/register': typeof AuthRegisterRoute
   '/futures/$symbol': typeof FuturesSymbolRoute
+  '/launchpad/$projectId': typeof LaunchpadProjectIdRoute
+  '/order/finance': typeof OrderFinanceRoute
   '/order/futures': typeof OrderFuturesRoute
   '/order/otc': typeof OrderOtcRoute
   '/order/spot': typeof OrderSpotRoute
@@ -296,6 +340,7 @@ export interface FileRoutesById {
   '/profile/security': typeof ProfileSecurityRoute
   '/trade/$symbol': typeof TradeSymbolRoute
   '/wallet/history': typeof WalletHistoryRoute
+  '/launchpad/': typeof LaunchpadIndexRoute
   '/profile/': typeof ProfileIndexRoute
   '/wallet/': typeof WalletIndexRoute
   '/$lan/newAssets/addressMent': typeof LanNewAssetsAddressMentRoute
@@ -311,16 +356,20 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/p2p'
+    | '/cryptoCash'
     | '/download'
     | '/futureBonus'
     | '/maintenance'
     | '/market'
     | '/savings'
+    | '/staking'
     | '/$lan/$slug'
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
     | '/futures/$symbol'
+    | '/launchpad/$projectId'
+    | '/order/finance'
     | '/order/futures'
     | '/order/otc'
     | '/order/spot'
@@ -332,6 +381,7 @@ export interface FileRouteTypes {
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
+    | '/launchpad/'
     | '/profile/'
     | '/wallet/'
     | '/$lan/newAssets/addressMent'
@@ -345,16 +395,20 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/p2p'
+    | '/cryptoCash'
     | '/download'
     | '/futureBonus'
     | '/maintenance'
     | '/market'
     | '/savings'
+    | '/staking'
     | '/$lan/$slug'
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
     | '/futures/$symbol'
+    | '/launchpad/$projectId'
+    | '/order/finance'
     | '/order/futures'
     | '/order/otc'
     | '/order/spot'
@@ -366,6 +420,7 @@ export interface FileRouteTypes {
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
+    | '/launchpad'
     | '/profile'
     | '/wallet'
     | '/$lan/newAssets/addressMent'
@@ -379,16 +434,20 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/p2p'
+    | '/cryptoCash'
     | '/download'
     | '/futureBonus'
     | '/maintenance'
     | '/market'
     | '/savings'
+    | '/staking'
     | '/$lan/$slug'
     | '/auth/forgot-password'
     | '/auth/login'
     | '/auth/register'
     | '/futures/$symbol'
+    | '/launchpad/$projectId'
+    | '/order/finance'
     | '/order/futures'
     | '/order/otc'
     | '/order/spot'
@@ -400,6 +459,7 @@ export interface FileRouteTypes {
     | '/profile/security'
     | '/trade/$symbol'
     | '/wallet/history'
+    | '/launchpad/'
     | '/profile/'
     | '/wallet/'
     | '/$lan/newAssets/addressMent'
@@ -414,16 +474,20 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   P2pRouteRoute: typeof P2pRouteRouteWithChildren
+  CryptoCashRoute: typeof CryptoCashRoute
   DownloadRoute: typeof DownloadRoute
   FutureBonusRoute: typeof FutureBonusRoute
   MaintenanceRoute: typeof MaintenanceRoute
   MarketRoute: typeof MarketRoute
   SavingsRoute: typeof SavingsRoute
+  StakingRoute: typeof StakingRoute
   LanSlugRoute: typeof LanSlugRoute
   AuthForgotPasswordRoute: typeof AuthForgotPasswordRoute
   AuthLoginRoute: typeof AuthLoginRoute
   AuthRegisterRoute: typeof AuthRegisterRoute
   FuturesSymbolRoute: typeof FuturesSymbolRoute
+  LaunchpadProjectIdRoute: typeof LaunchpadProjectIdRoute
+  OrderFinanceRoute: typeof OrderFinanceRoute
   OrderFuturesRoute: typeof OrderFuturesRoute
   OrderOtcRoute: typeof OrderOtcRoute
   OrderSpotRoute: typeof OrderSpotRoute
@@ -434,6 +498,7 @@ export interface RootRouteChildren {
   ProfileSecurityRoute: typeof ProfileSecurityRoute
   TradeSymbolRoute: typeof TradeSymbolRoute
   WalletHistoryRoute: typeof WalletHistoryRoute
+  LaunchpadIndexRoute: typeof LaunchpadIndexRoute
   ProfileIndexRoute: typeof ProfileIndexRoute
   WalletIndexRoute: typeof WalletIndexRoute
   LanNewAssetsAddressMentRoute: typeof LanNewAssetsAddressMentRoute
@@ -452,6 +517,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/cryptoCash': {
+      id: '/cryptoCash'
+      path: '/cryptoCash'
+      fullPath: '/cryptoCash'
+      preLoaderRoute: typeof CryptoCashRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/download': {
@@ -496,6 +568,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SavingsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/staking': {
+      id: '/staking'
+      path: '/staking'
+      fullPath: '/staking'
+      preLoaderRoute: typeof StakingRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/$lan/$slug': {
       id: '/$lan/$slug'
       path: '/$lan/$slug'
@@ -529,6 +608,27 @@ declare module '@tanstack/react-router' {
       path: '/futures/$symbol'
       fullPath: '/futures/$symbol'
       preLoaderRoute: typeof FuturesSymbolRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/launchpad/': {
+      id: '/launchpad/'
+      path: '/launchpad'
+      fullPath: '/launchpad/'
+      preLoaderRoute: typeof LaunchpadIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/launchpad/$projectId': {
+      id: '/launchpad/$projectId'
+      path: '/launchpad/$projectId'
+      fullPath: '/launchpad/$projectId'
+      preLoaderRoute: typeof LaunchpadProjectIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/order/finance': {
+      id: '/order/finance'
+      path: '/order/finance'
+      fullPath: '/order/finance'
+      preLoaderRoute: typeof OrderFinanceRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/order/futures': {
@@ -689,16 +789,20 @@ const P2pRouteRouteWithChildren = P2pRouteRoute._addFileChildren(
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   P2pRouteRoute: P2pRouteRouteWithChildren,
+  CryptoCashRoute: CryptoCashRoute,
   DownloadRoute: DownloadRoute,
   FutureBonusRoute: FutureBonusRoute,
   MaintenanceRoute: MaintenanceRoute,
   MarketRoute: MarketRoute,
   SavingsRoute: SavingsRoute,
+  StakingRoute: StakingRoute,
   LanSlugRoute: LanSlugRoute,
   AuthForgotPasswordRoute: AuthForgotPasswordRoute,
   AuthLoginRoute: AuthLoginRoute,
   AuthRegisterRoute: AuthRegisterRoute,
   FuturesSymbolRoute: FuturesSymbolRoute,
+  LaunchpadProjectIdRoute: LaunchpadProjectIdRoute,
+  OrderFinanceRoute: OrderFinanceRoute,
   OrderFuturesRoute: OrderFuturesRoute,
   OrderOtcRoute: OrderOtcRoute,
   OrderSpotRoute: OrderSpotRoute,
@@ -709,6 +813,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProfileSecurityRoute: ProfileSecurityRoute,
   TradeSymbolRoute: TradeSymbolRoute,
   WalletHistoryRoute: WalletHistoryRoute,
+  LaunchpadIndexRoute: LaunchpadIndexRoute,
   ProfileIndexRoute: ProfileIndexRoute,
   WalletIndexRoute: WalletIndexRoute,
   LanNewAssetsAddressMentRoute: LanNewAssetsAddressMentRoute,

@@ -14,7 +14,7 @@ import type { Translations } from './content-client'
  * (features/competition/lib/texts.ts); savings with the savings page and
  * dialogs (features/savings/lib/texts.ts).
  */
-export default import.meta.glob<Translations>(['@texts/en-US/*.json', '!@texts/en-US/openApi.json', '!@texts/en-US/corporateVerification*.json', '!@texts/en-US/account.json', '!@texts/en-US/support.json', '!@texts/en-US/identity.json', '!@texts/en-US/accountLimits.json', '!@texts/en-US/p2p*.json', '!@texts/en-US/futures.json', '!@texts/en-US/competition.json', '!@texts/en-US/savings.json'], {
+export default import.meta.glob<Translations>(['@texts/en-US/*.json', '!@texts/en-US/openApi.json', '!@texts/en-US/corporateVerification*.json', '!@texts/en-US/account.json', '!@texts/en-US/support.json', '!@texts/en-US/identity.json', '!@texts/en-US/accountLimits.json', '!@texts/en-US/p2p*.json', '!@texts/en-US/futures.json', '!@texts/en-US/competition.json', '!@texts/en-US/savings.json', '!@texts/en-US/staking.json', '!@texts/en-US/launchpad.json', '!@texts/en-US/cryptoCash.json', '!@texts/en-US/financeRecords.json'], {
   eager: true,
   import: 'default',
 })

@@ -14,7 +14,7 @@ import type { Translations } from './content-client'
  * (features/competition/lib/texts.ts); savings with the savings page and
  * dialogs (features/savings/lib/texts.ts).
  */
-export default import.meta.glob<Translations>(['@texts/mn-MN/*.json', '!@texts/mn-MN/openApi.json', '!@texts/mn-MN/corporateVerification*.json', '!@texts/mn-MN/account.json', '!@texts/mn-MN/support.json', '!@texts/mn-MN/identity.json', '!@texts/mn-MN/accountLimits.json', '!@texts/mn-MN/p2p*.json', '!@texts/mn-MN/futures.json', '!@texts/mn-MN/competition.json', '!@texts/mn-MN/savings.json'], {
+export default import.meta.glob<Translations>(['@texts/mn-MN/*.json', '!@texts/mn-MN/openApi.json', '!@texts/mn-MN/corporateVerification*.json', '!@texts/mn-MN/account.json', '!@texts/mn-MN/support.json', '!@texts/mn-MN/identity.json', '!@texts/mn-MN/accountLimits.json', '!@texts/mn-MN/p2p*.json', '!@texts/mn-MN/futures.json', '!@texts/mn-MN/competition.json', '!@texts/mn-MN/savings.json', '!@texts/mn-MN/staking.json', '!@texts/mn-MN/launchpad.json', '!@texts/mn-MN/cryptoCash.json', '!@texts/mn-MN/financeRecords.json'], {
   eager: true,
   import: 'default',
 })

@@ -45,8 +45,13 @@ describe('resolveHref against the app route tree', () => {
     '/p2p/trading',
     '/p2p/my-advertising',
     '/order/otc',
-    // Flexible savings is live (routes/savings.tsx); staking, the launchpad and crypto loans are not.
+    // Earn is live: savings, staking, the launchpad (and a sale's page), crypto loans, the records.
     '/savings',
+    '/staking',
+    '/launchpad',
+    '/launchpad/ton-launch',
+    '/cryptoCash',
+    '/order/finance',
     // The futures pages have routes (each redirects to its maintenance page while futures are not live).
     '/futures/BTCUSDT',
     '/order/futures',
@@ -58,9 +63,6 @@ describe('resolveHref against the app route tree', () => {
   it.each([
     // Only a contract's symbol is the trading page: the guide has no route yet.
     ['/futures/guide', 'futures'],
-    ['/staking', 'staking'],
-    ['/launchpad', 'launchpad'],
-    ['/cryptoCash', 'cryptoCash'],
     ['/taskCenter', 'taskCenter'],
     ['/invitation', 'invitation'],
     ['/en_US/blog', 'info'],

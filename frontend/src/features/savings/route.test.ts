@@ -8,8 +8,8 @@ import { routeTree } from '@/routeTree.gen'
 
 /**
  * /savings (routes/savings.tsx): flexible savings have a route of their
- * own, so the earn menu's savings link leads there; staking, the launchpad
- * and crypto loans still have none and keep their maintenance pages.
+ * own, so the earn menu's savings link leads there, as the other earn
+ * items lead to theirs.
  */
 function routerAt(path: string) {
   return createRouter({
@@ -27,14 +27,14 @@ describe('the savings route', () => {
     expect(router.state.matches.at(-1)?.routeId).toBe('/savings')
   })
 
-  it('is where the earn menu sends savings; the other earn items keep their maintenance pages', () => {
+  it('is where the earn menu sends savings; the other earn items go to their own pages', () => {
     const router = routerAt('/')
     const items = MENU_SECTIONS.find((s) => s.id === 'earn')!.items
     const href = (id: string) => menuHref(items.find((i) => i.id === id)!, { futuresLive: false }, (h) => resolveHref(router, h))
     expect(href('savings')).toBe('/savings')
-    expect(href('staking')).toBe('/maintenance?area=staking')
-    expect(href('launchpad')).toBe('/maintenance?area=launchpad')
-    expect(href('crypto-cash')).toBe('/maintenance?area=cryptoCash')
+    expect(href('staking')).toBe('/staking')
+    expect(href('launchpad')).toBe('/launchpad')
+    expect(href('crypto-cash')).toBe('/cryptoCash')
   })
 
   it('savings is the live capability of earn', () => {

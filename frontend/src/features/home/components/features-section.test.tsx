@@ -10,9 +10,9 @@ describe('home feature cards', () => {
     for (const id of ['mnt', 'trade', 'security', 'support', 'p2p', 'earn']) {
       expect(within(await card(id)).queryByTestId('soon-badge')).toBeNull()
     }
-    // The earn card sells the savings that are live, and says staking and the launchpad are not yet.
+    // The earn card sells what is live: savings, staking, the launchpad and crypto loans.
     expect((await card('earn')).textContent).toContain('Flexible savings')
-    expect((await card('earn')).textContent).toContain('on the way')
+    expect((await card('earn')).textContent).toContain('crypto loans')
     // The spot card does not promise leverage that cannot be used yet.
     expect((await card('trade')).textContent).toContain('Spot trading')
     expect((await card('trade')).textContent).toContain('on the way')
