@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tenger/internal/apperr"
+	"tenger/internal/coins"
 	"tenger/internal/ledger"
 	"tenger/internal/spotfunds"
 	"tenger/internal/store"
@@ -306,22 +307,11 @@ func (s *Service) Borrow(ctx context.Context, uid string, in BorrowInput) (LoanV
 	if err != nil {
 		return LoanView{}, internal(err)
 	}
-	coin, coll := strings.ToUpper(strings.TrimSpace(in.Coin)), strings.ToUpper(strings.TrimSpace(in.Collateral))
-	i := slices.IndexFunc(cfg.LoanCoins, func(c LoanCoin) bool { return c.Coin == coin })
-	if i < 0 || !slices.Contains(cfg.Collaterals, coll) || coin == coll {
-		return LoanView{}, apperr.New(apperr.CodeLoanPair, coin, coll)
-	}
-	lc := cfg.LoanCoins[i]
-	rate, ok := lc.HourlyRates[strconv.Itoa(in.Term)]
-	if !ok {
-		return LoanView{}, apperr.New(apperr.CodeLoanTerm)
-	}
-	c1, _ := s.coins.Coin(coin)
-	c2, _ := s.coins.Coin(coll)
-	amount, err := parseAmount(in.Amount, c1.Precision)
+	lc, rate, c1, c2, amount, err := s.loanRequest(cfg, in.Coin, in.Collateral, in.Amount, in.Term)
 	if err != nil {
 		return LoanView{}, err
 	}
+	coin, coll := c1.Symbol, c2.Symbol
 	collateral, err := parseAmount(in.CollateralAmount, c2.Precision)
 	if err != nil {
 		return LoanView{}, err
@@ -382,6 +372,28 @@ func (s *Service) Borrow(ctx context.Context, uid string, in BorrowInput) (LoanV
 	}
 	l.ver++
 	return s.loanView(l, cfg, price), nil
+}
+
+// loanRequest reads what a quote and a borrow name: a coin the settings
+// lend against a collateral they take, a term with its hourly rate, and
+// the amount in the coin's units.
+func (s *Service) loanRequest(cfg LoanConfig, rawCoin, rawColl, rawAmount string, term int) (LoanCoin, decimal.Decimal, coins.Coin, coins.Coin, int64, error) {
+	coin, coll := strings.ToUpper(strings.TrimSpace(rawCoin)), strings.ToUpper(strings.TrimSpace(rawColl))
+	i := slices.IndexFunc(cfg.LoanCoins, func(c LoanCoin) bool { return c.Coin == coin })
+	c1, ok1 := s.coins.Coin(coin)
+	c2, ok2 := s.coins.Coin(coll)
+	if i < 0 || !slices.Contains(cfg.Collaterals, coll) || coin == coll || !ok1 || !ok2 {
+		return LoanCoin{}, decimal.Zero, coins.Coin{}, coins.Coin{}, 0, apperr.New(apperr.CodeLoanPair, coin, coll)
+	}
+	rate, ok := cfg.LoanCoins[i].HourlyRates[strconv.Itoa(term)]
+	if !ok {
+		return LoanCoin{}, decimal.Zero, coins.Coin{}, coins.Coin{}, 0, apperr.New(apperr.CodeLoanTerm)
+	}
+	amount, err := parseAmount(rawAmount, c1.Precision)
+	if err != nil {
+		return LoanCoin{}, decimal.Zero, coins.Coin{}, coins.Coin{}, 0, err
+	}
+	return cfg.LoanCoins[i], rate, c1, c2, amount, nil
 }
 
 // finishBorrow ends a borrow whose collateral step stopped half way: the
@@ -873,21 +885,11 @@ func (s *Service) Quote(ctx context.Context, coin, rawAmount, coll string, term 
 	if err != nil {
 		return LoanQuote{}, internal(err)
 	}
-	coin, coll = strings.ToUpper(strings.TrimSpace(coin)), strings.ToUpper(strings.TrimSpace(coll))
-	i := slices.IndexFunc(cfg.LoanCoins, func(c LoanCoin) bool { return c.Coin == coin })
-	if i < 0 || !slices.Contains(cfg.Collaterals, coll) || coin == coll {
-		return LoanQuote{}, apperr.New(apperr.CodeLoanPair, coin, coll)
-	}
-	rate, ok := cfg.LoanCoins[i].HourlyRates[strconv.Itoa(term)]
-	if !ok {
-		return LoanQuote{}, apperr.New(apperr.CodeLoanTerm)
-	}
-	c1, _ := s.coins.Coin(coin)
-	c2, _ := s.coins.Coin(coll)
-	amount, err := parseAmount(rawAmount, c1.Precision)
+	_, rate, c1, c2, amount, err := s.loanRequest(cfg, coin, coll, rawAmount, term)
 	if err != nil {
 		return LoanQuote{}, err
 	}
+	coin, coll = c1.Symbol, c2.Symbol
 	price, err := s.price(ctx, coll, coin)
 	if err != nil {
 		return LoanQuote{}, err
